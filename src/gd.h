@@ -1,0 +1,22 @@
+/* gdperf: conventions shared by every module and tool. */
+#ifndef GD_H
+#define GD_H
+
+#include <stddef.h>
+
+/* Exit codes (DESIGN.md). Only tools/ call exit(). */
+enum gd_exit {
+	GD_EXIT_OK = 0,    /* success */
+	GD_EXIT_FAIL = 1,  /* a test ran and failed, or missed a threshold */
+	GD_EXIT_USAGE = 2, /* usage, configuration or peer-protocol error */
+	GD_EXIT_ENV = 3,   /* the environment cannot run it: no device, no GPU, no permission */
+};
+
+/* Version of every JSON record gdperf prints ("schema" field). */
+#define GD_JSON_SCHEMA 1
+
+#define GD_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define GD_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define GD_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#endif

@@ -1,0 +1,78 @@
+#include "log.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *progname = "gdperf";
+static int verbose;
+
+void gd_log_init(const char *argv0)
+{
+	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+
+	if (argv0)
+		progname = slash ? slash + 1 : argv0;
+	/* libtool-style wrappers prefix "lt-" */
+	if (strncmp(progname, "lt-", 3) == 0)
+		progname += 3;
+}
+
+const char *gd_progname(void)
+{
+	return progname;
+}
+
+void gd_log_set_verbose(int level)
+{
+	verbose = level;
+}
+
+int gd_log_verbose(void)
+{
+	return verbose;
+}
+
+static void vlog(const char *level, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", progname, level);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void gd_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog("error: ", fmt, ap);
+	va_end(ap);
+}
+
+void gd_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void gd_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog("", fmt, ap);
+	va_end(ap);
+}
+
+void gd_debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!verbose)
+		return;
+	va_start(ap, fmt);
+	vlog("debug: ", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,17 @@
+/* Diagnostics on stderr, prefixed with the tool's name. */
+#ifndef GD_LOG_H
+#define GD_LOG_H
+
+#include <stdarg.h>
+
+void gd_log_init(const char *argv0);
+const char *gd_progname(void);
+void gd_log_set_verbose(int level);
+int gd_log_verbose(void);
+
+void gd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gd_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gd_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

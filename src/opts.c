@@ -1,0 +1,275 @@
+#include "opts.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "log.h"
+
+const struct gd_opt gd_common_opts[] = {
+	{ "help", 'h', GD_NO_ARG, NULL, "show this help and exit", GD_OPT_HELP },
+	{ "version", 0, GD_NO_ARG, NULL, "show the version and exit", GD_OPT_VERSION },
+	{ "verbose", 'v', GD_NO_ARG, NULL, "print debugging detail on stderr", GD_OPT_VERBOSE },
+	{ NULL },
+};
+
+static size_t count_opts(const struct gd_cmd *cmd)
+{
+	size_t n = 0;
+
+	for (const struct gd_opt *const *t = cmd->tables; *t; t++)
+		for (const struct gd_opt *o = *t; o->name; o++)
+			n++;
+	return n;
+}
+
+/* getopt returns the index into the flattened table (offset) for long
+ * options and the letter for short ones; map both back to the entry. */
+#define LONG_BASE 0x10000
+
+static const struct gd_opt *nth_opt(const struct gd_cmd *cmd, size_t n)
+{
+	for (const struct gd_opt *const *t = cmd->tables; *t; t++)
+		for (const struct gd_opt *o = *t; o->name; o++)
+			if (n-- == 0)
+				return o;
+	return NULL;
+}
+
+static const struct gd_opt *find_letter(const struct gd_cmd *cmd, int letter)
+{
+	for (const struct gd_opt *const *t = cmd->tables; *t; t++)
+		for (const struct gd_opt *o = *t; o->name; o++)
+			if (o->letter == letter)
+				return o;
+	return NULL;
+}
+
+static int build_getopt(const struct gd_cmd *cmd, struct option **longopts, char **shortopts)
+{
+	size_t n = count_opts(cmd), i = 0;
+	struct option *lo = calloc(n + 1, sizeof(*lo));
+	char *so = calloc(3 * n + 2, 1), *p = so;
+
+	if (!lo || !so) {
+		free(lo);
+		free(so);
+		return -ENOMEM;
+	}
+	*p++ = ':'; /* report missing arguments as ':' */
+	for (const struct gd_opt *const *t = cmd->tables; *t; t++) {
+		for (const struct gd_opt *o = *t; o->name; o++, i++) {
+			lo[i] = (struct option){ o->name, (int)o->arg, NULL, LONG_BASE + (int)i };
+			if (!o->letter)
+				continue;
+			*p++ = (char)o->letter;
+			if (o->arg == GD_REQ_ARG)
+				*p++ = ':';
+			else if (o->arg == GD_OPT_ARG)
+				p += sprintf(p, "::");
+		}
+	}
+	*longopts = lo;
+	*shortopts = so;
+	return 0;
+}
+
+static void print_option_name(const struct gd_opt *o, char *buf, size_t len)
+{
+	int n = 0;
+
+	if (o->letter)
+		n = snprintf(buf, len, "-%c, ", o->letter);
+	else
+		n = snprintf(buf, len, "    ");
+	n += snprintf(buf + n, len - n, "--%s", o->name);
+	if (o->arg == GD_REQ_ARG)
+		snprintf(buf + n, len - n, "=%s", o->arg_name ? o->arg_name : "ARG");
+	else if (o->arg == GD_OPT_ARG)
+		snprintf(buf + n, len - n, "[=%s]", o->arg_name ? o->arg_name : "ARG");
+}
+
+void gd_opts_usage(const struct gd_cmd *cmd, FILE *out)
+{
+	char name[96];
+
+	fprintf(out, "Usage: %s %s\n%s\n\nOptions:\n", gd_progname(), cmd->synopsis,
+		cmd->summary);
+	for (const struct gd_opt *const *t = cmd->tables; *t; t++) {
+		for (const struct gd_opt *o = *t; o->name; o++) {
+			if (!o->help)
+				continue; /* perftest options we reject are not advertised */
+			print_option_name(o, name, sizeof(name));
+			if (strlen(name) < 30)
+				fprintf(out, "  %-30s %s\n", name, o->help);
+			else
+				fprintf(out, "  %s\n  %-30s %s\n", name, "", o->help);
+		}
+	}
+	fprintf(out, "\nSee the %s(1) manual page for details.\n", gd_progname());
+}
+
+static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool *help)
+{
+	switch (o->id) {
+	case GD_OPT_HELP:
+		gd_opts_usage(cmd, stdout);
+		*help = true;
+		return 0;
+	case GD_OPT_VERSION:
+		printf("%s (%s) %s\n", gd_progname(), PACKAGE_NAME, PACKAGE_VERSION);
+		*help = true;
+		return 0;
+	case GD_OPT_VERBOSE:
+		gd_log_set_verbose(gd_log_verbose() + 1);
+		return 0;
+	}
+	return 1; /* not a common option */
+}
+
+static int dispatch(const struct gd_cmd *cmd, const struct gd_opt *o, gd_opt_handler handler,
+		    void *ctx, bool *help)
+{
+	int ret;
+
+	if (!o->help) {
+		gd_error("option --%s (perftest) is not supported by %s", o->name, gd_progname());
+		return -ENOTSUP;
+	}
+	ret = handle_common(cmd, o, help);
+	if (ret <= 0)
+		return ret;
+	return handler(ctx, o->id, optarg);
+}
+
+int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
+		  void *ctx, bool *help)
+{
+	struct option *longopts;
+	char *shortopts;
+	int c, ret = 0;
+
+	*help = false;
+	ret = build_getopt(cmd, &longopts, &shortopts);
+	if (ret)
+		return ret;
+	optind = 1;
+	opterr = 0;
+	while (!*help && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct gd_opt *o;
+
+		if (c == '?' || c == ':') {
+			const char *what = argv[optind - 1];
+			if (optopt && optopt < LONG_BASE)
+				gd_error(c == ':' ? "option -%c needs a value" : "unknown option -%c",
+					 optopt);
+			else
+				gd_error(c == ':' ? "option %s needs a value" : "unknown option %s",
+					 what);
+			gd_info("try '%s --help'", gd_progname());
+			ret = -EINVAL;
+			break;
+		}
+		o = c >= LONG_BASE ? nth_opt(cmd, (size_t)(c - LONG_BASE)) : find_letter(cmd, c);
+		ret = o ? dispatch(cmd, o, handler, ctx, help) : -EINVAL;
+		if (ret)
+			break;
+	}
+	free(longopts);
+	free(shortopts);
+	return ret ? ret : optind;
+}
+
+static int bad_value(const char *opt, const char *arg, const char *why)
+{
+	gd_error("invalid value '%s' for %s: %s", arg ? arg : "", opt, why);
+	return -EINVAL;
+}
+
+int gd_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!arg || !*arg || *arg == '-')
+		return bad_value(opt, arg, "expected a non-negative integer");
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno || *end)
+		return bad_value(opt, arg, "expected a non-negative integer");
+	if (v < min || v > max) {
+		gd_error("invalid value '%s' for %s: must be between %llu and %llu", arg, opt,
+			 (unsigned long long)min, (unsigned long long)max);
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+}
+
+int gd_opt_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	if (!arg || !*arg || *arg == '-')
+		return bad_value(opt, arg, "expected a size such as 65536 or 64K");
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg)
+		return bad_value(opt, arg, "expected a size such as 65536 or 64K");
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	}
+	if (*end || (shift && v > (UINT64_MAX >> shift)))
+		return bad_value(opt, arg, "expected a size such as 65536 or 64K");
+	v <<= shift;
+	if (v < min || v > max) {
+		gd_error("invalid value '%s' for %s: must be between %llu and %llu bytes", arg, opt,
+			 (unsigned long long)min, (unsigned long long)max);
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+}
+
+int gd_opt_int(const char *opt, const char *arg, int min, int max, int *out)
+{
+	char *end;
+	long v;
+
+	if (!arg || !*arg)
+		return bad_value(opt, arg, "expected an integer");
+	errno = 0;
+	v = strtol(arg, &end, 0);
+	if (errno || *end)
+		return bad_value(opt, arg, "expected an integer");
+	if (v < min || v > max) {
+		gd_error("invalid value '%s' for %s: must be between %d and %d", arg, opt, min, max);
+		return -ERANGE;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int gd_opt_choice(const char *opt, const char *arg, const char *const choices[], int *out)
+{
+	char list[256] = "";
+	size_t n = 0;
+
+	for (int i = 0; choices[i]; i++) {
+		if (arg && !strcmp(arg, choices[i])) {
+			*out = i;
+			return 0;
+		}
+		n += snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", choices[i]);
+		if (n >= sizeof(list))
+			n = sizeof(list) - 1;
+	}
+	gd_error("invalid value '%s' for %s: expected one of %s", arg ? arg : "", opt, list);
+	return -EINVAL;
+}

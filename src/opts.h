@@ -1,0 +1,54 @@
+/*
+ * One option table per tool, composed from shared fragments (common,
+ * benchmark, CUDA...). The same table drives getopt_long, --help and the
+ * "not supported" messages for perftest options gdperf does not implement.
+ */
+#ifndef GD_OPTS_H
+#define GD_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum gd_opt_arg { GD_NO_ARG = 0, GD_REQ_ARG = 1, GD_OPT_ARG = 2 };
+
+struct gd_opt {
+	const char *name;     /* long name without "--"; NULL ends a table */
+	int letter;           /* short option, or 0 */
+	enum gd_opt_arg arg;
+	const char *arg_name; /* shown in --help, e.g. "DEV" */
+	const char *help;     /* NULL: accepted by perftest, rejected here as not supported */
+	int id;               /* passed to the handler; unique within a tool */
+};
+
+/* Called for each option in command-line order. Return 0, or a negative
+ * errno after printing a message with gd_error(). */
+typedef int (*gd_opt_handler)(void *ctx, int id, const char *arg);
+
+struct gd_cmd {
+	const char *synopsis;              /* "[options] [HOST]" */
+	const char *summary;               /* one line */
+	const struct gd_opt *const *tables; /* NULL-terminated list of tables */
+};
+
+/*
+ * Parse argv. Returns the index of the first operand (>= 1), or a negative
+ * errno after printing the reason. --help prints usage and returns 0 after
+ * setting *help; --version likewise.
+ */
+int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
+		  void *ctx, bool *help);
+void gd_opts_usage(const struct gd_cmd *cmd, FILE *out);
+
+/* Common ids for the options every tool takes (handled by gd_opts_parse). */
+enum { GD_OPT_HELP = -1000, GD_OPT_VERSION, GD_OPT_VERBOSE };
+extern const struct gd_opt gd_common_opts[];
+
+/* Value parsers that print "invalid value 'x' for --name: why" on failure. */
+int gd_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+/* Sizes accept K, M, G suffixes (powers of two), e.g. 64K. */
+int gd_opt_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+int gd_opt_int(const char *opt, const char *arg, int min, int max, int *out);
+int gd_opt_choice(const char *opt, const char *arg, const char *const choices[], int *out);
+
+#endif

@@ -1,0 +1,302 @@
+#include "sysfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char root[PATH_MAX];
+static bool root_set;
+static char errpath[PATH_MAX];
+
+void gd_sysfs_set_root(const char *r)
+{
+	if (!r || !*r)
+		r = getenv(GD_SYSFS_ROOT_ENV);
+	if (!r)
+		r = "";
+	snprintf(root, sizeof(root), "%s", r);
+	/* "/" and "" both mean the live machine; drop a trailing slash */
+	size_t n = strlen(root);
+	while (n > 0 && root[n - 1] == '/')
+		root[--n] = '\0';
+	root_set = true;
+}
+
+const char *gd_sysfs_root(void)
+{
+	if (!root_set)
+		gd_sysfs_set_root(NULL);
+	return root;
+}
+
+bool gd_sysfs_is_fixture(void)
+{
+	return gd_sysfs_root()[0] != '\0';
+}
+
+const char *gd_sysfs_errpath(void)
+{
+	return errpath;
+}
+
+static int vpath(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	char live[PATH_MAX];
+	int n = vsnprintf(live, sizeof(live), fmt, ap);
+
+	if (n < 0 || (size_t)n >= sizeof(live))
+		return -ENAMETOOLONG;
+	n = snprintf(buf, len, "%s%s", gd_sysfs_root(), live);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int fail(const char *path, int err)
+{
+	snprintf(errpath, sizeof(errpath), "%s", path);
+	return err;
+}
+
+int gd_sysfs_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vpath(buf, len, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+bool gd_sysfs_exists(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	return ret == 0 && access(path, F_OK) == 0;
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return fail(path, -errno);
+	n = fread(buf, 1, len, f);
+	if (ferror(f)) {
+		int err = errno ? -errno : -EIO;
+		fclose(f);
+		return fail(path, err);
+	}
+	/* sysfs files of interest are small: a full buffer means truncation */
+	if (n == len) {
+		fclose(f);
+		return fail(path, -ENOSPC);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static int vread_str(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	char path[PATH_MAX];
+	int ret = vpath(path, sizeof(path), fmt, ap);
+
+	if (ret)
+		return ret;
+	return read_file(path, buf, len);
+}
+
+int gd_sysfs_read_str(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vread_str(buf, len, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int gd_parse_u64(const char *s, uint64_t *val)
+{
+	char *end;
+	unsigned long long v;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -EINVAL;
+	while (*end == ' ' || *end == '\t' || *end == '\n')
+		end++;
+	if (*end)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+int gd_sysfs_read_u64(uint64_t *val, const char *fmt, ...)
+{
+	char buf[64], path[PATH_MAX];
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (ret)
+		return ret;
+	ret = read_file(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (gd_parse_u64(buf, val))
+		return fail(path, -EINVAL);
+	return 0;
+}
+
+int gd_sysfs_read_int(int *val, const char *fmt, ...)
+{
+	char buf[64], path[PATH_MAX], *end;
+	va_list ap;
+	long v;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (ret)
+		return ret;
+	ret = read_file(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	errno = 0;
+	v = strtol(buf, &end, 0);
+	if (errno || end == buf || *end || v < INT_MIN || v > INT_MAX)
+		return fail(path, -EINVAL);
+	*val = (int)v;
+	return 0;
+}
+
+int gd_sysfs_link_name(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	va_list ap;
+	ssize_t n;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (ret)
+		return ret;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return fail(path, -errno);
+	target[n] = '\0';
+	const char *base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if ((size_t)snprintf(buf, len, "%s", base) >= len)
+		return fail(path, -ENOSPC);
+	return 0;
+}
+
+int gd_sysfs_realpath(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	const char *r = gd_sysfs_root();
+	size_t rlen = strlen(r);
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (ret)
+		return ret;
+	if (!realpath(path, real))
+		return fail(path, -errno);
+	if (rlen) {
+		char rroot[PATH_MAX];
+		if (!realpath(r, rroot))
+			return fail(r, -errno);
+		rlen = strlen(rroot);
+		if (strncmp(real, rroot, rlen) != 0 || (real[rlen] && real[rlen] != '/'))
+			return fail(path, -EXDEV); /* link escapes the fixture root */
+	}
+	if ((size_t)snprintf(buf, len, "%s", real[rlen] ? real + rlen : "/") >= len)
+		return fail(path, -ENOSPC);
+	return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void gd_sysfs_free_list(char **names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
+int gd_sysfs_list(char ***names, size_t *count, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	va_list ap;
+	DIR *d;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (ret)
+		return ret;
+	d = opendir(path);
+	if (!d)
+		return fail(path, -errno);
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			char **nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				goto nomem;
+			v = nv;
+		}
+		if (!(v[n] = strdup(de->d_name)))
+			goto nomem;
+		n++;
+	}
+	closedir(d);
+	qsort(v, n, sizeof(*v), cmp_names);
+	*names = v;
+	*count = n;
+	return 0;
+nomem:
+	closedir(d);
+	gd_sysfs_free_list(v, n);
+	return -ENOMEM;
+}

@@ -1,0 +1,136 @@
+/* Unit tests for the option table parser and value parsers. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "opts.h"
+
+enum { O_DEV = 1, O_SIZE, O_FLAG, O_OPT };
+
+static const struct gd_opt test_opts[] = {
+	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "device", O_DEV },
+	{ "size", 's', GD_REQ_ARG, "BYTES", "message size", O_SIZE },
+	{ "flag", 'F', GD_NO_ARG, NULL, "a flag", O_FLAG },
+	{ "maybe", 0, GD_OPT_ARG, "N", "optional value", O_OPT },
+	{ "unsupported_thing", 'Z', GD_NO_ARG, NULL, NULL, 99 },
+	{ NULL },
+};
+static const struct gd_opt *const tables[] = { gd_common_opts, test_opts, NULL };
+static const struct gd_cmd cmd = { "[options] [HOST]", "test", tables };
+
+struct seen {
+	char dev[32];
+	uint64_t size;
+	int flags;
+	char maybe[8];
+};
+
+static int handler(void *ctx, int id, const char *arg)
+{
+	struct seen *s = ctx;
+
+	switch (id) {
+	case O_DEV:
+		snprintf(s->dev, sizeof(s->dev), "%s", arg);
+		return 0;
+	case O_SIZE:
+		return gd_opt_size("--size", arg, 1, 1ull << 31, &s->size);
+	case O_FLAG:
+		s->flags++;
+		return 0;
+	case O_OPT:
+		snprintf(s->maybe, sizeof(s->maybe), "%s", arg ? arg : "-");
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int parse(struct seen *s, int argc, char **argv, bool *help)
+{
+	memset(s, 0, sizeof(*s));
+	return gd_opts_parse(&cmd, argc, argv, handler, s, help);
+}
+
+static void short_and_long_spellings(void **state)
+{
+	char *argv[] = { "t", "-d", "mlx5_0", "--size=64K", "-F", "--flag", "host", NULL };
+	struct seen s;
+	bool help;
+	int idx = parse(&s, 7, argv, &help);
+
+	assert_int_equal(idx, 6);
+	assert_string_equal(argv[idx], "host");
+	assert_string_equal(s.dev, "mlx5_0");
+	assert_int_equal(s.size, 65536);
+	assert_int_equal(s.flags, 2);
+	assert_false(help);
+}
+
+static void optional_argument(void **state)
+{
+	char *argv[] = { "t", "--maybe", "--maybe=3", NULL };
+	struct seen s;
+	bool help;
+
+	assert_int_equal(parse(&s, 3, argv, &help), 3);
+	assert_string_equal(s.maybe, "3");
+}
+
+static void errors_are_negative(void **state)
+{
+	char *unknown[] = { "t", "--bogus", NULL };
+	char *missing[] = { "t", "-d", NULL };
+	char *badsize[] = { "t", "-s", "12Q", NULL };
+	char *unsupported[] = { "t", "-Z", NULL };
+	struct seen s;
+	bool help;
+
+	assert_int_equal(parse(&s, 2, unknown, &help), -EINVAL);
+	assert_int_equal(parse(&s, 2, missing, &help), -EINVAL);
+	assert_int_equal(parse(&s, 3, badsize, &help), -EINVAL);
+	assert_int_equal(parse(&s, 2, unsupported, &help), -ENOTSUP);
+}
+
+static void help_stops_parsing(void **state)
+{
+	char *argv[] = { "t", "--help", "--bogus", NULL };
+	struct seen s;
+	bool help;
+
+	assert_true(parse(&s, 3, argv, &help) >= 0);
+	assert_true(help);
+}
+
+static void value_parsers(void **state)
+{
+	uint64_t v;
+	int i;
+	const char *const choices[] = { "bandwidth", "latency", NULL };
+
+	assert_int_equal(gd_opt_size("-s", "2M", 1, UINT64_MAX, &v), 0);
+	assert_int_equal(v, 2u << 20);
+	assert_int_equal(gd_opt_size("-s", "0", 1, 10, &v), -ERANGE);
+	assert_int_equal(gd_opt_u64("-n", "-1", 0, 10, &v), -EINVAL);
+	assert_int_equal(gd_opt_u64("-n", "0x10", 0, 100, &v), 0);
+	assert_int_equal(v, 16);
+	assert_int_equal(gd_opt_int("-p", "70000", 1, 65535, &i), -ERANGE);
+	assert_int_equal(gd_opt_choice("--output", "latency", choices, &i), 0);
+	assert_int_equal(i, 1);
+	assert_int_equal(gd_opt_choice("--output", "x", choices, &i), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(short_and_long_spellings),
+		cmocka_unit_test(optional_argument),
+		cmocka_unit_test(errors_are_negative),
+		cmocka_unit_test(help_stops_parsing),
+		cmocka_unit_test(value_parsers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,144 @@
+/* Unit tests for the rooted sysfs reader, on a tree made in a temporary directory. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "sysfs.h"
+
+static char tmpl[] = "/tmp/gd_sysfs_XXXXXX";
+
+static void put(const char *rel, const char *content)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", tmpl, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	char path[512];
+
+	if (!mkdtemp(tmpl))
+		return -1;
+	snprintf(path, sizeof(path), "%s/sys", tmpl);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/dev", tmpl);
+	mkdir(path, 0755);
+	put("/sys/dev/str", "hello world\n");
+	put("/sys/dev/num", "4096\n");
+	put("/sys/dev/hex", "0x10de\n");
+	put("/sys/dev/garbage", "12abc\n");
+	put("/sys/dev/negative", "-5\n");
+	put("/sys/dev/empty", "");
+	snprintf(path, sizeof(path), "%s/sys/link", tmpl);
+	symlink("dev/str", path);
+	gd_sysfs_set_root(tmpl);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
+	return system(cmd);
+}
+
+static void reads_strings_and_trims(void **state)
+{
+	char buf[64];
+
+	assert_int_equal(gd_sysfs_read_str(buf, sizeof(buf), "/sys/dev/%s", "str"), 0);
+	assert_string_equal(buf, "hello world");
+	assert_int_equal(gd_sysfs_read_str(buf, sizeof(buf), "/sys/dev/empty"), 0);
+	assert_string_equal(buf, "");
+}
+
+static void short_buffer_is_an_error(void **state)
+{
+	char buf[4];
+
+	assert_int_equal(gd_sysfs_read_str(buf, sizeof(buf), "/sys/dev/str"), -ENOSPC);
+}
+
+static void reads_numbers(void **state)
+{
+	uint64_t v;
+	int i;
+
+	assert_int_equal(gd_sysfs_read_u64(&v, "/sys/dev/num"), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(gd_sysfs_read_u64(&v, "/sys/dev/hex"), 0);
+	assert_int_equal(v, 0x10de);
+	assert_int_equal(gd_sysfs_read_int(&i, "/sys/dev/negative"), 0);
+	assert_int_equal(i, -5);
+}
+
+static void malformed_numbers_name_the_file(void **state)
+{
+	uint64_t v = 7;
+
+	assert_int_equal(gd_sysfs_read_u64(&v, "/sys/dev/garbage"), -EINVAL);
+	assert_int_equal(v, 7);
+	assert_non_null(strstr(gd_sysfs_errpath(), "/sys/dev/garbage"));
+	assert_int_equal(gd_sysfs_read_u64(&v, "/sys/dev/negative"), -EINVAL);
+	assert_int_equal(gd_sysfs_read_u64(&v, "/sys/dev/empty"), -EINVAL);
+}
+
+static void missing_file_is_enoent(void **state)
+{
+	char buf[8];
+
+	assert_int_equal(gd_sysfs_read_str(buf, sizeof(buf), "/sys/dev/nope"), -ENOENT);
+	assert_false(gd_sysfs_exists("/sys/dev/nope"));
+	assert_true(gd_sysfs_exists("/sys/dev/num"));
+}
+
+static void links_and_realpath_stay_rooted(void **state)
+{
+	char buf[256];
+
+	assert_int_equal(gd_sysfs_link_name(buf, sizeof(buf), "/sys/link"), 0);
+	assert_string_equal(buf, "str");
+	assert_int_equal(gd_sysfs_realpath(buf, sizeof(buf), "/sys/link"), 0);
+	assert_string_equal(buf, "/sys/dev/str");
+}
+
+static void lists_sorted(void **state)
+{
+	char **names;
+	size_t n;
+
+	assert_int_equal(gd_sysfs_list(&names, &n, "/sys/dev"), 0);
+	assert_int_equal(n, 6);
+	assert_string_equal(names[0], "empty");
+	assert_string_equal(names[5], "str");
+	gd_sysfs_free_list(names, n);
+	assert_int_equal(gd_sysfs_list(&names, &n, "/sys/none"), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(reads_strings_and_trims),
+		cmocka_unit_test(short_buffer_is_an_error),
+		cmocka_unit_test(reads_numbers),
+		cmocka_unit_test(malformed_numbers_name_the_file),
+		cmocka_unit_test(missing_file_is_enoent),
+		cmocka_unit_test(links_and_realpath_stay_rooted),
+		cmocka_unit_test(lists_sorted),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
