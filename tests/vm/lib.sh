@@ -78,6 +78,8 @@ vm_perftest_pair() {
 	if ! wait "$srv"; then
 		echo "$tool server on $dev failed:"
 		cat "$log.server"
+		echo "($tool client on $dev, rc $rc, try $try:)"
+		cat "$log.client"
 		rc=1
 	fi
 	return "$rc"
