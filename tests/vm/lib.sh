@@ -34,6 +34,7 @@ vm_roce_v2_gid() {
 	# shellcheck disable=SC2086
 	set -- $2
 	IFS=' '
+	[ -d "$port/gids" ] || return 1
 	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$1" "$2" "$3" "$4")
 	for f in "$port"/gids/*; do
 		i=${f##*/}
