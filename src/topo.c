@@ -25,6 +25,15 @@ const char *gd_link_str(enum gd_link l)
 	return (size_t)l < GD_ARRAY_SIZE(link_names) ? link_names[l] : "?";
 }
 
+#if HWLOC_API_VERSION >= 0x00020800
+#define TOPO_SKIP_FLAGS (HWLOC_TOPOLOGY_FLAG_NO_DISTANCES | HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS | \
+			 HWLOC_TOPOLOGY_FLAG_NO_CPUKINDS)
+#else
+#define TOPO_SKIP_FLAGS 0
+#endif
+
+static const char *const slow_components[] = { "opencl", "cuda", "nvml", "rsmi", "levelzero", "gl" };
+
 int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen)
 {
 	hwloc_topology_t hw;
@@ -42,8 +51,14 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 	/* caches are not needed and cost time on a live machine */
 	hwloc_topology_set_cache_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_NONE);
 	hwloc_topology_set_icache_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_NONE);
-	/* a container's cpuset must not shrink "CPU Affinity" */
-	hwloc_topology_set_flags(hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+	/* a container's cpuset must not shrink "CPU Affinity"; distances, memory
+	 * attributes and CPU kinds are not needed */
+	hwloc_topology_set_flags(hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED | TOPO_SKIP_FLAGS);
+	/* plugins that open GPU runtimes (OpenCL, CUDA, NVML, ROCm, oneAPI, X11) cost
+	 * half a second on a GPU machine and add nothing the matrix needs */
+	for (size_t i = 0; i < GD_ARRAY_SIZE(slow_components); i++)
+		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
+					      slow_components[i]);
 	if (src->xml) {
 		if (hwloc_topology_set_xml(hw, src->xml)) {
 			snprintf(err, errlen, "%s is not an hwloc XML topology (make one with 'lstopo --of xml' or 'gd_topo --export')",
@@ -57,8 +72,6 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		setenv("HWLOC_FSROOT", src->fsroot, 1);
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
-		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "opencl");
-		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
 	}
 	if (hwloc_topology_load(hw)) {
 		int e = errno ? errno : EINVAL;

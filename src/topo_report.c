@@ -15,8 +15,8 @@ static const char nvsmi_legend[] =
 	"  NODE = Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA node\n"
 	"  PHB  = Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)\n"
 	"  PXB  = Connection traversing multiple PCIe bridges (without traversing the PCIe Host Bridge)\n"
-	"  PIX  = Connection traversing at most a single PCIe bridge\n"
-	"  NV#  = Connection traversing a bonded set of # NVLinks\n";
+	"  PIX  = Connection traversing at most a single PCIe bridge\n";
+static const char nvsmi_legend_nv[] = "  NV#  = Connection traversing a bonded set of # NVLinks\n";
 
 struct style {
 	const char *head_start, *head_end, *sep, *self;
@@ -121,6 +121,8 @@ static void print_nvsmi(const struct gd_topo *t, FILE *out)
 {
 	print_matrix(t, &nvsmi, out);
 	fputs(nvsmi_legend, out);
+	if (!t->pci_only) /* topo -mp prints no NV# line */
+		fputs(nvsmi_legend_nv, out);
 	if (!t->nnics)
 		return;
 	fputs("\nNIC Legend:\n\n", out);

@@ -71,7 +71,8 @@ static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd
 			gd_error("%s", err);
 		return ret;
 	}
-	if (a->xml || gd_sysfs_is_fixture() || !t->ngpus)
+	/* --pci-only does not need NVML, unless the counts are exported */
+	if (a->xml || gd_sysfs_is_fixture() || t->ngpus < 2 || (a->pci_only && !a->export))
 		return 0;
 	if (gd_nvlink_query_nvml(nv, err, sizeof(err)) && t->ngpus > 1)
 		gd_warn("%s; showing PCIe classes between GPUs", err);

@@ -17,7 +17,8 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 
-gpu_rows() { # header line (starts with TAB) and the GPU rows
+gpu_rows() { # the header line and the GPU rows
+	awk 'NR == 1 || /^GPU[0-9]/' "$1"
 }
 
 compare() { # label nvidia-smi-args gd_topo-args

@@ -23,7 +23,7 @@ check() { # name golden-file args...
 		return
 	fi
 	case $golden in # references from real machines and the design documents
-	*/h20/expected.compact | *.raw) ref=1 ;;
+	*/h20/expected.compact | *.raw) ref=1 ;; # never rewritten
 	*) ref=0 ;;
 	esac
 	if [ "${GD_UPDATE_GOLDEN:-0}" = 1 ] && [ $ref = 0 ]; then
@@ -48,6 +48,11 @@ for dir in "$fx"/*/; do
 	check "$m json" "$dir/expected.json" "$@" --json
 	check "$m advice" "$dir/expected.advice" "$@" --advice
 	check "$m pci-only" "$dir/expected.pci-only" "$@" --pci-only
+	# captures of nvidia-smi on the machine the fixture was exported from
+	[ -f "$dir/nvidia-smi-topo-m.raw" ] &&
+		check "$m vs nvidia-smi topo -m" "$dir/nvidia-smi-topo-m.raw" "$@" --format nvidia-smi
+	[ -f "$dir/nvidia-smi-topo-mp.raw" ] &&
+		check "$m vs nvidia-smi topo -mp" "$dir/nvidia-smi-topo-mp.raw" "$@" --format nvidia-smi --pci-only
 done
 
 # The real capture: nvidia-smi topo -m on a 2xH200 VM, every byte.
