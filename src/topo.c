@@ -399,25 +399,20 @@ static int read_link_max(const char *busid, double *gts, int *width)
 	return 0;
 }
 
-/* The bridge port above a device, from its canonical sysfs path. */
-static int parent_port(const char *busid, char *port, size_t len)
+/* The PCI bridge port above a device in the hwloc tree ("" at a host bridge). */
+static int parent_port(hwloc_obj_t o, char *port, size_t len)
 {
-	char real[4096], *slash;
-	struct gd_busid id;
+	hwloc_obj_t p = o ? o->parent : NULL;
 
-	if (gd_sysfs_realpath(real, sizeof(real), "/sys/bus/pci/devices/%s", busid))
+	if (!p || p->type != HWLOC_OBJ_BRIDGE || p->attr->bridge.upstream_type != HWLOC_OBJ_BRIDGE_PCI)
 		return -ENOENT;
-	if (!(slash = strrchr(real, '/')))
-		return -ENOENT;
-	*slash = '\0';
-	slash = strrchr(real, '/');
-	if (!slash || gd_busid_parse(slash + 1, &id))
-		return -ENOENT;
-	snprintf(port, len, "%s", slash + 1);
+	snprintf(port, len, "%04x:%02x:%02x.%x", p->attr->bridge.upstream.pci.domain,
+		 p->attr->bridge.upstream.pci.bus, p->attr->bridge.upstream.pci.dev,
+		 p->attr->bridge.upstream.pci.func);
 	return 0;
 }
 
-static void read_link(const char *busid, struct gd_pcie_link *l)
+static void read_link(const char *busid, hwloc_obj_t obj, struct gd_pcie_link *l)
 {
 	char buf[64], port[64];
 	double pgts;
@@ -433,7 +428,7 @@ static void read_link(const char *busid, struct gd_pcie_link *l)
 	    read_link_max(busid, &l->max_gts, &l->max_width))
 		return;
 	/* the link can run no faster than the port above it allows */
-	if (!parent_port(busid, port, sizeof(port)) && !read_link_max(port, &pgts, &pwidth)) {
+	if (!parent_port(obj, port, sizeof(port)) && !read_link_max(port, &pgts, &pwidth)) {
 		l->max_gts = GD_MIN(l->max_gts, pgts);
 		l->max_width = GD_MIN(l->max_width, pwidth);
 	}
@@ -443,7 +438,7 @@ static void read_link(const char *busid, struct gd_pcie_link *l)
 void gd_topo_read_links(struct gd_topo *t)
 {
 	for (size_t i = 0; i < t->ngpus; i++)
-		read_link(t->gpus[i].busid, &t->gpus[i].link);
+		read_link(t->gpus[i].busid, t->gpus[i].obj, &t->gpus[i].link);
 	for (size_t i = 0; i < t->nnics; i++)
-		read_link(t->nics[i].busid, &t->nics[i].link);
+		read_link(t->nics[i].busid, t->nics[i].obj, &t->nics[i].link);
 }
