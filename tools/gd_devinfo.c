@@ -109,6 +109,8 @@ int main(int argc, char **argv)
 		return GD_EXIT_ENV;
 	}
 	if (!di.nhcas) {
+		if (a.json) /* machine readers still get a summary saying "devices": 0 */
+			gd_devinfo_print_json(&di, stdout);
 		no_devices();
 		gd_devinfo_free(&di);
 		return GD_EXIT_ENV;
