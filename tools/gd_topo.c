@@ -11,6 +11,7 @@
 #include "sysfs.h"
 #include "topo.h"
 #include "topo_advice.h"
+#include "topo_nics.h"
 #include "topo_report.h"
 
 enum { O_TOPOLOGY = 1, O_NVLINKS, O_SYSFS_ROOT, O_FORMAT, O_JSON, O_PCI_ONLY, O_ADVICE, O_EXPORT };
@@ -79,6 +80,22 @@ static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd
 	return 0;
 }
 
+/*
+ * NICs: the core's device reader on this machine or a fixture sysfs tree;
+ * the XML's OpenFabrics devices when replaying a topology file alone.
+ */
+static int find_nics(const struct args *a, struct gd_topo *t)
+{
+	int ret;
+
+	if (a->xml && !(gd_sysfs_is_fixture() && gd_sysfs_exists("/sys/class/infiniband")))
+		return gd_topo_find_nics_hwloc(t);
+	ret = gd_topo_find_nics_rdma(t);
+	if (ret)
+		gd_error("cannot list the RDMA devices: %s (%s)", strerror(-ret), gd_sysfs_errpath());
+	return ret;
+}
+
 static int export_files(const struct args *a, struct gd_topo *t, const struct gd_nvlinks *nv)
 {
 	char path[4096];
@@ -121,7 +138,7 @@ static int run(const struct args *a)
 	}
 	ret = gd_topo_find_gpus(&t);
 	if (!ret)
-		ret = gd_topo_find_nics_hwloc(&t);
+		ret = find_nics(a, &t);
 	if (!ret && load_nvlinks(a, &t, &nv)) {
 		gd_topo_free(&t);
 		return GD_EXIT_USAGE;
