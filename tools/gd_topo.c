@@ -75,8 +75,10 @@ static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd
 	/* --pci-only does not need NVML, unless the counts are exported */
 	if (a->xml || gd_sysfs_is_fixture() || t->ngpus < 2 || (a->pci_only && !a->export))
 		return 0;
-	if (gd_nvlink_query_nvml(nv, err, sizeof(err)) && t->ngpus > 1)
+	if (gd_nvlink_query_nvml(nv, err, sizeof(err)))
 		gd_warn("%s; showing PCIe classes between GPUs", err);
+	else
+		gd_debug("NVLink counts from NVML: %zu GPU/remote pairs", nv->n);
 	return 0;
 }
 
@@ -88,8 +90,11 @@ static int find_nics(const struct args *a, struct gd_topo *t)
 {
 	int ret;
 
-	if (a->xml && !(gd_sysfs_is_fixture() && gd_sysfs_exists("/sys/class/infiniband")))
+	if (a->xml && !(gd_sysfs_is_fixture() && gd_sysfs_exists("/sys/class/infiniband"))) {
+		gd_debug("NICs from the OpenFabrics devices of %s", a->xml);
 		return gd_topo_find_nics_hwloc(t);
+	}
+	gd_debug("NICs from %s/sys/class/infiniband", gd_sysfs_root());
 	ret = gd_topo_find_nics_rdma(t);
 	if (ret)
 		gd_error("cannot list the RDMA devices: %s (%s)", strerror(-ret), gd_sysfs_errpath());
