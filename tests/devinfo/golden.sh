@@ -13,13 +13,7 @@ update=no
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 unset GDPERF_SYSFS_ROOT
-# a release tarball carries the trees as one archive (see mk/devinfo.am)
-if [ -d "$top_srcdir/tests/fixtures/sysfs" ]; then
-	cd "$top_srcdir/tests/fixtures/sysfs" || exit 1
-else
-	tar -xzf "$top_srcdir/tests/fixtures/sysfs.tar.gz" -C "$tmp" || exit 1
-	cd "$tmp/sysfs" || exit 1
-fi
+cd "$top_srcdir/tests/fixtures/sysfs" || exit 1
 
 fail=0 n=0
 while read -r name rc args; do
