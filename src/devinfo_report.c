@@ -225,6 +225,27 @@ static void warn_bond(const struct gd_bond *b)
 				b->slaves[0].speed_mbps, b->slaves[i].speed_mbps);
 }
 
+/* What a port that is not ACTIVE most likely needs. */
+static const char *port_hint(const struct gd_port *p)
+{
+	static char buf[160];
+	bool ib = !strcmp(p->link_layer, "InfiniBand");
+
+	if (p->phys_state == 5 && ib && (p->state == 2 || p->state == 3))
+		return ": the link is up but no subnet manager has configured the port; "
+		       "start opensm or check the fabric's subnet manager";
+	if (p->phys_state == 2)
+		return ": no link partner; check the cable and the switch port";
+	if (p->phys_state == 3 && p->netdev[0]) {
+		snprintf(buf, sizeof(buf), ": the port is disabled; enable it (ip link set %s up, "
+			 "or on the switch)", p->netdev);
+		return buf;
+	}
+	if (p->phys_state == 3)
+		return ": the port is disabled; enable it (ibportstate, or on the switch)";
+	return "";
+}
+
 void gd_devinfo_log_warnings(const struct gd_devinfo *di)
 {
 	for (size_t h = 0; h < di->nhcas; h++) {
@@ -234,8 +255,8 @@ void gd_devinfo_log_warnings(const struct gd_devinfo *di)
 			const struct gd_port *port = &hca->ports[p];
 
 			if (port->state && port->state != 4)
-				gd_warn("%s port %d is %s (%s)", hca->name, port->num,
-					port->state_str, port->phys_state_str);
+				gd_warn("%s port %d is %s (%s)%s", hca->name, port->num,
+					port->state_str, port->phys_state_str, port_hint(port));
 			if (port->roce_mtu > 0 && port->roce_mtu < 4096)
 				gd_warn("%s port %d: RoCE MTU at most %d because %s has MTU %d; "
 					"set it to 4200 or more for 4096 (ip link set %s mtu 4200)",
