@@ -63,8 +63,9 @@ static void note_user(struct gd_devinfo *di, const char *bond, const char *dev)
 		return;
 	u = di->bond_users[i];
 	n = strlen(u);
-	if (strstr(u, dev))
-		return;
+	for (const char *p = u; (p = strstr(p, dev)); p++) /* whole names only */
+		if ((p == u || p[-1] == ' ') && (p[strlen(dev)] == ' ' || !p[strlen(dev)]))
+			return;
 	snprintf(u + n, 256 - n, "%s%s", n ? " " : "", dev);
 }
 
