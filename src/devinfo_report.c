@@ -174,7 +174,11 @@ size_t gd_devinfo_nerrors(const struct gd_devinfo *di)
 
 static const char *err_text(int err)
 {
-	return err == -EINVAL ? "malformed content" : strerror(-err);
+	if (err == -EINVAL)
+		return "malformed content";
+	if (err == -ENOSPC)
+		return "content longer than any valid value";
+	return strerror(-err);
 }
 
 static void log_errs(const struct gd_read_errors *e)
@@ -306,7 +310,10 @@ static void print_gids(FILE *out, const struct gd_port *p)
 			gd_gid_type_str(g->type), g->netdev[0] ? g->netdev : "-", g->ip,
 			g->foreign ? " (netdev in another network namespace)" : "");
 	}
-	if (p->default_gid >= 0)
+	if (p->default_gid >= 0 && p->default_gid6 >= 0)
+		fprintf(out, "            * default RoCE v2 GID index: %d (IPv6: %d)\n",
+			p->default_gid, p->default_gid6);
+	else if (p->default_gid >= 0)
 		fprintf(out, "            * default RoCE v2 GID index: %d\n", p->default_gid);
 	else if (!strcmp(p->link_layer, "Ethernet"))
 		fprintf(out, "            no RoCE v2 GID with an IPv4 address: give the netdev an "
@@ -598,6 +605,8 @@ static json_object *port_json(const struct gd_port *p)
 					       json_object_new_int64(p->counters[c]));
 	json_object_object_add(o, "counters", cnt);
 	add_int_or_null(o, "default_roce_v2_gid_index", p->default_gid, p->default_gid >= 0);
+	add_int_or_null(o, "default_roce_v2_ipv6_gid_index", p->default_gid6,
+			p->default_gid6 >= 0);
 	for (size_t i = 0; i < p->ngids; i++)
 		json_object_array_add(gids, gid_json(p, &p->gids[i]));
 	json_object_object_add(o, "gids", gids);

@@ -349,10 +349,12 @@ static int read_port(struct gd_hca *hca, struct gd_port *p)
 	if (ret)
 		return ret;
 	port_netdev(hca, p);
-	p->default_gid = -1;
+	p->default_gid = p->default_gid6 = -1;
 	if (!strcmp(p->link_layer, "Ethernet")) {
 		ret = gd_gid_default_index(p, AF_INET);
 		p->default_gid = ret >= 0 ? ret : -1;
+		ret = gd_gid_default_index(p, AF_INET6);
+		p->default_gid6 = ret >= 0 ? ret : -1;
 	}
 	return 0;
 }

@@ -87,6 +87,7 @@ struct gd_port {
 	int roce_mtu;               /* RoCE: the largest IB MTU that netdev_mtu carries; 0 n/a */
 	int64_t counters[GD_NCOUNTERS]; /* -1 when the port has no such counter */
 	int default_gid;            /* gd_gid_default_index(port, AF_INET), -1 none */
+	int default_gid6;           /* gd_gid_default_index(port, AF_INET6), -1 none */
 	struct gd_gid *gids;        /* valid (non-zero) entries only, by index */
 	size_t ngids;
 };

@@ -189,20 +189,22 @@ static void broken_box_names_each_file(void **state)
 {
 	struct gd_hca hca;
 	static const char *const expect[] = {
-		"mlx5_bond_0/node_type", "ports/1/state", "ports/1/rate",
+		"mlx5_bond_0/node_type", "mlx5_bond_0/fw_ver", "ports/1/state", "ports/1/rate",
 		"ports/1/counters/link_downed", "ports/1/gids/2", "gid_attrs/types/3",
 	};
 
 	set_box("broken");
 	assert_int_equal(gd_rdma_read_hca("mlx5_bond_0", &hca), 0);
-	assert_int_equal(hca.errors.n, 6);
-	for (size_t i = 0; i < 6; i++)
+	assert_int_equal(hca.errors.n, 7);
+	for (size_t i = 0; i < 7; i++)
 		assert_non_null(strstr(hca.errors.v[i].path, expect[i]));
-	assert_int_equal(hca.errors.v[1].err, -ENOENT);
-	assert_int_equal(hca.errors.v[2].err, -EINVAL);
-	assert_non_null(strstr(hca.errors.v[2].detail, "\"fast\""));
+	assert_int_equal(hca.errors.v[1].err, -ENOSPC);
+	assert_int_equal(hca.errors.v[2].err, -ENOENT);
+	assert_int_equal(hca.errors.v[3].err, -EINVAL);
+	assert_non_null(strstr(hca.errors.v[3].detail, "\"fast\""));
 	/* what could be read is still there */
-	assert_string_equal(hca.fw_ver, "28.39.1002");
+	assert_string_equal(hca.fw_ver, "");
+	assert_string_equal(hca.node_guid, "0c42:a103:00e5:6010");
 	assert_string_equal(hca.ports[0].phys_state_str, "LinkUp");
 	assert_string_equal(hca.ports[0].netdev, "bond0");
 	gd_rdma_free_hca(&hca);
