@@ -136,7 +136,7 @@ const char *gd_counter_name(enum gd_counter c)
 	return c < GD_NCOUNTERS ? counter_names[c] : "unknown";
 }
 
-int gd_roce_mtu(int netdev_mtu)
+int gd_rdma_roce_mtu(int netdev_mtu)
 {
 	/* the kernel's iboe_get_mtu(): GRH 40, UDP 8, BTH 12, XRC 4, AtomicETH 28, ICRC 4 */
 	int room = netdev_mtu - 96;
@@ -313,7 +313,7 @@ static void port_netdev(const struct gd_hca *hca, struct gd_port *p)
 	    gd_sysfs_read_int(&p->netdev_mtu, "/sys/class/net/%s/mtu", p->netdev))
 		p->netdev_mtu = -1;
 	if (!strcmp(p->link_layer, "Ethernet") && p->netdev_mtu > 0)
-		p->roce_mtu = gd_roce_mtu(p->netdev_mtu);
+		p->roce_mtu = gd_rdma_roce_mtu(p->netdev_mtu);
 }
 
 static int read_port(struct gd_hca *hca, struct gd_port *p)

@@ -182,7 +182,7 @@ int gd_route_source(const struct sockaddr *peer, char *ip, size_t len);
 const char *gd_port_state_str(int state);
 const char *gd_port_phys_state_str(int phys_state);
 /* The IB MTU (256..4096 bytes) RoCE can use over a netdev MTU; 0 if none. */
-int gd_roce_mtu(int netdev_mtu);
+int gd_rdma_roce_mtu(int netdev_mtu);
 
 /* The bond behind a port's netdev, or -ENOENT. */
 int gd_port_bond(const struct gd_port *port, struct gd_bond *bond);

@@ -76,12 +76,12 @@ static void pci_addr_shape(void **state)
 
 static void roce_mtu(void **state)
 {
-	assert_int_equal(gd_roce_mtu(1500), 1024);
-	assert_int_equal(gd_roce_mtu(4200), 4096);
-	assert_int_equal(gd_roce_mtu(4191), 2048);
-	assert_int_equal(gd_roce_mtu(4192), 4096);
-	assert_int_equal(gd_roce_mtu(9000), 4096);
-	assert_int_equal(gd_roce_mtu(300), 0);
+	assert_int_equal(gd_rdma_roce_mtu(1500), 1024);
+	assert_int_equal(gd_rdma_roce_mtu(4200), 4096);
+	assert_int_equal(gd_rdma_roce_mtu(4191), 2048);
+	assert_int_equal(gd_rdma_roce_mtu(4192), 4096);
+	assert_int_equal(gd_rdma_roce_mtu(9000), 4096);
+	assert_int_equal(gd_rdma_roce_mtu(300), 0);
 }
 
 static void set_box(const char *box)
