@@ -63,8 +63,9 @@ static void note_user(struct gd_devinfo *di, const char *bond, const char *dev)
 		return;
 	u = di->bond_users[i];
 	n = strlen(u);
-	if (strstr(u, dev))
-		return;
+	for (const char *p = u; (p = strstr(p, dev)); p++) /* whole names only */
+		if ((p == u || p[-1] == ' ') && (p[strlen(dev)] == ' ' || !p[strlen(dev)]))
+			return;
 	snprintf(u + n, 256 - n, "%s%s", n ? " " : "", dev);
 }
 
@@ -173,7 +174,11 @@ size_t gd_devinfo_nerrors(const struct gd_devinfo *di)
 
 static const char *err_text(int err)
 {
-	return err == -EINVAL ? "malformed content" : strerror(-err);
+	if (err == -EINVAL)
+		return "malformed content";
+	if (err == -ENOSPC)
+		return "content longer than any valid value";
+	return strerror(-err);
 }
 
 static void log_errs(const struct gd_read_errors *e)
@@ -225,6 +230,27 @@ static void warn_bond(const struct gd_bond *b)
 				b->slaves[0].speed_mbps, b->slaves[i].speed_mbps);
 }
 
+/* What a port that is not ACTIVE most likely needs. */
+static const char *port_hint(const struct gd_port *p)
+{
+	static char buf[160];
+	bool ib = !strcmp(p->link_layer, "InfiniBand");
+
+	if (p->phys_state == 5 && ib && (p->state == 2 || p->state == 3))
+		return ": the link is up but no subnet manager has configured the port; "
+		       "start opensm or check the fabric's subnet manager";
+	if (p->phys_state == 2)
+		return ": no link partner; check the cable and the switch port";
+	if (p->phys_state == 3 && p->netdev[0]) {
+		snprintf(buf, sizeof(buf), ": the port is disabled; enable it (ip link set %s up, "
+			 "or on the switch)", p->netdev);
+		return buf;
+	}
+	if (p->phys_state == 3)
+		return ": the port is disabled; enable it (ibportstate, or on the switch)";
+	return "";
+}
+
 void gd_devinfo_log_warnings(const struct gd_devinfo *di)
 {
 	for (size_t h = 0; h < di->nhcas; h++) {
@@ -234,8 +260,13 @@ void gd_devinfo_log_warnings(const struct gd_devinfo *di)
 			const struct gd_port *port = &hca->ports[p];
 
 			if (port->state && port->state != 4)
-				gd_warn("%s port %d is %s (%s)", hca->name, port->num,
-					port->state_str, port->phys_state_str);
+				gd_warn("%s port %d is %s (%s)%s", hca->name, port->num,
+					port->state_str, port->phys_state_str, port_hint(port));
+			if (port->roce_mtu > 0 && port->roce_mtu < 4096)
+				gd_warn("%s port %d: RoCE MTU at most %d because %s has MTU %d; "
+					"set it to 4200 or more for 4096 (ip link set %s mtu 4200)",
+					hca->name, port->num, port->roce_mtu, port->netdev,
+					port->netdev_mtu, port->netdev);
 		}
 	}
 	for (size_t i = 0; i < di->nbonds; i++)
@@ -275,14 +306,44 @@ static void print_gids(FILE *out, const struct gd_port *p)
 		char idx[16];
 
 		snprintf(idx, sizeof(idx), "%d%s", g->index, g->index == p->default_gid ? " *" : "");
-		fprintf(out, "            %-5s %-39s  %-8s %-15s %s\n", idx, g->gid,
-			gd_gid_type_str(g->type), g->netdev[0] ? g->netdev : "-", g->ip);
+		fprintf(out, "            %-5s %-39s  %-8s %-15s %s%s\n", idx, g->gid,
+			gd_gid_type_str(g->type), g->netdev[0] ? g->netdev : "-", g->ip,
+			g->foreign ? " (netdev in another network namespace)" : "");
 	}
-	if (p->default_gid >= 0)
+	if (p->default_gid >= 0 && p->default_gid6 >= 0)
+		fprintf(out, "            * default RoCE v2 GID index: %d (IPv6: %d)\n",
+			p->default_gid, p->default_gid6);
+	else if (p->default_gid >= 0)
 		fprintf(out, "            * default RoCE v2 GID index: %d\n", p->default_gid);
 	else if (!strcmp(p->link_layer, "Ethernet"))
 		fprintf(out, "            no RoCE v2 GID with an IPv4 address: give the netdev an "
 			     "address, or pass -x\n");
+}
+
+/* The non-zero ones by name, the zeros counted: "symbol_error 12 (7 more at 0)". */
+static void print_counters(FILE *out, const struct gd_port *p)
+{
+	const char *sep = "";
+	int zeros = 0;
+
+	for (int c = 0; c < GD_NCOUNTERS; c++) {
+		if (p->counters[c] < 0)
+			continue;
+		if (p->counters[c] == 0) {
+			zeros++;
+			continue;
+		}
+		if (!*sep)
+			fprintf(out, "        %-18s", "error counters:");
+		fprintf(out, "%s%s %lld", sep, gd_counter_name(c), (long long)p->counters[c]);
+		sep = ", ";
+	}
+	if (*sep && zeros)
+		fprintf(out, " (%d more at 0)\n", zeros);
+	else if (*sep)
+		fprintf(out, "\n");
+	else if (zeros)
+		fprintf(out, "        %-18sall %d at 0\n", "error counters:", zeros);
 }
 
 static void print_port(FILE *out, const struct gd_hca *hca, const struct gd_port *p)
@@ -312,6 +373,12 @@ static void print_port(FILE *out, const struct gd_hca *hca, const struct gd_port
 			p->netdev_up ? "Up" : "Down");
 	else
 		fprintf(out, "        %-18s%s\n", "netdev:", "none");
+	if (p->netdev_mtu > 0 && p->roce_mtu > 0)
+		fprintf(out, "        %-18s%d bytes (RoCE MTU up to %d)\n", "netdev MTU:",
+			p->netdev_mtu, p->roce_mtu);
+	else if (p->netdev_mtu > 0)
+		fprintf(out, "        %-18s%d bytes\n", "netdev MTU:", p->netdev_mtu);
+	print_counters(out, p);
 	print_gids(out, p);
 }
 
@@ -353,6 +420,21 @@ static void print_map(FILE *out, const struct gd_devinfo *di)
 				fprintf(out, "%s port %d ==> %s (%s)\n", di->hcas[h].name, port->num,
 					port->netdev, port->netdev_up ? "Up" : "Down");
 		}
+}
+
+/* Modes that spread flows over slaves: one QP is one flow, so it uses one slave. */
+static size_t slaves_up(const struct gd_bond *b)
+{
+	size_t up = 0;
+
+	for (size_t i = 0; i < b->nslaves; i++)
+		up += !strcmp(b->slaves[i].mii_status, "up");
+	return up;
+}
+
+static bool spreads_flows(const struct gd_bond *b)
+{
+	return b->mode_num == 0 || b->mode_num == 2 || b->mode_num == 4;
 }
 
 static void print_int_unit(FILE *out, int v, const char *unit)
@@ -405,6 +487,10 @@ static void print_bond(FILE *out, const struct gd_bond *b, const char *users)
 			s->link_failures >= 0 ? fails : "-", s->aggregator_id >= 0 ? agg : "-",
 			s->state[0] ? s->state : "-");
 	}
+	if (users[0] && spreads_flows(b) && slaves_up(b) > 1)
+		fprintf(out, "    hint: one QP is one flow and uses one of the %zu slaves up; run "
+			     "at least %zu QPs (-q %zu) to use them all\n", slaves_up(b),
+			slaves_up(b), slaves_up(b));
 }
 
 static void print_notes(FILE *out, const struct gd_devinfo *di)
@@ -480,13 +566,14 @@ static json_object *gid_json(const struct gd_port *p, const struct gd_gid *g)
 	gd_json_add_str(o, "ip", g->ip);
 	gd_json_add_bool(o, "ipv4", g->ipv4);
 	gd_json_add_bool(o, "link_local", g->link_local);
+	gd_json_add_bool(o, "foreign_netns", g->foreign);
 	gd_json_add_bool(o, "default", g->index == p->default_gid);
 	return o;
 }
 
 static json_object *port_json(const struct gd_port *p)
 {
-	json_object *o = json_object_new_object(), *gids = json_object_new_array();
+	json_object *o = json_object_new_object(), *gids = json_object_new_array(), *cnt;
 	bool ib = !strcmp(p->link_layer, "InfiniBand");
 
 	gd_json_add_int(o, "port", p->num);
@@ -509,7 +596,17 @@ static json_object *port_json(const struct gd_port *p)
 	json_object_object_add(o, "netdev_state",
 			       p->netdev[0] ? json_object_new_string(p->netdev_up ? "Up" : "Down") :
 					      NULL);
+	add_int_or_null(o, "netdev_mtu_bytes", p->netdev_mtu, p->netdev_mtu > 0);
+	add_int_or_null(o, "roce_mtu_bytes", p->roce_mtu, p->roce_mtu > 0);
+	cnt = json_object_new_object();
+	for (int c = 0; c < GD_NCOUNTERS; c++)
+		if (p->counters[c] >= 0)
+			json_object_object_add(cnt, gd_counter_name(c),
+					       json_object_new_int64(p->counters[c]));
+	json_object_object_add(o, "counters", cnt);
 	add_int_or_null(o, "default_roce_v2_gid_index", p->default_gid, p->default_gid >= 0);
+	add_int_or_null(o, "default_roce_v2_ipv6_gid_index", p->default_gid6,
+			p->default_gid6 >= 0);
 	for (size_t i = 0; i < p->ngids; i++)
 		json_object_array_add(gids, gid_json(p, &p->gids[i]));
 	json_object_object_add(o, "gids", gids);
@@ -575,6 +672,7 @@ static json_object *bond_json(const struct gd_bond *b, const char *users)
 	add_str_or_null(rec, "active_slave", b->active_slave);
 	add_int_or_null(rec, "active_aggregator", b->active_aggregator, b->active_aggregator >= 0);
 	add_int_or_null(rec, "speed_mbps", b->speed_mbps, b->speed_mbps >= 0);
+	gd_json_add_int(rec, "slaves_up", (int64_t)slaves_up(b));
 	a = json_object_new_array();
 	for (size_t i = 0; i < b->nslaves; i++)
 		json_object_array_add(a, slave_json(&b->slaves[i]));

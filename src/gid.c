@@ -140,6 +140,9 @@ static void read_attrs(const char *dev, int port, const char *link_layer, struct
 		if (ret != -ENOENT && ret != -EINVAL && ret != -ENODEV)
 			gd_read_errors_add(errs, gd_sysfs_errpath(), ret);
 	}
+	/* a GID of another container's macvlan/ipvlan: listed, but not ours to use */
+	g->foreign = g->netdev[0] && (strchr(g->netdev, '/') ||
+				      !gd_sysfs_exists("/sys/class/net/%s", g->netdev));
 }
 
 int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_errors *errs)
@@ -202,7 +205,7 @@ int gd_gid_default_index(const struct gd_port *port, int af)
 		const struct gd_gid *g = &port->gids[i];
 		int score = 0;
 
-		if (g->type != GD_GID_ROCE_V2 || g->ipv4 != (af == AF_INET))
+		if (g->type != GD_GID_ROCE_V2 || g->ipv4 != (af == AF_INET) || g->foreign)
 			continue;
 		if (!g->link_local)
 			score += 10;

@@ -48,6 +48,8 @@ bool gd_netdev_is_up(const char *name)
 {
 	char state[16];
 
+	if (!*name || strchr(name, '/'))
+		return false;
 	return gd_sysfs_read_str(state, sizeof(state), "/sys/class/net/%s/operstate", name) == 0 &&
 	       !strcmp(state, "up");
 }

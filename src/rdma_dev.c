@@ -126,6 +126,42 @@ const char *gd_port_phys_state_str(int s)
 	return s >= 0 && s < (int)(sizeof(names) / sizeof(names[0])) ? names[s] : "UNKNOWN";
 }
 
+static const char *const counter_names[GD_NCOUNTERS] = {
+	"symbol_error", "link_error_recovery", "link_downed", "port_rcv_errors",
+	"port_xmit_discards", "out_of_sequence", "packet_seq_err", "local_ack_timeout_err",
+};
+
+const char *gd_counter_name(enum gd_counter c)
+{
+	return c < GD_NCOUNTERS ? counter_names[c] : "unknown";
+}
+
+int gd_rdma_roce_mtu(int netdev_mtu)
+{
+	/* the kernel's iboe_get_mtu(): GRH 40, UDP 8, BTH 12, XRC 4, AtomicETH 28, ICRC 4 */
+	int room = netdev_mtu - 96;
+
+	for (int mtu = 4096; mtu >= 256; mtu /= 2)
+		if (room >= mtu)
+			return mtu;
+	return 0;
+}
+
+static void read_counters(struct gd_hca *hca, struct gd_port *p)
+{
+	for (int c = 0; c < GD_NCOUNTERS; c++) {
+		const char *dir = c >= GD_CNT_OUT_OF_SEQUENCE ? "hw_counters" : "counters";
+		uint64_t v;
+		int ret = gd_sysfs_read_u64(&v, IB "/%s/ports/%d/%s/%s", hca->name, p->num, dir,
+					    counter_names[c]);
+
+		p->counters[c] = ret == 0 && v <= INT64_MAX ? (int64_t)v : -1;
+		if (ret == -EINVAL)
+			gd_read_errors_bad(&hca->errors, NULL, "a number", IB "/%s/ports/%d/%s/%s",
+					   hca->name, p->num, dir, counter_names[c]);
+	}
+}
+
 /* An optional string attribute: absent is fine, anything else is recorded. */
 static void read_opt_str(struct gd_hca *hca, char *buf, size_t len, const char *attr)
 {
@@ -272,6 +308,12 @@ static void port_netdev(const struct gd_hca *hca, struct gd_port *p)
 	if (!p->netdev[0] && hca->parent_netdev[0])
 		snprintf(p->netdev, sizeof(p->netdev), "%s", hca->parent_netdev);
 	p->netdev_up = p->netdev[0] && gd_netdev_is_up(p->netdev);
+	p->netdev_mtu = -1;
+	if (p->netdev[0] &&
+	    gd_sysfs_read_int(&p->netdev_mtu, "/sys/class/net/%s/mtu", p->netdev))
+		p->netdev_mtu = -1;
+	if (!strcmp(p->link_layer, "Ethernet") && p->netdev_mtu > 0)
+		p->roce_mtu = gd_rdma_roce_mtu(p->netdev_mtu);
 }
 
 static int read_port(struct gd_hca *hca, struct gd_port *p)
@@ -302,14 +344,17 @@ static int read_port(struct gd_hca *hca, struct gd_port *p)
 			p->lmc = (int)lmc;
 		}
 	}
+	read_counters(hca, p);
 	ret = gd_gid_read_table(hca->name, p, &hca->errors);
 	if (ret)
 		return ret;
 	port_netdev(hca, p);
-	p->default_gid = -1;
+	p->default_gid = p->default_gid6 = -1;
 	if (!strcmp(p->link_layer, "Ethernet")) {
 		ret = gd_gid_default_index(p, AF_INET);
 		p->default_gid = ret >= 0 ? ret : -1;
+		ret = gd_gid_default_index(p, AF_INET6);
+		p->default_gid6 = ret >= 0 ? ret : -1;
 	}
 	return 0;
 }

@@ -49,7 +49,22 @@ struct gd_gid {
 	char ip[GD_IP_LEN];         /* "192.168.1.1" for IPv4-mapped, else IPv6 text */
 	bool ipv4;                  /* the GID is an IPv4-mapped address */
 	bool link_local;            /* fe80::/10 (or 169.254/16 when IPv4-mapped) */
+	bool foreign;               /* its netdev is not in this network namespace */
 };
+
+/* Port counters worth a look (sysfs counters/ and, for RoCE, hw_counters/). */
+enum gd_counter {
+	GD_CNT_SYMBOL_ERROR,
+	GD_CNT_LINK_ERROR_RECOVERY,
+	GD_CNT_LINK_DOWNED,
+	GD_CNT_PORT_RCV_ERRORS,
+	GD_CNT_PORT_XMIT_DISCARDS,
+	GD_CNT_OUT_OF_SEQUENCE,       /* hw_counters (mlx5 RoCE) */
+	GD_CNT_PACKET_SEQ_ERR,
+	GD_CNT_LOCAL_ACK_TIMEOUT_ERR,
+	GD_NCOUNTERS
+};
+const char *gd_counter_name(enum gd_counter c); /* the sysfs file name */
 
 struct gd_port {
 	int num;
@@ -68,7 +83,11 @@ struct gd_port {
 	int lmc;                    /* lid_mask_count, InfiniBand only; -1 unknown */
 	char netdev[IF_NAMESIZE];   /* the port's netdev (RoCE), "" if none */
 	bool netdev_up;             /* its operstate is "up" (ibdev2netdev's "(Up)") */
+	int netdev_mtu;             /* bytes; -1 unknown */
+	int roce_mtu;               /* RoCE: the largest IB MTU that netdev_mtu carries; 0 n/a */
+	int64_t counters[GD_NCOUNTERS]; /* -1 when the port has no such counter */
 	int default_gid;            /* gd_gid_default_index(port, AF_INET), -1 none */
+	int default_gid6;           /* gd_gid_default_index(port, AF_INET6), -1 none */
 	struct gd_gid *gids;        /* valid (non-zero) entries only, by index */
 	size_t ngids;
 };
@@ -162,6 +181,8 @@ int gd_route_source(const struct sockaddr *peer, char *ip, size_t len);
 /* Port state names as sysfs and ibv_devinfo print them ("ACTIVE", "LinkUp"). */
 const char *gd_port_state_str(int state);
 const char *gd_port_phys_state_str(int phys_state);
+/* The IB MTU (256..4096 bytes) RoCE can use over a netdev MTU; 0 if none. */
+int gd_rdma_roce_mtu(int netdev_mtu);
 
 /* The bond behind a port's netdev, or -ENOENT. */
 int gd_port_bond(const struct gd_port *port, struct gd_bond *bond);

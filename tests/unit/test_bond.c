@@ -247,6 +247,41 @@ static void reports_garbage_in_sysfs(void **state)
 	gd_bond_free(&b);
 }
 
+/* A bond whose sysfs has no bonding/ directory is read from /proc/net/bonding. */
+static void falls_back_to_proc(void **state)
+{
+	char dir[] = "/tmp/gd_bond_XXXXXX", path[256], cmd[300];
+	struct gd_bond b;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/class/net/bond7 %s/proc/net/bonding", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/proc/net/bonding/bond7", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(lacp, f);
+	fclose(f);
+	gd_sysfs_set_root(dir);
+	assert_int_equal(gd_bond_read("bond7", &b), 0);
+	assert_string_equal(b.name, "bond7");
+	assert_string_equal(b.mode, "802.3ad");
+	assert_int_equal(b.nslaves, 2);
+	assert_int_equal(b.errors.n, 0);
+	gd_bond_free(&b);
+	/* garbage there is named */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("Bonding Mode: teleportation\n", f);
+	fclose(f);
+	assert_int_equal(gd_bond_read("bond7", &b), 0);
+	assert_int_equal(b.errors.n, 1);
+	assert_non_null(strstr(b.errors.v[0].path, "/proc/net/bonding/bond7"));
+	gd_bond_free(&b);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +294,7 @@ int main(void)
 		cmocka_unit_test(reads_degraded_lag),
 		cmocka_unit_test(sysfs_and_proc_agree),
 		cmocka_unit_test(reports_garbage_in_sysfs),
+		cmocka_unit_test(falls_back_to_proc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -129,6 +129,21 @@ static void default_index_prefers_the_ports_netdev(void **state)
 	assert_int_equal(gd_gid_default_index(&p, AF_INET), 7);
 }
 
+static void default_skips_other_namespaces(void **state)
+{
+	/* the GID of another pod's macvlan comes first in a shared table */
+	struct gd_gid gids[] = {
+		mk(2, GD_GID_ROCE_V2, V4VLAN, "macvlan7"),
+		mk(5, GD_GID_ROCE_V2, V4, "eth0"),
+	};
+	struct gd_port p = { .num = 1, .gids = gids, .ngids = 2 };
+
+	gids[0].foreign = true;
+	assert_int_equal(gd_gid_default_index(&p, AF_INET), 5);
+	gids[1].foreign = true;
+	assert_int_equal(gd_gid_default_index(&p, AF_INET), -ENOENT);
+}
+
 static void no_default_without_ipv4_roce_v2(void **state)
 {
 	struct gd_gid gids[] = {
@@ -179,6 +194,7 @@ int main(void)
 		cmocka_unit_test(default_index_is_the_ipv4_roce_v2),
 		cmocka_unit_test(default_index_prefers_the_ports_netdev),
 		cmocka_unit_test(no_default_without_ipv4_roce_v2),
+		cmocka_unit_test(default_skips_other_namespaces),
 		cmocka_unit_test(index_for_source),
 		cmocka_unit_test(route_source_of_loopback),
 	};

@@ -74,6 +74,16 @@ static void pci_addr_shape(void **state)
 	assert_false(gd_is_pci_addr("0000:29:00.00"));
 }
 
+static void roce_mtu(void **state)
+{
+	assert_int_equal(gd_rdma_roce_mtu(1500), 1024);
+	assert_int_equal(gd_rdma_roce_mtu(4200), 4096);
+	assert_int_equal(gd_rdma_roce_mtu(4191), 2048);
+	assert_int_equal(gd_rdma_roce_mtu(4192), 4096);
+	assert_int_equal(gd_rdma_roce_mtu(9000), 4096);
+	assert_int_equal(gd_rdma_roce_mtu(300), 0);
+}
+
 static void set_box(const char *box)
 {
 	char root[1100];
@@ -136,6 +146,11 @@ static void ib_box(void **state)
 	assert_int_equal(hca.ports[0].default_gid, -1);
 	assert_int_equal(hca.ports[0].ngids, 1);
 	assert_int_equal(hca.ports[0].gids[0].type, GD_GID_IB);
+	assert_int_equal(hca.ports[0].counters[GD_CNT_SYMBOL_ERROR], 12);
+	assert_int_equal(hca.ports[0].counters[GD_CNT_LINK_DOWNED], 1);
+	assert_int_equal(hca.ports[0].counters[GD_CNT_OUT_OF_SEQUENCE], -1); /* RoCE only */
+	assert_int_equal(hca.ports[0].roce_mtu, 0);
+	assert_int_equal(hca.ports[0].netdev_mtu, 4092);
 	gd_rdma_free_hca(&hca);
 	assert_int_equal(gd_rdma_read_hca("mlx5_7", &hca), -ENODEV);
 	assert_int_equal(gd_rdma_read_hca("../net", &hca), -ENODEV);
@@ -151,6 +166,8 @@ static void rxe_box(void **state)
 	assert_string_equal(hca.parent_netdev, "bond0");
 	assert_string_equal(hca.ports[0].netdev, "bond0");
 	assert_int_equal(hca.numa_node, -1);
+	assert_int_equal(hca.ports[0].netdev_mtu, 1500);
+	assert_int_equal(hca.ports[0].roce_mtu, 1024);
 	gd_rdma_free_hca(&hca);
 }
 
@@ -172,20 +189,22 @@ static void broken_box_names_each_file(void **state)
 {
 	struct gd_hca hca;
 	static const char *const expect[] = {
-		"mlx5_bond_0/node_type", "ports/1/state", "ports/1/rate", "ports/1/gids/2",
-		"gid_attrs/types/3",
+		"mlx5_bond_0/node_type", "mlx5_bond_0/fw_ver", "ports/1/state", "ports/1/rate",
+		"ports/1/counters/link_downed", "ports/1/gids/2", "gid_attrs/types/3",
 	};
 
 	set_box("broken");
 	assert_int_equal(gd_rdma_read_hca("mlx5_bond_0", &hca), 0);
-	assert_int_equal(hca.errors.n, 5);
-	for (size_t i = 0; i < 5; i++)
+	assert_int_equal(hca.errors.n, 7);
+	for (size_t i = 0; i < 7; i++)
 		assert_non_null(strstr(hca.errors.v[i].path, expect[i]));
-	assert_int_equal(hca.errors.v[1].err, -ENOENT);
-	assert_int_equal(hca.errors.v[2].err, -EINVAL);
-	assert_non_null(strstr(hca.errors.v[2].detail, "\"fast\""));
+	assert_int_equal(hca.errors.v[1].err, -ENOSPC);
+	assert_int_equal(hca.errors.v[2].err, -ENOENT);
+	assert_int_equal(hca.errors.v[3].err, -EINVAL);
+	assert_non_null(strstr(hca.errors.v[3].detail, "\"fast\""));
 	/* what could be read is still there */
-	assert_string_equal(hca.fw_ver, "28.39.1002");
+	assert_string_equal(hca.fw_ver, "");
+	assert_string_equal(hca.node_guid, "0c42:a103:00e5:6010");
 	assert_string_equal(hca.ports[0].phys_state_str, "LinkUp");
 	assert_string_equal(hca.ports[0].netdev, "bond0");
 	gd_rdma_free_hca(&hca);
@@ -207,6 +226,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(numbered),
 		cmocka_unit_test(rate),
+		cmocka_unit_test(roce_mtu),
 		cmocka_unit_test(pci_addr_shape),
 		cmocka_unit_test(h20_box),
 		cmocka_unit_test(ib_box),
