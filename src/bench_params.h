@@ -152,6 +152,13 @@ const char *gd_bench_op_title(enum gd_bench_op op);
 /* "gd_write_bw" etc. */
 const char *gd_bench_tool_name(enum gd_bench_op op, enum gd_bench_kind kind);
 
+/*
+ * Add every effective parameter to obj under "params" (JSON keys carry their
+ * units: "size_bytes", "timeout_ms"...). obj is a json-c object.
+ */
+struct json_object;
+int gd_bench_params_to_json(const struct gd_bench_params *p, struct json_object *obj);
+
 /* True when the sender of this op posts receives (send, write_with_imm). */
 bool gd_bench_uses_recv(const struct gd_bench_params *p);
 

@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <json-c/json.h>
+
 #include "bench_opts.h"
 #include "log.h"
 
@@ -260,6 +262,32 @@ static void derived_defaults(void **state)
 	assert_true(gd_bench_uses_recv(&p));
 }
 
+static void params_json(void **state)
+{
+	struct gd_bench_params p;
+	char *argv[] = { "t", "-s", "4K", "--use_cuda=auto", "-A", "CMP_AND_SWAP", "host", NULL };
+	json_object *obj = json_object_new_object(), *prm, *v;
+
+	assert_int_equal(parse(GD_OP_ATOMIC, GD_KIND_BW, &p, 3, (char *[]){ "t", "-Q", "4", NULL }), 0);
+	assert_int_equal(parse(GD_OP_ATOMIC, GD_KIND_BW, &p, ARGC(argv), argv), -EINVAL); /* -s 4K */
+	argv[2] = "8";
+	assert_int_equal(parse(GD_OP_ATOMIC, GD_KIND_BW, &p, ARGC(argv), argv), 0);
+	assert_int_equal(gd_bench_params_to_json(&p, obj), 0);
+	assert_true(json_object_object_get_ex(obj, "params", &prm));
+	assert_true(json_object_object_get_ex(prm, "size_bytes", &v));
+	assert_int_equal(json_object_get_int64(v), 8);
+	assert_true(json_object_object_get_ex(prm, "atomic_type", &v));
+	assert_string_equal(json_object_get_string(v), "CMP_AND_SWAP");
+	assert_true(json_object_object_get_ex(prm, "use_cuda", &v));
+	assert_string_equal(json_object_get_string(v), "auto");
+	assert_true(json_object_object_get_ex(prm, "role", &v));
+	assert_string_equal(json_object_get_string(v), "client");
+	assert_true(json_object_object_get_ex(prm, "peer", &v));
+	assert_string_equal(json_object_get_string(v), "host");
+	assert_false(json_object_object_get_ex(prm, "device", &v)); /* unset strings are left out */
+	json_object_put(obj);
+}
+
 static void names(void **state)
 {
 	assert_string_equal(gd_bench_tool_name(GD_OP_ATOMIC, GD_KIND_LAT), "gd_atomic_lat");
@@ -281,6 +309,7 @@ int main(void)
 		cmocka_unit_test(refused_options),
 		cmocka_unit_test(help_lists_only_supported),
 		cmocka_unit_test(derived_defaults),
+		cmocka_unit_test(params_json),
 		cmocka_unit_test(names),
 	};
 
