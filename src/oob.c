@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,22 @@ struct gd_oob {
 	char where[GD_BENCH_HOST_MAX + 16]; /* "HOST:PORT" as given, for messages */
 };
 
+static volatile sig_atomic_t *interrupt_flag;
+
+void gd_oob_set_interrupt_flag(volatile sig_atomic_t *flag)
+{
+	interrupt_flag = flag;
+}
+
+/* A signal the tool handles (SIGINT) set the flag: stop waiting. */
+static bool interrupted(void)
+{
+	if (!interrupt_flag || !*interrupt_flag)
+		return false;
+	gd_error("interrupted while waiting for the peer");
+	return true;
+}
+
 /* ---- time ------------------------------------------------------------- */
 
 static int64_t now_ms(void)
@@ -50,13 +67,16 @@ static int64_t deadline_of(int timeout_ms)
 	return timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 }
 
-/* poll() timeout until the deadline: -1 for none, 0 when passed. */
+/*
+ * poll() timeout until the deadline, 0 when passed. Without a deadline, wake
+ * up every second anyway to notice the interrupt flag.
+ */
 static int left_ms(int64_t deadline)
 {
 	int64_t left;
 
 	if (deadline < 0)
-		return -1;
+		return 1000;
 	left = deadline - now_ms();
 	return left <= 0 ? 0 : (left > 60000 ? 60000 : (int)left);
 }
@@ -268,8 +288,11 @@ int gd_oob_accept(struct gd_oob *o, int timeout_ms)
 	int one = 1;
 
 	for (;;) {
-		int r = poll(&pfd, 1, left_ms(deadline));
+		int r;
 
+		if (interrupted())
+			return -EINTR;
+		r = poll(&pfd, 1, left_ms(deadline));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -340,7 +363,7 @@ static int connect_once(const struct addrinfo *ai, const char *src, int64_t dead
 	pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
 	do {
 		ret = poll(&pfd, 1, left_ms(deadline));
-	} while (ret < 0 && errno == EINTR);
+	} while (ret < 0 && errno == EINTR && !(interrupt_flag && *interrupt_flag));
 	if (ret <= 0) {
 		close(fd);
 		return ret == 0 ? -ETIMEDOUT : -errno;
@@ -378,6 +401,11 @@ static int oob_connect(struct gd_oob *o, const struct gd_bench_params *p)
 		}
 		if (fd >= 0 || fd == -EINVAL || left_ms(deadline) == 0)
 			break;
+		if (interrupted()) {
+			if (res)
+				freeaddrinfo(res);
+			return -EINTR;
+		}
 		/* nobody there yet: the server may not have started; retry */
 		poll(NULL, 0, left_ms(deadline) < 100 ? left_ms(deadline) : 100);
 	}
@@ -452,10 +480,14 @@ static int send_msg(struct gd_oob *o, const struct gd_wire_msg *m)
 			o->peer_gone = true;
 			return -ECONNRESET;
 		}
+		if (interrupted())
+			return -EINTR;
 		r = poll(&pfd, 1, left_ms(deadline));
-		if (r == 0 && !o->closing) {
-			gd_error("the %s (%s) did not take our %s within %g s: it is stuck (see --timeout)",
-				 peer_role(o), o->peer_name, gd_wire_type_name(m->type), secs(o->timeout_ms));
+		if (r == 0) {
+			if (!o->closing)
+				gd_error("the %s (%s) did not take our %s within %g s: it is stuck (see "
+					 "--timeout)", peer_role(o), o->peer_name,
+					 gd_wire_type_name(m->type), secs(o->timeout_ms));
 			return -ETIMEDOUT;
 		}
 	}
@@ -483,6 +515,8 @@ static int recv_exact(struct gd_oob *o, uint8_t *buf, size_t n, int64_t deadline
 			return -ECONNRESET;
 		if (errno != EAGAIN && errno != EINTR)
 			return -ECONNRESET;
+		if (interrupted())
+			return -EINTR;
 		pr = poll(pfd, o->lfd >= 0 ? 2 : 1, left_ms(deadline));
 		if (pr < 0 && errno != EINTR)
 			return -errno;
@@ -514,6 +548,8 @@ static int recv_msg(struct gd_oob *o, enum gd_wire_type want, struct gd_wire_msg
 	int ret;
 
 	ret = recv_exact(o, buf, GD_WIRE_HDR_LEN, deadline, &got);
+	if (ret == -EINTR)
+		return ret;
 	if (ret == -ECONNRESET && got == 0) {
 		if (!o->peer_gone)
 			gd_error("the %s (%s) closed the side channel while we waited for %s: did it "
@@ -548,6 +584,8 @@ static int recv_msg(struct gd_oob *o, enum gd_wire_type want, struct gd_wire_msg
 		return ret;
 	}
 	ret = recv_exact(o, buf + GD_WIRE_HDR_LEN, h.len, deadline, &got);
+	if (ret == -EINTR)
+		return ret;
 	if (ret) {
 		gd_error("the %s (%s) %s in the middle of a %s message (got %zu of %u payload bytes)",
 			 peer_role(o), o->peer_name,
@@ -743,7 +781,7 @@ void gd_oob_close(struct gd_oob *o)
 	if (!o)
 		return;
 	o->closing = true;
-	if (o->fd >= 0 && !o->peer_gone) {
+	if (o->fd >= 0 && !o->peer_gone && !(interrupt_flag && *interrupt_flag)) {
 		/* BYE, then wait for the peer's EOF so that closing never resets data it still reads */
 		if (!send_msg(o, &bye) && !shutdown(o->fd, SHUT_WR)) {
 			deadline = deadline_of(o->timeout_ms);

@@ -38,11 +38,13 @@
  *   -ENOMSG        a valid message out of order (e.g. RESULTS instead of READY)
  *   -EINVAL        parameters differ (HELLO), bad address
  *   -EADDRINUSE, -EADDRNOTAVAIL, -EHOSTUNREACH  listen/resolve failures
+ *   -EINTR         a signal arrived while the flag of gd_oob_set_interrupt_flag was set
  * gd_oob_exit_code() maps them to the tool's exit code.
  */
 #ifndef GD_OOB_H
 #define GD_OOB_H
 
+#include <signal.h>
 #include <sys/socket.h>
 
 #include "bench_params.h"
@@ -86,6 +88,13 @@ void gd_oob_close(struct gd_oob *oob);
  * (printed).
  */
 int gd_oob_check_peer(struct gd_oob *oob);
+
+/*
+ * Waits (accept, connect retries, receives, even without a deadline) end with
+ * -EINTR when a signal interrupts them and *flag is non-zero: let the tool's
+ * SIGINT handler (installed without SA_RESTART) set it. Process-wide.
+ */
+void gd_oob_set_interrupt_flag(volatile sig_atomic_t *flag);
 
 int gd_oob_fd(const struct gd_oob *oob);
 /* Addresses of the connected socket; IPv4-mapped IPv6 addresses are given as AF_INET. */

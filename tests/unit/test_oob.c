@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -503,6 +504,59 @@ static void second_client_refused(void **state)
 	assert_int_equal(c1.ret_results, 0);
 }
 
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+struct waiter {
+	struct gd_oob *o;
+	int ret;
+	double took;
+};
+
+static void *wait_forever(void *arg)
+{
+	struct waiter *w = arg;
+	double t0 = now_s();
+
+	w->ret = gd_oob_barrier_wait(w->o, -1);
+	w->took = now_s() - t0;
+	return NULL;
+}
+
+/* Ctrl-C ends a wait that has no deadline (the peer is alive but silent). */
+static void interrupt_ends_endless_wait(void **state)
+{
+	struct fake f = { .port = free_port(), .hold_ms = 2500 };
+	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART */
+	struct gd_bench_params p;
+	struct waiter w = { 0 };
+	uint8_t buf[GD_WIRE_MAX_MSG];
+	pthread_t t, tw;
+
+	f.n = valid_hello(buf, sizeof(buf));
+	f.bytes = buf;
+	sigaction(SIGUSR1, &sa, NULL);
+	gd_oob_set_interrupt_flag(&stop);
+	params(&p, GD_ROLE_SERVER, f.port, 1000);
+	pthread_create(&t, NULL, fake_main, &f);
+	assert_int_equal(gd_oob_open(&p, 3000, &w.o), 0);
+	assert_int_equal(gd_oob_hello(w.o, &p, NULL), 0);
+	pthread_create(&tw, NULL, wait_forever, &w);
+	usleep(300 * 1000);
+	stop = 1;
+	pthread_kill(tw, SIGUSR1);
+	pthread_join(tw, NULL);
+	assert_int_equal(w.ret, -EINTR);
+	assert_true(w.took < 1.5);
+	gd_oob_close(w.o); /* does not wait for the peer once interrupted */
+	gd_oob_set_interrupt_flag(NULL);
+	pthread_join(t, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -515,6 +569,7 @@ int main(void)
 		cmocka_unit_test(malformed_peers),
 		cmocka_unit_test(malformed_later_steps),
 		cmocka_unit_test(second_client_refused),
+		cmocka_unit_test(interrupt_ends_endless_wait),
 	};
 
 	gd_log_init("test_oob");
