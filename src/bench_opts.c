@@ -39,7 +39,7 @@ static const struct gd_opt common_opts[] = {
 	{ "margin", 'f', GD_REQ_ARG, "SEC", "with -D: seconds left out at start and end (default duration/4)", B_MARGIN },
 	{ "inline_size", 'I', GD_REQ_ARG, "BYTES", "largest message sent inline, 0-1024 (write and send)", B_INLINE },
 	{ "rdma_cm", 'R', GD_NO_ARG, NULL, "connect the QPs with rdma_cm instead of the side channel", B_RDMA_CM },
-	{ "CPU-freq", 'F', GD_NO_ARG, NULL, "do not warn about the CPU frequency", B_CPU_FREQ },
+	{ "CPU-freq", 'F', GD_NO_ARG, NULL, "accepted for perftest compatibility (gdperf does not measure the CPU frequency)", B_CPU_FREQ },
 	{ "output", 0, GD_REQ_ARG, "WHAT", "print only one number per size: bandwidth, message_rate or latency", B_OUTPUT },
 	{ "use_hugepages", 0, GD_NO_ARG, NULL, "allocate the buffers from 2 MiB huge pages", B_HUGEPAGES },
 	{ "bind_source_ip", 0, GD_REQ_ARG, "ADDR", "local source address of the connection (default from routing)", B_SOURCE_IP },
@@ -71,7 +71,7 @@ static const struct gd_opt bw_opts[] = {
 };
 
 static const struct gd_opt lat_opts[] = {
-	{ "report-cycles", 'C', GD_NO_ARG, NULL, "report latency in CPU cycles instead of microseconds", B_CYCLES },
+	{ "report-cycles", 'C', GD_NO_ARG, NULL, "report latency in nanoseconds instead of microseconds (perftest: cycles)", B_CYCLES },
 	{ "report-histogram", 'H', GD_NO_ARG, NULL, "print every sample, sorted", B_HIST },
 	{ "report-histogrm", 0, GD_NO_ARG, NULL, "perftest's spelling of --report-histogram", B_HIST },
 	{ "report-unsorted", 'U', GD_NO_ARG, NULL, "print every sample in order (implies -H)", B_UNSORTED },

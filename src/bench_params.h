@@ -113,9 +113,9 @@ struct gd_bench_params {
 	bool no_peak;			/* -N */
 	bool histogram;			/* -H */
 	bool unsorted;			/* -U (implies -H) */
-	bool report_cycles;		/* -C */
+	bool report_cycles;		/* -C: latency in ns (gdperf's clock is CLOCK_MONOTONIC_RAW, not cycles) */
 	bool report_gbits;		/* --report_gbits */
-	bool cpu_freq_quiet;		/* -F */
+	bool cpu_freq_quiet;		/* -F: accepted, no effect (no CPU-frequency measurement) */
 	bool json;			/* --json */
 	enum gd_output output;		/* --output=bandwidth|message_rate|latency */
 	double limit_bw;		/* -w/--limit_bw, in the report's unit (MiB/s or Gb/s), 0 = none */
