@@ -559,15 +559,23 @@ static int check_queues(struct gd_bench_params *p)
 				 (unsigned long long)p->iters, p->post_list);
 			return -EINVAL;
 		}
-		if (p->post_list > p->tx_depth)
-			return conflict("-l/--post_list", "-t/--tx-depth", "the post list must fit in the send queue");
+		if (p->post_list > p->tx_depth) {
+			gd_error("-l/--post_list %u exceeds -t/--tx-depth %u%s: the post list must fit in the "
+				 "send queue; lower -l or raise -t", p->post_list, p->tx_depth,
+				 g & GD_GIVEN_TX_DEPTH ? "" : " (the default)");
+			return -EINVAL;
+		}
 	}
 	if (p->kind == GD_KIND_BW && !(g & GD_GIVEN_CQ_MOD) && !p->all_sizes && p->size > 8192 &&
 	    p->post_list == 1)
 		p->cq_mod = 1; /* perftest's default for large messages */
 	if (p->cq_mod > p->tx_depth) {
-		if (g & GD_GIVEN_CQ_MOD)
-			return conflict("-Q/--cq-mod", "-t/--tx-depth", "the CQ moderation must not exceed the send queue depth");
+		if (g & GD_GIVEN_CQ_MOD) {
+			gd_error("-Q/--cq-mod %u exceeds -t/--tx-depth %u%s: the CQ moderation must not "
+				 "exceed the send queue depth; lower -Q or raise -t", p->cq_mod, p->tx_depth,
+				 g & GD_GIVEN_TX_DEPTH ? "" : " (the default)");
+			return -EINVAL;
+		}
 		p->cq_mod = p->tx_depth;
 	}
 	if ((g & GD_GIVEN_RX_DEPTH) && !gd_bench_uses_recv(p)) {

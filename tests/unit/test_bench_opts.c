@@ -165,7 +165,9 @@ static void conflicts_name_both(void **state)
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "--run_infinitely", "-n/--iters", "--run_infinitely", "-n", "10");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-f/--margin", "-D", "-f", "1");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-f/--margin", "-D/--duration", "-D", "4", "-f", "2");
-	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-Q/--cq-mod", "-t/--tx-depth", "-Q", "200", "-t", "64", "-s", "8");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-Q/--cq-mod 200", "-t/--tx-depth 64:", "-Q", "200", "-t", "64", "-s", "8");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-Q/--cq-mod 200", "-t/--tx-depth 128 (the default)", "-Q", "200");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-l/--post_list 256", "-t/--tx-depth 128 (the default)", "-l", "256", "-n", "512");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-n/--iters", "-l/--post_list", "-l", "3", "-n", "100");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-r/--rx-depth", "--write_with_imm", "-r", "16");
 	EXPECT_ERR(GD_OP_READ, GD_KIND_BW, -EINVAL, "-I/--inline_size", "read", "-I", "64");

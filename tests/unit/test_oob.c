@@ -557,6 +557,48 @@ static void interrupt_ends_endless_wait(void **state)
 	pthread_join(t, NULL);
 }
 
+/* IPv6: a dual-stack server (no --bind) takes a client on ::1; addresses come back as AF_INET6. */
+static void ipv6_loopback(void **state)
+{
+	uint16_t port = free_port();
+	struct client c = { 0 };
+	struct gd_bench_params sp;
+	struct gd_oob *o;
+	struct gd_wire_conn local[3] = { 0 }, rconn[3];
+	struct gd_wire_results r;
+	struct sockaddr_storage ss;
+	socklen_t len;
+	pthread_t t;
+	int probe = socket(AF_INET6, SOCK_STREAM, 0);
+	struct sockaddr_in6 lo = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+
+	if (probe < 0 || bind(probe, (struct sockaddr *)&lo, sizeof(lo))) {
+		if (probe >= 0)
+			close(probe);
+		skip(); /* no IPv6 here */
+	}
+	close(probe);
+	params(&sp, GD_ROLE_SERVER, port, 5000);
+	sp.bind_addr[0] = '\0';
+	params(&c.p, GD_ROLE_CLIENT, port, 5000);
+	strcpy(c.p.peer, "::1");
+	c.delay_ms = 100;
+	for (int i = 0; i < 3; i++)
+		local[i] = (struct gd_wire_conn){ .qpn = 1, .mtu = 1024 };
+	pthread_create(&t, NULL, client_main, &c);
+	assert_int_equal(gd_oob_open(&sp, 5000, &o), 0);
+	assert_int_equal(gd_oob_hello(o, &sp, NULL), 0);
+	assert_int_equal(gd_oob_peer_addr(o, &ss, &len), 0);
+	assert_int_equal(ss.ss_family, AF_INET6);
+	assert_non_null(strstr(gd_oob_peer_name(o), "[::1]:"));
+	assert_int_equal(gd_oob_exchange_conn(o, local, rconn, 3), 0);
+	assert_int_equal(gd_oob_barrier(o), 0);
+	assert_int_equal(gd_oob_recv_results(o, &r, 0), 0);
+	gd_oob_close(o);
+	pthread_join(t, NULL);
+	assert_int_equal(c.ret_results, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,6 +612,7 @@ int main(void)
 		cmocka_unit_test(malformed_later_steps),
 		cmocka_unit_test(second_client_refused),
 		cmocka_unit_test(interrupt_ends_endless_wait),
+		cmocka_unit_test(ipv6_loopback),
 	};
 
 	gd_log_init("test_oob");
