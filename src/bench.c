@@ -324,7 +324,7 @@ static int one_bw_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 		if (ret)
 			return ret;
 	}
-	*ops_total += b->p.role == GD_ROLE_CLIENT || b->p.bidirectional ? peer.ops : peer.ops;
+	*ops_total += peer.ops;
 	if (b->p.bidirectional)
 		gd_bench_report_bw_line(b, &mine, &peer);
 	else if (b->roles.initiator || b->roles.receiver)
@@ -338,7 +338,7 @@ static int one_bw_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 	return 0;
 }
 
-static int one_lat_size(struct gd_bench *b, uint64_t size)
+static int one_lat_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 {
 	double *samples = NULL;
 	size_t n = 0;
@@ -363,6 +363,8 @@ static int one_lat_size(struct gd_bench *b, uint64_t size)
 		if (!ret)
 			ret = gd_bench_send_bw_results(b, &none);
 	}
+	if (!ret)
+		*ops_total += peer.ops;
 	if (!ret)
 		gd_bench_report_lat(b, size, samples, n);
 	free(samples);
@@ -526,7 +528,7 @@ static int run_all(struct gd_bench *b)
 		if (p->all_sizes && p->output == GD_OUTPUT_FULL)
 			gd_progress_update(&b->progress, gd_now_ns(), "%s: size %llu", gd_progname(),
 					   (unsigned long long)size);
-		ret = p->kind == GD_KIND_BW ? one_bw_size(b, size, &ops) : one_lat_size(b, size);
+		ret = p->kind == GD_KIND_BW ? one_bw_size(b, size, &ops) : one_lat_size(b, size, &ops);
 		if (ret)
 			break;
 		if (size == last || p->op == GD_OP_ATOMIC)
@@ -576,6 +578,7 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	gd_oob_set_interrupt_flag(&gd_bench_stop);
 	srand48(getpid() ^ (long)gd_now_ns());
 	if (b->p.pin_cores[0] && pin_cores(b->p.pin_cores)) {
 		free(b);

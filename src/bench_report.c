@@ -256,12 +256,8 @@ void gd_bench_report_lat(struct gd_bench *b, uint64_t size, double *samples, siz
 	double k = b->p.report_cycles ? 1000.0 : 1.0; /* -C: nanoseconds */
 	double *copy = NULL;
 
-	if (!n) {
-		if (b->p.output == GD_OUTPUT_FULL && !b->p.json)
-			fprintf(b->out, " %-7llu %-10llu (this side only answers; the client reports "
-					"the latency)\n", (unsigned long long)size, 0ull);
+	if (!n) /* the passive side of a read/atomic test: the client reports */
 		return;
-	}
 	if (b->p.unsorted && !b->p.json) {
 		copy = malloc(n * sizeof(*copy));
 		if (copy)

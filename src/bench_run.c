@@ -644,6 +644,8 @@ int gd_bench_run_lat(struct gd_bench *b, uint64_t size, double **samples, size_t
 	if (ret > 0) /* timed server: the client finished */
 		ret = 0;
 	gd_progress_done(&b->progress);
+	if (p->op == GD_OP_WRITE && !p->write_with_imm)
+		*mine = gd_pattern_byte(size - 1); /* the next size sends the pattern there */
 	if (ret) {
 		free(ts);
 		return ret;
