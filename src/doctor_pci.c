@@ -73,14 +73,17 @@ void gd_chk_numa(struct gd_doctor *d, const struct gd_check *c)
 		const struct gd_doc_gpu *g = &d->gpus[i];
 		const struct gd_doc_nic *n = gpu_nic(d, i);
 		struct gd_check_result r;
+		char live[192];
 
 		if (!n) {
 			gd_res_skip(d, c, NULL, "no RDMA device with a PCI address to pair with");
 			continue;
 		}
 		gd_res_init(&r, c, "GPU %s <-> %s", g->pci, n->name);
-		gd_res_ev(&r, "/sys/bus/pci/devices/GPU/numa_node", "%s: %d", g->pci, g->numa);
-		gd_res_ev(&r, "/sys/bus/pci/devices/NIC/numa_node", "%s: %d", n->pci, n->numa);
+		snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/numa_node", g->pci);
+		gd_res_ev(&r, live, "%d", g->numa);
+		snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/numa_node", n->pci);
+		gd_res_ev(&r, live, "%d", n->numa);
 		if (g->numa < 0 || n->numa < 0)
 			gd_res_emit(d, &r, GD_CHECK_SKIP, "NUMA node not reported by the firmware (-1)");
 		else if (g->numa == n->numa)
@@ -114,7 +117,7 @@ static void judge_link(struct gd_check_result *r, const char *child, const char 
 	struct gd_pci_link l, p;
 	double want;
 	int wantw;
-	char why[200];
+	char why[200], live[192];
 
 	if (gd_pci_read_link(child, &l) || !l.cur_gts)
 		return;
@@ -125,8 +128,9 @@ static void judge_link(struct gd_check_result *r, const char *child, const char 
 		if (p.max_width)
 			wantw = GD_MIN(wantw, p.max_width);
 	}
-	gd_res_ev(r, "link", "%s -> %s: %.1f GT/s x%d (capable %.1f GT/s x%d)", parent, child,
-		  l.cur_gts, l.cur_width, want, wantw);
+	snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/current_link_{speed,width}", child);
+	gd_res_ev(r, live, "%.1f GT/s x%d on the link from %s (both ends capable of %.1f GT/s x%d)",
+		  l.cur_gts, l.cur_width, parent, want, wantw);
 	if (wantw && l.cur_width < wantw) {
 		st = GD_CHECK_FAIL;
 		snprintf(why, sizeof(why), "%s -> %s trained x%d, capable x%d", parent, child,
@@ -167,7 +171,8 @@ static void link_chain(struct gd_doctor *d, const struct gd_check *c, const char
 		struct gd_pci_link l;
 
 		if (gd_pci_read_link(bdf, &l) == 0 && l.cur_gts) {
-			gd_res_ev(&r, "link", "%s: %.1f GT/s x%d (max %.1f GT/s x%d), on the root complex",
+			gd_res_ev(&r, "/sys/bus/pci/devices/BDF/current_link_{speed,width}",
+				  "%s: %.1f GT/s x%d (max %.1f GT/s x%d), on the root complex",
 				  bdf, l.cur_gts, l.cur_width, l.max_gts, l.max_width);
 			if (l.cur_width < l.max_width) {
 				v.st = GD_CHECK_FAIL;

@@ -350,6 +350,7 @@ static void bond_one(struct gd_doctor *d, const struct gd_check *c, const char *
 	char slaves[256], mode[64] = "", *save = NULL, *s;
 	int speed0 = -2, down = 0, mixed = 0, nslaves = 0;
 	struct gd_check_result r;
+	char live[192];
 
 	gd_res_init(&r, c, "%s (%s)", bond, ibdev);
 	gd_sysfs_read_str(mode, sizeof(mode), "/sys/class/net/%s/bonding/mode", bond);
@@ -357,7 +358,8 @@ static void bond_one(struct gd_doctor *d, const struct gd_check *c, const char *
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "cannot read /sys/class/net/%s/bonding/slaves", bond);
 		return;
 	}
-	gd_res_ev(&r, "/sys/class/net/BOND/bonding/", "mode %s, slaves \"%s\"", mode, slaves);
+	snprintf(live, sizeof(live), "/sys/class/net/%s/bonding", bond);
+	gd_res_ev(&r, live, "mode %s, slaves \"%s\"", mode, slaves);
 	for (s = strtok_r(slaves, " ", &save); s; s = strtok_r(NULL, " ", &save), nslaves++) {
 		char mii[16] = "?";
 		int speed = -1;
@@ -365,7 +367,8 @@ static void bond_one(struct gd_doctor *d, const struct gd_check *c, const char *
 		gd_sysfs_read_str(mii, sizeof(mii), "/sys/class/net/%s/bonding_slave/mii_status", s);
 		if (gd_sysfs_read_int(&speed, "/sys/class/net/%s/speed", s))
 			speed = -1;
-		gd_res_ev(&r, "/sys/class/net/SLAVE/", "%s: mii_status %s, speed %d Mb/s", s, mii, speed);
+		snprintf(live, sizeof(live), "/sys/class/net/%s", s);
+		gd_res_ev(&r, live, "bonding_slave/mii_status %s, speed %d Mb/s", mii, speed);
 		down += strcmp(mii, "up") != 0;
 		if (speed0 == -2)
 			speed0 = speed;
