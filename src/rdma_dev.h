@@ -20,6 +20,23 @@
 #define GD_PCI_LEN 16 /* "0000:17:00.0" */
 #define GD_GID_STR_LEN 40
 #define GD_IP_LEN 46
+#define GD_PATH_LEN 256
+
+/*
+ * A sysfs/procfs file that could not be read or did not parse. Readers keep
+ * going and collect these, so a report can show what was read and name each
+ * file that was not.
+ */
+struct gd_read_error {
+	char path[GD_PATH_LEN];     /* rooted path, as opened */
+	int err;                    /* negative errno; -EINVAL: malformed content */
+	char detail[128];           /* for -EINVAL: what was found and what was expected */
+};
+
+struct gd_read_errors {
+	struct gd_read_error *v;
+	size_t n;
+};
 
 enum gd_gid_type { GD_GID_IB, GD_GID_ROCE_V1, GD_GID_ROCE_V2, GD_GID_UNKNOWN };
 
@@ -30,6 +47,7 @@ struct gd_gid {
 	char netdev[IF_NAMESIZE];   /* "" for InfiniBand */
 	char ip[GD_IP_LEN];         /* "192.168.1.1" for IPv4-mapped, else IPv6 text */
 	bool ipv4;                  /* the GID is an IPv4-mapped address */
+	bool link_local;            /* fe80::/10 (or 169.254/16 when IPv4-mapped) */
 };
 
 struct gd_port {
@@ -46,8 +64,11 @@ struct gd_port {
 	int active_mtu;             /* bytes; 0 unknown (verbs only) */
 	int max_mtu;                /* bytes; 0 unknown (verbs only) */
 	uint32_t lid, sm_lid;       /* InfiniBand only */
+	int lmc;                    /* lid_mask_count, InfiniBand only; -1 unknown */
 	char netdev[IF_NAMESIZE];   /* the port's netdev (RoCE), "" if none */
-	struct gd_gid *gids;
+	bool netdev_up;             /* its operstate is "up" (ibdev2netdev's "(Up)") */
+	int default_gid;            /* gd_gid_default_index(port, AF_INET), -1 none */
+	struct gd_gid *gids;        /* valid (non-zero) entries only, by index */
 	size_t ngids;
 };
 
@@ -67,6 +88,7 @@ struct gd_hca {
 	bool verbs_known;           /* gd_rdma_query_verbs() filled verbs-only facts */
 	struct gd_port *ports;
 	size_t nports;
+	struct gd_read_errors errors; /* files that could not be read or parsed */
 };
 
 struct gd_bond_slave {
@@ -78,16 +100,23 @@ struct gd_bond_slave {
 	char perm_hwaddr[24];
 	int aggregator_id;          /* 802.3ad; -1 n/a */
 	char pci_addr[GD_PCI_LEN];  /* "" for virtual slaves */
+	char state[16];             /* bonding_slave/state: "active", "backup", "" */
 };
 
 struct gd_bond {
 	char name[IF_NAMESIZE];
-	char mode[48];              /* "IEEE 802.3ad Dynamic link aggregation" / sysfs "802.3ad 4" */
-	char xmit_hash_policy[32];  /* "layer3+4" */
+	char mode[48];              /* the kernel's short name: "802.3ad", "balance-xor" */
+	int mode_num;               /* 0 balance-rr .. 6 balance-alb; -1 unknown */
+	char xmit_hash_policy[32];  /* "layer3+4"; "" when the mode has none */
 	char mii_status[16];
+	int miimon_ms;              /* -1 unknown */
+	char lacp_rate[16];         /* 802.3ad: "slow", "fast"; else "" */
+	char active_slave[IF_NAMESIZE]; /* active-backup: the current slave */
 	int active_aggregator;      /* 802.3ad; -1 n/a */
+	int speed_mbps;             /* the bond's aggregate (sysfs speed); -1 unknown */
 	struct gd_bond_slave *slaves;
 	size_t nslaves;
+	struct gd_read_errors errors;
 };
 
 /* All RDMA devices, sorted by name. An empty list is not an error. */
@@ -115,5 +144,31 @@ int gd_bond_parse_proc(const char *text, struct gd_bond *bond);
 int gd_gid_default_index(const struct gd_port *port, int af);
 
 const char *gd_gid_type_str(enum gd_gid_type t); /* "IB", "RoCE v1", "RoCE v2" */
+
+/* Port state names as sysfs and ibv_devinfo print them ("ACTIVE", "LinkUp"). */
+const char *gd_port_state_str(int state);
+const char *gd_port_phys_state_str(int phys_state);
+
+/* The bond behind a port's netdev, or -ENOENT. */
+int gd_port_bond(const struct gd_port *port, struct gd_bond *bond);
+
+/* The recorded read errors of a device or bond; an empty list is not an error. */
+void gd_read_errors_add(struct gd_read_errors *e, const char *path, int err);
+/*
+ * Malformed content of a live path (printf format), recorded with the sysfs
+ * root: found is the text read (may be NULL), expected describes the format.
+ */
+void gd_read_errors_bad(struct gd_read_errors *e, const char *found, const char *expected,
+			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void gd_read_errors_free(struct gd_read_errors *e);
+
+/*
+ * Parsers exposed for unit tests. Each returns 0 or -EINVAL on malformed
+ * text and leaves its outputs alone on failure.
+ */
+/* "4: ACTIVE" -> 4, "ACTIVE" */
+int gd_parse_numbered(const char *text, int *num, char *name, size_t len);
+/* "200 Gb/sec (4X HDR)" -> 200.0, 4, "HDR"; "2.5 Gb/sec (1X SDR)" -> 2.5 */
+int gd_parse_rate(const char *text, double *gbps, int *width, char *speed, size_t len);
 
 #endif
