@@ -171,9 +171,11 @@ static void link_chain(struct gd_doctor *d, const struct gd_check *c, const char
 		struct gd_pci_link l;
 
 		if (gd_pci_read_link(bdf, &l) == 0 && l.cur_gts) {
-			gd_res_ev(&r, "/sys/bus/pci/devices/BDF/current_link_{speed,width}",
-				  "%s: %.1f GT/s x%d (max %.1f GT/s x%d), on the root complex",
-				  bdf, l.cur_gts, l.cur_width, l.max_gts, l.max_width);
+			char live[192];
+
+			snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/current_link_{speed,width}", bdf);
+			gd_res_ev(&r, live, "%.1f GT/s x%d (max %.1f GT/s x%d), on the root complex",
+				  l.cur_gts, l.cur_width, l.max_gts, l.max_width);
 			if (l.cur_width < l.max_width) {
 				v.st = GD_CHECK_FAIL;
 				snprintf(v.worst, sizeof(v.worst), "%s trained x%d, capable x%d", bdf,

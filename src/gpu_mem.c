@@ -10,6 +10,8 @@
 #include "gdr_env.h"
 #include "log.h"
 #include "pcipath.h"
+#include "sysfs.h"
+#include "topo.h"
 
 #define GPU_PAGE (64 * 1024)
 #define COPY_CHUNK ((size_t)4 << 20)
@@ -37,33 +39,90 @@ int gd_gpu_select_parse(const char *arg, struct gd_gpu_select *sel)
 	return 0;
 }
 
-/* auto: the CUDA device whose PCI address is closest to the NIC (sysfs path
- * class, then NUMA); without a NIC address, device 0. */
+/* ---- distance to the NIC: the topology core (hwloc), else the sysfs tree ---- */
+
+struct nic_dist {
+	struct gd_topo t;
+	bool topo;       /* hwloc loaded */
+	hwloc_obj_t nic;
+};
+
+static hwloc_obj_t pci_obj(struct gd_topo *t, const char *bdf)
+{
+	unsigned dom, bus, dev, fn;
+
+	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
+		return NULL;
+	return hwloc_get_pcidev_by_busid(t->hw, dom, bus, dev, fn);
+}
+
+static void dist_open(struct nic_dist *nd, const char *nic_pci)
+{
+	struct gd_topo_src src = { NULL, NULL };
+	char err[256];
+
+	memset(nd, 0, sizeof(*nd));
+	if (gd_sysfs_is_fixture() || gd_topo_load(&nd->t, &src, err, sizeof(err))) {
+		gd_debug("topology core unavailable, using the sysfs PCI tree");
+		return;
+	}
+	nd->topo = true;
+	nd->nic = pci_obj(&nd->t, nic_pci);
+}
+
+static void dist_close(struct nic_dist *nd)
+{
+	if (nd->topo)
+		gd_topo_free(&nd->t);
+}
+
+/* Path class name and rank (lower is nearer) between a GPU and the NIC. */
+static int dist(struct nic_dist *nd, const char *gpu_pci, const char *nic_pci, const char **name)
+{
+	if (nd->topo && nd->nic) {
+		enum gd_link l = gd_topo_classify_objs(pci_obj(&nd->t, gpu_pci), nd->nic);
+
+		*name = l == GD_LINK_NA ? "" : gd_link_str(l);
+		return (int)l;
+	}
+	enum gd_path_class c = gd_pci_path_class(gpu_pci, nic_pci);
+
+	*name = c == GD_PATH_UNKNOWN ? "" : gd_path_class_str(c);
+	return (int)c + 100; /* never mixed with hwloc ranks in one pick */
+}
+
+/* auto: the CUDA device nearest the NIC (path class); without a NIC
+ * address, device 0. */
 static int pick_auto(const struct gd_gpu_select *sel, int count, int *index, char *why,
 		     size_t why_len)
 {
-	enum gd_path_class best = GD_PATH_UNKNOWN + 1;
+	const char *best_name = "", *name;
 	struct gd_cuda_dev info;
+	struct nic_dist nd;
+	int best = -1;
 
 	*index = 0;
 	if (!sel->nic_pci[0]) {
 		snprintf(why, why_len, "auto: no NIC with a PCI address to be near, CUDA device 0");
 		return 0;
 	}
+	dist_open(&nd, sel->nic_pci);
 	for (int i = 0; i < count; i++) {
-		enum gd_path_class c;
+		int d;
 
 		if (gd_cuda_device_info(i, &info))
 			continue;
-		c = gd_pci_path_class(info.pci, sel->nic_pci);
-		if (c < best) {
-			best = c;
+		d = dist(&nd, info.pci, sel->nic_pci, &name);
+		if (best < 0 || d < best) {
+			best = d;
+			best_name = name;
 			*index = i;
 		}
 	}
-	snprintf(why, why_len, "auto: nearest to %s (%s) is CUDA device %d (%s)",
-		 sel->nic_name[0] ? sel->nic_name : sel->nic_pci, sel->nic_pci, *index,
-		 gd_path_class_str(best > GD_PATH_UNKNOWN ? GD_PATH_UNKNOWN : best));
+	snprintf(why, why_len, "auto: CUDA device %d is nearest to %s (%s): %s", *index,
+		 sel->nic_name[0] ? sel->nic_name : sel->nic_pci, sel->nic_pci,
+		 best_name[0] ? best_name : "path unknown");
+	dist_close(&nd);
 	return 0;
 }
 
@@ -129,11 +188,16 @@ int gd_gpu_open(const struct gd_gpu_select *sel, struct gd_gpu *gpu)
 
 void gd_gpu_set_nic(struct gd_gpu *gpu, const char *nic_pci)
 {
-	enum gd_path_class c = nic_pci && *nic_pci ? gd_pci_path_class(gpu->info.pci, nic_pci)
-						   : GD_PATH_UNKNOWN;
+	const char *name = "";
+	struct nic_dist nd;
 
-	snprintf(gpu->path_class, sizeof(gpu->path_class), "%s",
-		 c == GD_PATH_UNKNOWN ? "" : gd_path_class_str(c));
+	gpu->path_class[0] = '\0';
+	if (!nic_pci || !*nic_pci)
+		return;
+	dist_open(&nd, nic_pci);
+	dist(&nd, gpu->info.pci, nic_pci, &name);
+	snprintf(gpu->path_class, sizeof(gpu->path_class), "%s", name);
+	dist_close(&nd);
 }
 
 void gd_gpu_close(struct gd_gpu *gpu)

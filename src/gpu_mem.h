@@ -7,6 +7,8 @@
  *
  * The benchmark engine's buffer layer (src/mem.h) calls this API for
  * --use_cuda, --use_cuda_bus_id, --use_cuda_dmabuf and --gpu_staging.
+ * auto picks the GPU nearest the NIC by the topology core (src/topo.h,
+ * hwloc) on a live machine, else by the sysfs PCI tree (src/pcipath.h).
  * Functions return 0 or a negative errno and print their reason with
  * gd_error(); -ENOENT/-ENODEV/-ENOSYS mean "no CUDA" (exit code 3).
  */
@@ -44,7 +46,7 @@ struct gd_gpu {
 
 int gd_gpu_open(const struct gd_gpu_select *sel, struct gd_gpu *gpu);
 void gd_gpu_close(struct gd_gpu *gpu);
-/* Fill gpu->path_class relative to a NIC's PCI address (sysfs topology). */
+/* Fill gpu->path_class ("PIX".."SYS") relative to a NIC's PCI address. */
 void gd_gpu_set_nic(struct gd_gpu *gpu, const char *nic_pci);
 
 enum gd_gpu_buf_kind {
