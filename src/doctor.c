@@ -190,41 +190,42 @@ const char *gd_doc_gpu_name(const struct gd_doctor *d, size_t i, char *buf, size
 	return buf;
 }
 
-static void read_nic(struct gd_doc_nic *n, const char *name)
+static void nic_view(struct gd_doc_nic *n, const struct gd_hca *h)
 {
-	snprintf(n->name, sizeof(n->name), "%s", name);
-	n->numa = -1;
-	if (gd_sysfs_link_name(n->pci, sizeof(n->pci), "/sys/class/infiniband/%s/device", name) ||
-	    strlen(n->pci) != 12)
-		n->pci[0] = '\0';
-	if (gd_sysfs_link_name(n->driver, sizeof(n->driver), "/sys/class/infiniband/%s/device/driver",
-			       name))
-		n->driver[0] = '\0';
-	if (n->pci[0])
-		n->numa = gd_pci_numa(n->pci);
+	snprintf(n->name, sizeof(n->name), "%s", h->name);
+	snprintf(n->pci, sizeof(n->pci), "%s", h->pci_addr);
+	snprintf(n->driver, sizeof(n->driver), "%s", h->driver);
+	n->numa = h->numa_node;
 }
 
 static int find_nics(struct gd_doctor *d)
 {
-	char **names;
-	size_t n;
-	int ret = gd_sysfs_list(&names, &n, "/sys/class/infiniband");
+	struct gd_hca *all;
+	size_t n, k = 0;
+	int ret = gd_rdma_discover(&all, &n);
 
-	if (ret == -ENOENT)
-		return 0;
 	if (ret)
 		return ret;
-	d->nics = calloc(n ? n : 1, sizeof(*d->nics));
-	if (!d->nics) {
-		gd_sysfs_free_list(names, n);
-		return -ENOMEM;
-	}
+	/* -d: keep only that device (the others are freed now) */
 	for (size_t i = 0; i < n; i++) {
-		if (d->only_dev && strcmp(names[i], d->only_dev) != 0)
+		if (d->only_dev && strcmp(all[i].name, d->only_dev) != 0) {
+			gd_rdma_free_hca(&all[i]);
 			continue;
-		read_nic(&d->nics[d->nnics++], names[i]);
+		}
+		if (k != i)
+			all[k] = all[i];
+		k++;
 	}
-	gd_sysfs_free_list(names, n);
+	d->hcas = all;
+	d->nnics = k;
+	d->nics = calloc(k ? k : 1, sizeof(*d->nics));
+	if (!d->nics)
+		return -ENOMEM;
+	for (size_t i = 0; i < k; i++) {
+		nic_view(&d->nics[i], &all[i]);
+		if (d->live)
+			gd_rdma_query_verbs(&all[i]); /* active MTU; best effort */
+	}
 	return 0;
 }
 
@@ -275,8 +276,11 @@ void gd_doctor_fini(struct gd_doctor *d)
 {
 	free(d->gpus);
 	free(d->nics);
+	if (d->hcas)
+		gd_rdma_free(d->hcas, d->nnics);
 	d->gpus = NULL;
 	d->nics = NULL;
+	d->hcas = NULL;
 }
 
 int gd_doctor_run(struct gd_doctor *d)

@@ -6,8 +6,8 @@
  * the machine; checks that need the live driver or device then SKIP with
  * the reason.
  *
- * The RDMA facts come from a small sysfs reader here (doctor_rdma.c); it
- * moves to the discovery API of src/rdma_dev.h once that has landed.
+ * RDMA devices, ports, GIDs and bonds come from the discovery API
+ * (src/rdma_dev.h); the GPU-NIC path from the sysfs PCI tree (src/pcipath.h).
  */
 #ifndef GD_DOCTOR_H
 #define GD_DOCTOR_H
@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "pcipath.h"
+#include "rdma_dev.h"
 
 enum gd_check_status { GD_CHECK_PASS, GD_CHECK_WARN, GD_CHECK_FAIL, GD_CHECK_SKIP };
 #define GD_CHECK_NSTATUS 4
@@ -62,7 +63,8 @@ struct gd_doctor {
 	const char *only_check;   /* --check: run checks whose id starts with this */
 	struct gd_doc_gpu *gpus;
 	size_t ngpus;
-	struct gd_doc_nic *nics;
+	struct gd_doc_nic *nics;  /* one per hca, same order */
+	struct gd_hca *hcas;      /* gd_rdma_discover(), -d applied */
 	size_t nnics;
 	int counts[GD_CHECK_NSTATUS];
 };

@@ -12,37 +12,7 @@
 #include "gd.h"
 #include "sysfs.h"
 
-int gd_doc_ports(const char *dev, struct gd_doc_port **ports, size_t *n)
-{
-	char **names;
-	size_t count;
-	int ret = gd_sysfs_list(&names, &count, "/sys/class/infiniband/%s/ports", dev);
-
-	*ports = NULL;
-	*n = 0;
-	if (ret)
-		return ret;
-	*ports = calloc(count ? count : 1, sizeof(**ports));
-	if (!*ports) {
-		gd_sysfs_free_list(names, count);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < count; i++) {
-		struct gd_doc_port *p = &(*ports)[(*n)++];
-		const char *base = "/sys/class/infiniband/%s/ports/%s/%s";
-
-		p->num = atoi(names[i]);
-		gd_sysfs_read_str(p->state, sizeof(p->state), base, dev, names[i], "state");
-		gd_sysfs_read_str(p->phys_state, sizeof(p->phys_state), base, dev, names[i], "phys_state");
-		gd_sysfs_read_str(p->rate, sizeof(p->rate), base, dev, names[i], "rate");
-		gd_sysfs_read_str(p->link_layer, sizeof(p->link_layer), base, dev, names[i], "link_layer");
-		gd_sysfs_read_str(p->netdev, sizeof(p->netdev), base, dev, names[i], "gid_attrs/ndevs/0");
-	}
-	gd_sysfs_free_list(names, count);
-	return 0;
-}
-
-static bool is_roce(const struct gd_doc_port *p)
+static bool is_roce(const struct gd_port *p)
 {
 	return strcmp(p->link_layer, "Ethernet") == 0;
 }
@@ -135,43 +105,37 @@ void gd_chk_devx(struct gd_doctor *d, const struct gd_check *c)
 
 /* Call fn for every port of every NIC; SKIP once when there is none. */
 static void each_port(struct gd_doctor *d, const struct gd_check *c,
-		      void (*fn)(struct gd_doctor *, const struct gd_check *, const struct gd_doc_nic *,
-				 const struct gd_doc_port *))
+		      void (*fn)(struct gd_doctor *, const struct gd_check *, const struct gd_hca *,
+				 const struct gd_port *))
 {
 	bool any = false;
 
-	for (size_t i = 0; i < d->nnics; i++) {
-		struct gd_doc_port *ports;
-		size_t n;
-
-		if (gd_doc_ports(d->nics[i].name, &ports, &n))
-			continue;
-		for (size_t j = 0; j < n; j++, any = true)
-			fn(d, c, &d->nics[i], &ports[j]);
-		free(ports);
-	}
+	for (size_t i = 0; i < d->nnics; i++)
+		for (size_t j = 0; j < d->hcas[i].nports; j++, any = true)
+			fn(d, c, &d->hcas[i], &d->hcas[i].ports[j]);
 	if (!any)
 		gd_res_skip(d, c, NULL, "no RDMA port");
 }
 
-static void port_one(struct gd_doctor *d, const struct gd_check *c, const struct gd_doc_nic *n,
-		     const struct gd_doc_port *p)
+static void port_one(struct gd_doctor *d, const struct gd_check *c, const struct gd_hca *n,
+		     const struct gd_port *p)
 {
 	struct gd_check_result r;
 	char live[192];
 
 	gd_res_init(&r, c, "%s port %d", n->name, p->num);
 	snprintf(live, sizeof(live), "/sys/class/infiniband/%s/ports/%d/", n->name, p->num);
-	gd_res_ev(&r, live, "state \"%s\", phys_state \"%s\", rate \"%s\", link_layer %s", p->state,
-		  p->phys_state, p->rate, p->link_layer);
-	if (strstr(p->state, "ACTIVE") && strstr(p->phys_state, "LinkUp")) {
-		gd_res_emit(d, &r, GD_CHECK_PASS, "ACTIVE, %s", p->rate);
+	gd_res_ev(&r, live, "state %d: %s, phys_state %d: %s, rate \"%s\", link_layer %s", p->state,
+		  p->state_str, p->phys_state, p->phys_state_str, p->rate_str, p->link_layer);
+	if (p->state == 4 && p->phys_state == 5) {
+		gd_res_emit(d, &r, GD_CHECK_PASS, "ACTIVE, %s", p->rate_str);
 		return;
 	}
-	gd_res_fix(&r, strstr(p->phys_state, "LinkUp")
+	gd_res_fix(&r, p->phys_state == 5
 			       ? "the link is up but the port is not ACTIVE: check the subnet manager (IB) or the netdev (RoCE)"
 			       : "check the cable, the switch port and the NIC firmware (mlxlink)");
-	gd_res_emit(d, &r, GD_CHECK_FAIL, "port not usable: %s / %s", p->state, p->phys_state);
+	gd_res_emit(d, &r, GD_CHECK_FAIL, "port not usable: %s / %s", p->state_str[0] ? p->state_str : "?",
+		    p->phys_state_str[0] ? p->phys_state_str : "?");
 }
 
 void gd_chk_port(struct gd_doctor *d, const struct gd_check *c)
@@ -192,37 +156,13 @@ int gd_roce_mtu(int netdev_mtu)
 	return 0;
 }
 
-/* Live: ibv_query_port's active MTU in bytes, 0 unknown. */
-static int verbs_active_mtu(const char *name, int port)
-{
-	struct ibv_device **list;
-	struct ibv_port_attr pa;
-	int n, mtu = 0;
-
-	list = ibv_get_device_list(&n);
-	for (int i = 0; list && i < n; i++) {
-		struct ibv_context *ctx;
-
-		if (strcmp(ibv_get_device_name(list[i]), name) != 0)
-			continue;
-		ctx = ibv_open_device(list[i]);
-		if (ctx && ibv_query_port(ctx, (uint8_t)port, &pa) == 0)
-			mtu = 128 << pa.active_mtu;
-		if (ctx)
-			ibv_close_device(ctx);
-	}
-	if (list)
-		ibv_free_device_list(list);
-	return mtu;
-}
-
 struct mtu_seen {
 	int first;           /* RoCE MTU of the first RoCE port seen */
 	char first_port[192];
 };
 
-static void mtu_one(struct gd_doctor *d, const struct gd_check *c, const struct gd_doc_nic *n,
-		    const struct gd_doc_port *p, struct mtu_seen *seen)
+static void mtu_one(struct gd_doctor *d, const struct gd_check *c, const struct gd_hca *n,
+		    const struct gd_port *p, struct mtu_seen *seen)
 {
 	struct gd_check_result r;
 	int mtu, roce, active;
@@ -240,7 +180,7 @@ static void mtu_one(struct gd_doctor *d, const struct gd_check *c, const struct 
 	}
 	roce = gd_roce_mtu(mtu);
 	gd_res_ev(&r, live, "%d (RoCE path MTU %d)", mtu, roce);
-	active = d->live ? verbs_active_mtu(n->name, p->num) : 0;
+	active = n->verbs_known ? p->active_mtu : 0;
 	if (active)
 		gd_res_ev(&r, "ibv_query_port", "active_mtu %d", active);
 	if (!seen->first) {
@@ -268,16 +208,9 @@ void gd_chk_mtu(struct gd_doctor *d, const struct gd_check *c)
 	struct mtu_seen seen = { 0, "" };
 	bool any = false;
 
-	for (size_t i = 0; i < d->nnics; i++) {
-		struct gd_doc_port *ports;
-		size_t n;
-
-		if (gd_doc_ports(d->nics[i].name, &ports, &n))
-			continue;
-		for (size_t j = 0; j < n; j++, any = true)
-			mtu_one(d, c, &d->nics[i], &ports[j], &seen);
-		free(ports);
-	}
+	for (size_t i = 0; i < d->nnics; i++)
+		for (size_t j = 0; j < d->hcas[i].nports; j++, any = true)
+			mtu_one(d, c, &d->hcas[i], &d->hcas[i].ports[j], &seen);
 	if (!any)
 		gd_res_skip(d, c, NULL, "no RDMA port");
 }
@@ -289,47 +222,32 @@ bool gd_gid_is_ipv4_mapped(const char *gid)
 	return strncmp(gid, "0000:0000:0000:0000:0000:ffff:", 30) == 0 && strlen(gid) == 39;
 }
 
-static void gid_one(struct gd_doctor *d, const struct gd_check *c, const struct gd_doc_nic *n,
-		    const struct gd_doc_port *p)
+static void gid_one(struct gd_doctor *d, const struct gd_check *c, const struct gd_hca *n,
+		    const struct gd_port *p)
 {
-	const char *base = "/sys/class/infiniband/%s/ports/%d/%s/%s";
-	size_t count, v2 = 0, v2ipv4 = 0, valid = 0;
+	size_t v2 = 0, v2ipv4 = 0;
 	struct gd_check_result r;
-	char **idx;
-	int first = -1;
+	char live[192];
 
 	gd_res_init(&r, c, "%s port %d", n->name, p->num);
 	if (!is_roce(p)) {
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "InfiniBand port: no RoCE GIDs");
 		return;
 	}
-	if (gd_sysfs_list(&idx, &count, "/sys/class/infiniband/%s/ports/%d/gids", n->name, p->num)) {
-		gd_res_emit(d, &r, GD_CHECK_SKIP, "no GID table in sysfs");
-		return;
+	for (size_t i = 0; i < p->ngids; i++) {
+		v2 += p->gids[i].type == GD_GID_ROCE_V2;
+		v2ipv4 += p->gids[i].type == GD_GID_ROCE_V2 && p->gids[i].ipv4;
 	}
-	for (size_t i = 0; i < count; i++) {
-		char gid[64], type[32];
+	snprintf(live, sizeof(live), "/sys/class/infiniband/%s/ports/%d/gids", n->name, p->num);
+	gd_res_ev(&r, live, "%zu valid GID(s), %zu RoCE v2, %zu RoCE v2 IPv4", p->ngids, v2, v2ipv4);
+	if (v2ipv4 && p->default_gid >= 0) {
+		const struct gd_gid *g = NULL;
 
-		if (gd_sysfs_read_str(gid, sizeof(gid), base, n->name, p->num, "gids", idx[i]) ||
-		    strcmp(gid, "0000:0000:0000:0000:0000:0000:0000:0000") == 0 ||
-		    gd_sysfs_read_str(type, sizeof(type), base, n->name, p->num, "gid_attrs/types",
-				      idx[i]))
-			continue;
-		valid++;
-		if (strcmp(type, "RoCE v2") != 0)
-			continue;
-		v2++;
-		if (gd_gid_is_ipv4_mapped(gid)) {
-			v2ipv4++;
-			if (first < 0 || atoi(idx[i]) < first)
-				first = atoi(idx[i]);
-		}
-	}
-	gd_sysfs_free_list(idx, count);
-	gd_res_ev(&r, "gids + gid_attrs/types", "%zu valid GID(s), %zu RoCE v2, %zu RoCE v2 IPv4", valid,
-		  v2, v2ipv4);
-	if (v2ipv4) {
-		gd_res_emit(d, &r, GD_CHECK_PASS, "RoCE v2 IPv4 GID at index %d", first);
+		for (size_t i = 0; i < p->ngids; i++)
+			if (p->gids[i].index == p->default_gid)
+				g = &p->gids[i];
+		gd_res_emit(d, &r, GD_CHECK_PASS, "RoCE v2 IPv4 GID at index %d (%s on %s)",
+			    p->default_gid, g ? g->ip : "?", g && g->netdev[0] ? g->netdev : "?");
 		return;
 	}
 	gd_res_fix(&r, "assign an IPv4 address to %s (ip addr add ... dev %s); RoCE v2 GIDs follow the netdev's addresses",
@@ -345,41 +263,34 @@ void gd_chk_gid(struct gd_doctor *d, const struct gd_check *c)
 /* ---- bonds ---- */
 
 static void bond_one(struct gd_doctor *d, const struct gd_check *c, const char *ibdev,
-		     const char *bond)
+		     const struct gd_bond *b)
 {
-	char slaves[256], mode[64] = "", *save = NULL, *s;
-	int speed0 = -2, down = 0, mixed = 0, nslaves = 0;
+	int speed0 = -2, down = 0, mixed = 0, nslaves = (int)b->nslaves;
 	struct gd_check_result r;
 	char live[192];
 
-	gd_res_init(&r, c, "%s (%s)", bond, ibdev);
-	gd_sysfs_read_str(mode, sizeof(mode), "/sys/class/net/%s/bonding/mode", bond);
-	if (gd_sysfs_read_str(slaves, sizeof(slaves), "/sys/class/net/%s/bonding/slaves", bond)) {
-		gd_res_emit(d, &r, GD_CHECK_SKIP, "cannot read /sys/class/net/%s/bonding/slaves", bond);
-		return;
-	}
-	snprintf(live, sizeof(live), "/sys/class/net/%s/bonding", bond);
-	gd_res_ev(&r, live, "mode %s, slaves \"%s\"", mode, slaves);
-	for (s = strtok_r(slaves, " ", &save); s; s = strtok_r(NULL, " ", &save), nslaves++) {
-		char mii[16] = "?";
-		int speed = -1;
+	gd_res_init(&r, c, "%s (%s)", b->name, ibdev);
+	snprintf(live, sizeof(live), "/sys/class/net/%s/bonding", b->name);
+	gd_res_ev(&r, live, "mode %s%s%s, %d slave(s)", b->mode, b->xmit_hash_policy[0] ? ", " : "",
+		  b->xmit_hash_policy, nslaves);
+	for (size_t i = 0; i < b->nslaves; i++) {
+		const struct gd_bond_slave *s = &b->slaves[i];
 
-		gd_sysfs_read_str(mii, sizeof(mii), "/sys/class/net/%s/bonding_slave/mii_status", s);
-		if (gd_sysfs_read_int(&speed, "/sys/class/net/%s/speed", s))
-			speed = -1;
-		snprintf(live, sizeof(live), "/sys/class/net/%s", s);
-		gd_res_ev(&r, live, "bonding_slave/mii_status %s, speed %d Mb/s", mii, speed);
-		down += strcmp(mii, "up") != 0;
+		snprintf(live, sizeof(live), "/sys/class/net/%s", s->name);
+		gd_res_ev(&r, live, "bonding_slave/mii_status %s, speed %d Mb/s",
+			  s->mii_status[0] ? s->mii_status : "?", s->speed_mbps);
+		down += strcmp(s->mii_status, "up") != 0;
 		if (speed0 == -2)
-			speed0 = speed;
-		else if (speed != speed0)
+			speed0 = s->speed_mbps;
+		else if (s->speed_mbps != speed0)
 			mixed++;
 	}
 	if (!nslaves) {
-		gd_res_fix(&r, "enslave the NIC ports to %s", bond);
+		gd_res_fix(&r, "enslave the NIC ports to %s", b->name);
 		gd_res_emit(d, &r, GD_CHECK_FAIL, "bond without slaves");
 	} else if (down) {
-		gd_res_fix(&r, "bring the slave up (cable, switch LACP config); cat /proc/net/bonding/%s", bond);
+		gd_res_fix(&r, "bring the slave up (cable, switch LACP config); cat /proc/net/bonding/%s",
+			   b->name);
 		gd_res_emit(d, &r, GD_CHECK_FAIL, "%d of %d slave(s) down: the bond runs at reduced bandwidth",
 			    down, nslaves);
 	} else if (mixed) {
@@ -395,19 +306,15 @@ void gd_chk_bond(struct gd_doctor *d, const struct gd_check *c)
 	bool any = false;
 
 	for (size_t i = 0; i < d->nnics; i++) {
-		struct gd_doc_port *ports;
-		size_t n;
+		for (size_t j = 0; j < d->hcas[i].nports; j++) {
+			struct gd_bond b;
 
-		if (gd_doc_ports(d->nics[i].name, &ports, &n))
-			continue;
-		for (size_t j = 0; j < n; j++) {
-			if (!ports[j].netdev[0] ||
-			    !gd_sysfs_exists("/sys/class/net/%s/bonding", ports[j].netdev))
+			if (gd_port_bond(&d->hcas[i].ports[j], &b))
 				continue;
-			bond_one(d, c, d->nics[i].name, ports[j].netdev);
+			bond_one(d, c, d->hcas[i].name, &b);
+			gd_bond_free(&b);
 			any = true;
 		}
-		free(ports);
 	}
 	if (!any)
 		gd_res_skip(d, c, NULL, "no bond under an RDMA device");

@@ -62,6 +62,11 @@ cmp -s "$tmp/env.txt" "$tmp/acs-on.txt" || { echo "FAIL: GDPERF_SYSFS_ROOT outpu
 	{ echo "FAIL: --check rdma.bond"; cat "$tmp/one.txt"; fail=1; }
 "$doctor" --sysfs-root "$fixtures/good" --check rdma > /dev/null || { echo "FAIL: --check rdma on good"; fail=1; }
 
+# -d: only that device (the mismatch needs two ports, so mlx5_1 alone only warns)
+"$doctor" --sysfs-root "$fixtures/mtu-mismatch" --check rdma.mtu -d mlx5_1 > "$tmp/dev.txt"
+[ $? -eq 0 ] && grep -q '^WARN  rdma.mtu           mlx5_1 port 1: RoCE path MTU 1024' "$tmp/dev.txt" &&
+	! grep -q mlx5_0 "$tmp/dev.txt" || { echo "FAIL: -d mlx5_1"; cat "$tmp/dev.txt"; fail=1; }
+
 # usage errors exit 2
 "$doctor" --check no.such.check --sysfs-root "$fixtures/good" > /dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: unknown --check should exit 2"; fail=1; }
