@@ -95,7 +95,7 @@ static void export_one(struct gd_doctor *d, const struct gd_check *c, int index)
 {
 	struct gd_gpu_select sel = { .by = GD_GPU_BY_INDEX, .index = index };
 	struct gd_check_result r;
-	struct gd_gpu_buf buf;
+	struct gd_gpu_mem buf;
 	struct gd_gpu gpu;
 	size_t bad = 0;
 	int ret;
@@ -107,23 +107,23 @@ static void export_one(struct gd_doctor *d, const struct gd_check *c, int index)
 		return;
 	}
 	snprintf(r.subject, sizeof(r.subject), "GPU%d %s", index, gpu.info.pci);
-	ret = gd_gpu_buf_alloc(&gpu, 2 << 20, GD_GPU_BUF_DEVICE, &buf);
+	ret = gd_gpu_mem_alloc(&gpu, 2 << 20, GD_GPU_MEM_DEVICE, &buf);
 	if (!ret)
-		ret = gd_gpu_buf_check_device(&buf);
+		ret = gd_gpu_mem_check_device(&buf);
 	if (!ret)
-		ret = gd_gpu_buf_fill(&buf, 0x6764646f63746f72ULL);
+		ret = gd_gpu_mem_fill(&buf, 0x6764646f63746f72ULL);
 	if (!ret)
-		ret = gd_gpu_buf_verify(&buf, 0x6764646f63746f72ULL, &bad);
+		ret = gd_gpu_mem_verify(&buf, 0x6764646f63746f72ULL, &bad);
 	gd_res_ev(&r, "cuMemAlloc+cuMemcpy", "2 MiB device memory, pattern %s",
 		  ret ? "FAILED" : "written and read back");
 	if (!ret) {
-		ret = gd_gpu_buf_export_dmabuf(&buf);
+		ret = gd_gpu_mem_export_dmabuf(&buf);
 		gd_res_ev(&r, "cuMemGetHandleForAddressRange(DMA_BUF_FD)", "%s",
 			  ret ? strerror(-ret) : "fd exported");
 		if (ret)
 			gd_res_fix(&r, "dma-buf export needs the open NVIDIA kernel modules and CUDA >= 11.7");
 	}
-	gd_gpu_buf_free(&buf);
+	gd_gpu_mem_free(&buf);
 	gd_gpu_close(&gpu);
 	if (ret)
 		gd_res_emit(d, &r, GD_CHECK_FAIL, "live dma-buf export of GPU memory failed");

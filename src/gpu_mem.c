@@ -211,9 +211,9 @@ void gd_gpu_close(struct gd_gpu *gpu)
 
 /* ---- buffers ---- */
 
-const char *gd_gpu_buf_kind_str(enum gd_gpu_buf_kind k)
+const char *gd_gpu_mem_kind_str(enum gd_gpu_mem_kind k)
 {
-	return k == GD_GPU_BUF_STAGING ? "pinned host staging buffer (cuMemAllocHost)"
+	return k == GD_GPU_MEM_STAGING ? "pinned host staging buffer (cuMemAllocHost)"
 				       : "GPU device memory (cuMemAlloc)";
 }
 
@@ -233,13 +233,13 @@ const char *gd_gpu_reg_str(enum gd_gpu_reg r)
 	}
 }
 
-void *gd_gpu_buf_addr(const struct gd_gpu_buf *buf)
+void *gd_gpu_mem_addr(const struct gd_gpu_mem *buf)
 {
-	return buf->kind == GD_GPU_BUF_STAGING ? buf->host : (void *)(uintptr_t)buf->dptr;
+	return buf->kind == GD_GPU_MEM_STAGING ? buf->host : (void *)(uintptr_t)buf->dptr;
 }
 
-int gd_gpu_buf_alloc(struct gd_gpu *gpu, size_t size, enum gd_gpu_buf_kind kind,
-		     struct gd_gpu_buf *buf)
+int gd_gpu_mem_alloc(struct gd_gpu *gpu, size_t size, enum gd_gpu_mem_kind kind,
+		     struct gd_gpu_mem *buf)
 {
 	const struct gd_cuda_api *cu = gd_cuda();
 	char what[96];
@@ -256,7 +256,7 @@ int gd_gpu_buf_alloc(struct gd_gpu *gpu, size_t size, enum gd_gpu_buf_kind kind,
 	buf->alloc_size = (size + GPU_PAGE - 1) / GPU_PAGE * GPU_PAGE;
 	if (gd_cuda_check(cu->CtxSetCurrent(gpu->ctx), "cuCtxSetCurrent"))
 		return -EIO;
-	if (kind == GD_GPU_BUF_STAGING) {
+	if (kind == GD_GPU_MEM_STAGING) {
 		snprintf(what, sizeof(what), "cuMemAllocHost(%zu bytes, staging for GPU %d)",
 			 buf->alloc_size, gpu->info.index);
 		return gd_cuda_check(cu->MemAllocHost(&buf->host, buf->alloc_size), what);
@@ -266,7 +266,7 @@ int gd_gpu_buf_alloc(struct gd_gpu *gpu, size_t size, enum gd_gpu_buf_kind kind,
 	return gd_cuda_check(cu->MemAlloc(&buf->dptr, buf->alloc_size), what);
 }
 
-void gd_gpu_buf_free(struct gd_gpu_buf *buf)
+void gd_gpu_mem_free(struct gd_gpu_mem *buf)
 {
 	const struct gd_cuda_api *cu = gd_cuda();
 
@@ -283,7 +283,7 @@ void gd_gpu_buf_free(struct gd_gpu_buf *buf)
 	buf->host = NULL;
 }
 
-static int bounds(const struct gd_gpu_buf *buf, size_t off, size_t len)
+static int bounds(const struct gd_gpu_mem *buf, size_t off, size_t len)
 {
 	if (off > buf->alloc_size || len > buf->alloc_size - off) {
 		gd_error("GPU buffer access [%zu, +%zu) outside its %zu bytes", off, len,
@@ -293,35 +293,35 @@ static int bounds(const struct gd_gpu_buf *buf, size_t off, size_t len)
 	return 0;
 }
 
-int gd_gpu_buf_write(struct gd_gpu_buf *buf, size_t off, const void *src, size_t len)
+int gd_gpu_mem_write(struct gd_gpu_mem *buf, size_t off, const void *src, size_t len)
 {
 	int ret = bounds(buf, off, len);
 
 	if (ret)
 		return ret;
-	if (buf->kind == GD_GPU_BUF_STAGING) {
+	if (buf->kind == GD_GPU_MEM_STAGING) {
 		memcpy((char *)buf->host + off, src, len);
 		return 0;
 	}
 	return gd_cuda_check(gd_cuda()->MemcpyHtoD(buf->dptr + off, src, len), "cuMemcpyHtoD");
 }
 
-int gd_gpu_buf_read(const struct gd_gpu_buf *buf, size_t off, void *dst, size_t len)
+int gd_gpu_mem_read(const struct gd_gpu_mem *buf, size_t off, void *dst, size_t len)
 {
 	int ret = bounds(buf, off, len);
 
 	if (ret)
 		return ret;
-	if (buf->kind == GD_GPU_BUF_STAGING) {
+	if (buf->kind == GD_GPU_MEM_STAGING) {
 		memcpy(dst, (char *)buf->host + off, len);
 		return 0;
 	}
 	return gd_cuda_check(gd_cuda()->MemcpyDtoH(dst, buf->dptr + off, len), "cuMemcpyDtoH");
 }
 
-int gd_gpu_buf_memset(struct gd_gpu_buf *buf, unsigned char val)
+int gd_gpu_mem_memset(struct gd_gpu_mem *buf, unsigned char val)
 {
-	if (buf->kind == GD_GPU_BUF_STAGING) {
+	if (buf->kind == GD_GPU_MEM_STAGING) {
 		memset(buf->host, val, buf->alloc_size);
 		return 0;
 	}
@@ -370,13 +370,13 @@ size_t gd_pattern_check(const void *p, size_t len, uint64_t seed, uint64_t first
 	return len;
 }
 
-int gd_gpu_buf_fill(struct gd_gpu_buf *buf, uint64_t seed)
+int gd_gpu_mem_fill(struct gd_gpu_mem *buf, uint64_t seed)
 {
 	size_t chunk = GD_MIN_CHUNK(buf->size);
 	void *tmp;
 	int ret = 0;
 
-	if (buf->kind == GD_GPU_BUF_STAGING) {
+	if (buf->kind == GD_GPU_MEM_STAGING) {
 		gd_pattern_fill(buf->host, buf->size, seed, 0);
 		return 0;
 	}
@@ -387,13 +387,13 @@ int gd_gpu_buf_fill(struct gd_gpu_buf *buf, uint64_t seed)
 		size_t n = buf->size - off < chunk ? buf->size - off : chunk;
 
 		gd_pattern_fill(tmp, n, seed, off / 8);
-		ret = gd_gpu_buf_write(buf, off, tmp, n);
+		ret = gd_gpu_mem_write(buf, off, tmp, n);
 	}
 	free(tmp);
 	return ret;
 }
 
-int gd_gpu_buf_verify(const struct gd_gpu_buf *buf, uint64_t seed, size_t *bad_off)
+int gd_gpu_mem_verify(const struct gd_gpu_mem *buf, uint64_t seed, size_t *bad_off)
 {
 	size_t chunk = GD_MIN_CHUNK(buf->size);
 	void *tmp = malloc(chunk);
@@ -404,7 +404,7 @@ int gd_gpu_buf_verify(const struct gd_gpu_buf *buf, uint64_t seed, size_t *bad_o
 	for (size_t off = 0; off < buf->size && !ret; off += chunk) {
 		size_t n = buf->size - off < chunk ? buf->size - off : chunk, bad;
 
-		ret = gd_gpu_buf_read(buf, off, tmp, n);
+		ret = gd_gpu_mem_read(buf, off, tmp, n);
 		if (ret)
 			break;
 		bad = gd_pattern_check(tmp, n, seed, off / 8);
@@ -412,7 +412,7 @@ int gd_gpu_buf_verify(const struct gd_gpu_buf *buf, uint64_t seed, size_t *bad_o
 			if (bad_off)
 				*bad_off = off + bad;
 			gd_error("validation failed: %s of GPU %d differs at byte %zu of %zu",
-				 gd_gpu_buf_kind_str(buf->kind), buf->gpu->info.index, off + bad,
+				 gd_gpu_mem_kind_str(buf->kind), buf->gpu->info.index, off + bad,
 				 buf->size);
 			ret = -EILSEQ;
 		}
@@ -421,12 +421,12 @@ int gd_gpu_buf_verify(const struct gd_gpu_buf *buf, uint64_t seed, size_t *bad_o
 	return ret;
 }
 
-int gd_gpu_buf_check_device(const struct gd_gpu_buf *buf)
+int gd_gpu_mem_check_device(const struct gd_gpu_mem *buf)
 {
 	int type = 0;
 	int ret;
 
-	if (buf->kind != GD_GPU_BUF_DEVICE)
+	if (buf->kind != GD_GPU_MEM_DEVICE)
 		return 0;
 	ret = gd_cuda_check(gd_cuda()->PointerGetAttribute(&type, GD_CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
 							   buf->dptr),
@@ -443,14 +443,14 @@ int gd_gpu_buf_check_device(const struct gd_gpu_buf *buf)
 
 /* ---- dma-buf and registration ---- */
 
-int gd_gpu_buf_export_dmabuf(struct gd_gpu_buf *buf)
+int gd_gpu_mem_export_dmabuf(struct gd_gpu_mem *buf)
 {
 	const struct gd_cuda_api *cu = gd_cuda();
 	long page = sysconf(_SC_PAGESIZE);
 	gd_cu_ptr base;
 	int fd = -1, ret;
 
-	if (buf->kind != GD_GPU_BUF_DEVICE)
+	if (buf->kind != GD_GPU_MEM_DEVICE)
 		return -EINVAL;
 	if (buf->dmabuf_fd >= 0)
 		return 0;
@@ -508,9 +508,9 @@ void gd_gpu_explain_peermem(int err, char *out, size_t len)
 		snprintf(out, len, "peermem: ibv_reg_mr on device memory failed: %s", strerror(-err));
 }
 
-static int reg_dmabuf(struct gd_gpu_buf *buf, struct ibv_pd *pd, int access, struct ibv_mr **mr)
+static int reg_dmabuf(struct gd_gpu_mem *buf, struct ibv_pd *pd, int access, struct ibv_mr **mr)
 {
-	int ret = gd_gpu_buf_export_dmabuf(buf);
+	int ret = gd_gpu_mem_export_dmabuf(buf);
 
 	if (ret)
 		return ret;
@@ -525,7 +525,7 @@ static int reg_plain(void *addr, size_t size, struct ibv_pd *pd, int access, str
 	return *mr ? 0 : -(errno ? errno : EIO);
 }
 
-int gd_gpu_buf_register(struct gd_gpu_buf *buf, struct ibv_pd *pd, int access,
+int gd_gpu_mem_register(struct gd_gpu_mem *buf, struct ibv_pd *pd, int access,
 			enum gd_gpu_reg mode, struct ibv_mr **mr, char *why, size_t why_len)
 {
 	char dmabuf_why[256] = "", peer_why[256] = "", local[520];
@@ -537,7 +537,7 @@ int gd_gpu_buf_register(struct gd_gpu_buf *buf, struct ibv_pd *pd, int access,
 		why_len = sizeof(local);
 	}
 	why[0] = '\0';
-	if (buf->kind == GD_GPU_BUF_STAGING) {
+	if (buf->kind == GD_GPU_MEM_STAGING) {
 		ret = reg_plain(buf->host, buf->size, pd, access, mr);
 		if (!ret)
 			buf->reg_used = GD_GPU_REG_HOST;

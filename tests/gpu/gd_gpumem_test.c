@@ -31,42 +31,42 @@ static int failures;
 		putchar('\n');                              \
 	} while (0)
 
-static void roundtrip(struct gd_gpu *gpu, size_t size, enum gd_gpu_buf_kind kind)
+static void roundtrip(struct gd_gpu *gpu, size_t size, enum gd_gpu_mem_kind kind)
 {
-	struct gd_gpu_buf buf;
+	struct gd_gpu_mem buf;
 	size_t bad = 0;
 	unsigned char b;
-	int ret = gd_gpu_buf_alloc(gpu, size, kind, &buf);
+	int ret = gd_gpu_mem_alloc(gpu, size, kind, &buf);
 
-	EXPECT(ret == 0, "alloc %zu bytes of %s", size, gd_gpu_buf_kind_str(kind));
+	EXPECT(ret == 0, "alloc %zu bytes of %s", size, gd_gpu_mem_kind_str(kind));
 	if (ret)
 		return;
-	EXPECT(gd_gpu_buf_check_device(&buf) == 0, "memory type is %s",
-	       kind == GD_GPU_BUF_DEVICE ? "CU_MEMORYTYPE_DEVICE" : "host (staging)");
-	EXPECT(gd_gpu_buf_fill(&buf, size) == 0, "fill pattern (seed %zu)", size);
-	EXPECT(gd_gpu_buf_verify(&buf, size, &bad) == 0, "verify pattern after copy back");
+	EXPECT(gd_gpu_mem_check_device(&buf) == 0, "memory type is %s",
+	       kind == GD_GPU_MEM_DEVICE ? "CU_MEMORYTYPE_DEVICE" : "host (staging)");
+	EXPECT(gd_gpu_mem_fill(&buf, size) == 0, "fill pattern (seed %zu)", size);
+	EXPECT(gd_gpu_mem_verify(&buf, size, &bad) == 0, "verify pattern after copy back");
 	/* a corrupted byte in the middle must be found at its offset */
-	if (gd_gpu_buf_read(&buf, size / 2, &b, 1) == 0) {
+	if (gd_gpu_mem_read(&buf, size / 2, &b, 1) == 0) {
 		b ^= 0x5a;
-		gd_gpu_buf_write(&buf, size / 2, &b, 1);
+		gd_gpu_mem_write(&buf, size / 2, &b, 1);
 		fprintf(stderr, "(an expected validation error follows)\n");
-		EXPECT(gd_gpu_buf_verify(&buf, size, &bad) == -EILSEQ && bad == size / 2,
+		EXPECT(gd_gpu_mem_verify(&buf, size, &bad) == -EILSEQ && bad == size / 2,
 		       "corruption at byte %zu detected at %zu", size / 2, bad);
 	}
-	EXPECT(gd_gpu_buf_verify(&buf, size + 1, &bad) == -EILSEQ, "another seed does not verify");
-	gd_gpu_buf_free(&buf);
+	EXPECT(gd_gpu_mem_verify(&buf, size + 1, &bad) == -EILSEQ, "another seed does not verify");
+	gd_gpu_mem_free(&buf);
 }
 
 static void dmabuf(struct gd_gpu *gpu)
 {
-	struct gd_gpu_buf buf;
+	struct gd_gpu_mem buf;
 	int ret;
 
-	if (gd_gpu_buf_alloc(gpu, (8 << 20) + 123, GD_GPU_BUF_DEVICE, &buf)) {
+	if (gd_gpu_mem_alloc(gpu, (8 << 20) + 123, GD_GPU_MEM_DEVICE, &buf)) {
 		EXPECT(0, "alloc for dma-buf");
 		return;
 	}
-	ret = gd_gpu_buf_export_dmabuf(&buf);
+	ret = gd_gpu_mem_export_dmabuf(&buf);
 	EXPECT(ret == 0 && buf.dmabuf_fd >= 0, "dma-buf export: fd %d offset %llu (%s)", buf.dmabuf_fd,
 	       (unsigned long long)buf.dmabuf_offset, ret ? strerror(-ret) : "ok");
 	if (ret == 0) {
@@ -75,7 +75,7 @@ static void dmabuf(struct gd_gpu *gpu)
 		EXPECT(end >= (off_t)buf.alloc_size, "dma-buf size %lld >= %zu", (long long)end,
 		       buf.alloc_size);
 	}
-	gd_gpu_buf_free(&buf);
+	gd_gpu_mem_free(&buf);
 }
 
 static void registration(struct gd_gpu *gpu)
@@ -93,12 +93,12 @@ static void registration(struct gd_gpu *gpu)
 	for (int i = 0; i < n; i++) {
 		struct ibv_context *ctx = ibv_open_device(list[i]);
 		struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
-		struct gd_gpu_buf buf;
+		struct gd_gpu_mem buf;
 		struct ibv_mr *mr = NULL;
 		char why[512] = "";
 
-		if (pd && gd_gpu_buf_alloc(gpu, 4 << 20, GD_GPU_BUF_DEVICE, &buf) == 0) {
-			int ret = gd_gpu_buf_register(&buf, pd, IBV_ACCESS_LOCAL_WRITE |
+		if (pd && gd_gpu_mem_alloc(gpu, 4 << 20, GD_GPU_MEM_DEVICE, &buf) == 0) {
+			int ret = gd_gpu_mem_register(&buf, pd, IBV_ACCESS_LOCAL_WRITE |
 							 IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
 						      GD_GPU_REG_AUTO, &mr, why, sizeof(why));
 
@@ -106,7 +106,7 @@ static void registration(struct gd_gpu *gpu)
 			       ret ? "failed" : gd_gpu_reg_str(buf.reg_used), ret ? why : "ok");
 			if (mr)
 				ibv_dereg_mr(mr);
-			gd_gpu_buf_free(&buf);
+			gd_gpu_mem_free(&buf);
 		}
 		if (pd)
 			ibv_dealloc_pd(pd);
@@ -152,10 +152,10 @@ int main(int argc, char **argv)
 	printf("GPU %d: %s, PCI %s, compute %d.%d, %zu MiB, NUMA %d, dma-buf attr %d (%s)\n",
 	       gpu.info.index, gpu.info.name, gpu.info.pci, gpu.info.cc_major, gpu.info.cc_minor,
 	       gpu.info.total_mem >> 20, gpu.numa_node, gpu.info.dmabuf_supported, gpu.why);
-	roundtrip(&gpu, 1, GD_GPU_BUF_DEVICE);
-	roundtrip(&gpu, 4096 + 3, GD_GPU_BUF_DEVICE);
-	roundtrip(&gpu, 64 << 20, GD_GPU_BUF_DEVICE);
-	roundtrip(&gpu, (1 << 20) + 5, GD_GPU_BUF_STAGING);
+	roundtrip(&gpu, 1, GD_GPU_MEM_DEVICE);
+	roundtrip(&gpu, 4096 + 3, GD_GPU_MEM_DEVICE);
+	roundtrip(&gpu, 64 << 20, GD_GPU_MEM_DEVICE);
+	roundtrip(&gpu, (1 << 20) + 5, GD_GPU_MEM_STAGING);
 	dmabuf(&gpu);
 	selection(&gpu);
 	registration(&gpu);
