@@ -102,6 +102,7 @@ static void query_verbs(struct gd_devinfo *di)
 	for (size_t i = 0; i < di->nhcas; i++) {
 		int ret = gd_rdma_query_verbs(&di->hcas[i]);
 
+		gd_debug("%s: libibverbs %s", di->hcas[i].name, ret ? strerror(-ret) : "queried");
 		if (ret && di->verbs != GD_VERBS_FAILED) {
 			di->verbs = GD_VERBS_FAILED;
 			snprintf(di->verbs_error, sizeof(di->verbs_error), "%s: %s", di->hcas[i].name,
@@ -115,6 +116,8 @@ int gd_devinfo_collect(const char *only_dev, bool use_verbs, struct gd_devinfo *
 	int ret;
 
 	memset(di, 0, sizeof(*di));
+	gd_debug("reading sysfs and procfs under %s",
+		 gd_sysfs_is_fixture() ? gd_sysfs_root() : "/ (the live machine)");
 	if (only_dev) {
 		di->hcas = calloc(1, sizeof(*di->hcas));
 		if (!di->hcas)
@@ -131,6 +134,10 @@ int gd_devinfo_collect(const char *only_dev, bool use_verbs, struct gd_devinfo *
 		if (ret)
 			return ret;
 	}
+	for (size_t i = 0; i < di->nhcas; i++)
+		gd_debug("%s: %zu port(s), PCI %s, %zu unreadable file(s)", di->hcas[i].name,
+			 di->hcas[i].nports, di->hcas[i].pci_addr[0] ? di->hcas[i].pci_addr : "none",
+			 di->hcas[i].errors.n);
 	ret = collect_bonds(only_dev, di);
 	if (ret) {
 		gd_devinfo_free(di);

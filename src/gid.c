@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "sysfs.h"
@@ -213,4 +214,57 @@ int gd_gid_default_index(const struct gd_port *port, int af)
 		}
 	}
 	return best;
+}
+
+int gd_gid_index_for_source(const struct gd_port *port, const char *src_ip)
+{
+	for (size_t i = 0; i < port->ngids; i++)
+		if (port->gids[i].type == GD_GID_ROCE_V2 && !strcmp(port->gids[i].ip, src_ip))
+			return port->gids[i].index;
+	return -ENOENT;
+}
+
+int gd_route_source(const struct sockaddr *peer, char *ip, size_t len)
+{
+	struct sockaddr_storage ss, src;
+	socklen_t slen = sizeof(src);
+	const void *addr;
+	int fd, ret = 0;
+
+	if (peer->sa_family != AF_INET && peer->sa_family != AF_INET6)
+		return -EAFNOSUPPORT;
+	memset(&ss, 0, sizeof(ss));
+	memcpy(&ss, peer, peer->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
+						       sizeof(struct sockaddr_in6));
+	/* any port will do: connect() on UDP only resolves the route */
+	if (ss.ss_family == AF_INET && !((struct sockaddr_in *)&ss)->sin_port)
+		((struct sockaddr_in *)&ss)->sin_port = htons(9);
+	if (ss.ss_family == AF_INET6 && !((struct sockaddr_in6 *)&ss)->sin6_port)
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons(9);
+	fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&ss, ss.ss_family == AF_INET ?
+				sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6)) ||
+	    getsockname(fd, (struct sockaddr *)&src, &slen))
+		ret = -errno;
+	close(fd);
+	if (ret)
+		return ret;
+	addr = src.ss_family == AF_INET ? (const void *)&((struct sockaddr_in *)&src)->sin_addr :
+					  (const void *)&((struct sockaddr_in6 *)&src)->sin6_addr;
+	if (!inet_ntop(src.ss_family, addr, ip, (socklen_t)len))
+		return -errno;
+	/* an IPv4-mapped IPv6 source is the IPv4 address as GIDs print it */
+	if (src.ss_family == AF_INET6 && !strncmp(ip, "::ffff:", 7) && strchr(ip, '.'))
+		memmove(ip, ip + 7, strlen(ip + 7) + 1);
+	return 0;
+}
+
+int gd_gid_index_for_peer(const struct gd_port *port, const struct sockaddr *peer)
+{
+	char ip[GD_IP_LEN];
+	int ret = gd_route_source(peer, ip, sizeof(ip));
+
+	return ret ? ret : gd_gid_index_for_source(port, ip);
 }

@@ -80,7 +80,7 @@ static void dist_close(struct nic_dist *nd)
 static int dist(struct nic_dist *nd, const char *gpu_pci, const char *nic_pci, const char **name)
 {
 	if (nd->topo && nd->nic) {
-		enum gd_link l = gd_topo_classify_objs(pci_obj(&nd->t, gpu_pci), nd->nic);
+		enum gd_link l = gd_topo_classify_objs(nd->t.hw, pci_obj(&nd->t, gpu_pci), nd->nic);
 
 		*name = l == GD_LINK_NA ? "" : gd_link_str(l);
 		return (int)l;

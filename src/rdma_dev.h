@@ -12,6 +12,7 @@
 
 #include <net/if.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -144,6 +145,19 @@ int gd_bond_parse_proc(const char *text, struct gd_bond *bond);
 int gd_gid_default_index(const struct gd_port *port, int af);
 
 const char *gd_gid_type_str(enum gd_gid_type t); /* "IB", "RoCE v1", "RoCE v2" */
+
+/*
+ * The RoCE v2 GID for talking to a peer: the one whose address is the source
+ * address the kernel's routing picks for the peer (a UDP connect() sends
+ * nothing and reveals it). Returns the index; -ENOENT when no RoCE v2 GID of
+ * this port carries that address (the route leaves through another netdev);
+ * -ENETUNREACH etc. when there is no route. Live machine only.
+ */
+int gd_gid_index_for_peer(const struct gd_port *port, const struct sockaddr *peer);
+/* The pure half of it: the RoCE v2 GID whose address is src_ip, or -ENOENT. */
+int gd_gid_index_for_source(const struct gd_port *port, const char *src_ip);
+/* The source address the kernel would use to reach peer ("10.0.0.1"). */
+int gd_route_source(const struct sockaddr *peer, char *ip, size_t len);
 
 /* Port state names as sysfs and ibv_devinfo print them ("ACTIVE", "LinkUp"). */
 const char *gd_port_state_str(int state);

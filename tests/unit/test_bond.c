@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "bond.h"
+#include "fixture.h"
 #include "sysfs.h"
 
 static const char lacp[] =
@@ -163,10 +164,11 @@ static void modes(void **state)
 
 static void set_box(const char *box)
 {
-	char root[1024];
-	const char *src = getenv("top_srcdir");
+	char root[1100];
+	const char *dir = gd_fixture_dir();
 
-	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/%s", src ? src : "../..", box);
+	assert_non_null(dir);
+	snprintf(root, sizeof(root), "%s/%s", dir, box);
 	gd_sysfs_set_root(root);
 }
 

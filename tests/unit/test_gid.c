@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <arpa/inet.h>
 #include <cmocka.h>
 
 #include "gid.h"
@@ -141,6 +142,32 @@ static void no_default_without_ipv4_roce_v2(void **state)
 	assert_int_equal(gd_gid_default_index(&p, AF_INET), -ENOENT);
 }
 
+static void index_for_source(void **state)
+{
+	struct gd_gid gids[] = {
+		mk(0, GD_GID_ROCE_V2, LL, "veth0"), mk(1, GD_GID_ROCE_V1, V4, "veth0"),
+		mk(3, GD_GID_ROCE_V2, V4, "veth0"), mk(5, GD_GID_ROCE_V2, V6, "veth0"),
+	};
+	struct gd_port p = { .num = 1, .netdev = "veth0", .gids = gids, .ngids = 4 };
+
+	assert_int_equal(gd_gid_index_for_source(&p, "10.0.0.1"), 3); /* v2, not the v1 at 1 */
+	assert_int_equal(gd_gid_index_for_source(&p, "fd00:200::11"), 5);
+	assert_int_equal(gd_gid_index_for_source(&p, "10.0.0.2"), -ENOENT);
+}
+
+static void route_source_of_loopback(void **state)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	char ip[GD_IP_LEN];
+
+	inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr);
+	/* any Linux host routes 127.0.0.1 from 127.0.0.1 */
+	assert_int_equal(gd_route_source((struct sockaddr *)&sin, ip, sizeof(ip)), 0);
+	assert_string_equal(ip, "127.0.0.1");
+	sin.sin_family = AF_UNIX;
+	assert_int_equal(gd_route_source((struct sockaddr *)&sin, ip, sizeof(ip)), -EAFNOSUPPORT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +179,8 @@ int main(void)
 		cmocka_unit_test(default_index_is_the_ipv4_roce_v2),
 		cmocka_unit_test(default_index_prefers_the_ports_netdev),
 		cmocka_unit_test(no_default_without_ipv4_roce_v2),
+		cmocka_unit_test(index_for_source),
+		cmocka_unit_test(route_source_of_loopback),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 
 #include "netdev.h"
 #include "rdma_dev.h"
+#include "fixture.h"
 #include "sysfs.h"
 
 static void numbered(void **state)
@@ -75,10 +76,11 @@ static void pci_addr_shape(void **state)
 
 static void set_box(const char *box)
 {
-	char root[1024];
-	const char *src = getenv("top_srcdir");
+	char root[1100];
+	const char *dir = gd_fixture_dir();
 
-	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/%s", src ? src : "../..", box);
+	assert_non_null(dir);
+	snprintf(root, sizeof(root), "%s/%s", dir, box);
 	gd_sysfs_set_root(root);
 }
 
