@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -13,6 +14,7 @@
 #include "gdr_env.h"
 #include "gpu_mem.h"
 #include "pcipath.h"
+#include "sysfs.h"
 
 static void nvidia_version_open(void **state)
 {
@@ -249,6 +251,60 @@ static void cuda_errors(void **state)
 	assert_int_equal(gd_cuda_errno(GD_CU_ERROR_NOT_SUPPORTED), -EOPNOTSUPP);
 }
 
+/* The registration failure reasons read the machine: use the fixture trees. */
+static void use_tree(const char *name)
+{
+	char root[1024];
+	const char *src = getenv("top_srcdir");
+
+	snprintf(root, sizeof(root), "%s/tests/fixtures/doctor/%s", src ? src : ".", name);
+	gd_sysfs_set_root(root);
+}
+
+static void registration_reasons(void **state)
+{
+	char why[256];
+
+	use_tree("old-kernel-peermem");
+	gd_gpu_explain_dmabuf(-EOPNOTSUPP, why, sizeof(why));
+	assert_string_equal(why, "dma-buf: kernel 5.10 < 5.12 (upgrade the kernel)");
+	gd_gpu_explain_peermem(-EINVAL, why, sizeof(why));
+	assert_string_equal(why, "peermem: ibv_reg_mr on device memory failed: Invalid argument");
+
+	use_tree("peermem-missing");
+	gd_gpu_explain_peermem(-EFAULT, why, sizeof(why));
+	assert_string_equal(why, "peermem: nvidia_peermem not loaded (modprobe nvidia-peermem)");
+	gd_gpu_explain_dmabuf(-EOPNOTSUPP, why, sizeof(why));
+	assert_non_null(strstr(why, "dma-buf: not supported by the RDMA driver or the GPU driver"));
+
+	use_tree("peermem-unregistered");
+	gd_gpu_explain_peermem(-EFAULT, why, sizeof(why));
+	assert_non_null(strstr(why, "loaded but not registered with ib_core"));
+	gd_sysfs_set_root("/");
+}
+
+static void env_probes(void **state)
+{
+	struct gd_nv_driver nv;
+	struct gd_peermem pm;
+	struct gd_nv_params np;
+
+	use_tree("peermem-unregistered");
+	assert_int_equal(gd_nvidia_driver(&nv), 0);
+	assert_int_equal(nv.flavour, GD_NV_PROPRIETARY);
+	assert_string_equal(nv.version, "535.104.05");
+	assert_int_equal(gd_peermem_probe(&pm), 0);
+	assert_int_equal(pm.state, GD_PEERMEM_UNREGISTERED);
+	assert_true(pm.nvidia_peermem && pm.nv_peer_mem);
+	use_tree("good");
+	assert_int_equal(gd_nv_params_read(&np), 0);
+	assert_int_equal(np.peer_mapping_override, 1);
+	use_tree("no-gpu");
+	assert_int_equal(gd_nvidia_driver(&nv), -ENOENT);
+	assert_int_equal(gd_nv_params_read(&np), -ENOENT);
+	gd_sysfs_set_root("/");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +322,8 @@ int main(void)
 		cmocka_unit_test(pattern),
 		cmocka_unit_test(select_parse),
 		cmocka_unit_test(cuda_errors),
+		cmocka_unit_test(registration_reasons),
+		cmocka_unit_test(env_probes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
