@@ -93,7 +93,7 @@ void gd_chk_cuda_dmabuf_attr(struct gd_doctor *d, const struct gd_check *c)
 
 static void export_one(struct gd_doctor *d, const struct gd_check *c, int index)
 {
-	struct gd_gpu_select sel = { .by = GD_GPU_BY_INDEX, .index = index };
+	struct gd_gpu_select sel = { .by = GD_GPU_BY_INDEX, .index = index, .quiet = true };
 	struct gd_check_result r;
 	struct gd_gpu_mem buf;
 	struct gd_gpu gpu;

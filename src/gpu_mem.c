@@ -126,6 +126,20 @@ static int pick_auto(const struct gd_gpu_select *sel, int count, int *index, cha
 	return 0;
 }
 
+/* CUDA numbers GPUs fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID, and
+ * CUDA_VISIBLE_DEVICES renumbers them: an index may not be the GPU meant. */
+static void warn_order(int count)
+{
+	const char *order = getenv("CUDA_DEVICE_ORDER");
+	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+
+	if (count > 1 && (!order || strcmp(order, "PCI_BUS_ID") != 0))
+		gd_info("CUDA device numbers follow CUDA_DEVICE_ORDER=%s, not nvidia-smi's PCI order; --use_cuda_bus_id names a GPU exactly",
+			order ? order : "FASTEST_FIRST (unset)");
+	if (visible && *visible)
+		gd_info("CUDA_VISIBLE_DEVICES=%s renumbers the GPUs", visible);
+}
+
 static int pick(const struct gd_gpu_select *sel, int *index, char *why, size_t why_len)
 {
 	int count, ret = gd_cuda_device_count(&count);
@@ -150,6 +164,8 @@ static int pick(const struct gd_gpu_select *sel, int *index, char *why, size_t w
 		}
 		*index = sel->index;
 		snprintf(why, why_len, "CUDA device %d", *index);
+		if (!sel->quiet)
+			warn_order(count);
 		return 0;
 	}
 }

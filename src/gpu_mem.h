@@ -34,6 +34,7 @@ struct gd_gpu_select {
 	char bus_id[32];        /* --use_cuda_bus_id=BDF */
 	char nic_pci[32];       /* auto: PCI address of the chosen NIC ("" none) */
 	char nic_name[64];      /* auto: its name, for messages */
+	bool quiet;             /* no notes on stderr about CUDA's numbering (gd_doctor) */
 };
 
 /* Parse --use_cuda's argument: "N" or "auto". -EINVAL with a message otherwise. */
