@@ -67,7 +67,7 @@ static void peermem_evidence(struct gd_check_result *r, const struct gd_peermem 
 		gd_res_ev(r, "/sys/kernel/mm/memory_peers", "%s registered", p->registered_as);
 	else
 		gd_res_ev(r, "/sys/kernel/mm/memory_peers", "%s",
-			  p->memory_peers_dir ? "no nvidia entry" : "absent (inbox ib_core has no PeerDirect)");
+			  p->memory_peers_dir ? "no nvidia entry" : "absent");
 }
 
 void gd_chk_peermem(struct gd_doctor *d, const struct gd_check *c)
@@ -75,12 +75,21 @@ void gd_chk_peermem(struct gd_doctor *d, const struct gd_check *c)
 	struct gd_check_result r;
 	struct gd_peermem p;
 
+	int ofed;
+
 	gd_res_init(&r, c, NULL);
 	gd_peermem_probe(&p);
 	peermem_evidence(&r, &p);
+	ofed = gd_kallsyms_has(GD_PEER_SYM);
+	if (ofed >= 0)
+		gd_res_ev(&r, "/proc/kallsyms", "%s %s", GD_PEER_SYM,
+			  ofed ? "exported (MLNX_OFED/DOCA ib_core)" : "absent (inbox ib_core)");
 	switch (p.state) {
 	case GD_PEERMEM_ABSENT:
-		gd_res_fix(&r, "modprobe nvidia-peermem (needs MLNX_OFED/DOCA-OFED ib_core), or use dma-buf");
+		if (ofed == 0)
+			gd_res_fix(&r, "the inbox ib_core has no PeerDirect, so nvidia_peermem cannot work here: use dma-buf (kernel >= 5.12, open NVIDIA modules) or install DOCA-OFED");
+		else
+			gd_res_fix(&r, "modprobe nvidia-peermem (needs MLNX_OFED/DOCA-OFED ib_core), or use dma-buf");
 		gd_res_emit(d, &r, GD_CHECK_WARN,
 			    "no peer-memory module: ibv_reg_mr on GPU memory fails (EFAULT); only dma-buf can work");
 		return;

@@ -165,6 +165,31 @@ int gd_nvidia_driver(struct gd_nv_driver *d)
 
 /* ---- peer memory ---- */
 
+int gd_kallsyms_has(const char *sym)
+{
+	char path[PATH_MAX], line[512];
+	size_t len = strlen(sym);
+	int found = 0;
+	FILE *f;
+
+	if (gd_sysfs_path(path, sizeof(path), "/proc/kallsyms"))
+		return -ENAMETOOLONG;
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	/* "ffffffffc0123456 T ib_register_peer_memory_client\t[ib_core]" */
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *name = strchr(line, ' ');
+
+		name = name ? strchr(name + 1, ' ') : NULL;
+		if (name && strncmp(name + 1, sym, len) == 0 &&
+		    (name[1 + len] == '\t' || name[1 + len] == '\n' || name[1 + len] == '\0'))
+			found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
 bool gd_proc_modules_has(const char *text, const char *module)
 {
 	size_t len = strlen(module);

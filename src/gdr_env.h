@@ -59,6 +59,11 @@ struct gd_peermem {
 	char evidence[256];
 };
 
+/* 1 if /proc/kallsyms lists sym, 0 if not, -errno if unreadable. Only an
+ * MLNX_OFED/DOCA ib_core exports ib_register_peer_memory_client. */
+int gd_kallsyms_has(const char *sym);
+#define GD_PEER_SYM "ib_register_peer_memory_client"
+
 /* Whether /proc/modules text lists a module (exposed for tests). */
 bool gd_proc_modules_has(const char *text, const char *module);
 int gd_peermem_probe(struct gd_peermem *p);

@@ -120,6 +120,13 @@ class Machine:
     def kernel(self, release):
         self.file('/proc/sys/kernel/osrelease', release + '\n')
 
+    def kallsyms(self, ofed):
+        syms = ['ffffffffc0c01000 T ib_register_client\t[ib_core]',
+                'ffffffffc0c02000 T ib_alloc_pd_user\t[ib_core]']
+        if ofed:
+            syms.append('ffffffffc0c03000 T ib_register_peer_memory_client\t[ib_core]')
+        self.file('/proc/kallsyms', '\n'.join(syms) + '\n')
+
     def nvidia(self, version, open_flavour=True, registry='', peermem=None, memory_peers=None):
         if open_flavour:
             line = ('NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  %s  Release Build  '
@@ -217,6 +224,7 @@ def peermem_missing():
     switch_box(m)
     m.kernel('5.15.0-122-generic')
     m.nvidia('535.104.05', open_flavour=False)
+    m.kallsyms(ofed=False)
     m.common()
 
 def old_kernel_peermem():
@@ -224,6 +232,7 @@ def old_kernel_peermem():
     switch_box(m)
     m.kernel('5.10.0-28-amd64')
     m.nvidia('550.54.15', open_flavour=False, peermem=['nvidia_peermem'], memory_peers=['nv_mem'])
+    m.kallsyms(ofed=True)
     m.common()
 
 def peermem_unregistered():
