@@ -299,6 +299,12 @@ static void env_probes(void **state)
 	use_tree("good");
 	assert_int_equal(gd_nv_params_read(&np), 0);
 	assert_int_equal(np.peer_mapping_override, 1);
+	assert_int_equal(gd_kallsyms_has(GD_PEER_SYM), -ENOENT);
+	use_tree("old-kernel-peermem");
+	assert_int_equal(gd_kallsyms_has(GD_PEER_SYM), 1);
+	assert_int_equal(gd_kallsyms_has("ib_register_peer_memory"), 0); /* a prefix is not a match */
+	use_tree("peermem-missing");
+	assert_int_equal(gd_kallsyms_has(GD_PEER_SYM), 0);
 	use_tree("no-gpu");
 	assert_int_equal(gd_nvidia_driver(&nv), -ENOENT);
 	assert_int_equal(gd_nv_params_read(&np), -ENOENT);
