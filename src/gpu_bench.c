@@ -12,6 +12,7 @@
 
 #include "bench_params.h"
 #include "gpu_mem.h"
+#include "jsonout.h"
 #include "log.h"
 #include "mem.h"
 #include "sysfs.h"
@@ -189,5 +190,27 @@ int gd_gpu_buf_describe(const struct gd_buf *b, char *out, size_t len)
 		 g->mem.reg_used != GD_GPU_REG_NONE ? " via " : "",
 		 g->mem.reg_used != GD_GPU_REG_NONE ? gd_gpu_reg_str(g->mem.reg_used) : "");
 	return 0;
+}
+
+void gd_gpu_buf_json(const struct gd_buf *b, void *json_record)
+{
+	const struct gpu_priv *g = b->priv;
+	json_object *o;
+
+	if (!g || !json_record)
+		return;
+	o = json_object_new_object();
+	gd_json_add_int(o, "index", g->gpu.info.index);
+	gd_json_add_str(o, "name", g->gpu.info.name);
+	gd_json_add_str(o, "pci", g->gpu.info.pci);
+	gd_json_add_int(o, "numa_node", g->gpu.numa_node);
+	if (g->nic[0])
+		gd_json_add_str(o, "nic", g->nic);
+	if (g->gpu.path_class[0])
+		gd_json_add_str(o, "path_class", g->gpu.path_class);
+	gd_json_add_str(o, "memory", g->mem.kind == GD_GPU_MEM_STAGING ? "host_staging" : "device");
+	gd_json_add_str(o, "registration", gd_gpu_reg_str(g->mem.reg_used));
+	gd_json_add_str(o, "selected_by", g->gpu.why);
+	json_object_object_add((json_object *)json_record, "gpu", o);
 }
 #endif

@@ -147,5 +147,8 @@ const struct gd_gpu *gd_gpu_buf_gpu(const struct gd_buf *b);
 const struct gd_gpu_mem *gd_gpu_buf_mem(const struct gd_buf *b);
 /* "GPU 0 NVIDIA H100 80GB HBM3 (0000:18:00.0, PIX to mlx5_0), device memory via dma-buf" */
 int gd_gpu_buf_describe(const struct gd_buf *b, char *out, size_t len);
+/* Add "gpu": {index, name, pci, numa_node, nic, path_class, memory, registration}
+ * to a JSON record (json_object *). */
+void gd_gpu_buf_json(const struct gd_buf *b, void *json_record);
 
 #endif
