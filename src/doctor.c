@@ -30,6 +30,8 @@ const struct gd_check gd_checks[] = {
 	  false },
 	{ "memlock", "locked-memory limit of this process (/proc/self/limits)", gd_chk_memlock,
 	  false },
+	{ "gdrcopy", "gdrdrv (gdrcopy) loaded with its /dev/gdrdrv device, when installed",
+	  gd_chk_gdrcopy, false },
 	{ "dev.infiniband", "/dev/infiniband uverbs and rdma_cm device files accessible",
 	  gd_chk_dev_infiniband, false },
 	{ "rdma.devices", "RDMA devices present (/sys/class/infiniband)", gd_chk_rdma_devices, false },

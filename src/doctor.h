@@ -115,6 +115,7 @@ void gd_chk_registration(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_regkey(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_bar1(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_memlock(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_gdrcopy(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_dev_infiniband(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_rdma_devices(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_devx(struct gd_doctor *d, const struct gd_check *c);
@@ -132,6 +133,8 @@ void gd_chk_bond(struct gd_doctor *d, const struct gd_check *c);
 /* "Max locked memory  65536  65536  bytes" in /proc/self/limits: soft limit,
  * UINT64_MAX for unlimited. */
 int gd_parse_memlock(const char *limits, unsigned long long *soft);
+/* Whether /proc/devices text lists a character device by name. */
+bool gd_proc_devices_has(const char *text, const char *name);
 /* The RoCE path MTU the kernel derives from a netdev MTU (iboe_get_mtu). */
 int gd_roce_mtu(int netdev_mtu);
 /* A RoCE v2 IPv4-mapped GID: "0000:0000:0000:0000:0000:ffff:0a00:0001". */

@@ -250,6 +250,52 @@ void gd_chk_memlock(struct gd_doctor *d, const struct gd_check *c)
 		    soft >> 10);
 }
 
+bool gd_proc_devices_has(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+
+	/* "Character devices:\n  1 mem\n510 gdrdrv\n\nBlock devices:..." */
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *q = p;
+
+		if (strncmp(p, "Block devices:", 14) == 0)
+			return false;
+		while (*q == ' ' || (*q >= '0' && *q <= '9'))
+			q++;
+		if (q > p && strncmp(q, name, len) == 0 && (q[len] == '\n' || q[len] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+void gd_chk_gdrcopy(struct gd_doctor *d, const struct gd_check *c)
+{
+	struct gd_check_result r;
+	char *devs = NULL;
+	bool mod, chr, node;
+
+	gd_res_init(&r, c, NULL);
+	mod = gd_sysfs_exists("/sys/module/gdrdrv");
+	chr = gd_read_text(&devs, "/proc/devices") == 0 && gd_proc_devices_has(devs, "gdrdrv");
+	free(devs);
+	node = gd_sysfs_exists("/dev/gdrdrv");
+	gd_res_ev(&r, "/sys/module/gdrdrv", "%s", mod ? "loaded" : "absent");
+	gd_res_ev(&r, "/proc/devices", "gdrdrv %s", chr ? "registered" : "absent");
+	gd_res_ev(&r, "/dev/gdrdrv", "%s", node ? "present" : "absent");
+	if (!mod && !chr && !node) {
+		gd_res_emit(d, &r, GD_CHECK_SKIP,
+			    "gdrcopy not installed (GPUDirect RDMA does not need it; NVSHMEM's proxy and CPU-assisted IBGDA paths use it)");
+		return;
+	}
+	if (!chr || !node) {
+		gd_res_fix(&r, "reload gdrdrv (modprobe gdrdrv, or gdrcopy's insmod.sh) so that /dev/gdrdrv is created");
+		gd_res_emit(d, &r, GD_CHECK_FAIL, "gdrdrv %s but %s: gdr_open() fails",
+			    mod ? "loaded" : "partly present", node ? "not in /proc/devices" : "/dev/gdrdrv missing");
+		return;
+	}
+	gd_res_emit(d, &r, GD_CHECK_PASS, "gdrdrv loaded, /dev/gdrdrv present");
+}
+
 static bool rw_ok(const char *live_path)
 {
 	char path[512];

@@ -120,6 +120,13 @@ class Machine:
     def kernel(self, release):
         self.file('/proc/sys/kernel/osrelease', release + '\n')
 
+    def gdrcopy(self, dev_node=True):
+        self.file('/sys/module/gdrdrv/initstate', 'live\n')
+        self.file('/proc/devices', 'Character devices:\n  1 mem\n  4 tty\n231 infiniband_verbs\n'
+                  '510 gdrdrv\n\nBlock devices:\n  8 sd\n259 blkext\n')
+        if dev_node:
+            self.file('/dev/gdrdrv', '')
+
     def kallsyms(self, ofed):
         syms = ['ffffffffc0c01000 T ib_register_client\t[ib_core]',
                 'ffffffffc0c02000 T ib_alloc_pd_user\t[ib_core]']
@@ -217,6 +224,7 @@ def good():
     switch_box(m)
     m.kernel('6.8.0-48-generic')
     m.nvidia('580.95.05', registry='PeerMappingOverride=1;')
+    m.gdrcopy()
     m.common()
 
 def peermem_missing():
@@ -240,6 +248,7 @@ def peermem_unregistered():
     switch_box(m)
     m.kernel('5.4.0-150-generic')
     m.nvidia('535.104.05', open_flavour=False, peermem=['nvidia_peermem', 'nv_peer_mem'], memory_peers=[])
+    m.gdrcopy(dev_node=False)
     m.common()
 
 def link_downgraded():

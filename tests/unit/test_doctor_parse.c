@@ -103,6 +103,16 @@ static void memlock(void **state)
 	assert_int_equal(gd_parse_memlock("Max open files 1 1 files\n", &v), -EINVAL);
 }
 
+static void proc_devices(void **state)
+{
+	const char *t = "Character devices:\n  1 mem\n510 gdrdrv\n511 gdrdrvx\n\nBlock devices:\n259 gdrdrv2\n";
+
+	assert_true(gd_proc_devices_has(t, "gdrdrv"));
+	assert_true(gd_proc_devices_has(t, "mem"));
+	assert_false(gd_proc_devices_has(t, "gdrdrv2")); /* a block device */
+	assert_false(gd_proc_devices_has(t, "gdr"));
+}
+
 static void roce_mtu(void **state)
 {
 	assert_int_equal(gd_roce_mtu(9000), 4096);
@@ -320,6 +330,7 @@ int main(void)
 		cmocka_unit_test(registry_dwords),
 		cmocka_unit_test(proc_modules),
 		cmocka_unit_test(memlock),
+		cmocka_unit_test(proc_devices),
 		cmocka_unit_test(roce_mtu),
 		cmocka_unit_test(acs_walk),
 		cmocka_unit_test(link_speed),
