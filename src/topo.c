@@ -106,21 +106,46 @@ static void obj_busid(hwloc_obj_t o, char *buf, size_t len)
 		 o->attr->pcidev.dev, o->attr->pcidev.func);
 }
 
+static bool is_gpu_memory(hwloc_obj_t numa)
+{
+	return numa->subtype && !strcmp(numa->subtype, "GPUMemory");
+}
+
+/*
+ * The CPU NUMA nodes of an object: a GPU's own memory node (Grace Hopper)
+ * sits in its package's nodeset but is neither "NUMA Affinity" nor a reason
+ * to call two devices of one socket SYS. Returns the node count.
+ */
+static int cpu_nodes(hwloc_topology_t hw, hwloc_obj_t o, hwloc_bitmap_t out)
+{
+	hwloc_obj_t m = NULL;
+
+	hwloc_bitmap_zero(out);
+	if (!o->nodeset)
+		return 0;
+	while ((m = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, m)))
+		if (!is_gpu_memory(m) && hwloc_bitmap_isset(o->nodeset, m->os_index))
+			hwloc_bitmap_set(out, m->os_index);
+	return hwloc_bitmap_weight(out);
+}
+
 static void obj_affinity(hwloc_topology_t hw, hwloc_obj_t o, char *cpus, size_t clen,
 			 char *nodes, size_t nlen)
 {
 	hwloc_obj_t anc = o ? hwloc_get_non_io_ancestor_obj(hw, o) : NULL;
+	hwloc_bitmap_t set;
 
-	if (!anc || !anc->cpuset || !anc->nodeset) {
+	if (!anc || !anc->cpuset || !anc->nodeset || !(set = hwloc_bitmap_alloc())) {
 		snprintf(cpus, clen, "N/A");
 		snprintf(nodes, nlen, "N/A");
 		return;
 	}
 	hwloc_bitmap_list_snprintf(cpus, clen, anc->cpuset);
-	if (hwloc_bitmap_iszero(anc->nodeset))
+	if (cpu_nodes(hw, anc, set) <= 0)
 		snprintf(nodes, nlen, "N/A");
 	else
-		hwloc_bitmap_list_snprintf(nodes, nlen, anc->nodeset);
+		hwloc_bitmap_list_snprintf(nodes, nlen, set);
+	hwloc_bitmap_free(set);
 }
 
 /* A NUMA node of GPU memory (Grace Hopper) names its GPU in PCIBusID. */
@@ -269,9 +294,11 @@ static hwloc_obj_t lowest_common(hwloc_obj_t a, hwloc_obj_t b)
 	return NULL;
 }
 
-enum gd_link gd_topo_classify_objs(hwloc_obj_t a, hwloc_obj_t b)
+enum gd_link gd_topo_classify_objs(hwloc_topology_t hw, hwloc_obj_t a, hwloc_obj_t b)
 {
+	hwloc_bitmap_t set;
 	hwloc_obj_t l;
+	int nodes;
 
 	if (!a || !b)
 		return GD_LINK_NA;
@@ -290,7 +317,11 @@ enum gd_link gd_topo_classify_objs(hwloc_obj_t a, hwloc_obj_t b)
 	if (l->type == HWLOC_OBJ_PCI_DEVICE)
 		return GD_LINK_PIX;
 	/* CPU side: one NUMA node or several */
-	return l->nodeset && hwloc_bitmap_weight(l->nodeset) > 1 ? GD_LINK_SYS : GD_LINK_NODE;
+	if (!(set = hwloc_bitmap_alloc()))
+		return GD_LINK_NA;
+	nodes = cpu_nodes(hw, l, set);
+	hwloc_bitmap_free(set);
+	return nodes > 1 ? GD_LINK_SYS : GD_LINK_NODE;
 }
 
 static hwloc_obj_t dev_obj(const struct gd_topo *t, size_t i)
@@ -321,7 +352,7 @@ int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_on
 	t->pci_only = pci_only;
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < n; j++) {
-			enum gd_link c = i == j ? GD_LINK_X : gd_topo_classify_objs(dev_obj(t, i), dev_obj(t, j));
+			enum gd_link c = i == j ? GD_LINK_X : gd_topo_classify_objs(t->hw, dev_obj(t, i), dev_obj(t, j));
 			int links = 0;
 
 			if (i != j && i < t->ngpus && j < t->ngpus && nv)
@@ -368,25 +399,20 @@ static int read_link_max(const char *busid, double *gts, int *width)
 	return 0;
 }
 
-/* The bridge port above a device, from its canonical sysfs path. */
-static int parent_port(const char *busid, char *port, size_t len)
+/* The PCI bridge port above a device in the hwloc tree ("" at a host bridge). */
+static int parent_port(hwloc_obj_t o, char *port, size_t len)
 {
-	char real[4096], *slash;
-	struct gd_busid id;
+	hwloc_obj_t p = o ? o->parent : NULL;
 
-	if (gd_sysfs_realpath(real, sizeof(real), "/sys/bus/pci/devices/%s", busid))
+	if (!p || p->type != HWLOC_OBJ_BRIDGE || p->attr->bridge.upstream_type != HWLOC_OBJ_BRIDGE_PCI)
 		return -ENOENT;
-	if (!(slash = strrchr(real, '/')))
-		return -ENOENT;
-	*slash = '\0';
-	slash = strrchr(real, '/');
-	if (!slash || gd_busid_parse(slash + 1, &id))
-		return -ENOENT;
-	snprintf(port, len, "%s", slash + 1);
+	snprintf(port, len, "%04x:%02x:%02x.%x", p->attr->bridge.upstream.pci.domain,
+		 p->attr->bridge.upstream.pci.bus, p->attr->bridge.upstream.pci.dev,
+		 p->attr->bridge.upstream.pci.func);
 	return 0;
 }
 
-static void read_link(const char *busid, struct gd_pcie_link *l)
+static void read_link(const char *busid, hwloc_obj_t obj, struct gd_pcie_link *l)
 {
 	char buf[64], port[64];
 	double pgts;
@@ -402,7 +428,7 @@ static void read_link(const char *busid, struct gd_pcie_link *l)
 	    read_link_max(busid, &l->max_gts, &l->max_width))
 		return;
 	/* the link can run no faster than the port above it allows */
-	if (!parent_port(busid, port, sizeof(port)) && !read_link_max(port, &pgts, &pwidth)) {
+	if (!parent_port(obj, port, sizeof(port)) && !read_link_max(port, &pgts, &pwidth)) {
 		l->max_gts = GD_MIN(l->max_gts, pgts);
 		l->max_width = GD_MIN(l->max_width, pwidth);
 	}
@@ -412,7 +438,7 @@ static void read_link(const char *busid, struct gd_pcie_link *l)
 void gd_topo_read_links(struct gd_topo *t)
 {
 	for (size_t i = 0; i < t->ngpus; i++)
-		read_link(t->gpus[i].busid, &t->gpus[i].link);
+		read_link(t->gpus[i].busid, t->gpus[i].obj, &t->gpus[i].link);
 	for (size_t i = 0; i < t->nnics; i++)
-		read_link(t->nics[i].busid, &t->nics[i].link);
+		read_link(t->nics[i].busid, t->nics[i].obj, &t->nics[i].link);
 }

@@ -88,7 +88,7 @@ int gd_topo_add_nic(struct gd_topo *t, const char *name, const char *busid, cons
 void gd_topo_sort_nics(struct gd_topo *t);
 
 /* Class of two PCI objects (or NULL for "no PCI parent"). */
-enum gd_link gd_topo_classify_objs(hwloc_obj_t a, hwloc_obj_t b);
+enum gd_link gd_topo_classify_objs(hwloc_topology_t hw, hwloc_obj_t a, hwloc_obj_t b);
 /* Fill the matrices; NVLink counts override GPU pairs unless pci_only. */
 int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_only);
 

@@ -207,7 +207,7 @@ static int json_links(const struct gd_topo *t, FILE *out)
 				gd_json_add_int(r, "nvlinks", gd_topo_nv(t, i, j));
 			if (c == GD_LINK_NV) {
 				hwloc_obj_t oa = t->gpus[i].obj, ob = t->gpus[j].obj;
-				gd_json_add_str(r, "pcie_class", gd_link_str(gd_topo_classify_objs(oa, ob)));
+				gd_json_add_str(r, "pcie_class", gd_link_str(gd_topo_classify_objs(t->hw, oa, ob)));
 			} else {
 				gd_json_add_str(r, "pcie_class", gd_link_str(c));
 			}

@@ -11,6 +11,7 @@
 #include "sysfs.h"
 #include "topo.h"
 #include "topo_advice.h"
+#include "topo_nics.h"
 #include "topo_report.h"
 
 enum { O_TOPOLOGY = 1, O_NVLINKS, O_SYSFS_ROOT, O_FORMAT, O_JSON, O_PCI_ONLY, O_ADVICE, O_EXPORT };
@@ -74,9 +75,30 @@ static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd
 	/* --pci-only does not need NVML, unless the counts are exported */
 	if (a->xml || gd_sysfs_is_fixture() || t->ngpus < 2 || (a->pci_only && !a->export))
 		return 0;
-	if (gd_nvlink_query_nvml(nv, err, sizeof(err)) && t->ngpus > 1)
+	if (gd_nvlink_query_nvml(nv, err, sizeof(err)))
 		gd_warn("%s; showing PCIe classes between GPUs", err);
+	else
+		gd_debug("NVLink counts from NVML: %zu GPU/remote pairs", nv->n);
 	return 0;
+}
+
+/*
+ * NICs: the core's device reader on this machine or a fixture sysfs tree;
+ * the XML's OpenFabrics devices when replaying a topology file alone.
+ */
+static int find_nics(const struct args *a, struct gd_topo *t)
+{
+	int ret;
+
+	if (a->xml && !(gd_sysfs_is_fixture() && gd_sysfs_exists("/sys/class/infiniband"))) {
+		gd_debug("NICs from the OpenFabrics devices of %s", a->xml);
+		return gd_topo_find_nics_hwloc(t);
+	}
+	gd_debug("NICs from %s/sys/class/infiniband", gd_sysfs_root());
+	ret = gd_topo_find_nics_rdma(t);
+	if (ret)
+		gd_error("cannot list the RDMA devices: %s (%s)", strerror(-ret), gd_sysfs_errpath());
+	return ret;
 }
 
 static int export_files(const struct args *a, struct gd_topo *t, const struct gd_nvlinks *nv)
@@ -105,50 +127,58 @@ static int export_files(const struct args *a, struct gd_topo *t, const struct gd
 	return 0;
 }
 
-static int run(const struct args *a)
+/* Everything the report needs: hwloc, GPUs, NICs, NVLinks, PCIe links, classes, advice. */
+static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *nv,
+		    struct gd_topo_advice *adv)
 {
 	struct gd_topo_src src = { a->xml, a->root };
-	struct gd_topo_advice adv = { 0 };
-	struct gd_nvlinks nv = { 0 };
-	struct gd_topo t;
 	char err[512];
 	int ret;
 
-	ret = gd_topo_load(&t, &src, err, sizeof(err));
+	ret = gd_topo_load(t, &src, err, sizeof(err));
 	if (ret) {
 		gd_error("%s", err);
 		return ret == -ENOENT || ret == -EACCES || ret == -EINVAL ? GD_EXIT_USAGE : GD_EXIT_ENV;
 	}
-	ret = gd_topo_find_gpus(&t);
-	if (!ret)
-		ret = gd_topo_find_nics_hwloc(&t);
-	if (!ret && load_nvlinks(a, &t, &nv)) {
-		gd_topo_free(&t);
+	if (gd_topo_find_gpus(t) || find_nics(a, t))
+		return GD_EXIT_ENV;
+	if (load_nvlinks(a, t, nv))
 		return GD_EXIT_USAGE;
+	/* PCIe link files: on this machine, or in a fixture tree (not for a replayed XML alone) */
+	if (!a->xml || gd_sysfs_is_fixture())
+		gd_topo_read_links(t);
+	if (gd_topo_classify(t, nv, a->pci_only) || gd_topo_advise(t, adv)) {
+		gd_error("out of memory");
+		return GD_EXIT_ENV;
 	}
-	if (!ret && !a->xml)
-		gd_topo_read_links(&t);
-	else if (!ret && gd_sysfs_is_fixture())
-		gd_topo_read_links(&t);
-	if (!ret)
-		ret = gd_topo_classify(&t, &nv, a->pci_only);
-	if (!ret)
-		ret = gd_topo_advise(&t, &adv);
-	if (!ret && a->export)
-		ret = export_files(a, &t, &nv) ? -EIO : 0;
-	if (!ret && !t.ngpus && !t.nnics)
-		gd_warn("no NVIDIA GPU and no RDMA device found");
-	if (!ret && a->format != GD_TOPO_JSON && !a->advice)
-		for (size_t i = 0; i < adv.nw; i++)
-			gd_warn("%s", adv.w[i].msg);
-	if (!ret)
-		ret = gd_topo_print(&t, &adv, (enum gd_topo_format)a->format, a->advice, stdout);
+	if (a->export && export_files(a, t, nv))
+		return GD_EXIT_ENV;
+	return GD_EXIT_OK;
+}
+
+static int run(const struct args *a)
+{
+	struct gd_topo_advice adv = { 0 };
+	struct gd_nvlinks nv = { 0 };
+	struct gd_topo t = { 0 };
+	int ret = discover(a, &t, &nv, &adv);
+
+	if (ret == GD_EXIT_OK) {
+		if (!t.ngpus && !t.nnics)
+			gd_warn("no NVIDIA GPU and no RDMA device found");
+		/* warnings go to stderr unless --advice or JSON carry them */
+		if (a->format != GD_TOPO_JSON && !a->advice)
+			for (size_t i = 0; i < adv.nw; i++)
+				gd_warn("%s", adv.w[i].msg);
+		if (gd_topo_print(&t, &adv, (enum gd_topo_format)a->format, a->advice, stdout)) {
+			gd_error("cannot write the report: %s", strerror(errno));
+			ret = GD_EXIT_ENV;
+		}
+	}
 	gd_topo_advice_free(&adv);
 	gd_nvlink_free(&nv);
 	gd_topo_free(&t);
-	if (ret == -EIO)
-		return GD_EXIT_ENV;
-	return ret ? GD_EXIT_ENV : GD_EXIT_OK;
+	return ret;
 }
 
 int main(int argc, char **argv)

@@ -39,10 +39,16 @@ check() { # name golden-file args...
 
 for dir in "$fx"/*/; do
 	m=$(basename "$dir")
-	[ -f "$dir/topology.xml" ] || continue
-	set -- --topology "$dir/topology.xml"
-	[ -f "$dir/nvlinks.txt" ] && set -- "$@" --nvlinks "$dir/nvlinks.txt"
-	[ -d "$dir/sysfs" ] && set -- "$@" --sysfs-root "$dir/sysfs"
+	if [ -f "$dir/args" ]; then # a machine made of other fixtures (@srcdir@: top_srcdir)
+		# shellcheck disable=SC2046
+		set -- $(sed "s|@srcdir@|$top_srcdir|g" "$dir/args")
+	elif [ -f "$dir/topology.xml" ]; then
+		set -- --topology "$dir/topology.xml"
+		[ -f "$dir/nvlinks.txt" ] && set -- "$@" --nvlinks "$dir/nvlinks.txt"
+		[ -d "$dir/sysfs" ] && set -- "$@" --sysfs-root "$dir/sysfs"
+	else
+		continue
+	fi
 	check "$m compact" "$dir/expected.compact" "$@"
 	check "$m nvidia-smi" "$dir/expected.nvsmi" "$@" --format nvidia-smi
 	check "$m json" "$dir/expected.json" "$@" --json

@@ -37,7 +37,7 @@ static hwloc_obj_t pci(struct gd_topo *t, const char *busid)
 	return o;
 }
 
-#define CLS(t, a, b) gd_topo_classify_objs(pci(t, a), pci(t, b))
+#define CLS(t, a, b) gd_topo_classify_objs((t)->hw, pci(t, a), pci(t, b))
 
 static void classes_of_the_pxb_box(void **state)
 {
@@ -49,7 +49,7 @@ static void classes_of_the_pxb_box(void **state)
 	assert_int_equal(CLS(&t, "0000:17:00.0", "0000:16:00.0"), GD_LINK_PXB); /* symmetric */
 	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:91:00.0"), GD_LINK_SYS); /* two sockets */
 	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:15:00.0"), GD_LINK_PIX);
-	assert_int_equal(gd_topo_classify_objs(pci(&t, "0000:15:00.0"), NULL), GD_LINK_NA);
+	assert_int_equal(gd_topo_classify_objs(t.hw, pci(&t, "0000:15:00.0"), NULL), GD_LINK_NA);
 	gd_topo_free(&t);
 }
 
@@ -154,6 +154,19 @@ static void nearest_nics_are_shared_evenly(void **state)
 	gd_topo_free(&t);
 }
 
+static void gpu_memory_node_is_not_a_cpu_node(void **state)
+{
+	struct gd_topo t;
+
+	load(&t, "gh200");
+	assert_int_equal(t.ngpus, 1);
+	assert_int_equal(t.gpus[0].gpu_numa_id, 1);
+	assert_string_equal(t.gpus[0].nodes, "0");
+	/* one socket: NODE, although the package's nodeset holds the GPU's node too */
+	assert_int_equal(CLS(&t, "0009:01:00.0", "0000:01:00.0"), GD_LINK_NODE);
+	gd_topo_free(&t);
+}
+
 static void pcie_speed_parser(void **state)
 {
 	double g = 0;
@@ -174,6 +187,7 @@ int main(void)
 		cmocka_unit_test(nics_without_pci_have_no_class),
 		cmocka_unit_test(natural_nic_order),
 		cmocka_unit_test(nearest_nics_are_shared_evenly),
+		cmocka_unit_test(gpu_memory_node_is_not_a_cpu_node),
 		cmocka_unit_test(pcie_speed_parser),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

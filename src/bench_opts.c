@@ -1,0 +1,671 @@
+#include "bench_opts.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gd.h"
+#include "log.h"
+
+enum {
+	/* every benchmark */
+	B_PORT = 1, B_BIND, B_DEV, B_IB_PORT, B_GID, B_IPV6, B_MTU, B_SIZE, B_ALL, B_ITERS,
+	B_DURATION, B_MARGIN, B_INLINE, B_RDMA_CM, B_CPU_FREQ, B_OUTPUT, B_HUGEPAGES,
+	B_SOURCE_IP, B_PIN_CORES, B_WARM_UP, B_JSON, B_TIMEOUT, B_VALIDATE,
+	B_USE_CUDA, B_CUDA_BUS_ID, B_CUDA_DMABUF, B_GPU_STAGING,
+	/* bandwidth */
+	B_BIDIR, B_QPS, B_TX_DEPTH, B_CQ_MOD, B_POST_LIST, B_NO_PEAK, B_GBITS, B_INFINITE,
+	B_LIMIT_BW, B_LIMIT_MSGRATE,
+	/* latency */
+	B_CYCLES, B_HIST, B_UNSORTED, B_LAT_GAP,
+	/* per op */
+	B_RX_DEPTH, B_OUTS, B_ATOMIC, B_WRITE_IMM, B_SEND_IMM,
+	B_UNSUPPORTED = 1000,
+};
+
+static const struct gd_opt common_opts[] = {
+	{ "port", 'p', GD_REQ_ARG, "PORT", "TCP port of the side channel, also rdma_cm's (default 18515)", B_PORT },
+	{ "bind", 0, GD_REQ_ARG, "ADDR", "server: listen on this local address only (default all)", B_BIND },
+	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "RDMA device (default the first one)", B_DEV },
+	{ "ib-port", 'i', GD_REQ_ARG, "PORT", "port of the RDMA device (default 1)", B_IB_PORT },
+	{ "gid-index", 'x', GD_REQ_ARG, "INDEX", "GID index (default on RoCE: the v2 GID that routes to the peer)", B_GID },
+	{ "ipv6", 0, GD_NO_ARG, NULL, "prefer IPv6 GIDs and addresses (default IPv4)", B_IPV6 },
+	{ "mtu", 'm', GD_REQ_ARG, "MTU", "path MTU 256, 512, 1024, 2048 or 4096 (default the port's active MTU)", B_MTU },
+	{ "size", 's', GD_REQ_ARG, "BYTES", "message size, K/M suffixes allowed (default 65536 bw, 2 lat, 8 atomic)", B_SIZE },
+	{ "all", 'a', GD_NO_ARG, NULL, "run every size from 2 to 2^23 bytes", B_ALL },
+	{ "iters", 'n', GD_REQ_ARG, "N", "iterations (default 5000 write bw, 1000 others; at least 5)", B_ITERS },
+	{ "duration", 'D', GD_REQ_ARG, "SEC", "run for SEC seconds instead of a number of iterations", B_DURATION },
+	{ "margin", 'f', GD_REQ_ARG, "SEC", "with -D: seconds left out at start and end (default duration/4)", B_MARGIN },
+	{ "inline_size", 'I', GD_REQ_ARG, "BYTES", "largest message sent inline, 0-1024 (write and send)", B_INLINE },
+	{ "rdma_cm", 'R', GD_NO_ARG, NULL, "connect the QPs with rdma_cm instead of the side channel", B_RDMA_CM },
+	{ "CPU-freq", 'F', GD_NO_ARG, NULL, "accepted for perftest compatibility (gdperf does not measure the CPU frequency)", B_CPU_FREQ },
+	{ "output", 0, GD_REQ_ARG, "WHAT", "print only one number per size: bandwidth, message_rate or latency", B_OUTPUT },
+	{ "use_hugepages", 0, GD_NO_ARG, NULL, "allocate the buffers from 2 MiB huge pages", B_HUGEPAGES },
+	{ "bind_source_ip", 0, GD_REQ_ARG, "ADDR", "local source address of the connection (default from routing)", B_SOURCE_IP },
+	{ "source_ip", 0, GD_REQ_ARG, "ADDR", "older perftest spelling of --bind_source_ip", B_SOURCE_IP },
+	{ "pin_cores", 0, GD_REQ_ARG, "LIST", "run on these CPUs, e.g. 0-3,8 (default the NIC's NUMA node)", B_PIN_CORES },
+	{ "perform_warm_up", 0, GD_NO_ARG, NULL, "post one queue of messages before measuring", B_WARM_UP },
+	{ "json", 0, GD_NO_ARG, NULL, "print one JSON object per result (JSON Lines) instead of tables", B_JSON },
+	{ "timeout", 0, GD_REQ_ARG, "SEC", "deadline of each side-channel step, connect included (default 10)", B_TIMEOUT },
+	{ "validate", 0, GD_NO_ARG, NULL, "the receiver checks the payload (or the final atomic counter)", B_VALIDATE },
+	{ "use_cuda", 0, GD_REQ_ARG, "N|auto", "buffers in the memory of CUDA device N, or of the GPU nearest the NIC", B_USE_CUDA },
+	{ "use_cuda_bus_id", 0, GD_REQ_ARG, "BDF", "buffers in the memory of the CUDA device at this PCI address", B_CUDA_BUS_ID },
+	{ "use_cuda_dmabuf", 0, GD_NO_ARG, NULL, "register GPU memory through dma-buf (with --use_cuda)", B_CUDA_DMABUF },
+	{ "gpu_staging", 0, GD_NO_ARG, NULL, "stage GPU data through host memory (with --use_cuda)", B_GPU_STAGING },
+	{ NULL },
+};
+
+static const struct gd_opt bw_opts[] = {
+	{ "bidirectional", 'b', GD_NO_ARG, NULL, "both sides send; the reports are exchanged and summed", B_BIDIR },
+	{ "qp", 'q', GD_REQ_ARG, "N", "number of QPs (default 1)", B_QPS },
+	{ "tx-depth", 't', GD_REQ_ARG, "N", "outstanding sends per QP (default 128)", B_TX_DEPTH },
+	{ "cq-mod", 'Q', GD_REQ_ARG, "N", "one signalled completion every N posts (default 100; 1 above 8 KiB)", B_CQ_MOD },
+	{ "post_list", 'l', GD_REQ_ARG, "N", "post N work requests per call (default 1)", B_POST_LIST },
+	{ "noPeak", 'N', GD_NO_ARG, NULL, "do not compute the peak bandwidth", B_NO_PEAK },
+	{ "report_gbits", 0, GD_NO_ARG, NULL, "report bandwidth in Gb/s (10^9 bit) instead of MiB/s (2^20 byte)", B_GBITS },
+	{ "run_infinitely", 0, GD_NO_ARG, NULL, "run until interrupted, reporting every -D seconds (default 5)", B_INFINITE },
+	{ "limit_bw", 'w', GD_REQ_ARG, "BW", "fail (exit 1) when the average bandwidth is below BW (report unit)", B_LIMIT_BW },
+	{ "limit_msgrate", 'y', GD_REQ_ARG, "MPPS", "fail (exit 1) when the message rate is below MPPS", B_LIMIT_MSGRATE },
+	{ NULL },
+};
+
+static const struct gd_opt lat_opts[] = {
+	{ "report-cycles", 'C', GD_NO_ARG, NULL, "report latency in nanoseconds instead of microseconds (perftest: cycles)", B_CYCLES },
+	{ "report-histogram", 'H', GD_NO_ARG, NULL, "print every sample, sorted", B_HIST },
+	{ "report-histogrm", 0, GD_NO_ARG, NULL, "perftest's spelling of --report-histogram", B_HIST },
+	{ "report-unsorted", 'U', GD_NO_ARG, NULL, "print every sample in order (implies -H)", B_UNSORTED },
+	{ "latency_gap", 0, GD_REQ_ARG, "USEC", "wait USEC microseconds between two latency samples", B_LAT_GAP },
+	{ NULL },
+};
+
+static const struct gd_opt rx_opts[] = {
+	{ "rx-depth", 'r', GD_REQ_ARG, "N", "receive queue depth (send and --write_with_imm; default 512)", B_RX_DEPTH },
+	{ NULL },
+};
+static const struct gd_opt outs_opts[] = {
+	{ "outs", 'o', GD_REQ_ARG, "N", "outstanding reads/atomics per QP (default the device maximum)", B_OUTS },
+	{ NULL },
+};
+static const struct gd_opt atomic_opts[] = {
+	{ "atomic_type", 'A', GD_REQ_ARG, "TYPE", "CMP_AND_SWAP or FETCH_AND_ADD (default)", B_ATOMIC },
+	{ NULL },
+};
+static const struct gd_opt write_imm_opts[] = {
+	{ "write_with_imm", 0, GD_NO_ARG, NULL, "RDMA write with immediate (the receiver gets a completion)", B_WRITE_IMM },
+	{ NULL },
+};
+static const struct gd_opt send_imm_opts[] = {
+	{ "send_with_imm", 0, GD_NO_ARG, NULL, "send with immediate data", B_SEND_IMM },
+	{ NULL },
+};
+
+/* perftest options gdperf refuses ("not supported", exit 2). */
+#define NS(name, letter, arg) { name, letter, arg, NULL, NULL, B_UNSUPPORTED }
+static const struct gd_opt unsupported_opts[] = {
+	NS("connection", 'c', GD_REQ_ARG), NS("sl", 'S', GD_REQ_ARG), NS("tclass", 0, GD_REQ_ARG),
+	NS("flow_label", 0, GD_REQ_ARG), NS("tos", 'T', GD_REQ_ARG), NS("qp-timeout", 'u', GD_REQ_ARG),
+	NS("retry_count", 0, GD_REQ_ARG), NS("pkey_index", 0, GD_REQ_ARG), NS("dlid", 0, GD_REQ_ARG),
+	NS("force-link", 0, GD_REQ_ARG), NS("com_rdma_cm", 'z', GD_NO_ARG),
+	NS("comm_rdma_cm", 0, GD_NO_ARG), NS("dont_xchg_versions", 0, GD_NO_ARG),
+	NS("dualport", 'O', GD_NO_ARG), NS("use_ooo", 0, GD_NO_ARG),
+	NS("no_enhanced_reorder", 0, GD_NO_ARG), NS("disable_pcie_relaxed", 0, GD_NO_ARG),
+	NS("recv_post_list", 0, GD_REQ_ARG), NS("cqe_poll", 0, GD_REQ_ARG),
+	NS("disable_dynamic_polling", 0, GD_NO_ARG), NS("events", 'e', GD_NO_ARG),
+	NS("vector", 'X', GD_REQ_ARG), NS("use-srq", 0, GD_NO_ARG), NS("connectionless", 0, GD_NO_ARG),
+	NS("mcg", 'g', GD_NO_ARG), NS("MGID", 'M', GD_REQ_ARG), NS("use_old_post_send", 0, GD_NO_ARG),
+	NS("no_lock", 0, GD_NO_ARG), NS("mr_per_qp", 0, GD_NO_ARG), NS("use-null-mr", 0, GD_NO_ARG),
+	NS("wait_destroy", 0, GD_REQ_ARG), NS("log_dci_streams", 0, GD_REQ_ARG),
+	NS("log_active_dci_streams", 0, GD_REQ_ARG), NS("use_cuda_pcie_mapping", 0, GD_NO_ARG),
+	NS("use_data_direct", 0, GD_NO_ARG), NS("cuda_mem_type", 0, GD_REQ_ARG),
+	NS("gpu_touch", 0, GD_REQ_ARG), NS("use_rocm", 0, GD_REQ_ARG),
+	NS("use_rocm_dmabuf", 0, GD_NO_ARG), NS("use_musa", 0, GD_REQ_ARG),
+	NS("use_musa_dmabuf", 0, GD_NO_ARG), NS("use_neuron", 0, GD_REQ_ARG),
+	NS("use_neuron_dmabuf", 0, GD_NO_ARG), NS("use_hl", 0, GD_REQ_ARG),
+	NS("use_mlu", 0, GD_REQ_ARG), NS("use_mlu_dmabuf", 0, GD_NO_ARG),
+	NS("use_opencl", 0, GD_REQ_ARG), NS("opencl_platform_id", 0, GD_REQ_ARG),
+	NS("use_ib_dm_dmabuf", 0, GD_REQ_ARG), NS("mmap", 0, GD_REQ_ARG),
+	NS("mmap-offset", 0, GD_REQ_ARG), NS("odp", 0, GD_NO_ARG), NS("tph_mem", 0, GD_REQ_ARG),
+	NS("cpu_id", 0, GD_REQ_ARG), NS("ph", 0, GD_REQ_ARG), NS("numa_node", 0, GD_REQ_ARG),
+	NS("disable_numa", 0, GD_NO_ARG), NS("out_json", 0, GD_NO_ARG),
+	NS("out_json_file", 0, GD_REQ_ARG), NS("report-both", 0, GD_NO_ARG),
+	NS("report-per-port", 0, GD_NO_ARG), NS("cpu_util", 0, GD_NO_ARG),
+	NS("report-counters", 'W', GD_REQ_ARG), NS("reversed", 0, GD_NO_ARG),
+	NS("rate_limit", 0, GD_REQ_ARG), NS("rate_units", 0, GD_REQ_ARG),
+	NS("rate_limit_type", 0, GD_REQ_ARG), NS("burst_size", 0, GD_REQ_ARG),
+	NS("typical_pkt_size", 0, GD_REQ_ARG), NS("unsolicited_write", 0, GD_NO_ARG),
+	NS("payload_file_path", 0, GD_REQ_ARG), NS("data_validation", 0, GD_NO_ARG),
+	NS("data_validation_debug", 0, GD_NO_ARG), NS("aes_xts", 0, GD_NO_ARG),
+	NS("encrypt_on_tx", 0, GD_NO_ARG), NS("sig_before", 0, GD_NO_ARG),
+	NS("aes_block_size", 0, GD_REQ_ARG), NS("data_enc_keys_number", 0, GD_REQ_ARG),
+	NS("kek_path", 0, GD_REQ_ARG), NS("credentials_path", 0, GD_REQ_ARG),
+	NS("data_enc_key_app_path", 0, GD_REQ_ARG), NS("sig_offload", 0, GD_NO_ARG),
+	NS("congest_type", 0, GD_REQ_ARG), NS("ipv6-addr", 0, GD_NO_ARG),
+	NS("hop_limit", 'L', GD_REQ_ARG),
+	{ NULL },
+};
+#undef NS
+
+/*
+ * Options of a sibling tool, refused on this one: copies of the fragment with
+ * help=NULL (so --help does not list them and parsing says "not supported"),
+ * followed by a hint naming the tools that have them.
+ */
+struct sibling {
+	const struct gd_opt *table;
+	const char *where;
+};
+
+#define MAX_TABLES 12
+#define SIBLING_MAX 24
+
+struct bench_cmd {
+	struct gd_cmd cmd;
+	const struct gd_opt *tables[MAX_TABLES];
+	struct gd_opt refused[SIBLING_MAX + 1];
+	struct sibling siblings[6];
+	size_t nsiblings;
+	bool built;
+};
+
+static struct bench_cmd cmds[GD_OP_COUNT][GD_KIND_COUNT];
+
+static void refuse(struct bench_cmd *bc, size_t *nref, const struct gd_opt *table, const char *where)
+{
+	for (const struct gd_opt *o = table; o->name && *nref < SIBLING_MAX; o++) {
+		bc->refused[*nref] = *o;
+		bc->refused[*nref].help = NULL;
+		bc->refused[*nref].id = B_UNSUPPORTED;
+		(*nref)++;
+	}
+	bc->siblings[bc->nsiblings++] = (struct sibling){ table, where };
+}
+
+static void build_cmd(struct bench_cmd *bc, enum gd_bench_op op, enum gd_bench_kind kind)
+{
+	size_t nt = 0, nref = 0;
+	bool bw = kind == GD_KIND_BW;
+
+	bc->cmd.synopsis = "[options] [HOST]";
+	bc->cmd.summary = bw ? "RDMA bandwidth test: a server without HOST, a client with the server's HOST"
+			     : "RDMA latency test: a server without HOST, a client with the server's HOST";
+	bc->tables[nt++] = gd_common_opts;
+	bc->tables[nt++] = common_opts;
+	bc->tables[nt++] = bw ? bw_opts : lat_opts;
+	refuse(bc, &nref, bw ? lat_opts : bw_opts,
+	       bw ? "the latency tools (gd_*_lat)" : "the bandwidth tools (gd_*_bw)");
+	if (op == GD_OP_SEND || op == GD_OP_WRITE)
+		bc->tables[nt++] = rx_opts;
+	else
+		refuse(bc, &nref, rx_opts, "gd_send_* and gd_write_* with --write_with_imm");
+	if (op == GD_OP_READ || op == GD_OP_ATOMIC)
+		bc->tables[nt++] = outs_opts;
+	else
+		refuse(bc, &nref, outs_opts, "gd_read_* and gd_atomic_*");
+	if (op == GD_OP_ATOMIC)
+		bc->tables[nt++] = atomic_opts;
+	else
+		refuse(bc, &nref, atomic_opts, "gd_atomic_bw and gd_atomic_lat");
+	if (op == GD_OP_WRITE)
+		bc->tables[nt++] = write_imm_opts;
+	else
+		refuse(bc, &nref, write_imm_opts, "gd_write_bw and gd_write_lat");
+	if (op == GD_OP_SEND)
+		bc->tables[nt++] = send_imm_opts;
+	else
+		refuse(bc, &nref, send_imm_opts, "gd_send_bw and gd_send_lat");
+	bc->tables[nt++] = bc->refused;
+	bc->tables[nt++] = unsupported_opts;
+	bc->tables[nt] = NULL;
+	bc->cmd.tables = bc->tables;
+	bc->built = true;
+}
+
+const struct gd_cmd *gd_bench_cmd(enum gd_bench_op op, enum gd_bench_kind kind)
+{
+	struct bench_cmd *bc;
+
+	if ((unsigned)op >= GD_OP_COUNT || (unsigned)kind >= GD_KIND_COUNT)
+		return NULL;
+	bc = &cmds[op][kind];
+	if (!bc->built)
+		build_cmd(bc, op, kind);
+	return &bc->cmd;
+}
+
+/* "-b" or "--bidirectional" or "--bidirectional=x" names option o? */
+static bool arg_names(const char *arg, const struct gd_opt *o)
+{
+	size_t n;
+
+	if (arg[0] != '-')
+		return false;
+	if (arg[1] != '-')
+		return o->letter && arg[1] == o->letter;
+	n = strlen(o->name);
+	return !strncmp(arg + 2, o->name, n) && (arg[2 + n] == '\0' || arg[2 + n] == '=');
+}
+
+static void sibling_hint(const struct bench_cmd *bc, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return;
+		for (size_t s = 0; s < bc->nsiblings; s++)
+			for (const struct gd_opt *o = bc->siblings[s].table; o->name; o++)
+				if (arg_names(argv[i], o)) {
+					gd_info("--%s is an option of %s", o->name, bc->siblings[s].where);
+					return;
+				}
+	}
+}
+
+static int set_string(char *dst, size_t len, const char *opt, const char *arg)
+{
+	if (!arg || !*arg || strlen(arg) >= len) {
+		gd_error("invalid value '%s' for %s: expected 1 to %zu characters", arg ? arg : "",
+			 opt, len - 1);
+		return -EINVAL;
+	}
+	memcpy(dst, arg, strlen(arg) + 1);
+	return 0;
+}
+
+static int u32_opt(const char *opt, const char *arg, uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t v;
+	int ret = gd_opt_u64(opt, arg, min, max, &v);
+
+	if (!ret)
+		*out = (uint32_t)v;
+	return ret;
+}
+
+static int parse_double(const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = arg ? strtod(arg, &end) : 0;
+	if (!arg || !*arg || errno || *end || !(v >= 0) || v > 1e12) {
+		gd_error("invalid value '%s' for %s: expected a non-negative number", arg ? arg : "", opt);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_mtu(const char *arg, uint32_t *mtu)
+{
+	uint64_t v;
+	int ret = gd_opt_u64("-m/--mtu", arg, 256, 4096, &v);
+
+	if (ret)
+		return ret;
+	if (v & (v - 1)) {
+		gd_error("invalid value '%s' for -m/--mtu: expected 256, 512, 1024, 2048 or 4096", arg);
+		return -EINVAL;
+	}
+	*mtu = (uint32_t)v;
+	return 0;
+}
+
+static int parse_cuda(const char *arg, int *use_cuda)
+{
+	if (arg && !strcmp(arg, "auto")) {
+		*use_cuda = GD_CUDA_AUTO;
+		return 0;
+	}
+	return gd_opt_int("--use_cuda", arg, 0, 1023, use_cuda);
+}
+
+static int handle_common(struct gd_bench_params *p, int id, const char *arg)
+{
+	static const char *const outputs[] = { "bandwidth", "message_rate", "latency", NULL };
+	static const char *const atomics[] = { "FETCH_AND_ADD", "CMP_AND_SWAP", NULL };
+	uint32_t v32 = 0;
+	int v = 0, ret;
+
+	switch (id) {
+	case B_PORT:
+		ret = u32_opt("-p/--port", arg, 1, 65535, &v32);
+		p->tcp_port = (uint16_t)v32;
+		return ret;
+	case B_BIND:
+		return set_string(p->bind_addr, sizeof(p->bind_addr), "--bind", arg);
+	case B_DEV:
+		return set_string(p->dev, sizeof(p->dev), "-d/--ib-dev", arg);
+	case B_IB_PORT:
+		ret = u32_opt("-i/--ib-port", arg, 1, 255, &v32);
+		p->ib_port = (uint8_t)v32;
+		return ret;
+	case B_GID:
+		p->given |= GD_GIVEN_GID;
+		return gd_opt_int("-x/--gid-index", arg, 0, 255, &p->gid_index);
+	case B_IPV6:
+		p->ipv6 = true;
+		return 0;
+	case B_MTU:
+		p->given |= GD_GIVEN_MTU;
+		return parse_mtu(arg, &p->mtu);
+	case B_SIZE:
+		p->given |= GD_GIVEN_SIZE;
+		return gd_opt_size("-s/--size", arg, 1, UINT32_MAX / 2, &p->size);
+	case B_ALL:
+		p->all_sizes = true;
+		return 0;
+	case B_ITERS:
+		p->given |= GD_GIVEN_ITERS;
+		return gd_opt_u64("-n/--iters", arg, 5, UINT32_MAX, &p->iters);
+	case B_DURATION:
+		p->given |= GD_GIVEN_DURATION;
+		return u32_opt("-D/--duration", arg, 1, 86400 * 366, &p->duration_s);
+	case B_MARGIN:
+		p->given |= GD_GIVEN_MARGIN;
+		return u32_opt("-f/--margin", arg, 0, 86400 * 366, &p->margin_s);
+	case B_INLINE:
+		p->given |= GD_GIVEN_INLINE;
+		ret = u32_opt("-I/--inline_size", arg, 0, 1024, &v32);
+		p->inline_size = (int32_t)v32;
+		return ret;
+	case B_RDMA_CM:
+		p->conn = GD_CONN_RDMA_CM;
+		return 0;
+	case B_CPU_FREQ:
+		p->cpu_freq_quiet = true;
+		return 0;
+	case B_OUTPUT:
+		ret = gd_opt_choice("--output", arg, outputs, &v);
+		p->output = (enum gd_output)(v + 1);
+		return ret;
+	case B_HUGEPAGES:
+		p->use_hugepages = true;
+		return 0;
+	case B_SOURCE_IP:
+		return set_string(p->source_ip, sizeof(p->source_ip), "--bind_source_ip", arg);
+	case B_PIN_CORES:
+		if (!arg || strspn(arg, "0123456789,-") != strlen(arg) || !*arg) {
+			gd_error("invalid value '%s' for --pin_cores: expected a CPU list such as 0-3,8",
+				 arg ? arg : "");
+			return -EINVAL;
+		}
+		return set_string(p->pin_cores, sizeof(p->pin_cores), "--pin_cores", arg);
+	case B_WARM_UP:
+		p->perform_warm_up = true;
+		return 0;
+	case B_JSON:
+		p->json = true;
+		return 0;
+	case B_TIMEOUT:
+		ret = u32_opt("--timeout", arg, 1, 3600, &v32);
+		p->timeout_ms = v32 * 1000;
+		return ret;
+	case B_VALIDATE:
+		p->validate = true;
+		return 0;
+	case B_USE_CUDA:
+		return parse_cuda(arg, &p->use_cuda);
+	case B_CUDA_BUS_ID:
+		return set_string(p->cuda_bus_id, sizeof(p->cuda_bus_id), "--use_cuda_bus_id", arg);
+	case B_CUDA_DMABUF:
+		p->cuda_dmabuf = true;
+		return 0;
+	case B_GPU_STAGING:
+		p->gpu_staging = true;
+		return 0;
+	case B_RX_DEPTH:
+		p->given |= GD_GIVEN_RX_DEPTH;
+		return u32_opt("-r/--rx-depth", arg, 1, 16384, &p->rx_depth);
+	case B_OUTS:
+		p->given |= GD_GIVEN_OUT_READS;
+		return u32_opt("-o/--outs", arg, 1, 65535, &p->out_reads);
+	case B_ATOMIC:
+		p->given |= GD_GIVEN_ATOMIC_TYPE;
+		ret = gd_opt_choice("-A/--atomic_type", arg, atomics, &v);
+		p->atomic_type = (enum gd_atomic_type)v;
+		return ret;
+	case B_WRITE_IMM:
+		p->write_with_imm = true;
+		return 0;
+	case B_SEND_IMM:
+		p->send_with_imm = true;
+		return 0;
+	}
+	return 1; /* not a common option */
+}
+
+static int handle_kind(struct gd_bench_params *p, int id, const char *arg)
+{
+	switch (id) {
+	case B_BIDIR:
+		p->bidirectional = true;
+		return 0;
+	case B_QPS:
+		p->given |= GD_GIVEN_QPS;
+		return u32_opt("-q/--qp", arg, 1, 16384, &p->num_qps);
+	case B_TX_DEPTH:
+		p->given |= GD_GIVEN_TX_DEPTH;
+		return u32_opt("-t/--tx-depth", arg, 1, 15000, &p->tx_depth);
+	case B_CQ_MOD:
+		p->given |= GD_GIVEN_CQ_MOD;
+		return u32_opt("-Q/--cq-mod", arg, 1, 15000, &p->cq_mod);
+	case B_POST_LIST:
+		p->given |= GD_GIVEN_POST_LIST;
+		return u32_opt("-l/--post_list", arg, 1, 15000, &p->post_list);
+	case B_NO_PEAK:
+		p->no_peak = true;
+		return 0;
+	case B_GBITS:
+		p->report_gbits = true;
+		return 0;
+	case B_INFINITE:
+		p->run_infinitely = true;
+		return 0;
+	case B_LIMIT_BW:
+		return parse_double("-w/--limit_bw", arg, &p->limit_bw);
+	case B_LIMIT_MSGRATE:
+		return parse_double("-y/--limit_msgrate", arg, &p->limit_msgrate);
+	case B_CYCLES:
+		p->report_cycles = true;
+		return 0;
+	case B_HIST:
+		p->histogram = true;
+		return 0;
+	case B_UNSORTED:
+		p->unsorted = true;
+		p->histogram = true;
+		return 0;
+	case B_LAT_GAP:
+		return gd_opt_u64("--latency_gap", arg, 0, 10000000, &p->latency_gap);
+	}
+	gd_error("internal: unhandled option id %d", id);
+	return -EINVAL;
+}
+
+static int handler(void *ctx, int id, const char *arg)
+{
+	int ret = handle_common(ctx, id, arg);
+
+	return ret <= 0 ? ret : handle_kind(ctx, id, arg);
+}
+
+static int conflict(const char *a, const char *b, const char *why)
+{
+	gd_error("%s and %s cannot be used together: %s", a, b, why);
+	return -EINVAL;
+}
+
+static int check_sizes(struct gd_bench_params *p)
+{
+	bool size_given = p->given & GD_GIVEN_SIZE;
+
+	if (p->all_sizes && size_given)
+		return conflict("-a/--all", "-s/--size", "-a runs every size from 2 to 8388608 bytes; give one of them");
+	if (p->op == GD_OP_ATOMIC && p->all_sizes) {
+		gd_error("-a/--all does not apply to atomic tools: atomic operations are always 8 bytes");
+		return -EINVAL;
+	}
+	if (p->op == GD_OP_ATOMIC && p->size != GD_BENCH_ATOMIC_SIZE) {
+		gd_error("-s/--size %llu: atomic operations are always 8 bytes (leave -s out or use -s 8)",
+			 (unsigned long long)p->size);
+		return -EINVAL;
+	}
+	if (p->all_sizes && p->duration_s)
+		return conflict("-a/--all", "-D/--duration", "a timed run takes one message size");
+	if (p->all_sizes && p->run_infinitely)
+		return conflict("-a/--all", "--run_infinitely", "an endless run takes one message size");
+	if (p->inline_size > 0 && (p->op == GD_OP_READ || p->op == GD_OP_ATOMIC)) {
+		gd_error("-I/--inline_size applies to write and send: %s sends no payload inline",
+			 gd_bench_op_name(p->op));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_length(struct gd_bench_params *p)
+{
+	if (p->duration_s && (p->given & GD_GIVEN_ITERS))
+		return conflict("-D/--duration", "-n/--iters", "a run is either timed or counted");
+	if (p->run_infinitely && (p->given & GD_GIVEN_ITERS))
+		return conflict("--run_infinitely", "-n/--iters", "an endless run has no iteration count");
+	if ((p->given & GD_GIVEN_MARGIN) && !p->duration_s)
+		return conflict("-f/--margin", "a counted run (no -D)", "the margin applies to timed runs; add -D SEC");
+	if (p->duration_s && !(p->given & GD_GIVEN_MARGIN))
+		p->margin_s = p->duration_s / 4;
+	if (p->duration_s && !p->run_infinitely && 2ull * p->margin_s >= p->duration_s) {
+		gd_error("-f/--margin %u and -D/--duration %u: the duration must exceed twice the margin",
+			 p->margin_s, p->duration_s);
+		return -EINVAL;
+	}
+	if (p->run_infinitely && !p->duration_s)
+		p->duration_s = 5; /* the report period, as perftest */
+	if (p->duration_s || p->run_infinitely)
+		p->no_peak = true; /* perftest: no peak on timed runs */
+	return 0;
+}
+
+static int check_queues(struct gd_bench_params *p)
+{
+	uint32_t g = p->given;
+
+	if (p->post_list > 1) {
+		if (!(g & GD_GIVEN_CQ_MOD))
+			p->cq_mod = p->post_list;
+		else if (p->cq_mod % p->post_list)
+			return conflict("-Q/--cq-mod", "-l/--post_list", "the CQ moderation must be a multiple of the post list");
+		if (!p->duration_s && !p->run_infinitely && p->iters % p->post_list) {
+			gd_error("-n/--iters %llu is not a multiple of -l/--post_list %u",
+				 (unsigned long long)p->iters, p->post_list);
+			return -EINVAL;
+		}
+		if (p->post_list > p->tx_depth) {
+			gd_error("-l/--post_list %u exceeds -t/--tx-depth %u%s: the post list must fit in the "
+				 "send queue; lower -l or raise -t", p->post_list, p->tx_depth,
+				 g & GD_GIVEN_TX_DEPTH ? "" : " (the default)");
+			return -EINVAL;
+		}
+	}
+	if (p->kind == GD_KIND_BW && !(g & GD_GIVEN_CQ_MOD) && !p->all_sizes && p->size > 8192 &&
+	    p->post_list == 1)
+		p->cq_mod = 1; /* perftest's default for large messages */
+	if (p->cq_mod > p->tx_depth) {
+		if (g & GD_GIVEN_CQ_MOD) {
+			gd_error("-Q/--cq-mod %u exceeds -t/--tx-depth %u%s: the CQ moderation must not "
+				 "exceed the send queue depth; lower -Q or raise -t", p->cq_mod, p->tx_depth,
+				 g & GD_GIVEN_TX_DEPTH ? "" : " (the default)");
+			return -EINVAL;
+		}
+		p->cq_mod = p->tx_depth;
+	}
+	if ((g & GD_GIVEN_RX_DEPTH) && !gd_bench_uses_recv(p)) {
+		gd_error("-r/--rx-depth applies to send and --write_with_imm: a plain RDMA write posts no receives");
+		return -EINVAL;
+	}
+	if (p->write_with_imm && !(g & GD_GIVEN_RX_DEPTH))
+		p->rx_depth = 512;
+	if (p->iters > GD_BENCH_PEAK_MAX_ITERS)
+		p->no_peak = true; /* peak is O(N^2): perftest's cut-off */
+	return 0;
+}
+
+static int check_report(struct gd_bench_params *p)
+{
+	if (p->json && p->output != GD_OUTPUT_FULL)
+		return conflict("--json", "--output", "choose JSON records or one bare number");
+	if (p->kind == GD_KIND_BW && p->output == GD_OUTPUT_LATENCY) {
+		gd_error("--output=latency applies to the latency tools (gd_*_lat)");
+		return -EINVAL;
+	}
+	if (p->kind == GD_KIND_LAT && (p->output == GD_OUTPUT_BANDWIDTH || p->output == GD_OUTPUT_MSG_RATE)) {
+		gd_error("--output=%s applies to the bandwidth tools (gd_*_bw)", gd_output_name(p->output));
+		return -EINVAL;
+	}
+	if (p->histogram && p->duration_s)
+		return conflict("-H/-U", "-D/--duration", "a timed latency run keeps no samples; use -n");
+	if (p->bidirectional && p->run_infinitely)
+		return conflict("-b/--bidirectional", "--run_infinitely", "the periodic reports are one-sided");
+	if (p->bind_addr[0] && p->role == GD_ROLE_CLIENT) {
+		gd_error("--bind is the server's listening address; on the client use --bind_source_ip");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_memory(struct gd_bench_params *p)
+{
+	bool cuda = p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0];
+
+	if (p->use_cuda != GD_CUDA_NONE && p->cuda_bus_id[0])
+		return conflict("--use_cuda", "--use_cuda_bus_id", "both choose the GPU; give one of them");
+	if (cuda && p->use_hugepages)
+		return conflict("--use_cuda", "--use_hugepages", "the buffers are either GPU or host memory");
+	if (p->cuda_dmabuf && !cuda) {
+		gd_error("--use_cuda_dmabuf needs --use_cuda or --use_cuda_bus_id (in any order)");
+		return -EINVAL;
+	}
+	if (p->gpu_staging && !cuda) {
+		gd_error("--gpu_staging needs --use_cuda or --use_cuda_bus_id");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int gd_bench_check(struct gd_bench_params *p)
+{
+	int ret;
+
+	if ((ret = check_sizes(p)) || (ret = check_length(p)) || (ret = check_queues(p)) ||
+	    (ret = check_report(p)) || (ret = check_memory(p)))
+		return ret;
+	return 0;
+}
+
+int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind kind,
+		   struct gd_bench_params *p)
+{
+	const struct gd_cmd *cmd = gd_bench_cmd(op, kind);
+	bool help = false;
+	int idx;
+
+	if (!cmd)
+		return -EINVAL;
+	gd_bench_params_defaults(p, op, kind);
+	idx = gd_opts_parse(cmd, argc, argv, handler, p, &help);
+	if (idx == -ENOTSUP)
+		sibling_hint(&cmds[op][kind], argc, argv);
+	if (idx < 0)
+		return idx;
+	if (help)
+		return 1;
+	if (idx < argc) {
+		if (set_string(p->peer, sizeof(p->peer), "HOST", argv[idx]))
+			return -EINVAL;
+		p->role = GD_ROLE_CLIENT;
+		if (idx + 1 < argc) {
+			gd_error("unexpected argument '%s': give one HOST (the server)", argv[idx + 1]);
+			return -EINVAL;
+		}
+	}
+	return gd_bench_check(p);
+}

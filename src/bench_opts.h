@@ -1,0 +1,40 @@
+/*
+ * Command line of the benchmark tools, with perftest's spellings.
+ *
+ * The option table of a tool is composed from fragments: the options every
+ * benchmark takes, the bandwidth-only or latency-only ones, the per-op ones
+ * (-o for read/atomic, -A for atomic, --write_with_imm, --send_with_imm),
+ * then every other perftest option with help=NULL so that it is refused as
+ * "not supported" instead of being silently accepted. Options that belong to
+ * a sibling tool (e.g. -b on a latency tool) are refused the same way, with a
+ * hint naming the tool that has them.
+ */
+#ifndef GD_BENCH_OPTS_H
+#define GD_BENCH_OPTS_H
+
+#include <stdio.h>
+
+#include "bench_params.h"
+#include "opts.h"
+
+/*
+ * Parse argv for tool (op, kind) into *p (defaults first), then check every
+ * combination. Returns 0 to run, 1 when --help or --version was printed
+ * (exit 0), or a negative errno after printing the reason (exit 2).
+ */
+int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind kind,
+		   struct gd_bench_params *p);
+
+/*
+ * Check the combination of parameters (conflicts, ranges that depend on each
+ * other) and fill derived defaults (cq_mod with -l or large messages, margin
+ * with -D). Every message names both options. Returns 0 or -EINVAL.
+ * gd_bench_parse() calls it; exposed for tests and for callers that build
+ * parameters without a command line.
+ */
+int gd_bench_check(struct gd_bench_params *p);
+
+/* The tool's command description (synopsis, summary, composed tables). */
+const struct gd_cmd *gd_bench_cmd(enum gd_bench_op op, enum gd_bench_kind kind);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * The verbs side of a benchmark: device, port, PD, CQs, RC QPs and their
+ * INIT -> RTR -> RTS transitions with the peer's connection data; path MTU
+ * and GID choice. With -R (cm.h) the context comes from rdma_cm and the QPs
+ * are created and connected by rdma_cm; everything else is shared.
+ *
+ * Functions return 0 or -errno after printing the cause with gd_error();
+ * verbs return codes are converted at the call site.
+ */
+#ifndef GD_CONN_H
+#define GD_CONN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <infiniband/verbs.h>
+
+#include "bench_params.h"
+#include "wire.h"
+
+/* What one side tells the other about one QP: struct gd_wire_conn (wire.h). */
+
+struct gd_conn {
+	struct ibv_context *ctx;
+	bool own_ctx;			/* false when rdma_cm owns the context */
+	struct ibv_pd *pd;
+	struct ibv_cq *send_cq;
+	struct ibv_cq *recv_cq;		/* == send_cq unless receives are posted */
+	struct ibv_qp **qp;
+	uint32_t nqp;
+	struct ibv_device_attr dev_attr;
+	struct ibv_port_attr port_attr;
+	char dev_name[64];
+	uint8_t port;
+	bool roce;			/* link layer Ethernet */
+	int gid_index;			/* -1 = none (IB LID routing) */
+	union ibv_gid gid;
+	int gid_type;			/* enum ibv_gid_type */
+	char gid_netdev[32];
+	bool gid_auto;			/* chosen by routing, not -x */
+	uint32_t mtu;			/* bytes, local choice (before the min with the peer) */
+	uint32_t max_inline;		/* what the QPs really take */
+	uint32_t out_reads;
+	bool cm_qps;			/* the QPs belong to rdma_cm (destroyed by cm.c) */
+};
+
+/* Open the device: -d, or the first device whose port -i is ACTIVE. With
+ * ctx != NULL (rdma_cm), use that context instead (not closed by us).
+ * peer: the side channel's peer address, for GID auto-selection. */
+int gd_conn_open(struct gd_conn *c, const struct gd_bench_params *p, struct ibv_context *ctx,
+		 const struct sockaddr *peer);
+/* PD and CQs sized for the test. */
+int gd_conn_alloc(struct gd_conn *c, const struct gd_bench_params *p);
+/* QP creation attributes for this test (also used by rdma_cm). */
+void gd_conn_qp_init_attr(const struct gd_conn *c, const struct gd_bench_params *p,
+			  struct ibv_qp_init_attr *a, uint32_t inline_size);
+/* Create p->num_qps RC QPs in INIT (OOB method). */
+int gd_conn_create_qps(struct gd_conn *c, const struct gd_bench_params *p);
+/* Record the QPs rdma_cm created (takes n pointers). */
+int gd_conn_adopt_qps(struct gd_conn *c, struct ibv_qp **qps, uint32_t n);
+/* Fill my connection data for QP i. */
+void gd_conn_local_info(const struct gd_conn *c, uint32_t i, uint32_t rkey, uint64_t vaddr,
+			struct gd_wire_conn *info);
+/* INIT -> RTR -> RTS of QP i with the peer's data. */
+int gd_conn_connect(struct gd_conn *c, const struct gd_bench_params *p, uint32_t i,
+		    const struct gd_wire_conn *local, const struct gd_wire_conn *remote);
+/* Destroy the QPs we created (not rdma_cm's), then everything else. */
+void gd_conn_close_qps(struct gd_conn *c);
+void gd_conn_close(struct gd_conn *c);
+
+/* The QP access flags of the responder side for this test. */
+int gd_conn_qp_access(const struct gd_bench_params *p);
+
+/*
+ * GID auto-selection, pure for unit tests: among entries (one port's valid
+ * GIDs), the RoCE v2 GID equal to `src` (the local address the kernel uses
+ * to reach the peer); else the first RoCE v2 GID of the wanted family
+ * (IPv4-mapped, or global IPv6 with ipv6), skipping link-local. Returns the
+ * entry's gid_index, or -ENOENT.
+ */
+struct ibv_gid_entry;
+int gd_gid_pick(const struct ibv_gid_entry *e, int n, const struct sockaddr *src, bool ipv6,
+		bool *routed);
+/* The local address the kernel would use to reach peer (UDP connect trick). */
+int gd_route_source(const struct sockaddr *peer, struct sockaddr_storage *src);
+
+uint32_t gd_mtu_bytes(enum ibv_mtu m);
+enum ibv_mtu gd_mtu_enum(uint32_t bytes);
+/* "00:00:...:255:255:10:00:00:01" perftest style (decimal bytes). */
+void gd_gid_perftest_str(const uint8_t gid[16], char *buf, size_t len);
+const char *gd_gid_type_name(int t);
+
+#endif

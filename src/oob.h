@@ -1,0 +1,109 @@
+/*
+ * The benchmark side channel: one TCP connection between the server and its
+ * client, carrying the messages of wire.h.
+ *
+ * Sequence (both sides run the same calls; every receive has a deadline):
+ *
+ *   server                               client
+ *   gd_oob_open: listen on --bind:-p     gd_oob_open: connect to HOST:-p,
+ *     (SO_REUSEADDR), accept ONE peer      retrying until --timeout
+ *   gd_oob_hello  <------ HELLO ------>  gd_oob_hello
+ *     both compare the parameters that must match (gd_params_diff); on a
+ *     difference each side prints every differing parameter with both values,
+ *     sends ERROR with that text and fails (exit 2)
+ *   gd_oob_exchange_conn <- CONN x nqp -> (one per QP, in order, interleaved)
+ *   gd_oob_barrier <------ READY n ---->  (numbered: out of order is an error)
+ *     ... the run; the engine calls gd_oob_check_peer() from its polling
+ *     loops to notice a dead peer or an ERROR without blocking ...
+ *   gd_oob_barrier / gd_oob_barrier_wait (end of run, longer deadline)
+ *   gd_oob_send_results / gd_oob_recv_results (bidirectional runs, and the
+ *     client sends its numbers so the server prints them)
+ *   gd_oob_close: BYE, shut down the sending side, wait for the peer's EOF
+ *     (so that the last message is never lost to a reset)
+ *
+ * A side that fails at any point calls gd_oob_send_error(code, text) before
+ * closing: the other side's next receive (or gd_oob_check_peer) prints
+ * "peer reported: text" and returns -ECONNABORTED.
+ *
+ * While a server holds its peer it keeps the listening socket open and
+ * answers every further connection with ERROR "server busy ..." then closes
+ * it, so a second client fails at once with a clear message.
+ *
+ * Every function prints its own error (gd_error, naming the peer, the cause
+ * and the fix) and returns 0 or a negative errno:
+ *   -ETIMEDOUT     the deadline passed (connect, accept or a message)
+ *   -ECONNRESET    the peer closed the connection or it broke
+ *   -ECONNABORTED  the peer sent ERROR (gd_oob_peer_exit_code gives its code)
+ *   -EPROTO, -EBADMSG  garbage, oversized or malformed message
+ *   -ENOMSG        a valid message out of order (e.g. RESULTS instead of READY)
+ *   -EINVAL        parameters differ (HELLO), bad address
+ *   -EADDRINUSE, -EADDRNOTAVAIL, -EHOSTUNREACH  listen/resolve failures
+ *   -EINTR         a signal arrived while the flag of gd_oob_set_interrupt_flag was set
+ * gd_oob_exit_code() maps them to the tool's exit code.
+ */
+#ifndef GD_OOB_H
+#define GD_OOB_H
+
+#include <signal.h>
+#include <sys/socket.h>
+
+#include "bench_params.h"
+#include "wire.h"
+
+struct gd_oob;
+
+/*
+ * Server (p->role SERVER): listen on p->bind_addr (all addresses if empty)
+ * port p->tcp_port and accept one client within accept_timeout_ms (< 0: wait
+ * for ever, as perftest). Client: connect to p->peer:p->tcp_port (from
+ * p->source_ip if set), retrying until p->timeout_ms. Later receives use
+ * p->timeout_ms as their deadline.
+ */
+int gd_oob_open(const struct gd_bench_params *p, int accept_timeout_ms, struct gd_oob **oob);
+/* The two steps of a server's open, for callers that print a banner in between. */
+int gd_oob_listen(const struct gd_bench_params *p, struct gd_oob **oob);
+int gd_oob_accept(struct gd_oob *oob, int timeout_ms);
+
+/* Exchange HELLO; remote (may be NULL) receives the peer's. */
+int gd_oob_hello(struct gd_oob *oob, const struct gd_bench_params *p, struct gd_wire_hello *remote);
+/* One CONN per QP each way; remote[i] is the peer's QP i. */
+int gd_oob_exchange_conn(struct gd_oob *oob, const struct gd_wire_conn *local,
+			 struct gd_wire_conn *remote, uint32_t nqp);
+/* Both sides reach the same point: deadline p->timeout_ms, or timeout_ms (< 0: none). */
+int gd_oob_barrier(struct gd_oob *oob);
+int gd_oob_barrier_wait(struct gd_oob *oob, int timeout_ms);
+int gd_oob_send_results(struct gd_oob *oob, const struct gd_wire_results *r);
+/* timeout_ms < 0: no deadline (ends on EOF or ERROR). 0 means p->timeout_ms. */
+int gd_oob_recv_results(struct gd_oob *oob, struct gd_wire_results *r, int timeout_ms);
+/* Tell the peer we fail (best effort, never blocks longer than the deadline). */
+int gd_oob_send_error(struct gd_oob *oob, int exit_code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* BYE, orderly shutdown, free. NULL is fine. */
+void gd_oob_close(struct gd_oob *oob);
+
+/*
+ * Non-blocking check from the engine's polling loops: refuses extra clients,
+ * then 0 if the peer is alive (nothing or a normal message pending),
+ * -ECONNRESET if it closed (printed once), -ECONNABORTED if it sent ERROR
+ * (printed).
+ */
+int gd_oob_check_peer(struct gd_oob *oob);
+
+/*
+ * Waits (accept, connect retries, receives, even without a deadline) end with
+ * -EINTR when a signal interrupts them and *flag is non-zero: let the tool's
+ * SIGINT handler (installed without SA_RESTART) set it. Process-wide.
+ */
+void gd_oob_set_interrupt_flag(volatile sig_atomic_t *flag);
+
+int gd_oob_fd(const struct gd_oob *oob);
+/* Addresses of the connected socket; IPv4-mapped IPv6 addresses are given as AF_INET. */
+int gd_oob_peer_addr(const struct gd_oob *oob, struct sockaddr_storage *ss, socklen_t *len);
+int gd_oob_local_addr(const struct gd_oob *oob, struct sockaddr_storage *ss, socklen_t *len);
+const char *gd_oob_peer_name(const struct gd_oob *oob); /* "10.0.0.1:18515", "[fe80::1]:4242" */
+/* The code the peer's ERROR carried (1..3), 0 if none. */
+int gd_oob_peer_exit_code(const struct gd_oob *oob);
+/* Exit code for a failed oob call: the peer's code for -ECONNABORTED, else 2. */
+int gd_oob_exit_code(const struct gd_oob *oob, int err);
+
+#endif

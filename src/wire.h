@@ -1,0 +1,157 @@
+/*
+ * Messages of the benchmark side channel (TCP), encoded field by field.
+ *
+ * Every message is a 12-byte header followed by its payload, all integers in
+ * network byte order (big endian), doubles as their IEEE-754 bits in a
+ * big-endian u64, strings as a u16 length followed by the bytes (no NUL on
+ * the wire, no NUL inside):
+ *
+ *   u32 magic   "GDPF" (0x47445046)
+ *   u16 version GD_WIRE_VERSION: a peer with another version is refused
+ *   u16 type    enum gd_wire_type
+ *   u32 length  payload bytes, at most GD_WIRE_MAX_PAYLOAD
+ *
+ * Payloads (each exactly as long as its fields; trailing bytes are an error):
+ *   HELLO   str tool, str version, u8 role, then the parameters that must
+ *           match (see gd_params_diff) and the MTU the sender wants
+ *   CONN    one per QP, in order: u32 qp_index, u32 qp_count, u16 lid,
+ *           u32 qpn, u32 psn, u32 rkey, u64 vaddr, u64 buf_size, 16 gid,
+ *           i32 gid_index, u32 out_reads, u32 mtu
+ *   READY   u32 seq: barrier number, both sides count from 0
+ *   RESULTS u32 status, u8 kind, then bw or lat fields (see struct)
+ *   ERROR   u32 exit code (1..3), str text
+ *   BYE     empty
+ *
+ * Decoders check everything (magic, version, type, lengths, enum ranges,
+ * counts, string bytes, finite numbers) and return -EPROTO (not our
+ * protocol: magic, version, unknown type, oversized) or -EBADMSG (a
+ * malformed payload), with a message naming the problem in err.
+ */
+#ifndef GD_WIRE_H
+#define GD_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bench_params.h"
+
+#define GD_WIRE_MAGIC 0x47445046u /* "GDPF" */
+#define GD_WIRE_VERSION 1
+#define GD_WIRE_HDR_LEN 12
+#define GD_WIRE_MAX_PAYLOAD 4096
+#define GD_WIRE_MAX_MSG (GD_WIRE_HDR_LEN + GD_WIRE_MAX_PAYLOAD)
+#define GD_WIRE_TOOL_MAX 32
+#define GD_WIRE_VERSION_STR_MAX 32
+#define GD_WIRE_TEXT_MAX 2048
+#define GD_WIRE_MAX_QPS 16384
+
+enum gd_wire_type {
+	GD_MSG_HELLO = 1,
+	GD_MSG_CONN,
+	GD_MSG_READY,
+	GD_MSG_RESULTS,
+	GD_MSG_ERROR,
+	GD_MSG_BYE,
+	GD_MSG_TYPE_END,
+};
+
+struct gd_wire_hdr {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+	uint32_t len;
+};
+
+struct gd_wire_hello {
+	char tool[GD_WIRE_TOOL_MAX];		/* "gd_write_bw" */
+	char version[GD_WIRE_VERSION_STR_MAX];	/* PACKAGE_VERSION */
+	/* role, and the fields listed by gd_params_diff() plus mtu; the rest zero */
+	struct gd_bench_params params;
+};
+
+struct gd_wire_conn {
+	uint32_t qp_index, qp_count;
+	uint16_t lid;
+	uint32_t qpn, psn;	/* 24 bits each */
+	uint32_t rkey;
+	uint64_t vaddr, buf_size;
+	uint8_t gid[16];
+	int32_t gid_index;	/* -1: no GRH (IB without -x) */
+	uint32_t out_reads;
+	uint32_t mtu;		/* bytes: 256..4096, a power of two */
+};
+
+struct gd_wire_ready {
+	uint32_t seq;
+};
+
+struct gd_wire_bw {
+	uint64_t size, iters, ops;	/* message bytes, iterations, operations completed */
+	double bw_peak, bw_avg;		/* bytes per second; peak 0 when not measured */
+	double msgrate;			/* messages per second */
+};
+
+struct gd_wire_lat {
+	uint64_t size, n;		/* message bytes, number of samples */
+	double min, max, typical, avg, stdev;
+	double p50, p90, p99, p999, p9999; /* microseconds */
+};
+
+struct gd_wire_results {
+	uint32_t status;		/* 0 ok, else the sender's failing exit code */
+	enum gd_bench_kind kind;
+	union {
+		struct gd_wire_bw bw;
+		struct gd_wire_lat lat;
+	};
+};
+
+struct gd_wire_error {
+	uint32_t code;			/* exit code the sender uses: 1, 2 or 3 */
+	char text[GD_WIRE_TEXT_MAX + 1];
+};
+
+struct gd_wire_msg {
+	enum gd_wire_type type;
+	union {
+		struct gd_wire_hello hello;
+		struct gd_wire_conn conn;
+		struct gd_wire_ready ready;
+		struct gd_wire_results results;
+		struct gd_wire_error error;
+	};
+};
+
+const char *gd_wire_type_name(unsigned type); /* "HELLO", ..., "unknown" */
+
+/*
+ * Encode m (header included) into buf. Returns the total length, or
+ * -EMSGSIZE when cap is too small, -EINVAL for a value the wire cannot carry
+ * (a string too long, an enum out of range).
+ */
+ssize_t gd_wire_encode(const struct gd_wire_msg *m, uint8_t *buf, size_t cap);
+
+/* Decode and check a header (GD_WIRE_HDR_LEN bytes). 0, -EPROTO. */
+int gd_wire_decode_hdr(const uint8_t *buf, size_t len, struct gd_wire_hdr *h, char *err,
+		       size_t errlen);
+/* Decode and check a payload of a header already checked. 0, -EBADMSG, -EPROTO. */
+int gd_wire_decode_payload(unsigned type, const uint8_t *payload, size_t len,
+			   struct gd_wire_msg *m, char *err, size_t errlen);
+/* Both: buf holds exactly one whole message. */
+int gd_wire_decode(const uint8_t *buf, size_t len, struct gd_wire_msg *m, char *err, size_t errlen);
+
+/* A HELLO for this tool from the local parameters. */
+void gd_wire_hello_from_params(struct gd_wire_hello *h, const struct gd_bench_params *p);
+
+/*
+ * Every parameter that must be equal on both sides and differs, one per line
+ * with both values, labelled by each side's role: "message size: server 65536,
+ * client 4096". Writes at most len bytes (always NUL-terminated when len > 0;
+ * "..." ends a truncated list) and returns the number of differences.
+ */
+int gd_params_diff(const struct gd_bench_params *local, const struct gd_bench_params *remote,
+		   char *buf, size_t len);
+
+#endif

@@ -1,0 +1,7 @@
+/* gd_atomic_lat: perftest-compatible RDMA atomic latency test (see gd_bench(1)). */
+#include "bench.h"
+
+int main(int argc, char **argv)
+{
+	return gd_bench_main(argc, argv, GD_OP_ATOMIC, GD_KIND_LAT);
+}

@@ -1,0 +1,7 @@
+/* gd_read_lat: perftest-compatible RDMA read latency test (see gd_bench(1)). */
+#include "bench.h"
+
+int main(int argc, char **argv)
+{
+	return gd_bench_main(argc, argv, GD_OP_READ, GD_KIND_LAT);
+}

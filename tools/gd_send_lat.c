@@ -1,0 +1,7 @@
+/* gd_send_lat: perftest-compatible RDMA send latency test (see gd_bench(1)). */
+#include "bench.h"
+
+int main(int argc, char **argv)
+{
+	return gd_bench_main(argc, argv, GD_OP_SEND, GD_KIND_LAT);
+}

@@ -1,0 +1,7 @@
+/* gd_write_bw: perftest-compatible RDMA write bandwidth test (see gd_bench(1)). */
+#include "bench.h"
+
+int main(int argc, char **argv)
+{
+	return gd_bench_main(argc, argv, GD_OP_WRITE, GD_KIND_BW);
+}
