@@ -215,7 +215,7 @@ static void warn_bond(const struct gd_bond *b)
 					b->name, s->name, b->active_aggregator, s->aggregator_id);
 			continue;
 		}
-		gd_warn("%s: slave %s is %s (%d link failures): check its cable and switch port",
+		gd_warn("%s: slave %s is %s (link failure count %d): check its cable and switch port",
 			b->name, s->name, s->mii_status[0] ? s->mii_status : "in an unknown state",
 			s->link_failures);
 	}
