@@ -215,7 +215,7 @@ static void warn_bond(const struct gd_bond *b)
 					b->name, s->name, b->active_aggregator, s->aggregator_id);
 			continue;
 		}
-		gd_warn("%s: slave %s is %s (%d link failures): check its cable and switch port",
+		gd_warn("%s: slave %s is %s (link failure count %d): check its cable and switch port",
 			b->name, s->name, s->mii_status[0] ? s->mii_status : "in an unknown state",
 			s->link_failures);
 	}
@@ -346,7 +346,39 @@ static void print_counters(FILE *out, const struct gd_port *p)
 		fprintf(out, "        %-18sall %d at 0\n", "error counters:", zeros);
 }
 
-static void print_port(FILE *out, const struct gd_hca *hca, const struct gd_port *p)
+/* Modes that spread flows over slaves: one QP is one flow, so it uses one slave. */
+static size_t slaves_up(const struct gd_bond *b)
+{
+	size_t up = 0;
+
+	for (size_t i = 0; i < b->nslaves; i++)
+		up += !strcmp(b->slaves[i].mii_status, "up");
+	return up;
+}
+
+static bool spreads_flows(const struct gd_bond *b)
+{
+	return b->mode_num == 0 || b->mode_num == 2 || b->mode_num == 4;
+}
+
+/* A RoCE LAG port runs at one slave's rate per QP; say what the bond adds up to. */
+static void print_port_bond(FILE *out, const struct gd_devinfo *di, const struct gd_port *p)
+{
+	int i = p->netdev[0] ? find_bond(di, p->netdev) : -1;
+	const struct gd_bond *b;
+
+	if (i < 0)
+		return;
+	b = &di->bonds[i];
+	fprintf(out, "        %-18s%s, %zu of %zu slaves up", "bond:", b->name, slaves_up(b),
+		b->nslaves);
+	if (b->speed_mbps > 0)
+		fprintf(out, ", %g Gb/s aggregate", b->speed_mbps / 1000.0);
+	fprintf(out, "\n");
+}
+
+static void print_port(FILE *out, const struct gd_devinfo *di, const struct gd_hca *hca,
+		       const struct gd_port *p)
 {
 	fprintf(out, "    port %d:\n", p->num);
 	fprintf(out, "        %-18s%s (%d)\n", "state:", or_unknown(p->state_str), p->state);
@@ -373,6 +405,7 @@ static void print_port(FILE *out, const struct gd_hca *hca, const struct gd_port
 			p->netdev_up ? "Up" : "Down");
 	else
 		fprintf(out, "        %-18s%s\n", "netdev:", "none");
+	print_port_bond(out, di, p);
 	if (p->netdev_mtu > 0 && p->roce_mtu > 0)
 		fprintf(out, "        %-18s%d bytes (RoCE MTU up to %d)\n", "netdev MTU:",
 			p->netdev_mtu, p->roce_mtu);
@@ -382,7 +415,7 @@ static void print_port(FILE *out, const struct gd_hca *hca, const struct gd_port
 	print_gids(out, p);
 }
 
-static void print_hca(FILE *out, const struct gd_hca *hca)
+static void print_hca(FILE *out, const struct gd_devinfo *di, const struct gd_hca *hca)
 {
 	fprintf(out, "%s\n", hca->name);
 	fprintf(out, KV "%s\n", "node type:", or_unknown(hca->node_type));
@@ -406,7 +439,7 @@ static void print_hca(FILE *out, const struct gd_hca *hca)
 		fprintf(out, KV "%s\n", "parent netdev:", or_unknown(hca->parent_netdev));
 	}
 	for (size_t i = 0; i < hca->nports; i++)
-		print_port(out, hca, &hca->ports[i]);
+		print_port(out, di, hca, &hca->ports[i]);
 }
 
 static void print_map(FILE *out, const struct gd_devinfo *di)
@@ -420,21 +453,6 @@ static void print_map(FILE *out, const struct gd_devinfo *di)
 				fprintf(out, "%s port %d ==> %s (%s)\n", di->hcas[h].name, port->num,
 					port->netdev, port->netdev_up ? "Up" : "Down");
 		}
-}
-
-/* Modes that spread flows over slaves: one QP is one flow, so it uses one slave. */
-static size_t slaves_up(const struct gd_bond *b)
-{
-	size_t up = 0;
-
-	for (size_t i = 0; i < b->nslaves; i++)
-		up += !strcmp(b->slaves[i].mii_status, "up");
-	return up;
-}
-
-static bool spreads_flows(const struct gd_bond *b)
-{
-	return b->mode_num == 0 || b->mode_num == 2 || b->mode_num == 4;
 }
 
 static void print_int_unit(FILE *out, int v, const char *unit)
@@ -516,7 +534,7 @@ void gd_devinfo_print_text(const struct gd_devinfo *di, FILE *out)
 	fprintf(out, "RDMA devices: %zu\n", di->nhcas);
 	for (size_t i = 0; i < di->nhcas; i++) {
 		fprintf(out, "\n");
-		print_hca(out, &di->hcas[i]);
+		print_hca(out, di, &di->hcas[i]);
 	}
 	fprintf(out, "\n");
 	print_map(out, di);

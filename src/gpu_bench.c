@@ -1,9 +1,7 @@
 /*
  * The benchmark engine's GPU backend: struct gd_buf (src/mem.h) over the GPU
- * memory core (gpu_mem.h). Compiled only when the engine's headers are in the
- * tree, so this feature builds before and after the engine lands.
+ * memory core (gpu_mem.h).
  */
-#if __has_include("mem.h") && __has_include("bench_params.h")
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +211,3 @@ void gd_gpu_buf_json(const struct gd_buf *b, void *json_record)
 	gd_json_add_str(o, "selected_by", g->gpu.why);
 	json_object_object_add((json_object *)json_record, "gpu", o);
 }
-#else
-typedef int gd_gpu_bench_absent; /* ISO C wants a non-empty translation unit */
-#endif

@@ -12,12 +12,7 @@
 #include "gd.h"
 #include "log.h"
 
-#if defined(__has_include)
-#if __has_include("gpu_mem.h")
 #include "gpu_mem.h"
-#define GD_HAVE_GPU_MEM 1
-#endif
-#endif
 
 #define HUGEPAGE_SIZE (2u << 20)
 
@@ -29,12 +24,6 @@ const char *gd_buf_kind_name(enum gd_buf_kind k)
 	case GD_BUF_CUDA: return "cuda";
 	}
 	return "?";
-}
-
-static int no_gpu(void)
-{
-	gd_error("GPU buffers requested but %s was built without GPU buffer support", gd_progname());
-	return -ENOTSUP;
 }
 
 static int alloc_host(struct gd_buf *b, size_t length)
@@ -94,11 +83,7 @@ int gd_buf_alloc(struct gd_buf *b, enum gd_buf_kind kind, size_t length,
 	case GD_BUF_HUGEPAGE:
 		return alloc_hugepage(b, length);
 	case GD_BUF_CUDA:
-#ifdef GD_HAVE_GPU_MEM
 		return gd_gpu_buf_alloc(b, length, p);
-#else
-		return no_gpu();
-#endif
 	}
 	return -EINVAL;
 }
@@ -109,11 +94,7 @@ int gd_buf_register(struct gd_buf *b, struct ibv_pd *pd, int access)
 
 	b->access = access;
 	if (b->kind == GD_BUF_CUDA) {
-#ifdef GD_HAVE_GPU_MEM
 		return gd_gpu_buf_register(b, pd, access);
-#else
-		return no_gpu();
-#endif
 	}
 	b->mr = ibv_reg_mr(pd, b->addr, b->length, access);
 	if (!b->mr) {
@@ -141,9 +122,7 @@ void gd_buf_free(struct gd_buf *b)
 			shmdt(b->addr);
 		break;
 	case GD_BUF_CUDA:
-#ifdef GD_HAVE_GPU_MEM
 		gd_gpu_buf_free(b);
-#endif
 		break;
 	}
 	b->mr = NULL;
@@ -164,11 +143,7 @@ int gd_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0)
 	if (range_ok(b, off, len))
 		return -ERANGE;
 	if (b->kind == GD_BUF_CUDA) {
-#ifdef GD_HAVE_GPU_MEM
 		return gd_gpu_buf_fill(b, off, len, off0);
-#else
-		return no_gpu();
-#endif
 	}
 	p = (uint8_t *)b->addr + off;
 	for (size_t i = 0; i < len; i++)
@@ -183,11 +158,7 @@ int gd_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0,
 	if (range_ok(b, off, len))
 		return -ERANGE;
 	if (b->kind == GD_BUF_CUDA) {
-#ifdef GD_HAVE_GPU_MEM
 		return gd_gpu_buf_verify(b, off, len, off0, bad);
-#else
-		return no_gpu();
-#endif
 	}
 	p = (const uint8_t *)b->addr + off;
 	for (size_t i = 0; i < len; i++) {

@@ -149,17 +149,18 @@ void gd_rdma_free_hca(struct gd_hca *hca);
 /* Live only: open the device with libibverbs and fill MTUs etc. */
 int gd_rdma_query_verbs(struct gd_hca *hca);
 
-/* The bond a netdev is (or NULL-equivalent -ENOENT when it is not a bond). */
+/* The bond a netdev is; -ENOENT when it is not a bond. Free with gd_bond_free() either way. */
 int gd_bond_read(const char *netdev, struct gd_bond *bond);
 void gd_bond_free(struct gd_bond *bond);
 /* Parsers exposed for unit tests: /proc/net/bonding/<bond> text. */
 int gd_bond_parse_proc(const char *text, struct gd_bond *bond);
 
 /*
- * The GID index a RoCE v2 test picks by default: the first RoCE v2 GID
- * with an IPv4-mapped address (or IPv6 when af == AF_INET6). With a peer
- * address, the GID whose netdev address is on the route to it wins.
- * Returns the index or -ENOENT.
+ * The GID index a RoCE v2 test picks by default: among the RoCE v2 GIDs with
+ * an IPv4-mapped address (af == AF_INET) or an IPv6 one (AF_INET6), whose
+ * netdev is in this network namespace, prefer one that is not link-local,
+ * then one on the port's own netdev, then the lowest index. Returns the index
+ * or -ENOENT. For a given peer, gd_gid_index_for_peer() is the better choice.
  */
 int gd_gid_default_index(const struct gd_port *port, int af);
 
