@@ -1,0 +1,80 @@
+#!/bin/bash
+# shellcheck disable=SC2016,SC2015 # literal $ on purpose; ok/fail never fail
+# scripts/gd-vm and scripts/gd-vm-tests without booting a guest: help, usage
+# errors and exit codes, and --dry-run's shares and guest command script (the
+# command, its arguments and its working directory survive the quoting).
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+vm=$top_srcdir/scripts/gd-vm
+vmt=$top_srcdir/scripts/gd-vm-tests
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+expect_rc() { # expect_rc WANT DESCRIPTION CMD...
+	local want=$1 what=$2 rc
+	shift 2
+	"$@" >"$work/out" 2>"$work/err"
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok "$what (exit $rc)"; else
+		fail "$what: exit $rc, want $want"
+		cat "$work/out" "$work/err"
+	fi
+}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# --- help and usage errors (exit 2, a message naming the problem)
+expect_rc 0 "gd-vm --help" "$vm" --help
+for o in --timeout --boot-timeout --out --share --env --bond-mode --kernel --keep-log \
+	--quiet --verbose --dry-run --help; do
+	grep -q -- "$o" "$work/out" || fail "gd-vm --help does not mention $o"
+done
+expect_rc 2 "gd-vm without a command" "$vm"
+grep -q "no command given" "$work/err" || fail "no 'no command given' message"
+expect_rc 2 "gd-vm --timeout 0" "$vm" --timeout 0 -- true
+expect_rc 2 "gd-vm --timeout abc" "$vm" --timeout abc -- true
+expect_rc 2 "gd-vm --bond-mode bogus" "$vm" --bond-mode bogus -- true
+expect_rc 2 "gd-vm --env without =" "$vm" --env NOVALUE -- true
+expect_rc 2 "gd-vm --share of a missing directory" "$vm" --dry-run --share "$work/none" -- true
+expect_rc 2 "gd-vm --bogus" "$vm" --bogus -- true
+grep -q "unknown option '--bogus'" "$work/err" || fail "no message naming --bogus"
+expect_rc 0 "gd-vm-tests --help" "$vmt" --help
+grep -q "passed, N failed, N skipped" "$work/out" || fail "gd-vm-tests --help: no summary format"
+expect_rc 2 "gd-vm-tests with an unknown test" "$vmt" no-such-test
+expect_rc 2 "gd-vm-tests --test-timeout x" "$vmt" --test-timeout x
+
+# --- --dry-run: the guest command script runs the same command, here
+dir="$work/a dir, with 'quotes'"
+mkdir -p "$dir"
+args=('a b' '$HOME' "it's" '' '*' $'tab\there' 'semi;colon' '"dq"')
+(cd "$dir" && "$vm" --dry-run --env 'GD_X=x y $z' --share "$work" -- \
+	printf '%s|' "${args[@]}") >"$work/dry" 2>"$work/dry.err" ||
+	{ fail "gd-vm --dry-run failed"; cat "$work/dry.err"; }
+sed -n '/^# guest command/,$p' "$work/dry" | sed 1d >"$work/cmd"
+grep -q '^export GD_VM=1 GD_VM_IP=10.0.0.1 GD_VM_BOND_IP=10.0.1.1 GD_VM_OUT=' "$work/cmd" ||
+	fail "the guest command script does not export the GD_VM_* variables"
+want=$(printf '%s|' "${args[@]}")
+got=$(cd / && bash "$work/cmd" 2>/dev/null)
+if [ "$got" = "$want" ]; then ok "arguments survive the guest script's quoting"; else
+	fail "arguments: got [$got], want [$want]"
+fi
+got=$(cd / && sed 's/^exec .*/pwd/' "$work/cmd" | bash 2>/dev/null)
+[ "$got" = "$(cd "$dir" && pwd -P)" ] && ok "the guest script changes to the caller's directory" ||
+	fail "working directory: got [$got]"
+got=$(sed 's/^exec .*/printf %s "$GD_X"/' "$work/cmd" | bash 2>/dev/null)
+[ "$got" = 'x y $z' ] && ok "--env value kept literally" || fail "--env: got [$got]"
+# Directories hidden by the guest's tmpfs mounts are shared; others are not.
+case $(cd "$dir" && pwd -P)/ in
+/tmp/*|/run/*|/var/tmp/*)
+	grep -qF " $(cd "$dir" && pwd -P)" "$work/dry" && ok "a working directory under /tmp is shared" ||
+		fail "the working directory under /tmp is not shared" ;;
+esac
+grep -q "^gdshare[0-9]* $(cd "$work" && pwd -P)\$" "$work/dry" && ok "--share DIR is mounted at DIR" ||
+	fail "--share $work is not in the guest's mounts"
+grep -q -- "-accel tcg" "$work/dry" && ok "QEMU runs under TCG" || fail "no TCG in the QEMU command"
+
+if [ "$fails" -gt 0 ]; then
+	echo "$fails check(s) failed"
+	exit 1
+fi
+echo "all checks passed"
