@@ -222,10 +222,10 @@ void gd_bench_report_bw_line(struct gd_bench *b, const struct gd_bw_result *mine
 	avg = gd_bench_report_bw_value(b, sum.avg_Bps);
 	switch (b->p.output) {
 	case GD_OUTPUT_BANDWIDTH:
-		fprintf(b->out, "%.2f\n", avg);
+		fprintf(b->out, "%f\n", avg);
 		return;
 	case GD_OUTPUT_MSG_RATE:
-		fprintf(b->out, "%.6f\n", sum.msg_rate / 1e6);
+		fprintf(b->out, "%f\n", sum.msg_rate / 1e6);
 		return;
 	case GD_OUTPUT_LATENCY:
 	case GD_OUTPUT_FULL:
@@ -292,12 +292,8 @@ void gd_bench_report_lat(struct gd_bench *b, uint64_t size, double *samples, siz
 		gd_json_emit(o, b->out);
 		return;
 	}
-	if (b->p.output == GD_OUTPUT_LATENCY) {
-		fprintf(b->out, "%.2f\n", st.avg * k);
-		return;
-	}
-	if (b->p.output != GD_OUTPUT_FULL) {
-		fprintf(b->out, "%.2f\n", st.avg * k);
+	if (b->p.output != GD_OUTPUT_FULL) { /* perftest prints the average latency */
+		fprintf(b->out, "%f\n", st.avg * k);
 		return;
 	}
 	if (b->p.duration_s) {
