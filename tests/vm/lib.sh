@@ -34,6 +34,7 @@ vm_roce_v2_gid() {
 	# shellcheck disable=SC2086
 	set -- $2
 	IFS=' '
+	[ -d "$port/gids" ] || return 1
 	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$1" "$2" "$3" "$4")
 	for f in "$port"/gids/*; do
 		i=${f##*/}
@@ -78,6 +79,8 @@ vm_perftest_pair() {
 	if ! wait "$srv"; then
 		echo "$tool server on $dev failed:"
 		cat "$log.server"
+		echo "($tool client on $dev, rc $rc, try $try:)"
+		cat "$log.client"
 		rc=1
 	fi
 	return "$rc"
