@@ -31,11 +31,13 @@ const char *gd_buf_kind_name(enum gd_buf_kind k)
 	return "?";
 }
 
+#ifndef GD_HAVE_GPU_MEM
 static int no_gpu(void)
 {
 	gd_error("GPU buffers requested but %s was built without GPU buffer support", gd_progname());
 	return -ENOTSUP;
 }
+#endif
 
 static int alloc_host(struct gd_buf *b, size_t length)
 {
