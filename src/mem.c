@@ -203,18 +203,37 @@ int gd_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0,
 
 int gd_buf_set_u64(struct gd_buf *b, size_t off, uint64_t v)
 {
-	if (range_ok(b, off, 8) || b->kind == GD_BUF_CUDA)
-		return b->kind == GD_BUF_CUDA ? -ENOTSUP : -ERANGE;
+	if (range_ok(b, off, 8))
+		return -ERANGE;
+	if (b->kind == GD_BUF_CUDA) {
+#ifdef GD_HAVE_GPU_MEM
+		return gd_gpu_buf_write(b, off, &v, 8);
+#else
+		return no_gpu();
+#endif
+	}
 	memcpy((uint8_t *)b->addr + off, &v, 8);
+	return 0;
+}
+
+int gd_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len)
+{
+	if (range_ok(b, off, len))
+		return -ERANGE;
+	if (b->kind == GD_BUF_CUDA) {
+#ifdef GD_HAVE_GPU_MEM
+		return gd_gpu_buf_read(b, off, dst, len);
+#else
+		return no_gpu();
+#endif
+	}
+	memcpy(dst, (const uint8_t *)b->addr + off, len);
 	return 0;
 }
 
 int gd_buf_get_u64(const struct gd_buf *b, size_t off, uint64_t *v)
 {
-	if (range_ok(b, off, 8) || b->kind == GD_BUF_CUDA)
-		return b->kind == GD_BUF_CUDA ? -ENOTSUP : -ERANGE;
-	memcpy(v, (const uint8_t *)b->addr + off, 8);
-	return 0;
+	return gd_buf_read(b, off, v, 8);
 }
 
 void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r)

@@ -51,6 +51,15 @@ int main(int argc, char **argv)
 	expect(gd_buf_verify(&b, 100, len - 100, 8, &bad) == -EBADMSG && bad == 0,
 	       "another pattern offset fails at byte 0");
 	expect(gd_buf_fill(&b, 0, len + 1, 0) == -ERANGE, "fill past the end refused");
+	{
+		uint64_t v = 0;
+		uint8_t byte = 0;
+
+		expect(gd_buf_set_u64(&b, 64, 0x1122334455667788ULL) == 0 &&
+		       gd_buf_get_u64(&b, 64, &v) == 0 && v == 0x1122334455667788ULL,
+		       "u64 counter written and read back (atomic validation)");
+		expect(gd_buf_read(&b, 64, &byte, 1) == 0 && byte == 0x88, "one byte read back");
+	}
 	gd_buf_free(&b);
 	printf("%s: %d failure(s)\n", fails ? "FAIL" : "PASS", fails);
 	return fails ? GD_EXIT_FAIL : GD_EXIT_OK;
