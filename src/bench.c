@@ -23,6 +23,7 @@
 #include "gd.h"
 #include "log.h"
 #include "oob.h"
+#include "sysfs.h"
 
 volatile sig_atomic_t gd_bench_stop;
 
@@ -87,6 +88,21 @@ static int pin_cores(const char *list)
 bad:
 	gd_error("invalid --pin_cores list '%s': expected e.g. 0,2-3", list);
 	return -EINVAL;
+}
+
+/* perftest's default placement: the CPUs of the NIC's NUMA node, when it has one. */
+static void pin_numa(const struct gd_bench *b)
+{
+	char cpus[GD_BENCH_CORES_MAX];
+	int node = -1;
+
+	if (gd_sysfs_read_int(&node, "/sys/class/infiniband/%s/device/numa_node",
+			      b->conn.dev_name) || node < 0)
+		return; /* rxe and single-node machines: nothing to do */
+	if (gd_sysfs_read_str(cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist", node))
+		return;
+	if (pin_cores(cpus) == 0 && gd_log_verbose())
+		gd_info("running on the CPUs of %s's NUMA node %d: %s", b->conn.dev_name, node, cpus);
 }
 
 static uint64_t max_size(const struct gd_bench_params *p)
@@ -398,7 +414,9 @@ static int validate(struct gd_bench *b, uint64_t last_size, uint64_t peer_ops)
 		}
 		ret = gd_buf_verify(&b->buf, off, len, 0, &bad);
 		if (ret == -EBADMSG) {
-			uint8_t got = ((uint8_t *)b->buf.addr)[off + bad];
+			uint8_t got = 0; /* through gd_buf_read: the buffer may be GPU memory */
+
+			gd_buf_read(&b->buf, off + bad, &got, 1);
 			gd_error("validation failed: QP %u, first bad byte at offset %zu of the %s "
 				 "buffer: got 0x%02x, expected 0x%02x", i, bad,
 				 p->op == GD_OP_READ ? "read" : "received", got, gd_pattern_byte(bad));
@@ -455,6 +473,17 @@ static int setup(struct gd_bench *b)
 	struct ibv_context *ctx = NULL;
 	int ret;
 
+	/* the device first: a missing device or a port down fails at once (exit 3) */
+	if (p->conn == GD_CONN_RDMA_CM) {
+		ret = gd_cm_init(&b->cm, p, &ctx);
+		if (ret)
+			return ret;
+	}
+	ret = gd_conn_open(&b->conn, p, ctx);
+	if (ret)
+		return ret;
+	if (!p->pin_cores[0])
+		pin_numa(b);
 	if (p->role == GD_ROLE_SERVER) {
 		ret = gd_oob_listen(p, &b->oob);
 		if (ret)
@@ -473,14 +502,10 @@ static int setup(struct gd_bench *b)
 	snprintf(b->peer, sizeof(b->peer), "%s", gd_oob_peer_name(b->oob));
 	if (gd_oob_peer_addr(b->oob, &peer, &plen))
 		plen = 0;
-	if (p->conn == GD_CONN_RDMA_CM) {
-		ret = gd_cm_init(&b->cm, p, &ctx);
-		if (ret)
-			return ret;
-	}
-	ret = gd_conn_open(&b->conn, p, ctx, plen ? (struct sockaddr *)&peer : NULL);
+	ret = gd_conn_choose_gid(&b->conn, p, plen ? (struct sockaddr *)&peer : NULL);
 	if (ret) {
-		gd_oob_send_error(b->oob, setup_exit_code(ret), "cannot open its RDMA device");
+		gd_oob_send_error(b->oob, setup_exit_code(ret), "cannot choose a GID on %s",
+				  b->conn.dev_name);
 		return ret;
 	}
 	b->tx_depth = p->kind == GD_KIND_LAT ? 1 : (uint32_t)GD_MIN((uint64_t)p->tx_depth,

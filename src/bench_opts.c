@@ -1,6 +1,7 @@
 #include "bench_opts.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -531,6 +532,8 @@ static int check_length(struct gd_bench_params *p)
 		return conflict("--run_infinitely", "-n/--iters", "an endless run has no iteration count");
 	if ((p->given & GD_GIVEN_MARGIN) && !p->duration_s)
 		return conflict("-f/--margin", "a counted run (no -D)", "the margin applies to timed runs; add -D SEC");
+	if (p->run_infinitely && !p->duration_s)
+		p->duration_s = 5; /* the report period, as perftest */
 	if (p->duration_s && !(p->given & GD_GIVEN_MARGIN))
 		p->margin_s = p->duration_s / 4;
 	if (p->duration_s && !p->run_infinitely && 2ull * p->margin_s >= p->duration_s) {
@@ -538,8 +541,6 @@ static int check_length(struct gd_bench_params *p)
 			 p->margin_s, p->duration_s);
 		return -EINVAL;
 	}
-	if (p->run_infinitely && !p->duration_s)
-		p->duration_s = 5; /* the report period, as perftest */
 	if (p->duration_s || p->run_infinitely)
 		p->no_peak = true; /* perftest: no peak on timed runs */
 	return 0;
@@ -641,6 +642,22 @@ int gd_bench_check(struct gd_bench_params *p)
 	return 0;
 }
 
+/*
+ * glibc's getopt keeps a pointer into the previous argv when a parse stopped
+ * inside a cluster of short options ("-bq" failing at b); optind = 1 (what
+ * gd_opts_parse sets) does not clear it, optind = 0 does. A second parse in
+ * one process (tests, fuzzing) would otherwise read freed memory: found by
+ * tests/fuzz/fuzz_opts.c.
+ */
+static void reset_getopt(void)
+{
+	char *argv[] = { (char *)"", NULL };
+
+	optind = 0;
+	opterr = 0;
+	getopt(1, argv, "");
+}
+
 int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind kind,
 		   struct gd_bench_params *p)
 {
@@ -651,6 +668,7 @@ int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kin
 	if (!cmd)
 		return -EINVAL;
 	gd_bench_params_defaults(p, op, kind);
+	reset_getopt();
 	idx = gd_opts_parse(cmd, argc, argv, handler, p, &help);
 	if (idx == -ENOTSUP)
 		sibling_hint(&cmds[op][kind], argc, argv);

@@ -45,10 +45,12 @@ struct gd_conn {
 };
 
 /* Open the device: -d, or the first device whose port -i is ACTIVE. With
- * ctx != NULL (rdma_cm), use that context instead (not closed by us).
- * peer: the side channel's peer address, for GID auto-selection. */
-int gd_conn_open(struct gd_conn *c, const struct gd_bench_params *p, struct ibv_context *ctx,
-		 const struct sockaddr *peer);
+ * ctx != NULL (rdma_cm), use that context instead (not closed by us). */
+int gd_conn_open(struct gd_conn *c, const struct gd_bench_params *p, struct ibv_context *ctx);
+/* Choose the GID: -x, or on RoCE the v2 GID whose address routes to peer
+ * (the side channel's peer address; NULL: the first v2 GID of the family). */
+int gd_conn_choose_gid(struct gd_conn *c, const struct gd_bench_params *p,
+		       const struct sockaddr *peer);
 /* PD and CQs sized for the test. */
 int gd_conn_alloc(struct gd_conn *c, const struct gd_bench_params *p);
 /* QP creation attributes for this test (also used by rdma_cm). */

@@ -193,7 +193,8 @@ int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_erro
 		port->ngids++;
 	}
 	gd_sysfs_free_list(names, n);
-	qsort(port->gids, port->ngids, sizeof(*port->gids), cmp_index);
+	if (port->ngids > 1) /* qsort(NULL, 0) is undefined */
+		qsort(port->gids, port->ngids, sizeof(*port->gids), cmp_index);
 	return 0;
 }
 

@@ -161,6 +161,20 @@ int gd_gpu_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t o
 	return ret;
 }
 
+int gd_gpu_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len)
+{
+	const struct gpu_priv *g = b->priv;
+
+	return g ? gd_gpu_mem_read(&g->mem, off, dst, len) : -EINVAL;
+}
+
+int gd_gpu_buf_write(struct gd_buf *b, size_t off, const void *src, size_t len)
+{
+	struct gpu_priv *g = b->priv;
+
+	return g ? gd_gpu_mem_write(&g->mem, off, src, len) : -EINVAL;
+}
+
 const struct gd_gpu *gd_gpu_buf_gpu(const struct gd_buf *b)
 {
 	const struct gpu_priv *g = b->priv;

@@ -142,6 +142,9 @@ void gd_gpu_buf_free(struct gd_buf *b);
  * copied through the host. verify: -EBADMSG and *bad relative to off. */
 int gd_gpu_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0);
 int gd_gpu_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0, size_t *bad);
+/* Bytes in or out of the buffer (copies through the host). */
+int gd_gpu_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len);
+int gd_gpu_buf_write(struct gd_buf *b, size_t off, const void *src, size_t len);
 /* For the run header and JSON: the GPU, the memory and the registration used. */
 const struct gd_gpu *gd_gpu_buf_gpu(const struct gd_buf *b);
 const struct gd_gpu_mem *gd_gpu_buf_mem(const struct gd_buf *b);

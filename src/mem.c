@@ -93,9 +93,8 @@ int gd_buf_register(struct gd_buf *b, struct ibv_pd *pd, int access)
 	char acc[96];
 
 	b->access = access;
-	if (b->kind == GD_BUF_CUDA) {
+	if (b->kind == GD_BUF_CUDA)
 		return gd_gpu_buf_register(b, pd, access);
-	}
 	b->mr = ibv_reg_mr(pd, b->addr, b->length, access);
 	if (!b->mr) {
 		int err = errno ? errno : EINVAL;
@@ -142,9 +141,8 @@ int gd_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0)
 
 	if (range_ok(b, off, len))
 		return -ERANGE;
-	if (b->kind == GD_BUF_CUDA) {
+	if (b->kind == GD_BUF_CUDA)
 		return gd_gpu_buf_fill(b, off, len, off0);
-	}
 	p = (uint8_t *)b->addr + off;
 	for (size_t i = 0; i < len; i++)
 		p[i] = gd_pattern_byte(off0 + i);
@@ -157,9 +155,8 @@ int gd_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0,
 
 	if (range_ok(b, off, len))
 		return -ERANGE;
-	if (b->kind == GD_BUF_CUDA) {
+	if (b->kind == GD_BUF_CUDA)
 		return gd_gpu_buf_verify(b, off, len, off0, bad);
-	}
 	p = (const uint8_t *)b->addr + off;
 	for (size_t i = 0; i < len; i++) {
 		if (p[i] != gd_pattern_byte(off0 + i)) {
@@ -172,18 +169,27 @@ int gd_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0,
 
 int gd_buf_set_u64(struct gd_buf *b, size_t off, uint64_t v)
 {
-	if (range_ok(b, off, 8) || b->kind == GD_BUF_CUDA)
-		return b->kind == GD_BUF_CUDA ? -ENOTSUP : -ERANGE;
+	if (range_ok(b, off, 8))
+		return -ERANGE;
+	if (b->kind == GD_BUF_CUDA)
+		return gd_gpu_buf_write(b, off, &v, 8);
 	memcpy((uint8_t *)b->addr + off, &v, 8);
+	return 0;
+}
+
+int gd_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len)
+{
+	if (range_ok(b, off, len))
+		return -ERANGE;
+	if (b->kind == GD_BUF_CUDA)
+		return gd_gpu_buf_read(b, off, dst, len);
+	memcpy(dst, (const uint8_t *)b->addr + off, len);
 	return 0;
 }
 
 int gd_buf_get_u64(const struct gd_buf *b, size_t off, uint64_t *v)
 {
-	if (range_ok(b, off, 8) || b->kind == GD_BUF_CUDA)
-		return b->kind == GD_BUF_CUDA ? -ENOTSUP : -ERANGE;
-	memcpy(v, (const uint8_t *)b->addr + off, 8);
-	return 0;
+	return gd_buf_read(b, off, v, 8);
 }
 
 void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r)

@@ -29,6 +29,7 @@ struct gd_oob {
 	int peer_code;		/* from a received ERROR */
 	bool peer_gone;		/* EOF seen and reported */
 	bool closing;		/* in gd_oob_close: no more messages about the peer */
+	bool broken;		/* garbage, out of order or stuck: close without the BYE handshake */
 	struct sockaddr_storage peer, local;
 	socklen_t peer_len, local_len;
 	char peer_name[GD_BENCH_HOST_MAX + 24];
@@ -484,6 +485,7 @@ static int send_msg(struct gd_oob *o, const struct gd_wire_msg *m)
 			return -EINTR;
 		r = poll(&pfd, 1, left_ms(deadline));
 		if (r == 0) {
+			o->broken = true;
 			if (!o->closing)
 				gd_error("the %s (%s) did not take our %s within %g s: it is stuck (see "
 					 "--timeout)", peer_role(o), o->peer_name,
@@ -538,7 +540,8 @@ static void print_peer_error(struct gd_oob *o, const struct gd_wire_error *e)
  * Receive one message of type want (timeout_ms < 0: no deadline). An ERROR
  * is printed and gives -ECONNABORTED; any other type is out of order.
  */
-static int recv_msg(struct gd_oob *o, enum gd_wire_type want, struct gd_wire_msg *m, int timeout_ms)
+static int recv_msg_raw(struct gd_oob *o, enum gd_wire_type want, struct gd_wire_msg *m,
+			int timeout_ms)
 {
 	uint8_t buf[GD_WIRE_MAX_MSG];
 	int64_t deadline = deadline_of(timeout_ms);
@@ -615,6 +618,16 @@ static int recv_msg(struct gd_oob *o, enum gd_wire_type want, struct gd_wire_msg
 	gd_error("out-of-order message from the %s (%s): expected %s, got %s", peer_role(o),
 		 o->peer_name, gd_wire_type_name(want), gd_wire_type_name(m->type));
 	return -ENOMSG;
+}
+
+static int recv_msg(struct gd_oob *o, enum gd_wire_type want, struct gd_wire_msg *m, int timeout_ms)
+{
+	int ret = recv_msg_raw(o, want, m, timeout_ms);
+
+	/* after garbage, a message out of order or a stuck peer there is no point in a polite close */
+	if (ret && ret != -ECONNABORTED && ret != -EINTR)
+		o->broken = true;
+	return ret;
 }
 
 /* ---- the steps -------------------------------------------------------- */
@@ -781,7 +794,7 @@ void gd_oob_close(struct gd_oob *o)
 	if (!o)
 		return;
 	o->closing = true;
-	if (o->fd >= 0 && !o->peer_gone && !(interrupt_flag && *interrupt_flag)) {
+	if (o->fd >= 0 && !o->peer_gone && !o->broken && !(interrupt_flag && *interrupt_flag)) {
 		/* BYE, then wait for the peer's EOF so that closing never resets data it still reads */
 		if (!send_msg(o, &bye) && !shutdown(o->fd, SHUT_WR)) {
 			deadline = deadline_of(o->timeout_ms);

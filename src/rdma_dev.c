@@ -393,7 +393,8 @@ static int read_ports(struct gd_hca *hca)
 		hca->nports++;
 	}
 	gd_sysfs_free_list(names, n);
-	qsort(hca->ports, hca->nports, sizeof(*hca->ports), cmp_port);
+	if (hca->nports > 1) /* qsort(NULL, 0) is undefined */
+		qsort(hca->ports, hca->nports, sizeof(*hca->ports), cmp_port);
 	for (size_t i = 0; i < hca->nports; i++) {
 		ret = read_port(hca, &hca->ports[i]);
 		if (ret)
@@ -468,7 +469,8 @@ int gd_rdma_discover(struct gd_hca **hcas, size_t *count)
 	if (ret)
 		return ret;
 	/* natural order: mlx5_2 before mlx5_10 */
-	qsort(names, n, sizeof(*names), cmp_natural);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(names, n, sizeof(*names), cmp_natural);
 	v = calloc(n ? n : 1, sizeof(*v));
 	if (!v) {
 		gd_sysfs_free_list(names, n);

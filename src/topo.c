@@ -194,7 +194,8 @@ int gd_topo_find_gpus(struct gd_topo *t)
 		g->gpu_numa_id = gpu_numa_id(t->hw, &g->id);
 	}
 	/* NVML (and nvidia-smi) number GPUs in PCI order, hwloc lists them in tree order */
-	qsort(t->gpus, t->ngpus, sizeof(*t->gpus), cmp_gpu);
+	if (t->ngpus > 1) /* qsort(NULL, 0) is undefined */
+		qsort(t->gpus, t->ngpus, sizeof(*t->gpus), cmp_gpu);
 	return 0;
 }
 
@@ -270,7 +271,8 @@ static int cmp_nic(const void *a, const void *b)
 
 void gd_topo_sort_nics(struct gd_topo *t)
 {
-	qsort(t->nics, t->nnics, sizeof(*t->nics), cmp_nic);
+	if (t->nnics > 1) /* qsort(NULL, 0) is undefined */
+		qsort(t->nics, t->nnics, sizeof(*t->nics), cmp_nic);
 }
 
 /* Bridges strictly between an object and its ancestor top. */

@@ -8,9 +8,11 @@ bin=${GD_BIN:-}
 if [ -z "$bin" ]; then
 	b=${top_builddir:-$here/../..}
 	test_prog=$b/tests/gpu/gd_gpumem_test
+	buf_prog=$b/tests/gpu/gd_gpubuf_test
 	doctor=$b/tools/gd_doctor
 else
 	test_prog=$bin/gd_gpumem_test
+	buf_prog=$bin/gd_gpubuf_test
 	doctor=$bin/gd_doctor
 fi
 fail=0
@@ -23,6 +25,11 @@ if [ $rc -eq 3 ]; then
 	exit 77
 fi
 [ $rc -eq 0 ] || { echo "FAIL: gd_gpumem_test exited $rc"; fail=1; }
+
+for args in "0" "auto" "0 staging"; do
+	echo "== gd_gpubuf_test $args (the engine's buffer layer)"
+	"$buf_prog" $args || { echo "FAIL: gd_gpubuf_test $args"; fail=1; }
+done
 
 echo "== gd_doctor (live)"
 "$doctor" > doctor.txt

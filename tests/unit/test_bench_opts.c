@@ -290,6 +290,33 @@ static void params_json(void **state)
 	json_object_put(obj);
 }
 
+/* No two entries of a tool's composed table share a letter or a long name. */
+static void tables_have_no_duplicates(void **state)
+{
+	for (int op = 0; op < GD_OP_COUNT; op++) {
+		for (int kind = 0; kind < GD_KIND_COUNT; kind++) {
+			const struct gd_cmd *cmd = gd_bench_cmd(op, kind);
+			const struct gd_opt *all[256];
+			size_t n = 0;
+
+			for (const struct gd_opt *const *t = cmd->tables; *t; t++)
+				for (const struct gd_opt *o = *t; o->name; o++) {
+					assert_true(n < 256);
+					all[n++] = o;
+				}
+			assert_true(n > 100); /* perftest's options are all there */
+			for (size_t i = 0; i < n; i++)
+				for (size_t j = i + 1; j < n; j++) {
+					if (!strcmp(all[i]->name, all[j]->name))
+						fail_msg("%s: --%s twice", gd_bench_tool_name(op, kind), all[i]->name);
+					if (all[i]->letter && all[i]->letter == all[j]->letter)
+						fail_msg("%s: -%c for --%s and --%s", gd_bench_tool_name(op, kind),
+							 all[i]->letter, all[i]->name, all[j]->name);
+				}
+		}
+	}
+}
+
 static void names(void **state)
 {
 	assert_string_equal(gd_bench_tool_name(GD_OP_ATOMIC, GD_KIND_LAT), "gd_atomic_lat");
@@ -312,6 +339,7 @@ int main(void)
 		cmocka_unit_test(help_lists_only_supported),
 		cmocka_unit_test(derived_defaults),
 		cmocka_unit_test(params_json),
+		cmocka_unit_test(tables_have_no_duplicates),
 		cmocka_unit_test(names),
 	};
 

@@ -308,7 +308,7 @@ static size_t valid_hello(uint8_t *buf, size_t cap)
 	return encode_into(buf, cap, &m);
 }
 
-static double hello_s; /* how long the last server_vs hello took */
+static double hello_s, close_s; /* how long the last server_vs hello and close took */
 
 /* Server hello against a fake client sending bytes; returns the server's result. */
 static int server_vs(const uint8_t *bytes, size_t n, int hold_ms, int *peer_code)
@@ -327,7 +327,9 @@ static int server_vs(const uint8_t *bytes, size_t n, int hold_ms, int *peer_code
 	hello_s = now_s() - hello_s;
 	if (peer_code)
 		*peer_code = gd_oob_peer_exit_code(o);
+	close_s = now_s();
 	gd_oob_close(o);
+	close_s = now_s() - close_s;
 	pthread_join(t, NULL);
 	return ret;
 }
@@ -340,6 +342,9 @@ static void malformed_peers(void **state)
 	int code;
 
 	assert_int_equal(server_vs((const uint8_t *)"GET / HTTP/1.1\r\n\r\n", 18, 0, NULL), -EPROTO);
+	/* a garbage sender that keeps its connection open does not delay the exit */
+	assert_int_equal(server_vs((const uint8_t *)"GET / HTTP/1.1\r\n\r\n", 18, 1500, NULL), -EPROTO);
+	assert_true(close_s < 0.3);
 	/* perftest's first record is a 16-byte version string */
 	assert_int_equal(server_vs((const uint8_t *)"6.06\0\0\0\0\0\0\0\0\0\0\0\0", 16, 0, NULL), -EPROTO);
 	/* a few bytes then EOF, and a few bytes then silence */

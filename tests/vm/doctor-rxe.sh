@@ -37,5 +37,24 @@ echo "veth0 mtu $mtu"
 rc=$?
 [ $rc -eq 3 ] && grep -q "no CUDA driver: libcuda.so.1 not found" "$tmp/err.txt" ||
 	{ echo "FAIL: gd_gpumem_test exit $rc"; cat "$tmp/err.txt"; fail=1; }
+# the benchmark tools with GPU buffers, no GPU here: the NIC opens, the GPU
+# buffer does not; both sides say why and exit 3
+for extra in "" "--gpu_staging" "--use_cuda_dmabuf"; do
+	timeout 60 "$b/tools/gd_write_bw" -d rxe0 -x 1 --use_cuda=0 $extra -D 1 \
+		> "$tmp/srv.out" 2> "$tmp/srv.err" &
+	srv=$!
+	sleep 2
+	timeout 60 "$b/tools/gd_write_bw" -d rxe0 -x 1 --use_cuda=0 $extra -D 1 "$GD_VM_IP" \
+		> "$tmp/cli.out" 2> "$tmp/cli.err"
+	crc=$?
+	wait $srv
+	src=$?
+	echo "gd_write_bw --use_cuda=0 $extra: client exit $crc, server exit $src"
+	cat "$tmp/cli.err"
+	[ $crc -eq 3 ] && grep -q "no CUDA driver: libcuda.so.1 not found" "$tmp/cli.err" ||
+		{ echo "FAIL: client with --use_cuda=0 $extra"; fail=1; }
+	[ $src -ne 0 ] || { echo "FAIL: server with --use_cuda=0 $extra exited 0"; fail=1; }
+done
+
 [ $fail = 0 ] && echo "doctor-rxe: PASS"
 exit $fail

@@ -1,0 +1,155 @@
+#!/bin/bash
+# Soft-RoCE tier: faults. Each case must end within its deadline with the
+# right exit code and a message naming the cause. Needs the QEMU guest
+# (scripts/gd-vm; the link-down case needs root); skips (77) elsewhere.
+. "$(dirname "$0")/bench-lib.sh"
+need_guest
+
+c="-d $DEV --timeout 4"
+
+# start_server NAME TOOL ARGS: background server, sets $spid; waits until it listens
+# (no timeout(1) wrapper: the cases kill the tool itself; gd-vm bounds the whole run)
+start_server() {
+	next_port
+	"$BIN/$2" -p $PORT $3 > "$WORK/$1.s" 2>&1 &
+	spid=$!
+	wait_listen $PORT || { ko "$1: server never listened"; return 1; }
+}
+
+# wait_running FILE: until the tool printed its table title (the run has started), 60 s at most
+wait_running() {
+	local i
+	for i in $(seq 1 600); do
+		grep -q '#bytes' "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Deadlines are generous: the guest runs under TCG on a shared host (slow
+# process start); what matters is that nothing waits for ever.
+SLACK=15
+
+# expect NAME WHAT RC WANT_RC ELAPSED LIMIT FILE REGEX
+expect() {
+	local name=$1 what=$2 rc=$3 want=$4 el=$5 lim=$6 file=$7 re=$8
+	if [ "$rc" -ne "$want" ]; then
+		ko "$name: $what exit $rc (want $want)"; sed 's/^/    /' "$file" | tail -6; return
+	fi
+	if [ "$el" -gt "$lim" ]; then
+		ko "$name: $what took ${el}s (limit ${lim}s)"; return
+	fi
+	if ! grep -Eq "$re" "$file"; then
+		ko "$name: $what message '$re' missing"; sed 's/^/    /' "$file" | tail -6; return
+	fi
+	ok "$name: $what exit $rc in ${el}s"
+}
+
+# 1. client killed mid-run: the server ends at once (exit 1)
+for tool in write_bw send_bw write_lat; do
+	start_server kill-client-$tool gd_$tool "$c -D 20" || continue
+	t0=$SECONDS
+	"$BIN/gd_$tool" -p $PORT $c -D 20 $IP > "$WORK/kill-client-$tool.c" 2>&1 &
+	cpid=$!
+	wait_running "$WORK/kill-client-$tool.c"; sleep 1
+	t0=$SECONDS
+	kill -9 $cpid; wait $cpid 2>/dev/null
+	wait $spid; rc=$?
+	expect kill-client-$tool server $rc 1 $((SECONDS - t0)) $SLACK "$WORK/kill-client-$tool.s" 'went away|closed|reset'
+done
+
+# 2. server killed mid-run: the client ends at once (exit 1)
+for tool in write_bw read_lat send_lat; do
+	start_server kill-server-$tool gd_$tool "$c -D 20" || continue
+	t0=$SECONDS
+	"$BIN/gd_$tool" -p $PORT $c -D 20 $IP > "$WORK/kill-server-$tool.c" 2>&1 &
+	cpid=$!
+	wait_running "$WORK/kill-server-$tool.c"; sleep 1
+	t0=$SECONDS
+	kill -9 $spid; wait $spid 2>/dev/null
+	wait $cpid; rc=$?
+	expect kill-server-$tool client $rc 1 $((SECONDS - t0)) $SLACK "$WORK/kill-server-$tool.c" 'went away|closed|reset|completion error'
+done
+
+# 3. link down mid-run: both sides end within the deadline (exit 1)
+if [ "$(id -u)" = 0 ]; then
+	netdev=$(cat /sys/class/infiniband/$DEV/ports/1/gid_attrs/ndevs/1 2>/dev/null || echo veth0)
+	start_server link-down gd_write_bw "$c -D 20" && {
+		t0=$SECONDS
+		"$BIN/gd_write_bw" -p $PORT $c -D 20 $IP > "$WORK/link-down.c" 2>&1 &
+		cpid=$!
+		wait_running "$WORK/link-down.c"; sleep 1
+		t0=$SECONDS
+		ip link set "$netdev" down
+		wait $cpid; crc=$?; wait $spid; src=$?
+		ip link set "$netdev" up; sleep 2
+		expect link-down client $crc 1 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/link-down.c" 'completion error|no completion'
+		expect link-down server $src 1 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/link-down.s" 'reported|went away|no '
+	}
+else
+	echo "SKIP: link-down needs root"
+fi
+
+# 4. mismatched parameters: both exit 2 naming each difference and both values
+start_server mismatch gd_write_bw "$c -s 4096 -q 2" && {
+	t0=$SECONDS
+	timeout -s KILL 30 "$BIN/gd_write_bw" -p $PORT $c -s 65536 $IP > "$WORK/mismatch.c" 2>&1; crc=$?
+	wait $spid; src=$?
+	expect mismatch client $crc 2 $((SECONDS - t0)) $SLACK "$WORK/mismatch.c" '4096'
+	expect mismatch server $src 2 $((SECONDS - t0)) $SLACK "$WORK/mismatch.s" '65536'
+	grep -Eiq 'q(p|ps)|num_qps' "$WORK/mismatch.c" && ok "mismatch names the QP count too" ||
+		ko "mismatch: QP count not named"
+}
+
+# 5. wrong port: nobody there, the client gives up after --timeout (exit 2)
+start_server wrong-port gd_write_bw "$c" && {
+	t0=$SECONDS
+	timeout -s KILL 30 "$BIN/gd_write_bw" -p $((PORT + 500)) $c $IP > "$WORK/wrong-port.c" 2>&1; crc=$?
+	expect wrong-port client $crc 2 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/wrong-port.c" "$((PORT + 500))"
+	kill $spid; wait $spid 2>/dev/null
+}
+
+# 6. nobody listening at all
+next_port
+t0=$SECONDS
+timeout -s KILL 30 "$BIN/gd_read_bw" -p $PORT $c $IP > "$WORK/nobody.c" 2>&1; crc=$?
+expect nobody-listening client $crc 2 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/nobody.c" 'refused|connect|listen'
+
+# 7. garbage sent to the server's port: the server fails cleanly (exit 2)
+start_server garbage gd_write_bw "$c" && {
+	t0=$SECONDS
+	exec 3<>/dev/tcp/$IP/$PORT
+	printf 'GET / HTTP/1.0\r\n\r\nthis is not gdperf\n' >&3
+	wait $spid; src=$?
+	exec 3>&-
+	expect garbage server $src 2 $((SECONDS - t0)) $SLACK "$WORK/garbage.s" 'protocol|magic|garbage|not a gdperf'
+}
+
+# 8. a truncated message, then silence: the server's deadline ends it
+start_server truncated gd_write_bw "$c" && {
+	t0=$SECONDS
+	exec 3<>/dev/tcp/$IP/$PORT
+	printf 'GDPF' >&3
+	wait $spid; src=$?
+	exec 3>&-
+	expect truncated server $src 2 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/truncated.s" 'timed out|deadline|within|truncated'
+}
+
+# 9. two clients at once: the second is refused (exit 2), the first completes
+start_server two-clients gd_write_bw "$c -D 6" && {
+	t0=$SECONDS
+	"$BIN/gd_write_bw" -p $PORT $c -D 6 $IP > "$WORK/two-clients.c1" 2>&1 &
+	c1=$!
+	sleep 2
+	timeout -s KILL 30 "$BIN/gd_write_bw" -p $PORT $c -D 6 $IP > "$WORK/two-clients.c2" 2>&1; c2rc=$?
+	wait $c1; c1rc=$?; wait $spid; src=$?
+	expect two-clients second-client $c2rc 2 $((SECONDS - t0)) $((6 + SLACK)) "$WORK/two-clients.c2" 'busy'
+	expect two-clients first-client $c1rc 0 $((SECONDS - t0)) $((6 + SLACK)) "$WORK/two-clients.c1" '^ 65536'
+	expect two-clients server $src 0 $((SECONDS - t0)) $((6 + SLACK)) "$WORK/two-clients.s" '^ 65536'
+}
+
+# 10. environment: no such device, no such port (exit 3 / 2)
+t0=$SECONDS
+timeout -s KILL 60 "$BIN/gd_write_bw" -d no_such_dev $IP > "$WORK/nodev.c" 2>&1; rc=$?
+expect no-device client $rc 3 $((SECONDS - t0)) $SLACK "$WORK/nodev.c" "no_such_dev.*not found"
+finish
