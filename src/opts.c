@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "gd.h"
 #include "log.h"
 
 const struct gd_opt gd_common_opts[] = {
@@ -180,6 +181,25 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	free(longopts);
 	free(shortopts);
 	return ret ? ret : optind;
+}
+
+int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
+		  void *ctx)
+{
+	bool help;
+	int idx;
+
+	gd_log_init(argc > 0 ? argv[0] : NULL);
+	idx = gd_opts_parse(cmd, argc, argv, handler, ctx, &help);
+	if (idx < 0)
+		return GD_EXIT_USAGE;
+	if (help)
+		return GD_EXIT_OK;
+	if (idx < argc) {
+		gd_error("unexpected argument '%s'; try '%s --help'", argv[idx], gd_progname());
+		return GD_EXIT_USAGE;
+	}
+	return GD_TOOL_CONTINUE;
 }
 
 static int bad_value(const char *opt, const char *arg, const char *why)

@@ -40,6 +40,17 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 		  void *ctx, bool *help);
 void gd_opts_usage(const struct gd_cmd *cmd, FILE *out);
 
+/*
+ * The prologue of a tool that takes no operands: gd_log_init(argv[0]), then
+ * gd_opts_parse(), then a stray operand is an error. Returns GD_TOOL_CONTINUE
+ * when the tool should go on, else the exit code to return from main():
+ * GD_EXIT_OK after --help or --version, GD_EXIT_USAGE after a bad option or
+ * operand (the message is printed).
+ */
+#define GD_TOOL_CONTINUE (-1)
+int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
+		  void *ctx);
+
 /* Common ids for the options every tool takes (handled by gd_opts_parse). */
 enum { GD_OPT_HELP = -1000, GD_OPT_VERSION, GD_OPT_VERBOSE };
 extern const struct gd_opt gd_common_opts[];

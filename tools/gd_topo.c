@@ -184,19 +184,11 @@ static int run(const struct args *a)
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
-	bool help;
 	int ret;
 
-	gd_log_init(argv[0]);
-	ret = gd_opts_parse(&cmd, argc, argv, handle, &a, &help);
-	if (ret < 0)
-		return GD_EXIT_USAGE;
-	if (help)
-		return GD_EXIT_OK;
-	if (ret < argc) {
-		gd_error("unexpected argument '%s'; try '%s --help'", argv[ret], gd_progname());
-		return GD_EXIT_USAGE;
-	}
+	ret = gd_tool_parse(&cmd, argc, argv, handle, &a);
+	if (ret != GD_TOOL_CONTINUE)
+		return ret;
 	gd_sysfs_set_root(a.root);
 	return run(&a);
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "gd.h"
+#include "log.h"
 #include "opts.h"
 
 enum { O_DEV = 1, O_SIZE, O_FLAG, O_OPT };
@@ -105,6 +107,27 @@ static void help_stops_parsing(void **state)
 	assert_true(help);
 }
 
+static void tool_prologue(void **state)
+{
+	char *go[] = { "/usr/bin/gd_x", "-d", "mlx5_0", NULL };
+	char *help[] = { "gd_x", "--help", NULL };
+	char *version[] = { "gd_x", "--version", "stray", NULL };
+	char *stray[] = { "gd_x", "-F", "stray", NULL };
+	char *bad[] = { "gd_x", "--bogus", NULL };
+	char *unsupported[] = { "gd_x", "-Z", NULL };
+	struct seen s;
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(gd_tool_parse(&cmd, 3, go, handler, &s), GD_TOOL_CONTINUE);
+	assert_string_equal(s.dev, "mlx5_0");
+	assert_string_equal(gd_progname(), "gd_x");
+	assert_int_equal(gd_tool_parse(&cmd, 2, help, handler, &s), GD_EXIT_OK);
+	assert_int_equal(gd_tool_parse(&cmd, 3, version, handler, &s), GD_EXIT_OK);
+	assert_int_equal(gd_tool_parse(&cmd, 3, stray, handler, &s), GD_EXIT_USAGE);
+	assert_int_equal(gd_tool_parse(&cmd, 2, bad, handler, &s), GD_EXIT_USAGE);
+	assert_int_equal(gd_tool_parse(&cmd, 2, unsupported, handler, &s), GD_EXIT_USAGE);
+}
+
 static void value_parsers(void **state)
 {
 	uint64_t v;
@@ -130,6 +153,7 @@ int main(void)
 		cmocka_unit_test(optional_argument),
 		cmocka_unit_test(errors_are_negative),
 		cmocka_unit_test(help_stops_parsing),
+		cmocka_unit_test(tool_prologue),
 		cmocka_unit_test(value_parsers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
