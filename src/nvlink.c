@@ -198,6 +198,27 @@ int gd_nvlink_parse(const char *text, const char *fname, struct gd_nvlinks *out,
 	return ret;
 }
 
+/* The whole of f into a malloc'd buffer: 0 or -errno. */
+static int slurp(FILE *f, char **text, size_t *len)
+{
+	FILE *mem = open_memstream(text, len);
+	char buf[4096];
+	size_t n;
+	int ret;
+
+	if (!mem)
+		return -ENOMEM;
+	errno = 0;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, mem);
+	ret = ferror(f) ? (errno ? -errno : -EIO) : 0;
+	if (fclose(mem) && !ret)
+		ret = -ENOMEM;
+	return ret;
+}
+
+#define NVLINK_FORMAT "expected text lines 'GPU_BUSID REMOTE_BUSID COUNT' (see gd_topo(1))"
+
 int gd_nvlink_read_file(const char *path, struct gd_nvlinks *out, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "re");
@@ -207,35 +228,20 @@ int gd_nvlink_read_file(const char *path, struct gd_nvlinks *out, char *err, siz
 
 	if (!f) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot open NVLink file %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot open NVLink file %s: %s", path, strerror(-ret));
 		return ret;
 	}
-	{
-		FILE *mem = open_memstream(&text, &len);
-		char buf[4096];
-		size_t n;
-
-		if (!mem) {
-			fclose(f);
-			return -ENOMEM;
-		}
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-			fwrite(buf, 1, n, mem);
-		ret = ferror(f) ? -EIO : 0;
-		fclose(mem);
-	}
+	ret = slurp(f, &text, &len);
 	fclose(f);
 	if (ret) {
-		snprintf(err, errlen, "cannot read NVLink file %s", path);
-		free(text);
-		return ret;
+		snprintf(err, errlen, "cannot read NVLink file %s: %s; %s", path, strerror(-ret),
+			 NVLINK_FORMAT);
+	} else if (memchr(text, '\0', len)) {
+		snprintf(err, errlen, "%s: not a text file (NUL byte); %s", path, NVLINK_FORMAT);
+		ret = -EINVAL;
+	} else {
+		ret = gd_nvlink_parse(text, path, out, err, errlen, NULL);
 	}
-	if (memchr(text, '\0', len)) {
-		free(text);
-		snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
-		return -EINVAL;
-	}
-	ret = gd_nvlink_parse(text, path, out, err, errlen, NULL);
 	free(text);
 	return ret;
 }

@@ -89,6 +89,21 @@ echo '<topology>' >"$tmp/bad.xml"
 expect_error "malformed topology" 2 "is not an hwloc XML topology" --topology "$tmp/bad.xml"
 expect_error "bad format" 2 "expected one of compact, nvidia-smi, json" --format csv
 
+# Bad input files: a usage error (2) naming the cause, nothing on stdout for a JSON reader.
+: >"$tmp/empty.xml"
+expect_error "empty topology" 2 "is not an hwloc XML topology" --topology "$tmp/empty.xml" --json
+[ -s "$tmp/out" ] && fail "empty topology: stdout is not empty"
+mkdir "$tmp/dir"
+expect_error "topology is a directory" 2 "is not an hwloc XML topology" --topology "$tmp/dir"
+expect_error "nvlinks is a directory" 2 "cannot read NVLink file $tmp/dir: Is a directory; expected text lines" \
+	--topology "$fx/h20/topology.xml" --nvlinks "$tmp/dir"
+printf '0000:18:00.0\0\377\376 FFFFFFFF:FF:FF.0 18\n' >"$tmp/binary.txt"
+expect_error "binary nvlinks" 2 "not a text file (NUL byte); expected text lines" \
+	--topology "$fx/h20/topology.xml" --nvlinks "$tmp/binary.txt" --json
+[ -s "$tmp/out" ] && fail "binary nvlinks: stdout is not empty"
+printf 'zz:yy 0000:2a:00.0 x\n' >"$tmp/garbage.txt"
+expect_error "garbage nvlinks" 2 "garbage.txt:1:" --topology "$fx/h20/topology.xml" --nvlinks "$tmp/garbage.txt"
+
 # --export writes XML + NVLink file that replay to the same table.
 "$tool" --topology "$fx/h20/topology.xml" --nvlinks "$fx/h20/nvlinks.txt" \
 	--export "$tmp/exp.xml" >/dev/null 2>"$tmp/err" || fail "export: $(cat "$tmp/err")"
