@@ -8,6 +8,7 @@
 #include "config.h"
 #include "gd.h"
 #include "log.h"
+#include "sysfs.h"
 
 const struct gd_opt gd_common_opts[] = {
 	{ "help", 'h', GD_NO_ARG, NULL, "show this help and exit", GD_OPT_HELP },
@@ -200,6 +201,26 @@ int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 		return GD_EXIT_USAGE;
 	}
 	return GD_TOOL_CONTINUE;
+}
+
+int gd_tool_sysfs_root(const char *root)
+{
+	bool from_env = !root || !*root;
+	int ret;
+
+	gd_sysfs_set_root(root);
+	ret = gd_sysfs_check_root();
+	if (!ret)
+		return GD_TOOL_CONTINUE;
+	if (from_env)
+		gd_error("%s=%s: %s; point it at a directory holding a copy of a machine's sys/ "
+			 "(and proc/), or unset it to read this machine",
+			 GD_SYSFS_ROOT_ENV, gd_sysfs_root(), strerror(-ret));
+	else
+		gd_error("--sysfs-root %s: %s; give a directory holding a copy of a machine's sys/ "
+			 "(and proc/), or leave the option out to read this machine",
+			 gd_sysfs_root(), strerror(-ret));
+	return GD_EXIT_USAGE;
 }
 
 static int bad_value(const char *opt, const char *arg, const char *why)

@@ -50,6 +50,12 @@ void gd_opts_usage(const struct gd_cmd *cmd, FILE *out);
 #define GD_TOOL_CONTINUE (-1)
 int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
 		  void *ctx);
+/*
+ * Set the sysfs root from --sysfs-root (root, may be NULL) or $GDPERF_SYSFS_ROOT
+ * and check that it is a directory. Returns GD_TOOL_CONTINUE, or GD_EXIT_USAGE
+ * after a message naming the option or variable, the cause and the fix.
+ */
+int gd_tool_sysfs_root(const char *root);
 
 /* Common ids for the options every tool takes (handled by gd_opts_parse). */
 enum { GD_OPT_HELP = -1000, GD_OPT_VERSION, GD_OPT_VERBOSE };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char root[PATH_MAX];
@@ -44,6 +45,24 @@ const char *gd_sysfs_errpath(void)
 	return errpath;
 }
 
+static int fail(const char *path, int err)
+{
+	snprintf(errpath, sizeof(errpath), "%s", path);
+	return err;
+}
+
+int gd_sysfs_check_root(void)
+{
+	const char *r = gd_sysfs_root();
+	struct stat st;
+
+	if (!*r)
+		return 0;
+	if (stat(r, &st))
+		return fail(r, -errno);
+	return S_ISDIR(st.st_mode) ? 0 : fail(r, -ENOTDIR);
+}
+
 static int vpath(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	char live[PATH_MAX];
@@ -70,12 +89,6 @@ static int vpath(char *buf, size_t len, const char *fmt, va_list ap)
 		va_end(ap_);                                       \
 		ret_;                                              \
 	})
-
-static int fail(const char *path, int err)
-{
-	snprintf(errpath, sizeof(errpath), "%s", path);
-	return err;
-}
 
 int gd_sysfs_path(char *buf, size_t len, const char *fmt, ...)
 {

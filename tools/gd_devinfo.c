@@ -38,6 +38,11 @@ static int handle(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case O_DEV:
+		if (!*arg) {
+			gd_error("invalid value '' for --ib-dev: expected an RDMA device name "
+				 "such as mlx5_0 (the list: %s without -d)", gd_progname());
+			return -EINVAL;
+		}
 		a->dev = arg;
 		return 0;
 	case O_JSON:
@@ -89,7 +94,9 @@ int main(int argc, char **argv)
 	ret = gd_tool_parse(&cmd, argc, argv, handle, &a);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
-	gd_sysfs_set_root(a.root);
+	ret = gd_tool_sysfs_root(a.root);
+	if (ret != GD_TOOL_CONTINUE)
+		return ret;
 	ret = gd_devinfo_collect(a.dev, true, &di);
 	if (ret == -ENODEV && a.dev) {
 		unknown_device(a.dev);

@@ -189,6 +189,8 @@ int main(int argc, char **argv)
 	ret = gd_tool_parse(&cmd, argc, argv, handle, &a);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
-	gd_sysfs_set_root(a.root);
+	ret = gd_tool_sysfs_root(a.root);
+	if (ret != GD_TOOL_CONTINUE)
+		return ret;
 	return run(&a);
 }

@@ -48,6 +48,15 @@ if ! GDPERF_SYSFS_ROOT=h20 "$tool" 2>&1 | diff -u "$golden/h20.out" - >"$tmp/dif
 	cat "$tmp/diff"
 	fail=$((fail + 1))
 fi
+# a GDPERF_SYSFS_ROOT that is not a directory is a usage error naming the variable
+n=$((n + 1))
+GDPERF_SYSFS_ROOT=no-such-tree "$tool" >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ "$got" != 2 ] || [ -s "$tmp/out" ] || ! grep -q '^gd_devinfo: error: GDPERF_SYSFS_ROOT=no-such-tree: No such file or directory; .*unset it' "$tmp/err"; then
+	echo "FAIL env-missing: exit $got, expected 2 and a message naming GDPERF_SYSFS_ROOT"
+	cat "$tmp/err"
+	fail=$((fail + 1))
+fi
 # every JSON line parses and carries the schema version
 for f in "$golden"/*-json.out; do
 	n=$((n + 1))

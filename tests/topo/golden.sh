@@ -89,7 +89,12 @@ echo '<topology>' >"$tmp/bad.xml"
 expect_error "malformed topology" 2 "is not an hwloc XML topology" --topology "$tmp/bad.xml"
 expect_error "bad format" 2 "expected one of compact, nvidia-smi, json" --format csv
 
-# Bad input files: a usage error (2) naming the cause, nothing on stdout for a JSON reader.
+# Bad inputs: a usage error (2) naming the cause, nothing on stdout for a JSON reader.
+expect_error "missing sysfs root" 2 "sysfs-root $tmp/none: No such file or directory; give a directory" \
+	--sysfs-root "$tmp/none" --json
+[ -s "$tmp/out" ] && fail "missing sysfs root: stdout is not empty"
+expect_error "sysfs root is a file" 2 "Not a directory" --sysfs-root "$tmp/bad.xml"
+GDPERF_SYSFS_ROOT="$tmp/none" expect_error "missing GDPERF_SYSFS_ROOT" 2 "GDPERF_SYSFS_ROOT=$tmp/none: No such file"
 : >"$tmp/empty.xml"
 expect_error "empty topology" 2 "is not an hwloc XML topology" --topology "$tmp/empty.xml" --json
 [ -s "$tmp/out" ] && fail "empty topology: stdout is not empty"
