@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,20 @@ const char *gd_link_str(enum gd_link l)
 #endif
 
 static const char *const slow_components[] = { "opencl", "cuda", "nvml", "rsmi", "levelzero", "gl" };
+
+/* hwloc's linux backend needs one of these under the root to find CPUs and NUMA nodes. */
+static bool has_cpu_topology(const char *fsroot)
+{
+	static const char *const dirs[] = { "/sys/devices/system/cpu", "/sys/bus/cpu/devices" };
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < GD_ARRAY_SIZE(dirs); i++) {
+		snprintf(path, sizeof(path), "%s%s", fsroot, dirs[i]);
+		if (access(path, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
 
 int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen)
 {
@@ -70,6 +85,12 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		/* hwloc's linux backend reads the fixture root; the components that probe
 		 * the real machine (libpciaccess, CPUID) must stay out */
 		setenv("HWLOC_FSROOT", src->fsroot, 1);
+		if (!has_cpu_topology(src->fsroot)) {
+			/* hwloc would print "failed to find sysfs cpu topology directory"
+			 * and fall back to this host's CPUs; the caller says it plainly */
+			t->no_cpu_topology = true;
+			setenv("HWLOC_HIDE_ERRORS", "2", 0);
+		}
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 	}
@@ -129,13 +150,15 @@ static int cpu_nodes(hwloc_topology_t hw, hwloc_obj_t o, hwloc_bitmap_t out)
 	return hwloc_bitmap_weight(out);
 }
 
-static void obj_affinity(hwloc_topology_t hw, hwloc_obj_t o, char *cpus, size_t clen,
+static void obj_affinity(const struct gd_topo *t, hwloc_obj_t o, char *cpus, size_t clen,
 			 char *nodes, size_t nlen)
 {
+	hwloc_topology_t hw = t->hw;
 	hwloc_obj_t anc = o ? hwloc_get_non_io_ancestor_obj(hw, o) : NULL;
 	hwloc_bitmap_t set;
 
-	if (!anc || !anc->cpuset || !anc->nodeset || !(set = hwloc_bitmap_alloc())) {
+	if (t->no_cpu_topology || !anc || !anc->cpuset || !anc->nodeset ||
+	    !(set = hwloc_bitmap_alloc())) {
 		snprintf(cpus, clen, "N/A");
 		snprintf(nodes, nlen, "N/A");
 		return;
@@ -190,7 +213,7 @@ int gd_topo_find_gpus(struct gd_topo *t)
 		g->device_id = o->attr->pcidev.device_id;
 		obj_busid(o, g->busid, sizeof(g->busid));
 		gd_busid_parse(g->busid, &g->id);
-		obj_affinity(t->hw, o, g->cpus, sizeof(g->cpus), g->nodes, sizeof(g->nodes));
+		obj_affinity(t, o, g->cpus, sizeof(g->cpus), g->nodes, sizeof(g->nodes));
 		g->gpu_numa_id = gpu_numa_id(t->hw, &g->id);
 	}
 	/* NVML (and nvidia-smi) number GPUs in PCI order, hwloc lists them in tree order */
@@ -216,7 +239,7 @@ int gd_topo_add_nic(struct gd_topo *t, const char *name, const char *busid, cons
 		n->obj = hwloc_get_pcidev_by_busid(t->hw, id.domain, id.bus, id.dev, id.fn);
 		gd_busid_format(&id, n->busid, sizeof(n->busid));
 	}
-	obj_affinity(t->hw, n->obj, (char[256]){ 0 }, 256, n->nodes, sizeof(n->nodes));
+	obj_affinity(t, n->obj, (char[256]){ 0 }, 256, n->nodes, sizeof(n->nodes));
 	return 0;
 }
 

@@ -65,6 +65,9 @@ struct gd_topo {
 	enum gd_link *cls;
 	int *nvlinks;
 	bool pci_only;
+	/* a --sysfs-root tree without sys/devices/system/cpu: hwloc knows no
+	 * CPUs or NUMA nodes there, so affinities are N/A and NODE may be SYS */
+	bool no_cpu_topology;
 };
 
 struct gd_topo_src {

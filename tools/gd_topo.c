@@ -131,7 +131,8 @@ static int export_files(const struct args *a, struct gd_topo *t, const struct gd
 static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *nv,
 		    struct gd_topo_advice *adv)
 {
-	struct gd_topo_src src = { a->xml, a->root };
+	/* the root of --sysfs-root or $GDPERF_SYSFS_ROOT: hwloc must read the same tree */
+	struct gd_topo_src src = { a->xml, gd_sysfs_root() };
 	char err[512];
 	int ret;
 
@@ -140,6 +141,11 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 		gd_error("%s", err);
 		return ret == -ENOENT || ret == -EACCES || ret == -EINVAL ? GD_EXIT_USAGE : GD_EXIT_ENV;
 	}
+	if (t->no_cpu_topology)
+		gd_warn("%s has no sys/devices/system/cpu: CPU and NUMA affinity are shown as N/A, "
+			"and devices on different sockets may show NODE instead of SYS; copy "
+			"sys/devices/system/{cpu,node} into the tree, or replay an hwloc XML with "
+			"--topology", gd_sysfs_root());
 	if (gd_topo_find_gpus(t) || find_nics(a, t))
 		return GD_EXIT_ENV;
 	if (load_nvlinks(a, t, nv))

@@ -109,6 +109,27 @@ expect_error "binary nvlinks" 2 "not a text file (NUL byte); expected text lines
 printf 'zz:yy 0000:2a:00.0 x\n' >"$tmp/garbage.txt"
 expect_error "garbage nvlinks" 2 "garbage.txt:1:" --topology "$fx/h20/topology.xml" --nvlinks "$tmp/garbage.txt"
 
+# A sysfs-only root (devinfo's fixture trees have no sys/devices/system/cpu):
+# no hwloc noise, one gdperf warning, N/A affinities instead of this host's CPUs,
+# and GDPERF_SYSFS_ROOT reaches hwloc just as --sysfs-root does.
+sysfs_h20="$top_srcdir/tests/fixtures/sysfs/h20"
+"$tool" --sysfs-root "$sysfs_h20" >"$tmp/opt.out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ] || grep -q "^\\[hwloc" "$tmp/err" || ! grep -q "has no sys/devices/system/cpu" "$tmp/err"; then
+	fail "sysfs-only root: exit $rc, stderr: $(head -3 "$tmp/err")"
+elif ! grep -q '^GPU0 X .* N/A N/A N/A$' "$tmp/opt.out" || ! grep -q '^NIC3 .* X$' "$tmp/opt.out"; then
+	fail "sysfs-only root: expected GPU0 with N/A affinities and NIC3: $(cat "$tmp/opt.out")"
+else
+	echo "ok: sysfs-only root"
+fi
+GDPERF_SYSFS_ROOT="$sysfs_h20" "$tool" >"$tmp/env.out" 2>/dev/null
+if cmp -s "$tmp/opt.out" "$tmp/env.out"; then
+	echo "ok: GDPERF_SYSFS_ROOT same as --sysfs-root"
+else
+	fail "GDPERF_SYSFS_ROOT differs from --sysfs-root:"
+	diff "$tmp/opt.out" "$tmp/env.out" | head -10
+fi
+
 # --export writes XML + NVLink file that replay to the same table.
 "$tool" --topology "$fx/h20/topology.xml" --nvlinks "$fx/h20/nvlinks.txt" \
 	--export "$tmp/exp.xml" >/dev/null 2>"$tmp/err" || fail "export: $(cat "$tmp/err")"
