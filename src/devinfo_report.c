@@ -208,7 +208,7 @@ static void warn_bond(const struct gd_bond *b)
 
 		if (!strcmp(s->mii_status, "up")) {
 			up++;
-			if (b->mode_num == 4 && b->active_aggregator >= 0 &&
+			if (b->mode_num == GD_BOND_8023AD && b->active_aggregator >= 0 &&
 			    s->aggregator_id != b->active_aggregator)
 				gd_warn("%s: slave %s is up but not in the active aggregator %d "
 					"(its aggregator is %d): check the switch's LACP configuration",
@@ -223,7 +223,7 @@ static void warn_bond(const struct gd_bond *b)
 		gd_warn("%s: %zu of %zu slaves up; the bond runs below its full bandwidth", b->name,
 			up, b->nslaves);
 	for (size_t i = 1; i < b->nslaves; i++)
-		if (b->mode_num == 4 && b->slaves[i].speed_mbps != b->slaves[0].speed_mbps &&
+		if (b->mode_num == GD_BOND_8023AD && b->slaves[i].speed_mbps != b->slaves[0].speed_mbps &&
 		    b->slaves[i].speed_mbps > 0 && b->slaves[0].speed_mbps > 0)
 			gd_warn("%s: slaves %s and %s run at different speeds (%d and %d Mb/s)",
 				b->name, b->slaves[0].name, b->slaves[i].name,
@@ -236,17 +236,18 @@ static const char *port_hint(const struct gd_port *p)
 	static char buf[160];
 	bool ib = !strcmp(p->link_layer, "InfiniBand");
 
-	if (p->phys_state == 5 && ib && (p->state == 2 || p->state == 3))
+	if (p->phys_state == GD_PHYS_LINKUP && ib &&
+	    (p->state == GD_PORT_INIT || p->state == GD_PORT_ARMED))
 		return ": the link is up but no subnet manager has configured the port; "
 		       "start opensm or check the fabric's subnet manager";
-	if (p->phys_state == 2)
+	if (p->phys_state == GD_PHYS_POLLING)
 		return ": no link partner; check the cable and the switch port";
-	if (p->phys_state == 3 && p->netdev[0]) {
+	if (p->phys_state == GD_PHYS_DISABLED && p->netdev[0]) {
 		snprintf(buf, sizeof(buf), ": the port is disabled; enable it (ip link set %s up, "
 			 "or on the switch)", p->netdev);
 		return buf;
 	}
-	if (p->phys_state == 3)
+	if (p->phys_state == GD_PHYS_DISABLED)
 		return ": the port is disabled; enable it (ibportstate, or on the switch)";
 	return "";
 }
@@ -259,7 +260,7 @@ void gd_devinfo_log_warnings(const struct gd_devinfo *di)
 		for (size_t p = 0; p < hca->nports; p++) {
 			const struct gd_port *port = &hca->ports[p];
 
-			if (port->state && port->state != 4)
+			if (port->state && port->state != GD_PORT_ACTIVE)
 				gd_warn("%s port %d is %s (%s)%s", hca->name, port->num,
 					port->state_str, port->phys_state_str, port_hint(port));
 			if (port->roce_mtu > 0 && port->roce_mtu < 4096)
@@ -358,7 +359,8 @@ static size_t slaves_up(const struct gd_bond *b)
 
 static bool spreads_flows(const struct gd_bond *b)
 {
-	return b->mode_num == 0 || b->mode_num == 2 || b->mode_num == 4;
+	return b->mode_num == GD_BOND_RR || b->mode_num == GD_BOND_XOR ||
+	       b->mode_num == GD_BOND_8023AD;
 }
 
 /* A RoCE LAG port runs at one slave's rate per QP; say what the bond adds up to. */
@@ -477,7 +479,7 @@ static void print_bond(FILE *out, const struct gd_bond *b, const char *users)
 	fprintf(out, "\n");
 	if (b->lacp_rate[0])
 		fprintf(out, KV "%s\n", "LACP rate:", b->lacp_rate);
-	if (b->mode_num == 4) {
+	if (b->mode_num == GD_BOND_8023AD) {
 		fprintf(out, KV, "aggregator:");
 		print_int_unit(out, b->active_aggregator, "");
 		fprintf(out, "\n");
