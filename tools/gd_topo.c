@@ -162,6 +162,43 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 	return GD_EXIT_OK;
 }
 
+/* Where the devices were looked for, for messages. */
+static void source_name(const struct args *a, char *buf, size_t len)
+{
+	if (a->xml)
+		snprintf(buf, len, "in %s", a->xml);
+	else if (gd_sysfs_is_fixture())
+		snprintf(buf, len, "under %s", gd_sysfs_root());
+	else
+		snprintf(buf, len, "on this machine");
+}
+
+static int report(const struct args *a, const struct gd_topo *t, const struct gd_topo_advice *adv)
+{
+	char where[4200];
+
+	if (!t->ngpus && !t->nnics) {
+		source_name(a, where, sizeof(where));
+		if (a->export) { /* the files are written: a bug report may want them */
+			gd_warn("no NVIDIA GPU and no RDMA device %s", where);
+			return GD_EXIT_OK;
+		}
+		gd_error("no NVIDIA GPU and no RDMA device %s: nothing to show", where);
+		gd_info("load the GPU and NIC drivers (nvidia, mlx5_ib; or create a Soft-RoCE "
+			"device with rdma_rxe), or replay another machine with --topology FILE");
+		return GD_EXIT_ENV;
+	}
+	/* warnings go to stderr unless --advice or JSON carry them */
+	if (a->format != GD_TOPO_JSON && !a->advice)
+		for (size_t i = 0; i < adv->nw; i++)
+			gd_warn("%s", adv->w[i].msg);
+	if (gd_topo_print(t, adv, (enum gd_topo_format)a->format, a->advice, stdout)) {
+		gd_error("cannot write the report: %s", strerror(errno));
+		return GD_EXIT_ENV;
+	}
+	return GD_EXIT_OK;
+}
+
 static int run(const struct args *a)
 {
 	struct gd_topo_advice adv = { 0 };
@@ -169,18 +206,8 @@ static int run(const struct args *a)
 	struct gd_topo t = { 0 };
 	int ret = discover(a, &t, &nv, &adv);
 
-	if (ret == GD_EXIT_OK) {
-		if (!t.ngpus && !t.nnics)
-			gd_warn("no NVIDIA GPU and no RDMA device found");
-		/* warnings go to stderr unless --advice or JSON carry them */
-		if (a->format != GD_TOPO_JSON && !a->advice)
-			for (size_t i = 0; i < adv.nw; i++)
-				gd_warn("%s", adv.w[i].msg);
-		if (gd_topo_print(&t, &adv, (enum gd_topo_format)a->format, a->advice, stdout)) {
-			gd_error("cannot write the report: %s", strerror(errno));
-			ret = GD_EXIT_ENV;
-		}
-	}
+	if (ret == GD_EXIT_OK)
+		ret = report(a, &t, &adv);
 	gd_topo_advice_free(&adv);
 	gd_nvlink_free(&nv);
 	gd_topo_free(&t);

@@ -130,6 +130,12 @@ else
 	diff "$tmp/opt.out" "$tmp/env.out" | head -10
 fi
 
+# Nothing to show is the environment's fault (3), with the fix; --export still writes.
+expect_error "no GPU and no NIC" 3 "no NVIDIA GPU and no RDMA device under .*empty: nothing to show" \
+	--sysfs-root "$top_srcdir/tests/fixtures/sysfs/empty" --json
+[ -s "$tmp/out" ] && fail "no GPU and no NIC: stdout is not empty"
+grep -q "load the GPU and NIC drivers" "$tmp/err" || fail "no GPU and no NIC: no fix named"
+
 # --export writes XML + NVLink file that replay to the same table.
 "$tool" --topology "$fx/h20/topology.xml" --nvlinks "$fx/h20/nvlinks.txt" \
 	--export "$tmp/exp.xml" >/dev/null 2>"$tmp/err" || fail "export: $(cat "$tmp/err")"
