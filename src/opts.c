@@ -17,6 +17,16 @@ const struct gd_opt gd_common_opts[] = {
 	{ NULL },
 };
 
+const struct gd_opt gd_sysfs_opts[] = {
+	{ "sysfs-root", 0, GD_REQ_ARG, "DIR",
+	  "read sysfs and procfs under DIR, a copy of a machine's (also $" GD_SYSFS_ROOT_ENV ")",
+	  GD_OPT_SYSFS_ROOT },
+	{ NULL },
+};
+
+/* The last --sysfs-root of a parse, NULL if none. */
+static const char *sysfs_root_arg;
+
 static size_t count_opts(const struct gd_cmd *cmd)
 {
 	size_t n = 0;
@@ -127,6 +137,9 @@ static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool 
 	case GD_OPT_VERBOSE:
 		gd_log_set_verbose(gd_log_verbose() + 1);
 		return 0;
+	case GD_OPT_SYSFS_ROOT:
+		sysfs_root_arg = optarg;
+		return 0;
 	}
 	return 1; /* not a common option */
 }
@@ -154,6 +167,7 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	int c, ret = 0;
 
 	*help = false;
+	sysfs_root_arg = NULL;
 	ret = build_getopt(cmd, &longopts, &shortopts);
 	if (ret)
 		return ret;
@@ -184,26 +198,8 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	return ret ? ret : optind;
 }
 
-int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
-		  void *ctx)
-{
-	bool help;
-	int idx;
-
-	gd_log_init(argc > 0 ? argv[0] : NULL);
-	idx = gd_opts_parse(cmd, argc, argv, handler, ctx, &help);
-	if (idx < 0)
-		return GD_EXIT_USAGE;
-	if (help)
-		return GD_EXIT_OK;
-	if (idx < argc) {
-		gd_error("unexpected argument '%s'; try '%s --help'", argv[idx], gd_progname());
-		return GD_EXIT_USAGE;
-	}
-	return GD_TOOL_CONTINUE;
-}
-
-int gd_tool_sysfs_root(const char *root)
+/* Set and check the sysfs root: GD_TOOL_CONTINUE or GD_EXIT_USAGE after a message. */
+static int use_sysfs_root(const char *root)
 {
 	bool from_env = !root || !*root;
 	int ret;
@@ -221,6 +217,25 @@ int gd_tool_sysfs_root(const char *root)
 			 "(and proc/), or leave the option out to read this machine",
 			 gd_sysfs_root(), strerror(-ret));
 	return GD_EXIT_USAGE;
+}
+
+int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
+		  void *ctx)
+{
+	bool help;
+	int idx;
+
+	gd_log_init(argc > 0 ? argv[0] : NULL);
+	idx = gd_opts_parse(cmd, argc, argv, handler, ctx, &help);
+	if (idx < 0)
+		return GD_EXIT_USAGE;
+	if (help)
+		return GD_EXIT_OK;
+	if (idx < argc) {
+		gd_error("unexpected argument '%s'; try '%s --help'", argv[idx], gd_progname());
+		return GD_EXIT_USAGE;
+	}
+	return use_sysfs_root(sysfs_root_arg);
 }
 
 static int bad_value(const char *opt, const char *arg, const char *why)

@@ -11,15 +11,14 @@
 #include "opts.h"
 #include "sysfs.h"
 
-enum { O_DEV = 1, O_JSON, O_ROOT };
+enum { O_DEV = 1, O_JSON };
 
 static const struct gd_opt devinfo_opts[] = {
 	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "report only this RDMA device (e.g. mlx5_bond_0)", O_DEV },
 	{ "json", 0, GD_NO_ARG, NULL, "print JSON Lines (one record per device and bond, then a summary)", O_JSON },
-	{ "sysfs-root", 0, GD_REQ_ARG, "DIR", "read sysfs and procfs under DIR (also $GDPERF_SYSFS_ROOT)", O_ROOT },
 	{ NULL },
 };
-static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, NULL };
+static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
 static const struct gd_cmd cmd = {
 	"[options]",
 	"Report RDMA devices, ports, GID tables, the netdev map and bonds.",
@@ -28,7 +27,6 @@ static const struct gd_cmd cmd = {
 
 struct args {
 	const char *dev;
-	const char *root;
 	bool json;
 };
 
@@ -47,9 +45,6 @@ static int handle(void *ctx, int id, const char *arg)
 		return 0;
 	case O_JSON:
 		a->json = true;
-		return 0;
-	case O_ROOT:
-		a->root = arg;
 		return 0;
 	}
 	return -EINVAL;
@@ -92,9 +87,6 @@ int main(int argc, char **argv)
 	int ret;
 
 	ret = gd_tool_parse(&cmd, argc, argv, handle, &a);
-	if (ret != GD_TOOL_CONTINUE)
-		return ret;
-	ret = gd_tool_sysfs_root(a.root);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
 	ret = gd_devinfo_collect(a.dev, true, &di);

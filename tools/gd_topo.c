@@ -14,12 +14,11 @@
 #include "topo_nics.h"
 #include "topo_report.h"
 
-enum { O_TOPOLOGY = 1, O_NVLINKS, O_SYSFS_ROOT, O_FORMAT, O_JSON, O_PCI_ONLY, O_ADVICE, O_EXPORT };
+enum { O_TOPOLOGY = 1, O_NVLINKS, O_FORMAT, O_JSON, O_PCI_ONLY, O_ADVICE, O_EXPORT };
 
 static const struct gd_opt topo_opts[] = {
 	{ "topology", 't', GD_REQ_ARG, "FILE", "read an hwloc XML topology instead of this machine", O_TOPOLOGY },
 	{ "nvlinks", 'n', GD_REQ_ARG, "FILE", "read NVLink counts from FILE instead of NVML", O_NVLINKS },
-	{ "sysfs-root", 0, GD_REQ_ARG, "DIR", "read sysfs and procfs under DIR (a fixture tree)", O_SYSFS_ROOT },
 	{ "format", 'f', GD_REQ_ARG, "FMT", "compact (default), nvidia-smi or json", O_FORMAT },
 	{ "json", 'j', GD_NO_ARG, NULL, "same as --format=json (JSON Lines)", O_JSON },
 	{ "pci-only", 'p', GD_NO_ARG, NULL, "PCIe classes even between NVLink-connected GPUs (topo -mp)", O_PCI_ONLY },
@@ -27,7 +26,7 @@ static const struct gd_opt topo_opts[] = {
 	{ "export", 'e', GD_REQ_ARG, "FILE", "write the topology to FILE (hwloc XML) and FILE.nvlinks", O_EXPORT },
 	{ NULL },
 };
-static const struct gd_opt *const tables[] = { gd_common_opts, topo_opts, NULL };
+static const struct gd_opt *const tables[] = { gd_common_opts, topo_opts, gd_sysfs_opts, NULL };
 static const struct gd_cmd cmd = {
 	"[options]",
 	"Show the PCIe/NVLink/NUMA topology of GPUs and RDMA NICs, as nvidia-smi topo -m does.",
@@ -37,7 +36,7 @@ static const struct gd_cmd cmd = {
 static const char *const formats[] = { "compact", "nvidia-smi", "json", NULL };
 
 struct args {
-	const char *xml, *nvlinks, *root, *export;
+	const char *xml, *nvlinks, *export;
 	int format;
 	bool pci_only, advice;
 };
@@ -49,7 +48,6 @@ static int handle(void *ctx, int id, const char *arg)
 	switch (id) {
 	case O_TOPOLOGY: a->xml = arg; return 0;
 	case O_NVLINKS: a->nvlinks = arg; return 0;
-	case O_SYSFS_ROOT: a->root = arg; return 0;
 	case O_FORMAT: return gd_opt_choice("--format", arg, formats, &a->format);
 	case O_JSON: a->format = GD_TOPO_JSON; return 0;
 	case O_PCI_ONLY: a->pci_only = true; return 0;
@@ -220,9 +218,6 @@ int main(int argc, char **argv)
 	int ret;
 
 	ret = gd_tool_parse(&cmd, argc, argv, handle, &a);
-	if (ret != GD_TOOL_CONTINUE)
-		return ret;
-	ret = gd_tool_sysfs_root(a.root);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
 	return run(&a);
