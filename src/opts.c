@@ -238,6 +238,20 @@ int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	return use_sysfs_root(sysfs_root_arg);
 }
 
+int gd_tool_flush_stdout(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return GD_EXIT_OK;
+	if (errno)
+		gd_error("cannot write the report to standard output: %s; make room where it "
+			 "goes, or send it elsewhere", strerror(errno));
+	else /* an earlier write failed; its errno is gone */
+		gd_error("cannot write the report to standard output (a full disk, or a closed "
+			 "descriptor?); make room where it goes, or send it elsewhere");
+	return GD_EXIT_ENV;
+}
+
 static int bad_value(const char *opt, const char *arg, const char *why)
 {
 	gd_error("invalid value '%s' for %s: %s", arg ? arg : "", opt, why);

@@ -52,6 +52,12 @@ void gd_opts_usage(const struct gd_cmd *cmd, FILE *out);
 #define GD_TOOL_CONTINUE (-1)
 int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
 		  void *ctx);
+/*
+ * The epilogue of a tool's report: flush stdout and check that all of it was
+ * written (a full disk, a closed descriptor). GD_EXIT_OK, or GD_EXIT_ENV after
+ * a message.
+ */
+int gd_tool_flush_stdout(void);
 
 /* Common ids for the options every tool takes (handled by gd_opts_parse). */
 enum { GD_OPT_HELP = -1000, GD_OPT_VERSION, GD_OPT_VERBOSE, GD_OPT_SYSFS_ROOT };

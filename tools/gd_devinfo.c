@@ -80,6 +80,26 @@ static void unknown_device(const char *dev)
 	gd_devinfo_free(&all);
 }
 
+/* Print the report, then what is wrong with the machine or the tree. */
+static int report(const struct args *a, const struct gd_devinfo *di)
+{
+	int ret;
+
+	if (a->json)
+		gd_devinfo_print_json(di, stdout);
+	else
+		gd_devinfo_print_text(di, stdout);
+	ret = gd_tool_flush_stdout();
+	gd_devinfo_log_warnings(di);
+	if (gd_devinfo_nerrors(di)) {
+		gd_devinfo_log_errors(di);
+		gd_info("the report above shows what could be read; the files named here are "
+			"missing or malformed in this sysfs tree");
+		ret = GD_EXIT_ENV;
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -99,25 +119,14 @@ int main(int argc, char **argv)
 			 "/sys/class/infiniband", strerror(-ret));
 		return GD_EXIT_ENV;
 	}
-	if (!di.nhcas) {
+	if (di.nhcas) {
+		ret = report(&a, &di);
+	} else {
 		if (a.json) /* machine readers still get a summary saying "devices": 0 */
 			gd_devinfo_print_json(&di, stdout);
 		no_devices();
-		gd_devinfo_free(&di);
-		return GD_EXIT_ENV;
-	}
-	if (a.json)
-		ret = gd_devinfo_print_json(&di, stdout);
-	else
-		gd_devinfo_print_text(&di, stdout);
-	fflush(stdout);
-	gd_devinfo_log_warnings(&di);
-	if (gd_devinfo_nerrors(&di)) {
-		gd_devinfo_log_errors(&di);
-		gd_info("the report above shows what could be read; the files named here are "
-			"missing or malformed in this sysfs tree");
-		ret = -EIO;
+		ret = GD_EXIT_ENV;
 	}
 	gd_devinfo_free(&di);
-	return ret ? GD_EXIT_ENV : GD_EXIT_OK;
+	return ret;
 }

@@ -190,11 +190,8 @@ static int report(const struct args *a, const struct gd_topo *t, const struct gd
 	if (a->format != GD_TOPO_JSON && !a->advice)
 		for (size_t i = 0; i < adv->nw; i++)
 			gd_warn("%s", adv->w[i].msg);
-	if (gd_topo_print(t, adv, (enum gd_topo_format)a->format, a->advice, stdout)) {
-		gd_error("cannot write the report: %s", strerror(errno));
-		return GD_EXIT_ENV;
-	}
-	return GD_EXIT_OK;
+	gd_topo_print(t, adv, (enum gd_topo_format)a->format, a->advice, stdout);
+	return gd_tool_flush_stdout(); /* gd_topo_print's errors stick to stdout */
 }
 
 static int run(const struct args *a)

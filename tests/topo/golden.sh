@@ -136,6 +136,19 @@ expect_error "no GPU and no NIC" 3 "no NVIDIA GPU and no RDMA device under .*emp
 [ -s "$tmp/out" ] && fail "no GPU and no NIC: stdout is not empty"
 grep -q "load the GPU and NIC drivers" "$tmp/err" || fail "no GPU and no NIC: no fix named"
 
+# A report that cannot be written is exit 3 with a message, not a silent 0.
+if [ -w /dev/full ]; then
+	for fmt in compact json; do
+		"$tool" --topology "$fx/h20/topology.xml" --format $fmt >/dev/full 2>"$tmp/err"
+		rc=$?
+		if [ $rc -ne 3 ] || ! grep -q "cannot write the report to standard output" "$tmp/err"; then
+			fail "full disk ($fmt): exit $rc: $(cat "$tmp/err")"
+		else
+			echo "ok: full disk ($fmt)"
+		fi
+	done
+fi
+
 # --export writes XML + NVLink file that replay to the same table.
 "$tool" --topology "$fx/h20/topology.xml" --nvlinks "$fx/h20/nvlinks.txt" \
 	--export "$tmp/exp.xml" >/dev/null 2>"$tmp/err" || fail "export: $(cat "$tmp/err")"
