@@ -1,6 +1,7 @@
+#include "config.h"
+
 #include "topo.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -264,32 +265,11 @@ int gd_topo_find_nics_hwloc(struct gd_topo *t)
 	return 0;
 }
 
-/* Natural order: runs of digits compare as numbers. */
-static int natural_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			char *ea, *eb;
-			unsigned long na = strtoul(a, &ea, 10), nb = strtoul(b, &eb, 10);
-
-			if (na != nb)
-				return na < nb ? -1 : 1;
-			a = ea;
-			b = eb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
 static int cmp_nic(const void *a, const void *b)
 {
-	return natural_cmp(((const struct gd_topo_nic *)a)->name,
-			   ((const struct gd_topo_nic *)b)->name);
+	/* natural order, as gd_rdma_discover: mlx5_2 before mlx5_10 */
+	return strverscmp(((const struct gd_topo_nic *)a)->name,
+			  ((const struct gd_topo_nic *)b)->name);
 }
 
 void gd_topo_sort_nics(struct gd_topo *t)
