@@ -34,6 +34,8 @@ const char *gd_link_str(enum gd_link l)
 #define TOPO_SKIP_FLAGS 0
 #endif
 
+#define MAKE_XML "make one with 'lstopo --of xml' or 'gd_topo --export'"
+
 static const char *const slow_components[] = { "opencl", "cuda", "nvml", "rsmi", "levelzero", "gl" };
 
 /* hwloc's linux backend needs one of these under the root to find CPUs and NUMA nodes. */
@@ -77,8 +79,8 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 					      slow_components[i]);
 	if (src->xml) {
 		if (hwloc_topology_set_xml(hw, src->xml)) {
-			snprintf(err, errlen, "%s is not an hwloc XML topology (make one with 'lstopo --of xml' or 'gd_topo --export')",
-				 src->xml);
+			snprintf(err, errlen, "%s is not an hwloc XML topology (%s)", src->xml,
+				 MAKE_XML);
 			hwloc_topology_destroy(hw);
 			return -EINVAL;
 		}
@@ -97,8 +99,12 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 	}
 	if (hwloc_topology_load(hw)) {
 		int e = errno ? errno : EINVAL;
-		snprintf(err, errlen, "hwloc could not load the topology%s%s: %s",
-			 src->xml ? " from " : "", src->xml ? src->xml : "", strerror(e));
+
+		if (src->xml) /* well-formed XML, but not a topology hwloc accepts */
+			snprintf(err, errlen, "hwloc cannot load %s: %s; is it an hwloc XML "
+				 "topology? (%s)", src->xml, strerror(e), MAKE_XML);
+		else
+			snprintf(err, errlen, "hwloc could not load the topology: %s", strerror(e));
 		hwloc_topology_destroy(hw);
 		return -e;
 	}

@@ -137,7 +137,9 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 	ret = gd_topo_load(t, &src, err, sizeof(err));
 	if (ret) {
 		gd_error("%s", err);
-		return ret == -ENOENT || ret == -EACCES || ret == -EINVAL ? GD_EXIT_USAGE : GD_EXIT_ENV;
+		/* a bad --topology file is the user's to fix; the live machine is not */
+		return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL) ?
+			       GD_EXIT_USAGE : GD_EXIT_ENV;
 	}
 	if (t->no_cpu_topology)
 		gd_warn("%s has no sys/devices/system/cpu: CPU and NUMA affinity are shown as N/A, "

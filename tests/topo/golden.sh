@@ -98,6 +98,9 @@ GDPERF_SYSFS_ROOT="$tmp/none" expect_error "missing GDPERF_SYSFS_ROOT" 2 "GDPERF
 : >"$tmp/empty.xml"
 expect_error "empty topology" 2 "is not an hwloc XML topology" --topology "$tmp/empty.xml" --json
 [ -s "$tmp/out" ] && fail "empty topology: stdout is not empty"
+echo '<?xml version="1.0"?><foo/>' >"$tmp/foo.xml"
+expect_error "XML but not a topology" 2 "foo.xml: Invalid argument; is it an hwloc XML topology? (make one with" \
+	--topology "$tmp/foo.xml"
 mkdir "$tmp/dir"
 expect_error "topology is a directory" 2 "is not an hwloc XML topology" --topology "$tmp/dir"
 expect_error "nvlinks is a directory" 2 "cannot read NVLink file $tmp/dir: Is a directory; expected text lines" \
