@@ -135,14 +135,14 @@ static int line_error(char *err, size_t errlen, const char *fname, int line, con
 static int parse_line(char *s, const char *fname, int lineno, struct gd_nvlinks *out, char *err,
 		      size_t errlen)
 {
-	char *f[MAX_FIELDS + 1], *save = NULL, *end;
+	char *f[MAX_FIELDS], *save = NULL, *end;
 	struct gd_busid gpu, remote;
 	int n = 0;
 	long count;
 
 	for (char *tok = strtok_r(s, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save))
-		if (n <= MAX_FIELDS)
-			f[n++] = tok;
+		if (n++ < MAX_FIELDS)
+			f[n - 1] = tok; /* the rest are only counted */
 	if (n == 0)
 		return 0;
 	if (n != 3)
@@ -164,8 +164,10 @@ static int parse_line(char *s, const char *fname, int lineno, struct gd_nvlinks 
 		return line_error(err, errlen, fname, lineno,
 				  "link count '%s' is not a whole number from 1 to %d", f[2],
 				  MAX_LINK_COUNT);
-	if (gd_nvlink_add(out, &gpu, &remote, (int)count))
+	if (gd_nvlink_add(out, &gpu, &remote, (int)count)) {
+		snprintf(err, errlen, "%s: out of memory", fname);
 		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -175,8 +177,10 @@ int gd_nvlink_parse(const char *text, const char *fname, struct gd_nvlinks *out,
 	char *copy = strdup(text), *line, *next;
 	int lineno = 0, ret = 0;
 
-	if (!copy)
+	if (!copy) {
+		snprintf(err, errlen, "%s: out of memory", fname);
 		return -ENOMEM;
+	}
 	*out = (struct gd_nvlinks){ .known = true };
 	for (line = copy; line && !ret; line = next) {
 		char *hash;
