@@ -159,6 +159,23 @@ static int dispatch(const struct gd_cmd *cmd, const struct gd_opt *o, gd_opt_han
 	return handler(ctx, o->id, optarg);
 }
 
+/* getopt's '?' (unknown, or a value given to a flag) and ':' (missing value). */
+static void bad_option(const struct gd_cmd *cmd, int c, const char *word)
+{
+	const struct gd_opt *o = optopt >= LONG_BASE ?
+		nth_opt(cmd, (size_t)(optopt - LONG_BASE)) : NULL;
+
+	if (o && c == ':')
+		gd_error("option --%s needs a value", o->name);
+	else if (o) /* --flag=value */
+		gd_error("option --%s takes no value (in '%s')", o->name, word);
+	else if (optopt)
+		gd_error(c == ':' ? "option -%c needs a value" : "unknown option -%c", optopt);
+	else
+		gd_error(c == ':' ? "option %s needs a value" : "unknown option %s", word);
+	gd_info("try '%s --help'", gd_progname());
+}
+
 int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
 		  void *ctx, bool *help)
 {
@@ -177,14 +194,7 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 		const struct gd_opt *o;
 
 		if (c == '?' || c == ':') {
-			const char *what = argv[optind - 1];
-			if (optopt && optopt < LONG_BASE)
-				gd_error(c == ':' ? "option -%c needs a value" : "unknown option -%c",
-					 optopt);
-			else
-				gd_error(c == ':' ? "option %s needs a value" : "unknown option %s",
-					 what);
-			gd_info("try '%s --help'", gd_progname());
+			bad_option(cmd, c, argv[optind - 1]);
 			ret = -EINVAL;
 			break;
 		}

@@ -90,8 +90,14 @@ static void errors_are_negative(void **state)
 	char *missing[] = { "t", "-d", NULL };
 	char *badsize[] = { "t", "-s", "12Q", NULL };
 	char *unsupported[] = { "t", "-Z", NULL };
+	char *flag_value[] = { "t", "--flag=1", NULL };
+	char *long_missing[] = { "t", "--size", NULL };
 	struct seen s;
 	bool help;
+
+	assert_int_equal(parse(&s, 2, flag_value, &help), -EINVAL);
+	assert_int_equal(s.flags, 0);
+	assert_int_equal(parse(&s, 2, long_missing, &help), -EINVAL);
 
 	assert_int_equal(parse(&s, 2, unknown, &help), -EINVAL);
 	assert_int_equal(parse(&s, 2, missing, &help), -EINVAL);
