@@ -96,6 +96,11 @@ static int find_nics(const struct args *a, struct gd_topo *t)
 	ret = gd_topo_find_nics_rdma(t);
 	if (ret)
 		gd_error("cannot list the RDMA devices: %s (%s)", strerror(-ret), gd_sysfs_errpath());
+	else if (t->nic_read_errors)
+		gd_warn("%zu sysfs file(s) of the RDMA devices are missing or malformed, so the NIC "
+			"legend or placement may be incomplete; 'gd_devinfo%s%s' names them",
+			t->nic_read_errors, gd_sysfs_is_fixture() ? " --sysfs-root " : "",
+			gd_sysfs_root());
 	return ret;
 }
 

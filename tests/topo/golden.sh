@@ -133,6 +133,15 @@ else
 	diff "$tmp/opt.out" "$tmp/env.out" | head -10
 fi
 
+# A malformed RDMA tree still gives a table, and a warning pointing at gd_devinfo.
+"$tool" --sysfs-root "$top_srcdir/tests/fixtures/sysfs/broken" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "^NIC1 " "$tmp/out" && grep -q "missing or malformed.*gd_devinfo" "$tmp/err"; then
+	echo "ok: broken RDMA tree"
+else
+	fail "broken RDMA tree: exit $rc: $(cat "$tmp/err")"
+fi
+
 # Nothing to show is the environment's fault (3), with the fix; --export still writes.
 expect_error "no GPU and no NIC" 3 "no NVIDIA GPU and no RDMA device under .*empty: nothing to show" \
 	--sysfs-root "$top_srcdir/tests/fixtures/sysfs/empty" --json
