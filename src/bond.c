@@ -50,7 +50,7 @@ int gd_bond_mode_from_proc(const char *desc)
 
 static bool mode_has_hash(int mode)
 {
-	return mode == 2 || mode == 4 || mode == 5;
+	return mode == GD_BOND_XOR || mode == GD_BOND_8023AD || mode == GD_BOND_TLB;
 }
 
 static void bond_init(struct gd_bond *bond, const char *name)
@@ -175,9 +175,9 @@ static int aggregate_speed(const struct gd_bond *bond)
 
 		if (strcmp(s->mii_status, "up") || s->speed_mbps < 0)
 			continue;
-		if (bond->mode_num == 1 && strcmp(s->name, bond->active_slave))
+		if (bond->mode_num == GD_BOND_ACTIVE_BACKUP && strcmp(s->name, bond->active_slave))
 			continue;
-		if (bond->mode_num == 4 && s->aggregator_id != bond->active_aggregator)
+		if (bond->mode_num == GD_BOND_8023AD && s->aggregator_id != bond->active_aggregator)
 			continue;
 		sum += s->speed_mbps;
 	}
@@ -296,7 +296,7 @@ static void read_slave(struct gd_bond *bond, struct gd_bond_slave *s)
 	}
 	bond_int(bond, &s->link_failures, NET "/%s/bonding_slave/%s", s->name,
 		 "link_failure_count");
-	if (bond->mode_num == 4)
+	if (bond->mode_num == GD_BOND_8023AD)
 		bond_int(bond, &s->aggregator_id, NET "/%s/bonding_slave/%s", s->name,
 			 "ad_aggregator_id");
 	if (gd_sysfs_read_str(s->perm_hwaddr, sizeof(s->perm_hwaddr),
@@ -338,13 +338,14 @@ static int read_sysfs(struct gd_bond *bond)
 	}
 	bond_str(bond, bond->mii_status, sizeof(bond->mii_status), "mii_status");
 	bond_int(bond, &bond->miimon_ms, NET "/%s/bonding/%s", bond->name, "miimon");
-	if (bond->mode_num == 4) {
+	if (bond->mode_num == GD_BOND_8023AD) {
 		bond_str(bond, bond->lacp_rate, sizeof(bond->lacp_rate), "lacp_rate");
 		first_word(bond->lacp_rate);
 		bond_int(bond, &bond->active_aggregator, NET "/%s/bonding/%s", bond->name,
 			 "ad_aggregator");
 	}
-	if (bond->mode_num == 1 || bond->mode_num == 5 || bond->mode_num == 6)
+	if (bond->mode_num == GD_BOND_ACTIVE_BACKUP || bond->mode_num == GD_BOND_TLB ||
+	    bond->mode_num == GD_BOND_ALB)
 		bond_str(bond, bond->active_slave, sizeof(bond->active_slave), "active_slave");
 	if (gd_sysfs_read_int(&bond->speed_mbps, NET "/%s/speed", bond->name) ||
 	    bond->speed_mbps < 0)

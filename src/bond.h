@@ -4,6 +4,12 @@
 
 #include "rdma_dev.h"
 
+/* The kernel's bonding modes (BOND_MODE_* in include/net/bonding.h). */
+enum gd_bond_mode {
+	GD_BOND_RR, GD_BOND_ACTIVE_BACKUP, GD_BOND_XOR, GD_BOND_BROADCAST, GD_BOND_8023AD,
+	GD_BOND_TLB, GD_BOND_ALB,
+};
+
 /* "802.3ad" -> 4; -1 unknown. And the long /proc descriptions. */
 int gd_bond_mode_num(const char *name);
 const char *gd_bond_mode_name(int num);

@@ -208,7 +208,7 @@ static void warn_bond(const struct gd_bond *b)
 
 		if (!strcmp(s->mii_status, "up")) {
 			up++;
-			if (b->mode_num == 4 && b->active_aggregator >= 0 &&
+			if (b->mode_num == GD_BOND_8023AD && b->active_aggregator >= 0 &&
 			    s->aggregator_id != b->active_aggregator)
 				gd_warn("%s: slave %s is up but not in the active aggregator %d "
 					"(its aggregator is %d): check the switch's LACP configuration",
@@ -222,9 +222,11 @@ static void warn_bond(const struct gd_bond *b)
 	if (up < b->nslaves)
 		gd_warn("%s: %zu of %zu slaves up; the bond runs below its full bandwidth", b->name,
 			up, b->nslaves);
+	if (b->mode_num != GD_BOND_8023AD || !b->nslaves || b->slaves[0].speed_mbps <= 0)
+		return;
 	for (size_t i = 1; i < b->nslaves; i++)
-		if (b->mode_num == 4 && b->slaves[i].speed_mbps != b->slaves[0].speed_mbps &&
-		    b->slaves[i].speed_mbps > 0 && b->slaves[0].speed_mbps > 0)
+		if (b->slaves[i].speed_mbps != b->slaves[0].speed_mbps &&
+		    b->slaves[i].speed_mbps > 0)
 			gd_warn("%s: slaves %s and %s run at different speeds (%d and %d Mb/s)",
 				b->name, b->slaves[0].name, b->slaves[i].name,
 				b->slaves[0].speed_mbps, b->slaves[i].speed_mbps);
@@ -236,17 +238,18 @@ static const char *port_hint(const struct gd_port *p)
 	static char buf[160];
 	bool ib = !strcmp(p->link_layer, "InfiniBand");
 
-	if (p->phys_state == 5 && ib && (p->state == 2 || p->state == 3))
+	if (p->phys_state == GD_PHYS_LINKUP && ib &&
+	    (p->state == GD_PORT_INIT || p->state == GD_PORT_ARMED))
 		return ": the link is up but no subnet manager has configured the port; "
 		       "start opensm or check the fabric's subnet manager";
-	if (p->phys_state == 2)
+	if (p->phys_state == GD_PHYS_POLLING)
 		return ": no link partner; check the cable and the switch port";
-	if (p->phys_state == 3 && p->netdev[0]) {
+	if (p->phys_state == GD_PHYS_DISABLED && p->netdev[0]) {
 		snprintf(buf, sizeof(buf), ": the port is disabled; enable it (ip link set %s up, "
 			 "or on the switch)", p->netdev);
 		return buf;
 	}
-	if (p->phys_state == 3)
+	if (p->phys_state == GD_PHYS_DISABLED)
 		return ": the port is disabled; enable it (ibportstate, or on the switch)";
 	return "";
 }
@@ -259,7 +262,7 @@ void gd_devinfo_log_warnings(const struct gd_devinfo *di)
 		for (size_t p = 0; p < hca->nports; p++) {
 			const struct gd_port *port = &hca->ports[p];
 
-			if (port->state && port->state != 4)
+			if (port->state && port->state != GD_PORT_ACTIVE)
 				gd_warn("%s port %d is %s (%s)%s", hca->name, port->num,
 					port->state_str, port->phys_state_str, port_hint(port));
 			if (port->roce_mtu > 0 && port->roce_mtu < 4096)
@@ -358,7 +361,8 @@ static size_t slaves_up(const struct gd_bond *b)
 
 static bool spreads_flows(const struct gd_bond *b)
 {
-	return b->mode_num == 0 || b->mode_num == 2 || b->mode_num == 4;
+	return b->mode_num == GD_BOND_RR || b->mode_num == GD_BOND_XOR ||
+	       b->mode_num == GD_BOND_8023AD;
 }
 
 /* A RoCE LAG port runs at one slave's rate per QP; say what the bond adds up to. */
@@ -477,7 +481,7 @@ static void print_bond(FILE *out, const struct gd_bond *b, const char *users)
 	fprintf(out, "\n");
 	if (b->lacp_rate[0])
 		fprintf(out, KV "%s\n", "LACP rate:", b->lacp_rate);
-	if (b->mode_num == 4) {
+	if (b->mode_num == GD_BOND_8023AD) {
 		fprintf(out, KV, "aggregator:");
 		print_int_unit(out, b->active_aggregator, "");
 		fprintf(out, "\n");
@@ -548,16 +552,6 @@ void gd_devinfo_print_text(const struct gd_devinfo *di, FILE *out)
 
 /* ---- JSON Lines ---- */
 
-static void add_str_or_null(json_object *o, const char *key, const char *val)
-{
-	json_object_object_add(o, key, val && *val ? json_object_new_string(val) : NULL);
-}
-
-static void add_int_or_null(json_object *o, const char *key, int64_t val, bool known)
-{
-	json_object_object_add(o, key, known ? json_object_new_int64(val) : NULL);
-}
-
 static json_object *errors_json(const struct gd_read_errors *e)
 {
 	json_object *a = json_object_new_array();
@@ -567,7 +561,7 @@ static json_object *errors_json(const struct gd_read_errors *e)
 
 		gd_json_add_str(o, "path", e->v[i].path);
 		gd_json_add_str(o, "error", err_text(e->v[i].err));
-		add_str_or_null(o, "detail", e->v[i].detail);
+		gd_json_add_str_or_null(o, "detail", e->v[i].detail);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -580,7 +574,7 @@ static json_object *gid_json(const struct gd_port *p, const struct gd_gid *g)
 	gd_json_add_int(o, "index", g->index);
 	gd_json_add_str(o, "gid", g->gid);
 	gd_json_add_str(o, "type", gd_gid_type_str(g->type));
-	add_str_or_null(o, "netdev", g->netdev);
+	gd_json_add_str_or_null(o, "netdev", g->netdev);
 	gd_json_add_str(o, "ip", g->ip);
 	gd_json_add_bool(o, "ipv4", g->ipv4);
 	gd_json_add_bool(o, "link_local", g->link_local);
@@ -595,36 +589,37 @@ static json_object *port_json(const struct gd_port *p)
 	bool ib = !strcmp(p->link_layer, "InfiniBand");
 
 	gd_json_add_int(o, "port", p->num);
-	add_str_or_null(o, "state", p->state_str);
-	add_int_or_null(o, "state_num", p->state, p->state_str[0]);
-	add_str_or_null(o, "phys_state", p->phys_state_str);
-	add_int_or_null(o, "phys_state_num", p->phys_state, p->phys_state_str[0]);
-	add_str_or_null(o, "link_layer", p->link_layer);
-	add_str_or_null(o, "rate", p->rate_str);
+	gd_json_add_str_or_null(o, "state", p->state_str);
+	gd_json_add_int_or_null(o, "state_num", p->state, p->state_str[0]);
+	gd_json_add_str_or_null(o, "phys_state", p->phys_state_str);
+	gd_json_add_int_or_null(o, "phys_state_num", p->phys_state, p->phys_state_str[0]);
+	gd_json_add_str_or_null(o, "link_layer", p->link_layer);
+	gd_json_add_str_or_null(o, "rate", p->rate_str);
 	json_object_object_add(o, "rate_gbps",
 			       p->rate_gbps > 0 ? json_object_new_double(p->rate_gbps) : NULL);
-	add_int_or_null(o, "width", p->width, p->width > 0);
-	add_str_or_null(o, "speed", p->speed);
-	add_int_or_null(o, "active_mtu_bytes", p->active_mtu, p->active_mtu > 0);
-	add_int_or_null(o, "max_mtu_bytes", p->max_mtu, p->max_mtu > 0);
-	add_int_or_null(o, "lid", p->lid, ib);
-	add_int_or_null(o, "sm_lid", p->sm_lid, ib);
-	add_int_or_null(o, "lmc", p->lmc, ib && p->lmc >= 0);
-	add_str_or_null(o, "netdev", p->netdev);
+	gd_json_add_int_or_null(o, "width", p->width, p->width > 0);
+	gd_json_add_str_or_null(o, "speed", p->speed);
+	gd_json_add_int_or_null(o, "active_mtu_bytes", p->active_mtu, p->active_mtu > 0);
+	gd_json_add_int_or_null(o, "max_mtu_bytes", p->max_mtu, p->max_mtu > 0);
+	gd_json_add_int_or_null(o, "lid", p->lid, ib);
+	gd_json_add_int_or_null(o, "sm_lid", p->sm_lid, ib);
+	gd_json_add_int_or_null(o, "lmc", p->lmc, ib && p->lmc >= 0);
+	gd_json_add_str_or_null(o, "netdev", p->netdev);
 	json_object_object_add(o, "netdev_state",
 			       p->netdev[0] ? json_object_new_string(p->netdev_up ? "Up" : "Down") :
 					      NULL);
-	add_int_or_null(o, "netdev_mtu_bytes", p->netdev_mtu, p->netdev_mtu > 0);
-	add_int_or_null(o, "roce_mtu_bytes", p->roce_mtu, p->roce_mtu > 0);
+	gd_json_add_int_or_null(o, "netdev_mtu_bytes", p->netdev_mtu, p->netdev_mtu > 0);
+	gd_json_add_int_or_null(o, "roce_mtu_bytes", p->roce_mtu, p->roce_mtu > 0);
 	cnt = json_object_new_object();
 	for (int c = 0; c < GD_NCOUNTERS; c++)
 		if (p->counters[c] >= 0)
 			json_object_object_add(cnt, gd_counter_name(c),
 					       json_object_new_int64(p->counters[c]));
 	json_object_object_add(o, "counters", cnt);
-	add_int_or_null(o, "default_roce_v2_gid_index", p->default_gid, p->default_gid >= 0);
-	add_int_or_null(o, "default_roce_v2_ipv6_gid_index", p->default_gid6,
-			p->default_gid6 >= 0);
+	gd_json_add_int_or_null(o, "default_roce_v2_gid_index", p->default_gid,
+				p->default_gid >= 0);
+	gd_json_add_int_or_null(o, "default_roce_v2_ipv6_gid_index", p->default_gid6,
+				p->default_gid6 >= 0);
 	for (size_t i = 0; i < p->ngids; i++)
 		json_object_array_add(gids, gid_json(p, &p->gids[i]));
 	json_object_object_add(o, "gids", gids);
@@ -636,17 +631,17 @@ static json_object *hca_json(const struct gd_hca *hca)
 	json_object *rec = gd_json_record("device"), *ports = json_object_new_array();
 
 	gd_json_add_str(rec, "name", hca->name);
-	add_str_or_null(rec, "node_type", hca->node_type);
-	add_str_or_null(rec, "transport", hca->transport);
-	add_str_or_null(rec, "fw_ver", hca->fw_ver);
-	add_str_or_null(rec, "node_guid", hca->node_guid);
-	add_str_or_null(rec, "sys_image_guid", hca->sys_image_guid);
-	add_str_or_null(rec, "board_id", hca->board_id);
-	add_str_or_null(rec, "hca_type", hca->hca_type);
-	add_str_or_null(rec, "pci_addr", hca->pci_addr);
-	add_int_or_null(rec, "numa_node", hca->numa_node, hca->numa_node >= 0);
-	add_str_or_null(rec, "driver", hca->driver);
-	add_str_or_null(rec, "parent_netdev", hca->parent_netdev);
+	gd_json_add_str_or_null(rec, "node_type", hca->node_type);
+	gd_json_add_str_or_null(rec, "transport", hca->transport);
+	gd_json_add_str_or_null(rec, "fw_ver", hca->fw_ver);
+	gd_json_add_str_or_null(rec, "node_guid", hca->node_guid);
+	gd_json_add_str_or_null(rec, "sys_image_guid", hca->sys_image_guid);
+	gd_json_add_str_or_null(rec, "board_id", hca->board_id);
+	gd_json_add_str_or_null(rec, "hca_type", hca->hca_type);
+	gd_json_add_str_or_null(rec, "pci_addr", hca->pci_addr);
+	gd_json_add_int_or_null(rec, "numa_node", hca->numa_node, hca->numa_node >= 0);
+	gd_json_add_str_or_null(rec, "driver", hca->driver);
+	gd_json_add_str_or_null(rec, "parent_netdev", hca->parent_netdev);
 	gd_json_add_bool(rec, "verbs_known", hca->verbs_known);
 	for (size_t i = 0; i < hca->nports; i++)
 		json_object_array_add(ports, port_json(&hca->ports[i]));
@@ -660,14 +655,14 @@ static json_object *slave_json(const struct gd_bond_slave *s)
 	json_object *o = json_object_new_object();
 
 	gd_json_add_str(o, "name", s->name);
-	add_str_or_null(o, "pci_addr", s->pci_addr);
-	add_int_or_null(o, "speed_mbps", s->speed_mbps, s->speed_mbps >= 0);
-	add_str_or_null(o, "duplex", s->duplex);
-	add_str_or_null(o, "mii_status", s->mii_status);
-	add_int_or_null(o, "link_failures", s->link_failures, s->link_failures >= 0);
-	add_int_or_null(o, "aggregator_id", s->aggregator_id, s->aggregator_id >= 0);
-	add_str_or_null(o, "state", s->state);
-	add_str_or_null(o, "perm_hwaddr", s->perm_hwaddr);
+	gd_json_add_str_or_null(o, "pci_addr", s->pci_addr);
+	gd_json_add_int_or_null(o, "speed_mbps", s->speed_mbps, s->speed_mbps >= 0);
+	gd_json_add_str_or_null(o, "duplex", s->duplex);
+	gd_json_add_str_or_null(o, "mii_status", s->mii_status);
+	gd_json_add_int_or_null(o, "link_failures", s->link_failures, s->link_failures >= 0);
+	gd_json_add_int_or_null(o, "aggregator_id", s->aggregator_id, s->aggregator_id >= 0);
+	gd_json_add_str_or_null(o, "state", s->state);
+	gd_json_add_str_or_null(o, "perm_hwaddr", s->perm_hwaddr);
 	return o;
 }
 
@@ -681,15 +676,16 @@ static json_object *bond_json(const struct gd_bond *b, const char *users)
 	for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
 		json_object_array_add(a, json_object_new_string(t));
 	json_object_object_add(rec, "rdma_devices", a);
-	add_str_or_null(rec, "mode", b->mode);
-	add_int_or_null(rec, "mode_num", b->mode_num, b->mode_num >= 0);
-	add_str_or_null(rec, "xmit_hash_policy", b->xmit_hash_policy);
-	add_str_or_null(rec, "mii_status", b->mii_status);
-	add_int_or_null(rec, "miimon_ms", b->miimon_ms, b->miimon_ms >= 0);
-	add_str_or_null(rec, "lacp_rate", b->lacp_rate);
-	add_str_or_null(rec, "active_slave", b->active_slave);
-	add_int_or_null(rec, "active_aggregator", b->active_aggregator, b->active_aggregator >= 0);
-	add_int_or_null(rec, "speed_mbps", b->speed_mbps, b->speed_mbps >= 0);
+	gd_json_add_str_or_null(rec, "mode", b->mode);
+	gd_json_add_int_or_null(rec, "mode_num", b->mode_num, b->mode_num >= 0);
+	gd_json_add_str_or_null(rec, "xmit_hash_policy", b->xmit_hash_policy);
+	gd_json_add_str_or_null(rec, "mii_status", b->mii_status);
+	gd_json_add_int_or_null(rec, "miimon_ms", b->miimon_ms, b->miimon_ms >= 0);
+	gd_json_add_str_or_null(rec, "lacp_rate", b->lacp_rate);
+	gd_json_add_str_or_null(rec, "active_slave", b->active_slave);
+	gd_json_add_int_or_null(rec, "active_aggregator", b->active_aggregator,
+				b->active_aggregator >= 0);
+	gd_json_add_int_or_null(rec, "speed_mbps", b->speed_mbps, b->speed_mbps >= 0);
 	gd_json_add_int(rec, "slaves_up", (int64_t)slaves_up(b));
 	a = json_object_new_array();
 	for (size_t i = 0; i < b->nslaves; i++)
@@ -719,8 +715,8 @@ int gd_devinfo_print_json(const struct gd_devinfo *di, FILE *out)
 	gd_json_add_int(rec, "devices", (int64_t)di->nhcas);
 	gd_json_add_int(rec, "bonds", (int64_t)di->nbonds);
 	gd_json_add_str(rec, "verbs", verbs_str(di->verbs));
-	add_str_or_null(rec, "verbs_error", di->verbs_error);
-	add_str_or_null(rec, "sysfs_root", gd_sysfs_root());
+	gd_json_add_str_or_null(rec, "verbs_error", di->verbs_error);
+	gd_json_add_str_or_null(rec, "sysfs_root", gd_sysfs_root());
 	gd_json_add_int(rec, "errors", (int64_t)gd_devinfo_nerrors(di));
 	return gd_json_emit(rec, out);
 }

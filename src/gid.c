@@ -145,6 +145,34 @@ static void read_attrs(const char *dev, int port, const char *link_layer, struct
 				      !gd_sysfs_exists("/sys/class/net/%s", g->netdev));
 }
 
+/* Entry idx of a port's GID table into g: true for a used entry; an unreadable
+ * or malformed one is noted in errs. */
+static bool read_gid(const char *dev, const struct gd_port *port, int idx, struct gd_gid *g,
+		     struct gd_read_errors *errs)
+{
+	char text[128];
+	int ret;
+
+	memset(g, 0, sizeof(*g));
+	g->index = idx;
+	ret = gd_sysfs_read_str(text, sizeof(text), "/sys/class/infiniband/%s/ports/%d/gids/%d",
+				dev, port->num, idx);
+	if (ret) {
+		gd_read_errors_add(errs, gd_sysfs_errpath(), ret);
+		return false;
+	}
+	ret = gd_gid_parse(text, g);
+	if (ret == -ENODATA)
+		return false; /* unused entry */
+	if (ret) {
+		gd_read_errors_bad(errs, text, "eight groups of four hex digits",
+				   "/sys/class/infiniband/%s/ports/%d/gids/%d", dev, port->num, idx);
+		return false;
+	}
+	read_attrs(dev, port->num, port->link_layer, g, errs);
+	return true;
+}
+
 int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_errors *errs)
 {
 	char **names;
@@ -166,31 +194,10 @@ int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_erro
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct gd_gid *g = &port->gids[port->ngids];
-		char text[128];
-		int idx = parse_index(names[i]);
+		int idx = parse_index(names[i]); /* < 0: not a GID entry */
 
-		if (idx < 0)
-			continue; /* not a GID entry */
-		memset(g, 0, sizeof(*g));
-		g->index = idx;
-		ret = gd_sysfs_read_str(text, sizeof(text), "/sys/class/infiniband/%s/ports/%d/gids/%d",
-					dev, port->num, idx);
-		if (ret) {
-			gd_read_errors_add(errs, gd_sysfs_errpath(), ret);
-			continue;
-		}
-		ret = gd_gid_parse(text, g);
-		if (ret == -ENODATA)
-			continue; /* unused entry */
-		if (ret) {
-			gd_read_errors_bad(errs, text, "eight groups of four hex digits",
-					   "/sys/class/infiniband/%s/ports/%d/gids/%d", dev, port->num,
-					   idx);
-			continue;
-		}
-		read_attrs(dev, port->num, port->link_layer, g, errs);
-		port->ngids++;
+		if (idx >= 0 && read_gid(dev, port, idx, &port->gids[port->ngids], errs))
+			port->ngids++;
 	}
 	gd_sysfs_free_list(names, n);
 	if (port->ngids > 1) /* qsort(NULL, 0) is undefined */

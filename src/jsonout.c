@@ -50,3 +50,13 @@ void gd_json_add_bool(json_object *o, const char *key, int val)
 {
 	json_object_object_add(o, key, json_object_new_boolean(val));
 }
+
+void gd_json_add_str_or_null(json_object *o, const char *key, const char *val)
+{
+	json_object_object_add(o, key, val && *val ? json_object_new_string(val) : NULL);
+}
+
+void gd_json_add_int_or_null(json_object *o, const char *key, int64_t val, int known)
+{
+	json_object_object_add(o, key, known ? json_object_new_int64(val) : NULL);
+}

@@ -17,5 +17,8 @@ void gd_json_add_int(json_object *o, const char *key, int64_t val);
 void gd_json_add_u64(json_object *o, const char *key, uint64_t val);
 void gd_json_add_double(json_object *o, const char *key, double val);
 void gd_json_add_bool(json_object *o, const char *key, int val);
+/* Add helpers that write null for what is not known: a NULL or "" string, !known. */
+void gd_json_add_str_or_null(json_object *o, const char *key, const char *val);
+void gd_json_add_int_or_null(json_object *o, const char *key, int64_t val, int known);
 
 #endif

@@ -135,14 +135,14 @@ static int line_error(char *err, size_t errlen, const char *fname, int line, con
 static int parse_line(char *s, const char *fname, int lineno, struct gd_nvlinks *out, char *err,
 		      size_t errlen)
 {
-	char *f[MAX_FIELDS + 1], *save = NULL, *end;
+	char *f[MAX_FIELDS], *save = NULL, *end;
 	struct gd_busid gpu, remote;
 	int n = 0;
 	long count;
 
 	for (char *tok = strtok_r(s, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save))
-		if (n <= MAX_FIELDS)
-			f[n++] = tok;
+		if (n++ < MAX_FIELDS)
+			f[n - 1] = tok; /* the rest are only counted */
 	if (n == 0)
 		return 0;
 	if (n != 3)
@@ -164,8 +164,10 @@ static int parse_line(char *s, const char *fname, int lineno, struct gd_nvlinks 
 		return line_error(err, errlen, fname, lineno,
 				  "link count '%s' is not a whole number from 1 to %d", f[2],
 				  MAX_LINK_COUNT);
-	if (gd_nvlink_add(out, &gpu, &remote, (int)count))
+	if (gd_nvlink_add(out, &gpu, &remote, (int)count)) {
+		snprintf(err, errlen, "%s: out of memory", fname);
 		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -175,8 +177,10 @@ int gd_nvlink_parse(const char *text, const char *fname, struct gd_nvlinks *out,
 	char *copy = strdup(text), *line, *next;
 	int lineno = 0, ret = 0;
 
-	if (!copy)
+	if (!copy) {
+		snprintf(err, errlen, "%s: out of memory", fname);
 		return -ENOMEM;
+	}
 	*out = (struct gd_nvlinks){ .known = true };
 	for (line = copy; line && !ret; line = next) {
 		char *hash;
@@ -198,6 +202,27 @@ int gd_nvlink_parse(const char *text, const char *fname, struct gd_nvlinks *out,
 	return ret;
 }
 
+/* The whole of f into a malloc'd buffer: 0 or -errno. */
+static int slurp(FILE *f, char **text, size_t *len)
+{
+	FILE *mem = open_memstream(text, len);
+	char buf[4096];
+	size_t n;
+	int ret;
+
+	if (!mem)
+		return -ENOMEM;
+	errno = 0;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, mem);
+	ret = ferror(f) ? (errno ? -errno : -EIO) : 0;
+	if (fclose(mem) && !ret)
+		ret = -ENOMEM;
+	return ret;
+}
+
+#define NVLINK_FORMAT "expected text lines 'GPU_BUSID REMOTE_BUSID COUNT' (see gd_topo(1))"
+
 int gd_nvlink_read_file(const char *path, struct gd_nvlinks *out, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "re");
@@ -207,35 +232,20 @@ int gd_nvlink_read_file(const char *path, struct gd_nvlinks *out, char *err, siz
 
 	if (!f) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot open NVLink file %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot open NVLink file %s: %s", path, strerror(-ret));
 		return ret;
 	}
-	{
-		FILE *mem = open_memstream(&text, &len);
-		char buf[4096];
-		size_t n;
-
-		if (!mem) {
-			fclose(f);
-			return -ENOMEM;
-		}
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-			fwrite(buf, 1, n, mem);
-		ret = ferror(f) ? -EIO : 0;
-		fclose(mem);
-	}
+	ret = slurp(f, &text, &len);
 	fclose(f);
 	if (ret) {
-		snprintf(err, errlen, "cannot read NVLink file %s", path);
-		free(text);
-		return ret;
+		snprintf(err, errlen, "cannot read NVLink file %s: %s; %s", path, strerror(-ret),
+			 NVLINK_FORMAT);
+	} else if (memchr(text, '\0', len)) {
+		snprintf(err, errlen, "%s: not a text file (NUL byte); %s", path, NVLINK_FORMAT);
+		ret = -EINVAL;
+	} else {
+		ret = gd_nvlink_parse(text, path, out, err, errlen, NULL);
 	}
-	if (memchr(text, '\0', len)) {
-		free(text);
-		snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
-		return -EINVAL;
-	}
-	ret = gd_nvlink_parse(text, path, out, err, errlen, NULL);
 	free(text);
 	return ret;
 }

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "config.h"
+#include "gd.h"
 #include "log.h"
+#include "sysfs.h"
 
 const struct gd_opt gd_common_opts[] = {
 	{ "help", 'h', GD_NO_ARG, NULL, "show this help and exit", GD_OPT_HELP },
@@ -14,6 +16,16 @@ const struct gd_opt gd_common_opts[] = {
 	{ "verbose", 'v', GD_NO_ARG, NULL, "print debugging detail on stderr", GD_OPT_VERBOSE },
 	{ NULL },
 };
+
+const struct gd_opt gd_sysfs_opts[] = {
+	{ "sysfs-root", 0, GD_REQ_ARG, "DIR",
+	  "read sysfs and procfs under DIR, a copy of a machine's (also $" GD_SYSFS_ROOT_ENV ")",
+	  GD_OPT_SYSFS_ROOT },
+	{ NULL },
+};
+
+/* The last --sysfs-root of a parse, NULL if none. */
+static const char *sysfs_root_arg;
 
 static size_t count_opts(const struct gd_cmd *cmd)
 {
@@ -125,6 +137,9 @@ static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool 
 	case GD_OPT_VERBOSE:
 		gd_log_set_verbose(gd_log_verbose() + 1);
 		return 0;
+	case GD_OPT_SYSFS_ROOT:
+		sysfs_root_arg = optarg;
+		return 0;
 	}
 	return 1; /* not a common option */
 }
@@ -144,6 +159,23 @@ static int dispatch(const struct gd_cmd *cmd, const struct gd_opt *o, gd_opt_han
 	return handler(ctx, o->id, optarg);
 }
 
+/* getopt's '?' (unknown, or a value given to a flag) and ':' (missing value). */
+static void bad_option(const struct gd_cmd *cmd, int c, const char *word)
+{
+	const struct gd_opt *o = optopt >= LONG_BASE ?
+		nth_opt(cmd, (size_t)(optopt - LONG_BASE)) : NULL;
+
+	if (o && c == ':')
+		gd_error("option --%s needs a value", o->name);
+	else if (o) /* --flag=value */
+		gd_error("option --%s takes no value (in '%s')", o->name, word);
+	else if (optopt)
+		gd_error(c == ':' ? "option -%c needs a value" : "unknown option -%c", optopt);
+	else
+		gd_error(c == ':' ? "option %s needs a value" : "unknown option %s", word);
+	gd_info("try '%s --help'", gd_progname());
+}
+
 int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
 		  void *ctx, bool *help)
 {
@@ -152,6 +184,7 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	int c, ret = 0;
 
 	*help = false;
+	sysfs_root_arg = NULL;
 	ret = build_getopt(cmd, &longopts, &shortopts);
 	if (ret)
 		return ret;
@@ -161,14 +194,7 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 		const struct gd_opt *o;
 
 		if (c == '?' || c == ':') {
-			const char *what = argv[optind - 1];
-			if (optopt && optopt < LONG_BASE)
-				gd_error(c == ':' ? "option -%c needs a value" : "unknown option -%c",
-					 optopt);
-			else
-				gd_error(c == ':' ? "option %s needs a value" : "unknown option %s",
-					 what);
-			gd_info("try '%s --help'", gd_progname());
+			bad_option(cmd, c, argv[optind - 1]);
 			ret = -EINVAL;
 			break;
 		}
@@ -180,6 +206,60 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	free(longopts);
 	free(shortopts);
 	return ret ? ret : optind;
+}
+
+/* Set and check the sysfs root: GD_TOOL_CONTINUE or GD_EXIT_USAGE after a message. */
+static int use_sysfs_root(const char *root)
+{
+	bool from_env = !root || !*root;
+	int ret;
+
+	gd_sysfs_set_root(root);
+	ret = gd_sysfs_check_root();
+	if (!ret)
+		return GD_TOOL_CONTINUE;
+	if (from_env)
+		gd_error("%s=%s: %s; point it at a directory holding a copy of a machine's sys/ "
+			 "(and proc/), or unset it to read this machine",
+			 GD_SYSFS_ROOT_ENV, gd_sysfs_root(), strerror(-ret));
+	else
+		gd_error("--sysfs-root %s: %s; give a directory holding a copy of a machine's sys/ "
+			 "(and proc/), or leave the option out to read this machine",
+			 gd_sysfs_root(), strerror(-ret));
+	return GD_EXIT_USAGE;
+}
+
+int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
+		  void *ctx)
+{
+	bool help;
+	int idx;
+
+	gd_log_init(argc > 0 ? argv[0] : NULL);
+	idx = gd_opts_parse(cmd, argc, argv, handler, ctx, &help);
+	if (idx < 0)
+		return GD_EXIT_USAGE;
+	if (help)
+		return GD_EXIT_OK;
+	if (idx < argc) {
+		gd_error("unexpected argument '%s'; try '%s --help'", argv[idx], gd_progname());
+		return GD_EXIT_USAGE;
+	}
+	return use_sysfs_root(sysfs_root_arg);
+}
+
+int gd_tool_flush_stdout(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return GD_EXIT_OK;
+	if (errno)
+		gd_error("cannot write the report to standard output: %s; make room where it "
+			 "goes, or send it elsewhere", strerror(errno));
+	else /* an earlier write failed; its errno is gone */
+		gd_error("cannot write the report to standard output (a full disk, or a closed "
+			 "descriptor?); make room where it goes, or send it elsewhere");
+	return GD_EXIT_ENV;
 }
 
 static int bad_value(const char *opt, const char *arg, const char *why)

@@ -40,9 +40,30 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 		  void *ctx, bool *help);
 void gd_opts_usage(const struct gd_cmd *cmd, FILE *out);
 
+/*
+ * The prologue of a tool that takes no operands: gd_log_init(argv[0]), then
+ * gd_opts_parse(), then a stray operand is an error; then the sysfs root
+ * (--sysfs-root of gd_sysfs_opts, else $GDPERF_SYSFS_ROOT) is set and must be
+ * a directory. Returns GD_TOOL_CONTINUE when the tool should go on, else the
+ * exit code to return from main(): GD_EXIT_OK after --help or --version,
+ * GD_EXIT_USAGE after a bad option, operand or root (the message is printed,
+ * naming the cause and the fix).
+ */
+#define GD_TOOL_CONTINUE (-1)
+int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
+		  void *ctx);
+/*
+ * The epilogue of a tool's report: flush stdout and check that all of it was
+ * written (a full disk, a closed descriptor). GD_EXIT_OK, or GD_EXIT_ENV after
+ * a message.
+ */
+int gd_tool_flush_stdout(void);
+
 /* Common ids for the options every tool takes (handled by gd_opts_parse). */
-enum { GD_OPT_HELP = -1000, GD_OPT_VERSION, GD_OPT_VERBOSE };
+enum { GD_OPT_HELP = -1000, GD_OPT_VERSION, GD_OPT_VERBOSE, GD_OPT_SYSFS_ROOT };
 extern const struct gd_opt gd_common_opts[];
+/* --sysfs-root DIR, for the tools that read sysfs (handled by gd_opts_parse). */
+extern const struct gd_opt gd_sysfs_opts[];
 
 /* Value parsers that print "invalid value 'x' for --name: why" on failure. */
 int gd_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);

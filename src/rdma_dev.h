@@ -66,11 +66,21 @@ enum gd_counter {
 };
 const char *gd_counter_name(enum gd_counter c); /* the sysfs file name */
 
+/* The numbers of sysfs ports/N/state and phys_state (as enum ibv_port_state
+ * and the IBTA PortPhysicalState). 0: unknown. */
+enum gd_port_state {
+	GD_PORT_DOWN = 1, GD_PORT_INIT, GD_PORT_ARMED, GD_PORT_ACTIVE, GD_PORT_ACTIVE_DEFER,
+};
+enum gd_port_phys_state {
+	GD_PHYS_SLEEP = 1, GD_PHYS_POLLING, GD_PHYS_DISABLED, GD_PHYS_TRAINING, GD_PHYS_LINKUP,
+	GD_PHYS_ERROR_RECOVERY, GD_PHYS_TEST,
+};
+
 struct gd_port {
 	int num;
-	int state;                  /* 1 DOWN .. 4 ACTIVE, 5 ACTIVE_DEFER; 0 unknown */
+	int state;                  /* enum gd_port_state, 0 unknown */
 	char state_str[24];         /* "ACTIVE" */
-	int phys_state;             /* 5 LinkUp, 3 Disabled, ... */
+	int phys_state;             /* enum gd_port_phys_state, 0 unknown */
 	char phys_state_str[24];    /* "LinkUp" */
 	char link_layer[16];        /* "InfiniBand" or "Ethernet" */
 	char rate_str[64];          /* sysfs text: "200 Gb/sec (4X HDR)" */

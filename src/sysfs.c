@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char root[PATH_MAX];
@@ -44,6 +45,24 @@ const char *gd_sysfs_errpath(void)
 	return errpath;
 }
 
+static int fail(const char *path, int err)
+{
+	snprintf(errpath, sizeof(errpath), "%s", path);
+	return err;
+}
+
+int gd_sysfs_check_root(void)
+{
+	const char *r = gd_sysfs_root();
+	struct stat st;
+
+	if (!*r)
+		return 0;
+	if (stat(r, &st))
+		return fail(r, -errno);
+	return S_ISDIR(st.st_mode) ? 0 : fail(r, -ENOTDIR);
+}
+
 static int vpath(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	char live[PATH_MAX];
@@ -57,11 +76,19 @@ static int vpath(char *buf, size_t len, const char *fmt, va_list ap)
 	return 0;
 }
 
-static int fail(const char *path, int err)
-{
-	snprintf(errpath, sizeof(errpath), "%s", path);
-	return err;
-}
+/*
+ * In a variadic reader: format its live path (the printf format fmt and the
+ * arguments after it) into the rooted char array path. 0 or -ENAMETOOLONG.
+ */
+#define ROOTED_PATH(path, fmt)                                     \
+	({                                                         \
+		va_list ap_;                                       \
+		int ret_;                                          \
+		va_start(ap_, fmt);                                \
+		ret_ = vpath(path, sizeof(path), fmt, ap_);        \
+		va_end(ap_);                                       \
+		ret_;                                              \
+	})
 
 int gd_sysfs_path(char *buf, size_t len, const char *fmt, ...)
 {
@@ -77,13 +104,8 @@ int gd_sysfs_path(char *buf, size_t len, const char *fmt, ...)
 bool gd_sysfs_exists(const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	va_list ap;
-	int ret;
 
-	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	return ret == 0 && access(path, F_OK) == 0;
+	return ROOTED_PATH(path, fmt) == 0 && access(path, F_OK) == 0;
 }
 
 static int read_file(const char *path, char *buf, size_t len)
@@ -111,25 +133,12 @@ static int read_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static int vread_str(char *buf, size_t len, const char *fmt, va_list ap)
-{
-	char path[PATH_MAX];
-	int ret = vpath(path, sizeof(path), fmt, ap);
-
-	if (ret)
-		return ret;
-	return read_file(path, buf, len);
-}
-
 int gd_sysfs_read_str(char *buf, size_t len, const char *fmt, ...)
 {
-	va_list ap;
-	int ret;
+	char path[PATH_MAX];
+	int ret = ROOTED_PATH(path, fmt);
 
-	va_start(ap, fmt);
-	ret = vread_str(buf, len, fmt, ap);
-	va_end(ap);
-	return ret;
+	return ret ? ret : read_file(path, buf, len);
 }
 
 int gd_parse_u64(const char *s, uint64_t *val)
@@ -153,18 +162,11 @@ int gd_parse_u64(const char *s, uint64_t *val)
 	return 0;
 }
 
-int gd_sysfs_read_u64(uint64_t *val, const char *fmt, ...)
+static int read_u64(const char *path, uint64_t *val)
 {
-	char buf[64], path[PATH_MAX];
-	va_list ap;
-	int ret;
+	char buf[64];
+	int ret = read_file(path, buf, sizeof(buf));
 
-	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (ret)
-		return ret;
-	ret = read_file(path, buf, sizeof(buf));
 	if (ret)
 		return ret;
 	if (gd_parse_u64(buf, val))
@@ -172,19 +174,20 @@ int gd_sysfs_read_u64(uint64_t *val, const char *fmt, ...)
 	return 0;
 }
 
-int gd_sysfs_read_int(int *val, const char *fmt, ...)
+int gd_sysfs_read_u64(uint64_t *val, const char *fmt, ...)
 {
-	char buf[64], path[PATH_MAX], *end;
-	va_list ap;
-	long v;
-	int ret;
+	char path[PATH_MAX];
+	int ret = ROOTED_PATH(path, fmt);
 
-	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (ret)
-		return ret;
-	ret = read_file(path, buf, sizeof(buf));
+	return ret ? ret : read_u64(path, val);
+}
+
+static int read_int(const char *path, int *val)
+{
+	char buf[64], *end;
+	int ret = read_file(path, buf, sizeof(buf));
+	long v;
+
 	if (ret)
 		return ret;
 	errno = 0;
@@ -195,42 +198,45 @@ int gd_sysfs_read_int(int *val, const char *fmt, ...)
 	return 0;
 }
 
-int gd_sysfs_link_name(char *buf, size_t len, const char *fmt, ...)
+int gd_sysfs_read_int(int *val, const char *fmt, ...)
 {
-	char path[PATH_MAX], target[PATH_MAX];
-	va_list ap;
-	ssize_t n;
-	int ret;
+	char path[PATH_MAX];
+	int ret = ROOTED_PATH(path, fmt);
 
-	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (ret)
-		return ret;
-	n = readlink(path, target, sizeof(target) - 1);
+	return ret ? ret : read_int(path, val);
+}
+
+static int link_name(const char *path, char *buf, size_t len)
+{
+	char target[PATH_MAX];
+	const char *base;
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+
 	if (n < 0)
 		return fail(path, -errno);
 	target[n] = '\0';
-	const char *base = strrchr(target, '/');
+	base = strrchr(target, '/');
 	base = base ? base + 1 : target;
 	if ((size_t)snprintf(buf, len, "%s", base) >= len)
 		return fail(path, -ENOSPC);
 	return 0;
 }
 
-int gd_sysfs_realpath(char *buf, size_t len, const char *fmt, ...)
+int gd_sysfs_link_name(char *buf, size_t len, const char *fmt, ...)
 {
-	char path[PATH_MAX], real[PATH_MAX];
+	char path[PATH_MAX];
+	int ret = ROOTED_PATH(path, fmt);
+
+	return ret ? ret : link_name(path, buf, len);
+}
+
+/* realpath(path) with the fixture root removed; -EXDEV if it leads out of the root. */
+static int unrooted_realpath(const char *path, char *buf, size_t len)
+{
+	char real[PATH_MAX];
 	const char *r = gd_sysfs_root();
 	size_t rlen = strlen(r);
-	va_list ap;
-	int ret;
 
-	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (ret)
-		return ret;
 	if (!realpath(path, real))
 		return fail(path, -errno);
 	if (rlen) {
@@ -246,6 +252,14 @@ int gd_sysfs_realpath(char *buf, size_t len, const char *fmt, ...)
 	return 0;
 }
 
+int gd_sysfs_realpath(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	int ret = ROOTED_PATH(path, fmt);
+
+	return ret ? ret : unrooted_realpath(path, buf, len);
+}
+
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -258,22 +272,13 @@ void gd_sysfs_free_list(char **names, size_t count)
 	free(names);
 }
 
-int gd_sysfs_list(char ***names, size_t *count, const char *fmt, ...)
+static int list_dir(const char *path, char ***names, size_t *count)
 {
-	char path[PATH_MAX];
 	struct dirent *de;
 	char **v = NULL;
 	size_t n = 0, cap = 0;
-	va_list ap;
-	DIR *d;
-	int ret;
+	DIR *d = opendir(path);
 
-	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (ret)
-		return ret;
-	d = opendir(path);
 	if (!d)
 		return fail(path, -errno);
 	while ((de = readdir(d))) {
@@ -300,4 +305,12 @@ nomem:
 	closedir(d);
 	gd_sysfs_free_list(v, n);
 	return -ENOMEM;
+}
+
+int gd_sysfs_list(char ***names, size_t *count, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	int ret = ROOTED_PATH(path, fmt);
+
+	return ret ? ret : list_dir(path, names, count);
 }

@@ -21,6 +21,8 @@ void gd_sysfs_set_root(const char *root);
 const char *gd_sysfs_root(void);   /* "" for the live machine */
 bool gd_sysfs_is_fixture(void);    /* true when a root other than "/" is in use */
 const char *gd_sysfs_errpath(void); /* the file behind the last failure */
+/* 0 if the root is the live machine or a directory, else -errno (-ENOTDIR for a file). */
+int gd_sysfs_check_root(void);
 
 #define GD_PRINTF(a, b) __attribute__((format(printf, a, b)))
 

@@ -1,7 +1,9 @@
+#include "config.h"
+
 #include "topo.h"
 
-#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +34,23 @@ const char *gd_link_str(enum gd_link l)
 #define TOPO_SKIP_FLAGS 0
 #endif
 
+#define MAKE_XML "make one with 'lstopo --of xml' or 'gd_topo --export'"
+
 static const char *const slow_components[] = { "opencl", "cuda", "nvml", "rsmi", "levelzero", "gl" };
+
+/* hwloc's linux backend needs one of these under the root to find CPUs and NUMA nodes. */
+static bool has_cpu_topology(const char *fsroot)
+{
+	static const char *const dirs[] = { "/sys/devices/system/cpu", "/sys/bus/cpu/devices" };
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < GD_ARRAY_SIZE(dirs); i++) {
+		snprintf(path, sizeof(path), "%s%s", fsroot, dirs[i]);
+		if (access(path, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
 
 int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen)
 {
@@ -61,8 +79,8 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 					      slow_components[i]);
 	if (src->xml) {
 		if (hwloc_topology_set_xml(hw, src->xml)) {
-			snprintf(err, errlen, "%s is not an hwloc XML topology (make one with 'lstopo --of xml' or 'gd_topo --export')",
-				 src->xml);
+			snprintf(err, errlen, "%s is not an hwloc XML topology (%s)", src->xml,
+				 MAKE_XML);
 			hwloc_topology_destroy(hw);
 			return -EINVAL;
 		}
@@ -70,13 +88,23 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		/* hwloc's linux backend reads the fixture root; the components that probe
 		 * the real machine (libpciaccess, CPUID) must stay out */
 		setenv("HWLOC_FSROOT", src->fsroot, 1);
+		if (!has_cpu_topology(src->fsroot)) {
+			/* hwloc would print "failed to find sysfs cpu topology directory"
+			 * and fall back to this host's CPUs; the caller says it plainly */
+			t->no_cpu_topology = true;
+			setenv("HWLOC_HIDE_ERRORS", "2", 0);
+		}
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 	}
 	if (hwloc_topology_load(hw)) {
 		int e = errno ? errno : EINVAL;
-		snprintf(err, errlen, "hwloc could not load the topology%s%s: %s",
-			 src->xml ? " from " : "", src->xml ? src->xml : "", strerror(e));
+
+		if (src->xml) /* well-formed XML, but not a topology hwloc accepts */
+			snprintf(err, errlen, "hwloc cannot load %s: %s; is it an hwloc XML "
+				 "topology? (%s)", src->xml, strerror(e), MAKE_XML);
+		else
+			snprintf(err, errlen, "hwloc could not load the topology: %s", strerror(e));
 		hwloc_topology_destroy(hw);
 		return -e;
 	}
@@ -129,13 +157,15 @@ static int cpu_nodes(hwloc_topology_t hw, hwloc_obj_t o, hwloc_bitmap_t out)
 	return hwloc_bitmap_weight(out);
 }
 
-static void obj_affinity(hwloc_topology_t hw, hwloc_obj_t o, char *cpus, size_t clen,
+static void obj_affinity(const struct gd_topo *t, hwloc_obj_t o, char *cpus, size_t clen,
 			 char *nodes, size_t nlen)
 {
+	hwloc_topology_t hw = t->hw;
 	hwloc_obj_t anc = o ? hwloc_get_non_io_ancestor_obj(hw, o) : NULL;
 	hwloc_bitmap_t set;
 
-	if (!anc || !anc->cpuset || !anc->nodeset || !(set = hwloc_bitmap_alloc())) {
+	if (t->no_cpu_topology || !anc || !anc->cpuset || !anc->nodeset ||
+	    !(set = hwloc_bitmap_alloc())) {
 		snprintf(cpus, clen, "N/A");
 		snprintf(nodes, nlen, "N/A");
 		return;
@@ -190,7 +220,7 @@ int gd_topo_find_gpus(struct gd_topo *t)
 		g->device_id = o->attr->pcidev.device_id;
 		obj_busid(o, g->busid, sizeof(g->busid));
 		gd_busid_parse(g->busid, &g->id);
-		obj_affinity(t->hw, o, g->cpus, sizeof(g->cpus), g->nodes, sizeof(g->nodes));
+		obj_affinity(t, o, g->cpus, sizeof(g->cpus), g->nodes, sizeof(g->nodes));
 		g->gpu_numa_id = gpu_numa_id(t->hw, &g->id);
 	}
 	/* NVML (and nvidia-smi) number GPUs in PCI order, hwloc lists them in tree order */
@@ -216,7 +246,7 @@ int gd_topo_add_nic(struct gd_topo *t, const char *name, const char *busid, cons
 		n->obj = hwloc_get_pcidev_by_busid(t->hw, id.domain, id.bus, id.dev, id.fn);
 		gd_busid_format(&id, n->busid, sizeof(n->busid));
 	}
-	obj_affinity(t->hw, n->obj, (char[256]){ 0 }, 256, n->nodes, sizeof(n->nodes));
+	obj_affinity(t, n->obj, (char[256]){ 0 }, 256, n->nodes, sizeof(n->nodes));
 	return 0;
 }
 
@@ -241,32 +271,11 @@ int gd_topo_find_nics_hwloc(struct gd_topo *t)
 	return 0;
 }
 
-/* Natural order: runs of digits compare as numbers. */
-static int natural_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			char *ea, *eb;
-			unsigned long na = strtoul(a, &ea, 10), nb = strtoul(b, &eb, 10);
-
-			if (na != nb)
-				return na < nb ? -1 : 1;
-			a = ea;
-			b = eb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
 static int cmp_nic(const void *a, const void *b)
 {
-	return natural_cmp(((const struct gd_topo_nic *)a)->name,
-			   ((const struct gd_topo_nic *)b)->name);
+	/* natural order, as gd_rdma_discover: mlx5_2 before mlx5_10 */
+	return strverscmp(((const struct gd_topo_nic *)a)->name,
+			  ((const struct gd_topo_nic *)b)->name);
 }
 
 void gd_topo_sort_nics(struct gd_topo *t)

@@ -65,6 +65,11 @@ struct gd_topo {
 	enum gd_link *cls;
 	int *nvlinks;
 	bool pci_only;
+	/* a --sysfs-root tree without sys/devices/system/cpu: hwloc knows no
+	 * CPUs or NUMA nodes there, so affinities are N/A and NODE may be SYS */
+	bool no_cpu_topology;
+	/* sysfs files of the RDMA devices that could not be read or parsed */
+	size_t nic_read_errors;
 };
 
 struct gd_topo_src {

@@ -53,6 +53,7 @@ int gd_topo_find_nics_rdma(struct gd_topo *t)
 	for (size_t i = 0; i < n && !ret; i++) {
 		char extra[192];
 
+		t->nic_read_errors += hcas[i].errors.n;
 		legend(&hcas[i], extra, sizeof(extra));
 		ret = gd_topo_add_nic(t, hcas[i].name, hcas[i].pci_addr, extra);
 	}

@@ -158,10 +158,7 @@ static int json_devices(const struct gd_topo *t, FILE *out)
 		gd_json_add_str(r, "pci_bus_id", gpu->busid);
 		gd_json_add_str(r, "cpu_affinity", gpu->cpus);
 		gd_json_add_str(r, "numa_affinity", gpu->nodes);
-		if (gpu->gpu_numa_id >= 0)
-			gd_json_add_int(r, "gpu_numa_id", gpu->gpu_numa_id);
-		else
-			json_object_object_add(r, "gpu_numa_id", NULL);
+		gd_json_add_int_or_null(r, "gpu_numa_id", gpu->gpu_numa_id, gpu->gpu_numa_id >= 0);
 		json_link(r, &gpu->link);
 		ret = gd_json_emit(r, out);
 	}
@@ -173,10 +170,7 @@ static int json_devices(const struct gd_topo *t, FILE *out)
 		dev_name(t, t->ngpus + k, name, sizeof(name));
 		gd_json_add_str(r, "name", name);
 		gd_json_add_str(r, "device", nic->name);
-		if (nic->busid[0])
-			gd_json_add_str(r, "pci_bus_id", nic->busid);
-		else
-			json_object_object_add(r, "pci_bus_id", NULL);
+		gd_json_add_str_or_null(r, "pci_bus_id", nic->busid);
 		gd_json_add_str(r, "numa_affinity", nic->nodes);
 		if (nic->legend_extra[0])
 			gd_json_add_str(r, "note", nic->legend_extra);

@@ -11,15 +11,14 @@
 #include "opts.h"
 #include "sysfs.h"
 
-enum { O_DEV = 1, O_JSON, O_ROOT };
+enum { O_DEV = 1, O_JSON };
 
 static const struct gd_opt devinfo_opts[] = {
 	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "report only this RDMA device (e.g. mlx5_bond_0)", O_DEV },
 	{ "json", 0, GD_NO_ARG, NULL, "print JSON Lines (one record per device and bond, then a summary)", O_JSON },
-	{ "sysfs-root", 0, GD_REQ_ARG, "DIR", "read sysfs and procfs under DIR (also $GDPERF_SYSFS_ROOT)", O_ROOT },
 	{ NULL },
 };
-static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, NULL };
+static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
 static const struct gd_cmd cmd = {
 	"[options]",
 	"Report RDMA devices, ports, GID tables, the netdev map and bonds.",
@@ -28,7 +27,6 @@ static const struct gd_cmd cmd = {
 
 struct args {
 	const char *dev;
-	const char *root;
 	bool json;
 };
 
@@ -38,13 +36,15 @@ static int handle(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case O_DEV:
+		if (!*arg) {
+			gd_error("invalid value '' for --ib-dev: expected an RDMA device name "
+				 "such as mlx5_0 (the list: %s without -d)", gd_progname());
+			return -EINVAL;
+		}
 		a->dev = arg;
 		return 0;
 	case O_JSON:
 		a->json = true;
-		return 0;
-	case O_ROOT:
-		a->root = arg;
 		return 0;
 	}
 	return -EINVAL;
@@ -80,24 +80,35 @@ static void unknown_device(const char *dev)
 	gd_devinfo_free(&all);
 }
 
+/* Print the report, then what is wrong with the machine or the tree. */
+static int report(const struct args *a, const struct gd_devinfo *di)
+{
+	int ret;
+
+	if (a->json)
+		gd_devinfo_print_json(di, stdout);
+	else
+		gd_devinfo_print_text(di, stdout);
+	ret = gd_tool_flush_stdout();
+	gd_devinfo_log_warnings(di);
+	if (gd_devinfo_nerrors(di)) {
+		gd_devinfo_log_errors(di);
+		gd_info("the report above shows what could be read; the files named here are "
+			"missing or malformed in this sysfs tree");
+		ret = GD_EXIT_ENV;
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	struct gd_devinfo di;
-	bool help;
 	int ret;
 
-	gd_log_init(argv[0]);
-	ret = gd_opts_parse(&cmd, argc, argv, handle, &a, &help);
-	if (ret < 0)
-		return GD_EXIT_USAGE;
-	if (help)
-		return GD_EXIT_OK;
-	if (ret < argc) {
-		gd_error("unexpected argument '%s'; try '%s --help'", argv[ret], gd_progname());
-		return GD_EXIT_USAGE;
-	}
-	gd_sysfs_set_root(a.root);
+	ret = gd_tool_parse(&cmd, argc, argv, handle, &a);
+	if (ret != GD_TOOL_CONTINUE)
+		return ret;
 	ret = gd_devinfo_collect(a.dev, true, &di);
 	if (ret == -ENODEV && a.dev) {
 		unknown_device(a.dev);
@@ -108,25 +119,14 @@ int main(int argc, char **argv)
 			 "/sys/class/infiniband", strerror(-ret));
 		return GD_EXIT_ENV;
 	}
-	if (!di.nhcas) {
+	if (di.nhcas) {
+		ret = report(&a, &di);
+	} else {
 		if (a.json) /* machine readers still get a summary saying "devices": 0 */
 			gd_devinfo_print_json(&di, stdout);
 		no_devices();
-		gd_devinfo_free(&di);
-		return GD_EXIT_ENV;
-	}
-	if (a.json)
-		ret = gd_devinfo_print_json(&di, stdout);
-	else
-		gd_devinfo_print_text(&di, stdout);
-	fflush(stdout);
-	gd_devinfo_log_warnings(&di);
-	if (gd_devinfo_nerrors(&di)) {
-		gd_devinfo_log_errors(&di);
-		gd_info("the report above shows what could be read; the files named here are "
-			"missing or malformed in this sysfs tree");
-		ret = -EIO;
+		ret = GD_EXIT_ENV;
 	}
 	gd_devinfo_free(&di);
-	return ret ? GD_EXIT_ENV : GD_EXIT_OK;
+	return ret;
 }

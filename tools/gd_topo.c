@@ -14,12 +14,11 @@
 #include "topo_nics.h"
 #include "topo_report.h"
 
-enum { O_TOPOLOGY = 1, O_NVLINKS, O_SYSFS_ROOT, O_FORMAT, O_JSON, O_PCI_ONLY, O_ADVICE, O_EXPORT };
+enum { O_TOPOLOGY = 1, O_NVLINKS, O_FORMAT, O_JSON, O_PCI_ONLY, O_ADVICE, O_EXPORT };
 
 static const struct gd_opt topo_opts[] = {
 	{ "topology", 't', GD_REQ_ARG, "FILE", "read an hwloc XML topology instead of this machine", O_TOPOLOGY },
 	{ "nvlinks", 'n', GD_REQ_ARG, "FILE", "read NVLink counts from FILE instead of NVML", O_NVLINKS },
-	{ "sysfs-root", 0, GD_REQ_ARG, "DIR", "read sysfs and procfs under DIR (a fixture tree)", O_SYSFS_ROOT },
 	{ "format", 'f', GD_REQ_ARG, "FMT", "compact (default), nvidia-smi or json", O_FORMAT },
 	{ "json", 'j', GD_NO_ARG, NULL, "same as --format=json (JSON Lines)", O_JSON },
 	{ "pci-only", 'p', GD_NO_ARG, NULL, "PCIe classes even between NVLink-connected GPUs (topo -mp)", O_PCI_ONLY },
@@ -27,7 +26,7 @@ static const struct gd_opt topo_opts[] = {
 	{ "export", 'e', GD_REQ_ARG, "FILE", "write the topology to FILE (hwloc XML) and FILE.nvlinks", O_EXPORT },
 	{ NULL },
 };
-static const struct gd_opt *const tables[] = { gd_common_opts, topo_opts, NULL };
+static const struct gd_opt *const tables[] = { gd_common_opts, topo_opts, gd_sysfs_opts, NULL };
 static const struct gd_cmd cmd = {
 	"[options]",
 	"Show the PCIe/NVLink/NUMA topology of GPUs and RDMA NICs, as nvidia-smi topo -m does.",
@@ -37,7 +36,7 @@ static const struct gd_cmd cmd = {
 static const char *const formats[] = { "compact", "nvidia-smi", "json", NULL };
 
 struct args {
-	const char *xml, *nvlinks, *root, *export;
+	const char *xml, *nvlinks, *export;
 	int format;
 	bool pci_only, advice;
 };
@@ -49,7 +48,6 @@ static int handle(void *ctx, int id, const char *arg)
 	switch (id) {
 	case O_TOPOLOGY: a->xml = arg; return 0;
 	case O_NVLINKS: a->nvlinks = arg; return 0;
-	case O_SYSFS_ROOT: a->root = arg; return 0;
 	case O_FORMAT: return gd_opt_choice("--format", arg, formats, &a->format);
 	case O_JSON: a->format = GD_TOPO_JSON; return 0;
 	case O_PCI_ONLY: a->pci_only = true; return 0;
@@ -98,6 +96,11 @@ static int find_nics(const struct args *a, struct gd_topo *t)
 	ret = gd_topo_find_nics_rdma(t);
 	if (ret)
 		gd_error("cannot list the RDMA devices: %s (%s)", strerror(-ret), gd_sysfs_errpath());
+	else if (t->nic_read_errors)
+		gd_warn("%zu sysfs file(s) of the RDMA devices are missing or malformed, so the NIC "
+			"legend or placement may be incomplete; 'gd_devinfo%s%s' names them",
+			t->nic_read_errors, gd_sysfs_is_fixture() ? " --sysfs-root " : "",
+			gd_sysfs_root());
 	return ret;
 }
 
@@ -131,15 +134,23 @@ static int export_files(const struct args *a, struct gd_topo *t, const struct gd
 static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *nv,
 		    struct gd_topo_advice *adv)
 {
-	struct gd_topo_src src = { a->xml, a->root };
+	/* the root of --sysfs-root or $GDPERF_SYSFS_ROOT: hwloc must read the same tree */
+	struct gd_topo_src src = { a->xml, gd_sysfs_root() };
 	char err[512];
 	int ret;
 
 	ret = gd_topo_load(t, &src, err, sizeof(err));
 	if (ret) {
 		gd_error("%s", err);
-		return ret == -ENOENT || ret == -EACCES || ret == -EINVAL ? GD_EXIT_USAGE : GD_EXIT_ENV;
+		/* a bad --topology file is the user's to fix; the live machine is not */
+		return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL) ?
+			       GD_EXIT_USAGE : GD_EXIT_ENV;
 	}
+	if (t->no_cpu_topology)
+		gd_warn("%s has no sys/devices/system/cpu: CPU and NUMA affinity are shown as N/A, "
+			"and devices on different sockets may show NODE instead of SYS; copy "
+			"sys/devices/system/{cpu,node} into the tree, or replay an hwloc XML with "
+			"--topology", gd_sysfs_root());
 	if (gd_topo_find_gpus(t) || find_nics(a, t))
 		return GD_EXIT_ENV;
 	if (load_nvlinks(a, t, nv))
@@ -156,6 +167,40 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 	return GD_EXIT_OK;
 }
 
+/* Where the devices were looked for, for messages. */
+static void source_name(const struct args *a, char *buf, size_t len)
+{
+	if (a->xml)
+		snprintf(buf, len, "in %s", a->xml);
+	else if (gd_sysfs_is_fixture())
+		snprintf(buf, len, "under %s", gd_sysfs_root());
+	else
+		snprintf(buf, len, "on this machine");
+}
+
+static int report(const struct args *a, const struct gd_topo *t, const struct gd_topo_advice *adv)
+{
+	char where[4200];
+
+	if (!t->ngpus && !t->nnics) {
+		source_name(a, where, sizeof(where));
+		if (a->export) { /* the files are written: a bug report may want them */
+			gd_warn("no NVIDIA GPU and no RDMA device %s", where);
+			return GD_EXIT_OK;
+		}
+		gd_error("no NVIDIA GPU and no RDMA device %s: nothing to show", where);
+		gd_info("load the GPU and NIC drivers (nvidia, mlx5_ib; or create a Soft-RoCE "
+			"device with rdma_rxe), or replay another machine with --topology FILE");
+		return GD_EXIT_ENV;
+	}
+	/* warnings go to stderr unless --advice or JSON carry them */
+	if (a->format != GD_TOPO_JSON && !a->advice)
+		for (size_t i = 0; i < adv->nw; i++)
+			gd_warn("%s", adv->w[i].msg);
+	gd_topo_print(t, adv, (enum gd_topo_format)a->format, a->advice, stdout);
+	return gd_tool_flush_stdout(); /* gd_topo_print's errors stick to stdout */
+}
+
 static int run(const struct args *a)
 {
 	struct gd_topo_advice adv = { 0 };
@@ -163,18 +208,8 @@ static int run(const struct args *a)
 	struct gd_topo t = { 0 };
 	int ret = discover(a, &t, &nv, &adv);
 
-	if (ret == GD_EXIT_OK) {
-		if (!t.ngpus && !t.nnics)
-			gd_warn("no NVIDIA GPU and no RDMA device found");
-		/* warnings go to stderr unless --advice or JSON carry them */
-		if (a->format != GD_TOPO_JSON && !a->advice)
-			for (size_t i = 0; i < adv.nw; i++)
-				gd_warn("%s", adv.w[i].msg);
-		if (gd_topo_print(&t, &adv, (enum gd_topo_format)a->format, a->advice, stdout)) {
-			gd_error("cannot write the report: %s", strerror(errno));
-			ret = GD_EXIT_ENV;
-		}
-	}
+	if (ret == GD_EXIT_OK)
+		ret = report(a, &t, &adv);
 	gd_topo_advice_free(&adv);
 	gd_nvlink_free(&nv);
 	gd_topo_free(&t);
@@ -184,19 +219,10 @@ static int run(const struct args *a)
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
-	bool help;
 	int ret;
 
-	gd_log_init(argv[0]);
-	ret = gd_opts_parse(&cmd, argc, argv, handle, &a, &help);
-	if (ret < 0)
-		return GD_EXIT_USAGE;
-	if (help)
-		return GD_EXIT_OK;
-	if (ret < argc) {
-		gd_error("unexpected argument '%s'; try '%s --help'", argv[ret], gd_progname());
-		return GD_EXIT_USAGE;
-	}
-	gd_sysfs_set_root(a.root);
+	ret = gd_tool_parse(&cmd, argc, argv, handle, &a);
+	if (ret != GD_TOOL_CONTINUE)
+		return ret;
 	return run(&a);
 }

@@ -48,6 +48,29 @@ if ! GDPERF_SYSFS_ROOT=h20 "$tool" 2>&1 | diff -u "$golden/h20.out" - >"$tmp/dif
 	cat "$tmp/diff"
 	fail=$((fail + 1))
 fi
+# a GDPERF_SYSFS_ROOT that is not a directory is a usage error naming the variable
+n=$((n + 1))
+GDPERF_SYSFS_ROOT=no-such-tree "$tool" >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ "$got" != 2 ] || [ -s "$tmp/out" ] || ! grep -q '^gd_devinfo: error: GDPERF_SYSFS_ROOT=no-such-tree: No such file or directory; .*unset it' "$tmp/err"; then
+	echo "FAIL env-missing: exit $got, expected 2 and a message naming GDPERF_SYSFS_ROOT"
+	cat "$tmp/err"
+	fail=$((fail + 1))
+fi
+# a report that cannot be written is exit 3 with a message, not a silent 0
+if [ -w /dev/full ]; then
+	for fmt in "" --json; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086 # $fmt is an optional word
+		"$tool" --sysfs-root h20 $fmt >/dev/full 2>"$tmp/err"
+		got=$?
+		if [ "$got" != 3 ] || ! grep -q "cannot write the report to standard output" "$tmp/err"; then
+			echo "FAIL full-disk $fmt: exit $got, expected 3 and a message"
+			cat "$tmp/err"
+			fail=$((fail + 1))
+		fi
+	done
+fi
 # every JSON line parses and carries the schema version
 for f in "$golden"/*-json.out; do
 	n=$((n + 1))

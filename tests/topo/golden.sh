@@ -89,6 +89,78 @@ echo '<topology>' >"$tmp/bad.xml"
 expect_error "malformed topology" 2 "is not an hwloc XML topology" --topology "$tmp/bad.xml"
 expect_error "bad format" 2 "expected one of compact, nvidia-smi, json" --format csv
 
+# Bad inputs: a usage error (2) naming the cause, nothing on stdout for a JSON reader.
+expect_error "missing sysfs root" 2 "sysfs-root $tmp/none: No such file or directory; give a directory" \
+	--sysfs-root "$tmp/none" --json
+[ -s "$tmp/out" ] && fail "missing sysfs root: stdout is not empty"
+expect_error "sysfs root is a file" 2 "Not a directory" --sysfs-root "$tmp/bad.xml"
+GDPERF_SYSFS_ROOT="$tmp/none" expect_error "missing GDPERF_SYSFS_ROOT" 2 "GDPERF_SYSFS_ROOT=$tmp/none: No such file"
+: >"$tmp/empty.xml"
+expect_error "empty topology" 2 "is not an hwloc XML topology" --topology "$tmp/empty.xml" --json
+[ -s "$tmp/out" ] && fail "empty topology: stdout is not empty"
+echo '<?xml version="1.0"?><foo/>' >"$tmp/foo.xml"
+expect_error "XML but not a topology" 2 "foo.xml: Invalid argument; is it an hwloc XML topology? (make one with" \
+	--topology "$tmp/foo.xml"
+mkdir "$tmp/dir"
+expect_error "topology is a directory" 2 "is not an hwloc XML topology" --topology "$tmp/dir"
+expect_error "nvlinks is a directory" 2 "cannot read NVLink file $tmp/dir: Is a directory; expected text lines" \
+	--topology "$fx/h20/topology.xml" --nvlinks "$tmp/dir"
+printf '0000:18:00.0\0\377\376 FFFFFFFF:FF:FF.0 18\n' >"$tmp/binary.txt"
+expect_error "binary nvlinks" 2 "not a text file (NUL byte); expected text lines" \
+	--topology "$fx/h20/topology.xml" --nvlinks "$tmp/binary.txt" --json
+[ -s "$tmp/out" ] && fail "binary nvlinks: stdout is not empty"
+printf 'zz:yy 0000:2a:00.0 x\n' >"$tmp/garbage.txt"
+expect_error "garbage nvlinks" 2 "garbage.txt:1:" --topology "$fx/h20/topology.xml" --nvlinks "$tmp/garbage.txt"
+
+# A sysfs-only root (devinfo's fixture trees have no sys/devices/system/cpu):
+# no hwloc noise, one gdperf warning, N/A affinities instead of this host's CPUs,
+# and GDPERF_SYSFS_ROOT reaches hwloc just as --sysfs-root does.
+sysfs_h20="$top_srcdir/tests/fixtures/sysfs/h20"
+"$tool" --sysfs-root "$sysfs_h20" >"$tmp/opt.out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ] || grep -q "^\\[hwloc" "$tmp/err" || ! grep -q "has no sys/devices/system/cpu" "$tmp/err"; then
+	fail "sysfs-only root: exit $rc, stderr: $(head -3 "$tmp/err")"
+elif ! grep -q '^GPU0 X .* N/A N/A N/A$' "$tmp/opt.out" || ! grep -q '^NIC3 .* X$' "$tmp/opt.out"; then
+	fail "sysfs-only root: expected GPU0 with N/A affinities and NIC3: $(cat "$tmp/opt.out")"
+else
+	echo "ok: sysfs-only root"
+fi
+GDPERF_SYSFS_ROOT="$sysfs_h20" "$tool" >"$tmp/env.out" 2>/dev/null
+if cmp -s "$tmp/opt.out" "$tmp/env.out"; then
+	echo "ok: GDPERF_SYSFS_ROOT same as --sysfs-root"
+else
+	fail "GDPERF_SYSFS_ROOT differs from --sysfs-root:"
+	diff "$tmp/opt.out" "$tmp/env.out" | head -10
+fi
+
+# A malformed RDMA tree still gives a table, and a warning pointing at gd_devinfo.
+"$tool" --sysfs-root "$top_srcdir/tests/fixtures/sysfs/broken" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "^NIC1 " "$tmp/out" && grep -q "missing or malformed.*gd_devinfo" "$tmp/err"; then
+	echo "ok: broken RDMA tree"
+else
+	fail "broken RDMA tree: exit $rc: $(cat "$tmp/err")"
+fi
+
+# Nothing to show is the environment's fault (3), with the fix; --export still writes.
+expect_error "no GPU and no NIC" 3 "no NVIDIA GPU and no RDMA device under .*empty: nothing to show" \
+	--sysfs-root "$top_srcdir/tests/fixtures/sysfs/empty" --json
+[ -s "$tmp/out" ] && fail "no GPU and no NIC: stdout is not empty"
+grep -q "load the GPU and NIC drivers" "$tmp/err" || fail "no GPU and no NIC: no fix named"
+
+# A report that cannot be written is exit 3 with a message, not a silent 0.
+if [ -w /dev/full ]; then
+	for fmt in compact json; do
+		"$tool" --topology "$fx/h20/topology.xml" --format $fmt >/dev/full 2>"$tmp/err"
+		rc=$?
+		if [ $rc -ne 3 ] || ! grep -q "cannot write the report to standard output" "$tmp/err"; then
+			fail "full disk ($fmt): exit $rc: $(cat "$tmp/err")"
+		else
+			echo "ok: full disk ($fmt)"
+		fi
+	done
+fi
+
 # --export writes XML + NVLink file that replay to the same table.
 "$tool" --topology "$fx/h20/topology.xml" --nvlinks "$fx/h20/nvlinks.txt" \
 	--export "$tmp/exp.xml" >/dev/null 2>"$tmp/err" || fail "export: $(cat "$tmp/err")"

@@ -60,6 +60,7 @@ static void malformed_lines_name_file_and_line(void **state)
 	static const struct bad cases[] = {
 		{ "0000:18:00.0 FFFFFFFF:FF:FF.0\n", 1, "f.txt:1: 2 fields" },
 		{ "# ok\n0000:18:00.0 FFFFFFFF:FF:FF.0 18 extra\n", 2, "f.txt:2: 4 fields" },
+		{ "0000:18:00.0 FFFFFFFF:FF:FF.0 18 a b c d\n", 1, "f.txt:1: 7 fields" },
 		{ "\n\n0000:18:00.0 FFFFFFFF:FF:FF.0 eighteen\n", 3, "f.txt:3: link count 'eighteen'" },
 		{ "0000:18:00.0 FFFFFFFF:FF:FF.0 0\n", 1, "from 1 to 64" },
 		{ "0000:18:00.0 FFFFFFFF:FF:FF.0 -3\n", 1, "link count '-3'" },

@@ -4,10 +4,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "gd.h"
+#include "log.h"
 #include "opts.h"
+#include "sysfs.h"
 
 enum { O_DEV = 1, O_SIZE, O_FLAG, O_OPT };
 
@@ -19,7 +23,7 @@ static const struct gd_opt test_opts[] = {
 	{ "unsupported_thing", 'Z', GD_NO_ARG, NULL, NULL, 99 },
 	{ NULL },
 };
-static const struct gd_opt *const tables[] = { gd_common_opts, test_opts, NULL };
+static const struct gd_opt *const tables[] = { gd_common_opts, test_opts, gd_sysfs_opts, NULL };
 static const struct gd_cmd cmd = { "[options] [HOST]", "test", tables };
 
 struct seen {
@@ -86,8 +90,14 @@ static void errors_are_negative(void **state)
 	char *missing[] = { "t", "-d", NULL };
 	char *badsize[] = { "t", "-s", "12Q", NULL };
 	char *unsupported[] = { "t", "-Z", NULL };
+	char *flag_value[] = { "t", "--flag=1", NULL };
+	char *long_missing[] = { "t", "--size", NULL };
 	struct seen s;
 	bool help;
+
+	assert_int_equal(parse(&s, 2, flag_value, &help), -EINVAL);
+	assert_int_equal(s.flags, 0);
+	assert_int_equal(parse(&s, 2, long_missing, &help), -EINVAL);
 
 	assert_int_equal(parse(&s, 2, unknown, &help), -EINVAL);
 	assert_int_equal(parse(&s, 2, missing, &help), -EINVAL);
@@ -103,6 +113,50 @@ static void help_stops_parsing(void **state)
 
 	assert_true(parse(&s, 3, argv, &help) >= 0);
 	assert_true(help);
+}
+
+static void tool_prologue(void **state)
+{
+	char *go[] = { "/usr/bin/gd_x", "-d", "mlx5_0", NULL };
+	char *help[] = { "gd_x", "--help", NULL };
+	char *version[] = { "gd_x", "--version", "stray", NULL };
+	char *stray[] = { "gd_x", "-F", "stray", NULL };
+	char *bad[] = { "gd_x", "--bogus", NULL };
+	char *unsupported[] = { "gd_x", "-Z", NULL };
+	struct seen s;
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(gd_tool_parse(&cmd, 3, go, handler, &s), GD_TOOL_CONTINUE);
+	assert_string_equal(s.dev, "mlx5_0");
+	assert_string_equal(gd_progname(), "gd_x");
+	assert_int_equal(gd_tool_parse(&cmd, 2, help, handler, &s), GD_EXIT_OK);
+	assert_int_equal(gd_tool_parse(&cmd, 3, version, handler, &s), GD_EXIT_OK);
+	assert_int_equal(gd_tool_parse(&cmd, 3, stray, handler, &s), GD_EXIT_USAGE);
+	assert_int_equal(gd_tool_parse(&cmd, 2, bad, handler, &s), GD_EXIT_USAGE);
+	assert_int_equal(gd_tool_parse(&cmd, 2, unsupported, handler, &s), GD_EXIT_USAGE);
+}
+
+static void tool_sysfs_root(void **state)
+{
+	char *missing[] = { "gd_x", "--sysfs-root", "/nonexistent/gd_x", NULL };
+	char *file[] = { "gd_x", "--sysfs-root=/dev/null", NULL };
+	char *dir[] = { "gd_x", "--sysfs-root", "/tmp/", NULL };
+	char *none[] = { "gd_x", NULL };
+	struct seen s;
+
+	unsetenv(GD_SYSFS_ROOT_ENV);
+	assert_int_equal(gd_tool_parse(&cmd, 3, missing, handler, &s), GD_EXIT_USAGE);
+	assert_int_equal(gd_sysfs_check_root(), -ENOENT);
+	assert_int_equal(gd_tool_parse(&cmd, 2, file, handler, &s), GD_EXIT_USAGE);
+	assert_int_equal(gd_tool_parse(&cmd, 3, dir, handler, &s), GD_TOOL_CONTINUE);
+	assert_string_equal(gd_sysfs_root(), "/tmp");
+	/* a later parse without the option reads this machine again */
+	assert_int_equal(gd_tool_parse(&cmd, 1, none, handler, &s), GD_TOOL_CONTINUE);
+	assert_false(gd_sysfs_is_fixture());
+	setenv(GD_SYSFS_ROOT_ENV, "/nonexistent/env", 1);
+	assert_int_equal(gd_tool_parse(&cmd, 1, none, handler, &s), GD_EXIT_USAGE);
+	assert_int_equal(gd_tool_parse(&cmd, 3, dir, handler, &s), GD_TOOL_CONTINUE);
+	unsetenv(GD_SYSFS_ROOT_ENV);
 }
 
 static void value_parsers(void **state)
@@ -130,6 +184,8 @@ int main(void)
 		cmocka_unit_test(optional_argument),
 		cmocka_unit_test(errors_are_negative),
 		cmocka_unit_test(help_stops_parsing),
+		cmocka_unit_test(tool_prologue),
+		cmocka_unit_test(tool_sysfs_root),
 		cmocka_unit_test(value_parsers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

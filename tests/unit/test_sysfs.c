@@ -129,6 +129,24 @@ static void lists_sorted(void **state)
 	assert_int_equal(gd_sysfs_list(&names, &n, "/sys/none"), -ENOENT);
 }
 
+static void root_must_be_a_directory(void **state)
+{
+	char path[512];
+
+	assert_int_equal(gd_sysfs_check_root(), 0);
+	snprintf(path, sizeof(path), "%s/sys/dev/str", tmpl);
+	gd_sysfs_set_root(path);
+	assert_int_equal(gd_sysfs_check_root(), -ENOTDIR);
+	assert_string_equal(gd_sysfs_errpath(), path);
+	snprintf(path, sizeof(path), "%s/none", tmpl);
+	gd_sysfs_set_root(path);
+	assert_int_equal(gd_sysfs_check_root(), -ENOENT);
+	gd_sysfs_set_root("/");
+	assert_false(gd_sysfs_is_fixture());
+	assert_int_equal(gd_sysfs_check_root(), 0);
+	gd_sysfs_set_root(tmpl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +157,7 @@ int main(void)
 		cmocka_unit_test(missing_file_is_enoent),
 		cmocka_unit_test(links_and_realpath_stay_rooted),
 		cmocka_unit_test(lists_sorted),
+		cmocka_unit_test(root_must_be_a_directory),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
