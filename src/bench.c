@@ -444,7 +444,9 @@ static int validate(struct gd_bench *b, uint64_t last_size, uint64_t peer_ops)
 		}
 		ret = gd_buf_verify(&b->buf, off, len, 0, &bad);
 		if (ret == -EBADMSG) {
-			uint8_t got = ((uint8_t *)b->buf.addr)[off + bad];
+			uint8_t got = 0; /* through gd_buf_read: the buffer may be GPU memory */
+
+			gd_buf_read(&b->buf, off + bad, &got, 1);
 			gd_error("validation failed: QP %u, first bad byte at offset %zu of the %s "
 				 "buffer: got 0x%02x, expected 0x%02x", i, bad,
 				 p->op == GD_OP_READ ? "read" : "received", got, gd_pattern_byte(bad));

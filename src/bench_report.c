@@ -8,6 +8,7 @@
 
 #include "bench_int.h"
 #include "gd.h"
+#include "gpu_mem.h"
 #include "jsonout.h"
 #include "log.h"
 #include "stats.h"
@@ -87,7 +88,7 @@ void gd_bench_report_header(struct gd_bench *b)
 	const struct gd_bench_params *p = &b->p;
 	const struct gd_conn *c = &b->conn;
 	bool rd = p->op == GD_OP_READ || p->op == GD_OP_ATOMIC;
-	char title[96];
+	char title[96], gpu[256];
 
 	gd_bench_title(p, title, sizeof(title));
 	fprintf(b->out, "%s\n", DASHES);
@@ -124,7 +125,10 @@ void gd_bench_report_header(struct gd_bench *b)
 		fprintf(b->out, " Max inline data : %u[B]\n", c->max_inline);
 	fprintf(b->out, " rdma_cm QPs\t : %s\n", p->conn == GD_CONN_RDMA_CM ? "ON" : "OFF");
 	fprintf(b->out, " Data ex. method : Ethernet\n");
-	fprintf(b->out, " Memory          : %s\n", gd_buf_kind_name(b->buf.kind));
+	if (b->buf.kind == GD_BUF_CUDA && gd_gpu_buf_describe(&b->buf, gpu, sizeof(gpu)) == 0)
+		fprintf(b->out, " Memory          : cuda: %s\n", gpu); /* the GPU, its path, the registration */
+	else
+		fprintf(b->out, " Memory          : %s\n", gd_buf_kind_name(b->buf.kind));
 	fprintf(b->out, "%s\n", DASHES);
 	for (uint32_t i = 0; i < p->num_qps; i++) {
 		print_addr(b, "local", &b->local[i]);
@@ -170,6 +174,8 @@ static json_object *json_common(struct gd_bench *b, const char *type)
 	}
 	gd_json_add_int(o, "mtu_bytes", b->remote ? GD_MIN(c->mtu, b->remote[0].mtu) : (uint32_t)c->mtu);
 	gd_json_add_str(o, "memory", gd_buf_kind_name(b->buf.kind));
+	if (b->buf.kind == GD_BUF_CUDA)
+		gd_gpu_buf_json(&b->buf, o); /* "gpu": index, name, pci, path_class, registration */
 	gd_bench_params_to_json(&b->p, params);
 	/* the effective values where the engine clamped them */
 	gd_json_add_int(params, "tx_depth_effective", b->tx_depth);

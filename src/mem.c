@@ -12,12 +12,7 @@
 #include "gd.h"
 #include "log.h"
 
-#if defined(__has_include)
-#if __has_include("gpu_mem.h")
 #include "gpu_mem.h"
-#define GD_HAVE_GPU_MEM 1
-#endif
-#endif
 
 #define HUGEPAGE_SIZE (2u << 20)
 
@@ -29,12 +24,6 @@ const char *gd_buf_kind_name(enum gd_buf_kind k)
 	case GD_BUF_CUDA: return "cuda";
 	}
 	return "?";
-}
-
-static int no_gpu(void)
-{
-	gd_error("GPU buffers requested but %s was built without GPU buffer support", gd_progname());
-	return -ENOTSUP;
 }
 
 static int alloc_host(struct gd_buf *b, size_t length)
@@ -94,11 +83,7 @@ int gd_buf_alloc(struct gd_buf *b, enum gd_buf_kind kind, size_t length,
 	case GD_BUF_HUGEPAGE:
 		return alloc_hugepage(b, length);
 	case GD_BUF_CUDA:
-#ifdef GD_HAVE_GPU_MEM
 		return gd_gpu_buf_alloc(b, length, p);
-#else
-		return no_gpu();
-#endif
 	}
 	return -EINVAL;
 }
@@ -108,13 +93,8 @@ int gd_buf_register(struct gd_buf *b, struct ibv_pd *pd, int access)
 	char acc[96];
 
 	b->access = access;
-	if (b->kind == GD_BUF_CUDA) {
-#ifdef GD_HAVE_GPU_MEM
+	if (b->kind == GD_BUF_CUDA)
 		return gd_gpu_buf_register(b, pd, access);
-#else
-		return no_gpu();
-#endif
-	}
 	b->mr = ibv_reg_mr(pd, b->addr, b->length, access);
 	if (!b->mr) {
 		int err = errno ? errno : EINVAL;
@@ -141,9 +121,7 @@ void gd_buf_free(struct gd_buf *b)
 			shmdt(b->addr);
 		break;
 	case GD_BUF_CUDA:
-#ifdef GD_HAVE_GPU_MEM
 		gd_gpu_buf_free(b);
-#endif
 		break;
 	}
 	b->mr = NULL;
@@ -163,13 +141,8 @@ int gd_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0)
 
 	if (range_ok(b, off, len))
 		return -ERANGE;
-	if (b->kind == GD_BUF_CUDA) {
-#ifdef GD_HAVE_GPU_MEM
+	if (b->kind == GD_BUF_CUDA)
 		return gd_gpu_buf_fill(b, off, len, off0);
-#else
-		return no_gpu();
-#endif
-	}
 	p = (uint8_t *)b->addr + off;
 	for (size_t i = 0; i < len; i++)
 		p[i] = gd_pattern_byte(off0 + i);
@@ -182,13 +155,8 @@ int gd_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0,
 
 	if (range_ok(b, off, len))
 		return -ERANGE;
-	if (b->kind == GD_BUF_CUDA) {
-#ifdef GD_HAVE_GPU_MEM
+	if (b->kind == GD_BUF_CUDA)
 		return gd_gpu_buf_verify(b, off, len, off0, bad);
-#else
-		return no_gpu();
-#endif
-	}
 	p = (const uint8_t *)b->addr + off;
 	for (size_t i = 0; i < len; i++) {
 		if (p[i] != gd_pattern_byte(off0 + i)) {
@@ -201,18 +169,27 @@ int gd_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0,
 
 int gd_buf_set_u64(struct gd_buf *b, size_t off, uint64_t v)
 {
-	if (range_ok(b, off, 8) || b->kind == GD_BUF_CUDA)
-		return b->kind == GD_BUF_CUDA ? -ENOTSUP : -ERANGE;
+	if (range_ok(b, off, 8))
+		return -ERANGE;
+	if (b->kind == GD_BUF_CUDA)
+		return gd_gpu_buf_write(b, off, &v, 8);
 	memcpy((uint8_t *)b->addr + off, &v, 8);
+	return 0;
+}
+
+int gd_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len)
+{
+	if (range_ok(b, off, len))
+		return -ERANGE;
+	if (b->kind == GD_BUF_CUDA)
+		return gd_gpu_buf_read(b, off, dst, len);
+	memcpy(dst, (const uint8_t *)b->addr + off, len);
 	return 0;
 }
 
 int gd_buf_get_u64(const struct gd_buf *b, size_t off, uint64_t *v)
 {
-	if (range_ok(b, off, 8) || b->kind == GD_BUF_CUDA)
-		return b->kind == GD_BUF_CUDA ? -ENOTSUP : -ERANGE;
-	memcpy(v, (const uint8_t *)b->addr + off, 8);
-	return 0;
+	return gd_buf_read(b, off, v, 8);
 }
 
 void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r)

@@ -47,6 +47,8 @@ int gd_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0);
 /* Check it; on mismatch return -EBADMSG and set *bad to the first bad byte
  * (relative to off). */
 int gd_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0, size_t *bad);
+/* Copy bytes out of the buffer (host or GPU memory). */
+int gd_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len);
 /* Set / read a u64 in the buffer (atomic counters). */
 int gd_buf_set_u64(struct gd_buf *b, size_t off, uint64_t v);
 int gd_buf_get_u64(const struct gd_buf *b, size_t off, uint64_t *v);

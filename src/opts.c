@@ -155,7 +155,7 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	ret = build_getopt(cmd, &longopts, &shortopts);
 	if (ret)
 		return ret;
-	optind = 1;
+	optind = 0; /* 0: glibc re-initialises getopt fully, even after a failed parse */
 	opterr = 0;
 	while (!*help && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		const struct gd_opt *o;

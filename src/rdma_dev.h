@@ -12,6 +12,7 @@
 
 #include <net/if.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +21,23 @@
 #define GD_PCI_LEN 16 /* "0000:17:00.0" */
 #define GD_GID_STR_LEN 40
 #define GD_IP_LEN 46
+#define GD_PATH_LEN 256
+
+/*
+ * A sysfs/procfs file that could not be read or did not parse. Readers keep
+ * going and collect these, so a report can show what was read and name each
+ * file that was not.
+ */
+struct gd_read_error {
+	char path[GD_PATH_LEN];     /* rooted path, as opened */
+	int err;                    /* negative errno; -EINVAL: malformed content */
+	char detail[128];           /* for -EINVAL: what was found and what was expected */
+};
+
+struct gd_read_errors {
+	struct gd_read_error *v;
+	size_t n;
+};
 
 enum gd_gid_type { GD_GID_IB, GD_GID_ROCE_V1, GD_GID_ROCE_V2, GD_GID_UNKNOWN };
 
@@ -30,7 +48,23 @@ struct gd_gid {
 	char netdev[IF_NAMESIZE];   /* "" for InfiniBand */
 	char ip[GD_IP_LEN];         /* "192.168.1.1" for IPv4-mapped, else IPv6 text */
 	bool ipv4;                  /* the GID is an IPv4-mapped address */
+	bool link_local;            /* fe80::/10 (or 169.254/16 when IPv4-mapped) */
+	bool foreign;               /* its netdev is not in this network namespace */
 };
+
+/* Port counters worth a look (sysfs counters/ and, for RoCE, hw_counters/). */
+enum gd_counter {
+	GD_CNT_SYMBOL_ERROR,
+	GD_CNT_LINK_ERROR_RECOVERY,
+	GD_CNT_LINK_DOWNED,
+	GD_CNT_PORT_RCV_ERRORS,
+	GD_CNT_PORT_XMIT_DISCARDS,
+	GD_CNT_OUT_OF_SEQUENCE,       /* hw_counters (mlx5 RoCE) */
+	GD_CNT_PACKET_SEQ_ERR,
+	GD_CNT_LOCAL_ACK_TIMEOUT_ERR,
+	GD_NCOUNTERS
+};
+const char *gd_counter_name(enum gd_counter c); /* the sysfs file name */
 
 struct gd_port {
 	int num;
@@ -46,8 +80,15 @@ struct gd_port {
 	int active_mtu;             /* bytes; 0 unknown (verbs only) */
 	int max_mtu;                /* bytes; 0 unknown (verbs only) */
 	uint32_t lid, sm_lid;       /* InfiniBand only */
+	int lmc;                    /* lid_mask_count, InfiniBand only; -1 unknown */
 	char netdev[IF_NAMESIZE];   /* the port's netdev (RoCE), "" if none */
-	struct gd_gid *gids;
+	bool netdev_up;             /* its operstate is "up" (ibdev2netdev's "(Up)") */
+	int netdev_mtu;             /* bytes; -1 unknown */
+	int roce_mtu;               /* RoCE: the largest IB MTU that netdev_mtu carries; 0 n/a */
+	int64_t counters[GD_NCOUNTERS]; /* -1 when the port has no such counter */
+	int default_gid;            /* gd_gid_default_index(port, AF_INET), -1 none */
+	int default_gid6;           /* gd_gid_default_index(port, AF_INET6), -1 none */
+	struct gd_gid *gids;        /* valid (non-zero) entries only, by index */
 	size_t ngids;
 };
 
@@ -67,6 +108,7 @@ struct gd_hca {
 	bool verbs_known;           /* gd_rdma_query_verbs() filled verbs-only facts */
 	struct gd_port *ports;
 	size_t nports;
+	struct gd_read_errors errors; /* files that could not be read or parsed */
 };
 
 struct gd_bond_slave {
@@ -78,16 +120,23 @@ struct gd_bond_slave {
 	char perm_hwaddr[24];
 	int aggregator_id;          /* 802.3ad; -1 n/a */
 	char pci_addr[GD_PCI_LEN];  /* "" for virtual slaves */
+	char state[16];             /* bonding_slave/state: "active", "backup", "" */
 };
 
 struct gd_bond {
 	char name[IF_NAMESIZE];
-	char mode[48];              /* "IEEE 802.3ad Dynamic link aggregation" / sysfs "802.3ad 4" */
-	char xmit_hash_policy[32];  /* "layer3+4" */
+	char mode[48];              /* the kernel's short name: "802.3ad", "balance-xor" */
+	int mode_num;               /* 0 balance-rr .. 6 balance-alb; -1 unknown */
+	char xmit_hash_policy[32];  /* "layer3+4"; "" when the mode has none */
 	char mii_status[16];
+	int miimon_ms;              /* -1 unknown */
+	char lacp_rate[16];         /* 802.3ad: "slow", "fast"; else "" */
+	char active_slave[IF_NAMESIZE]; /* active-backup: the current slave */
 	int active_aggregator;      /* 802.3ad; -1 n/a */
+	int speed_mbps;             /* the bond's aggregate (sysfs speed); -1 unknown */
 	struct gd_bond_slave *slaves;
 	size_t nslaves;
+	struct gd_read_errors errors;
 };
 
 /* All RDMA devices, sorted by name. An empty list is not an error. */
@@ -100,20 +149,62 @@ void gd_rdma_free_hca(struct gd_hca *hca);
 /* Live only: open the device with libibverbs and fill MTUs etc. */
 int gd_rdma_query_verbs(struct gd_hca *hca);
 
-/* The bond a netdev is (or NULL-equivalent -ENOENT when it is not a bond). */
+/* The bond a netdev is; -ENOENT when it is not a bond. Free with gd_bond_free() either way. */
 int gd_bond_read(const char *netdev, struct gd_bond *bond);
 void gd_bond_free(struct gd_bond *bond);
 /* Parsers exposed for unit tests: /proc/net/bonding/<bond> text. */
 int gd_bond_parse_proc(const char *text, struct gd_bond *bond);
 
 /*
- * The GID index a RoCE v2 test picks by default: the first RoCE v2 GID
- * with an IPv4-mapped address (or IPv6 when af == AF_INET6). With a peer
- * address, the GID whose netdev address is on the route to it wins.
- * Returns the index or -ENOENT.
+ * The GID index a RoCE v2 test picks by default: among the RoCE v2 GIDs with
+ * an IPv4-mapped address (af == AF_INET) or an IPv6 one (AF_INET6), whose
+ * netdev is in this network namespace, prefer one that is not link-local,
+ * then one on the port's own netdev, then the lowest index. Returns the index
+ * or -ENOENT. For a given peer, gd_gid_index_for_peer() is the better choice.
  */
 int gd_gid_default_index(const struct gd_port *port, int af);
 
 const char *gd_gid_type_str(enum gd_gid_type t); /* "IB", "RoCE v1", "RoCE v2" */
+
+/*
+ * The RoCE v2 GID for talking to a peer: the one whose address is the source
+ * address the kernel's routing picks for the peer (a UDP connect() sends
+ * nothing and reveals it). Returns the index; -ENOENT when no RoCE v2 GID of
+ * this port carries that address (the route leaves through another netdev);
+ * -ENETUNREACH etc. when there is no route. Live machine only.
+ */
+int gd_gid_index_for_peer(const struct gd_port *port, const struct sockaddr *peer);
+/* The pure half of it: the RoCE v2 GID whose address is src_ip, or -ENOENT. */
+int gd_gid_index_for_source(const struct gd_port *port, const char *src_ip);
+/* The source address the kernel would use to reach peer ("10.0.0.1"). */
+int gd_route_source(const struct sockaddr *peer, char *ip, size_t len);
+
+/* Port state names as sysfs and ibv_devinfo print them ("ACTIVE", "LinkUp"). */
+const char *gd_port_state_str(int state);
+const char *gd_port_phys_state_str(int phys_state);
+/* The IB MTU (256..4096 bytes) RoCE can use over a netdev MTU; 0 if none. */
+int gd_rdma_roce_mtu(int netdev_mtu);
+
+/* The bond behind a port's netdev, or -ENOENT. */
+int gd_port_bond(const struct gd_port *port, struct gd_bond *bond);
+
+/* The recorded read errors of a device or bond; an empty list is not an error. */
+void gd_read_errors_add(struct gd_read_errors *e, const char *path, int err);
+/*
+ * Malformed content of a live path (printf format), recorded with the sysfs
+ * root: found is the text read (may be NULL), expected describes the format.
+ */
+void gd_read_errors_bad(struct gd_read_errors *e, const char *found, const char *expected,
+			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void gd_read_errors_free(struct gd_read_errors *e);
+
+/*
+ * Parsers exposed for unit tests. Each returns 0 or -EINVAL on malformed
+ * text and leaves its outputs alone on failure.
+ */
+/* "4: ACTIVE" -> 4, "ACTIVE" */
+int gd_parse_numbered(const char *text, int *num, char *name, size_t len);
+/* "200 Gb/sec (4X HDR)" -> 200.0, 4, "HDR"; "2.5 Gb/sec (1X SDR)" -> 2.5 */
+int gd_parse_rate(const char *text, double *gbps, int *width, char *speed, size_t len);
 
 #endif

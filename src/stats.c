@@ -72,7 +72,8 @@ int gd_lat_stats_compute(double *s, size_t n, struct gd_lat_stats *st)
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(s[i]))
 			return -EINVAL;
-	qsort(s, n, sizeof(*s), cmp_double);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(s, n, sizeof(*s), cmp_double);
 	st->n = n;
 	st->min = s[0];
 	st->max = s[n - 1];

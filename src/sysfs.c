@@ -291,7 +291,8 @@ int gd_sysfs_list(char ***names, size_t *count, const char *fmt, ...)
 		n++;
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), cmp_names);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(v, n, sizeof(*v), cmp_names);
 	*names = v;
 	*count = n;
 	return 0;

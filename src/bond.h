@@ -1,0 +1,16 @@
+/* Linux bonds: /sys/class/net/BOND/bonding, bonding_slave, /proc/net/bonding/BOND. */
+#ifndef GD_BOND_H
+#define GD_BOND_H
+
+#include "rdma_dev.h"
+
+/* "802.3ad" -> 4; -1 unknown. And the long /proc descriptions. */
+int gd_bond_mode_num(const char *name);
+const char *gd_bond_mode_name(int num);
+/* "IEEE 802.3ad Dynamic link aggregation" -> 4; -1 unknown. */
+int gd_bond_mode_from_proc(const char *desc);
+
+/* All bonds on the machine (sysfs bonding/, else /proc/net/bonding), sorted. */
+int gd_bond_list(char ***names, size_t *count);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * The CUDA driver API, loaded at run time with dlopen("libcuda.so.1"), so
+ * that one binary runs on a machine without a GPU and says so. No cuda.h is
+ * needed to build: the few types, constants and prototypes used are declared
+ * here (values from the CUDA driver API ABI, stable since CUDA 11.7).
+ *
+ * gd_cuda_load() reports its failure itself (gd_error) and returns:
+ *   -ENOENT  libcuda.so.1 not found ("no CUDA driver")
+ *   -ENOSYS  a required entry point is missing (driver too old)
+ *   -ENODEV  the driver loaded but there is no usable CUDA device
+ *   -EIO     cuInit failed for another reason (printed with its CUDA name)
+ * Every caller maps these to exit code 3 (environment).
+ */
+#ifndef GD_CUDA_H
+#define GD_CUDA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef int gd_cu_result;            /* CUresult; 0 is CUDA_SUCCESS */
+typedef int gd_cu_device;            /* CUdevice */
+typedef struct gd_cu_ctx *gd_cu_context; /* CUcontext */
+typedef unsigned long long gd_cu_ptr; /* CUdeviceptr */
+
+enum {
+	GD_CU_SUCCESS = 0,
+	GD_CU_ERROR_INVALID_VALUE = 1,
+	GD_CU_ERROR_OUT_OF_MEMORY = 2,
+	GD_CU_ERROR_NOT_INITIALIZED = 3,
+	GD_CU_ERROR_STUB_LIBRARY = 34,
+	GD_CU_ERROR_INSUFFICIENT_DRIVER = 35,
+	GD_CU_ERROR_NO_DEVICE = 100,
+	GD_CU_ERROR_INVALID_DEVICE = 101,
+	GD_CU_ERROR_NOT_SUPPORTED = 801,
+};
+
+/* CUdevice_attribute values used by gdperf */
+enum {
+	GD_CU_ATTR_INTEGRATED = 18,
+	GD_CU_ATTR_PCI_BUS_ID = 33,
+	GD_CU_ATTR_PCI_DEVICE_ID = 34,
+	GD_CU_ATTR_UNIFIED_ADDRESSING = 41,
+	GD_CU_ATTR_PCI_DOMAIN_ID = 50,
+	GD_CU_ATTR_CC_MAJOR = 75,
+	GD_CU_ATTR_CC_MINOR = 76,
+	GD_CU_ATTR_GPU_DIRECT_RDMA_SUPPORTED = 116,
+	GD_CU_ATTR_DMA_BUF_SUPPORTED = 124,
+};
+
+#define GD_CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD 0x1
+#define GD_CU_POINTER_ATTRIBUTE_MEMORY_TYPE 2
+#define GD_CU_MEMORYTYPE_HOST 1
+#define GD_CU_MEMORYTYPE_DEVICE 2
+
+/* The driver entry points gdperf uses (the _v2 ABI where there is one). */
+struct gd_cuda_api {
+	gd_cu_result (*Init)(unsigned int flags);
+	gd_cu_result (*DriverGetVersion)(int *version);
+	gd_cu_result (*GetErrorName)(gd_cu_result err, const char **str);
+	gd_cu_result (*GetErrorString)(gd_cu_result err, const char **str);
+	gd_cu_result (*DeviceGetCount)(int *count);
+	gd_cu_result (*DeviceGet)(gd_cu_device *dev, int ordinal);
+	gd_cu_result (*DeviceGetName)(char *name, int len, gd_cu_device dev);
+	gd_cu_result (*DeviceGetAttribute)(int *val, int attr, gd_cu_device dev);
+	gd_cu_result (*DeviceGetPCIBusId)(char *bus_id, int len, gd_cu_device dev);
+	gd_cu_result (*DeviceGetByPCIBusId)(gd_cu_device *dev, const char *bus_id);
+	gd_cu_result (*DeviceTotalMem)(size_t *bytes, gd_cu_device dev);          /* _v2 */
+	gd_cu_result (*DevicePrimaryCtxRetain)(gd_cu_context *ctx, gd_cu_device dev);
+	gd_cu_result (*DevicePrimaryCtxRelease)(gd_cu_device dev);               /* _v2 */
+	gd_cu_result (*CtxSetCurrent)(gd_cu_context ctx);
+	gd_cu_result (*CtxSynchronize)(void);
+	gd_cu_result (*MemAlloc)(gd_cu_ptr *dptr, size_t bytes);                 /* _v2 */
+	gd_cu_result (*MemFree)(gd_cu_ptr dptr);                                 /* _v2 */
+	gd_cu_result (*MemAllocHost)(void **pp, size_t bytes);                   /* _v2 */
+	gd_cu_result (*MemFreeHost)(void *p);
+	gd_cu_result (*MemcpyHtoD)(gd_cu_ptr dst, const void *src, size_t bytes); /* _v2 */
+	gd_cu_result (*MemcpyDtoH)(void *dst, gd_cu_ptr src, size_t bytes);       /* _v2 */
+	gd_cu_result (*MemsetD8)(gd_cu_ptr dst, unsigned char val, size_t n);     /* _v2 */
+	gd_cu_result (*PointerGetAttribute)(void *data, int attr, gd_cu_ptr ptr);
+	/* CUDA >= 11.7; NULL when the driver is older (dma-buf unavailable) */
+	gd_cu_result (*MemGetHandleForAddressRange)(void *handle, gd_cu_ptr ptr, size_t size,
+						    int handle_type, unsigned long long flags);
+};
+
+/* The library name tried by default; env GDPERF_LIBCUDA overrides it (tests). */
+#define GD_LIBCUDA "libcuda.so.1"
+#define GD_LIBCUDA_ENV "GDPERF_LIBCUDA"
+
+/* Load libcuda and call cuInit(0) once; later calls return the first result.
+ * quiet: do not print the reason (doctor reports it as a check). */
+int gd_cuda_load(bool quiet);
+/* The reason for the last load failure, e.g. "no CUDA driver: libcuda.so.1 not found". */
+const char *gd_cuda_load_error(void);
+/* The loaded API; NULL before a successful gd_cuda_load(). */
+const struct gd_cuda_api *gd_cuda(void);
+
+/* "CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)" into buf. */
+const char *gd_cuda_strerror(gd_cu_result r, char *buf, size_t len);
+/* A negative errno for a CUDA error (ENODEV, ENOMEM, EOPNOTSUPP, EINVAL, EIO). */
+int gd_cuda_errno(gd_cu_result r);
+/* If r is an error: gd_error("<what>: <name> (<string>)") and return gd_cuda_errno(r). */
+int gd_cuda_check(gd_cu_result r, const char *what);
+
+/* Driver version as "13.0" from cuDriverGetVersion (13000). */
+int gd_cuda_driver_version(int *version, char *str, size_t len);
+
+#define GD_CUDA_NAME_LEN 128
+#define GD_CUDA_BUSID_LEN 16
+
+struct gd_cuda_dev {
+	int index;                       /* CUDA ordinal */
+	gd_cu_device dev;
+	char name[GD_CUDA_NAME_LEN];     /* "NVIDIA H100 80GB HBM3" */
+	char pci[GD_CUDA_BUSID_LEN];     /* "0000:18:00.0", lower case as sysfs */
+	int cc_major, cc_minor;
+	size_t total_mem;
+	int integrated;
+	int dmabuf_supported;            /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED; -1 unknown */
+	int gdr_supported;               /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED; -1 unknown */
+};
+
+int gd_cuda_device_count(int *count);
+int gd_cuda_device_info(int index, struct gd_cuda_dev *info);
+/* The CUDA ordinal of the GPU at a PCI address ("0000:18:00.0" or "18:00.0"):
+ * -ENODEV (message printed) if no CUDA device has it. */
+int gd_cuda_index_by_bus_id(const char *bdf, int *index);
+/* Normalise a CUDA bus id ("00000000:18:00.0") to sysfs form ("0000:18:00.0"). */
+int gd_pci_normalize(const char *in, char *out, size_t len);
+
+#endif

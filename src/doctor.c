@@ -1,0 +1,307 @@
+#include "doctor.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonout.h"
+#include "sysfs.h"
+
+/* The registry, in the order a cluster engineer reads them: software stack,
+ * registration paths, IBGDA, resources, RDMA devices, topology, ports. */
+const struct gd_check gd_checks[] = {
+	{ "kernel.version", "kernel >= 5.12 for dma-buf memory registration", gd_chk_kernel, false },
+	{ "nvidia.driver", "NVIDIA kernel driver loaded; version and open/proprietary flavour",
+	  gd_chk_nvidia_driver, false },
+	{ "cuda.driver", "CUDA driver (libcuda.so.1) loads and sees the GPUs", gd_chk_cuda_driver,
+	  true },
+	{ "cuda.dmabuf_attr", "CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED per GPU",
+	  gd_chk_cuda_dmabuf_attr, true },
+	{ "cuda.dmabuf_export", "2 MiB of GPU memory: fill, verify, export as dma-buf",
+	  gd_chk_cuda_dmabuf_export, true },
+	{ "peermem", "nvidia_peermem (or nv_peer_mem) loaded and registered with ib_core",
+	  gd_chk_peermem, false },
+	{ "gdr.registration", "at least one way to register GPU memory: dma-buf or peer memory",
+	  gd_chk_registration, false },
+	{ "ibgda.regkey", "PeerMappingOverride=1 in the NVIDIA registry (GPU-initiated IBGDA)",
+	  gd_chk_regkey, false },
+	{ "gpu.bar1", "GPU BAR1 aperture size (the NIC reaches GPU memory through it)", gd_chk_bar1,
+	  false },
+	{ "memlock", "locked-memory limit of this process (/proc/self/limits)", gd_chk_memlock,
+	  false },
+	{ "gdrcopy", "gdrdrv (gdrcopy) loaded with its /dev/gdrdrv device, when installed",
+	  gd_chk_gdrcopy, false },
+	{ "dev.infiniband", "/dev/infiniband uverbs and rdma_cm device files accessible",
+	  gd_chk_dev_infiniband, false },
+	{ "rdma.devices", "RDMA devices present (/sys/class/infiniband)", gd_chk_rdma_devices, false },
+	{ "ibgda.devx", "mlx5 device with DEVX (needed by IBGDA)", gd_chk_devx, false },
+	{ "topo.path", "each GPU's nearest NIC and the PCIe path class between them", gd_chk_path,
+	  false },
+	{ "topo.numa", "GPU and its NIC on the same NUMA node", gd_chk_numa, false },
+	{ "pcie.link", "PCIe link speed and width of GPUs, NICs and every bridge above them",
+	  gd_chk_link, false },
+	{ "pcie.acs", "ACS P2P redirect bits on the bridges between a GPU and its NIC", gd_chk_acs,
+	  false },
+	{ "iommu", "IOMMU mode: off or passthrough for GPU and NIC", gd_chk_iommu, false },
+	{ "rdma.port", "every RDMA port ACTIVE and LinkUp, with its rate", gd_chk_port, false },
+	{ "rdma.mtu", "RoCE MTU from the netdev MTU (4096 wanted) and equal on all ports",
+	  gd_chk_mtu, false },
+	{ "rdma.gid", "a RoCE v2 GID with an IPv4 address on every RoCE port", gd_chk_gid, false },
+	{ "rdma.bond", "bonds under RDMA devices: all slaves up at the same speed", gd_chk_bond,
+	  false },
+	{ NULL },
+};
+
+const char *gd_check_status_str(enum gd_check_status s)
+{
+	static const char *const names[] = { "PASS", "WARN", "FAIL", "SKIP" };
+
+	return s < GD_CHECK_NSTATUS ? names[s] : "?";
+}
+
+void gd_doctor_list(FILE *out)
+{
+	for (const struct gd_check *c = gd_checks; c->id; c++)
+		fprintf(out, "%-20s %s%s\n", c->id, c->title, c->live_only ? " (live only)" : "");
+}
+
+/* ---- results ---- */
+
+void gd_res_init(struct gd_check_result *r, const struct gd_check *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	memset(r, 0, sizeof(*r));
+	r->check = c->id;
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(r->subject, sizeof(r->subject), fmt, ap);
+		va_end(ap);
+	}
+}
+
+void gd_res_ev(struct gd_check_result *r, const char *source, const char *fmt, ...)
+{
+	struct gd_evidence *e;
+	va_list ap;
+
+	if (r->nev == GD_EVIDENCE_MAX)
+		return;
+	e = &r->ev[r->nev++];
+	snprintf(e->source, sizeof(e->source), "%s", source);
+	va_start(ap, fmt);
+	vsnprintf(e->value, sizeof(e->value), fmt, ap);
+	va_end(ap);
+}
+
+void gd_res_fix(struct gd_check_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->fix, sizeof(r->fix), fmt, ap);
+	va_end(ap);
+}
+
+static void print_text(FILE *out, const struct gd_check_result *r)
+{
+	fprintf(out, "%s  %-18s %s%s%s\n", gd_check_status_str(r->status), r->check, r->subject,
+		r->subject[0] ? ": " : "", r->summary);
+	for (size_t i = 0; i < r->nev; i++)
+		fprintf(out, "      %s = %s\n", r->ev[i].source, r->ev[i].value);
+	if (r->fix[0])
+		fprintf(out, "      fix: %s\n", r->fix);
+}
+
+static void print_json(FILE *out, const struct gd_check_result *r)
+{
+	json_object *rec = gd_json_record("check"), *ev = json_object_new_array();
+
+	gd_json_add_str(rec, "check", r->check);
+	if (r->subject[0])
+		gd_json_add_str(rec, "subject", r->subject);
+	gd_json_add_str(rec, "status", gd_check_status_str(r->status));
+	gd_json_add_str(rec, "summary", r->summary);
+	for (size_t i = 0; i < r->nev; i++) {
+		json_object *e = json_object_new_object();
+
+		gd_json_add_str(e, "source", r->ev[i].source);
+		gd_json_add_str(e, "value", r->ev[i].value);
+		json_object_array_add(ev, e);
+	}
+	json_object_object_add(rec, "evidence", ev);
+	if (r->fix[0])
+		gd_json_add_str(rec, "fix", r->fix);
+	gd_json_emit(rec, out);
+}
+
+void gd_res_emit(struct gd_doctor *d, struct gd_check_result *r, enum gd_check_status s,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
+	r->status = s;
+	va_start(ap, fmt);
+	vsnprintf(r->summary, sizeof(r->summary), fmt, ap);
+	va_end(ap);
+	if (s == GD_CHECK_PASS || s == GD_CHECK_SKIP)
+		r->fix[0] = '\0';
+	d->counts[s]++;
+	if (d->json)
+		print_json(d->out, r);
+	else
+		print_text(d->out, r);
+}
+
+void gd_res_skip(struct gd_doctor *d, const struct gd_check *c, const char *subject,
+		 const char *reason)
+{
+	struct gd_check_result r;
+
+	gd_res_init(&r, c, "%s", subject ? subject : "");
+	gd_res_emit(d, &r, GD_CHECK_SKIP, "%s", reason);
+}
+
+void gd_doctor_summary(struct gd_doctor *d)
+{
+	const int *n = d->counts;
+
+	if (d->json) {
+		json_object *rec = gd_json_record("summary");
+
+		gd_json_add_int(rec, "pass", n[GD_CHECK_PASS]);
+		gd_json_add_int(rec, "warn", n[GD_CHECK_WARN]);
+		gd_json_add_int(rec, "fail", n[GD_CHECK_FAIL]);
+		gd_json_add_int(rec, "skip", n[GD_CHECK_SKIP]);
+		gd_json_add_bool(rec, "live", d->live);
+		gd_json_emit(rec, d->out);
+		return;
+	}
+	fprintf(d->out, "\nsummary: %d PASS, %d WARN, %d FAIL, %d SKIP%s -> %s\n", n[GD_CHECK_PASS],
+		n[GD_CHECK_WARN], n[GD_CHECK_FAIL], n[GD_CHECK_SKIP],
+		d->live ? "" : " (fixture root: live-only checks skipped)",
+		n[GD_CHECK_FAIL] ? "GPUDirect RDMA NOT ready" : "no blocking problem found");
+}
+
+/* ---- discovery ---- */
+
+const char *gd_doc_gpu_name(const struct gd_doctor *d, size_t i, char *buf, size_t len)
+{
+	snprintf(buf, len, "GPU %s", d->gpus[i].pci);
+	return buf;
+}
+
+static void nic_view(struct gd_doc_nic *n, const struct gd_hca *h)
+{
+	snprintf(n->name, sizeof(n->name), "%s", h->name);
+	snprintf(n->pci, sizeof(n->pci), "%s", h->pci_addr);
+	snprintf(n->driver, sizeof(n->driver), "%s", h->driver);
+	n->numa = h->numa_node;
+}
+
+static int find_nics(struct gd_doctor *d)
+{
+	struct gd_hca *all;
+	size_t n, k = 0;
+	int ret = gd_rdma_discover(&all, &n);
+
+	if (ret)
+		return ret;
+	/* -d: keep only that device (the others are freed now) */
+	for (size_t i = 0; i < n; i++) {
+		if (d->only_dev && strcmp(all[i].name, d->only_dev) != 0) {
+			gd_rdma_free_hca(&all[i]);
+			continue;
+		}
+		if (k != i)
+			all[k] = all[i];
+		k++;
+	}
+	d->hcas = all;
+	d->nnics = k;
+	d->nics = calloc(k ? k : 1, sizeof(*d->nics));
+	if (!d->nics)
+		return -ENOMEM;
+	for (size_t i = 0; i < k; i++) {
+		nic_view(&d->nics[i], &all[i]);
+		if (d->live)
+			gd_rdma_query_verbs(&all[i]); /* active MTU; best effort */
+	}
+	return 0;
+}
+
+static void pair_gpu(struct gd_doctor *d, struct gd_doc_gpu *g)
+{
+	g->nic = -1;
+	g->cls = GD_PATH_UNKNOWN;
+	for (size_t i = 0; i < d->nnics; i++) {
+		enum gd_path_class c;
+
+		if (!d->nics[i].pci[0])
+			continue;
+		c = gd_pci_path_class(g->pci, d->nics[i].pci);
+		if (g->nic < 0 || c < g->cls) {
+			g->nic = (int)i;
+			g->cls = c;
+		}
+	}
+}
+
+int gd_doctor_init(struct gd_doctor *d)
+{
+	char (*bdfs)[GD_BDF_LEN];
+	int ret;
+
+	d->live = !gd_sysfs_is_fixture();
+	ret = find_nics(d);
+	if (ret)
+		return ret;
+	ret = gd_pci_list_gpus(&bdfs, &d->ngpus);
+	if (ret)
+		return ret;
+	d->gpus = calloc(d->ngpus ? d->ngpus : 1, sizeof(*d->gpus));
+	if (!d->gpus) {
+		free(bdfs);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < d->ngpus; i++) {
+		snprintf(d->gpus[i].pci, sizeof(d->gpus[i].pci), "%s", bdfs[i]);
+		d->gpus[i].numa = gd_pci_numa(bdfs[i]);
+		pair_gpu(d, &d->gpus[i]);
+	}
+	free(bdfs);
+	return 0;
+}
+
+void gd_doctor_fini(struct gd_doctor *d)
+{
+	free(d->gpus);
+	free(d->nics);
+	if (d->hcas)
+		gd_rdma_free(d->hcas, d->nnics);
+	d->gpus = NULL;
+	d->nics = NULL;
+	d->hcas = NULL;
+}
+
+int gd_doctor_run(struct gd_doctor *d)
+{
+	int before = d->counts[0] + d->counts[1] + d->counts[2] + d->counts[3];
+	bool any = false;
+
+	for (const struct gd_check *c = gd_checks; c->id; c++) {
+		if (d->only_check && strncmp(c->id, d->only_check, strlen(d->only_check)) != 0)
+			continue;
+		any = true;
+		if (c->live_only && !d->live) {
+			gd_res_skip(d, c, NULL,
+				    "live only: needs the running CUDA driver, not a fixture tree");
+			continue;
+		}
+		c->run(d, c);
+	}
+	if (!any)
+		return -ENOENT;
+	return d->counts[0] + d->counts[1] + d->counts[2] + d->counts[3] - before;
+}

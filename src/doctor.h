@@ -1,0 +1,143 @@
+/*
+ * gd_doctor's core: a registry of GPUDirect readiness checks. Each check
+ * emits one result per subject (the machine, a GPU, a NIC port...) with a
+ * status, the evidence it read (file and value) and a one-line fix. Every
+ * sysfs/procfs read goes through sysfs.h, so a fixture tree stands in for
+ * the machine; checks that need the live driver or device then SKIP with
+ * the reason.
+ *
+ * RDMA devices, ports, GIDs and bonds come from the discovery API
+ * (src/rdma_dev.h); the GPU-NIC path from the sysfs PCI tree (src/pcipath.h).
+ */
+#ifndef GD_DOCTOR_H
+#define GD_DOCTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "pcipath.h"
+#include "rdma_dev.h"
+
+enum gd_check_status { GD_CHECK_PASS, GD_CHECK_WARN, GD_CHECK_FAIL, GD_CHECK_SKIP };
+#define GD_CHECK_NSTATUS 4
+
+const char *gd_check_status_str(enum gd_check_status s);
+
+#define GD_EVIDENCE_MAX 12
+
+struct gd_evidence {
+	char source[160]; /* a file as on a live machine, or an API call */
+	char value[256];
+};
+
+struct gd_check_result {
+	const char *check;        /* the check's id */
+	char subject[96];         /* "" (the machine), "GPU 0000:18:00.0", "mlx5_0 port 1" */
+	enum gd_check_status status;
+	char summary[320];
+	char fix[256];            /* "" when nothing to do */
+	struct gd_evidence ev[GD_EVIDENCE_MAX];
+	size_t nev;
+};
+
+struct gd_doc_nic {
+	char name[64];            /* "mlx5_0" */
+	char pci[GD_BDF_LEN];     /* "" when it has no PCI parent (rxe) */
+	char driver[32];          /* "mlx5_core" */
+	int numa;
+};
+
+struct gd_doc_gpu {
+	char pci[GD_BDF_LEN];
+	int numa;
+	int nic;                  /* index of the nearest NIC in nics, -1 none */
+	enum gd_path_class cls;   /* to that NIC */
+};
+
+struct gd_doctor {
+	bool live;                /* not a fixture root: live-only checks run */
+	bool json;
+	FILE *out;
+	const char *only_dev;     /* -d: limit RDMA checks to this device */
+	const char *only_check;   /* --check: run checks whose id starts with this */
+	struct gd_doc_gpu *gpus;
+	size_t ngpus;
+	struct gd_doc_nic *nics;  /* one per hca, same order */
+	struct gd_hca *hcas;      /* gd_rdma_discover(), -d applied */
+	size_t nnics;
+	int counts[GD_CHECK_NSTATUS];
+};
+
+struct gd_check {
+	const char *id;           /* "nvidia.driver" */
+	const char *title;        /* one line for --list and the man page */
+	void (*run)(struct gd_doctor *d, const struct gd_check *c);
+	bool live_only;           /* SKIP under a fixture root */
+};
+
+extern const struct gd_check gd_checks[];
+
+/* Discover GPUs and NICs (sysfs), pair each GPU with its nearest NIC. */
+int gd_doctor_init(struct gd_doctor *d);
+void gd_doctor_fini(struct gd_doctor *d);
+/* Run every registered check (or those matching only_check). Returns the
+ * number of results, or -ENOENT if only_check matched no check. */
+int gd_doctor_run(struct gd_doctor *d);
+/* Print the summary record/line. */
+void gd_doctor_summary(struct gd_doctor *d);
+void gd_doctor_list(FILE *out);
+
+/* Helpers for the checks. */
+void gd_res_init(struct gd_check_result *r, const struct gd_check *c, const char *subject_fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void gd_res_ev(struct gd_check_result *r, const char *source, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void gd_res_fix(struct gd_check_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Set status and summary, and print the result. */
+void gd_res_emit(struct gd_doctor *d, struct gd_check_result *r, enum gd_check_status s,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* One-shot SKIP with a reason. */
+void gd_res_skip(struct gd_doctor *d, const struct gd_check *c, const char *subject,
+		 const char *reason);
+
+const char *gd_doc_gpu_name(const struct gd_doctor *d, size_t i, char *buf, size_t len);
+
+/* The check functions, by group (doctor_*.c). */
+void gd_chk_kernel(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_nvidia_driver(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_cuda_driver(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_cuda_dmabuf_attr(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_cuda_dmabuf_export(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_peermem(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_registration(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_regkey(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_bar1(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_memlock(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_gdrcopy(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_dev_infiniband(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_rdma_devices(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_devx(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_path(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_numa(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_link(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_acs(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_iommu(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_port(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_mtu(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_gid(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_bond(struct gd_doctor *d, const struct gd_check *c);
+
+/* Parsers exposed for unit tests. */
+/* "Max locked memory  65536  65536  bytes" in /proc/self/limits: soft limit,
+ * UINT64_MAX for unlimited. */
+int gd_parse_memlock(const char *limits, unsigned long long *soft);
+/* Whether /proc/devices text lists a character device by name. */
+bool gd_proc_devices_has(const char *text, const char *name);
+/* The RoCE path MTU the kernel derives from a netdev MTU (iboe_get_mtu). */
+int gd_roce_mtu(int netdev_mtu);
+/* A RoCE v2 IPv4-mapped GID: "0000:0000:0000:0000:0000:ffff:0a00:0001". */
+bool gd_gid_is_ipv4_mapped(const char *gid);
+
+#endif

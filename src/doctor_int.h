@@ -1,0 +1,13 @@
+/* Internal to gd_doctor's check modules. */
+#ifndef GD_DOCTOR_INT_H
+#define GD_DOCTOR_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "doctor.h"
+
+/* 1 if some CUDA GPU reports DMA_BUF_SUPPORTED, 0 if none, -1 unknown (no CUDA). */
+int gd_doc_cuda_dmabuf_any(void);
+
+#endif

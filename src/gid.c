@@ -1,0 +1,274 @@
+/* GID table: /sys/class/infiniband/D/ports/P/{gids,gid_attrs/types,gid_attrs/ndevs}/N */
+#include "config.h"
+
+#include "gid.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "sysfs.h"
+
+const char *gd_gid_type_str(enum gd_gid_type t)
+{
+	switch (t) {
+	case GD_GID_IB:
+		return "IB";
+	case GD_GID_ROCE_V1:
+		return "RoCE v1";
+	case GD_GID_ROCE_V2:
+		return "RoCE v2";
+	default:
+		return "unknown";
+	}
+}
+
+int gd_gid_parse(const char *text, struct gd_gid *gid)
+{
+	unsigned char raw[16];
+	char norm[GD_GID_STR_LEN];
+	const char *p = text;
+	bool zero = true;
+
+	/* exactly "xxxx:xxxx:xxxx:xxxx:xxxx:xxxx:xxxx:xxxx" */
+	for (int g = 0; g < 8; g++) {
+		unsigned v = 0;
+
+		for (int i = 0; i < 4; i++, p++) {
+			if (!isxdigit((unsigned char)*p))
+				return -EINVAL;
+			v = v * 16 + (unsigned)(isdigit((unsigned char)*p) ?
+					*p - '0' : tolower((unsigned char)*p) - 'a' + 10);
+			norm[g * 5 + i] = (char)tolower((unsigned char)*p);
+		}
+		if (g < 7) {
+			if (*p != ':')
+				return -EINVAL;
+			norm[g * 5 + 4] = ':';
+			p++;
+		}
+		raw[2 * g] = (unsigned char)(v >> 8);
+		raw[2 * g + 1] = (unsigned char)v;
+		if (v)
+			zero = false;
+	}
+	while (*p == ' ' || *p == '\n' || *p == '\t')
+		p++;
+	if (*p)
+		return -EINVAL;
+	if (zero)
+		return -ENODATA;
+	norm[39] = '\0';
+
+	static const unsigned char v4pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	memcpy(gid->gid, norm, sizeof(norm));
+	gid->ipv4 = memcmp(raw, v4pfx, sizeof(v4pfx)) == 0;
+	if (gid->ipv4) {
+		inet_ntop(AF_INET, raw + 12, gid->ip, sizeof(gid->ip));
+		gid->link_local = raw[12] == 169 && raw[13] == 254;
+	} else {
+		inet_ntop(AF_INET6, raw, gid->ip, sizeof(gid->ip));
+		gid->link_local = raw[0] == 0xfe && (raw[1] & 0xc0) == 0x80;
+	}
+	return 0;
+}
+
+int gd_gid_parse_type(const char *text, const char *link_layer, enum gd_gid_type *type)
+{
+	if (!strcmp(text, "RoCE v2")) {
+		*type = GD_GID_ROCE_V2;
+		return 0;
+	}
+	if (!strcmp(text, "IB/RoCE v1") || !strcmp(text, "RoCE v1") || !strcmp(text, "IB")) {
+		*type = link_layer && !strcmp(link_layer, "InfiniBand") ? GD_GID_IB : GD_GID_ROCE_V1;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Entry names of gids/ in numeric order ("0", "1", ..., "10", ...). */
+static int cmp_index(const void *a, const void *b)
+{
+	const struct gd_gid *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+static int parse_index(const char *name)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(name, &end, 10);
+	if (errno || end == name || *end || v < 0 || v > INT_MAX)
+		return -1;
+	return (int)v;
+}
+
+static void read_attrs(const char *dev, int port, const char *link_layer, struct gd_gid *g,
+		       struct gd_read_errors *errs)
+{
+	char buf[64];
+	int ret;
+
+	g->type = GD_GID_UNKNOWN;
+	ret = gd_sysfs_read_str(buf, sizeof(buf), "/sys/class/infiniband/%s/ports/%d/gid_attrs/types/%d",
+				dev, port, g->index);
+	if (ret == 0) {
+		if (gd_gid_parse_type(buf, link_layer, &g->type))
+			gd_read_errors_bad(errs, buf, "\"IB/RoCE v1\" or \"RoCE v2\"",
+					   "/sys/class/infiniband/%s/ports/%d/gid_attrs/types/%d",
+					   dev, port, g->index);
+	} else if (!strcmp(link_layer, "InfiniBand")) {
+		g->type = GD_GID_IB; /* old kernels have no gid_attrs for IB */
+	} else if (ret != -ENOENT && ret != -EINVAL) {
+		gd_read_errors_add(errs, gd_sysfs_errpath(), ret);
+	}
+	/* IB GIDs have no netdev: the kernel answers EINVAL or ENODEV */
+	ret = gd_sysfs_read_str(g->netdev, sizeof(g->netdev),
+				"/sys/class/infiniband/%s/ports/%d/gid_attrs/ndevs/%d", dev, port,
+				g->index);
+	if (ret) {
+		g->netdev[0] = '\0';
+		if (ret != -ENOENT && ret != -EINVAL && ret != -ENODEV)
+			gd_read_errors_add(errs, gd_sysfs_errpath(), ret);
+	}
+	/* a GID of another container's macvlan/ipvlan: listed, but not ours to use */
+	g->foreign = g->netdev[0] && (strchr(g->netdev, '/') ||
+				      !gd_sysfs_exists("/sys/class/net/%s", g->netdev));
+}
+
+int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_errors *errs)
+{
+	char **names;
+	size_t n;
+	int ret;
+
+	port->gids = NULL;
+	port->ngids = 0;
+	ret = gd_sysfs_list(&names, &n, "/sys/class/infiniband/%s/ports/%d/gids", dev, port->num);
+	if (ret == -ENOENT)
+		return 0; /* e.g. a switch port 0 */
+	if (ret) {
+		gd_read_errors_add(errs, gd_sysfs_errpath(), ret);
+		return 0;
+	}
+	port->gids = calloc(n ? n : 1, sizeof(*port->gids));
+	if (!port->gids) {
+		gd_sysfs_free_list(names, n);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct gd_gid *g = &port->gids[port->ngids];
+		char text[128];
+		int idx = parse_index(names[i]);
+
+		if (idx < 0)
+			continue; /* not a GID entry */
+		memset(g, 0, sizeof(*g));
+		g->index = idx;
+		ret = gd_sysfs_read_str(text, sizeof(text), "/sys/class/infiniband/%s/ports/%d/gids/%d",
+					dev, port->num, idx);
+		if (ret) {
+			gd_read_errors_add(errs, gd_sysfs_errpath(), ret);
+			continue;
+		}
+		ret = gd_gid_parse(text, g);
+		if (ret == -ENODATA)
+			continue; /* unused entry */
+		if (ret) {
+			gd_read_errors_bad(errs, text, "eight groups of four hex digits",
+					   "/sys/class/infiniband/%s/ports/%d/gids/%d", dev, port->num,
+					   idx);
+			continue;
+		}
+		read_attrs(dev, port->num, port->link_layer, g, errs);
+		port->ngids++;
+	}
+	gd_sysfs_free_list(names, n);
+	if (port->ngids > 1) /* qsort(NULL, 0) is undefined */
+		qsort(port->gids, port->ngids, sizeof(*port->gids), cmp_index);
+	return 0;
+}
+
+int gd_gid_default_index(const struct gd_port *port, int af)
+{
+	int best = -ENOENT, best_score = -1;
+
+	for (size_t i = 0; i < port->ngids; i++) {
+		const struct gd_gid *g = &port->gids[i];
+		int score = 0;
+
+		if (g->type != GD_GID_ROCE_V2 || g->ipv4 != (af == AF_INET) || g->foreign)
+			continue;
+		if (!g->link_local)
+			score += 10;
+		if (port->netdev[0] && !strcmp(g->netdev, port->netdev))
+			score += 4;
+		if (score > best_score) { /* ties: the lowest index, as gids are sorted */
+			best_score = score;
+			best = g->index;
+		}
+	}
+	return best;
+}
+
+int gd_gid_index_for_source(const struct gd_port *port, const char *src_ip)
+{
+	for (size_t i = 0; i < port->ngids; i++)
+		if (port->gids[i].type == GD_GID_ROCE_V2 && !strcmp(port->gids[i].ip, src_ip))
+			return port->gids[i].index;
+	return -ENOENT;
+}
+
+int gd_route_source(const struct sockaddr *peer, char *ip, size_t len)
+{
+	struct sockaddr_storage ss, src;
+	socklen_t slen = sizeof(src);
+	const void *addr;
+	int fd, ret = 0;
+
+	if (peer->sa_family != AF_INET && peer->sa_family != AF_INET6)
+		return -EAFNOSUPPORT;
+	memset(&ss, 0, sizeof(ss));
+	memcpy(&ss, peer, peer->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
+						       sizeof(struct sockaddr_in6));
+	/* any port will do: connect() on UDP only resolves the route */
+	if (ss.ss_family == AF_INET && !((struct sockaddr_in *)&ss)->sin_port)
+		((struct sockaddr_in *)&ss)->sin_port = htons(9);
+	if (ss.ss_family == AF_INET6 && !((struct sockaddr_in6 *)&ss)->sin6_port)
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons(9);
+	fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&ss, ss.ss_family == AF_INET ?
+				sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6)) ||
+	    getsockname(fd, (struct sockaddr *)&src, &slen))
+		ret = -errno;
+	close(fd);
+	if (ret)
+		return ret;
+	addr = src.ss_family == AF_INET ? (const void *)&((struct sockaddr_in *)&src)->sin_addr :
+					  (const void *)&((struct sockaddr_in6 *)&src)->sin6_addr;
+	if (!inet_ntop(src.ss_family, addr, ip, (socklen_t)len))
+		return -errno;
+	/* an IPv4-mapped IPv6 source is the IPv4 address as GIDs print it */
+	if (src.ss_family == AF_INET6 && !strncmp(ip, "::ffff:", 7) && strchr(ip, '.'))
+		memmove(ip, ip + 7, strlen(ip + 7) + 1);
+	return 0;
+}
+
+int gd_gid_index_for_peer(const struct gd_port *port, const struct sockaddr *peer)
+{
+	char ip[GD_IP_LEN];
+	int ret = gd_route_source(peer, ip, sizeof(ip));
+
+	return ret ? ret : gd_gid_index_for_source(port, ip);
+}

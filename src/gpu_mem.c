@@ -1,0 +1,588 @@
+#include "gpu_mem.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <infiniband/verbs.h>
+
+#include "gdr_env.h"
+#include "log.h"
+#include "pcipath.h"
+#include "sysfs.h"
+#include "topo.h"
+
+#define GPU_PAGE (64 * 1024)
+#define COPY_CHUNK ((size_t)4 << 20)
+#define GD_MIN_CHUNK(n) ((n) < COPY_CHUNK ? (n) : COPY_CHUNK)
+
+/* ---- choosing the GPU ---- */
+
+int gd_gpu_select_parse(const char *arg, struct gd_gpu_select *sel)
+{
+	char *end;
+	long v;
+
+	if (!arg || !*arg || strcmp(arg, "auto") == 0) {
+		sel->by = GD_GPU_AUTO;
+		return 0;
+	}
+	v = strtol(arg, &end, 10);
+	if (*end || v < 0 || v > 1023) {
+		gd_error("invalid value '%s' for --use_cuda: expected a CUDA device index or 'auto'",
+			 arg);
+		return -EINVAL;
+	}
+	sel->by = GD_GPU_BY_INDEX;
+	sel->index = (int)v;
+	return 0;
+}
+
+/* ---- distance to the NIC: the topology core (hwloc), else the sysfs tree ---- */
+
+struct nic_dist {
+	struct gd_topo t;
+	bool topo;       /* hwloc loaded */
+	hwloc_obj_t nic;
+};
+
+static hwloc_obj_t pci_obj(struct gd_topo *t, const char *bdf)
+{
+	unsigned dom, bus, dev, fn;
+
+	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
+		return NULL;
+	return hwloc_get_pcidev_by_busid(t->hw, dom, bus, dev, fn);
+}
+
+static void dist_open(struct nic_dist *nd, const char *nic_pci)
+{
+	struct gd_topo_src src = { NULL, NULL };
+	char err[256];
+
+	memset(nd, 0, sizeof(*nd));
+	if (gd_sysfs_is_fixture() || gd_topo_load(&nd->t, &src, err, sizeof(err))) {
+		gd_debug("topology core unavailable, using the sysfs PCI tree");
+		return;
+	}
+	nd->topo = true;
+	nd->nic = pci_obj(&nd->t, nic_pci);
+}
+
+static void dist_close(struct nic_dist *nd)
+{
+	if (nd->topo)
+		gd_topo_free(&nd->t);
+}
+
+/* Path class name and rank (lower is nearer) between a GPU and the NIC. */
+static int dist(struct nic_dist *nd, const char *gpu_pci, const char *nic_pci, const char **name)
+{
+	if (nd->topo && nd->nic) {
+		enum gd_link l = gd_topo_classify_objs(nd->t.hw, pci_obj(&nd->t, gpu_pci), nd->nic);
+
+		*name = l == GD_LINK_NA ? "" : gd_link_str(l);
+		return (int)l;
+	}
+	enum gd_path_class c = gd_pci_path_class(gpu_pci, nic_pci);
+
+	*name = c == GD_PATH_UNKNOWN ? "" : gd_path_class_str(c);
+	return (int)c + 100; /* never mixed with hwloc ranks in one pick */
+}
+
+/* auto: the CUDA device nearest the NIC (path class); without a NIC
+ * address, device 0. */
+static int pick_auto(const struct gd_gpu_select *sel, int count, int *index, char *why,
+		     size_t why_len)
+{
+	const char *best_name = "", *name;
+	struct gd_cuda_dev info;
+	struct nic_dist nd;
+	int best = -1;
+
+	*index = 0;
+	if (!sel->nic_pci[0]) {
+		snprintf(why, why_len, "auto: no NIC with a PCI address to be near, CUDA device 0");
+		return 0;
+	}
+	dist_open(&nd, sel->nic_pci);
+	for (int i = 0; i < count; i++) {
+		int d;
+
+		if (gd_cuda_device_info(i, &info))
+			continue;
+		d = dist(&nd, info.pci, sel->nic_pci, &name);
+		if (best < 0 || d < best) {
+			best = d;
+			best_name = name;
+			*index = i;
+		}
+	}
+	snprintf(why, why_len, "auto: CUDA device %d is nearest to %s (%s): %s", *index,
+		 sel->nic_name[0] ? sel->nic_name : sel->nic_pci, sel->nic_pci,
+		 best_name[0] ? best_name : "path unknown");
+	dist_close(&nd);
+	return 0;
+}
+
+/* CUDA numbers GPUs fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID, and
+ * CUDA_VISIBLE_DEVICES renumbers them: an index may not be the GPU meant. */
+static void warn_order(int count)
+{
+	const char *order = getenv("CUDA_DEVICE_ORDER");
+	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+
+	if (count > 1 && (!order || strcmp(order, "PCI_BUS_ID") != 0))
+		gd_info("CUDA device numbers follow CUDA_DEVICE_ORDER=%s, not nvidia-smi's PCI order; --use_cuda_bus_id names a GPU exactly",
+			order ? order : "FASTEST_FIRST (unset)");
+	if (visible && *visible)
+		gd_info("CUDA_VISIBLE_DEVICES=%s renumbers the GPUs", visible);
+}
+
+static int pick(const struct gd_gpu_select *sel, int *index, char *why, size_t why_len)
+{
+	int count, ret = gd_cuda_device_count(&count);
+
+	if (ret)
+		return ret;
+	switch (sel->by) {
+	case GD_GPU_BY_BUS_ID:
+		ret = gd_cuda_index_by_bus_id(sel->bus_id, index);
+		if (!ret)
+			snprintf(why, why_len, "--use_cuda_bus_id=%s is CUDA device %d", sel->bus_id,
+				 *index);
+		return ret;
+	case GD_GPU_AUTO:
+		return pick_auto(sel, count, index, why, why_len);
+	case GD_GPU_BY_INDEX:
+	default:
+		if (sel->index >= count) {
+			gd_error("--use_cuda=%d: no such CUDA device (this machine has %d: 0..%d)",
+				 sel->index, count, count - 1);
+			return -ENODEV;
+		}
+		*index = sel->index;
+		snprintf(why, why_len, "CUDA device %d", *index);
+		if (!sel->quiet)
+			warn_order(count);
+		return 0;
+	}
+}
+
+int gd_gpu_open(const struct gd_gpu_select *sel, struct gd_gpu *gpu)
+{
+	const struct gd_cuda_api *cu;
+	int index, ret;
+
+	memset(gpu, 0, sizeof(*gpu));
+	ret = gd_cuda_load(false);
+	if (ret)
+		return ret;
+	cu = gd_cuda();
+	ret = pick(sel, &index, gpu->why, sizeof(gpu->why));
+	if (!ret)
+		ret = gd_cuda_device_info(index, &gpu->info);
+	if (ret)
+		return ret;
+	ret = gd_cuda_check(cu->DevicePrimaryCtxRetain(&gpu->ctx, gpu->info.dev),
+			    "cuDevicePrimaryCtxRetain");
+	if (ret)
+		return ret;
+	ret = gd_cuda_check(cu->CtxSetCurrent(gpu->ctx), "cuCtxSetCurrent");
+	if (ret) {
+		cu->DevicePrimaryCtxRelease(gpu->info.dev);
+		gpu->ctx = NULL;
+		return ret;
+	}
+	gpu->numa_node = gd_pci_numa(gpu->info.pci);
+	if (sel->by == GD_GPU_AUTO && sel->nic_pci[0])
+		gd_gpu_set_nic(gpu, sel->nic_pci);
+	gd_debug("GPU: %s (%s) %s", gpu->info.name, gpu->info.pci, gpu->why);
+	return 0;
+}
+
+void gd_gpu_set_nic(struct gd_gpu *gpu, const char *nic_pci)
+{
+	const char *name = "";
+	struct nic_dist nd;
+
+	gpu->path_class[0] = '\0';
+	if (!nic_pci || !*nic_pci)
+		return;
+	dist_open(&nd, nic_pci);
+	dist(&nd, gpu->info.pci, nic_pci, &name);
+	snprintf(gpu->path_class, sizeof(gpu->path_class), "%s", name);
+	dist_close(&nd);
+}
+
+void gd_gpu_close(struct gd_gpu *gpu)
+{
+	const struct gd_cuda_api *cu = gd_cuda();
+
+	if (cu && gpu->ctx)
+		cu->DevicePrimaryCtxRelease(gpu->info.dev);
+	gpu->ctx = NULL;
+}
+
+/* ---- buffers ---- */
+
+const char *gd_gpu_mem_kind_str(enum gd_gpu_mem_kind k)
+{
+	return k == GD_GPU_MEM_STAGING ? "pinned host staging buffer (cuMemAllocHost)"
+				       : "GPU device memory (cuMemAlloc)";
+}
+
+const char *gd_gpu_reg_str(enum gd_gpu_reg r)
+{
+	switch (r) {
+	case GD_GPU_REG_AUTO:
+		return "auto";
+	case GD_GPU_REG_DMABUF:
+		return "dma-buf";
+	case GD_GPU_REG_PEERMEM:
+		return "peer-memory";
+	case GD_GPU_REG_HOST:
+		return "host";
+	default:
+		return "none";
+	}
+}
+
+void *gd_gpu_mem_addr(const struct gd_gpu_mem *buf)
+{
+	return buf->kind == GD_GPU_MEM_STAGING ? buf->host : (void *)(uintptr_t)buf->dptr;
+}
+
+int gd_gpu_mem_alloc(struct gd_gpu *gpu, size_t size, enum gd_gpu_mem_kind kind,
+		     struct gd_gpu_mem *buf)
+{
+	const struct gd_cuda_api *cu = gd_cuda();
+	char what[96];
+
+	memset(buf, 0, sizeof(*buf));
+	buf->dmabuf_fd = -1;
+	if (!cu || !gpu->ctx)
+		return -ENODEV;
+	if (size == 0)
+		return -EINVAL;
+	buf->gpu = gpu;
+	buf->kind = kind;
+	buf->size = size;
+	buf->alloc_size = (size + GPU_PAGE - 1) / GPU_PAGE * GPU_PAGE;
+	if (gd_cuda_check(cu->CtxSetCurrent(gpu->ctx), "cuCtxSetCurrent"))
+		return -EIO;
+	if (kind == GD_GPU_MEM_STAGING) {
+		snprintf(what, sizeof(what), "cuMemAllocHost(%zu bytes, staging for GPU %d)",
+			 buf->alloc_size, gpu->info.index);
+		return gd_cuda_check(cu->MemAllocHost(&buf->host, buf->alloc_size), what);
+	}
+	snprintf(what, sizeof(what), "cuMemAlloc(%zu bytes on GPU %d, %zu MiB total)",
+		 buf->alloc_size, gpu->info.index, gpu->info.total_mem >> 20);
+	return gd_cuda_check(cu->MemAlloc(&buf->dptr, buf->alloc_size), what);
+}
+
+void gd_gpu_mem_free(struct gd_gpu_mem *buf)
+{
+	const struct gd_cuda_api *cu = gd_cuda();
+
+	if (buf->dmabuf_fd >= 0)
+		close(buf->dmabuf_fd);
+	buf->dmabuf_fd = -1;
+	if (!cu)
+		return;
+	if (buf->dptr)
+		cu->MemFree(buf->dptr);
+	if (buf->host)
+		cu->MemFreeHost(buf->host);
+	buf->dptr = 0;
+	buf->host = NULL;
+}
+
+static int bounds(const struct gd_gpu_mem *buf, size_t off, size_t len)
+{
+	if (off > buf->alloc_size || len > buf->alloc_size - off) {
+		gd_error("GPU buffer access [%zu, +%zu) outside its %zu bytes", off, len,
+			 buf->alloc_size);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+int gd_gpu_mem_write(struct gd_gpu_mem *buf, size_t off, const void *src, size_t len)
+{
+	int ret = bounds(buf, off, len);
+
+	if (ret)
+		return ret;
+	if (buf->kind == GD_GPU_MEM_STAGING) {
+		memcpy((char *)buf->host + off, src, len);
+		return 0;
+	}
+	return gd_cuda_check(gd_cuda()->MemcpyHtoD(buf->dptr + off, src, len), "cuMemcpyHtoD");
+}
+
+int gd_gpu_mem_read(const struct gd_gpu_mem *buf, size_t off, void *dst, size_t len)
+{
+	int ret = bounds(buf, off, len);
+
+	if (ret)
+		return ret;
+	if (buf->kind == GD_GPU_MEM_STAGING) {
+		memcpy(dst, (char *)buf->host + off, len);
+		return 0;
+	}
+	return gd_cuda_check(gd_cuda()->MemcpyDtoH(dst, buf->dptr + off, len), "cuMemcpyDtoH");
+}
+
+int gd_gpu_mem_memset(struct gd_gpu_mem *buf, unsigned char val)
+{
+	if (buf->kind == GD_GPU_MEM_STAGING) {
+		memset(buf->host, val, buf->alloc_size);
+		return 0;
+	}
+	return gd_cuda_check(gd_cuda()->MemsetD8(buf->dptr, val, buf->alloc_size), "cuMemsetD8");
+}
+
+/* ---- the validation pattern ---- */
+
+uint64_t gd_pattern_word(uint64_t seed, uint64_t index)
+{
+	/* splitmix64 of (seed, index): cheap, and a shifted or stale buffer never matches */
+	uint64_t z = seed + (index + 1) * 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void gd_pattern_fill(void *p, size_t len, uint64_t seed, uint64_t first_word)
+{
+	unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t w = gd_pattern_word(seed, first_word + i / 8);
+
+		memcpy(b + i, &w, len - i < 8 ? len - i : 8);
+	}
+}
+
+size_t gd_pattern_check(const void *p, size_t len, uint64_t seed, uint64_t first_word)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t w = gd_pattern_word(seed, first_word + i / 8);
+		size_t n = len - i < 8 ? len - i : 8;
+
+		if (memcmp(b + i, &w, n) != 0) {
+			const unsigned char *wb = (const unsigned char *)&w;
+
+			for (size_t j = 0; j < n; j++)
+				if (b[i + j] != wb[j])
+					return i + j;
+		}
+	}
+	return len;
+}
+
+int gd_gpu_mem_fill(struct gd_gpu_mem *buf, uint64_t seed)
+{
+	size_t chunk = GD_MIN_CHUNK(buf->size);
+	void *tmp;
+	int ret = 0;
+
+	if (buf->kind == GD_GPU_MEM_STAGING) {
+		gd_pattern_fill(buf->host, buf->size, seed, 0);
+		return 0;
+	}
+	tmp = malloc(chunk);
+	if (!tmp)
+		return -ENOMEM;
+	for (size_t off = 0; off < buf->size && !ret; off += chunk) {
+		size_t n = buf->size - off < chunk ? buf->size - off : chunk;
+
+		gd_pattern_fill(tmp, n, seed, off / 8);
+		ret = gd_gpu_mem_write(buf, off, tmp, n);
+	}
+	free(tmp);
+	return ret;
+}
+
+int gd_gpu_mem_verify(const struct gd_gpu_mem *buf, uint64_t seed, size_t *bad_off)
+{
+	size_t chunk = GD_MIN_CHUNK(buf->size);
+	void *tmp = malloc(chunk);
+	int ret = 0;
+
+	if (!tmp)
+		return -ENOMEM;
+	for (size_t off = 0; off < buf->size && !ret; off += chunk) {
+		size_t n = buf->size - off < chunk ? buf->size - off : chunk, bad;
+
+		ret = gd_gpu_mem_read(buf, off, tmp, n);
+		if (ret)
+			break;
+		bad = gd_pattern_check(tmp, n, seed, off / 8);
+		if (bad < n) {
+			if (bad_off)
+				*bad_off = off + bad;
+			gd_error("validation failed: %s of GPU %d differs at byte %zu of %zu",
+				 gd_gpu_mem_kind_str(buf->kind), buf->gpu->info.index, off + bad,
+				 buf->size);
+			ret = -EILSEQ;
+		}
+	}
+	free(tmp);
+	return ret;
+}
+
+int gd_gpu_mem_check_device(const struct gd_gpu_mem *buf)
+{
+	int type = 0;
+	int ret;
+
+	if (buf->kind != GD_GPU_MEM_DEVICE)
+		return 0;
+	ret = gd_cuda_check(gd_cuda()->PointerGetAttribute(&type, GD_CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+							   buf->dptr),
+			    "cuPointerGetAttribute(MEMORY_TYPE)");
+	if (ret)
+		return ret;
+	if (type != GD_CU_MEMORYTYPE_DEVICE) {
+		gd_error("GPU buffer is not device memory (CUDA memory type %d): the NIC would read host memory",
+			 type);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* ---- dma-buf and registration ---- */
+
+int gd_gpu_mem_export_dmabuf(struct gd_gpu_mem *buf)
+{
+	const struct gd_cuda_api *cu = gd_cuda();
+	long page = sysconf(_SC_PAGESIZE);
+	gd_cu_ptr base;
+	int fd = -1, ret;
+
+	if (buf->kind != GD_GPU_MEM_DEVICE)
+		return -EINVAL;
+	if (buf->dmabuf_fd >= 0)
+		return 0;
+	if (!cu->MemGetHandleForAddressRange) {
+		gd_error("dma-buf: this CUDA driver has no cuMemGetHandleForAddressRange (needs CUDA >= 11.7)");
+		return -EOPNOTSUPP;
+	}
+	base = buf->dptr & ~(gd_cu_ptr)(page - 1);
+	ret = gd_cuda_check(cu->MemGetHandleForAddressRange(&fd, base, buf->alloc_size + (buf->dptr - base),
+							     GD_CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0),
+			    "dma-buf: cuMemGetHandleForAddressRange(DMA_BUF_FD)");
+	if (ret)
+		return ret;
+	buf->dmabuf_fd = fd;
+	buf->dmabuf_offset = buf->dptr - base;
+	return 0;
+}
+
+void gd_gpu_explain_dmabuf(int err, char *out, size_t len)
+{
+	struct gd_kver k;
+
+	if (gd_kernel_version(&k) == 0 &&
+	    gd_kver_cmp(&k, GD_DMABUF_KERNEL_MAJOR, GD_DMABUF_KERNEL_MINOR, 0) < 0) {
+		snprintf(out, len, "dma-buf: kernel %d.%d < 5.12 (upgrade the kernel)", k.major,
+			 k.minor);
+		return;
+	}
+	switch (err) {
+	case -EOPNOTSUPP:
+	case -EPROTONOSUPPORT:
+		snprintf(out, len,
+			 "dma-buf: not supported by the RDMA driver or the GPU driver (%s); use the open NVIDIA kernel modules, rdma-core >= 34",
+			 strerror(-err));
+		break;
+	case -ENOSYS:
+		snprintf(out, len, "dma-buf: libibverbs has no ibv_reg_dmabuf_mr (rdma-core < 34)");
+		break;
+	default:
+		snprintf(out, len, "dma-buf: registration failed: %s", strerror(-err));
+	}
+}
+
+void gd_gpu_explain_peermem(int err, char *out, size_t len)
+{
+	struct gd_peermem p;
+
+	gd_peermem_probe(&p);
+	if (p.state == GD_PEERMEM_ABSENT)
+		snprintf(out, len, "peermem: nvidia_peermem not loaded (modprobe nvidia-peermem)");
+	else if (p.state == GD_PEERMEM_UNREGISTERED)
+		snprintf(out, len,
+			 "peermem: nvidia_peermem loaded but not registered with ib_core (rebuild it against the installed RDMA stack)");
+	else
+		snprintf(out, len, "peermem: ibv_reg_mr on device memory failed: %s", strerror(-err));
+}
+
+static int reg_dmabuf(struct gd_gpu_mem *buf, struct ibv_pd *pd, int access, struct ibv_mr **mr)
+{
+	int ret = gd_gpu_mem_export_dmabuf(buf);
+
+	if (ret)
+		return ret;
+	*mr = ibv_reg_dmabuf_mr(pd, buf->dmabuf_offset, buf->size, (uintptr_t)buf->dptr,
+				buf->dmabuf_fd, access);
+	return *mr ? 0 : -(errno ? errno : EIO);
+}
+
+static int reg_plain(void *addr, size_t size, struct ibv_pd *pd, int access, struct ibv_mr **mr)
+{
+	*mr = ibv_reg_mr(pd, addr, size, access);
+	return *mr ? 0 : -(errno ? errno : EIO);
+}
+
+int gd_gpu_mem_register(struct gd_gpu_mem *buf, struct ibv_pd *pd, int access,
+			enum gd_gpu_reg mode, struct ibv_mr **mr, char *why, size_t why_len)
+{
+	char dmabuf_why[256] = "", peer_why[256] = "", local[520];
+	int ret = -EINVAL;
+
+	*mr = NULL;
+	if (!why) {
+		why = local;
+		why_len = sizeof(local);
+	}
+	why[0] = '\0';
+	if (buf->kind == GD_GPU_MEM_STAGING) {
+		ret = reg_plain(buf->host, buf->size, pd, access, mr);
+		if (!ret)
+			buf->reg_used = GD_GPU_REG_HOST;
+		else
+			gd_error("ibv_reg_mr on the staging buffer: %s", strerror(-ret));
+		return ret;
+	}
+	if (mode == GD_GPU_REG_AUTO || mode == GD_GPU_REG_DMABUF) {
+		ret = reg_dmabuf(buf, pd, access, mr);
+		if (!ret) {
+			buf->reg_used = GD_GPU_REG_DMABUF;
+			return 0;
+		}
+		gd_gpu_explain_dmabuf(ret, dmabuf_why, sizeof(dmabuf_why));
+	}
+	if (mode == GD_GPU_REG_AUTO || mode == GD_GPU_REG_PEERMEM) {
+		ret = reg_plain((void *)(uintptr_t)buf->dptr, buf->size, pd, access, mr);
+		if (!ret) {
+			buf->reg_used = GD_GPU_REG_PEERMEM;
+			if (dmabuf_why[0])
+				gd_info("registered GPU memory through peer memory (%s)", dmabuf_why);
+			return 0;
+		}
+		gd_gpu_explain_peermem(ret, peer_why, sizeof(peer_why));
+	}
+	snprintf(why, why_len, "%s%s%s", dmabuf_why, dmabuf_why[0] && peer_why[0] ? "; " : "",
+		 peer_why);
+	gd_error("cannot register GPU memory of GPU %d (%s) for RDMA: %s; run gd_doctor for details%s",
+		 buf->gpu->info.index, buf->gpu->info.pci, why,
+		 mode == GD_GPU_REG_DMABUF ? " (--use_cuda_dmabuf allows dma-buf only)" : "");
+	return ret;
+}

@@ -1,0 +1,272 @@
+#include "pcipath.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysfs.h"
+
+const char *gd_path_class_str(enum gd_path_class c)
+{
+	static const char *const names[] = { "X", "PIX", "PXB", "PHB", "NODE", "SYS", "?" };
+
+	return names[c <= GD_PATH_UNKNOWN ? c : GD_PATH_UNKNOWN];
+}
+
+static bool is_bdf(const char *s)
+{
+	unsigned d, b, dev, f;
+	char tail;
+
+	return sscanf(s, "%4x:%2x:%2x.%1x%c", &d, &b, &dev, &f, &tail) == 4 && strlen(s) == 12;
+}
+
+int gd_pci_parse_chain(const char *devpath, struct gd_pci_chain *c)
+{
+	char tmp[PATH_MAX];
+	char *save = NULL, *tok;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(tmp, sizeof(tmp), "%s", devpath);
+	for (tok = strtok_r(tmp, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		if (strncmp(tok, "pci", 3) == 0 && !c->host[0]) {
+			snprintf(c->host, sizeof(c->host), "%s", tok);
+		} else if (c->host[0] && is_bdf(tok)) {
+			if (c->n == GD_PCI_CHAIN_MAX)
+				return -E2BIG;
+			snprintf(c->bdf[c->n++], GD_BDF_LEN, "%s", tok);
+		}
+	}
+	return c->host[0] && c->n > 0 ? 0 : -EINVAL;
+}
+
+int gd_pci_chain(const char *bdf, struct gd_pci_chain *c)
+{
+	char real[PATH_MAX];
+	int ret = gd_sysfs_realpath(real, sizeof(real), "/sys/bus/pci/devices/%s", bdf);
+
+	if (ret)
+		return ret;
+	return gd_pci_parse_chain(real, c);
+}
+
+int gd_pci_common(const struct gd_pci_chain *a, const struct gd_pci_chain *b)
+{
+	int i = -1;
+
+	if (strcmp(a->host, b->host) != 0)
+		return -1;
+	while (i + 1 < a->n - 1 && i + 1 < b->n - 1 && strcmp(a->bdf[i + 1], b->bdf[i + 1]) == 0)
+		i++;
+	return i;
+}
+
+enum gd_path_class gd_pci_classify(const struct gd_pci_chain *a, const struct gd_pci_chain *b,
+				   int numa_a, int numa_b)
+{
+	int k;
+
+	if (a->n == b->n && strcmp(a->host, b->host) == 0 &&
+	    strcmp(a->bdf[a->n - 1], b->bdf[b->n - 1]) == 0)
+		return GD_PATH_X;
+	if (strcmp(a->host, b->host) != 0)
+		return numa_a >= 0 && numa_a == numa_b ? GD_PATH_NODE : GD_PATH_SYS;
+	k = gd_pci_common(a, b);
+	if (k < 0)
+		return GD_PATH_PHB;
+	/* bridges below the common one on each leg, the endpoint excluded */
+	if (a->n - k - 2 <= 1 && b->n - k - 2 <= 1)
+		return GD_PATH_PIX;
+	return GD_PATH_PXB;
+}
+
+int gd_pci_numa(const char *bdf)
+{
+	int node;
+
+	if (gd_sysfs_read_int(&node, "/sys/bus/pci/devices/%s/numa_node", bdf))
+		return -1;
+	return node;
+}
+
+enum gd_path_class gd_pci_path_class(const char *bdf_a, const char *bdf_b)
+{
+	struct gd_pci_chain a, b;
+
+	if (gd_pci_chain(bdf_a, &a) || gd_pci_chain(bdf_b, &b))
+		return GD_PATH_UNKNOWN;
+	return gd_pci_classify(&a, &b, gd_pci_numa(bdf_a), gd_pci_numa(bdf_b));
+}
+
+double gd_parse_link_speed(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || strncmp(end, " GT/s", 5) != 0)
+		return 0;
+	return v;
+}
+
+int gd_pcie_gen(double gts)
+{
+	static const double rates[] = { 2.5, 5, 8, 16, 32, 64 };
+
+	for (int i = 0; i < 6; i++)
+		if (gts > rates[i] - 0.1 && gts < rates[i] + 0.1)
+			return i + 1;
+	return 0;
+}
+
+int gd_pci_read_link(const char *bdf, struct gd_pci_link *l)
+{
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	ret = gd_sysfs_read_str(l->cur_speed, sizeof(l->cur_speed),
+				"/sys/bus/pci/devices/%s/current_link_speed", bdf);
+	if (ret)
+		return ret;
+	gd_sysfs_read_str(l->max_speed, sizeof(l->max_speed),
+			  "/sys/bus/pci/devices/%s/max_link_speed", bdf);
+	gd_sysfs_read_int(&l->cur_width, "/sys/bus/pci/devices/%s/current_link_width", bdf);
+	gd_sysfs_read_int(&l->max_width, "/sys/bus/pci/devices/%s/max_link_width", bdf);
+	l->cur_gts = gd_parse_link_speed(l->cur_speed);
+	l->max_gts = gd_parse_link_speed(l->max_speed);
+	return 0;
+}
+
+int gd_pci_read_config(const char *bdf, uint8_t *buf, size_t len, size_t *got)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int ret = gd_sysfs_path(path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
+
+	if (ret)
+		return ret;
+	f = fopen(path, "rb");
+	if (!f)
+		return -errno;
+	*got = fread(buf, 1, len, f);
+	ret = ferror(f) ? -EIO : 0;
+	fclose(f);
+	return ret;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int gd_pci_find_ext_cap(const uint8_t *cfg, size_t len, uint16_t id)
+{
+	size_t off = 0x100;
+
+	if (len < 0x104)
+		return -EACCES;
+	for (int hops = 0; hops < 480; hops++) {
+		uint32_t hdr = le32(cfg + off);
+
+		if (hdr == 0 || hdr == 0xffffffff)
+			return -ENOENT;
+		if ((hdr & 0xffff) == id)
+			return (int)off;
+		off = hdr >> 20;
+		if (off == 0)
+			return -ENOENT;
+		if (off < 0x100 || off + 4 > len || (off & 3))
+			return -EINVAL;
+	}
+	return -EINVAL; /* a loop */
+}
+
+int gd_pci_acs_ctrl(const uint8_t *cfg, size_t len, uint16_t *ctrl)
+{
+	int off = gd_pci_find_ext_cap(cfg, len, GD_PCI_EXT_CAP_ACS);
+
+	if (off < 0)
+		return off;
+	if ((size_t)off + 8 > len)
+		return -EINVAL;
+	*ctrl = cfg[off + 6] | cfg[off + 7] << 8;
+	return 0;
+}
+
+void gd_acs_str(uint16_t ctrl, char *buf, size_t len)
+{
+	static const struct {
+		uint16_t bit;
+		const char *name;
+	} bits[] = {
+		{ GD_ACS_SV, "SrcValid" },   { GD_ACS_TB, "TransBlk" },
+		{ GD_ACS_RR, "ReqRedir" },   { GD_ACS_CR, "CmpltRedir" },
+		{ GD_ACS_UF, "UpstreamFwd" }, { GD_ACS_EC, "EgressCtrl" },
+		{ GD_ACS_DT, "DirectTrans" },
+	};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]) && n < len; i++)
+		if (ctrl & bits[i].bit)
+			n += snprintf(buf + n, len - n, "%s%s+", n ? " " : "", bits[i].name);
+	if (!n)
+		snprintf(buf, len, "none");
+}
+
+int gd_pci_mem_resource(const char *bdf, int nth, uint64_t *size)
+{
+	char text[2048], *line, *save = NULL;
+	int ret = gd_sysfs_read_str(text, sizeof(text), "/sys/bus/pci/devices/%s/resource", bdf);
+
+	if (ret)
+		return ret;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long start, end, flags;
+
+		if (sscanf(line, "%llx %llx %llx", &start, &end, &flags) != 3)
+			return -EINVAL;
+		if (!(flags & 0x200) || end <= start) /* IORESOURCE_MEM */
+			continue;
+		if (nth-- == 0) {
+			*size = end - start + 1;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static bool is_nvidia_gpu(const char *bdf)
+{
+	char vendor[16], cls[16];
+
+	if (gd_sysfs_read_str(vendor, sizeof(vendor), "/sys/bus/pci/devices/%s/vendor", bdf) ||
+	    gd_sysfs_read_str(cls, sizeof(cls), "/sys/bus/pci/devices/%s/class", bdf))
+		return false;
+	return strcmp(vendor, "0x10de") == 0 &&
+	       (strncmp(cls, "0x0300", 6) == 0 || strncmp(cls, "0x0302", 6) == 0);
+}
+
+int gd_pci_list_gpus(char (**bdfs)[GD_BDF_LEN], size_t *count)
+{
+	char **names;
+	size_t n, k = 0;
+	int ret = gd_sysfs_list(&names, &n, "/sys/bus/pci/devices");
+
+	*bdfs = NULL;
+	*count = 0;
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	*bdfs = calloc(n ? n : 1, GD_BDF_LEN);
+	if (!*bdfs) {
+		gd_sysfs_free_list(names, n);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (is_nvidia_gpu(names[i]))
+			snprintf((*bdfs)[k++], GD_BDF_LEN, "%s", names[i]);
+	*count = k;
+	gd_sysfs_free_list(names, n);
+	return 0;
+}

@@ -1,0 +1,446 @@
+#include "topo.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <hwloc/export.h>
+
+#include "gd.h"
+#include "sysfs.h"
+
+#define PCI_VENDOR_NVIDIA 0x10de
+#define PCI_BASE_CLASS_DISPLAY 0x03
+
+static const char *const link_names[] = {
+	[GD_LINK_X] = "X",       [GD_LINK_NV] = "NV",     [GD_LINK_PIX] = "PIX",
+	[GD_LINK_PXB] = "PXB",   [GD_LINK_PHB] = "PHB",   [GD_LINK_NODE] = "NODE",
+	[GD_LINK_SYS] = "SYS",   [GD_LINK_NA] = "N/A",
+};
+
+const char *gd_link_str(enum gd_link l)
+{
+	return (size_t)l < GD_ARRAY_SIZE(link_names) ? link_names[l] : "?";
+}
+
+#if HWLOC_API_VERSION >= 0x00020800
+#define TOPO_SKIP_FLAGS (HWLOC_TOPOLOGY_FLAG_NO_DISTANCES | HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS | \
+			 HWLOC_TOPOLOGY_FLAG_NO_CPUKINDS)
+#else
+#define TOPO_SKIP_FLAGS 0
+#endif
+
+static const char *const slow_components[] = { "opencl", "cuda", "nvml", "rsmi", "levelzero", "gl" };
+
+int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen)
+{
+	hwloc_topology_t hw;
+
+	memset(t, 0, sizeof(*t));
+	if (src->xml && access(src->xml, R_OK)) {
+		int e = errno;
+		snprintf(err, errlen, "cannot read topology file %s: %s", src->xml, strerror(e));
+		return -e;
+	}
+	if (hwloc_topology_init(&hw))
+		return -ENOMEM;
+	/* keep every PCI function and bridge: NVSwitches (class 0x0680) would vanish otherwise */
+	hwloc_topology_set_io_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_ALL);
+	/* caches are not needed and cost time on a live machine */
+	hwloc_topology_set_cache_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_icache_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_NONE);
+	/* a container's cpuset must not shrink "CPU Affinity"; distances, memory
+	 * attributes and CPU kinds are not needed */
+	hwloc_topology_set_flags(hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED | TOPO_SKIP_FLAGS);
+	/* plugins that open GPU runtimes (OpenCL, CUDA, NVML, ROCm, oneAPI, X11) cost
+	 * half a second on a GPU machine and add nothing the matrix needs */
+	for (size_t i = 0; i < GD_ARRAY_SIZE(slow_components); i++)
+		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
+					      slow_components[i]);
+	if (src->xml) {
+		if (hwloc_topology_set_xml(hw, src->xml)) {
+			snprintf(err, errlen, "%s is not an hwloc XML topology (make one with 'lstopo --of xml' or 'gd_topo --export')",
+				 src->xml);
+			hwloc_topology_destroy(hw);
+			return -EINVAL;
+		}
+	} else if (src->fsroot && *src->fsroot) {
+		/* hwloc's linux backend reads the fixture root; the components that probe
+		 * the real machine (libpciaccess, CPUID) must stay out */
+		setenv("HWLOC_FSROOT", src->fsroot, 1);
+		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
+		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+	}
+	if (hwloc_topology_load(hw)) {
+		int e = errno ? errno : EINVAL;
+		snprintf(err, errlen, "hwloc could not load the topology%s%s: %s",
+			 src->xml ? " from " : "", src->xml ? src->xml : "", strerror(e));
+		hwloc_topology_destroy(hw);
+		return -e;
+	}
+	t->hw = hw;
+	return 0;
+}
+
+void gd_topo_free(struct gd_topo *t)
+{
+	if (t->hw)
+		hwloc_topology_destroy(t->hw);
+	free(t->gpus);
+	free(t->nics);
+	free(t->cls);
+	free(t->nvlinks);
+	memset(t, 0, sizeof(*t));
+}
+
+int gd_topo_export_xml(struct gd_topo *t, const char *path)
+{
+	return hwloc_topology_export_xml(t->hw, path, 0) ? (errno ? -errno : -EIO) : 0;
+}
+
+static void obj_busid(hwloc_obj_t o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%04x:%02x:%02x.%x", o->attr->pcidev.domain, o->attr->pcidev.bus,
+		 o->attr->pcidev.dev, o->attr->pcidev.func);
+}
+
+static bool is_gpu_memory(hwloc_obj_t numa)
+{
+	return numa->subtype && !strcmp(numa->subtype, "GPUMemory");
+}
+
+/*
+ * The CPU NUMA nodes of an object: a GPU's own memory node (Grace Hopper)
+ * sits in its package's nodeset but is neither "NUMA Affinity" nor a reason
+ * to call two devices of one socket SYS. Returns the node count.
+ */
+static int cpu_nodes(hwloc_topology_t hw, hwloc_obj_t o, hwloc_bitmap_t out)
+{
+	hwloc_obj_t m = NULL;
+
+	hwloc_bitmap_zero(out);
+	if (!o->nodeset)
+		return 0;
+	while ((m = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, m)))
+		if (!is_gpu_memory(m) && hwloc_bitmap_isset(o->nodeset, m->os_index))
+			hwloc_bitmap_set(out, m->os_index);
+	return hwloc_bitmap_weight(out);
+}
+
+static void obj_affinity(hwloc_topology_t hw, hwloc_obj_t o, char *cpus, size_t clen,
+			 char *nodes, size_t nlen)
+{
+	hwloc_obj_t anc = o ? hwloc_get_non_io_ancestor_obj(hw, o) : NULL;
+	hwloc_bitmap_t set;
+
+	if (!anc || !anc->cpuset || !anc->nodeset || !(set = hwloc_bitmap_alloc())) {
+		snprintf(cpus, clen, "N/A");
+		snprintf(nodes, nlen, "N/A");
+		return;
+	}
+	hwloc_bitmap_list_snprintf(cpus, clen, anc->cpuset);
+	if (cpu_nodes(hw, anc, set) <= 0)
+		snprintf(nodes, nlen, "N/A");
+	else
+		hwloc_bitmap_list_snprintf(nodes, nlen, set);
+	hwloc_bitmap_free(set);
+}
+
+/* A NUMA node of GPU memory (Grace Hopper) names its GPU in PCIBusID. */
+static int gpu_numa_id(hwloc_topology_t hw, const struct gd_busid *id)
+{
+	hwloc_obj_t n = NULL;
+
+	while ((n = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, n))) {
+		const char *bus = hwloc_obj_get_info_by_name(n, "PCIBusID");
+		struct gd_busid nid;
+
+		if (n->subtype && !strcmp(n->subtype, "GPUMemory") && bus &&
+		    !gd_busid_parse(bus, &nid) && gd_busid_eq(&nid, id))
+			return (int)n->os_index;
+	}
+	return -1;
+}
+
+static int cmp_gpu(const void *a, const void *b)
+{
+	return gd_busid_cmp(&((const struct gd_topo_gpu *)a)->id,
+			    &((const struct gd_topo_gpu *)b)->id);
+}
+
+int gd_topo_find_gpus(struct gd_topo *t)
+{
+	hwloc_obj_t o = NULL;
+
+	while ((o = hwloc_get_next_pcidev(t->hw, o))) {
+		struct gd_topo_gpu *g, *v;
+
+		if (o->attr->pcidev.vendor_id != PCI_VENDOR_NVIDIA ||
+		    (o->attr->pcidev.class_id >> 8) != PCI_BASE_CLASS_DISPLAY)
+			continue;
+		v = realloc(t->gpus, (t->ngpus + 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->gpus = v;
+		g = &t->gpus[t->ngpus++];
+		memset(g, 0, sizeof(*g));
+		g->obj = o;
+		g->device_id = o->attr->pcidev.device_id;
+		obj_busid(o, g->busid, sizeof(g->busid));
+		gd_busid_parse(g->busid, &g->id);
+		obj_affinity(t->hw, o, g->cpus, sizeof(g->cpus), g->nodes, sizeof(g->nodes));
+		g->gpu_numa_id = gpu_numa_id(t->hw, &g->id);
+	}
+	/* NVML (and nvidia-smi) number GPUs in PCI order, hwloc lists them in tree order */
+	if (t->ngpus > 1) /* qsort(NULL, 0) is undefined */
+		qsort(t->gpus, t->ngpus, sizeof(*t->gpus), cmp_gpu);
+	return 0;
+}
+
+int gd_topo_add_nic(struct gd_topo *t, const char *name, const char *busid, const char *extra)
+{
+	struct gd_topo_nic *n, *v;
+	struct gd_busid id;
+
+	v = realloc(t->nics, (t->nnics + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	t->nics = v;
+	n = &t->nics[t->nnics++];
+	memset(n, 0, sizeof(*n));
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	snprintf(n->legend_extra, sizeof(n->legend_extra), "%s", extra ? extra : "");
+	if (busid && *busid && !gd_busid_parse(busid, &id)) {
+		n->obj = hwloc_get_pcidev_by_busid(t->hw, id.domain, id.bus, id.dev, id.fn);
+		gd_busid_format(&id, n->busid, sizeof(n->busid));
+	}
+	obj_affinity(t->hw, n->obj, (char[256]){ 0 }, 256, n->nodes, sizeof(n->nodes));
+	return 0;
+}
+
+int gd_topo_find_nics_hwloc(struct gd_topo *t)
+{
+	hwloc_obj_t o = NULL;
+	int ret;
+
+	while ((o = hwloc_get_next_osdev(t->hw, o))) {
+		char busid[24] = "";
+
+		if (o->attr->osdev.type != HWLOC_OBJ_OSDEV_OPENFABRICS || !o->name)
+			continue;
+		if (o->parent && o->parent->type == HWLOC_OBJ_PCI_DEVICE)
+			obj_busid(o->parent, busid, sizeof(busid));
+		ret = gd_topo_add_nic(t, o->name, busid,
+				      busid[0] ? NULL : "no PCI device: link classes unknown");
+		if (ret)
+			return ret;
+	}
+	gd_topo_sort_nics(t);
+	return 0;
+}
+
+/* Natural order: runs of digits compare as numbers. */
+static int natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			char *ea, *eb;
+			unsigned long na = strtoul(a, &ea, 10), nb = strtoul(b, &eb, 10);
+
+			if (na != nb)
+				return na < nb ? -1 : 1;
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static int cmp_nic(const void *a, const void *b)
+{
+	return natural_cmp(((const struct gd_topo_nic *)a)->name,
+			   ((const struct gd_topo_nic *)b)->name);
+}
+
+void gd_topo_sort_nics(struct gd_topo *t)
+{
+	if (t->nnics > 1) /* qsort(NULL, 0) is undefined */
+		qsort(t->nics, t->nnics, sizeof(*t->nics), cmp_nic);
+}
+
+/* Bridges strictly between an object and its ancestor top. */
+static int bridges_below(hwloc_obj_t o, hwloc_obj_t top)
+{
+	int n = 0;
+
+	for (o = o->parent; o && o != top; o = o->parent)
+		if (o->type == HWLOC_OBJ_BRIDGE)
+			n++;
+	return n;
+}
+
+/* The lowest common ancestor, by walking parents (never hwloc's helper on I/O objects). */
+static hwloc_obj_t lowest_common(hwloc_obj_t a, hwloc_obj_t b)
+{
+	for (hwloc_obj_t x = a->parent; x; x = x->parent)
+		for (hwloc_obj_t y = b->parent; y; y = y->parent)
+			if (x == y)
+				return x;
+	return NULL;
+}
+
+enum gd_link gd_topo_classify_objs(hwloc_topology_t hw, hwloc_obj_t a, hwloc_obj_t b)
+{
+	hwloc_bitmap_t set;
+	hwloc_obj_t l;
+	int nodes;
+
+	if (!a || !b)
+		return GD_LINK_NA;
+	if (a == b)
+		return GD_LINK_PIX; /* two devices on one PCI function */
+	l = lowest_common(a, b);
+	if (!l)
+		return GD_LINK_NA;
+	if (l->type == HWLOC_OBJ_BRIDGE) {
+		if (l->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST)
+			return GD_LINK_PHB;
+		if (bridges_below(a, l) <= 1 && bridges_below(b, l) <= 1)
+			return GD_LINK_PIX;
+		return GD_LINK_PXB;
+	}
+	if (l->type == HWLOC_OBJ_PCI_DEVICE)
+		return GD_LINK_PIX;
+	/* CPU side: one NUMA node or several */
+	if (!(set = hwloc_bitmap_alloc()))
+		return GD_LINK_NA;
+	nodes = cpu_nodes(hw, l, set);
+	hwloc_bitmap_free(set);
+	return nodes > 1 ? GD_LINK_SYS : GD_LINK_NODE;
+}
+
+static hwloc_obj_t dev_obj(const struct gd_topo *t, size_t i)
+{
+	return i < t->ngpus ? t->gpus[i].obj : t->nics[i - t->ngpus].obj;
+}
+
+static bool busid_is_gpu(const struct gd_busid *id, void *ctx)
+{
+	const struct gd_topo *t = ctx;
+
+	for (size_t i = 0; i < t->ngpus; i++)
+		if (gd_busid_eq(&t->gpus[i].id, id))
+			return true;
+	return false;
+}
+
+int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_only)
+{
+	size_t n = t->ngpus + t->nnics;
+
+	free(t->cls);
+	free(t->nvlinks);
+	t->cls = calloc(n * n + 1, sizeof(*t->cls));
+	t->nvlinks = calloc(n * n + 1, sizeof(*t->nvlinks));
+	if (!t->cls || !t->nvlinks)
+		return -ENOMEM;
+	t->pci_only = pci_only;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < n; j++) {
+			enum gd_link c = i == j ? GD_LINK_X : gd_topo_classify_objs(t->hw, dev_obj(t, i), dev_obj(t, j));
+			int links = 0;
+
+			if (i != j && i < t->ngpus && j < t->ngpus && nv)
+				links = gd_nvlink_count(nv, &t->gpus[i].id, &t->gpus[j].id,
+							busid_is_gpu, t);
+			t->nvlinks[i * n + j] = links;
+			if (links > 0 && !pci_only)
+				c = GD_LINK_NV;
+			t->cls[i * n + j] = c;
+		}
+	}
+	return 0;
+}
+
+void gd_topo_cell(const struct gd_topo *t, size_t i, size_t j, char *buf, size_t len)
+{
+	enum gd_link c = gd_topo_cls(t, i, j);
+
+	if (c == GD_LINK_NV)
+		snprintf(buf, len, "NV%d", gd_topo_nv(t, i, j));
+	else
+		snprintf(buf, len, "%s", gd_link_str(c));
+}
+
+int gd_pcie_parse_speed(const char *s, double *gts)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || v <= 0 || strncmp(end, " GT/s", 5))
+		return -EINVAL;
+	*gts = v;
+	return 0;
+}
+
+static int read_link_max(const char *busid, double *gts, int *width)
+{
+	char buf[64];
+
+	if (gd_sysfs_read_str(buf, sizeof(buf), "/sys/bus/pci/devices/%s/max_link_speed", busid) ||
+	    gd_pcie_parse_speed(buf, gts) ||
+	    gd_sysfs_read_int(width, "/sys/bus/pci/devices/%s/max_link_width", busid))
+		return -ENOENT;
+	return 0;
+}
+
+/* The PCI bridge port above a device in the hwloc tree ("" at a host bridge). */
+static int parent_port(hwloc_obj_t o, char *port, size_t len)
+{
+	hwloc_obj_t p = o ? o->parent : NULL;
+
+	if (!p || p->type != HWLOC_OBJ_BRIDGE || p->attr->bridge.upstream_type != HWLOC_OBJ_BRIDGE_PCI)
+		return -ENOENT;
+	snprintf(port, len, "%04x:%02x:%02x.%x", p->attr->bridge.upstream.pci.domain,
+		 p->attr->bridge.upstream.pci.bus, p->attr->bridge.upstream.pci.dev,
+		 p->attr->bridge.upstream.pci.func);
+	return 0;
+}
+
+static void read_link(const char *busid, hwloc_obj_t obj, struct gd_pcie_link *l)
+{
+	char buf[64], port[64];
+	double pgts;
+	int pwidth;
+
+	memset(l, 0, sizeof(*l));
+	if (!busid[0])
+		return;
+	if (gd_sysfs_read_str(buf, sizeof(buf), "/sys/bus/pci/devices/%s/current_link_speed",
+			      busid) ||
+	    gd_pcie_parse_speed(buf, &l->cur_gts) ||
+	    gd_sysfs_read_int(&l->cur_width, "/sys/bus/pci/devices/%s/current_link_width", busid) ||
+	    read_link_max(busid, &l->max_gts, &l->max_width))
+		return;
+	/* the link can run no faster than the port above it allows */
+	if (!parent_port(obj, port, sizeof(port)) && !read_link_max(port, &pgts, &pwidth)) {
+		l->max_gts = GD_MIN(l->max_gts, pgts);
+		l->max_width = GD_MIN(l->max_width, pwidth);
+	}
+	l->known = l->cur_width > 0 && l->max_width > 0;
+}
+
+void gd_topo_read_links(struct gd_topo *t)
+{
+	for (size_t i = 0; i < t->ngpus; i++)
+		read_link(t->gpus[i].busid, t->gpus[i].obj, &t->gpus[i].link);
+	for (size_t i = 0; i < t->nnics; i++)
+		read_link(t->nics[i].busid, t->nics[i].obj, &t->nics[i].link);
+}

@@ -1,0 +1,33 @@
+/*
+ * Advice from a classified topology: the nearest NIC for each GPU (ties
+ * broken so that NICs are shared evenly), and warnings for far NICs,
+ * PCIe links below their maximum, and GPU/NIC pairs on different NUMA nodes.
+ */
+#ifndef GD_TOPO_ADVICE_H
+#define GD_TOPO_ADVICE_H
+
+#include "topo.h"
+
+enum gd_topo_warn_kind {
+	GD_TOPO_WARN_FAR_NIC,   /* the GPU's best NIC is NODE or SYS away */
+	GD_TOPO_WARN_PCIE_DOWN, /* current link speed/width below the maximum */
+	GD_TOPO_WARN_NUMA,      /* GPU and its NIC on different NUMA nodes */
+};
+
+struct gd_topo_warning {
+	enum gd_topo_warn_kind kind;
+	char device[24];  /* "GPU0", "NIC1" */
+	char msg[384];
+};
+
+struct gd_topo_advice {
+	int *nic_for_gpu;          /* index into t->nics, -1: none */
+	struct gd_topo_warning *w;
+	size_t nw;
+};
+
+int gd_topo_advise(const struct gd_topo *t, struct gd_topo_advice *a);
+void gd_topo_advice_free(struct gd_topo_advice *a);
+const char *gd_topo_warn_kind_str(enum gd_topo_warn_kind k); /* "far_nic" */
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * Printing a classified topology: the compact form of the design documents
+ * (nvidia-smi's table with whitespace collapsed), nvidia-smi's own bytes
+ * (TABs, the underlined header, the legends), and JSON Lines.
+ */
+#ifndef GD_TOPO_REPORT_H
+#define GD_TOPO_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "topo.h"
+#include "topo_advice.h"
+
+enum gd_topo_format { GD_TOPO_COMPACT, GD_TOPO_NVSMI, GD_TOPO_JSON };
+
+/* advice: also print the nearest NIC per GPU and the warnings (text formats). */
+int gd_topo_print(const struct gd_topo *t, const struct gd_topo_advice *a,
+		  enum gd_topo_format fmt, bool advice, FILE *out);
+
+#endif

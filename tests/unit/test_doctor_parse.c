@@ -1,0 +1,347 @@
+/* Unit tests for gd_doctor's parsers and the GPU/PCIe helpers that need no hardware. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cuda.h"
+#include "doctor.h"
+#include "gdr_env.h"
+#include "gpu_mem.h"
+#include "pcipath.h"
+#include "sysfs.h"
+
+static void nvidia_version_open(void **state)
+{
+	struct gd_nv_driver d = { 0 };
+
+	assert_int_equal(gd_parse_nvidia_version(
+		"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  (nixbld@)  \n"
+		"GCC version:  gcc version 15.3.0 (GCC)\n", &d), 0);
+	assert_string_equal(d.version, "580.159.04");
+	assert_int_equal(d.flavour, GD_NV_OPEN);
+	assert_true(d.loaded);
+}
+
+static void nvidia_version_proprietary(void **state)
+{
+	struct gd_nv_driver d = { 0 };
+
+	assert_int_equal(gd_parse_nvidia_version(
+		"NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n",
+		&d), 0);
+	assert_string_equal(d.version, "535.104.05");
+	assert_int_equal(d.flavour, GD_NV_PROPRIETARY);
+	/* x86_64 must not be taken for the version */
+	assert_int_equal(gd_parse_nvidia_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module\n", &d),
+			 -EINVAL);
+	assert_int_equal(gd_parse_nvidia_version("garbage\n", &d), -EINVAL);
+}
+
+static void kernel_version(void **state)
+{
+	struct gd_kver k;
+
+	assert_int_equal(gd_parse_kernel_version("5.10.0-28-amd64\n", &k), 0);
+	assert_int_equal(k.major, 5);
+	assert_int_equal(k.minor, 10);
+	assert_int_equal(k.patch, 0);
+	assert_true(gd_kver_cmp(&k, 5, 12, 0) < 0);
+	assert_int_equal(gd_parse_kernel_version("6.18.44-fc-v657-gpu", &k), 0);
+	assert_true(gd_kver_cmp(&k, 5, 12, 0) > 0);
+	assert_int_equal(k.patch, 44);
+	assert_int_equal(gd_parse_kernel_version("5.12", &k), 0);
+	assert_int_equal(gd_kver_cmp(&k, 5, 12, 0), 0);
+	assert_true(gd_kver_cmp(&k, 5, 12, 1) < 0);
+	assert_int_equal(gd_parse_kernel_version("linux", &k), -EINVAL);
+}
+
+static void registry_dwords(void **state)
+{
+	struct gd_nv_params p;
+
+	assert_int_equal(gd_registry_dword("PeerMappingOverride=1;", "PeerMappingOverride"), 1);
+	assert_int_equal(gd_registry_dword("A=3; PeerMappingOverride=0x1;B=2", "PeerMappingOverride"), 1);
+	assert_int_equal(gd_registry_dword("RmFoo=1;PeerMappingOverride=0;", "PeerMappingOverride"), 0);
+	assert_int_equal(gd_registry_dword("NotPeerMappingOverride=1", "PeerMappingOverride"), -1);
+	assert_int_equal(gd_registry_dword("", "PeerMappingOverride"), -1);
+	assert_int_equal(gd_parse_nv_params("EnableStreamMemOPs: 1\nRegistryDwords: \"PeerMappingOverride=1;\"\n"
+					    "RegistryDwordsPerDevice: \"\"\n", &p), 0);
+	assert_int_equal(p.peer_mapping_override, 1);
+	assert_int_equal(p.stream_memops, 1);
+	assert_string_equal(p.registry, "PeerMappingOverride=1;");
+	assert_int_equal(gd_parse_nv_params("EnableStreamMemOPs: 0\nRegistryDwords: \"\"\n", &p), 0);
+	assert_int_equal(p.peer_mapping_override, -1);
+}
+
+static void proc_modules(void **state)
+{
+	const char *text = "nvidia_peermem_x 1 0 - Live 0x0\nnvidia_uvm 1 0 - Live 0x0\n"
+			   "nvidia_peermem 16384 0 - Live 0x0 (O)\n";
+
+	assert_true(gd_proc_modules_has(text, "nvidia_peermem"));
+	assert_true(gd_proc_modules_has(text, "nvidia_uvm"));
+	assert_false(gd_proc_modules_has(text, "nvidia"));
+	assert_false(gd_proc_modules_has(text, "nv_peer_mem"));
+}
+
+static void memlock(void **state)
+{
+	unsigned long long v;
+
+	assert_int_equal(gd_parse_memlock("Max open files  1024 1024 files\n"
+					  "Max locked memory         65536                65536                bytes\n",
+					  &v), 0);
+	assert_int_equal(v, 65536);
+	assert_int_equal(gd_parse_memlock("Max locked memory  unlimited  unlimited  bytes\n", &v), 0);
+	assert_true(v == ~0ULL);
+	assert_int_equal(gd_parse_memlock("Max open files 1 1 files\n", &v), -EINVAL);
+}
+
+static void proc_devices(void **state)
+{
+	const char *t = "Character devices:\n  1 mem\n510 gdrdrv\n511 gdrdrvx\n\nBlock devices:\n259 gdrdrv2\n";
+
+	assert_true(gd_proc_devices_has(t, "gdrdrv"));
+	assert_true(gd_proc_devices_has(t, "mem"));
+	assert_false(gd_proc_devices_has(t, "gdrdrv2")); /* a block device */
+	assert_false(gd_proc_devices_has(t, "gdr"));
+}
+
+static void roce_mtu(void **state)
+{
+	assert_int_equal(gd_roce_mtu(9000), 4096);
+	assert_int_equal(gd_roce_mtu(4200), 4096);
+	assert_int_equal(gd_roce_mtu(4191), 2048);
+	assert_int_equal(gd_roce_mtu(1500), 1024);
+	assert_int_equal(gd_roce_mtu(1400), 1024);
+	assert_int_equal(gd_roce_mtu(300), 0);
+	assert_true(gd_gid_is_ipv4_mapped("0000:0000:0000:0000:0000:ffff:0a00:0001"));
+	assert_false(gd_gid_is_ipv4_mapped("fe80:0000:0000:0000:0e42:a1ff:fee5:6f10"));
+}
+
+/* ---- config space ---- */
+
+static void put32(uint8_t *cfg, size_t off, uint32_t v)
+{
+	cfg[off] = v & 0xff;
+	cfg[off + 1] = (v >> 8) & 0xff;
+	cfg[off + 2] = (v >> 16) & 0xff;
+	cfg[off + 3] = v >> 24;
+}
+
+static void acs_walk(void **state)
+{
+	static uint8_t cfg[4096];
+	uint16_t ctrl = 0;
+	char bits[128];
+
+	memset(cfg, 0, sizeof(cfg));
+	/* AER at 0x100 -> vendor-specific at 0x140 -> ACS at 0x200 (end) */
+	put32(cfg, 0x100, 0x0001 | 1 << 16 | 0x140u << 20);
+	put32(cfg, 0x140, 0x000b | 1 << 16 | 0x200u << 20);
+	put32(cfg, 0x200, 0x000d | 1 << 16);
+	put32(cfg, 0x204, 0x005f | (uint32_t)0x001d << 16);
+	assert_int_equal(gd_pci_find_ext_cap(cfg, sizeof(cfg), 0x000d), 0x200);
+	assert_int_equal(gd_pci_acs_ctrl(cfg, sizeof(cfg), &ctrl), 0);
+	assert_int_equal(ctrl, 0x001d);
+	gd_acs_str(ctrl, bits, sizeof(bits));
+	assert_string_equal(bits, "SrcValid+ ReqRedir+ CmpltRedir+ UpstreamFwd+");
+	gd_acs_str(0, bits, sizeof(bits));
+	assert_string_equal(bits, "none");
+	/* absent capability */
+	assert_int_equal(gd_pci_find_ext_cap(cfg, sizeof(cfg), 0x0010), -ENOENT);
+	/* unprivileged read: only 64 bytes */
+	assert_int_equal(gd_pci_acs_ctrl(cfg, 64, &ctrl), -EACCES);
+	/* a loop in the list */
+	put32(cfg, 0x140, 0x000b | 1 << 16 | 0x100u << 20);
+	assert_int_equal(gd_pci_find_ext_cap(cfg, sizeof(cfg), 0x000d), -EINVAL);
+	/* a pointer below 0x100 is garbage */
+	put32(cfg, 0x100, 0x0001 | 1 << 16 | 0x040u << 20);
+	assert_int_equal(gd_pci_find_ext_cap(cfg, sizeof(cfg), 0x000d), -EINVAL);
+	/* no extended capabilities at all */
+	put32(cfg, 0x100, 0);
+	assert_int_equal(gd_pci_acs_ctrl(cfg, sizeof(cfg), &ctrl), -ENOENT);
+}
+
+static void link_speed(void **state)
+{
+	assert_true(gd_parse_link_speed("16.0 GT/s PCIe") == 16.0);
+	assert_true(gd_parse_link_speed("2.5 GT/s PCIe") == 2.5);
+	assert_true(gd_parse_link_speed("8.0 GT/s") == 8.0);
+	assert_true(gd_parse_link_speed("Unknown") == 0);
+	assert_int_equal(gd_pcie_gen(32.0), 5);
+	assert_int_equal(gd_pcie_gen(2.5), 1);
+	assert_int_equal(gd_pcie_gen(3.0), 0);
+}
+
+static void path_class(void **state)
+{
+	struct gd_pci_chain gpu, nic, far, other_rp, deep;
+
+	assert_int_equal(gd_pci_parse_chain("/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0/0000:18:00.0", &gpu), 0);
+	assert_string_equal(gpu.host, "pci0000:15");
+	assert_int_equal(gpu.n, 4);
+	assert_string_equal(gpu.bdf[3], "0000:18:00.0");
+	assert_int_equal(gd_pci_parse_chain("/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:01.0/0000:19:00.0", &nic), 0);
+	assert_int_equal(gd_pci_common(&gpu, &nic), 1);
+	assert_int_equal(gd_pci_classify(&gpu, &nic, 0, 0), GD_PATH_PIX);
+	assert_int_equal(gd_pci_classify(&gpu, &gpu, 0, 0), GD_PATH_X);
+	/* a second switch below the first on the NIC's leg */
+	assert_int_equal(gd_pci_parse_chain("/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:02.0/0000:1a:00.0/0000:1b:00.0/0000:1c:00.0", &deep), 0);
+	assert_int_equal(gd_pci_classify(&gpu, &deep, 0, 0), GD_PATH_PXB);
+	/* same host bridge, different root ports */
+	assert_int_equal(gd_pci_parse_chain("/sys/devices/pci0000:15/0000:15:03.0/0000:20:00.0", &other_rp), 0);
+	assert_int_equal(gd_pci_classify(&gpu, &other_rp, 0, 0), GD_PATH_PHB);
+	/* another host bridge: NODE on the same NUMA node, SYS otherwise or unknown */
+	assert_int_equal(gd_pci_parse_chain("/sys/devices/pci0000:b0/0000:b0:02.0/0000:b1:00.0", &far), 0);
+	assert_int_equal(gd_pci_classify(&gpu, &far, 0, 0), GD_PATH_NODE);
+	assert_int_equal(gd_pci_classify(&gpu, &far, 0, 1), GD_PATH_SYS);
+	assert_int_equal(gd_pci_classify(&gpu, &far, -1, -1), GD_PATH_SYS);
+	assert_int_equal(gd_pci_parse_chain("/sys/devices/virtual/net/bond0", &far), -EINVAL);
+	assert_string_equal(gd_path_class_str(GD_PATH_PXB), "PXB");
+}
+
+static void pci_normalize(void **state)
+{
+	char out[16];
+
+	assert_int_equal(gd_pci_normalize("00000000:18:00.0", out, sizeof(out)), 0);
+	assert_string_equal(out, "0000:18:00.0");
+	assert_int_equal(gd_pci_normalize("1A:00.1", out, sizeof(out)), 0);
+	assert_string_equal(out, "0000:1a:00.1");
+	assert_int_equal(gd_pci_normalize("18:00", out, sizeof(out)), -EINVAL);
+	assert_int_equal(gd_pci_normalize("0000:18:00.9", out, sizeof(out)), -EINVAL);
+}
+
+static void pattern(void **state)
+{
+	uint8_t buf[1003], copy[1003];
+
+	gd_pattern_fill(buf, sizeof(buf), 42, 0);
+	assert_int_equal(gd_pattern_check(buf, sizeof(buf), 42, 0), sizeof(buf));
+	assert_int_equal(gd_pattern_check(buf, sizeof(buf), 43, 0), 0); /* another seed */
+	memcpy(copy, buf, sizeof(buf));
+	copy[777] ^= 1;
+	assert_int_equal(gd_pattern_check(copy, sizeof(copy), 42, 0), 777);
+	/* a chunk starting at word 10 continues the same stream */
+	assert_int_equal(gd_pattern_check(buf + 80, sizeof(buf) - 80, 42, 10), sizeof(buf) - 80);
+	assert_int_equal(gd_pattern_check(buf + 80, 100, 42, 9), 0);
+}
+
+static void select_parse(void **state)
+{
+	struct gd_gpu_select sel = { 0 };
+
+	assert_int_equal(gd_gpu_select_parse("3", &sel), 0);
+	assert_int_equal(sel.by, GD_GPU_BY_INDEX);
+	assert_int_equal(sel.index, 3);
+	assert_int_equal(gd_gpu_select_parse("auto", &sel), 0);
+	assert_int_equal(sel.by, GD_GPU_AUTO);
+	assert_int_equal(gd_gpu_select_parse("-1", &sel), -EINVAL);
+	assert_int_equal(gd_gpu_select_parse("x", &sel), -EINVAL);
+}
+
+static void cuda_errors(void **state)
+{
+	char buf[128];
+
+	/* before any driver is loaded the names come from our table */
+	gd_cuda_strerror(GD_CU_ERROR_NO_DEVICE, buf, sizeof(buf));
+	assert_string_equal(buf, "CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
+	gd_cuda_strerror(12345, buf, sizeof(buf));
+	assert_string_equal(buf, "CUDA error 12345 (unknown to this driver)");
+	assert_int_equal(gd_cuda_errno(GD_CU_ERROR_OUT_OF_MEMORY), -ENOMEM);
+	assert_int_equal(gd_cuda_errno(GD_CU_ERROR_NO_DEVICE), -ENODEV);
+	assert_int_equal(gd_cuda_errno(GD_CU_ERROR_NOT_SUPPORTED), -EOPNOTSUPP);
+}
+
+/* The registration failure reasons read the machine: use the fixture trees. */
+static void use_tree(const char *name)
+{
+	char root[1024];
+	const char *src = getenv("top_srcdir");
+
+	snprintf(root, sizeof(root), "%s/tests/fixtures/doctor/%s", src ? src : ".", name);
+	gd_sysfs_set_root(root);
+}
+
+static void registration_reasons(void **state)
+{
+	char why[256];
+
+	use_tree("old-kernel-peermem");
+	gd_gpu_explain_dmabuf(-EOPNOTSUPP, why, sizeof(why));
+	assert_string_equal(why, "dma-buf: kernel 5.10 < 5.12 (upgrade the kernel)");
+	gd_gpu_explain_peermem(-EINVAL, why, sizeof(why));
+	assert_string_equal(why, "peermem: ibv_reg_mr on device memory failed: Invalid argument");
+
+	use_tree("peermem-missing");
+	gd_gpu_explain_peermem(-EFAULT, why, sizeof(why));
+	assert_string_equal(why, "peermem: nvidia_peermem not loaded (modprobe nvidia-peermem)");
+	gd_gpu_explain_dmabuf(-EOPNOTSUPP, why, sizeof(why));
+	assert_non_null(strstr(why, "dma-buf: not supported by the RDMA driver or the GPU driver"));
+
+	use_tree("peermem-unregistered");
+	gd_gpu_explain_peermem(-EFAULT, why, sizeof(why));
+	assert_non_null(strstr(why, "loaded but not registered with ib_core"));
+	gd_sysfs_set_root("/");
+}
+
+static void env_probes(void **state)
+{
+	struct gd_nv_driver nv;
+	struct gd_peermem pm;
+	struct gd_nv_params np;
+
+	use_tree("peermem-unregistered");
+	assert_int_equal(gd_nvidia_driver(&nv), 0);
+	assert_int_equal(nv.flavour, GD_NV_PROPRIETARY);
+	assert_string_equal(nv.version, "535.104.05");
+	assert_int_equal(gd_peermem_probe(&pm), 0);
+	assert_int_equal(pm.state, GD_PEERMEM_UNREGISTERED);
+	assert_true(pm.nvidia_peermem && pm.nv_peer_mem);
+	use_tree("good");
+	assert_int_equal(gd_nv_params_read(&np), 0);
+	assert_int_equal(np.peer_mapping_override, 1);
+	assert_int_equal(gd_kallsyms_has(GD_PEER_SYM), -ENOENT);
+	use_tree("old-kernel-peermem");
+	assert_int_equal(gd_kallsyms_has(GD_PEER_SYM), 1);
+	assert_int_equal(gd_kallsyms_has("ib_register_peer_memory"), 0); /* a prefix is not a match */
+	use_tree("peermem-missing");
+	assert_int_equal(gd_kallsyms_has(GD_PEER_SYM), 0);
+	use_tree("no-gpu");
+	assert_int_equal(gd_nvidia_driver(&nv), -ENOENT);
+	assert_int_equal(gd_nv_params_read(&np), -ENOENT);
+	gd_sysfs_set_root("/");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(nvidia_version_open),
+		cmocka_unit_test(nvidia_version_proprietary),
+		cmocka_unit_test(kernel_version),
+		cmocka_unit_test(registry_dwords),
+		cmocka_unit_test(proc_modules),
+		cmocka_unit_test(memlock),
+		cmocka_unit_test(proc_devices),
+		cmocka_unit_test(roce_mtu),
+		cmocka_unit_test(acs_walk),
+		cmocka_unit_test(link_speed),
+		cmocka_unit_test(path_class),
+		cmocka_unit_test(pci_normalize),
+		cmocka_unit_test(pattern),
+		cmocka_unit_test(select_parse),
+		cmocka_unit_test(cuda_errors),
+		cmocka_unit_test(registration_reasons),
+		cmocka_unit_test(env_probes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,92 @@
+# shellcheck shell=bash
+# Helpers for the tests that run inside the Soft-RoCE guest (scripts/gd-vm-tests).
+# Source it: . "$top_srcdir/tests/vm/lib.sh". Not a test itself (not executable).
+
+# Skip (exit 77) unless we are inside the gd-vm guest.
+vm_require_guest() {
+	if [ "${GD_VM:-}" != 1 ]; then
+		echo "SKIP: not inside the gd-vm guest (run through scripts/gd-vm-tests)"
+		exit 77
+	fi
+}
+
+vm_failures=0
+vm_fail() { echo "FAIL: $*"; vm_failures=$((vm_failures + 1)); }
+vm_ok() { echo "ok: $*"; }
+vm_check() { # vm_check DESCRIPTION CMD...: run CMD, count a failure if it fails
+	local what=$1; shift
+	if "$@"; then vm_ok "$what"; else vm_fail "$what"; fi
+}
+vm_exit() { # exit 1 if any check failed
+	if [ "$vm_failures" -gt 0 ]; then
+		echo "$vm_failures check(s) failed"
+		exit 1
+	fi
+	exit 0
+}
+
+# vm_roce_v2_gid DEV IPV4: print the index of DEV port 1's RoCE v2 GID that maps IPV4
+# (::ffff:a.b.c.d). Only bash builtins: the GID table is long and every
+# fork costs under TCG.
+vm_roce_v2_gid() {
+	local port=/sys/class/infiniband/$1/ports/1 want f i gid type
+	local IFS=.
+	# shellcheck disable=SC2086
+	set -- $2
+	IFS=' '
+	[ -d "$port/gids" ] || return 1
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$1" "$2" "$3" "$4")
+	for f in "$port"/gids/*; do
+		i=${f##*/}
+		read -r gid <"$f" 2>/dev/null || continue
+		[ "$gid" = "$want" ] || continue
+		read -r type <"$port/gid_attrs/types/$i" 2>/dev/null || continue
+		[ "$type" = "RoCE v2" ] || continue
+		echo "$i"
+		return 0
+	done
+	return 1
+}
+
+# vm_perftest_pair LOG TOOL DEV IP [ARGS...]: run a perftest server and client on
+# DEV (one rxe device talking to itself), the client connecting to IP with the
+# RoCE v2 GID of IP. The client is retried while the server is not listening yet.
+# Output of both goes to LOG.server / LOG.client; returns 0 if both succeeded.
+vm_perftest_port=18600
+vm_perftest_pair() {
+	local log=$1 tool=$2 dev=$3 ip=$4 gid srv port try rc=0
+	shift 4
+	gid=$(vm_roce_v2_gid "$dev" "$ip") || { echo "no RoCE v2 GID for $ip on $dev"; return 1; }
+	port=$vm_perftest_port
+	vm_perftest_port=$((vm_perftest_port + 1))
+	timeout 300 "$tool" -d "$dev" -x "$gid" -p "$port" "$@" >"$log.server" 2>&1 &
+	srv=$!
+	for try in $(seq 1 60); do
+		sleep 1
+		if timeout 240 "$tool" -d "$dev" -x "$gid" -p "$port" "$@" "$ip" >"$log.client" 2>&1; then
+			rc=0
+			break
+		fi
+		rc=$?
+		grep -q "Couldn't connect" "$log.client" || break
+		kill -0 "$srv" 2>/dev/null || break
+	done
+	if [ "$rc" != 0 ]; then
+		echo "$tool client on $dev failed (rc $rc, try $try):"
+		cat "$log.client"
+		kill "$srv" 2>/dev/null
+	fi
+	if ! wait "$srv"; then
+		echo "$tool server on $dev failed:"
+		cat "$log.server"
+		echo "($tool client on $dev, rc $rc, try $try:)"
+		cat "$log.client"
+		rc=1
+	fi
+	return "$rc"
+}
+
+# vm_perftest_has_result LOG: the client printed a result row (size, iterations, numbers).
+vm_perftest_has_result() {
+	grep -Eq '^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+' "$1"
+}

@@ -1,0 +1,202 @@
+/* gd_topo: GPU/NIC PCIe, NVLink and NUMA topology, like `nvidia-smi topo -m`, with NIC advice. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gd.h"
+#include "log.h"
+#include "nvlink.h"
+#include "opts.h"
+#include "sysfs.h"
+#include "topo.h"
+#include "topo_advice.h"
+#include "topo_nics.h"
+#include "topo_report.h"
+
+enum { O_TOPOLOGY = 1, O_NVLINKS, O_SYSFS_ROOT, O_FORMAT, O_JSON, O_PCI_ONLY, O_ADVICE, O_EXPORT };
+
+static const struct gd_opt topo_opts[] = {
+	{ "topology", 't', GD_REQ_ARG, "FILE", "read an hwloc XML topology instead of this machine", O_TOPOLOGY },
+	{ "nvlinks", 'n', GD_REQ_ARG, "FILE", "read NVLink counts from FILE instead of NVML", O_NVLINKS },
+	{ "sysfs-root", 0, GD_REQ_ARG, "DIR", "read sysfs and procfs under DIR (a fixture tree)", O_SYSFS_ROOT },
+	{ "format", 'f', GD_REQ_ARG, "FMT", "compact (default), nvidia-smi or json", O_FORMAT },
+	{ "json", 'j', GD_NO_ARG, NULL, "same as --format=json (JSON Lines)", O_JSON },
+	{ "pci-only", 'p', GD_NO_ARG, NULL, "PCIe classes even between NVLink-connected GPUs (topo -mp)", O_PCI_ONLY },
+	{ "advice", 'a', GD_NO_ARG, NULL, "also print the nearest NIC per GPU and the warnings", O_ADVICE },
+	{ "export", 'e', GD_REQ_ARG, "FILE", "write the topology to FILE (hwloc XML) and FILE.nvlinks", O_EXPORT },
+	{ NULL },
+};
+static const struct gd_opt *const tables[] = { gd_common_opts, topo_opts, NULL };
+static const struct gd_cmd cmd = {
+	"[options]",
+	"Show the PCIe/NVLink/NUMA topology of GPUs and RDMA NICs, as nvidia-smi topo -m does.",
+	tables,
+};
+
+static const char *const formats[] = { "compact", "nvidia-smi", "json", NULL };
+
+struct args {
+	const char *xml, *nvlinks, *root, *export;
+	int format;
+	bool pci_only, advice;
+};
+
+static int handle(void *ctx, int id, const char *arg)
+{
+	struct args *a = ctx;
+
+	switch (id) {
+	case O_TOPOLOGY: a->xml = arg; return 0;
+	case O_NVLINKS: a->nvlinks = arg; return 0;
+	case O_SYSFS_ROOT: a->root = arg; return 0;
+	case O_FORMAT: return gd_opt_choice("--format", arg, formats, &a->format);
+	case O_JSON: a->format = GD_TOPO_JSON; return 0;
+	case O_PCI_ONLY: a->pci_only = true; return 0;
+	case O_ADVICE: a->advice = true; return 0;
+	case O_EXPORT: a->export = arg; return 0;
+	}
+	return -EINVAL;
+}
+
+/* NVLink counts: the file, else NVML on the live machine, else unknown. */
+static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd_nvlinks *nv)
+{
+	char err[512] = "";
+	int ret;
+
+	*nv = (struct gd_nvlinks){ 0 };
+	if (a->nvlinks) {
+		ret = gd_nvlink_read_file(a->nvlinks, nv, err, sizeof(err));
+		if (ret)
+			gd_error("%s", err);
+		return ret;
+	}
+	/* --pci-only does not need NVML, unless the counts are exported */
+	if (a->xml || gd_sysfs_is_fixture() || t->ngpus < 2 || (a->pci_only && !a->export))
+		return 0;
+	if (gd_nvlink_query_nvml(nv, err, sizeof(err)))
+		gd_warn("%s; showing PCIe classes between GPUs", err);
+	else
+		gd_debug("NVLink counts from NVML: %zu GPU/remote pairs", nv->n);
+	return 0;
+}
+
+/*
+ * NICs: the core's device reader on this machine or a fixture sysfs tree;
+ * the XML's OpenFabrics devices when replaying a topology file alone.
+ */
+static int find_nics(const struct args *a, struct gd_topo *t)
+{
+	int ret;
+
+	if (a->xml && !(gd_sysfs_is_fixture() && gd_sysfs_exists("/sys/class/infiniband"))) {
+		gd_debug("NICs from the OpenFabrics devices of %s", a->xml);
+		return gd_topo_find_nics_hwloc(t);
+	}
+	gd_debug("NICs from %s/sys/class/infiniband", gd_sysfs_root());
+	ret = gd_topo_find_nics_rdma(t);
+	if (ret)
+		gd_error("cannot list the RDMA devices: %s (%s)", strerror(-ret), gd_sysfs_errpath());
+	return ret;
+}
+
+static int export_files(const struct args *a, struct gd_topo *t, const struct gd_nvlinks *nv)
+{
+	char path[4096];
+	FILE *f;
+	int ret = gd_topo_export_xml(t, a->export);
+
+	if (ret) {
+		gd_error("cannot write %s: %s", a->export, strerror(-ret));
+		return ret;
+	}
+	snprintf(path, sizeof(path), "%s.nvlinks", a->export);
+	if (!(f = fopen(path, "we"))) {
+		ret = -errno;
+		gd_error("cannot write %s: %s", path, strerror(errno));
+		return ret;
+	}
+	ret = gd_nvlink_write(nv, f);
+	if (fclose(f) || ret) {
+		gd_error("cannot write %s", path);
+		return -EIO;
+	}
+	gd_info("wrote %s and %s; replay with: %s --topology %s --nvlinks %s", a->export, path,
+		gd_progname(), a->export, path);
+	return 0;
+}
+
+/* Everything the report needs: hwloc, GPUs, NICs, NVLinks, PCIe links, classes, advice. */
+static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *nv,
+		    struct gd_topo_advice *adv)
+{
+	struct gd_topo_src src = { a->xml, a->root };
+	char err[512];
+	int ret;
+
+	ret = gd_topo_load(t, &src, err, sizeof(err));
+	if (ret) {
+		gd_error("%s", err);
+		return ret == -ENOENT || ret == -EACCES || ret == -EINVAL ? GD_EXIT_USAGE : GD_EXIT_ENV;
+	}
+	if (gd_topo_find_gpus(t) || find_nics(a, t))
+		return GD_EXIT_ENV;
+	if (load_nvlinks(a, t, nv))
+		return GD_EXIT_USAGE;
+	/* PCIe link files: on this machine, or in a fixture tree (not for a replayed XML alone) */
+	if (!a->xml || gd_sysfs_is_fixture())
+		gd_topo_read_links(t);
+	if (gd_topo_classify(t, nv, a->pci_only) || gd_topo_advise(t, adv)) {
+		gd_error("out of memory");
+		return GD_EXIT_ENV;
+	}
+	if (a->export && export_files(a, t, nv))
+		return GD_EXIT_ENV;
+	return GD_EXIT_OK;
+}
+
+static int run(const struct args *a)
+{
+	struct gd_topo_advice adv = { 0 };
+	struct gd_nvlinks nv = { 0 };
+	struct gd_topo t = { 0 };
+	int ret = discover(a, &t, &nv, &adv);
+
+	if (ret == GD_EXIT_OK) {
+		if (!t.ngpus && !t.nnics)
+			gd_warn("no NVIDIA GPU and no RDMA device found");
+		/* warnings go to stderr unless --advice or JSON carry them */
+		if (a->format != GD_TOPO_JSON && !a->advice)
+			for (size_t i = 0; i < adv.nw; i++)
+				gd_warn("%s", adv.w[i].msg);
+		if (gd_topo_print(&t, &adv, (enum gd_topo_format)a->format, a->advice, stdout)) {
+			gd_error("cannot write the report: %s", strerror(errno));
+			ret = GD_EXIT_ENV;
+		}
+	}
+	gd_topo_advice_free(&adv);
+	gd_nvlink_free(&nv);
+	gd_topo_free(&t);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	bool help;
+	int ret;
+
+	gd_log_init(argv[0]);
+	ret = gd_opts_parse(&cmd, argc, argv, handle, &a, &help);
+	if (ret < 0)
+		return GD_EXIT_USAGE;
+	if (help)
+		return GD_EXIT_OK;
+	if (ret < argc) {
+		gd_error("unexpected argument '%s'; try '%s --help'", argv[ret], gd_progname());
+		return GD_EXIT_USAGE;
+	}
+	gd_sysfs_set_root(a.root);
+	return run(&a);
+}
