@@ -60,9 +60,7 @@ const char *gd_clock_init(void)
 static void on_sigint(int sig)
 {
 	(void)sig;
-	if (gd_bench_stop)
-		_exit(130); /* second ^C: leave now */
-	gd_bench_stop = 1;
+	gd_bench_stop = 1; /* a timed run ends cleanly; side-channel waits give up */
 }
 
 /* Map a setup failure to an exit code (DESIGN.md). */
