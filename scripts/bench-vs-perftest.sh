@@ -57,9 +57,15 @@ iters() {
 
 wait_listen() {
 	local i
-	for i in $(seq 1 300); do
-		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
-		sleep 0.1
+	local i hex sl loc rem st rest
+	hex=$(printf '%04X' "$1")
+	for i in $(seq 1 600); do
+		# /proc/net/tcp with builtins only: no fork per try (slow under TCG),
+		# and no probe connection (each server accepts exactly one peer)
+		while read -r sl loc rem st rest; do
+			[ "${loc##*:}" = "$hex" ] && [ "$st" = 0A ] && return 0
+		done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null)
+		sleep 0.05
 	done
 	return 1
 }
@@ -83,7 +89,7 @@ one() {
 			if (kind == "bw") printf "%s,%s,%s,%s,%s,%s,\n", impl, op, kind, size, $4, $5
 			else printf "%s,%s,%s,%s,,,%s\n", impl, op, kind, size, $5
 			exit
-		}' >> "$CSV"
+		}' | tee -a "$CSV" | sed 's/^/  csv: /' >&2
 }
 
 echo "bench-vs-perftest: $pairs pairs, sizes $sizes, ops $ops, device $DEV ($IP)" >&2

@@ -217,8 +217,14 @@ void gd_bench_report_bw_line(struct gd_bench *b, const struct gd_bw_result *mine
 	}
 	if (b->p.json) {
 		json_object *o = json_common(b, "bw_result");
+		bool passive = !b->roles.initiator && !b->roles.receiver;
+
+		/* a passive side (server of a write/read/atomic test) prints the
+		 * numbers its client measured, as perftest */
+		gd_json_add_str(o, "measured_by", passive ? "peer" : peer ? "both" : "self");
 		json_object_object_add(o, "results", bw_json(&sum));
-		json_object_object_add(o, "local_results", bw_json(mine));
+		if (!passive)
+			json_object_object_add(o, "local_results", bw_json(mine));
 		if (peer)
 			json_object_object_add(o, "peer_results", bw_json(peer));
 		gd_json_emit(o, b->out);

@@ -37,6 +37,7 @@ struct watch {
 	uint64_t timeout_ns;
 	const char *what;
 	bool stop_on_peer; /* a timed receiver: the peer's results end the wait */
+	bool timed;        /* ^C ends a timed run cleanly (the loop handles it) */
 };
 
 static void watch_init(struct watch *w, struct gd_bench *b, const char *what)
@@ -48,6 +49,7 @@ static void watch_init(struct watch *w, struct gd_bench *b, const char *what)
 	w->timeout_ns = (uint64_t)b->p.timeout_ms * 1000000ull;
 	w->what = what;
 	w->stop_on_peer = false;
+	w->timed = b->p.duration_s > 0 || b->p.run_infinitely;
 }
 
 static bool peer_readable(struct gd_bench *b);
@@ -57,6 +59,12 @@ static int watch_check(struct gd_bench *b, struct watch *w, uint64_t now)
 {
 	int ret;
 
+	if (gd_bench_stop && (!w->timed || !b->roles.initiator)) {
+		gd_error("interrupted");
+		gd_oob_send_error(b->oob, GD_EXIT_FAIL, "the peer was interrupted");
+		b->exit_code = GD_EXIT_FAIL;
+		return -EINTR;
+	}
 	if (now - w->last_check < PEER_CHECK_NS)
 		return 0;
 	w->last_check = now;
@@ -395,6 +403,9 @@ int gd_bench_run_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *res,
 		if (init && !init_done) {
 			if (timed && !stopping && (now >= ph.t_end || gd_bench_stop)) {
 				stopping = true;
+				/* ^C ended the run: consumed, so that the results still travel
+				 * (a second ^C then aborts the side-channel waits) */
+				gd_bench_stop = 0;
 				if (!ph.sampled) { /* interrupted before the window closed */
 					ph.sampled = true;
 					ph.c_end = tot_completed;
@@ -613,6 +624,7 @@ int gd_bench_run_lat(struct gd_bench *b, uint64_t size, double **samples, size_t
 				cap *= 2;
 			}
 			if (now >= ph.t_end || gd_bench_stop) {
+				gd_bench_stop = 0;
 				ts[n++] = now; /* closes the last round trip */
 				break;
 			}

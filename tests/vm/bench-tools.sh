@@ -57,4 +57,29 @@ check_out "-H histogram" "$WORK/write_lat-H.c" '^#, usec'
 if [ "$(cat /proc/sys/vm/nr_hugepages)" = 0 ]; then echo 64 > /proc/sys/vm/nr_hugepages 2>/dev/null; fi
 run_pair write_bw-huge gd_write_bw "$c -n 100 --use_hugepages --validate" "$c -n 100 --use_hugepages --validate $IP"
 check_out "hugepage memory" "$WORK/write_bw-huge.c" 'Memory +: hugepage'
+run_pair write_bw-R-q2 gd_write_bw "$c -R -q 2 -n 100 --validate" "$c -R -q 2 -n 100 --validate $IP"
+run_pair read_bw-pin gd_read_bw "$c -n 100 --pin_cores=0" "$c -n 100 --pin_cores=0 $IP"
+
+# --run_infinitely: a line per period until ^C, then both sides end cleanly
+next_port
+"$BIN/gd_write_bw" -p $PORT $c --run_infinitely -D 1 > "$WORK/inf.s" 2>&1 &
+spid=$!
+if wait_listen $PORT; then
+	"$BIN/gd_write_bw" -p $PORT $c --run_infinitely -D 1 $IP > "$WORK/inf.c" 2>&1 &
+	cpid=$!
+	for i in $(seq 1 300); do
+		[ "$(grep -c '^ 65536 ' "$WORK/inf.c")" -ge 3 ] && break
+		sleep 0.1
+	done
+	kill -INT $cpid
+	wait $cpid; crc=$?; wait $spid; src=$?
+	lines=$(grep -c '^ 65536 ' "$WORK/inf.c")
+	if [ $crc = 0 ] && [ $src = 0 ] && [ "$lines" -ge 3 ]; then
+		ok "run_infinitely: $lines lines, ^C ends both sides cleanly"
+	else
+		ko "run_infinitely: server $src client $crc, $lines lines"; tail -5 "$WORK/inf.c" "$WORK/inf.s"
+	fi
+else
+	ko "run_infinitely: server never listened"
+fi
 finish
