@@ -61,7 +61,7 @@ common="$srcdir/src/bench_params.c $srcdir/src/jsonout.c $srcdir/src/log.c"
 	$common $libs
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
-	"$srcdir/src/bench_opts.c" "$srcdir/src/opts.c" $common $libs
+	"$srcdir/src/bench_opts.c" "$srcdir/src/opts.c" "$srcdir/src/sysfs.c" $common $libs
 printf 'magic="GDPF"\nversion="\\x00\\x01"\n' >"$work/wire.dict"
 # option seeds: tool bytes, then NUL-separated arguments
 printf '\000\000-b\000-q\0004\000-s\00064K\000--report_gbits\000host' >"$work/seeds-opts/bw"
