@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "sysfs.h"
+
 /* The directory holding h20/, ib/, rxe/...; NULL when it is missing. */
 static const char *gd_fixture_dir(void)
 {
@@ -14,6 +16,19 @@ static const char *gd_fixture_dir(void)
 
 	snprintf(dir, sizeof(dir), "%s/tests/fixtures/sysfs", src ? src : "../..");
 	return access(dir, F_OK) == 0 ? dir : NULL;
+}
+
+/* Read sysfs from the fixture tree box (e.g. "h20"): 0, or -1 when the trees are missing. */
+static inline int gd_fixture_use(const char *box)
+{
+	char root[1100];
+	const char *dir = gd_fixture_dir();
+
+	if (!dir)
+		return -1;
+	snprintf(root, sizeof(root), "%s/%s", dir, box);
+	gd_sysfs_set_root(root);
+	return 0;
 }
 
 #endif

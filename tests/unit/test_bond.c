@@ -164,12 +164,7 @@ static void modes(void **state)
 
 static void set_box(const char *box)
 {
-	char root[1100];
-	const char *dir = gd_fixture_dir();
-
-	assert_non_null(dir);
-	snprintf(root, sizeof(root), "%s/%s", dir, box);
-	gd_sysfs_set_root(root);
+	assert_int_equal(gd_fixture_use(box), 0);
 }
 
 static void reads_sysfs_lag(void **state)
