@@ -623,7 +623,10 @@ int gd_bench_run_lat(struct gd_bench *b, uint64_t size, double **samples, size_t
 				ts = nt;
 				cap *= 2;
 			}
-			if (now >= ph.t_end || gd_bench_stop) {
+			/* in a ping-pong only the client decides when to stop: a server
+			 * that stopped on its own clock would leave the client waiting
+			 * for a reply; it ends when the client's results arrive */
+			if ((client && now >= ph.t_end) || gd_bench_stop) {
 				gd_bench_stop = 0;
 				ts[n++] = now; /* closes the last round trip */
 				break;
