@@ -56,15 +56,12 @@ iters() {
 }
 
 wait_listen() {
-	local i
-	local i hex sl loc rem st rest
+	local i hex
 	hex=$(printf '%04X' "$1")
 	for i in $(seq 1 600); do
-		# /proc/net/tcp with builtins only: no fork per try (slow under TCG),
-		# and no probe connection (each server accepts exactly one peer)
-		while read -r sl loc rem st rest; do
-			[ "${loc##*:}" = "$hex" ] && [ "$st" = 0A ] && return 0
-		done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null)
+		# one grep per try, and no probe connection (each server accepts one peer)
+		grep -qE "^ *[0-9]+: [0-9A-F]+:$hex [0-9A-F]+:[0-9A-F]+ 0A " \
+			/proc/net/tcp /proc/net/tcp6 2>/dev/null && return 0
 		sleep 0.05
 	done
 	return 1

@@ -152,8 +152,9 @@ const char *gd_wc_hint(enum ibv_wc_status s)
 	case IBV_WC_REM_OP_ERR:
 		return "the peer could not complete the operation (remote operation error)";
 	case IBV_WC_LOC_QP_OP_ERR:
-		return "local QP operation error: a work request the QP cannot execute (inline "
-		       "size, opcode)";
+		return "the QP could not send the request: on Soft-RoCE this is what a link "
+		       "that went down gives (check 'ip link' and 'rdma link'); otherwise an "
+		       "inline size or opcode the QP does not take";
 	default:
 		return "see the device's documentation of this completion status";
 	}

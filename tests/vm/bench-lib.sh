@@ -72,6 +72,11 @@ check_out() {
 
 finish() {
 	echo "# $npass passed, $nfail failed${failed:+: ${failed[*]}}"
+	# GD_BENCH_SHOW=1: print every distinct diagnostic the tools gave (for reviews)
+	if [ "${GD_BENCH_SHOW:-0}" = 1 ]; then
+		for f in "$WORK"/*; do grep -H -E 'error|warning' "$f"; done 2>/dev/null |
+			sed "s|^$WORK/||" | sort -u
+	fi
 	rm -rf "$WORK"
 	[ $nfail -eq 0 ]
 }
