@@ -127,11 +127,11 @@ static void port_one(struct gd_doctor *d, const struct gd_check *c, const struct
 	snprintf(live, sizeof(live), "/sys/class/infiniband/%s/ports/%d/", n->name, p->num);
 	gd_res_ev(&r, live, "state %d: %s, phys_state %d: %s, rate \"%s\", link_layer %s", p->state,
 		  p->state_str, p->phys_state, p->phys_state_str, p->rate_str, p->link_layer);
-	if (p->state == 4 && p->phys_state == 5) {
+	if (p->state == GD_PORT_ACTIVE && p->phys_state == GD_PHYS_LINKUP) {
 		gd_res_emit(d, &r, GD_CHECK_PASS, "ACTIVE, %s", p->rate_str);
 		return;
 	}
-	gd_res_fix(&r, p->phys_state == 5
+	gd_res_fix(&r, p->phys_state == GD_PHYS_LINKUP
 			       ? "the link is up but the port is not ACTIVE: check the subnet manager (IB) or the netdev (RoCE)"
 			       : "check the cable, the switch port and the NIC firmware (mlxlink)");
 	gd_res_emit(d, &r, GD_CHECK_FAIL, "port not usable: %s / %s", p->state_str[0] ? p->state_str : "?",

@@ -1,9 +1,7 @@
 /* gd_doctor: is GPUDirect RDMA (and IBGDA) ready on this machine? */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "doctor.h"
 #include "gd.h"
@@ -11,21 +9,18 @@
 #include "opts.h"
 #include "sysfs.h"
 
-enum { OPT_JSON = 1, OPT_SYSFS_ROOT, OPT_DEV, OPT_CHECK, OPT_LIST };
+enum { OPT_JSON = 1, OPT_DEV, OPT_CHECK, OPT_LIST };
 
 static const struct gd_opt doctor_opts[] = {
 	{ "json", 0, GD_NO_ARG, NULL, "print JSON Lines: one record per check, then a summary",
 	  OPT_JSON },
-	{ "sysfs-root", 0, GD_REQ_ARG, "DIR",
-	  "read /sys, /proc and /dev under DIR (a fixture tree); also GDPERF_SYSFS_ROOT",
-	  OPT_SYSFS_ROOT },
 	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "check only this RDMA device", OPT_DEV },
 	{ "check", 0, GD_REQ_ARG, "ID", "run only the checks whose id starts with ID", OPT_CHECK },
 	{ "list", 0, GD_NO_ARG, NULL, "list the checks and exit", OPT_LIST },
 	{ NULL },
 };
 
-static const struct gd_opt *const doctor_tables[] = { gd_common_opts, doctor_opts, NULL };
+static const struct gd_opt *const doctor_tables[] = { gd_common_opts, doctor_opts, gd_sysfs_opts, NULL };
 
 static const struct gd_cmd doctor_cmd = {
 	.synopsis = "[options]",
@@ -35,7 +30,6 @@ static const struct gd_cmd doctor_cmd = {
 
 struct doctor_args {
 	struct gd_doctor d;
-	const char *root;
 	bool list;
 };
 
@@ -46,9 +40,6 @@ static int on_opt(void *ctx, int id, const char *arg)
 	switch (id) {
 	case OPT_JSON:
 		a->d.json = true;
-		return 0;
-	case OPT_SYSFS_ROOT:
-		a->root = arg;
 		return 0;
 	case OPT_DEV:
 		a->d.only_dev = arg;
@@ -63,42 +54,17 @@ static int on_opt(void *ctx, int id, const char *arg)
 	return -EINVAL;
 }
 
-static int check_root(const char *root)
-{
-	struct stat st;
-
-	if (!root || !*root)
-		return 0;
-	if (stat(root, &st) || !S_ISDIR(st.st_mode)) {
-		gd_error("--sysfs-root %s: not a directory", root);
-		return -ENOENT;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct doctor_args a = { .d = { .out = stdout } };
-	bool help;
-	int ret;
+	int ret = gd_tool_parse(&doctor_cmd, argc, argv, on_opt, &a);
 
-	gd_log_init(argv[0]);
-	ret = gd_opts_parse(&doctor_cmd, argc, argv, on_opt, &a, &help);
-	if (ret < 0)
-		return GD_EXIT_USAGE;
-	if (help)
-		return GD_EXIT_OK;
-	if (ret < argc) {
-		gd_error("unexpected argument '%s'", argv[ret]);
-		return GD_EXIT_USAGE;
-	}
+	if (ret != GD_TOOL_CONTINUE)
+		return ret;
 	if (a.list) {
 		gd_doctor_list(stdout);
-		return GD_EXIT_OK;
+		return gd_tool_flush_stdout();
 	}
-	if (check_root(a.root ? a.root : getenv(GD_SYSFS_ROOT_ENV)))
-		return GD_EXIT_USAGE;
-	gd_sysfs_set_root(a.root);
 	ret = gd_doctor_init(&a.d);
 	if (ret) {
 		gd_error("cannot read the machine's devices: %s", strerror(-ret));
@@ -112,5 +78,8 @@ int main(int argc, char **argv)
 	}
 	gd_doctor_summary(&a.d);
 	gd_doctor_fini(&a.d);
+	ret = gd_tool_flush_stdout();
+	if (ret != GD_EXIT_OK)
+		return ret;
 	return a.d.counts[GD_CHECK_FAIL] ? GD_EXIT_FAIL : GD_EXIT_OK;
 }
