@@ -144,6 +144,12 @@ static void json_link(json_object *o, const struct gd_pcie_link *l)
 	json_object_object_add(o, "pcie_link", p);
 }
 
+/* An affinity nobody could read is "N/A" in the tables and null in JSON. */
+static void json_affinity(json_object *r, const char *key, const char *val)
+{
+	gd_json_add_str_or_null(r, key, strcmp(val, "N/A") ? val : NULL);
+}
+
 static int json_devices(const struct gd_topo *t, FILE *out)
 {
 	int ret = 0;
@@ -156,8 +162,8 @@ static int json_devices(const struct gd_topo *t, FILE *out)
 		dev_name(t, g, name, sizeof(name));
 		gd_json_add_str(r, "name", name);
 		gd_json_add_str(r, "pci_bus_id", gpu->busid);
-		gd_json_add_str(r, "cpu_affinity", gpu->cpus);
-		gd_json_add_str(r, "numa_affinity", gpu->nodes);
+		json_affinity(r, "cpu_affinity", gpu->cpus);
+		json_affinity(r, "numa_affinity", gpu->nodes);
 		gd_json_add_int_or_null(r, "gpu_numa_id", gpu->gpu_numa_id, gpu->gpu_numa_id >= 0);
 		json_link(r, &gpu->link);
 		ret = gd_json_emit(r, out);
@@ -171,7 +177,7 @@ static int json_devices(const struct gd_topo *t, FILE *out)
 		gd_json_add_str(r, "name", name);
 		gd_json_add_str(r, "device", nic->name);
 		gd_json_add_str_or_null(r, "pci_bus_id", nic->busid);
-		gd_json_add_str(r, "numa_affinity", nic->nodes);
+		json_affinity(r, "numa_affinity", nic->nodes);
 		if (nic->legend_extra[0])
 			gd_json_add_str(r, "note", nic->legend_extra);
 		json_link(r, &nic->link);
