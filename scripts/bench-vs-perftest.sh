@@ -2,8 +2,10 @@
 # bench-vs-perftest: a benchmark (not a test). In ONE Soft-RoCE guest boot,
 # run gdperf and perftest alternately on the same rxe link for each op and
 # size, and print gdperf/perftest ratios of average bandwidth, message rate
-# and typical latency (means over the pairs; the order alternates pair by
-# pair so that drift cancels).
+# and typical latency: medians over the runs of each tool (a loaded host
+# adds 4 ms scheduler stalls that would dominate a mean); the order
+# alternates pair by pair so that drift cancels. Each result is also
+# streamed on stderr as "csv: impl,op,kind,size,bw_MiBps,Mpps,typical_us".
 #
 #   scripts/bench-vs-perftest.sh [--pairs N] [--sizes "8 4096 65536 1048576"]
 #                                [--ops "write read send atomic"] [--builddir DIR]
