@@ -2,8 +2,10 @@
 # bench-vs-perftest: a benchmark (not a test). In ONE Soft-RoCE guest boot,
 # run gdperf and perftest alternately on the same rxe link for each op and
 # size, and print gdperf/perftest ratios of average bandwidth, message rate
-# and typical latency (means over the pairs; the order alternates pair by
-# pair so that drift cancels).
+# and typical latency: medians over the runs of each tool (a loaded host
+# adds 4 ms scheduler stalls that would dominate a mean); the order
+# alternates pair by pair so that drift cancels. Each result is also
+# streamed on stderr as "csv: impl,op,kind,size,bw_MiBps,Mpps,typical_us".
 #
 #   scripts/bench-vs-perftest.sh [--pairs N] [--sizes "8 4096 65536 1048576"]
 #                                [--ops "write read send atomic"] [--builddir DIR]
@@ -107,9 +109,10 @@ for op in $ops; do
 done
 
 python3 - "$CSV" <<'EOF'
-import csv, sys, math
+import csv, sys, math, statistics
 rows = {}
 for r in csv.reader(open(sys.argv[1])):
+    if len(r) != 7: continue
     impl, op, kind, size, bw, mr, typ = r
     key = (op, kind, int(size))
     d = rows.setdefault(key, {"gd": [], "pt": []})
@@ -119,26 +122,27 @@ for r in csv.reader(open(sys.argv[1])):
         continue
     if all(math.isfinite(x) and x > 0 for x in v):
         d[impl].append(v)
-def mean(xs): return sum(xs) / len(xs) if xs else float("nan")
-print("%-7s %-4s %8s | %10s %10s %6s | %10s %10s %6s | %9s %9s %6s | %s" % (
+def med(xs): return statistics.median(xs) if xs else float("nan")
+def ratio(a, b): return a / b if b and math.isfinite(a) and math.isfinite(b) else float("nan")
+print("%-6s %-4s %8s | %9s %9s %6s | %9s %9s %6s | %9s %9s %6s | %s" % (
     "op", "kind", "size", "gd BW", "pt BW", "ratio", "gd Mpps", "pt Mpps", "ratio",
-    "gd typ", "pt typ", "ratio", "pairs gd/pt"))
-print("%-7s %-4s %8s | %10s %10s %6s | %10s %10s %6s | %9s %9s %6s |" % (
+    "gd typ", "pt typ", "ratio", "runs gd/pt"))
+print("%-6s %-4s %8s | %9s %9s %6s | %9s %9s %6s | %9s %9s %6s |" % (
     "", "", "bytes", "MiB/s", "MiB/s", "gd/pt", "", "", "gd/pt", "usec", "usec", "gd/pt"))
-for (op, kind, size) in sorted(rows, key=lambda k: (k[0], k[1], k[2])):
+order = {"write": 0, "read": 1, "send": 2, "atomic": 3}
+for (op, kind, size) in sorted(rows, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
     d = rows[(op, kind, size)]
     n = "%d/%d" % (len(d["gd"]), len(d["pt"]))
     if kind == "bw":
-        gb, pb = mean([v[0] for v in d["gd"]]), mean([v[0] for v in d["pt"]])
-        gm, pm = mean([v[1] for v in d["gd"]]), mean([v[1] for v in d["pt"]])
-        print("%-7s %-4s %8d | %10.2f %10.2f %6.2f | %10.6f %10.6f %6.2f | %9s %9s %6s | %s" % (
-            op, kind, size, gb, pb, gb / pb if pb else float("nan"), gm, pm,
-            gm / pm if pm else float("nan"), "", "", "", n))
+        gb, pb = med([v[0] for v in d["gd"]]), med([v[0] for v in d["pt"]])
+        gm, pm = med([v[1] for v in d["gd"]]), med([v[1] for v in d["pt"]])
+        print("%-6s %-4s %8d | %9.2f %9.2f %6.2f | %9.6f %9.6f %6.2f | %9s %9s %6s | %s" % (
+            op, kind, size, gb, pb, ratio(gb, pb), gm, pm, ratio(gm, pm), "", "", "", n))
     else:
-        gt, pt = mean([v[0] for v in d["gd"]]), mean([v[0] for v in d["pt"]])
-        print("%-7s %-4s %8d | %10s %10s %6s | %10s %10s %6s | %9.2f %9.2f %6.2f | %s" % (
-            op, kind, size, "", "", "", "", "", "", gt, pt, gt / pt if pt else float("nan"), n))
-print("BW and message rate: higher is better (ratio > 1: gdperf faster);"
-      " typical latency: lower is better (ratio < 1: gdperf faster).")
+        gt, pt = med([v[0] for v in d["gd"]]), med([v[0] for v in d["pt"]])
+        print("%-6s %-4s %8d | %9s %9s %6s | %9s %9s %6s | %9.2f %9.2f %6.2f | %s" % (
+            op, kind, size, "", "", "", "", "", "", gt, pt, ratio(gt, pt), n))
+print("Medians over the runs of each tool (the pairs alternate which tool goes first).")
+print("BW and message rate: ratio > 1 means gdperf is faster; typical latency: ratio < 1 means gdperf is faster.")
 EOF
 rm -rf "$WORK"
