@@ -213,13 +213,12 @@ static int post_initial_recvs(struct gd_bench *b)
 	return 0;
 }
 
-static int connect_oob(struct gd_bench *b)
+/* Each QP's number, PSN, GID, buffer address and rkey go to the peer, and its
+ * come back; then the receives are posted. */
+static int exchange_buffers(struct gd_bench *b)
 {
 	int ret;
 
-	ret = gd_conn_create_qps(&b->conn, &b->p);
-	if (ret)
-		return ret;
 	for (uint32_t i = 0; i < b->p.num_qps; i++)
 		gd_conn_local_info(&b->conn, i, b->buf.mr->rkey,
 				   (uintptr_t)gd_bench_target(b, i), &b->local[i]);
@@ -227,7 +226,17 @@ static int connect_oob(struct gd_bench *b)
 	if (ret)
 		return ret;
 	init_qp_runs(b);
-	ret = post_initial_recvs(b);
+	return post_initial_recvs(b);
+}
+
+static int connect_oob(struct gd_bench *b)
+{
+	int ret;
+
+	ret = gd_conn_create_qps(&b->conn, &b->p);
+	if (ret)
+		return ret;
+	ret = exchange_buffers(b);
 	if (ret)
 		return ret;
 	for (uint32_t i = 0; i < b->p.num_qps; i++) {
@@ -258,14 +267,7 @@ static int connect_cm(struct gd_bench *b)
 	if (ret)
 		return ret;
 	gd_cm_update_conn(&b->cm, &b->conn);
-	for (uint32_t i = 0; i < b->p.num_qps; i++)
-		gd_conn_local_info(&b->conn, i, b->buf.mr->rkey,
-				   (uintptr_t)gd_bench_target(b, i), &b->local[i]);
-	ret = gd_oob_exchange_conn(b->oob, b->local, b->remote, b->p.num_qps);
-	if (ret)
-		return ret;
-	init_qp_runs(b);
-	return post_initial_recvs(b);
+	return exchange_buffers(b);
 }
 
 int gd_bench_send_bw_results(struct gd_bench *b, const struct gd_bw_result *res)

@@ -493,44 +493,25 @@ out:
 
 /* ---- latency ---- */
 
-static int wait_send_completion(struct gd_bench *b, struct watch *w)
+/* Spin for one completion on the send or the receive CQ of QP 0; a receive is
+ * re-posted at once. Polls the deadline every 256 empty polls. */
+static int wait_completion(struct gd_bench *b, struct watch *w, bool recv)
 {
+	struct ibv_cq *cq = recv ? b->conn.recv_cq : b->conn.send_cq;
 	struct ibv_wc wc;
 	unsigned spin = 0;
 
 	for (;;) {
-		int ne = ibv_poll_cq(b->conn.send_cq, 1, &wc);
+		int ne = ibv_poll_cq(cq, 1, &wc);
 		if (ne > 0) {
 			if (wc.status != IBV_WC_SUCCESS)
-				return wc_failed(b, &wc, false);
-			b->q[0].completed++;
+				return wc_failed(b, &wc, recv);
 			w->last_progress = gd_now_ns();
-			return 0;
-		}
-		if (ne < 0) {
-			b->exit_code = GD_EXIT_FAIL;
-			return -EIO;
-		}
-		if (++spin % 256 == 0) {
-			int ret = watch_check(b, w, gd_now_ns());
-			if (ret)
-				return ret;
-		}
-	}
-}
-
-static int wait_recv_completion(struct gd_bench *b, struct watch *w)
-{
-	struct ibv_wc wc;
-	unsigned spin = 0;
-
-	for (;;) {
-		int ne = ibv_poll_cq(b->conn.recv_cq, 1, &wc);
-		if (ne > 0) {
-			if (wc.status != IBV_WC_SUCCESS)
-				return wc_failed(b, &wc, true);
+			if (!recv) {
+				b->q[0].completed++;
+				return 0;
+			}
 			b->q[0].recv_done++;
-			w->last_progress = gd_now_ns();
 			return gd_ops_post_recv(&b->q[0], 1);
 		}
 		if (ne < 0) {
@@ -606,7 +587,7 @@ int gd_bench_run_lat(struct gd_bench *b, uint64_t size, double **samples, size_t
 		if (pingpong && (!client || i > 0)) {
 			/* wait for the peer's message i (server) or reply i-1 (client) */
 			uint8_t want = client ? (uint8_t)((i - 1) % 255 + 1) : v;
-			ret = by_recv ? wait_recv_completion(b, &w) : wait_byte(b, &w, last, want);
+			ret = by_recv ? wait_completion(b, &w, true) : wait_byte(b, &w, last, want);
 			if (ret)
 				break;
 		}
@@ -640,12 +621,12 @@ int gd_bench_run_lat(struct gd_bench *b, uint64_t size, double **samples, size_t
 			b->exit_code = GD_EXIT_FAIL;
 			break;
 		}
-		ret = wait_send_completion(b, &w);
+		ret = wait_completion(b, &w, false);
 		if (ret)
 			break;
 		if (client && pingpong && i + 1 == iters) {
 			/* the last reply closes the last sample */
-			ret = by_recv ? wait_recv_completion(b, &w) : wait_byte(b, &w, last, v);
+			ret = by_recv ? wait_completion(b, &w, true) : wait_byte(b, &w, last, v);
 			if (ret)
 				break;
 			ts[n++] = gd_now_ns();
