@@ -1,4 +1,5 @@
 #include "conn.h"
+#include "rdma_dev.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -111,32 +112,6 @@ int gd_gid_pick(const struct ibv_gid_entry *e, int n, const struct sockaddr *src
 		}
 	}
 	return -ENOENT;
-}
-
-int gd_route_source(const struct sockaddr *peer, struct sockaddr_storage *src)
-{
-	socklen_t len = peer->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
-						     sizeof(struct sockaddr_in);
-	struct sockaddr_storage tmp;
-	int fd, ret = 0;
-
-	memcpy(&tmp, peer, len);
-	if (tmp.ss_family == AF_INET && !((struct sockaddr_in *)&tmp)->sin_port)
-		((struct sockaddr_in *)&tmp)->sin_port = htons(9);
-	if (tmp.ss_family == AF_INET6 && !((struct sockaddr_in6 *)&tmp)->sin6_port)
-		((struct sockaddr_in6 *)&tmp)->sin6_port = htons(9);
-	fd = socket(peer->sa_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&tmp, len) < 0) {
-		ret = -errno;
-	} else {
-		socklen_t sl = sizeof(*src);
-		if (getsockname(fd, (struct sockaddr *)src, &sl) < 0)
-			ret = -errno;
-	}
-	close(fd);
-	return ret;
 }
 
 static int port_ok(struct ibv_context *ctx, uint8_t port, struct ibv_port_attr *pa)
@@ -261,7 +236,7 @@ int gd_conn_choose_gid(struct gd_conn *c, const struct gd_bench_params *p,
 		if (ibv_query_gid_ex(c->ctx, c->port, i, &e[n], 0) == 0)
 			n++;
 	}
-	if (peer && gd_route_source(peer, &src) == 0)
+	if (peer && gd_route_source_addr(peer, &src) == 0)
 		have_src = true;
 	idx = gd_gid_pick(e, n, have_src ? (struct sockaddr *)&src : NULL, p->ipv6, &routed);
 	if (idx < 0) {

@@ -83,8 +83,6 @@ int gd_conn_qp_access(const struct gd_bench_params *p);
 struct ibv_gid_entry;
 int gd_gid_pick(const struct ibv_gid_entry *e, int n, const struct sockaddr *src, bool ipv6,
 		bool *routed);
-/* The local address the kernel would use to reach peer (UDP connect trick). */
-int gd_route_source(const struct sockaddr *peer, struct sockaddr_storage *src);
 
 uint32_t gd_mtu_bytes(enum ibv_mtu m);
 enum ibv_mtu gd_mtu_enum(uint32_t bytes);

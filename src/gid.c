@@ -235,18 +235,18 @@ int gd_gid_index_for_source(const struct gd_port *port, const char *src_ip)
 	return -ENOENT;
 }
 
-int gd_route_source(const struct sockaddr *peer, char *ip, size_t len)
+int gd_route_source_addr(const struct sockaddr *peer, struct sockaddr_storage *src)
 {
-	struct sockaddr_storage ss, src;
-	socklen_t slen = sizeof(src);
-	const void *addr;
+	socklen_t plen = peer->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
+						      sizeof(struct sockaddr_in6);
+	socklen_t slen = sizeof(*src);
+	struct sockaddr_storage ss;
 	int fd, ret = 0;
 
 	if (peer->sa_family != AF_INET && peer->sa_family != AF_INET6)
 		return -EAFNOSUPPORT;
 	memset(&ss, 0, sizeof(ss));
-	memcpy(&ss, peer, peer->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
-						       sizeof(struct sockaddr_in6));
+	memcpy(&ss, peer, plen);
 	/* any port will do: connect() on UDP only resolves the route */
 	if (ss.ss_family == AF_INET && !((struct sockaddr_in *)&ss)->sin_port)
 		((struct sockaddr_in *)&ss)->sin_port = htons(9);
@@ -255,11 +255,19 @@ int gd_route_source(const struct sockaddr *peer, char *ip, size_t len)
 	fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (struct sockaddr *)&ss, ss.ss_family == AF_INET ?
-				sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6)) ||
-	    getsockname(fd, (struct sockaddr *)&src, &slen))
+	if (connect(fd, (struct sockaddr *)&ss, plen) ||
+	    getsockname(fd, (struct sockaddr *)src, &slen))
 		ret = -errno;
 	close(fd);
+	return ret;
+}
+
+int gd_route_source(const struct sockaddr *peer, char *ip, size_t len)
+{
+	struct sockaddr_storage src;
+	const void *addr;
+	int ret = gd_route_source_addr(peer, &src);
+
 	if (ret)
 		return ret;
 	addr = src.ss_family == AF_INET ? (const void *)&((struct sockaddr_in *)&src)->sin_addr :

@@ -186,7 +186,9 @@ const char *gd_gid_type_str(enum gd_gid_type t); /* "IB", "RoCE v1", "RoCE v2" *
 int gd_gid_index_for_peer(const struct gd_port *port, const struct sockaddr *peer);
 /* The pure half of it: the RoCE v2 GID whose address is src_ip, or -ENOENT. */
 int gd_gid_index_for_source(const struct gd_port *port, const char *src_ip);
-/* The source address the kernel would use to reach peer ("10.0.0.1"). */
+/* The source address the kernel would use to reach peer (UDP connect trick),
+ * as a socket address or as text ("10.0.0.1"; IPv4-mapped IPv6 as IPv4). */
+int gd_route_source_addr(const struct sockaddr *peer, struct sockaddr_storage *src);
 int gd_route_source(const struct sockaddr *peer, char *ip, size_t len);
 
 /* Port state names as sysfs and ibv_devinfo print them ("ACTIVE", "LinkUp"). */
