@@ -145,17 +145,6 @@ void gd_chk_port(struct gd_doctor *d, const struct gd_check *c)
 
 /* ---- MTU ---- */
 
-int gd_roce_mtu(int netdev_mtu)
-{
-	/* GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4 (iboe_get_mtu) */
-	int room = netdev_mtu - 96;
-
-	for (int m = 4096; m >= 256; m /= 2)
-		if (room >= m)
-			return m;
-	return 0;
-}
-
 struct mtu_seen {
 	int first;           /* RoCE MTU of the first RoCE port seen */
 	char first_port[192];
@@ -178,7 +167,7 @@ static void mtu_one(struct gd_doctor *d, const struct gd_check *c, const struct 
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "RoCE port without a readable netdev MTU");
 		return;
 	}
-	roce = gd_roce_mtu(mtu);
+	roce = gd_rdma_roce_mtu(mtu);
 	gd_res_ev(&r, live, "%d (RoCE path MTU %d)", mtu, roce);
 	active = n->verbs_known ? p->active_mtu : 0;
 	if (active)
