@@ -225,6 +225,20 @@ static void print_interval(struct gd_bench *b, struct phases *ph, uint64_t now, 
 }
 
 /* Post what the window allows on one QP. */
+
+/* Up to POLL_BATCH completions from cq; a failed poll ends the run. */
+static int poll_batch(struct gd_bench *b, struct ibv_cq *cq, struct ibv_wc *wc, const char *which)
+{
+	int ne = ibv_poll_cq(cq, POLL_BATCH, wc);
+
+	if (ne < 0) {
+		gd_error("cannot poll the %s completion queue of %s", which, b->conn.dev_name);
+		b->exit_code = GD_EXIT_FAIL;
+		return -EIO;
+	}
+	return ne;
+}
+
 static int post_qp(struct gd_bench *b, struct gd_qp_run *q, uint64_t iters, bool stopping,
 		   uint64_t *tp, uint64_t *tot_posted)
 {
@@ -334,11 +348,9 @@ int gd_bench_run_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *res,
 				if (ret)
 					goto out;
 			}
-			int ne = ibv_poll_cq(b->conn.send_cq, POLL_BATCH, wc);
+			int ne = poll_batch(b, b->conn.send_cq, wc, "send");
 			if (ne < 0) {
-				gd_error("cannot poll the completion queue of %s", b->conn.dev_name);
-				ret = -EIO;
-				b->exit_code = GD_EXIT_FAIL;
+				ret = ne;
 				goto out;
 			}
 			if (ne > 0) {
@@ -361,11 +373,9 @@ int gd_bench_run_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *res,
 			}
 		}
 		if (recv && !recv_done) {
-			int ne = ibv_poll_cq(b->conn.recv_cq, POLL_BATCH, wc);
+			int ne = poll_batch(b, b->conn.recv_cq, wc, "receive");
 			if (ne < 0) {
-				gd_error("cannot poll the receive completion queue of %s", b->conn.dev_name);
-				ret = -EIO;
-				b->exit_code = GD_EXIT_FAIL;
+				ret = ne;
 				goto out;
 			}
 			if (ne > 0) {
