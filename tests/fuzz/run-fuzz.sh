@@ -1,6 +1,6 @@
 #!/bin/sh
-# Fuzz the side channel's message decoder (src/wire.c, target fuzz_wire) and the
-# benchmark command line (src/bench_opts.c over src/opts.c, target fuzz_opts)
+# Fuzz the side channel's message decoder (src/bench/wire.c, target fuzz_wire) and the
+# benchmark command line (src/bench/bench_opts.c over src/core/opts.c, target fuzz_opts)
 # with libFuzzer.
 #
 #   tests/fuzz/run-fuzz.sh [SECONDS]     default 30 s in all, split between the
@@ -13,7 +13,7 @@
 # missing, 1 when a target finds a crash (the reproducer crash-* stays in the
 # work directory: rerun it with  work/fuzz_wire work/crash-...).
 #
-# The longer run, before a release or after touching src/wire.c or the options:
+# The longer run, before a release or after touching src/bench/wire.c or the options:
 #   tests/fuzz/run-fuzz.sh 3600
 # (one core; the corpora in work/corpus-* grow and are reused by later runs;
 # under 'make check' the work directory is removed after a clean run unless
@@ -47,21 +47,21 @@ cat >"$work/config.h" <<'EOH'
 #define PACKAGE_NAME "gdperf"
 #define PACKAGE_VERSION "fuzz"
 EOH
-cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src $(pkg-config --cflags json-c)"
+cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor $(pkg-config --cflags json-c)"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="$(pkg-config --libs json-c) -lm"
-common="$srcdir/src/bench_params.c $srcdir/src/jsonout.c $srcdir/src/log.c"
+common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c"
 
 # shellcheck disable=SC2086
 "$CLANG" $cflags -DGD_FUZZ_SEEDS -o "$work/gen_seeds" "$srcdir/tests/fuzz/fuzz_wire.c" \
-	"$srcdir/src/wire.c" $common $libs
+	"$srcdir/src/bench/wire.c" $common $libs
 "$work/gen_seeds" "$work/seeds-wire"
 # shellcheck disable=SC2086
-"$CLANG" $cflags $san -o "$work/fuzz_wire" "$srcdir/tests/fuzz/fuzz_wire.c" "$srcdir/src/wire.c" \
+"$CLANG" $cflags $san -o "$work/fuzz_wire" "$srcdir/tests/fuzz/fuzz_wire.c" "$srcdir/src/bench/wire.c" \
 	$common $libs
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
-	"$srcdir/src/bench_opts.c" "$srcdir/src/opts.c" "$srcdir/src/sysfs.c" $common $libs
+	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/sysfs.c" $common $libs
 printf 'magic="GDPF"\nversion="\\x00\\x01"\n' >"$work/wire.dict"
 # option seeds: tool bytes, then NUL-separated arguments
 printf '\000\000-b\000-q\0004\000-s\00064K\000--report_gbits\000host' >"$work/seeds-opts/bw"
