@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gd_devinfo: RDMA devices, ports, GIDs, netdevs and bonds in one report. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gd_doctor: is GPUDirect RDMA (and IBGDA) ready on this machine? */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gd_read_lat: perftest-compatible RDMA read latency test (see gd_bench(1)). */
 #include "bench.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gd_send_lat: perftest-compatible RDMA send latency test (see gd_bench(1)). */
 #include "bench.h"
 

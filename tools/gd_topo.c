@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gd_topo: GPU/NIC PCIe, NVLink and NUMA topology, like `nvidia-smi topo -m`, with NIC advice. */
 #include <errno.h>
 #include <stdio.h>

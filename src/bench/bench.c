@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The benchmark lifecycle shared by all eight tools:
  *   parse -> side channel (HELLO: parameters must match) -> device, GID,

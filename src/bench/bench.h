@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The benchmark engine shared by gd_{write,read,atomic,send}_{bw,lat}: each
  * tool's main is one call to gd_bench_main().

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Internal state of one benchmark run, shared by bench.c, bench_run.c and bench_report.c. */
 #ifndef GD_BENCH_INT_H
 #define GD_BENCH_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Every effective parameter of one benchmark run (gd_{write,read,atomic,send}_{bw,lat}).
  *

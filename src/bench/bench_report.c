@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "bench_report.h"
 
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What the benchmark tools print: perftest's header block and result tables
  * (same columns, order and units, so scripts that parse perftest keep

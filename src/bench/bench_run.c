@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The measurement loops: bandwidth (posting with tx depth, CQ moderation,
  * post lists, selective signalling, duration with warm-up, run_infinitely,

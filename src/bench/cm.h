@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * -R: connect the data QPs with rdma_cm (resolve address and route,
  * connect/accept), each step with a deadline (--timeout).

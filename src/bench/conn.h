@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The verbs side of a benchmark: device, port, PD, CQs, RC QPs and their
  * INIT -> RTR -> RTS transitions with the peer's connection data; path MTU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Benchmark buffers: where the bytes live (host, hugepage, GPU) and their
  * memory region. One struct gd_buf per side; the engine carves it into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The benchmark side channel: one TCP connection between the server and its
  * client, carrying the messages of wire.h.

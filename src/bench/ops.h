@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The per-operation hooks of the engine: how a write, read, atomic or send
  * work request is built and posted for one QP, receives, and what a failed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gdperf: conventions shared by every module and tool. */
 #ifndef GD_H
 #define GD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* JSON Lines output through json-c: one object per record, with a schema version. */
 #ifndef GD_JSONOUT_H
 #define GD_JSONOUT_H

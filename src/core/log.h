@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Diagnostics on stderr, prefixed with the tool's name. */
 #ifndef GD_LOG_H
 #define GD_LOG_H

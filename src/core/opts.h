@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * One option table per tool, composed from shared fragments (common,
  * benchmark, CUDA...). The same table drives getopt_long, --help and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* A one-line progress indicator on stderr, only when stderr is a terminal. */
 #ifndef GD_PROGRESS_H
 #define GD_PROGRESS_H

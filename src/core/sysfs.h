@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Rooted reads of sysfs and procfs. Every read in gdperf goes through here,
  * so that a fixture tree with the kernel's layout can stand in for the live

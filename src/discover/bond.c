@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Bonds from sysfs, with /proc/net/bonding/<bond> as the fallback. */
 #include "config.h"
 

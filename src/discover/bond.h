@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Linux bonds: /sys/class/net/BOND/bonding, bonding_slave, /proc/net/bonding/BOND. */
 #ifndef GD_BOND_H
 #define GD_BOND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * gd_devinfo's report: the devices, their ports and GID tables, the netdev
  * map (ibdev2netdev form) and the bonds, as text or JSON Lines.

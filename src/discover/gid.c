@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* GID table: /sys/class/infiniband/D/ports/P/{gids,gid_attrs/types,gid_attrs/ndevs}/N */
 #include "config.h"
 

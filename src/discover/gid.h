@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* GID table entries: text parsing and reading a port's table from sysfs. */
 #ifndef GD_GID_H
 #define GD_GID_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* /sys/class/net/<if>: the facts gd_devinfo and the bond reader need. */
 #include "config.h"
 

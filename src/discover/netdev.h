@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Network interfaces from /sys/class/net: state, speed, PCI function, master. */
 #ifndef GD_NETDEV_H
 #define GD_NETDEV_H

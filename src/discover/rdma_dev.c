@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* RDMA devices and ports from /sys/class/infiniband (through the rooted sysfs reader). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * RDMA device discovery from sysfs (through sysfs.h, so fixture trees work):
  * HCAs, ports, GID tables, netdevs and bonds. Facts that only verbs can give

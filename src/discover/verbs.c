@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Verbs-only facts of a live device (active/max MTU, LIDs) through libibverbs. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * gd_doctor's core: a registry of GPUDirect readiness checks. Each check
  * emits one result per subject (the machine, a GPU, a NIC port...) with a

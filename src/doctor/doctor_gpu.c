@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gd_doctor checks of the GPUs: CUDA driver, dma-buf support and a live
  * export, BAR1 size. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Internal to gd_doctor's check modules. */
 #ifndef GD_DOCTOR_INT_H
 #define GD_DOCTOR_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gd_doctor checks of the PCIe topology between each GPU and its nearest
  * NIC: path class, NUMA, link training, ACS, IOMMU. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gd_doctor checks of the RDMA devices: presence, DEVX (IBGDA), ports,
  * MTU, GID table, bonds. Facts come from sysfs; verbs adds the live-only
  * ones (DEVX, active MTU). */

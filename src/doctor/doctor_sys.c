@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gd_doctor checks of the software stack: kernel, NVIDIA driver, peer
  * memory, the registration paths, registry keys, limits, device files. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Facts about the machine that decide whether GPUDirect RDMA can work,
  * read through sysfs.h (so fixture trees stand in for the live machine):

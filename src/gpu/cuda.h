@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The CUDA driver API, loaded at run time with dlopen("libcuda.so.1"), so
  * that one binary runs on a machine without a GPU and says so. No cuda.h is

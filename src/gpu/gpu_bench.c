@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The benchmark engine's GPU backend: struct gd_buf (src/mem.h) over the GPU
  * memory core (gpu_mem.h).

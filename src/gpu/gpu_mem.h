@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * GPU buffers for the benchmarks: pick a GPU, allocate plain device memory
  * with cuMemAlloc (never managed memory), fill and verify a pattern by

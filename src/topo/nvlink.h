@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * NVLink counts per GPU: from NVML (libnvidia-ml.so.1 loaded with dlopen at
  * run time, so gdperf runs without a driver) or from a text file with one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * PCIe facts from sysfs (through sysfs.h): the bridge chain above a device,
  * the path class between two devices (nvidia-smi topo's PIX/PXB/PHB/NODE/SYS),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * PCIe/NUMA topology of GPUs and RDMA NICs, from hwloc (the live machine,
  * a fixture sysfs root, or an hwloc XML file), classified like

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Advice from a classified topology: the nearest NIC for each GPU (ties
  * broken so that NICs are shared evenly), and warnings for far NICs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * NICs for the topology from the core's device reader (rdma_dev.h): each RDMA
  * device placed by its PCI function (a RoCE LAG device by its first PF, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Printing a classified topology: the compact form of the design documents
  * (nvidia-smi's table with whitespace collapsed), nvidia-smi's own bytes

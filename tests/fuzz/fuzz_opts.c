@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * libFuzzer target for the benchmark command line (src/bench_opts.c over
  * src/opts.c): the first two bytes pick the tool (op, kind), the rest is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * GPU-tier test of the engine's buffer layer (src/mem.h) with GPU memory:
  * gd_buf_alloc(GD_BUF_CUDA) through the GPU backend (src/gpu_bench.c), the

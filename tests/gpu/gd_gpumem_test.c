@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * GPU-tier test of the GPU buffer core (src/gpu_mem.h), run by gpu-mem.sh on
  * a machine with a GPU: allocate device memory of several sizes, fill and

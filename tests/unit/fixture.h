@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Where the sysfs fixture trees are: $top_srcdir/tests/fixtures/sysfs. */
 #ifndef GD_TEST_FIXTURE_H
 #define GD_TEST_FIXTURE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Unit tests of the engine's pure parts: MR access per test, GID choice,
  * MTU conversion, peak bandwidth, payload pattern, titles. */
 #include <stdarg.h>

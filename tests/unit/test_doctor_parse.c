@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Unit tests for gd_doctor's parsers and the GPU/PCIe helpers that need no hardware. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Unit tests for the GID parser, GID types and the default RoCE v2 index rule. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Unit tests for the NVLink file parser and the NV# counting rule. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Side channel over real loopback sockets: round trips, malformed peers, deadlines, busy server. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Latency statistics and bandwidth units against known samples. */
 #include <errno.h>
 #include <math.h>

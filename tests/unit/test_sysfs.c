@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Unit tests for the rooted sysfs reader, on a tree made in a temporary directory. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Unit tests for the side-channel messages: round trips, every malformed case, diffs. */
 #include <errno.h>
 #include <math.h>
