@@ -18,10 +18,13 @@
 
 #include <stdint.h>
 
+/* Same definition as the proxy's gd_hd.h (identical redefinition is legal). */
+#ifndef GD_HD
 #ifdef __CUDACC__
 #define GD_HD static __host__ __device__ __forceinline__
 #else
 #define GD_HD static inline
+#endif
 #endif
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
