@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define GD_CPUDB_MAX_QPS 256
+#define GD_CPUDB_MAX_QPS 512
 
 struct gd_cpudb_qp {
 	const uint64_t *prod;  /* written by the GPU */

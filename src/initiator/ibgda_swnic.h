@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GD_SWNIC_MAX_QPS 256
+#define GD_SWNIC_MAX_QPS 512
 #define GD_SWNIC_MAX_MRS 8
 #define GD_SWNIC_NONE UINT64_MAX
 
