@@ -78,6 +78,7 @@ enum {
 	X(CQC, OI, 0x0e, 1)                                                    \
 	X(CQC, CQ_PERIOD_MODE, 0x0f, 2)                                        \
 	X(CQC, CQE_COMP_EN, 0x11, 1)                                           \
+	X(CQC, DBR_UMEM_ID, 0x20, 32)                                          \
 	X(CQC, PAGE_OFFSET, 0x54, 6)                                           \
 	X(CQC, LOG_CQ_SIZE, 0x63, 5)                                           \
 	X(CQC, UAR_PAGE, 0x68, 24)                                             \

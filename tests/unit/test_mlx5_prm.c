@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <infiniband/mlx5dv.h>
 
+#include "mlx5_cmd.h"
 #include "mlx5_prm.h"
 
 enum { BUFSZ = GD_PRM_BYTES(QUERY_HCA_CAP_OUT) };
@@ -195,12 +196,97 @@ static void sixty_four(void **state)
 			 0x0102030405060708ull);
 }
 
+#define GET(b, l, f) gd_prm_get((b), GD_F(l, f))
+
+/* The command images: what a real ConnectX will read (notes/ibgda.md 1.2). */
+static void cmd_images(void **state)
+{
+	uint8_t cq[GD_PRM_BYTES(CREATE_CQ_IN)], qp[GD_PRM_BYTES(CREATE_QP_IN)];
+	uint8_t m[GD_PRM_BYTES(MODIFY_QP_IN)], h[GD_PRM_BYTES(QUERY_HCA_CAP_IN)];
+	const struct gd_cq_attr ca = { .log_size = 0, .uar_page = 0x123, .eqn = 7, .umem_id = 0x55,
+				       .dbr_umem_id = 0x66, .umem_offset = 0x10000,
+				       .dbr_offset = 0x40, .collapsed = true };
+	const struct gd_qp_attr qa = { .pd = 0x9, .uar_page = 0x124, .cqn = 0x400, .log_sq_size = 10,
+				       .umem_id = 0x77, .dbr_umem_id = 0x88, .dbr_offset = 8 };
+	struct gd_qp_path pa = { .qpn = 0x1234, .remote_qpn = 0x4321, .port = 1, .mtu = 5,
+				 .log_rra_max = 4, .log_sra_max = 4, .psn_send = 0x11, .psn_recv = 0x22,
+				 .roce = true, .udp_sport = 0xc123, .sl = 3, .tclass = 0x68,
+				 .gid_index = 3, .rmac = { 0x0c, 0x42, 0xa1, 0x02, 0x03, 0x04 } };
+	uint8_t *c, *q, *ads;
+
+	memset(pa.rgid, 0xab, 16);
+	gd_cmd_query_hca_cap(h, GD_PRM_HCA_CAP_ATOMIC);
+	assert_int_equal(GET(h, QUERY_HCA_CAP_IN, OPCODE), 0x100);
+	assert_int_equal(GET(h, QUERY_HCA_CAP_IN, OP_MOD), 0x7);
+
+	gd_cmd_create_cq(cq, &ca);
+	c = GD_PRM_SUB(cq, CREATE_CQ_IN, CQC);
+	assert_int_equal(GET(cq, CREATE_CQ_IN, OPCODE), 0x400);
+	assert_int_equal(GET(cq, CREATE_CQ_IN, CQ_UMEM_VALID), 1);
+	assert_int_equal(GET(cq, CREATE_CQ_IN, CQ_UMEM_ID), 0x55);
+	assert_int_equal(GET(cq, CREATE_CQ_IN, CQ_UMEM_OFFSET), 0x10000);
+	assert_int_equal(GET(c, CQC, CC), 1);
+	assert_int_equal(GET(c, CQC, OI), 1);
+	assert_int_equal(GET(c, CQC, DBR_UMEM_VALID), 1);
+	assert_int_equal(GET(c, CQC, DBR_UMEM_ID), 0x66);
+	assert_int_equal(GET(c, CQC, DBR_ADDR), 0x40);
+	assert_int_equal(GET(c, CQC, UAR_PAGE), 0x123);
+	assert_int_equal(GET(c, CQC, C_EQN), 7);
+	assert_int_equal(GET(c, CQC, LOG_PAGE_SIZE), 4);
+	assert_int_equal(GET(c, CQC, CQE_SZ), 0);
+
+	gd_cmd_create_qp(qp, &qa);
+	q = GD_PRM_SUB(qp, CREATE_QP_IN, QPC);
+	assert_int_equal(GET(qp, CREATE_QP_IN, OPCODE), 0x500);
+	assert_int_equal(GET(qp, CREATE_QP_IN, WQ_UMEM_VALID), 1);
+	assert_int_equal(GET(qp, CREATE_QP_IN, WQ_UMEM_ID), 0x77);
+	assert_int_equal(GET(q, QPC, ST), 0);
+	assert_int_equal(GET(q, QPC, PM_STATE), 3);
+	assert_int_equal(GET(q, QPC, PD), 9);
+	assert_int_equal(GET(q, QPC, LOG_SQ_SIZE), 10);
+	assert_int_equal(GET(q, QPC, RQ_TYPE), 3);
+	assert_int_equal(GET(q, QPC, CQN_SND), 0x400);
+	assert_int_equal(GET(q, QPC, DBR_UMEM_VALID), 1);
+	assert_int_equal(GET(q, QPC, DBR_UMEM_ID), 0x88);
+	assert_int_equal(GET(q, QPC, DBR_ADDR), 8);
+
+	gd_cmd_rst2init(m, &pa);
+	q = GD_PRM_SUB(m, MODIFY_QP_IN, QPC);
+	assert_int_equal(GET(m, MODIFY_QP_IN, OPCODE), 0x502);
+	assert_int_equal(GET(m, MODIFY_QP_IN, QPN), 0x1234);
+	assert_true(GET(q, QPC, RWE) && GET(q, QPC, RRE) && GET(q, QPC, RAE));
+	assert_int_equal(GET(q, QPC, ATOMIC_MODE), 3);
+	assert_int_equal(GET(GD_PRM_SUB(q, QPC, PRIMARY_ADDRESS_PATH), ADS, VHCA_PORT_NUM), 1);
+
+	gd_cmd_init2rtr(m, &pa);
+	ads = GD_PRM_SUB(q, QPC, PRIMARY_ADDRESS_PATH);
+	assert_int_equal(GET(m, MODIFY_QP_IN, OPCODE), 0x503);
+	assert_int_equal(GET(q, QPC, MTU), 5);
+	assert_int_equal(GET(q, QPC, LOG_MSG_MAX), 30);
+	assert_int_equal(GET(q, QPC, REMOTE_QPN), 0x4321);
+	assert_int_equal(GET(q, QPC, MIN_RNR_NAK), 12);
+	assert_int_equal(GET(ads, ADS, RMAC_47_32), 0x0c42);
+	assert_int_equal(GET(ads, ADS, RMAC_31_0), 0xa1020304);
+	assert_int_equal(GET(ads, ADS, UDP_SPORT), 0xc123);
+	assert_int_equal(GET(ads, ADS, DSCP), 0x68 >> 2);
+	assert_int_equal(GET(ads, ADS, SRC_ADDR_INDEX), 3);
+	assert_int_equal(GET(ads, ADS, HOP_LIMIT), 255);
+	assert_int_equal(GD_PRM_SUB(ads, ADS, RGID_RIP)[15], 0xab);
+
+	gd_cmd_rtr2rts(m, &pa);
+	assert_int_equal(GET(m, MODIFY_QP_IN, OPCODE), 0x504);
+	assert_int_equal(GET(q, QPC, NEXT_SEND_PSN), 0x11);
+	assert_int_equal(GET(q, QPC, RETRY_COUNT), 7);
+	assert_int_equal(GET(q, QPC, RNR_RETRY), 7);
+	assert_int_equal(GET(GD_PRM_SUB(q, QPC, PRIMARY_ADDRESS_PATH), ADS, ACK_TIMEOUT), 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_field_roundtrip), cmocka_unit_test(no_overlap),
 		cmocka_unit_test(devx_agrees),           cmocka_unit_test(prm_spots),
-		cmocka_unit_test(sixty_four),
+		cmocka_unit_test(sixty_four),            cmocka_unit_test(cmd_images),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <infiniband/mlx5dv.h>
 
+#include "mlx5_dump.h"
 #include "mlx5_wqe.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -304,6 +305,34 @@ static void cqe_error_names(void **state)
 	assert_int_equal(GD_MLX5_CQE_INVALID, MLX5_CQE_INVALID);
 }
 
+static void dump_lines(void **state)
+{
+	struct gd_mlx5_wqebb w[2];
+	struct gd_mlx5_wr wr = { .opcode = GD_MLX5_OP_ATOMIC_FA, .fm_ce_se = GD_MLX5_CTRL_CQ_UPDATE,
+				 .pi = 0, .qpn = 0xabc, .laddr = 0x1000, .lkey = 7, .len = 8,
+				 .raddr = 0x2000, .rkey = 9, .op1 = 5 };
+	char line[512], buf[2048];
+	uint8_t cqe[64];
+	FILE *m;
+
+	gd_mlx5_wqe_rc(&w[0], &wr);
+	gd_mlx5_format_wqe(line, sizeof(line), (const uint8_t *)&w[0]);
+	assert_non_null(strstr(line, "ATOMIC_FA"));
+	assert_non_null(strstr(line, "qpn 0x000abc"));
+	assert_non_null(strstr(line, "signalled"));
+	assert_non_null(strstr(line, "add=0x5"));
+	assert_non_null(strstr(line, "raddr 0x2000 rkey 0x9"));
+	gd_mlx5_wqe_write_inline(&w[1], 1, 0xabc, 0, 0x3000, 4, "abcd", 4);
+	m = fmemopen(buf, sizeof(buf), "w");
+	gd_mlx5_dump_ring(m, (const uint8_t *)w, 2, 2);
+	fclose(m);
+	assert_non_null(strstr(buf, "wqe     1 RDMA_WRITE"));
+	assert_non_null(strstr(buf, "inline 4 bytes"));
+	gd_mlx5_cqe_fill(cqe, GD_MLX5_CQE_REQ_ERR, 0, 9, 0xabc, 8, 0, 0x13, 0x88);
+	gd_mlx5_format_cqe(line, sizeof(line), cqe);
+	assert_non_null(strstr(line, "REMOTE_ACCESS_ERR"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +342,7 @@ int main(void)
 		cmocka_unit_test(parse_rejects),      cmocka_unit_test(doorbells),
 		cmocka_unit_test(ring_wrap),          cmocka_unit_test(collapsed_counter),
 		cmocka_unit_test(cqe_owner),          cmocka_unit_test(cqe_error_names),
+		cmocka_unit_test(dump_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
