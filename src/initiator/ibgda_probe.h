@@ -29,7 +29,7 @@ enum gd_ibgda_mem { GD_IBGDA_MEM_NONE = 0, GD_IBGDA_MEM_DMABUF, GD_IBGDA_MEM_LEG
 /* What the live probe found; -1 = not tried (an earlier step failed). */
 struct gd_ibgda_facts {
 	char dev[64];
-	char driver[32];       /* sysfs driver of the RDMA device ("mlx5_core", "") */
+	char driver[64];       /* sysfs driver of the RDMA device ("mlx5_core", "") */
 	int mlx5;              /* mlx5dv_is_supported, or the driver when no verbs */
 	int devx_err;          /* 0 ok, else errno of mlx5dv_open_device(DEVX) */
 	int cqe_version;       /* HCA cap */
