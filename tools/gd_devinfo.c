@@ -20,10 +20,26 @@ static const struct gd_opt devinfo_opts[] = {
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
+/* --completion=devices: the names discovery finds, for the shell's -d */
+static int complete(const char *what, FILE *out)
+{
+	struct gd_hca *hcas = NULL;
+	size_t n = 0;
+
+	if (strcmp(what, "devices") != 0)
+		return -EINVAL;
+	if (gd_rdma_discover(&hcas, &n) == 0)
+		for (size_t i = 0; i < n; i++)
+			fprintf(out, "%s\n", hcas[i].name);
+	gd_rdma_free(hcas, n);
+	return 0;
+}
+
 static const struct gd_cmd cmd = {
 	"[options]",
 	"Report RDMA devices, ports, GID tables, the netdev map and bonds.",
 	tables,
+	complete,
 };
 
 struct args {

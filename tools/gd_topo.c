@@ -28,10 +28,29 @@ static const struct gd_opt topo_opts[] = {
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, topo_opts, gd_sysfs_opts, NULL };
+/* --completion=gpus: the values --use_cuda takes on this machine (0..N-1 and auto) */
+static int complete(const char *what, FILE *out)
+{
+	struct gd_topo t;
+	struct gd_topo_src src = { NULL, gd_sysfs_root() };
+	char err[256];
+
+	if (strcmp(what, "gpus") != 0)
+		return -EINVAL;
+	memset(&t, 0, sizeof(t));
+	if (gd_topo_load(&t, &src, err, sizeof(err)) == 0 && gd_topo_find_gpus(&t) == 0)
+		for (size_t i = 0; i < t.ngpus; i++)
+			fprintf(out, "%zu\n", i);
+	gd_topo_free(&t);
+	fprintf(out, "auto\n");
+	return 0;
+}
+
 static const struct gd_cmd cmd = {
 	"[options]",
 	"Show the PCIe/NVLink/NUMA topology of GPUs and RDMA NICs, as nvidia-smi topo -m does.",
 	tables,
+	complete,
 };
 
 static const char *const formats[] = { "compact", "nvidia-smi", "json", NULL };

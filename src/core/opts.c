@@ -15,6 +15,9 @@ const struct gd_opt gd_common_opts[] = {
 	{ "help", 'h', GD_NO_ARG, NULL, "show this help and exit", GD_OPT_HELP },
 	{ "version", 0, GD_NO_ARG, NULL, "show the version and exit", GD_OPT_VERSION },
 	{ "verbose", 'v', GD_NO_ARG, NULL, "print debugging detail on stderr", GD_OPT_VERBOSE },
+	{ "completion", 0, GD_REQ_ARG, "WHAT",
+	  "print words for shell completion: options, devices (gd_devinfo), gpus (gd_topo)",
+	  GD_OPT_COMPLETION },
 	{ NULL },
 };
 
@@ -124,6 +127,43 @@ void gd_opts_usage(const struct gd_cmd *cmd, FILE *out)
 	fprintf(out, "\nSee the %s(1) manual page for details.\n", gd_progname());
 }
 
+void gd_opts_print_completion(const struct gd_cmd *cmd, FILE *out)
+{
+	for (const struct gd_opt *const *t = cmd->tables; *t; t++) {
+		for (const struct gd_opt *o = *t; o->name; o++) {
+			const char *arg = o->arg == GD_NO_ARG ? "-" :
+					  o->arg_name ? o->arg_name : "ARG";
+
+			if (!o->help)
+				continue;
+			fprintf(out, "--%s %s\n", o->name, arg);
+			if (o->letter)
+				fprintf(out, "-%c %s\n", o->letter, arg);
+		}
+	}
+}
+
+static int complete(const struct gd_cmd *cmd, const char *what)
+{
+	if (strcmp(what, "options") == 0) {
+		gd_opts_print_completion(cmd, stdout);
+		return 0;
+	}
+	if (cmd->complete && cmd->complete(what, stdout) == 0)
+		return 0;
+	gd_error("invalid value '%.40s' for --completion: %s completes 'options'%s", what,
+		 gd_progname(), cmd->complete ? " and its own words (see its manual page)" : "");
+	return -EINVAL;
+}
+
+void gd_opts_print_version(FILE *out)
+{
+	fprintf(out, "%s (%s) %s\n", gd_progname(), PACKAGE_NAME, GD_VERSION_STRING);
+	fprintf(out, "features: cuda-driver=dlopen cuda-kernels=%s mpi=%s yaml=%s\n",
+		GD_FEATURE_CUDA_KERNELS ? "yes" : "no", GD_FEATURE_MPI ? "yes" : "no",
+		GD_FEATURE_YAML ? "yes" : "no");
+}
+
 static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool *help)
 {
 	switch (o->id) {
@@ -132,9 +172,12 @@ static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool 
 		*help = true;
 		return 0;
 	case GD_OPT_VERSION:
-		printf("%s (%s) %s\n", gd_progname(), PACKAGE_NAME, PACKAGE_VERSION);
+		gd_opts_print_version(stdout);
 		*help = true;
 		return 0;
+	case GD_OPT_COMPLETION:
+		*help = true;
+		return complete(cmd, optarg);
 	case GD_OPT_VERBOSE:
 		gd_log_set_verbose(gd_log_verbose() + 1);
 		return 0;

@@ -46,6 +46,10 @@ cat >"$work/config.h" <<'EOH'
 #define _GNU_SOURCE 1
 #define PACKAGE_NAME "gdperf"
 #define PACKAGE_VERSION "fuzz"
+#define GD_VERSION_STRING "fuzz"
+#define GD_FEATURE_CUDA_KERNELS 0
+#define GD_FEATURE_MPI 0
+#define GD_FEATURE_YAML 0
 EOH
 cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor $(pkg-config --cflags json-c)"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
