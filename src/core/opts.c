@@ -9,7 +9,7 @@
 #include "config.h"
 #include "gd.h"
 #include "log.h"
-#include "sysfs.h"
+#include "machine.h"
 
 const struct gd_opt gd_common_opts[] = {
 	{ "help", 'h', GD_NO_ARG, NULL, "show this help and exit", GD_OPT_HELP },
@@ -252,29 +252,30 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	return ret ? ret : optind;
 }
 
-/* Set and check the sysfs root: GD_TOOL_CONTINUE or GD_EXIT_USAGE after a message. */
-static int use_sysfs_root(const char *root)
+int gd_tool_machine(struct gd_machine *m)
 {
+	const char *root = sysfs_root_arg;
 	bool from_env = !root || !*root;
 	int ret;
 
-	gd_sysfs_set_root(root);
-	ret = gd_sysfs_check_root();
+	if (from_env)
+		root = getenv(GD_SYSFS_ROOT_ENV);
+	ret = gd_machine_init(m, root);
 	if (!ret)
 		return GD_TOOL_CONTINUE;
 	if (from_env)
 		gd_error("%s=%s: %s; point it at a directory holding a copy of a machine's sys/ "
 			 "(and proc/), or unset it to read this machine",
-			 GD_SYSFS_ROOT_ENV, gd_sysfs_root(), strerror(-ret));
+			 GD_SYSFS_ROOT_ENV, m->root, strerror(-ret));
 	else
 		gd_error("--sysfs-root %s: %s; give a directory holding a copy of a machine's sys/ "
 			 "(and proc/), or leave the option out to read this machine",
-			 gd_sysfs_root(), strerror(-ret));
+			 m->root, strerror(-ret));
 	return GD_EXIT_USAGE;
 }
 
 int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
-		  void *ctx)
+		  void *ctx, struct gd_machine *m)
 {
 	bool help;
 	int idx;
@@ -289,7 +290,7 @@ int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 		gd_error("unexpected argument '%s'; try '%s --help'", argv[idx], gd_progname());
 		return GD_EXIT_USAGE;
 	}
-	return use_sysfs_root(sysfs_root_arg);
+	return gd_tool_machine(m);
 }
 
 int gd_tool_flush_stdout(void)

@@ -65,7 +65,8 @@ common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/
 	$common $libs
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
-	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/sysfs.c" $common $libs
+	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/machine.c" \
+	"$srcdir/src/core/sysfs.c" $common $libs
 printf 'magic="GDPF"\nversion="\\x00\\x01"\n' >"$work/wire.dict"
 # option seeds: tool bytes, then NUL-separated arguments
 printf '\000\000-b\000-q\0004\000-s\00064K\000--report_gbits\000host' >"$work/seeds-opts/bw"
