@@ -21,14 +21,14 @@ static const struct gd_opt devinfo_opts[] = {
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
 /* --completion=devices: the names discovery finds, for the shell's -d */
-static int complete(const char *what, FILE *out)
+static int complete(const struct gd_machine *m, const char *what, FILE *out)
 {
 	struct gd_hca *hcas = NULL;
 	size_t n = 0;
 
 	if (strcmp(what, "devices") != 0)
 		return -EINVAL;
-	if (gd_rdma_discover(&hcas, &n) == 0)
+	if (gd_rdma_discover(m, &hcas, &n) == 0)
 		for (size_t i = 0; i < n; i++)
 			fprintf(out, "%s\n", hcas[i].name);
 	gd_rdma_free(hcas, n);

@@ -29,10 +29,10 @@ static const struct gd_opt topo_opts[] = {
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, topo_opts, gd_sysfs_opts, NULL };
 /* --completion=gpus: the values --use_cuda takes on this machine (0..N-1 and auto) */
-static int complete(const char *what, FILE *out)
+static int complete(const struct gd_machine *m, const char *what, FILE *out)
 {
 	struct gd_topo t;
-	struct gd_topo_src src = { NULL, gd_sysfs_root() };
+	struct gd_topo_src src = { NULL, m };
 	char err[256];
 
 	if (strcmp(what, "gpus") != 0)

@@ -149,8 +149,14 @@ static int complete(const struct gd_cmd *cmd, const char *what)
 		gd_opts_print_completion(cmd, stdout);
 		return 0;
 	}
-	if (cmd->complete && cmd->complete(what, stdout) == 0)
-		return 0;
+	if (cmd->complete) {
+		struct gd_machine m;
+
+		if (gd_tool_machine(&m) != GD_TOOL_CONTINUE)
+			return -EINVAL;
+		if (cmd->complete(&m, what, stdout) == 0)
+			return 0;
+	}
 	gd_error("invalid value '%.40s' for --completion: %s completes 'options'%s", what,
 		 gd_progname(), cmd->complete ? " and its own words (see its manual page)" : "");
 	return -EINVAL;
