@@ -10,6 +10,7 @@
 
 #include "bond.h"
 #include "gd.h"
+#include "gid.h"
 #include "jsonout.h"
 #include "log.h"
 #include "sysfs.h"
