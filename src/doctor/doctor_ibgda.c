@@ -46,7 +46,7 @@ void gd_chk_ibgda_probe(struct gd_doctor *d, const struct gd_check *c)
 		char sum[sizeof(r.summary)];
 
 		gd_res_init(&r, c, "%s", d->nics[i].name);
-		gd_ibgda_probe_facts(d->nics[i].name, 0, &f);
+		gd_ibgda_probe_facts(d->m, d->nics[i].name, 0, &f);
 		gd_ibgda_decide(&f, GD_IBGDA_WANT_GPU_DB, true, &p);
 		for (int k = 0; k < p.nlines && k < GD_EVIDENCE_MAX; k++)
 			gd_res_ev(&r, "IBGDA probe", "%s", p.lines[k]);

@@ -165,20 +165,21 @@ static struct ibv_device *find_dev(const char *name, struct ibv_device ***list)
 
 /* The RDMA device's driver for messages: the PCI driver ("mlx5_core",
  * "efa"), or the software driver over a netdev (rxe, siw: no PCI parent). */
-static void driver_name(const char *dev, char *buf, size_t len)
+static void driver_name(const struct gd_machine *m, const char *dev, char *buf, size_t len)
 {
 	char parent[64];
 
-	if (!gd_sysfs_read_str(parent, sizeof(parent), "/sys/class/infiniband/%s/parent", dev)) {
+	if (!gd_sysfs_read_str(m, parent, sizeof(parent), "/sys/class/infiniband/%s/parent", dev)) {
 		snprintf(buf, len, "%s over %s", strncmp(dev, "siw", 3) ? "rdma_rxe (Soft-RoCE)" : "siw",
 			 parent);
 		return;
 	}
-	if (gd_sysfs_link_name(buf, len, "/sys/class/infiniband/%s/device/driver", dev))
+	if (gd_sysfs_link_name(m, buf, len, "/sys/class/infiniband/%s/device/driver", dev))
 		buf[0] = 0;
 }
 
-void gd_ibgda_probe_facts(const char *dev, int cuda_ordinal, struct gd_ibgda_facts *f)
+void gd_ibgda_probe_facts(const struct gd_machine *m, const char *dev, int cuda_ordinal,
+			  struct gd_ibgda_facts *f)
 {
 	struct mlx5dv_context_attr attr = { .flags = MLX5DV_CONTEXT_FLAGS_DEVX };
 	struct ibv_device **list = NULL, *d;
@@ -190,9 +191,9 @@ void gd_ibgda_probe_facts(const char *dev, int cuda_ordinal, struct gd_ibgda_fac
 	memset(f, 0xff, sizeof(*f)); /* every int fact: -1, not tried */
 	snprintf(f->dev, sizeof(f->dev), "%s", dev);
 	f->cuda_err[0] = 0;
-	driver_name(dev, f->driver, sizeof(f->driver));
-	f->peermem = !gd_peermem_probe(&pm) && pm.state != GD_PEERMEM_ABSENT;
-	f->regkey = !gd_nv_params_read(&nv) ? nv.peer_mapping_override == 1 : -1;
+	driver_name(m, dev, f->driver, sizeof(f->driver));
+	f->peermem = !gd_peermem_probe(m, &pm) && pm.state != GD_PEERMEM_ABSENT;
+	f->regkey = !gd_nv_params_read(m, &nv) ? nv.peer_mapping_override == 1 : -1;
 	d = find_dev(dev, &list);
 	f->mlx5 = d ? mlx5dv_is_supported(d) : 0;
 	if (!d && !f->driver[0])

@@ -66,8 +66,11 @@ void gd_ibgda_decide(const struct gd_ibgda_facts *f, enum gd_ibgda_want want, bo
 		     struct gd_ibgda_plan *p);
 
 /* Gather the facts on a live device (tries every step it can; real ConnectX
- * for the steps past 1). Never fails: what it cannot learn stays -1. */
-void gd_ibgda_probe_facts(const char *dev, int cuda_ordinal, struct gd_ibgda_facts *f);
+ * for the steps past 1); m for the sysfs/procfs reads. Never fails: what it
+ * cannot learn stays -1. */
+struct gd_machine;
+void gd_ibgda_probe_facts(const struct gd_machine *m, const char *dev, int cuda_ordinal,
+			  struct gd_ibgda_facts *f);
 
 /* The probe chain as text: one "  IBGDA probe: <line>" per step, then the
  * verdict. */

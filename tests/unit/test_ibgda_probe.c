@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "ibgda_probe.h"
+#include "machine.h"
 
 /* A ConnectX on which everything works. */
 static struct gd_ibgda_facts good(void)
@@ -140,8 +141,10 @@ static void live_missing_device(void **s)
 {
 	struct gd_ibgda_facts f;
 	struct gd_ibgda_plan p;
+	struct gd_machine m;
 
-	gd_ibgda_probe_facts("no_such_dev9", 0, &f);
+	gd_machine_live(&m);
+	gd_ibgda_probe_facts(&m, "no_such_dev9", 0, &f);
 	assert_int_equal(f.mlx5, 0);
 	gd_ibgda_decide(&f, GD_IBGDA_WANT_GPU_DB, false, &p);
 	assert_int_equal(p.rc, 3);
