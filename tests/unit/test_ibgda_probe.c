@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ibgda_entry.h"
 #include "ibgda_probe.h"
 #include "machine.h"
 
@@ -150,12 +151,31 @@ static void live_missing_device(void **s)
 	assert_int_equal(p.rc, 3);
 }
 
+/* The tool entry on a device that is not mlx5: exit 3, message on err. */
+static void entry_refuses(void **s)
+{
+	char ob[4096], eb[1024];
+	FILE *o = fmemopen(ob, sizeof(ob), "w"), *e = fmemopen(eb, sizeof(eb), "w");
+	struct gd_ibgda_plan p;
+	struct gd_machine m;
+
+	gd_machine_live(&m);
+	assert_int_equal(gd_ibgda_prepare(&m, "no_such_dev9", false, true, 0, o, e, &p), 3);
+	fclose(o);
+	fclose(e);
+	assert_non_null(strstr(eb, "error: --initiator=ibgda: --initiator=ibgda needs a ConnectX"));
+	assert_non_null(strstr(eb, "--initiator=proxy"));
+	assert_non_null(strstr(eb, "gd_doctor --check ibgda.devx"));
+	assert_non_null(strstr(ob, "IBGDA probe: device no_such_dev9: not mlx5"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rxe_refused),      cmocka_unit_test(all_good),
 		cmocka_unit_test(buffer_fallbacks), cmocka_unit_test(doorbell_choices),
 		cmocka_unit_test(device_failures),  cmocka_unit_test(live_missing_device),
+		cmocka_unit_test(entry_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
