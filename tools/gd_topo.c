@@ -9,6 +9,7 @@
 #include "log.h"
 #include "nvlink.h"
 #include "opts.h"
+#include "readfile.h"
 #include "sysfs.h"
 #include "topo.h"
 #include "topo_advice.h"
@@ -144,7 +145,8 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 	if (ret) {
 		gd_error("%s", err);
 		/* a bad --topology file is the user's to fix; the live machine is not */
-		return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL) ?
+		return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL ||
+				  ret == -EISDIR || ret == -EFBIG || ret == -GD_ENOTREG) ?
 			       GD_EXIT_USAGE : GD_EXIT_ENV;
 	}
 	if (t->no_cpu_topology)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "sysfs.h"
 
+#include "readfile.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -111,24 +113,15 @@ bool gd_sysfs_exists(const char *fmt, ...)
 
 static int read_file(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "re");
 	size_t n;
+	/* bounded and non-blocking: a FIFO or device in the tree is refused, not read */
+	int ret = gd_readfile_buf(path, buf, len, &n);
 
-	if (!f)
-		return fail(path, -errno);
-	n = fread(buf, 1, len, f);
-	if (ferror(f)) {
-		int err = errno ? -errno : -EIO;
-		fclose(f);
-		return fail(path, err);
-	}
-	/* sysfs files of interest are small: a full buffer means truncation */
-	if (n == len) {
-		fclose(f);
-		return fail(path, -ENOSPC);
-	}
-	fclose(f);
-	buf[n] = '\0';
+	/* sysfs files of interest are small: more than fits means a malformed file */
+	if (ret == -EFBIG)
+		ret = -ENOSPC;
+	if (ret)
+		return fail(path, ret);
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 		buf[--n] = '\0';
 	return 0;

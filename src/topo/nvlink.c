@@ -2,6 +2,7 @@
 #include "nvlink.h"
 
 #include "gd.h"
+#include "readfile.h"
 
 #include <ctype.h>
 #include <dlfcn.h>
@@ -203,43 +204,20 @@ int gd_nvlink_parse(const char *text, const char *fname, struct gd_nvlinks *out,
 	return ret;
 }
 
-/* The whole of f into a malloc'd buffer: 0 or -errno. */
-static int slurp(FILE *f, char **text, size_t *len)
-{
-	FILE *mem = open_memstream(text, len);
-	char buf[4096];
-	size_t n;
-	int ret;
-
-	if (!mem)
-		return -ENOMEM;
-	errno = 0;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, mem);
-	ret = ferror(f) ? (errno ? -errno : -EIO) : 0;
-	if (fclose(mem) && !ret)
-		ret = -ENOMEM;
-	return ret;
-}
+/* a list of 8 GPUs x 18 links is a few kB; 1 MiB is far beyond any real one */
+#define GD_READ_CAP_NVLINKS ((size_t)1024 * 1024)
 
 #define NVLINK_FORMAT "expected text lines 'GPU_BUSID REMOTE_BUSID COUNT' (see gd_topo(1))"
 
 int gd_nvlink_read_file(const char *path, struct gd_nvlinks *out, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
 	char *text = NULL;
 	size_t len = 0;
-	int ret;
+	/* bounded and non-blocking: --nvlinks /dev/zero or a FIFO is refused at once */
+	int ret = gd_readfile_alloc(path, GD_READ_CAP_NVLINKS, &text, &len);
 
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot open NVLink file %s: %s", path, strerror(-ret));
-		return ret;
-	}
-	ret = slurp(f, &text, &len);
-	fclose(f);
 	if (ret) {
-		snprintf(err, errlen, "cannot read NVLink file %s: %s; %s", path, strerror(-ret),
+		snprintf(err, errlen, "cannot read NVLink file %s: %s; %s", path, gd_strerror(ret),
 			 NVLINK_FORMAT);
 	} else if (memchr(text, '\0', len)) {
 		snprintf(err, errlen, "%s: not a text file (NUL byte); %s", path, NVLINK_FORMAT);

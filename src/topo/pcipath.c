@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "readfile.h"
 #include "sysfs.h"
 
 const char *gd_path_class_str(enum gd_path_class c)
@@ -142,17 +144,21 @@ int gd_pci_read_link(const char *bdf, struct gd_pci_link *l)
 int gd_pci_read_config(const char *bdf, uint8_t *buf, size_t len, size_t *got)
 {
 	char path[PATH_MAX];
-	FILE *f;
-	int ret = gd_sysfs_path(path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
+	ssize_t n;
+	int fd, ret = gd_sysfs_path(path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
 
 	if (ret)
 		return ret;
-	f = fopen(path, "rb");
-	if (!f)
-		return -errno;
-	*got = fread(buf, 1, len, f);
-	ret = ferror(f) ? -EIO : 0;
-	fclose(f);
+	/* bounded and non-blocking; config space is at most 4096 bytes, read what fits */
+	ret = gd_readfile_open(path, &fd);
+	if (ret)
+		return ret;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	*got = n < 0 ? 0 : (size_t)n;
 	return ret;
 }
 

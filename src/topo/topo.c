@@ -12,6 +12,7 @@
 #include <hwloc/export.h>
 
 #include "gd.h"
+#include "readfile.h"
 #include "sysfs.h"
 
 #define PCI_VENDOR_NVIDIA 0x10de
@@ -56,15 +57,24 @@ static bool has_cpu_topology(const char *fsroot)
 int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen)
 {
 	hwloc_topology_t hw;
+	char *xml = NULL;
+	size_t xmllen = 0;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
-	if (src->xml && access(src->xml, R_OK)) {
-		int e = errno;
-		snprintf(err, errlen, "cannot read topology file %s: %s", src->xml, strerror(e));
-		return -e;
+	/* read by gdperf's bounded reader, so that hwloc never reads a FIFO or /dev/zero */
+	if (src->xml) {
+		ret = gd_readfile_alloc(src->xml, GD_READ_CAP_TEXT, &xml, &xmllen);
+		if (ret) {
+			snprintf(err, errlen, "cannot read topology file %s: %s", src->xml,
+				 gd_strerror(ret));
+			return ret;
+		}
 	}
-	if (hwloc_topology_init(&hw))
+	if (hwloc_topology_init(&hw)) {
+		free(xml);
 		return -ENOMEM;
+	}
 	/* keep every PCI function and bridge: NVSwitches (class 0x0680) would vanish otherwise */
 	hwloc_topology_set_io_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_ALL);
 	/* caches are not needed and cost time on a live machine */
@@ -79,10 +89,11 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
 					      slow_components[i]);
 	if (src->xml) {
-		if (hwloc_topology_set_xml(hw, src->xml)) {
+		if (hwloc_topology_set_xmlbuffer(hw, xml, (int)xmllen + 1)) {
 			snprintf(err, errlen, "%s is not an hwloc XML topology (%s)", src->xml,
 				 MAKE_XML);
 			hwloc_topology_destroy(hw);
+			free(xml);
 			return -EINVAL;
 		}
 	} else if (src->fsroot && *src->fsroot) {
@@ -98,7 +109,10 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 	}
-	if (hwloc_topology_load(hw)) {
+	errno = 0;
+	ret = hwloc_topology_load(hw);
+	free(xml);
+	if (ret) {
 		int e = errno ? errno : EINVAL;
 
 		if (src->xml) /* well-formed XML, but not a topology hwloc accepts */
