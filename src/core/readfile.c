@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+#include "config.h"
+
 #include "readfile.h"
 
 #include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -113,6 +117,45 @@ int gd_readfile_alloc(const char *path, size_t cap, char **out, size_t *got)
 	*out = buf;
 	if (got)
 		*got = n;
+	return 0;
+}
+
+/* nftw has no context argument: the walk's state (one walk at a time) */
+static struct {
+	size_t left;
+	char *bad;
+	size_t badlen;
+} walk;
+
+static int check_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	struct stat target;
+
+	(void)ftw;
+	if (walk.left-- == 0) {
+		snprintf(walk.bad, walk.badlen, "%s", path);
+		return -E2BIG;
+	}
+	if (type == FTW_SL) /* a link to a device (/dev/zero) is as bad as the device */
+		st = stat(path, &target) == 0 ? &target : NULL;
+	if (!st || S_ISREG(st->st_mode) || S_ISDIR(st->st_mode))
+		return 0;
+	snprintf(walk.bad, walk.badlen, "%s", path);
+	return -GD_ENOTREG;
+}
+
+int gd_readfile_check_tree(const char *root, size_t max_entries, char *bad, size_t badlen)
+{
+	int ret;
+
+	walk.left = max_entries;
+	walk.bad = bad;
+	walk.badlen = badlen;
+	if (badlen)
+		bad[0] = '\0';
+	ret = nftw(root, check_entry, 16, FTW_PHYS);
+	if (ret < 0 || ret > 0) /* -1: the walk itself failed */
+		return ret == -1 ? -errno : ret;
 	return 0;
 }
 

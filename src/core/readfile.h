@@ -40,6 +40,13 @@ int gd_readfile_open(const char *path, int *fd);
 int gd_readfile_buf(const char *path, char *buf, size_t len, size_t *got);
 /* Read path into a malloc'd, NUL-terminated buffer of at most cap bytes of content. */
 int gd_readfile_alloc(const char *path, size_t cap, char **out, size_t *got);
+/*
+ * For a library that reads a whole tree itself (hwloc under a fixture root):
+ * 0 if every entry under root is a directory, a regular file, or a symlink
+ * to one (or dangling); else -GD_ENOTREG (or -E2BIG past max_entries) with
+ * the first offending path in bad. Symlinks are not followed into directories.
+ */
+int gd_readfile_check_tree(const char *root, size_t max_entries, char *bad, size_t badlen);
 /* strerror(-err), with gdperf's own codes spelled out. */
 const char *gd_strerror(int err);
 

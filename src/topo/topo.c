@@ -97,6 +97,17 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 			return -EINVAL;
 		}
 	} else if (src->fsroot && *src->fsroot) {
+		char bad[PATH_MAX];
+
+		/* hwloc reads the tree with blocking reads of its own: refuse FIFOs first */
+		ret = gd_readfile_check_tree(src->fsroot, 1000000, bad, sizeof(bad));
+		if (ret) {
+			snprintf(err, errlen, "cannot read the sysfs tree %s: %s: %s",
+				 src->fsroot, bad, ret == -E2BIG ?
+				 "more than a million entries" : gd_strerror(ret));
+			hwloc_topology_destroy(hw);
+			return ret;
+		}
 		/* hwloc's linux backend reads the fixture root; the components that probe
 		 * the real machine (libpciaccess, CPUID) must stay out */
 		setenv("HWLOC_FSROOT", src->fsroot, 1);
