@@ -93,7 +93,9 @@ int gd_parse_rate(const char *text, double *gbps, int *width, char *speed, size_
 	int w = 0, n = 0;
 
 	/* "200 Gb/sec (4X HDR)"; the kernel omits the parenthesis for unknown speeds */
-	if (sscanf(text, "%lf Gb/sec %n", &g, &n) != 1 || n == 0 || g < 0 || g > 1e6)
+	/* digits first: sscanf would take "nan", "inf" and hex floats as numbers */
+	if (!isdigit((unsigned char)text[0]) ||
+	    sscanf(text, "%lf Gb/sec %n", &g, &n) != 1 || n == 0 || !(g >= 0 && g <= 1e6))
 		return -EINVAL;
 	text += n;
 	if (*text) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "pcipath.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -106,9 +107,14 @@ enum gd_path_class gd_pci_path_class(const char *bdf_a, const char *bdf_b)
 double gd_parse_link_speed(const char *s)
 {
 	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (end == s || strncmp(end, " GT/s", 5) != 0)
+	/* "16.0 GT/s PCIe", "8 GT/s"; "Unknown", "nan GT/s", "1e999 GT/s", hex floats
+	 * and absurd rates are unknown (0), never a rate that passes a check */
+	if (!isdigit((unsigned char)s[0]) || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
+		return 0;
+	v = strtod(s, &end);
+	if (end == s || strncmp(end, " GT/s", 5) != 0 || !(v > 0 && v <= 1024))
 		return 0;
 	return v;
 }
