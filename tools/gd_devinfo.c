@@ -10,6 +10,7 @@
 #include "gd.h"
 #include "log.h"
 #include "opts.h"
+#include "rdma_dev.h"
 #include "sysfs.h"
 
 enum { O_DEV = 1, O_JSON };
@@ -58,8 +59,7 @@ static void no_devices(void)
 		return;
 	}
 	gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent)");
-	gd_info("load the driver of your NIC (modprobe mlx5_ib), or create a Soft-RoCE device: "
-		"modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0");
+	gd_info("%s", GD_RDMA_NODEV_FIX);
 }
 
 static void unknown_device(const char *dev)
@@ -68,7 +68,7 @@ static void unknown_device(const char *dev)
 	char list[512] = "";
 	size_t n = 0;
 
-	gd_error("no RDMA device named '%s'", dev);
+	gd_error("no RDMA device named '%s' (-d/--ib-dev)", gd_excerpt(dev));
 	if (gd_devinfo_collect(NULL, false, &all))
 		return;
 	for (size_t i = 0; i < all.nhcas; i++)

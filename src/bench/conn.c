@@ -129,21 +129,37 @@ static const char *port_state_str(enum ibv_port_state s)
 	return ibv_port_state_str(s);
 }
 
+int gd_conn_no_device(const char *dev, struct ibv_device **list, int n, int err)
+{
+	char names[512] = "";
+	size_t len = 0;
+
+	for (int i = 0; list && i < n && len < sizeof(names); i++)
+		len += snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+				ibv_get_device_name(list[i]));
+	if (dev && *dev) { /* a name that does not exist is the user's to fix */
+		gd_error("no RDMA device named '%s' (-d/--ib-dev)", gd_excerpt(dev));
+		gd_info(n > 0 ? "devices here: %s" : "there are no RDMA devices here%s", names);
+		return -ENXIO;
+	}
+	if (!list && err)
+		gd_error("no RDMA devices found (cannot list them: %s)", strerror(err));
+	else
+		gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent)");
+	gd_info("%s", GD_RDMA_NODEV_FIX);
+	return -ENODEV;
+}
+
 static int open_by_name(struct gd_conn *c, const struct gd_bench_params *p)
 {
 	struct ibv_device **list;
 	int n = 0, ret = -ENODEV;
 
 	list = ibv_get_device_list(&n);
-	if (!list) {
-		int err = errno;
-		gd_error("cannot list RDMA devices: %s; is the rdma-core package installed and a "
-			 "driver loaded?", strerror(err));
-		return -ENODEV;
-	}
+	if (!list)
+		return gd_conn_no_device(p->dev, NULL, 0, errno);
 	if (n == 0) {
-		gd_error("no RDMA device found; load a driver (e.g. modprobe rdma_rxe and "
-			 "'rdma link add rxe0 type rxe netdev eth0') or check /sys/class/infiniband");
+		ret = gd_conn_no_device(p->dev, list, 0, 0);
 		goto out;
 	}
 	for (int i = 0; i < n; i++) {
@@ -187,12 +203,12 @@ static int open_by_name(struct gd_conn *c, const struct gd_bench_params *p)
 		ret = 0;
 		goto out;
 	}
-	if (p->dev[0])
-		gd_error("RDMA device '%s' not found; list them with gd_devinfo or ibv_devices",
-			 p->dev);
-	else
-		gd_error("no RDMA device has port %u ACTIVE; check the links (gd_devinfo) or "
-			 "pick one with -d/-i", p->ib_port);
+	if (p->dev[0]) {
+		ret = gd_conn_no_device(p->dev, list, n, 0);
+		goto out;
+	}
+	gd_error("no RDMA device has port %u ACTIVE; check the links (gd_devinfo) or "
+		 "pick one with -d/-i", p->ib_port);
 	ret = -ENODEV;
 out:
 	ibv_free_device_list(list);

@@ -47,6 +47,12 @@ struct gd_conn {
 
 /* Open the device: -d, or the first device whose port -i is ACTIVE. With
  * ctx != NULL (rdma_cm), use that context instead (not closed by us). */
+/*
+ * No device to open (list of n, NULL when listing failed with err): with dev
+ * named, a usage error listing the devices (-ENXIO, exit 2); else "no RDMA
+ * devices" with the fix gd_devinfo gives (-ENODEV, exit 3). Prints the message.
+ */
+int gd_conn_no_device(const char *dev, struct ibv_device **list, int n, int err);
 int gd_conn_open(struct gd_conn *c, const struct gd_bench_params *p, struct ibv_context *ctx);
 /* Choose the GID: -x, or on RoCE the v2 GID whose address routes to peer
  * (the side channel's peer address; NULL: the first v2 GID of the family). */
