@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <hwloc/export.h>
 
@@ -54,6 +55,18 @@ static bool has_cpu_topology(const char *fsroot)
 	return false;
 }
 
+/* pci_type="03xx [10de:...": the NVIDIA GPUs an hwloc XML text declares. */
+static size_t count_xml_gpus(const char *xml)
+{
+	static const char key[] = "pci_type=\"03";
+	size_t n = 0;
+
+	for (const char *p = strstr(xml, key); p; p = strstr(p + 1, key))
+		if (strlen(p) > 20 && strncasecmp(p + sizeof(key) + 1, " [10de:", 7) == 0)
+			n++;
+	return n;
+}
+
 int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen)
 {
 	hwloc_topology_t hw;
@@ -70,6 +83,7 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 				 gd_strerror(ret));
 			return ret;
 		}
+		t->xml_nvidia_objs = count_xml_gpus(xml);
 	}
 	if (hwloc_topology_init(&hw)) {
 		free(xml);
@@ -366,7 +380,7 @@ static hwloc_obj_t dev_obj(const struct gd_topo *t, size_t i)
 	return i < t->ngpus ? t->gpus[i].obj : t->nics[i - t->ngpus].obj;
 }
 
-static bool busid_is_gpu(const struct gd_busid *id, void *ctx)
+bool gd_topo_busid_is_gpu(const struct gd_busid *id, void *ctx)
 {
 	const struct gd_topo *t = ctx;
 
@@ -394,7 +408,7 @@ int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_on
 
 			if (i != j && i < t->ngpus && j < t->ngpus && nv)
 				links = gd_nvlink_count(nv, &t->gpus[i].id, &t->gpus[j].id,
-							busid_is_gpu, t);
+							gd_topo_busid_is_gpu, t);
 			t->nvlinks[i * n + j] = links;
 			if (links > 0 && !pci_only)
 				c = GD_LINK_NV;
