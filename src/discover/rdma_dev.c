@@ -51,8 +51,8 @@ void gd_read_errors_bad(struct gd_read_errors *e, const char *found, const char 
 		snprintf(path, sizeof(path), "%s", live);
 	gd_read_errors_add(e, path, -EINVAL);
 	if (e->n == n + 1 && found)
-		snprintf(e->v[n].detail, sizeof(e->v[n].detail), "found \"%.40s\", expected %s",
-			 found, expected);
+		snprintf(e->v[n].detail, sizeof(e->v[n].detail), "found \"%s\", expected %s",
+			 gd_excerpt(found), expected);
 	else if (e->n == n + 1)
 		snprintf(e->v[n].detail, sizeof(e->v[n].detail), "expected %s", expected);
 }

@@ -37,7 +37,7 @@
 struct gd_read_error {
 	char path[GD_PATH_LEN];     /* rooted path, as opened */
 	int err;                    /* negative errno; -EINVAL: malformed content */
-	char detail[128];           /* for -EINVAL: what was found and what was expected */
+	char detail[320];           /* for -EINVAL: what was found and what was expected */
 };
 
 struct gd_read_errors {
