@@ -25,6 +25,7 @@
 #include "gd.h"
 #include "log.h"
 #include "oob.h"
+#include "opts.h"
 #include "sysfs.h"
 
 volatile sig_atomic_t gd_bench_stop;
@@ -624,7 +625,8 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 	ret = gd_bench_parse(argc, argv, op, kind, &b->p);
 	if (ret) {
 		free(b);
-		return ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE;
+		/* --help and --version: a write to a full disk fails like any other */
+		return ret > 0 ? gd_tool_flush_stdout() : GD_EXIT_USAGE;
 	}
 	b->out = stdout;
 	gethostname(b->host, sizeof(b->host) - 1);
@@ -656,7 +658,8 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 		ret = run_all(b);
 		code = ret ? (b->exit_code ?: GD_EXIT_FAIL) : b->exit_code;
 	}
-	fflush(stdout);
+	if (gd_tool_flush_stdout() != GD_EXIT_OK && code == GD_EXIT_OK)
+		code = GD_EXIT_ENV; /* the report did not reach its file */
 	teardown(b);
 	free(b);
 	return code;

@@ -241,8 +241,8 @@ int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	idx = gd_opts_parse(cmd, argc, argv, handler, ctx, &help);
 	if (idx < 0)
 		return GD_EXIT_USAGE;
-	if (help)
-		return GD_EXIT_OK;
+	if (help) /* --help to a full disk fails like any other write */
+		return gd_tool_flush_stdout();
 	if (idx < argc) {
 		gd_error("unexpected argument '%s'; try '%s --help'", gd_excerpt(argv[idx]),
 			 gd_progname());
