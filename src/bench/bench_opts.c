@@ -647,6 +647,9 @@ static int check_report(struct gd_bench_params *p)
 {
 	if (p->json && p->output != GD_OUTPUT_FULL)
 		return conflict("--json", "--output", "choose JSON records or one bare number");
+	if (p->json && p->histogram) /* --json is honoured or refused, never ignored */
+		return conflict("--json", "-H/-U", "the JSON record carries the percentiles; the "
+				"sample list is text only");
 	if (p->kind == GD_KIND_BW && p->output == GD_OUTPUT_LATENCY) {
 		gd_error("--output=latency applies to the latency tools (gd_*_lat)");
 		return -EINVAL;

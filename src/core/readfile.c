@@ -138,6 +138,10 @@ static int check_entry(const char *path, const struct stat *st, int type, struct
 	}
 	if (type == FTW_SL) /* a link to a device (/dev/zero) is as bad as the device */
 		st = stat(path, &target) == 0 ? &target : NULL;
+	if (st && S_ISREG(st->st_mode) && (size_t)st->st_size > GD_READ_CAP_TEXT) {
+		snprintf(walk.bad, walk.badlen, "%s", path);
+		return -EFBIG; /* a library reading it whole would not stop */
+	}
 	if (!st || S_ISREG(st->st_mode) || S_ISDIR(st->st_mode))
 		return 0;
 	snprintf(walk.bad, walk.badlen, "%s", path);

@@ -43,7 +43,8 @@ int gd_readfile_alloc(const char *path, size_t cap, char **out, size_t *got);
 /*
  * For a library that reads a whole tree itself (hwloc under a fixture root):
  * 0 if every entry under root is a directory, a regular file, or a symlink
- * to one (or dangling); else -GD_ENOTREG (or -E2BIG past max_entries) with
+ * to one (or dangling), no file over GD_READ_CAP_TEXT; else -GD_ENOTREG,
+ * -EFBIG (or -E2BIG past max_entries) with
  * the first offending path in bad. Symlinks are not followed into directories.
  */
 int gd_readfile_check_tree(const char *root, size_t max_entries, char *bad, size_t badlen);
