@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gid.h"
 #include "log.h"
@@ -483,8 +484,16 @@ int gd_rdma_discover(struct gd_hca **hcas, size_t *count)
 		if (!strncmp(names[i], "scif", 4))
 			continue; /* Xeon Phi pseudo devices, skipped as hwloc does */
 		ret = gd_rdma_read_hca(names[i], &v[got]);
-		if (ret == -ENODEV)
-			continue; /* vanished */
+		if (ret == -ENODEV) { /* vanished, or a link that leads nowhere: say which */
+			char path[PATH_MAX];
+			struct stat st;
+
+			if (!gd_sysfs_path(path, sizeof(path), IB "/%s", names[i]) &&
+			    stat(path, &st) && errno != ENOENT)
+				gd_warn("%s: %s; this RDMA device entry is ignored", path,
+					strerror(errno));
+			continue;
+		}
 		if (ret) {
 			gd_sysfs_free_list(names, n);
 			gd_rdma_free(v, got);

@@ -183,12 +183,14 @@ int gd_peermem_probe(struct gd_peermem *p)
 {
 	static const char *const peers[] = { "nvidia-peermem", "nv_mem" };
 	char *mods = NULL;
-	int n = 0;
+	int n = 0, mods_err;
 
 	memset(p, 0, sizeof(*p));
 	p->nvidia_peermem = gd_sysfs_exists("/sys/module/nvidia_peermem");
 	p->nv_peer_mem = gd_sysfs_exists("/sys/module/nv_peer_mem");
-	if (gd_read_text(&mods, "/proc/modules") == 0) {
+	mods_err = gd_read_text(&mods, "/proc/modules");
+	p->modules_err = mods_err == -ENOENT ? 0 : mods_err;
+	if (mods_err == 0) {
 		p->nvidia_peermem |= gd_proc_modules_has(mods, "nvidia_peermem");
 		p->nv_peer_mem |= gd_proc_modules_has(mods, "nv_peer_mem");
 		free(mods);
@@ -207,6 +209,11 @@ int gd_peermem_probe(struct gd_peermem *p)
 		p->state = GD_PEERMEM_LOADED;
 	n = snprintf(p->evidence, sizeof(p->evidence), "/sys/module/nvidia_peermem: %s; nv_peer_mem: %s",
 		     p->nvidia_peermem ? "loaded" : "absent", p->nv_peer_mem ? "loaded" : "absent");
+	if (mods_err && mods_err != -ENOENT) /* what could not be read is said, not assumed */
+		n += snprintf(p->evidence + n, sizeof(p->evidence) - n,
+			      "; /proc/modules unreadable (%s)", gd_strerror(mods_err));
+	if ((size_t)n >= sizeof(p->evidence))
+		n = (int)sizeof(p->evidence) - 1;
 	if (p->registered_as[0])
 		snprintf(p->evidence + n, sizeof(p->evidence) - n,
 			 "; /sys/kernel/mm/memory_peers/%s/version exists", p->registered_as);
