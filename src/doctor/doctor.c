@@ -245,7 +245,7 @@ static int find_nics(struct gd_doctor *d)
 {
 	struct gd_hca *all;
 	size_t n, k = 0;
-	int ret = gd_rdma_discover(&all, &n);
+	int ret = gd_rdma_discover(d->m, &all, &n);
 
 	if (ret)
 		return ret;
@@ -283,7 +283,7 @@ static void pair_gpu(struct gd_doctor *d, struct gd_doc_gpu *g)
 
 		if (!d->nics[i].pci[0])
 			continue;
-		c = gd_pci_path_class(g->pci, d->nics[i].pci);
+		c = gd_pci_path_class(d->m, g->pci, d->nics[i].pci);
 		if (g->nic < 0 || c < g->cls) {
 			g->nic = (int)i;
 			g->cls = c;
@@ -296,11 +296,11 @@ int gd_doctor_init(struct gd_doctor *d)
 	char (*bdfs)[GD_BDF_LEN];
 	int ret;
 
-	d->live = !gd_sysfs_is_fixture();
+	d->live = !d->m->fixture;
 	ret = find_nics(d);
 	if (ret)
 		return ret;
-	ret = gd_pci_list_gpus(&bdfs, &d->ngpus);
+	ret = gd_pci_list_gpus(d->m, &bdfs, &d->ngpus);
 	if (ret)
 		return ret;
 	d->gpus = calloc(d->ngpus ? d->ngpus : 1, sizeof(*d->gpus));
@@ -310,7 +310,7 @@ int gd_doctor_init(struct gd_doctor *d)
 	}
 	for (size_t i = 0; i < d->ngpus; i++) {
 		snprintf(d->gpus[i].pci, sizeof(d->gpus[i].pci), "%s", bdfs[i]);
-		d->gpus[i].numa = gd_pci_numa(bdfs[i]);
+		d->gpus[i].numa = gd_pci_numa(d->m, bdfs[i]);
 		pair_gpu(d, &d->gpus[i]);
 	}
 	free(bdfs);

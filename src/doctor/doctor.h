@@ -57,6 +57,7 @@ struct gd_doc_gpu {
 };
 
 struct gd_doctor {
+	const struct gd_machine *m; /* the machine examined (set by the caller) */
 	bool live;                /* not a fixture root: live-only checks run */
 	bool json;
 	FILE *out;
@@ -65,7 +66,7 @@ struct gd_doctor {
 	struct gd_doc_gpu *gpus;
 	size_t ngpus;
 	struct gd_doc_nic *nics;  /* one per hca, same order */
-	struct gd_hca *hcas;      /* gd_rdma_discover(), -d applied */
+	struct gd_hca *hcas;	  /* gd_rdma_discover(m), -d applied */
 	size_t nnics;
 	int counts[GD_CHECK_NSTATUS];
 };

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <hwloc.h>
 
+#include "machine.h"
 #include "nvlink.h"
 
 enum gd_link {
@@ -58,6 +59,7 @@ struct gd_topo_nic {
 
 struct gd_topo {
 	hwloc_topology_t hw;
+	const struct gd_machine *m; /* whose sysfs the links and NICs are read from */
 	struct gd_topo_gpu *gpus;
 	size_t ngpus;
 	struct gd_topo_nic *nics;
@@ -78,7 +80,7 @@ struct gd_topo {
 
 struct gd_topo_src {
 	const char *xml;       /* hwloc XML instead of the live machine */
-	const char *fsroot;    /* a fixture sysfs root for hwloc (when no XML) */
+	const struct gd_machine *m; /* the machine; hwloc reads its root when no XML */
 };
 
 /* Load hwloc: 0 or -errno; err says why. */

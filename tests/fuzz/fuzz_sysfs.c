@@ -30,6 +30,7 @@
 #include "devinfo_report.h"
 #include "gdr_env.h"
 #include "jsonout.h"
+#include "machine.h"
 #include "pcipath.h"
 #include "readfile.h"
 #include "sysfs.h"
@@ -39,6 +40,7 @@ struct orig {
 	size_t len;
 };
 
+static struct gd_machine machine;
 static struct orig *files;
 static size_t nfiles, cap;
 
@@ -72,7 +74,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_sysfs: set GD_FUZZ_TREE to a copy of a fixture tree\n");
 		exit(2);
 	}
-	gd_sysfs_set_root(tree);
+	if (gd_machine_init(&machine, tree))
+		exit(2);
 	return 0;
 }
 
@@ -147,7 +150,7 @@ static void run_readers(void)
 
 	if (!mem)
 		abort();
-	if (gd_devinfo_collect(NULL, false, &di) == 0) {
+	if (gd_devinfo_collect(&machine, NULL, false, &di) == 0) {
 		gd_devinfo_print_json(&di, mem);
 		fflush(mem);
 		check_json(buf, len);
@@ -156,7 +159,7 @@ static void run_readers(void)
 	}
 	fclose(mem);
 	free(buf);
-	if (gd_pci_list_gpus(&gpus, &ngpus) == 0) {
+	if (gd_pci_list_gpus(&machine, &gpus, &ngpus) == 0) {
 		for (size_t i = 0; i < ngpus; i++) {
 			struct gd_pci_link l;
 			struct gd_pci_chain ch;
@@ -164,13 +167,13 @@ static void run_readers(void)
 			size_t got;
 			uint64_t bar;
 
-			if (gd_pci_read_link(gpus[i], &l) == 0 && (l.cur_gts != l.cur_gts ||
+			if (gd_pci_read_link(&machine, gpus[i], &l) == 0 && (l.cur_gts != l.cur_gts ||
 								 l.cur_gts > 1024))
 				abort(); /* a rate is finite and plausible, or unknown (0) */
-			gd_pci_chain(gpus[i], &ch);
-			gd_pci_numa(gpus[i]);
-			gd_pci_mem_resource(gpus[i], 1, &bar);
-			if (gd_pci_read_config(gpus[i], cfg, sizeof(cfg), &got) == 0)
+			gd_pci_chain(&machine, gpus[i], &ch);
+			gd_pci_numa(&machine, gpus[i]);
+			gd_pci_mem_resource(&machine, gpus[i], 1, &bar);
+			if (gd_pci_read_config(&machine, gpus[i], cfg, sizeof(cfg), &got) == 0)
 				gd_pci_find_ext_cap(cfg, got, GD_PCI_EXT_CAP_ACS);
 		}
 		free(gpus);
@@ -181,10 +184,10 @@ static void run_readers(void)
 		struct gd_nv_params np;
 		struct gd_peermem pm;
 
-		gd_kernel_version(&kv);
-		gd_nvidia_driver(&nd);
-		gd_nv_params_read(&np);
-		gd_peermem_probe(&pm);
+		gd_kernel_version(&machine, &kv);
+		gd_nvidia_driver(&machine, &nd);
+		gd_nv_params_read(&machine, &np);
+		gd_peermem_probe(&machine, &pm);
 	}
 }
 

@@ -49,6 +49,10 @@ cat >"$work/config.h" <<'EOH'
 #define _GNU_SOURCE 1
 #define PACKAGE_NAME "gdperf"
 #define PACKAGE_VERSION "fuzz"
+#define GD_VERSION_STRING "fuzz"
+#define GD_FEATURE_CUDA_KERNELS 0
+#define GD_FEATURE_MPI 0
+#define GD_FEATURE_YAML 0
 EOH
 cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor $(pkg-config --cflags json-c)"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
@@ -64,14 +68,14 @@ common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/
 	$common $libs
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
-	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/sysfs.c" \
+	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
 	"$srcdir/src/core/readfile.c" "$srcdir/src/gpu/cuda.c" $common $libs -ldl
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
 	"$srcdir"/src/discover/rdma_dev.c "$srcdir"/src/discover/gid.c "$srcdir"/src/discover/netdev.c \
 	"$srcdir"/src/discover/bond.c "$srcdir"/src/discover/verbs.c \
 	"$srcdir"/src/discover/devinfo_report.c "$srcdir"/src/topo/pcipath.c \
-	"$srcdir"/src/doctor/gdr_env.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
+	"$srcdir"/src/doctor/gdr_env.c "$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
 	$common $libs $(pkg-config --libs libibverbs 2>/dev/null || echo -libverbs)
 # the tree the sysfs fuzzer mutates (restored after every input)
 rm -rf "$work/tree"
