@@ -3,6 +3,7 @@
 
 #include "readfile.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -95,17 +96,31 @@ int gd_sysfs_read_str(const struct gd_machine *m, char *buf, size_t len, const c
 	return ret ? ret : read_file(path, buf, len);
 }
 
+/* The base of a sysfs number: 16 after "0x" (skipped), else 10; never octal ("010" is ten). */
+static int number_base(const char **s)
+{
+	if ((*s)[0] == '0' && ((*s)[1] == 'x' || (*s)[1] == 'X')) {
+		*s += 2;
+		/* strtoul(, 16) would skip a second "0x" */
+		return (*s)[0] == '0' && ((*s)[1] == 'x' || (*s)[1] == 'X') ? -1 : 16;
+	}
+	return 10;
+}
+
 int gd_parse_u64(const char *s, uint64_t *val)
 {
 	char *end;
 	unsigned long long v;
+	int base;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
-	if (!*s || *s == '-')
+	base = number_base(&s);
+	/* digits only: strtoull would take a sign, spaces, or a second "0x" */
+	if (base < 0 || !(base == 16 ? isxdigit((unsigned char)*s) : isdigit((unsigned char)*s)))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, base);
 	if (errno || end == s)
 		return -EINVAL;
 	while (*end == ' ' || *end == '\t' || *end == '\n')
@@ -139,14 +154,22 @@ int gd_sysfs_read_u64(const struct gd_machine *m, uint64_t *val, const char *fmt
 static int read_int(const char *path, int *val)
 {
 	char buf[64], *end;
-	int ret = read_file(path, buf, sizeof(buf));
+	const char *s = buf;
+	int ret = read_file(path, buf, sizeof(buf)), base;
+	bool neg;
 	long v;
 
 	if (ret)
 		return ret;
+	neg = *s == '-';
+	s += neg;
+	base = number_base(&s);
+	if (base < 0 || !(base == 16 ? isxdigit((unsigned char)*s) : isdigit((unsigned char)*s)))
+		return fail(path, -EINVAL);
 	errno = 0;
-	v = strtol(buf, &end, 0);
-	if (errno || end == buf || *end || v < INT_MIN || v > INT_MAX)
+	v = strtol(s, &end, base);
+	v = neg ? -v : v;
+	if (errno || end == s || *end || v < INT_MIN || v > INT_MAX)
 		return fail(path, -EINVAL);
 	*val = (int)v;
 	return 0;
