@@ -1,22 +1,46 @@
 #!/bin/bash
 # bench-vs-perftest: a benchmark (not a test). In ONE Soft-RoCE guest boot,
-# run gdperf and perftest alternately on the same rxe link for each op and
-# size, and print gdperf/perftest ratios of average bandwidth, message rate
-# and typical latency: medians over the runs of each tool (a loaded host
-# adds 4 ms scheduler stalls that would dominate a mean); the order
-# alternates pair by pair so that drift cancels. Each result is also
-# streamed on stderr as "csv: impl,op,kind,size,bw_MiBps,Mpps,typical_us".
+# run gdperf and perftest alternately on the same rxe link for each op, kind
+# and size, and print per tool the median, the spread (min..max and the
+# interquartile range) and gdperf/perftest ratios of average bandwidth,
+# message rate and typical latency. Medians, because a loaded host adds
+# scheduler stalls that would dominate a mean; the order of the variants
+# rotates round by round (with two, which tool goes first alternates) so
+# that drift cancels.
+#
+# Around every run the rxe port's hw_counters are read and diffed: a run
+# with retransmits or RNR (duplicate_request, out_of_seq_request,
+# rcvd_seq_err, completer_retry_err, *rnr*, retry_*) is flagged '!' and the
+# table shows a second median without the flagged runs.
 #
 #   scripts/bench-vs-perftest.sh [--pairs N] [--sizes "8 4096 65536 1048576"]
-#                                [--ops "write read send atomic"] [--builddir DIR]
+#       [--ops "write read send atomic"] [--kinds "bw lat"]
+#       [--variants "gd pt"] [--duration SEC | --iters-scale K]
+#       [--flags "-q 4"] [--strace] [--out DIR] [--builddir DIR]
+#
+# Variants: gd (gdperf), pt (perftest), gdm (gdperf, GDPERF_CLOCK=monotonic),
+# pto (perftest --use_old_post_send); ratios are against pt. --flags adds
+# options to every run of every tool (e.g. the message-rate flags -q/-l/-Q).
+# --strace adds, after the timed runs of a point, one run per variant under
+# `strace -c -f` (server and client) and reports syscalls per message.
+# --out DIR keeps the raw CSV (runs.csv), the strace summaries and the
+# table (summary.txt) there. Each run is also streamed on stderr:
+#   run: impl,op,kind,size,round,order,bw,peak,mpps,typ,wall_s,flag,counters
 #
 # Outside the guest it re-runs itself through scripts/gd-vm. Under TCG the
 # numbers are small (~0.3 Gb/s, ~20 us): only the ratios mean something.
 set -u
 
-pairs=5
+pairs=9
 sizes="8 4096 65536 1048576"
 ops="write read send atomic"
+kinds="bw lat"
+variants="gd pt"
+duration=
+scale=1
+flags=
+do_strace=0
+outdir=
 builddir=${top_builddir:-$PWD}
 here=$(cd "$(dirname "$0")" && pwd)
 orig_args=("$@")
@@ -26,17 +50,33 @@ while [ $# -gt 0 ]; do
 	--pairs) pairs=$2; shift 2 ;;
 	--sizes) sizes=$2; shift 2 ;;
 	--ops) ops=$2; shift 2 ;;
+	--kinds) kinds=$2; shift 2 ;;
+	--variants) variants=$2; shift 2 ;;
+	--duration) duration=$2; shift 2 ;;
+	--iters-scale) scale=$2; shift 2 ;;
+	--flags) flags=$2; shift 2 ;;
+	--strace) do_strace=1; shift ;;
+	--out) mkdir -p "$2" && outdir=$(cd "$2" && pwd); shift 2 ;;
 	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
-	-h|--help) sed -n '2,15p' "$0"; exit 0 ;;
-	*) echo "bench-vs-perftest: unknown argument $1" >&2; exit 2 ;;
+	-h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+	*) echo "bench-vs-perftest: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
+done
+[[ $pairs =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-perftest: --pairs takes a count, not '$pairs'" >&2; exit 2; }
+[[ $scale =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-perftest: --iters-scale takes a whole factor, not '$scale'" >&2; exit 2; }
+[ -z "$duration" ] || [[ $duration =~ ^[1-9][0-9]*$ ]] ||
+	{ echo "bench-vs-perftest: --duration takes whole seconds, not '$duration'" >&2; exit 2; }
+for v in $variants; do
+	case $v in gd|pt|gdm|pto) ;; *) echo "bench-vs-perftest: unknown variant '$v' (gd pt gdm pto)" >&2; exit 2 ;; esac
 done
 
 DEV=${GD_VM_DEV:-rxe0}
 IP=${GD_VM_IP:-10.0.0.1}
 if [ ! -d /sys/class/infiniband/$DEV ]; then
 	if [ -x "$here/gd-vm" ]; then
-		exec "$here/gd-vm" --timeout 3600 -- "$here/bench-vs-perftest.sh" \
+		out_opt=()
+		[ -n "$outdir" ] && out_opt=(--share "$outdir")
+		exec "$here/gd-vm" --timeout 3600 "${out_opt[@]}" -- "$here/bench-vs-perftest.sh" \
 			--builddir "$builddir" "${orig_args[@]}"
 	fi
 	echo "bench-vs-perftest: no $DEV here and no scripts/gd-vm to boot the guest" >&2
@@ -45,16 +85,22 @@ fi
 BIN=$builddir/tools
 [ -x "$BIN/gd_write_bw" ] || { echo "bench-vs-perftest: build first ($BIN/gd_write_bw)" >&2; exit 3; }
 command -v ib_write_bw >/dev/null || { echo "bench-vs-perftest: perftest not installed" >&2; exit 3; }
+if [ $do_strace = 1 ] && ! command -v strace >/dev/null; then
+	echo "bench-vs-perftest: --strace needs strace (apt-get install strace)" >&2; exit 3
+fi
 
 WORK=$(mktemp -d /tmp/bvp.XXXXXX)
-CSV=$WORK/results.csv
+[ -n "$outdir" ] || outdir=$WORK
+CSV=$outdir/runs.csv
+: > "$CSV"
+HWC=/sys/class/infiniband/$DEV/ports/1/hw_counters
 port=20000
 
 # iterations per size: small messages many, large few (TCG is slow)
 iters() {
-	case $1 in
-	8) echo 1000 ;; 4096) echo 500 ;; 65536) echo 200 ;; *) echo 20 ;;
-	esac
+	local n
+	case $1 in 8) n=1000 ;; 4096) n=500 ;; 65536) n=200 ;; *) n=20 ;; esac
+	echo $((n * scale))
 }
 
 wait_listen() {
@@ -69,80 +115,174 @@ wait_listen() {
 	return 1
 }
 
-# one IMPL(gd|pt) OP KIND SIZE -> appends a CSV line: impl,op,kind,size,bw_avg,msgrate,typical
-one() {
-	local impl=$1 op=$2 kind=$3 size=$4 tool args out spid
-	port=$((port + 1))
-	args="-d $DEV -x 1 -p $port -n $(iters $size) -F"
-	[ "$op" != atomic ] && args="$args -s $size"
-	if [ $impl = gd ]; then tool=$BIN/gd_${op}_$kind; else tool=ib_${op}_$kind; fi
-	timeout -s KILL 120 $tool $args > "$WORK/s.out" 2>&1 &
-	spid=$!
-	wait_listen $port || { kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null; return; }
-	out=$(timeout -s KILL 120 $tool $args $IP 2>&1)
-	wait $spid 2>/dev/null
-	echo "$out" > "$WORK/last-$impl-$op-$kind-$size.out"
-	# the result line: first field is the size
-	echo "$out" | awk -v impl=$impl -v op=$op -v kind=$kind -v size=$size '
-		$1 == size && NF >= 5 && $2 ~ /^[0-9]+$/ {
-			if (kind == "bw") printf "%s,%s,%s,%s,%s,%s,\n", impl, op, kind, size, $4, $5
-			else printf "%s,%s,%s,%s,,,%s\n", impl, op, kind, size, $5
-			exit
-		}' | tee -a "$CSV" | sed 's/^/  csv: /' >&2
+# every hw counter as "name value" lines
+counters() { (cd "$HWC" 2>/dev/null && grep -H . * | tr ':' ' '); }
+
+# counters_diff BEFORE AFTER -> "name=delta;..." for the nonzero deltas
+counters_diff() {
+	awk 'NR == FNR { b[$1] = $2; next } { d = $2 - b[$1]; if (d) printf "%s%s=%d", sep, $1, d; sep = ";" }' "$1" "$2"
 }
 
-echo "bench-vs-perftest: $pairs pairs, sizes $sizes, ops $ops, device $DEV ($IP)" >&2
+# the command line of a variant: sets TOOL, ENVV, EXTRA
+variant() {
+	local impl=$1 op=$2 kind=$3
+	ENVV=; EXTRA=
+	case $impl in
+	gd) TOOL=$BIN/gd_${op}_$kind ;;
+	gdm) TOOL=$BIN/gd_${op}_$kind; ENVV=GDPERF_CLOCK=monotonic ;;
+	pt) TOOL=ib_${op}_$kind ;;
+	pto) TOOL=ib_${op}_$kind; EXTRA=--use_old_post_send ;;
+	esac
+}
+
+run_args() {
+	local op=$1 size=$2 a="-d $DEV -x 1 -F"
+	if [ -n "$duration" ]; then a="$a -D $duration"; else a="$a -n $(iters $size)"; fi
+	[ "$op" != atomic ] && a="$a -s $size"
+	echo "$a $flags"
+}
+
+# one IMPL OP KIND SIZE ROUND ORDER -> appends a CSV line (see the header)
+one() {
+	local impl=$1 op=$2 kind=$3 size=$4 round=$5 order=$6 args out spid t0 t1 diff flag
+	port=$((port + 1))
+	variant $impl $op $kind
+	args="$(run_args $op $size) -p $port $EXTRA"
+	counters > "$WORK/c0"
+	env $ENVV timeout -s KILL 120 $TOOL $args > "$WORK/s.out" 2>&1 &
+	spid=$!
+	if ! wait_listen $port; then
+		kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null
+		echo "$impl,$op,$kind,$size,$round,$order,,,,,0,X,server never listened" | tee -a "$CSV" >&2
+		return
+	fi
+	t0=$(date +%s.%N)
+	out=$(env $ENVV timeout -s KILL 120 $TOOL $args $IP 2>&1)
+	t1=$(date +%s.%N)
+	wait $spid 2>/dev/null
+	counters > "$WORK/c1"
+	diff=$(counters_diff "$WORK/c0" "$WORK/c1")
+	flag=
+	echo "$diff" | grep -qE '(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|rnr|retry_)[a-z_]*=' && flag='!'
+	echo "$out" > "$WORK/last-$impl-$op-$kind-$size.out"
+	echo "$out" | awk -v pre="$impl,$op,$kind,$size,$round,$order" -v kind=$kind -v size=$size \
+		-v wall=$(awk -v a=$t0 -v b=$t1 'BEGIN { print b - a }') -v flag="$flag" -v diff="$diff" '
+		$1 == size && NF >= 5 && $2 ~ /^[0-9]+$/ {
+			if (kind == "bw") printf "%s,%s,%s,%s,,%.3f,%s,%s\n", pre, $4, $3, $5, wall, flag, diff
+			else printf "%s,,,,%s,%.3f,%s,%s\n", pre, $5, wall, flag, diff
+			found = 1; exit
+		}
+		END { if (!found) printf "%s,,,,,%.3f,X,%s\n", pre, wall, diff }' |
+		tee -a "$CSV" | sed 's/^/  run: /' >&2
+}
+
+# strace_one IMPL OP KIND SIZE: syscalls of server and client, per message
+strace_one() {
+	local impl=$1 op=$2 kind=$3 size=$4 args spid f=$outdir/strace-$1-$2-$3-$4 n
+	local duration= # strace counts the whole run: count messages with -n
+	port=$((port + 1))
+	variant $impl $op $kind
+	args="$(run_args $op $size) -p $port $EXTRA"
+	env $ENVV timeout -s KILL 300 strace -c -f -o "$f.s" $TOOL $args > /dev/null 2>&1 &
+	spid=$!
+	wait_listen $port || { kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null; return; }
+	env $ENVV timeout -s KILL 300 strace -c -f -o "$f.c" $TOOL $args $IP > "$f.out" 2>&1
+	wait $spid 2>/dev/null
+	n=$(awk -v size=$size '$1 == size && $2 ~ /^[0-9]+$/ { print $2; exit }' "$f.out")
+	local c s top
+	c=$(awk '$NF == "total" { print $4 }' "$f.c")
+	s=$(awk '$NF == "total" { print $4 }' "$f.s")
+	# the client's three most frequent calls
+	top=$(awk '$1 ~ /^[0-9.]+$/ && $NF != "total" { print $4, $NF }' "$f.c" | sort -rn | head -3 |
+		awk '{ printf " %s:%s", $2, $1 }')
+	awk -v pre="strace: $impl,$op,$kind,$size" -v n="${n:-0}" -v c="${c:-0}" -v s="${s:-0}" -v top="$top" 'BEGIN {
+		if (n > 0) printf "%s,msgs=%d,client=%d,server=%d,client/msg=%.3f,server/msg=%.3f,top:%s\n",
+			pre, n, c, s, c / n, s / n, top
+		else printf "%s,no result line\n", pre }' | tee -a "$outdir/strace.csv" >&2
+}
+
+echo "bench-vs-perftest: $pairs rounds of '$variants', sizes $sizes, ops $ops, kinds $kinds," \
+	"${duration:+-D $duration}${duration:--n per size x$scale}, flags '$flags', device $DEV ($IP)" >&2
+read -r -a vs <<< "$variants"
+nv=${#vs[@]}
+t_start=$(date +%s)
 for op in $ops; do
-	for kind in bw lat; do
+	for kind in $kinds; do
 		for size in $sizes; do
 			[ $op = atomic ] && [ $size != 8 ] && continue
 			for i in $(seq 1 $pairs); do
-				if [ $((i % 2)) = 1 ]; then
-					one gd $op $kind $size; one pt $op $kind $size
-				else
-					one pt $op $kind $size; one gd $op $kind $size
-				fi
+				# rotate the order round by round
+				for k in $(seq 0 $((nv - 1))); do
+					one ${vs[$(((i - 1 + k) % nv))]} $op $kind $size $i $k
+				done
 			done
-			echo "  done $op $kind $size" >&2
+			if [ $do_strace = 1 ]; then
+				for v in $variants; do strace_one $v $op $kind $size; done
+			fi
+			echo "  done $op $kind $size ($(( $(date +%s) - t_start )) s)" >&2
 		done
 	done
 done
 
-python3 - "$CSV" <<'EOF'
+python3 - "$CSV" "$variants" <<'EOF' | tee "$outdir/summary.txt"
 import csv, sys, math, statistics
-rows = {}
+variants = sys.argv[2].split()
+runs = {}
 for r in csv.reader(open(sys.argv[1])):
-    if len(r) != 7: continue
-    impl, op, kind, size, bw, mr, typ = r
+    if len(r) < 12: continue
+    impl, op, kind, size, rnd, order, bw, peak, mpps, typ, wall, flag = r[:12]
     key = (op, kind, int(size))
-    d = rows.setdefault(key, {"gd": [], "pt": []})
+    d = runs.setdefault(key, {})
     try:
-        v = (float(bw), float(mr)) if kind == "bw" else (float(typ),)
+        v = float(bw) if kind == "bw" else float(typ)
+        m = float(mpps) if kind == "bw" else float("nan")
     except ValueError:
-        continue
-    if all(math.isfinite(x) and x > 0 for x in v):
-        d[impl].append(v)
-def med(xs): return statistics.median(xs) if xs else float("nan")
-def ratio(a, b): return a / b if b and math.isfinite(a) and math.isfinite(b) else float("nan")
-print("%-6s %-4s %8s | %9s %9s %6s | %9s %9s %6s | %9s %9s %6s | %s" % (
-    "op", "kind", "size", "gd BW", "pt BW", "ratio", "gd Mpps", "pt Mpps", "ratio",
-    "gd typ", "pt typ", "ratio", "runs gd/pt"))
-print("%-6s %-4s %8s | %9s %9s %6s | %9s %9s %6s | %9s %9s %6s |" % (
-    "", "", "bytes", "MiB/s", "MiB/s", "gd/pt", "", "", "gd/pt", "usec", "usec", "gd/pt"))
+        v = m = float("nan")
+    d.setdefault(impl, []).append(dict(round=int(rnd), v=v, m=m, flag=flag, wall=float(wall)))
+
+def q(xs, p):
+    xs = sorted(xs)
+    if not xs: return float("nan")
+    k = (len(xs) - 1) * p
+    f = math.floor(k); c = math.ceil(k)
+    return xs[f] + (xs[c] - xs[f]) * (k - f)
+def med(xs): return q(xs, 0.5)
+def fmt(x, w=8, p=2):
+    return ("%*.*f" % (w, p, x)) if math.isfinite(x) else "%*s" % (w, "-")
+
 order = {"write": 0, "read": 1, "send": 2, "atomic": 3}
-for (op, kind, size) in sorted(rows, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
-    d = rows[(op, kind, size)]
-    n = "%d/%d" % (len(d["gd"]), len(d["pt"]))
-    if kind == "bw":
-        gb, pb = med([v[0] for v in d["gd"]]), med([v[0] for v in d["pt"]])
-        gm, pm = med([v[1] for v in d["gd"]]), med([v[1] for v in d["pt"]])
-        print("%-6s %-4s %8d | %9.2f %9.2f %6.2f | %9.6f %9.6f %6.2f | %9s %9s %6s | %s" % (
-            op, kind, size, gb, pb, ratio(gb, pb), gm, pm, ratio(gm, pm), "", "", "", n))
-    else:
-        gt, pt = med([v[0] for v in d["gd"]]), med([v[0] for v in d["pt"]])
-        print("%-6s %-4s %8d | %9s %9s %6s | %9s %9s %6s | %9.2f %9.2f %6.2f | %s" % (
-            op, kind, size, "", "", "", "", "", "", gt, pt, ratio(gt, pt), n))
-print("Medians over the runs of each tool (the pairs alternate which tool goes first).")
-print("BW and message rate: ratio > 1 means gdperf is faster; typical latency: ratio < 1 means gdperf is faster.")
+print("Per point and variant: median [min..max] (IQR q1..q3) of BW (MiB/s) or typical latency (us);")
+print("Mpps median; runs ok/flagged(!: retransmit/RNR in hw_counters)/failed; ratio = median / pt median")
+print("(BW: >1 gdperf faster; latency: <1 gdperf faster); 'pair' = median and range of the per-round ratios;")
+print("'clean' = ratio of medians over runs without retransmits.")
+for key in sorted(runs, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
+    op, kind, size = key
+    d = runs[key]
+    pt = d.get("pt", [])
+    ptv = [x["v"] for x in pt if math.isfinite(x["v"])]
+    ptc = [x["v"] for x in pt if math.isfinite(x["v"]) and not x["flag"]]
+    for impl in variants:
+        xs = d.get(impl, [])
+        ok = [x for x in xs if math.isfinite(x["v"])]
+        vals = [x["v"] for x in ok]
+        clean = [x["v"] for x in ok if not x["flag"]]
+        nflag = sum(1 for x in ok if x["flag"])
+        nfail = len(xs) - len(ok)
+        line = "%-6s %-3s %8d %-4s %s [%s..%s] (%s..%s)" % (
+            op, kind, size, impl, fmt(med(vals)), fmt(min(vals) if vals else float("nan"), 1),
+            fmt(max(vals) if vals else float("nan"), 1), fmt(q(vals, .25), 1), fmt(q(vals, .75), 1))
+        if kind == "bw":
+            line += " %s Mpps" % fmt(med([x["m"] for x in ok]), 8, 5)
+        line += "  runs %d/%d/%d" % (len(ok) - nflag, nflag, nfail)
+        line += "  wall %s s" % fmt(med([x["wall"] for x in xs]), 5, 2)
+        if impl != "pt" and ptv and vals:
+            r = med(vals) / med(ptv)
+            pr = {x["round"]: x["v"] for x in pt if math.isfinite(x["v"])}
+            pair = [x["v"] / pr[x["round"]] for x in ok if x["round"] in pr]
+            rc = med(clean) / med(ptc) if clean and ptc else float("nan")
+            line += "  ratio %s pair %s [%s..%s] clean %s" % (
+                fmt(r, 5), fmt(med(pair), 4), fmt(min(pair), 1), fmt(max(pair), 1), fmt(rc, 4))
+        print(line)
 EOF
+[ "$outdir" = "$WORK" ] || echo "bench-vs-perftest: raw runs in $CSV" >&2
 rm -rf "$WORK"
