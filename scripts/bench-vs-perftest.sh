@@ -16,7 +16,7 @@
 #   scripts/bench-vs-perftest.sh [--pairs N] [--sizes "8 4096 65536 1048576"]
 #       [--ops "write read send atomic"] [--kinds "bw lat"]
 #       [--variants "gd pt"] [--duration SEC | --iters-scale K]
-#       [--flags "-q 4"] [--strace] [--out DIR] [--builddir DIR]
+#       [--flags "-q 4"] [--strace] [--min-ratio R] [--out DIR] [--builddir DIR]
 #
 # Variants: gd (gdperf), pt (perftest), gdm (gdperf, GDPERF_CLOCK=monotonic),
 # pto (perftest --use_old_post_send); ratios are against pt. --flags adds
@@ -24,8 +24,12 @@
 # --strace adds, after the timed runs of a point, one run per variant under
 # `strace -c -f` (server and client) and reports syscalls per message.
 # --out DIR keeps the raw CSV (runs.csv), the strace summaries and the
-# table (summary.txt) there. Each run is also streamed on stderr:
-#   run: impl,op,kind,size,round,order,bw,peak,mpps,typ,wall_s,flag,counters
+# table (summary.txt) there. --min-ratio R (a guard, not a measurement):
+# exit 1 when any variant's speed ratio against pt (BW: gd/pt, latency:
+# pt/gd; over the runs without retransmits when there are any) is below R. Each run is also streamed on stderr:
+#   run: impl,op,kind,size,round,order,bw,peak,mpps,typ,wall_s,flag,t0,host,counters
+# where host = host CPUs busy outside QEMU during the run (sampled on the host
+# every 0.2 s; 'h' in the table when above 0.5: other work stealing time).
 #
 # Outside the guest it re-runs itself through scripts/gd-vm. Under TCG the
 # numbers are small (~0.3 Gb/s, ~20 us): only the ratios mean something.
@@ -40,6 +44,7 @@ duration=
 scale=1
 flags=
 do_strace=0
+min_ratio=0
 outdir=
 builddir=${top_builddir:-$PWD}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,13 +61,15 @@ while [ $# -gt 0 ]; do
 	--iters-scale) scale=$2; shift 2 ;;
 	--flags) flags=$2; shift 2 ;;
 	--strace) do_strace=1; shift ;;
+	--min-ratio) min_ratio=$2; shift 2 ;;
 	--out) mkdir -p "$2" && outdir=$(cd "$2" && pwd); shift 2 ;;
 	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
-	-h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,36p' "$0"; exit 0 ;;
 	*) echo "bench-vs-perftest: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 [[ $pairs =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-perftest: --pairs takes a count, not '$pairs'" >&2; exit 2; }
+[[ $min_ratio =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "bench-vs-perftest: --min-ratio takes a number, not '$min_ratio'" >&2; exit 2; }
 [[ $scale =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-perftest: --iters-scale takes a whole factor, not '$scale'" >&2; exit 2; }
 [ -z "$duration" ] || [[ $duration =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "bench-vs-perftest: --duration takes whole seconds, not '$duration'" >&2; exit 2; }
@@ -70,14 +77,36 @@ for v in $variants; do
 	case $v in gd|pt|gdm|pto) ;; *) echo "bench-vs-perftest: unknown variant '$v' (gd pt gdm pto)" >&2; exit 2 ;; esac
 done
 
+# sample_host: every 0.2 s "epoch busy_jiffies total_jiffies qemu_jiffies ncpu"
+sample_host() {
+	local ncpu q p
+	ncpu=$(nproc)
+	while :; do
+		q=0
+		for p in $(pgrep -f '^qemu-system'); do
+			q=$((q + $(awk '{ print $14 + $15 }' /proc/$p/stat 2>/dev/null || echo 0)))
+		done
+		awk -v t="$(date +%s.%N)" -v q=$q -v n=$ncpu '/^cpu / {
+			busy = $2 + $3 + $4 + $7 + $8 + $9; print t, busy, busy + $5 + $6, q, n; exit }' /proc/stat
+		sleep 0.2
+	done
+}
+
 DEV=${GD_VM_DEV:-rxe0}
 IP=${GD_VM_IP:-10.0.0.1}
 if [ ! -d /sys/class/infiniband/$DEV ]; then
 	if [ -x "$here/gd-vm" ]; then
 		out_opt=()
-		[ -n "$outdir" ] && out_opt=(--share "$outdir")
-		exec "$here/gd-vm" --timeout 3600 "${out_opt[@]}" -- "$here/bench-vs-perftest.sh" \
-			--builddir "$builddir" "${orig_args[@]}"
+		[ -n "$outdir" ] || outdir=$(mktemp -d /tmp/bvp-host.XXXXXX)
+		# the host's CPU use by processes other than QEMU, sampled while the guest runs
+		sample_host > "$outdir/host.txt" &
+		sampler=$!
+		"$here/gd-vm" --timeout 3600 --share "$outdir" -- "$here/$(basename "$0")" \
+			--builddir "$builddir" --out "$outdir" "${orig_args[@]}"
+		rc=$?
+		kill $sampler 2>/dev/null
+		wait $sampler 2>/dev/null
+		exit $rc
 	fi
 	echo "bench-vs-perftest: no $DEV here and no scripts/gd-vm to boot the guest" >&2
 	exit 3
@@ -94,6 +123,7 @@ WORK=$(mktemp -d /tmp/bvp.XXXXXX)
 CSV=$outdir/runs.csv
 : > "$CSV"
 HWC=/sys/class/infiniband/$DEV/ports/1/hw_counters
+HOSTLOG=$outdir/host.txt # written by the host while the guest runs (absent without gd-vm)
 port=20000
 
 # iterations per size: small messages many, large few (TCG is slow)
@@ -149,11 +179,12 @@ one() {
 	variant $impl $op $kind
 	args="$(run_args $op $size) -p $port $EXTRA"
 	counters > "$WORK/c0"
+	h0=$(tail -n 1 "$HOSTLOG" 2>/dev/null)
 	env $ENVV timeout -s KILL 120 $TOOL $args > "$WORK/s.out" 2>&1 &
 	spid=$!
 	if ! wait_listen $port; then
 		kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null
-		echo "$impl,$op,$kind,$size,$round,$order,,,,,0,X,server never listened" | tee -a "$CSV" >&2
+		echo "$impl,$op,$kind,$size,$round,$order,,,,,0,X,0,,server never listened" | tee -a "$CSV" >&2
 		return
 	fi
 	t0=$(date +%s.%N)
@@ -161,18 +192,21 @@ one() {
 	t1=$(date +%s.%N)
 	wait $spid 2>/dev/null
 	counters > "$WORK/c1"
+	h1=$(tail -n 1 "$HOSTLOG" 2>/dev/null)
+	# host CPUs busy outside QEMU meanwhile (other work on the host steals the guest's time)
+	host=$(echo "$h0 $h1" | awk 'NF == 10 && $8 > $3 { printf "%.2f", (($7 - $2) - ($9 - $4)) / ($8 - $3) * $5 }')
 	diff=$(counters_diff "$WORK/c0" "$WORK/c1")
 	flag=
 	echo "$diff" | grep -qE '(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|rnr|retry_)[a-z_]*=' && flag='!'
 	echo "$out" > "$WORK/last-$impl-$op-$kind-$size.out"
 	echo "$out" | awk -v pre="$impl,$op,$kind,$size,$round,$order" -v kind=$kind -v size=$size \
-		-v wall=$(awk -v a=$t0 -v b=$t1 'BEGIN { print b - a }') -v flag="$flag" -v diff="$diff" '
+		-v wall=$(awk -v a=$t0 -v b=$t1 'BEGIN { print b - a }') -v flag="$flag" -v diff="$diff" -v t0="$t0,$host" '
 		$1 == size && NF >= 5 && $2 ~ /^[0-9]+$/ {
-			if (kind == "bw") printf "%s,%s,%s,%s,,%.3f,%s,%s\n", pre, $4, $3, $5, wall, flag, diff
-			else printf "%s,,,,%s,%.3f,%s,%s\n", pre, $5, wall, flag, diff
+			if (kind == "bw") printf "%s,%s,%s,%s,,%.3f,%s,%s,%s\n", pre, $4, $3, $5, wall, flag, t0, diff
+			else printf "%s,,,,%s,%.3f,%s,%s,%s\n", pre, $5, wall, flag, t0, diff
 			found = 1; exit
 		}
-		END { if (!found) printf "%s,,,,,%.3f,X,%s\n", pre, wall, diff }' |
+		END { if (!found) printf "%s,,,,,%.3f,X,%s,%s\n", pre, wall, t0, diff }' |
 		tee -a "$CSV" | sed 's/^/  run: /' >&2
 }
 
@@ -224,21 +258,27 @@ for op in $ops; do
 	done
 done
 
-python3 - "$CSV" "$variants" <<'EOF' | tee "$outdir/summary.txt"
+python3 - "$CSV" "$variants" "$min_ratio" <<'EOF' | tee "$outdir/summary.txt"
 import csv, sys, math, statistics
 variants = sys.argv[2].split()
+min_ratio = float(sys.argv[3])
+below = []
 runs = {}
 for r in csv.reader(open(sys.argv[1])):
-    if len(r) < 12: continue
-    impl, op, kind, size, rnd, order, bw, peak, mpps, typ, wall, flag = r[:12]
+    if len(r) < 14: continue
+    impl, op, kind, size, rnd, order, bw, peak, mpps, typ, wall, flag, t0, host = r[:14]
+    try: host = float(host)
+    except ValueError: host = float("nan")
     key = (op, kind, int(size))
     d = runs.setdefault(key, {})
     try:
-        v = float(bw) if kind == "bw" else float(typ)
-        m = float(mpps) if kind == "bw" else float("nan")
+        # bandwidth is compared by message rate: the same ratio at one size, and
+        # printed with 6 decimals where MiB/s has 2 (0.21 MiB/s at 8 B is a 5 % step)
+        v = float(mpps) if kind == "bw" else float(typ)
+        m = float(bw) if kind == "bw" else float("nan")
     except ValueError:
         v = m = float("nan")
-    d.setdefault(impl, []).append(dict(round=int(rnd), v=v, m=m, flag=flag, wall=float(wall)))
+    d.setdefault(impl, []).append(dict(round=int(rnd), v=v, m=m, flag=flag, wall=float(wall), host=host))
 
 def q(xs, p):
     xs = sorted(xs)
@@ -251,38 +291,58 @@ def fmt(x, w=8, p=2):
     return ("%*.*f" % (w, p, x)) if math.isfinite(x) else "%*s" % (w, "-")
 
 order = {"write": 0, "read": 1, "send": 2, "atomic": 3}
-print("Per point and variant: median [min..max] (IQR q1..q3) of BW (MiB/s) or typical latency (us);")
-print("Mpps median; runs ok/flagged(!: retransmit/RNR in hw_counters)/failed; ratio = median / pt median")
-print("(BW: >1 gdperf faster; latency: <1 gdperf faster); 'pair' = median and range of the per-round ratios;")
-print("'clean' = ratio of medians over runs without retransmits.")
+HOST_BUSY = 0.5  # host CPUs busy outside QEMU during a run above which it is marked 'h'
+print("Median, min..max and IQR (q1..q3) of the message rate (Mpps; bw tools) or typical latency (us;")
+print("lat tools) per point and variant, and the median bandwidth (MiB/s);")
+print("runs: ok / ! (retransmit or RNR in hw_counters) / h (host busy outside QEMU > %.1f CPU) / X failed;" % HOST_BUSY)
+print("ratio = median / pt median (rate: > 1 gdperf faster; latency: < 1 gdperf faster); pair = median")
+print("[min..max] of the per-round ratios; quiet = ratio of medians over runs with neither ! nor h.")
+print()
+print("| op | kind | bytes | variant | median | min..max | IQR | MiB/s | runs ok/!/h/X | wall s | ratio | pair ratio | quiet ratio |")
+print("|---|---|---:|---|---:|---|---|---:|---|---:|---:|---|---:|")
+def quiet(x): return not x["flag"] and not (x["host"] > HOST_BUSY)
 for key in sorted(runs, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
     op, kind, size = key
     d = runs[key]
-    pt = d.get("pt", [])
-    ptv = [x["v"] for x in pt if math.isfinite(x["v"])]
-    ptc = [x["v"] for x in pt if math.isfinite(x["v"]) and not x["flag"]]
+    pt = [x for x in d.get("pt", []) if math.isfinite(x["v"])]
+    ptv = [x["v"] for x in pt]
+    ptq = [x["v"] for x in pt if quiet(x)]
     for impl in variants:
         xs = d.get(impl, [])
         ok = [x for x in xs if math.isfinite(x["v"])]
         vals = [x["v"] for x in ok]
-        clean = [x["v"] for x in ok if not x["flag"]]
+        qv = [x["v"] for x in ok if quiet(x)]
         nflag = sum(1 for x in ok if x["flag"])
-        nfail = len(xs) - len(ok)
-        line = "%-6s %-3s %8d %-4s %s [%s..%s] (%s..%s)" % (
-            op, kind, size, impl, fmt(med(vals)), fmt(min(vals) if vals else float("nan"), 1),
-            fmt(max(vals) if vals else float("nan"), 1), fmt(q(vals, .25), 1), fmt(q(vals, .75), 1))
-        if kind == "bw":
-            line += " %s Mpps" % fmt(med([x["m"] for x in ok]), 8, 5)
-        line += "  runs %d/%d/%d" % (len(ok) - nflag, nflag, nfail)
-        line += "  wall %s s" % fmt(med([x["wall"] for x in xs]), 5, 2)
+        nhost = sum(1 for x in ok if not x["flag"] and x["host"] > HOST_BUSY)
+        p = 6 if kind == "bw" else 2
+        cells = [op, kind, str(size), impl, fmt(med(vals), 1, p),
+                 "%s..%s" % (fmt(min(vals) if vals else float("nan"), 1, p), fmt(max(vals) if vals else float("nan"), 1, p)),
+                 "%s..%s" % (fmt(q(vals, .25), 1, p), fmt(q(vals, .75), 1, p)),
+                 fmt(med([x["m"] for x in ok]), 1, 2) if kind == "bw" else "",
+                 "%d/%d/%d/%d" % (len(ok) - nflag - nhost, nflag, nhost, len(xs) - len(ok)),
+                 fmt(med([x["wall"] for x in xs]), 1, 2)]
         if impl != "pt" and ptv and vals:
             r = med(vals) / med(ptv)
-            pr = {x["round"]: x["v"] for x in pt if math.isfinite(x["v"])}
+            pr = {x["round"]: x["v"] for x in pt}
             pair = [x["v"] / pr[x["round"]] for x in ok if x["round"] in pr]
-            rc = med(clean) / med(ptc) if clean and ptc else float("nan")
-            line += "  ratio %s pair %s [%s..%s] clean %s" % (
-                fmt(r, 5), fmt(med(pair), 4), fmt(min(pair), 1), fmt(max(pair), 1), fmt(rc, 4))
-        print(line)
+            rq = med(qv) / med(ptq) if qv and ptq else float("nan")
+            cells += [fmt(r, 1), "%s [%s..%s]" % (fmt(med(pair), 1), fmt(min(pair), 1), fmt(max(pair), 1)), fmt(rq, 1)]
+            speed = rq if math.isfinite(rq) else r
+            if kind != "bw": speed = 1 / speed
+            if min_ratio > 0 and not speed >= min_ratio:
+                below.append("%s %s %d %s: speed ratio %.3f < %.2f" % (op, kind, size, impl, speed, min_ratio))
+        else:
+            cells += ["", "", ""]
+            if impl != "pt" and min_ratio > 0:
+                below.append("%s %s %d %s: no result to compare (%d %s runs, %d pt runs)" % (
+                    op, kind, size, impl, len(vals), impl, len(ptv)))
+        print("| " + " | ".join(cells) + " |")
+for b in below: print("BELOW: " + b)
+if min_ratio > 0:
+    print("guard: %d point(s) below %.2f" % (len(below), min_ratio))
+sys.exit(1 if below else 0)
 EOF
+rc=${PIPESTATUS[0]}
 [ "$outdir" = "$WORK" ] || echo "bench-vs-perftest: raw runs in $CSV" >&2
 rm -rf "$WORK"
+exit $rc
