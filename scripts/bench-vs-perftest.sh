@@ -1,35 +1,38 @@
 #!/bin/bash
 # bench-vs-perftest: a benchmark (not a test). In ONE Soft-RoCE guest boot,
 # run gdperf and perftest alternately on the same rxe link for each op, kind
-# and size, and print per tool the median, the spread (min..max and the
-# interquartile range) and gdperf/perftest ratios of average bandwidth,
-# message rate and typical latency. Medians, because a loaded host adds
-# scheduler stalls that would dominate a mean; the order of the variants
-# rotates round by round (with two, which tool goes first alternates) so
-# that drift cancels.
+# and size, and print per point and tool the median, the spread (min..max,
+# interquartile range) and the gdperf/perftest ratio: of the message rate
+# for the bw tools (the same ratio as bandwidth at one size, with 6 decimals
+# where MiB/s has 2) and of the typical latency for the lat tools. Medians,
+# because a loaded host adds scheduler stalls that would dominate a mean; the
+# order of the variants rotates round by round (with two, which tool goes
+# first alternates) so that drift cancels.
 #
-# Around every run the rxe port's hw_counters are read and diffed: a run
-# with retransmits or RNR (duplicate_request, out_of_seq_request,
-# rcvd_seq_err, completer_retry_err, *rnr*, retry_*) is flagged '!' and the
-# table shows a second median without the flagged runs.
+# Noise is marked per run: '!' when the rxe port's hw_counters, diffed around
+# the run, show retransmits or RNR (duplicate_request, out_of_seq_request,
+# rcvd_seq_err, completer_retry_err, *rnr*, retry_*); 'h' when the host spent
+# more than half a CPU outside QEMU during the run (sampled on the host every
+# 0.2 s: other work stealing the guest's time). 'quiet' ratios leave both out.
 #
 #   scripts/bench-vs-perftest.sh [--pairs N] [--sizes "8 4096 65536 1048576"]
 #       [--ops "write read send atomic"] [--kinds "bw lat"]
 #       [--variants "gd pt"] [--duration SEC | --iters-scale K]
 #       [--flags "-q 4"] [--strace] [--min-ratio R] [--out DIR] [--builddir DIR]
+#       [--host-log FILE] | --sample-host
 #
 # Variants: gd (gdperf), pt (perftest), gdm (gdperf, GDPERF_CLOCK=monotonic),
 # pto (perftest --use_old_post_send); ratios are against pt. --flags adds
 # options to every run of every tool (e.g. the message-rate flags -q/-l/-Q).
-# --strace adds, after the timed runs of a point, one run per variant under
-# `strace -c -f` (server and client) and reports syscalls per message.
-# --out DIR keeps the raw CSV (runs.csv), the strace summaries and the
-# table (summary.txt) there. --min-ratio R (a guard, not a measurement):
-# exit 1 when any variant's speed ratio against pt (BW: gd/pt, latency:
-# pt/gd; over the runs without retransmits when there are any) is below R. Each run is also streamed on stderr:
+# --strace adds, after the timed runs of a point, one -n run per variant
+# under `strace -c -f` (server and client): syscalls per message.
+# --out DIR keeps runs.csv, strace.csv, host.txt and summary.txt there.
+# --min-ratio R (a guard, not a measurement): exit 1 when any variant's speed
+# ratio against pt (rate gd/pt, latency pt/gd; over the quiet runs when there
+# are any) is below R. --sample-host only samples the host (until killed) for
+# a caller that runs several benchmarks in one guest, each with --host-log.
+# Each run is also streamed on stderr:
 #   run: impl,op,kind,size,round,order,bw,peak,mpps,typ,wall_s,flag,t0,host,counters
-# where host = host CPUs busy outside QEMU during the run (sampled on the host
-# every 0.2 s; 'h' in the table when above 0.5: other work stealing time).
 #
 # Outside the guest it re-runs itself through scripts/gd-vm. Under TCG the
 # numbers are small (~0.3 Gb/s, ~20 us): only the ratios mean something.
@@ -45,6 +48,8 @@ scale=1
 flags=
 do_strace=0
 min_ratio=0
+host_log=
+sample_only=0
 outdir=
 builddir=${top_builddir:-$PWD}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,9 +67,11 @@ while [ $# -gt 0 ]; do
 	--flags) flags=$2; shift 2 ;;
 	--strace) do_strace=1; shift ;;
 	--min-ratio) min_ratio=$2; shift 2 ;;
+	--host-log) host_log=$2; shift 2 ;;
+	--sample-host) sample_only=1; shift ;;
 	--out) mkdir -p "$2" && outdir=$(cd "$2" && pwd); shift 2 ;;
 	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
-	-h|--help) sed -n '2,36p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,38p' "$0"; exit 0 ;;
 	*) echo "bench-vs-perftest: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -91,6 +98,10 @@ sample_host() {
 		sleep 0.2
 	done
 }
+
+# --sample-host: only sample (until killed), for a caller that runs several
+# benchmarks in one guest and passes the file to each with --host-log
+[ $sample_only = 1 ] && { sample_host; exit 0; }
 
 DEV=${GD_VM_DEV:-rxe0}
 IP=${GD_VM_IP:-10.0.0.1}
@@ -123,7 +134,8 @@ WORK=$(mktemp -d /tmp/bvp.XXXXXX)
 CSV=$outdir/runs.csv
 : > "$CSV"
 HWC=/sys/class/infiniband/$DEV/ports/1/hw_counters
-HOSTLOG=$outdir/host.txt # written by the host while the guest runs (absent without gd-vm)
+# written by the host while the guest runs (absent without gd-vm)
+HOSTLOG=${host_log:-$outdir/host.txt}
 port=20000
 
 # iterations per size: small messages many, large few (TCG is slow)
