@@ -145,25 +145,37 @@ iters() {
 	echo $((n * scale))
 }
 
+# The per-run bookkeeping uses shell builtins only: under TCG on a loaded host
+# every fork costs tens of milliseconds, and there are hundreds of runs.
+
+# wait_listen PORT: until something listens on it (30 s at most); no probe
+# connection, as each server accepts one peer
 wait_listen() {
-	local i hex
-	hex=$(printf '%04X' "$1")
-	for i in $(seq 1 600); do
-		# one grep per try, and no probe connection (each server accepts one peer)
-		grep -qE "^ *[0-9]+: [0-9A-F]+:$hex [0-9A-F]+:[0-9A-F]+ 0A " \
-			/proc/net/tcp /proc/net/tcp6 2>/dev/null && return 0
+	local hex i l
+	printf -v hex ':%04X ' "$1"
+	for ((i = 0; i < 600; i++)); do
+		for f in /proc/net/tcp /proc/net/tcp6; do
+			while read -r l; do
+				l=${l#*: }
+				[[ ${l%% *}' ' == *"$hex" && $l == *' 0A '* ]] && return 0
+			done < "$f" 2> /dev/null
+		done
 		sleep 0.05
 	done
 	return 1
 }
 
-# every hw counter as "name value" lines
-counters() { (cd "$HWC" 2>/dev/null && grep -H . * | tr ':' ' '); }
-
-# counters_diff BEFORE AFTER -> "name=delta;..." for the nonzero deltas
-counters_diff() {
-	awk 'NR == FNR { b[$1] = $2; next } { d = $2 - b[$1]; if (d) printf "%s%s=%d", sep, $1, d; sep = ";" }' "$1" "$2"
+# counters NAME: every hw counter into the associative array NAME
+counters() {
+	local -n c=$1
+	local f v
+	for f in "$HWC"/*; do
+		read -r v < "$f" 2> /dev/null && c[${f##*/}]=$v
+	done
 }
+
+# last line of the host's sample log (one fork: the log grows all run long)
+host_now() { [ -f "$HOSTLOG" ] && tail -n 1 "$HOSTLOG" | tr ' ' ':'; }
 
 # the command line of a variant: sets TOOL, ENVV, EXTRA
 variant() {
@@ -186,40 +198,46 @@ run_args() {
 
 # one IMPL OP KIND SIZE ROUND ORDER -> appends a CSV line (see the header)
 one() {
-	local impl=$1 op=$2 kind=$3 size=$4 round=$5 order=$6 args out spid t0 t1 diff flag
+	local impl=$1 op=$2 kind=$3 size=$4 round=$5 order=$6 args out spid t0 t1 h0 h1
+	local diff= flag= k d line res=
+	local -A c0=() c1=()
 	port=$((port + 1))
 	variant $impl $op $kind
 	args="$(run_args $op $size) -p $port $EXTRA"
-	counters > "$WORK/c0"
-	h0=$(tail -n 1 "$HOSTLOG" 2>/dev/null)
+	counters c0
+	h0=$(host_now)
 	env $ENVV timeout -s KILL 120 $TOOL $args > "$WORK/s.out" 2>&1 &
 	spid=$!
 	if ! wait_listen $port; then
 		kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null
-		echo "$impl,$op,$kind,$size,$round,$order,,,,,0,X,0,,server never listened" | tee -a "$CSV" >&2
+		line="$impl,$op,$kind,$size,$round,$order,,,,,0,X,0,,server never listened"
+		echo "$line" >> "$CSV"; echo "  run: $line" >&2
 		return
 	fi
-	t0=$(date +%s.%N)
+	t0=$EPOCHREALTIME
 	out=$(env $ENVV timeout -s KILL 120 $TOOL $args $IP 2>&1)
-	t1=$(date +%s.%N)
+	t1=$EPOCHREALTIME
 	wait $spid 2>/dev/null
-	counters > "$WORK/c1"
-	h1=$(tail -n 1 "$HOSTLOG" 2>/dev/null)
-	# host CPUs busy outside QEMU meanwhile (other work on the host steals the guest's time)
-	host=$(echo "$h0 $h1" | awk 'NF == 10 && $8 > $3 { printf "%.2f", (($7 - $2) - ($9 - $4)) / ($8 - $3) * $5 }')
-	diff=$(counters_diff "$WORK/c0" "$WORK/c1")
-	flag=
-	echo "$diff" | grep -qE '(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|rnr|retry_)[a-z_]*=' && flag='!'
-	echo "$out" > "$WORK/last-$impl-$op-$kind-$size.out"
-	echo "$out" | awk -v pre="$impl,$op,$kind,$size,$round,$order" -v kind=$kind -v size=$size \
-		-v wall=$(awk -v a=$t0 -v b=$t1 'BEGIN { print b - a }') -v flag="$flag" -v diff="$diff" -v t0="$t0,$host" '
-		$1 == size && NF >= 5 && $2 ~ /^[0-9]+$/ {
-			if (kind == "bw") printf "%s,%s,%s,%s,,%.3f,%s,%s,%s\n", pre, $4, $3, $5, wall, flag, t0, diff
-			else printf "%s,,,,%s,%.3f,%s,%s,%s\n", pre, $5, wall, flag, t0, diff
-			found = 1; exit
-		}
-		END { if (!found) printf "%s,,,,,%.3f,X,%s,%s\n", pre, wall, t0, diff }' |
-		tee -a "$CSV" | sed 's/^/  run: /' >&2
+	counters c1
+	h1=$(host_now)
+	for k in "${!c1[@]}"; do
+		d=$((c1[$k] - ${c0[$k]:-0}))
+		[ $d != 0 ] && diff+="$k=$d;"
+	done
+	[[ $diff =~ (duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|rnr|retry_)[a-z_]*= ]] && flag='!'
+	printf '%s\n' "$out" > "$WORK/last-$impl-$op-$kind-$size.out"
+	# the result line: #bytes first, #iterations second
+	while read -r -a f; do
+		if [ "${f[0]:-}" = "$size" ] && [[ ${f[1]:-} =~ ^[0-9]+$ ]] && [ ${#f[@]} -ge 5 ]; then
+			if [ $kind = bw ]; then res="${f[3]},${f[2]},${f[4]},"; else res=",,,${f[4]}"; fi
+			break
+		fi
+	done <<< "$out"
+	[ -n "$res" ] || { res=",,,"; flag=X; }
+	# wall and host load are computed by the summary from t0/t1 and h0/h1
+	line="$impl,$op,$kind,$size,$round,$order,$res,$t0 $t1,$flag,$t0,$h0 $h1,${diff%;}"
+	echo "$line" >> "$CSV"
+	echo "  run: $line" >&2
 }
 
 # strace_one IMPL OP KIND SIZE: syscalls of server and client, per message
@@ -279,8 +297,17 @@ runs = {}
 for r in csv.reader(open(sys.argv[1])):
     if len(r) < 14: continue
     impl, op, kind, size, rnd, order, bw, peak, mpps, typ, wall, flag, t0, host = r[:14]
-    try: host = float(host)
-    except ValueError: host = float("nan")
+    # wall: "t0 t1" (seconds since the epoch, the client's start and end)
+    w = wall.split()
+    wall = float(w[1]) - float(w[0]) if len(w) == 2 else float("nan")
+    # host: "h0 h1", each "time:busy:total:qemu:ncpu" jiffies of the host
+    # (CPUs busy outside QEMU = (busy - qemu) / total * ncpu over the run)
+    h = [x.split(":") for x in host.split()]
+    try:
+        (_, b0, t0_, q0, n), (_, b1, t1_, q1, _) = [[float(v) for v in x] for x in h]
+        host = ((b1 - b0) - (q1 - q0)) / (t1_ - t0_) * n if t1_ > t0_ else float("nan")
+    except ValueError:
+        host = float("nan")
     key = (op, kind, int(size))
     d = runs.setdefault(key, {})
     try:
@@ -290,7 +317,7 @@ for r in csv.reader(open(sys.argv[1])):
         m = float(bw) if kind == "bw" else float("nan")
     except ValueError:
         v = m = float("nan")
-    d.setdefault(impl, []).append(dict(round=int(rnd), v=v, m=m, flag=flag, wall=float(wall), host=host))
+    d.setdefault(impl, []).append(dict(round=int(rnd), v=v, m=m, flag=flag, wall=wall, host=host))
 
 def q(xs, p):
     xs = sorted(xs)
