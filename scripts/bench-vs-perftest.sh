@@ -19,7 +19,7 @@
 #       [--ops "write read send atomic"] [--kinds "bw lat"]
 #       [--variants "gd pt"] [--duration SEC | --iters-scale K]
 #       [--flags "-q 4"] [--strace] [--min-ratio R] [--out DIR] [--builddir DIR]
-#       [--host-log FILE] | --sample-host
+#       [--host-log FILE] [--backlog N] | --sample-host
 #
 # Variants: gd (gdperf), pt (perftest), gdm (gdperf, GDPERF_CLOCK=monotonic),
 # pto (perftest --use_old_post_send); ratios are against pt. --flags adds
@@ -31,6 +31,8 @@
 # ratio against pt (rate gd/pt, latency pt/gd; over the quiet runs when there
 # are any) is below R. --sample-host only samples the host (until killed) for
 # a caller that runs several benchmarks in one guest, each with --host-log.
+# --backlog N sets the guest's net.core.netdev_max_backlog first (the drops
+# of that queue, softnet_dropped, are what the retransmits repair).
 # Each run is also streamed on stderr:
 #   run: impl,op,kind,size,round,order,bw,peak,mpps,typ,wall_s,flag,t0,host,counters
 #
@@ -49,6 +51,7 @@ flags=
 do_strace=0
 min_ratio=0
 host_log=
+backlog=
 sample_only=0
 outdir=
 builddir=${top_builddir:-$PWD}
@@ -68,15 +71,18 @@ while [ $# -gt 0 ]; do
 	--strace) do_strace=1; shift ;;
 	--min-ratio) min_ratio=$2; shift 2 ;;
 	--host-log) host_log=$2; shift 2 ;;
+	--backlog) backlog=$2; shift 2 ;;
 	--sample-host) sample_only=1; shift ;;
 	--out) mkdir -p "$2" && outdir=$(cd "$2" && pwd); shift 2 ;;
 	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
-	-h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,40p' "$0"; exit 0 ;;
 	*) echo "bench-vs-perftest: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 [[ $pairs =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-perftest: --pairs takes a count, not '$pairs'" >&2; exit 2; }
 [[ $min_ratio =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "bench-vs-perftest: --min-ratio takes a number, not '$min_ratio'" >&2; exit 2; }
+[ -z "$backlog" ] || [[ $backlog =~ ^[1-9][0-9]*$ ]] ||
+	{ echo "bench-vs-perftest: --backlog takes a packet count, not '$backlog'" >&2; exit 2; }
 [[ $scale =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-perftest: --iters-scale takes a whole factor, not '$scale'" >&2; exit 2; }
 [ -z "$duration" ] || [[ $duration =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "bench-vs-perftest: --duration takes whole seconds, not '$duration'" >&2; exit 2; }
@@ -134,6 +140,12 @@ WORK=$(mktemp -d /tmp/bvp.XXXXXX)
 CSV=$outdir/runs.csv
 : > "$CSV"
 HWC=/sys/class/infiniband/$DEV/ports/1/hw_counters
+NETDEV=$(ls /sys/class/infiniband/$DEV/ports/1/gid_attrs/ndevs 2>/dev/null | head -1)
+[ -n "$NETDEV" ] && read -r NETDEV < /sys/class/infiniband/$DEV/ports/1/gid_attrs/ndevs/$NETDEV
+if [ -n "$backlog" ]; then
+	echo "bench-vs-perftest: net.core.netdev_max_backlog $(cat /proc/sys/net/core/netdev_max_backlog) -> $backlog" >&2
+	echo "$backlog" > /proc/sys/net/core/netdev_max_backlog || exit 3
+fi
 # written by the host while the guest runs (absent without gd-vm)
 HOSTLOG=${host_log:-$outdir/host.txt}
 port=20000
@@ -165,12 +177,23 @@ wait_listen() {
 	return 1
 }
 
-# counters NAME: every hw counter into the associative array NAME
+# counters NAME: every hw counter into the associative array NAME, and the
+# kernel's packet drops on the way (the rxe device talks to its own address,
+# so its packets cross lo and the per-CPU backlog of netdev_max_backlog)
 counters() {
-	local -n c=$1
-	local f v
+	local -n _cnt=$1
+	local f v a b x rest
 	for f in "$HWC"/*; do
-		read -r v < "$f" 2> /dev/null && c[${f##*/}]=$v
+		read -r v < "$f" 2> /dev/null && _cnt[${f##*/}]=$v
+	done
+	_cnt[softnet_dropped]=0 _cnt[softnet_squeezed]=0
+	while read -r a b x rest; do
+		_cnt[softnet_dropped]=$((_cnt[softnet_dropped] + 16#$b))
+		_cnt[softnet_squeezed]=$((_cnt[softnet_squeezed] + 16#$x))
+	done < /proc/net/softnet_stat
+	for f in /sys/class/net/{lo,$NETDEV}/statistics/{rx,tx}_dropped; do
+		[ -r "$f" ] || continue
+		read -r v < "$f" && { x=${f#/sys/class/net/}; _cnt[${x%%/*}_${f##*/}]=$v; }
 	done
 }
 
