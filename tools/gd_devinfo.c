@@ -10,6 +10,7 @@
 #include "gd.h"
 #include "log.h"
 #include "opts.h"
+#include "rdma_dev.h"
 #include "sysfs.h"
 
 enum { O_DEV = 1, O_JSON, O_PEER };
@@ -80,8 +81,7 @@ static void no_devices(const struct gd_machine *m)
 		return;
 	}
 	gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent)");
-	gd_info("load the driver of your NIC (modprobe mlx5_ib), or create a Soft-RoCE device: "
-		"modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0");
+	gd_info("%s", GD_RDMA_NODEV_FIX);
 }
 
 static void unknown_device(const struct gd_machine *m, const char *dev)
@@ -90,7 +90,7 @@ static void unknown_device(const struct gd_machine *m, const char *dev)
 	char list[512] = "";
 	size_t n = 0;
 
-	gd_error("no RDMA device named '%s'", dev);
+	gd_error("no RDMA device named '%s' (-d/--ib-dev)", gd_excerpt(dev));
 	if (gd_devinfo_collect(m, NULL, false, &all))
 		return;
 	for (size_t i = 0; i < all.nhcas; i++)

@@ -24,8 +24,10 @@
 #include "bench_opts.h"
 #include "bench_report.h"
 #include "gd.h"
+#include "gid.h"
 #include "log.h"
 #include "oob.h"
+#include "opts.h"
 #include "sysfs.h"
 #include "gpu_mem.h"
 
@@ -677,7 +679,7 @@ static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
 	f->gid_index = c->gid_index;
 	if (c->gid_index >= 0) {
 		inet_ntop(AF_INET6, c->gid.raw, f->gid, sizeof(f->gid));
-		snprintf(f->gid_type, sizeof(f->gid_type), "%s", gd_gid_type_name(c->gid_type));
+		snprintf(f->gid_type, sizeof(f->gid_type), "%s", gd_gid_type_str((enum gd_gid_type)c->gid_type));
 		snprintf(f->gid_netdev, sizeof(f->gid_netdev), "%s", c->gid_netdev);
 		snprintf(f->gid_choice, sizeof(f->gid_choice), "%s",
 			 b->p.conn == GD_CONN_RDMA_CM ? "rdma_cm" : c->gid_auto ? "auto" : "user");
@@ -770,8 +772,8 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 
 	gd_log_init(argv[0]);
 	ret = gd_bench_parse(argc, argv, op, kind, &p);
-	if (ret)
-		return ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE;
+	if (ret) /* --help and --version: a write to a full disk fails like any other */
+		return ret > 0 ? gd_tool_flush_stdout() : GD_EXIT_USAGE;
 	res = malloc(sizeof(*res));
 	if (!res)
 		return GD_EXIT_ENV;
@@ -782,5 +784,7 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 	sigaction(SIGTERM, &sa, NULL);
 	ret = gd_bench_run_side(&p, stdout, res);
 	free(res);
+	if (gd_tool_flush_stdout() != GD_EXIT_OK && ret == GD_EXIT_OK)
+		ret = GD_EXIT_ENV; /* the report did not reach its file */
 	return ret;
 }

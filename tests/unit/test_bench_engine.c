@@ -194,8 +194,8 @@ static void t_run_side(void **s)
 	snprintf(p.peer, sizeof(p.peer), "127.0.0.1");
 	snprintf(p.dev, sizeof(p.dev), "gd_no_such_dev0");
 	p.timeout_ms = 1000;
-	assert_int_equal(gd_bench_run_side(&p, NULL, &r), 3);
-	assert_int_equal(r.exit_code, 3);
+	assert_int_equal(gd_bench_run_side(&p, NULL, &r), 2);
+	assert_int_equal(r.exit_code, 2);
 	assert_false(r.facts_valid);
 }
 
