@@ -10,6 +10,7 @@
 #include "gd.h"
 #include "log.h"
 #include "opts.h"
+#include "rdma_dev.h"
 #include "sysfs.h"
 
 enum { O_DEV = 1, O_JSON, O_PEER };
@@ -21,10 +22,26 @@ static const struct gd_opt devinfo_opts[] = {
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
+/* --completion=devices: the names discovery finds, for the shell's -d */
+static int complete(const struct gd_machine *m, const char *what, FILE *out)
+{
+	struct gd_hca *hcas = NULL;
+	size_t n = 0;
+
+	if (strcmp(what, "devices") != 0)
+		return -EINVAL;
+	if (gd_rdma_discover(m, &hcas, &n) == 0)
+		for (size_t i = 0; i < n; i++)
+			fprintf(out, "%s\n", hcas[i].name);
+	gd_rdma_free(hcas, n);
+	return 0;
+}
+
 static const struct gd_cmd cmd = {
 	"[options]",
 	"Report RDMA devices, ports, GID tables, the netdev map and bonds.",
 	tables,
+	complete,
 };
 
 struct args {
@@ -64,8 +81,7 @@ static void no_devices(const struct gd_machine *m)
 		return;
 	}
 	gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent)");
-	gd_info("load the driver of your NIC (modprobe mlx5_ib), or create a Soft-RoCE device: "
-		"modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0");
+	gd_info("%s", GD_RDMA_NODEV_FIX);
 }
 
 static void unknown_device(const struct gd_machine *m, const char *dev)
@@ -74,7 +90,7 @@ static void unknown_device(const struct gd_machine *m, const char *dev)
 	char list[512] = "";
 	size_t n = 0;
 
-	gd_error("no RDMA device named '%s'", dev);
+	gd_error("no RDMA device named '%s' (-d/--ib-dev)", gd_excerpt(dev));
 	if (gd_devinfo_collect(m, NULL, false, &all))
 		return;
 	for (size_t i = 0; i < all.nhcas; i++)

@@ -9,6 +9,7 @@
 #include "log.h"
 #include "nvlink.h"
 #include "opts.h"
+#include "readfile.h"
 #include "sysfs.h"
 #include "topo.h"
 #include "topo_advice.h"
@@ -28,10 +29,29 @@ static const struct gd_opt topo_opts[] = {
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, topo_opts, gd_sysfs_opts, NULL };
+/* --completion=gpus: the values --use_cuda takes on this machine (0..N-1 and auto) */
+static int complete(const struct gd_machine *m, const char *what, FILE *out)
+{
+	struct gd_topo t;
+	struct gd_topo_src src = { NULL, m };
+	char err[256];
+
+	if (strcmp(what, "gpus") != 0)
+		return -EINVAL;
+	memset(&t, 0, sizeof(t));
+	if (gd_topo_load(&t, &src, err, sizeof(err)) == 0 && gd_topo_find_gpus(&t) == 0)
+		for (size_t i = 0; i < t.ngpus; i++)
+			fprintf(out, "%zu\n", i);
+	gd_topo_free(&t);
+	fprintf(out, "auto\n");
+	return 0;
+}
+
 static const struct gd_cmd cmd = {
 	"[options]",
 	"Show the PCIe/NVLink/NUMA topology of GPUs and RDMA NICs, as nvidia-smi topo -m does.",
 	tables,
+	complete,
 };
 
 static const char *const formats[] = { "compact", "nvidia-smi", "json", NULL };
@@ -67,10 +87,25 @@ static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd
 
 	*nv = (struct gd_nvlinks){ 0 };
 	if (a->nvlinks) {
+		size_t listed;
+
 		ret = gd_nvlink_read_file(a->nvlinks, nv, err, sizeof(err));
-		if (ret)
+		if (ret) {
 			gd_error("%s", err);
-		return ret;
+			return ret;
+		}
+		listed = nv->n;
+		if (listed && !t->ngpus) { /* never a silent matrix without the listed GPUs */
+			gd_error("%s lists NVLinks of GPUs, but %s has no NVIDIA GPU: are its GPU "
+				 "PCI objects garbled? export the topology again (gd_topo --export)",
+				 a->nvlinks, a->xml ? a->xml : "the topology");
+			return -EINVAL;
+		}
+		if (gd_nvlink_validate(nv, a->nvlinks, gd_topo_busid_is_gpu, (void *)t) == listed &&
+		    listed)
+			gd_warn("%s: none of its lines apply to this topology; showing PCIe "
+				"classes between GPUs", a->nvlinks);
+		return 0;
 	}
 	/* --pci-only does not need NVML, unless the counts are exported */
 	if (a->xml || a->m.fixture || t->ngpus < 2 || (a->pci_only && !a->export))
@@ -145,7 +180,8 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 	if (ret) {
 		gd_error("%s", err);
 		/* a bad --topology file is the user's to fix; the live machine is not */
-		return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL) ?
+		return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL ||
+				  ret == -EISDIR || ret == -EFBIG || ret == -GD_ENOTREG) ?
 			       GD_EXIT_USAGE : GD_EXIT_ENV;
 	}
 	if (t->no_cpu_topology)
@@ -156,6 +192,12 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 			a->m.root);
 	if (gd_topo_find_gpus(t) || find_nics(a, t))
 		return GD_EXIT_ENV;
+	if (t->ngpus < t->xml_nvidia_objs) { /* GPUs that vanished are never a silent exit 0 */
+		gd_error("%s declares %zu NVIDIA GPU(s), but only %zu have a valid PCI address and "
+			 "ID: the file is damaged; export it again (gd_topo --export FILE)", a->xml,
+			 t->xml_nvidia_objs, t->ngpus);
+		return GD_EXIT_USAGE;
+	}
 	if (load_nvlinks(a, t, nv))
 		return GD_EXIT_USAGE;
 	/* PCIe link files: on this machine, or in a fixture tree (not for a replayed XML alone) */

@@ -66,18 +66,41 @@ static const char *port_state_str(enum ibv_port_state s)
 	return ibv_port_state_str(s);
 }
 
+int gd_conn_no_device(const char *dev, struct ibv_device **list, int n, int err)
+{
+	char names[512] = "";
+	size_t len = 0;
+
+	for (int i = 0; list && i < n && len < sizeof(names); i++)
+		len += snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+				ibv_get_device_name(list[i]));
+	if (dev && *dev) { /* a name that does not exist is the user's to fix */
+		gd_error("no RDMA device named '%s' (-d/--ib-dev)", gd_excerpt(dev));
+		gd_info(n > 0 ? "devices here: %s" : "there are no RDMA devices here%s", names);
+		return -ENXIO;
+	}
+	if (!list && err)
+		gd_error("no RDMA devices found (cannot list them: %s)", strerror(err));
+	else
+		gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent)");
+	gd_info("%s", GD_RDMA_NODEV_FIX);
+	return -ENODEV;
+}
+
 /* Why the device rule (choose.h) found nothing: the engine's messages. */
 static void no_device(const struct gd_bench_params *p, const struct gd_hca *hca, int err)
 {
 	const struct gd_port *pt = hca->name[0] ? gd_hca_port(hca, p->ib_port) : NULL;
 
-	if (err == -ENODEV && p->dev[0])
-		gd_error("RDMA device '%s' not found; list them with gd_devinfo or ibv_devices",
-			 p->dev);
-	else if (err == -ENODEV)
-		gd_error("no RDMA device found; load a driver (e.g. modprobe rdma_rxe and "
-			 "'rdma link add rxe0 type rxe netdev eth0') or check /sys/class/infiniband");
-	else if (err == -ENOENT)
+	if (err == -ENODEV) {
+		struct ibv_device **list;
+		int n = 0;
+
+		list = ibv_get_device_list(&n);
+		gd_conn_no_device(p->dev, list, list ? n : 0, list ? 0 : errno);
+		if (list)
+			ibv_free_device_list(list);
+	} else if (err == -ENOENT)
 		gd_error("%s has no port %u; check -i (ports start at 1)", p->dev, p->ib_port);
 	else if (err == -ENETDOWN && pt)
 		gd_error("port %u of %s is %s, not ACTIVE; bring the link up (ip link set <netdev> "
@@ -133,7 +156,9 @@ static int open_by_name(struct gd_conn *c, const struct gd_bench_params *p)
 	if (ret) {
 		no_device(p, &hca, ret);
 		gd_rdma_free_hca(&hca);
-		/* exit codes as before: a bad -i is usage, the rest the environment */
+		/* a bad -i or an unknown -d is usage, the rest the environment */
+		if (ret == -ENODEV && p->dev[0])
+			return -ENXIO;
 		return ret == -ENOENT ? -EINVAL : ret == -ENETDOWN && p->dev[0] ? -ENETDOWN : -ENODEV;
 	}
 	snprintf(c->dev_name, sizeof(c->dev_name), "%s", hca.name);

@@ -48,6 +48,12 @@ struct gd_conn {
 /* Open the device gd_dev_choose (choose.h) names: -d, or the first device
  * whose port -i is ACTIVE. With ctx != NULL (rdma_cm), use that context
  * instead (not closed by us). */
+/*
+ * No device to open (list of n, NULL when listing failed with err): with dev
+ * named, a usage error listing the devices (-ENXIO, exit 2); else "no RDMA
+ * devices" with the fix gd_devinfo gives (-ENODEV, exit 3). Prints the message.
+ */
+int gd_conn_no_device(const char *dev, struct ibv_device **list, int n, int err);
 int gd_conn_open(struct gd_conn *c, const struct gd_bench_params *p, struct ibv_context *ctx);
 /* Choose the GID: -x, or gd_gid_choose (gid.h) over the port's table read
  * from p->machine, toward peer (the side channel's peer address, or NULL);

@@ -32,6 +32,13 @@ struct gd_cmd {
 	const char *synopsis;              /* "[options] [HOST]" */
 	const char *summary;               /* one line */
 	const struct gd_opt *const *tables; /* NULL-terminated list of tables */
+	/*
+	 * Optional: print the words for --completion=WHAT other than "options"
+	 * (e.g. "devices", "gpus") found on machine m (--sysfs-root given before
+	 * it, else $GDPERF_SYSFS_ROOT, else live), one per line. Returns 0, or
+	 * -EINVAL for a WHAT this tool does not complete.
+	 */
+	int (*complete)(const struct gd_machine *m, const char *what, FILE *out);
 };
 
 /*
@@ -69,7 +76,12 @@ int gd_tool_machine(struct gd_machine *m);
 int gd_tool_flush_stdout(void);
 
 /* Common ids for the options every tool takes (handled by gd_opts_parse). */
-enum { GD_OPT_HELP = -1000, GD_OPT_VERSION, GD_OPT_VERBOSE, GD_OPT_SYSFS_ROOT };
+enum { GD_OPT_HELP = -1000, GD_OPT_VERSION, GD_OPT_VERBOSE, GD_OPT_SYSFS_ROOT, GD_OPT_COMPLETION };
+/* --completion=options: one line per option, "--name ARG" or "-x ARG" (ARG is "-"
+ * for a flag): what the shell completion (contrib/bash-completion) reads. */
+void gd_opts_print_completion(const struct gd_cmd *cmd, FILE *out);
+/* --version: the version (git describe or the tarball's) and the optional features built. */
+void gd_opts_print_version(FILE *out);
 extern const struct gd_opt gd_common_opts[];
 /* --sysfs-root DIR, for the tools that read sysfs (handled by gd_opts_parse). */
 extern const struct gd_opt gd_sysfs_opts[];

@@ -4,6 +4,8 @@
 
 #include "devinfo_report.h"
 
+#include "readfile.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,7 +183,7 @@ static const char *err_text(int err)
 		return "malformed content";
 	if (err == -ENOSPC)
 		return "content longer than any valid value";
-	return strerror(-err);
+	return gd_strerror(err);
 }
 
 static void log_errs(const struct gd_read_errors *e)

@@ -20,6 +20,11 @@
 
 #include "machine.h"
 
+/* The fix for "no RDMA device", the same in every tool (gd_devinfo, the bench tools). */
+#define GD_RDMA_NODEV_FIX                                                                  \
+	"load the driver of your NIC (modprobe mlx5_ib), or create a Soft-RoCE device: "  \
+	"modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0"
+
 #define GD_NAME_LEN 64
 #define GD_PCI_LEN 16 /* "0000:17:00.0" */
 #define GD_GID_STR_LEN 40
@@ -34,7 +39,7 @@
 struct gd_read_error {
 	char path[GD_PATH_LEN];     /* rooted path, as opened */
 	int err;                    /* negative errno; -EINVAL: malformed content */
-	char detail[128];           /* for -EINVAL: what was found and what was expected */
+	char detail[320];           /* for -EINVAL: what was found and what was expected */
 };
 
 struct gd_read_errors {

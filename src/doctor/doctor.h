@@ -88,7 +88,10 @@ void gd_doctor_fini(struct gd_doctor *d);
 int gd_doctor_run(struct gd_doctor *d);
 /* Print the summary record/line. */
 void gd_doctor_summary(struct gd_doctor *d);
-void gd_doctor_list(FILE *out);
+/* The checks, as text or JSON Lines (records of type "check_info"). */
+void gd_doctor_list(FILE *out, bool json);
+/* Whether a check id starts with prefix (NULL: any), for --check before anything is read. */
+bool gd_doctor_check_exists(const char *prefix);
 
 /* Helpers for the checks. */
 void gd_res_init(struct gd_check_result *r, const struct gd_check *c, const char *subject_fmt, ...)

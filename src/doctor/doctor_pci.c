@@ -111,6 +111,33 @@ struct link_verdict {
  * the link's; it should train to what both ends can do, so a Gen5 NIC in a
  * Gen4 slot is not a fault.
  */
+/* A link speed file the kernel did not write: text that is neither a rate nor "Unknown". */
+static bool malformed_speed(const char *text, double gts)
+{
+	return text[0] && !gts && strncmp(text, "Unknown", 7) != 0;
+}
+
+/* Malformed speeds ("nan GT/s", "1e999 GT/s") are unknown, never a PASS: WARN, naming them. */
+static bool judge_malformed(struct gd_check_result *r, const char *bdf,
+			    const struct gd_pci_link *l, struct link_verdict *v)
+{
+	char live[192], why[200];
+	const char *what = malformed_speed(l->cur_speed, l->cur_gts) ? "current" :
+			   malformed_speed(l->max_speed, l->max_gts) ? "max" : NULL;
+	const char *text = what && what[0] == 'c' ? l->cur_speed : l->max_speed;
+
+	if (!what)
+		return false;
+	snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/%s_link_speed", bdf, what);
+	gd_res_ev(r, live, "'%.40s' is not a PCIe transfer rate: ignored", text);
+	snprintf(why, sizeof(why), "%s %s_link_speed '%.40s' is not a PCIe rate", bdf, what, text);
+	if (GD_CHECK_WARN > v->st) {
+		v->st = GD_CHECK_WARN;
+		snprintf(v->worst, sizeof(v->worst), "%s", why);
+	}
+	return true;
+}
+
 static void judge_link(const struct gd_machine *m, struct gd_check_result *r, const char *child,
 		       const char *parent, bool gpu_link, struct link_verdict *v)
 {
@@ -120,7 +147,7 @@ static void judge_link(const struct gd_machine *m, struct gd_check_result *r, co
 	int wantw;
 	char why[200], live[192];
 
-	if (gd_pci_read_link(m, child, &l) || !l.cur_gts)
+	if (gd_pci_read_link(m, child, &l) || judge_malformed(r, child, &l, v) || !l.cur_gts)
 		return;
 	want = l.max_gts;
 	wantw = l.max_width;
@@ -171,7 +198,8 @@ static void link_chain(struct gd_doctor *d, const struct gd_check *c, const char
 	if (ch.n == 1) {
 		struct gd_pci_link l;
 
-		if (gd_pci_read_link(d->m, bdf, &l) == 0 && l.cur_gts) {
+		if (gd_pci_read_link(d->m, bdf, &l) == 0 && !judge_malformed(&r, bdf, &l, &v) &&
+		    l.cur_gts) {
 			char live[192];
 
 			snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/current_link_{speed,width}", bdf);
@@ -197,7 +225,8 @@ static void link_chain(struct gd_doctor *d, const struct gd_check *c, const char
 		return;
 	}
 	gd_res_fix(&r, "reseat the card, check the slot/riser and the BIOS PCIe speed; compare lspci -vv LnkSta with LnkCap");
-	gd_res_emit(d, &r, v.st, "link below capability: %s", v.worst);
+	gd_res_emit(d, &r, v.st, "%s: %s", strstr(v.worst, "not a PCIe rate") ?
+		    "link speed unknown" : "link below capability", v.worst);
 }
 
 void gd_chk_link(struct gd_doctor *d, const struct gd_check *c)

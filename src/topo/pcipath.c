@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "pcipath.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "readfile.h"
 #include "sysfs.h"
 
 const char *gd_path_class_str(enum gd_path_class c)
@@ -105,9 +108,14 @@ enum gd_path_class gd_pci_path_class(const struct gd_machine *m, const char *bdf
 double gd_parse_link_speed(const char *s)
 {
 	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (end == s || strncmp(end, " GT/s", 5) != 0)
+	/* "16.0 GT/s PCIe", "8 GT/s"; "Unknown", "nan GT/s", "1e999 GT/s", hex floats
+	 * and absurd rates are unknown (0), never a rate that passes a check */
+	if (!isdigit((unsigned char)s[0]) || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
+		return 0;
+	v = strtod(s, &end);
+	if (end == s || strncmp(end, " GT/s", 5) != 0 || !(v > 0 && v <= 1024))
 		return 0;
 	return v;
 }
@@ -144,17 +152,21 @@ int gd_pci_read_config(const struct gd_machine *m, const char *bdf, uint8_t *buf
 		       size_t *got)
 {
 	char path[PATH_MAX];
-	FILE *f;
-	int ret = gd_sysfs_path(m, path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
+	ssize_t n;
+	int fd, ret = gd_sysfs_path(m, path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
 
 	if (ret)
 		return ret;
-	f = fopen(path, "rb");
-	if (!f)
-		return -errno;
-	*got = fread(buf, 1, len, f);
-	ret = ferror(f) ? -EIO : 0;
-	fclose(f);
+	/* bounded and non-blocking; config space is at most 4096 bytes, read what fits */
+	ret = gd_readfile_open(path, &fd);
+	if (ret)
+		return ret;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	*got = n < 0 ? 0 : (size_t)n;
 	return ret;
 }
 

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <hwloc/export.h>
 
 #include "gd.h"
+#include "readfile.h"
 #include "sysfs.h"
 
 #define PCI_VENDOR_NVIDIA 0x10de
@@ -53,6 +55,18 @@ static bool has_cpu_topology(const char *fsroot)
 	return false;
 }
 
+/* pci_type="03xx [10de:...": the NVIDIA GPUs an hwloc XML text declares. */
+static size_t count_xml_gpus(const char *xml)
+{
+	static const char key[] = "pci_type=\"03";
+	size_t n = 0;
+
+	for (const char *p = strstr(xml, key); p; p = strstr(p + 1, key))
+		if (strlen(p) > 20 && strncasecmp(p + sizeof(key) + 1, " [10de:", 7) == 0)
+			n++;
+	return n;
+}
+
 /*
  * hwloc_topology_load() under the machine's root. hwloc 2.x has no call that
  * sets the Linux backend's root (hwloc_topology_set_fsroot() went in 2.0):
@@ -84,15 +98,25 @@ static int load(hwloc_topology_t hw, const struct gd_topo_src *src)
 int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen)
 {
 	hwloc_topology_t hw;
+	char *xml = NULL;
+	size_t xmllen = 0;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
-	if (src->xml && access(src->xml, R_OK)) {
-		int e = errno;
-		snprintf(err, errlen, "cannot read topology file %s: %s", src->xml, strerror(e));
-		return -e;
+	/* read by gdperf's bounded reader, so that hwloc never reads a FIFO or /dev/zero */
+	if (src->xml) {
+		ret = gd_readfile_alloc(src->xml, GD_READ_CAP_TEXT, &xml, &xmllen);
+		if (ret) {
+			snprintf(err, errlen, "cannot read topology file %s: %s", src->xml,
+				 gd_strerror(ret));
+			return ret;
+		}
+		t->xml_nvidia_objs = count_xml_gpus(xml);
 	}
-	if (hwloc_topology_init(&hw))
+	if (hwloc_topology_init(&hw)) {
+		free(xml);
 		return -ENOMEM;
+	}
 	/* keep every PCI function and bridge: NVSwitches (class 0x0680) would vanish otherwise */
 	hwloc_topology_set_io_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_ALL);
 	/* caches are not needed and cost time on a live machine */
@@ -107,13 +131,25 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
 					      slow_components[i]);
 	if (src->xml) {
-		if (hwloc_topology_set_xml(hw, src->xml)) {
+		if (hwloc_topology_set_xmlbuffer(hw, xml, (int)xmllen + 1)) {
 			snprintf(err, errlen, "%s is not an hwloc XML topology (%s)", src->xml,
 				 MAKE_XML);
 			hwloc_topology_destroy(hw);
+			free(xml);
 			return -EINVAL;
 		}
 	} else if (src->m->fixture) {
+		char bad[PATH_MAX];
+
+		/* hwloc reads the tree with blocking reads of its own: refuse FIFOs first */
+		ret = gd_readfile_check_tree(src->m->root, 1000000, bad, sizeof(bad));
+		if (ret) {
+			snprintf(err, errlen, "cannot read the sysfs tree %s: %s: %s",
+				 src->m->root, bad, ret == -E2BIG ?
+				 "more than a million entries" : gd_strerror(ret));
+			hwloc_topology_destroy(hw);
+			return ret;
+		}
 		/* hwloc's linux backend reads the fixture root (load_fsroot); the
 		 * components that probe the real machine (libpciaccess, CPUID) stay out */
 		if (!has_cpu_topology(src->m->root)) {
@@ -125,7 +161,10 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 	}
-	if (load(hw, src)) {
+	errno = 0;
+	ret = load(hw, src);
+	free(xml);
+	if (ret) {
 		int e = errno ? errno : EINVAL;
 
 		if (src->xml) /* well-formed XML, but not a topology hwloc accepts */
@@ -369,7 +408,7 @@ static hwloc_obj_t dev_obj(const struct gd_topo *t, size_t i)
 	return i < t->ngpus ? t->gpus[i].obj : t->nics[i - t->ngpus].obj;
 }
 
-static bool busid_is_gpu(const struct gd_busid *id, void *ctx)
+bool gd_topo_busid_is_gpu(const struct gd_busid *id, void *ctx)
 {
 	const struct gd_topo *t = ctx;
 
@@ -397,7 +436,7 @@ int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_on
 
 			if (i != j && i < t->ngpus && j < t->ngpus && nv)
 				links = gd_nvlink_count(nv, &t->gpus[i].id, &t->gpus[j].id,
-							busid_is_gpu, t);
+							gd_topo_busid_is_gpu, t);
 			t->nvlinks[i * n + j] = links;
 			if (links > 0 && !pci_only)
 				c = GD_LINK_NV;
