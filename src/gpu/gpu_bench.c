@@ -170,6 +170,13 @@ int gd_gpu_buf_write(struct gd_buf *b, size_t off, const void *src, size_t len)
 	return g ? gd_gpu_mem_write(&g->mem, off, src, len) : -EINVAL;
 }
 
+const struct gd_gpu *gd_gpu_buf_gpu(const struct gd_buf *b)
+{
+	const struct gpu_priv *g = b->priv;
+
+	return g ? &g->gpu : NULL;
+}
+
 int gd_gpu_buf_describe(const struct gd_buf *b, char *out, size_t len)
 {
 	const struct gpu_priv *g = b->priv;

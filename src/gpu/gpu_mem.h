@@ -145,6 +145,8 @@ int gd_gpu_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t o
 int gd_gpu_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len);
 int gd_gpu_buf_write(struct gd_buf *b, size_t off, const void *src, size_t len);
 /* For the run header and JSON: the GPU, the memory and the registration used. */
+/* The GPU of a CUDA buffer, NULL before gd_gpu_buf_alloc. */
+const struct gd_gpu *gd_gpu_buf_gpu(const struct gd_buf *b);
 /* "GPU 0 NVIDIA H100 80GB HBM3 (0000:18:00.0, PIX to mlx5_0), device memory via dma-buf" */
 int gd_gpu_buf_describe(const struct gd_buf *b, char *out, size_t len);
 /* Add "gpu": {index, name, pci, numa_node, nic, path_class, memory, registration}
