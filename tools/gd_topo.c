@@ -273,6 +273,25 @@ static int run(const struct args *a)
 	return ret;
 }
 
+/* --export FILE and FILE.nvlinks, before anything is read: a FIFO would block the write */
+static int check_export(const char *file)
+{
+	char path[4096];
+	int ret;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), i ? "%s.nvlinks" : "%s", file);
+		ret = gd_writefile_check(path);
+		if (ret) {
+			gd_error("cannot write %s: %s; give a regular file to --export", path,
+				 ret == -GD_ENOTREG ? "a FIFO or socket (writing would wait for a "
+						      "reader)" : gd_strerror(ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -288,5 +307,7 @@ int main(int argc, char **argv)
 	}
 	if (a.json)
 		a.format = GD_TOPO_JSON;
+	if (a.export && check_export(a.export))
+		return GD_EXIT_USAGE;
 	return run(&a);
 }

@@ -163,6 +163,17 @@ int gd_readfile_check_tree(const char *root, size_t max_entries, char *bad, size
 	return 0;
 }
 
+int gd_writefile_check(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ? -GD_ENOTREG : 0;
+}
+
 const char *gd_strerror(int err)
 {
 	if (err < 0)
