@@ -3,6 +3,8 @@
 
 #include "readfile.h"
 
+#include "log.h"
+
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -136,8 +138,11 @@ static int check_entry(const char *path, const struct stat *st, int type, struct
 		snprintf(walk.bad, walk.badlen, "%s", path);
 		return -E2BIG;
 	}
-	if (type == FTW_SL) /* a link to a device (/dev/zero) is as bad as the device */
+	if (type == FTW_SL) { /* a link to a device (/dev/zero) is as bad as the device */
 		st = stat(path, &target) == 0 ? &target : NULL;
+		if (!st && errno == ELOOP) /* what the reader will skip is said, not hidden */
+			gd_warn("%s: %s; the reader will ignore it", path, strerror(ELOOP));
+	}
 	if (st && S_ISREG(st->st_mode) && (size_t)st->st_size > GD_READ_CAP_TEXT) {
 		snprintf(walk.bad, walk.badlen, "%s", path);
 		return -EFBIG; /* a library reading it whole would not stop */

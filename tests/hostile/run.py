@@ -109,6 +109,7 @@ def make_trees(tmp):
     t = tree("loopdev")  # a self-referencing device link in sys/class
     os.symlink("loopnet", os.path.join(t, "sys/class/net/loopnet"))
     os.symlink("loopib", os.path.join(t, "sys/class/infiniband/loopib"))
+    os.symlink("0000:77:00.0", os.path.join(t, "sys/bus/pci/devices/0000:77:00.0"))
     t = tree("nan")
     mutate(t, r"current_link_speed$", "write", b"nan GT/s\n")
     mutate(t, r"max_link_speed$", "write", b"1e999 GT/s\n")
