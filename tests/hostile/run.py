@@ -195,9 +195,12 @@ def substitute(word, tmp):
 
 def run_case(tool, code, checks, pattern, args, tmp, verbose):
     words = [] if args == "-" else shlex.split(args)
-    argv = [os.path.join(TOOLS, tool)] + [substitute(a, tmp) for a in words]
     env = dict(os.environ)
     env.pop("GDPERF_SYSFS_ROOT", None)
+    while words and re.match(r"^[A-Z_]+=", words[0]):  # leading VAR=value: the environment
+        var, _, val = words.pop(0).partition("=")
+        env[var] = substitute(val, tmp)
+    argv = [os.path.join(TOOLS, tool)] + [substitute(a, tmp) for a in words]
     stdout = subprocess.PIPE
     if "full" in checks:
         stdout = open("/dev/full", "wb")
