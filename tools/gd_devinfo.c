@@ -13,11 +13,12 @@
 #include "rdma_dev.h"
 #include "sysfs.h"
 
-enum { O_DEV = 1, O_JSON };
+enum { O_DEV = 1, O_JSON, O_PEER };
 
 static const struct gd_opt devinfo_opts[] = {
 	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "report only this RDMA device (e.g. mlx5_bond_0)", O_DEV },
 	{ "json", 0, GD_NO_ARG, NULL, "print JSON Lines (one record per device and bond, then a summary)", O_JSON },
+	{ "peer", 0, GD_REQ_ARG, "HOST", "also mark the device, port and GID a test toward HOST would use", O_PEER },
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
@@ -46,6 +47,7 @@ static const struct gd_cmd cmd = {
 struct args {
 	struct gd_machine m;
 	const char *dev;
+	const char *peer;
 	bool json;
 };
 
@@ -64,6 +66,9 @@ static int handle(void *ctx, int id, const char *arg)
 		return 0;
 	case O_JSON:
 		a->json = true;
+		return 0;
+	case O_PEER:
+		a->peer = arg;
 		return 0;
 	}
 	return -EINVAL;
@@ -120,6 +125,7 @@ static int report(const struct args *a, const struct gd_devinfo *di)
 
 int main(int argc, char **argv)
 {
+	struct gd_devinfo_peer peer;
 	struct args a = { 0 };
 	struct gd_devinfo di;
 	int ret;
@@ -137,8 +143,16 @@ int main(int argc, char **argv)
 			 "/sys/class/infiniband", strerror(-ret));
 		return GD_EXIT_ENV;
 	}
+	if (di.nhcas && a.peer && gd_devinfo_peer(&a.m, a.dev, a.peer, &peer)) {
+		gd_devinfo_free(&di);
+		return GD_EXIT_USAGE;
+	}
+	di.peer = a.peer ? &peer : NULL;
 	if (di.nhcas) {
 		ret = report(&a, &di);
+		/* the rules found nothing for the peer: the test could not run here */
+		if (ret == GD_EXIT_OK && a.peer && gd_devinfo_peer_status(&peer))
+			ret = GD_EXIT_ENV;
 	} else {
 		if (a.json) /* machine readers still get a summary saying "devices": 0 */
 			gd_devinfo_print_json(&di, stdout);

@@ -24,6 +24,7 @@
 #include "bench_opts.h"
 #include "bench_report.h"
 #include "gd.h"
+#include "gid.h"
 #include "log.h"
 #include "oob.h"
 #include "opts.h"
@@ -678,7 +679,7 @@ static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
 	f->gid_index = c->gid_index;
 	if (c->gid_index >= 0) {
 		inet_ntop(AF_INET6, c->gid.raw, f->gid, sizeof(f->gid));
-		snprintf(f->gid_type, sizeof(f->gid_type), "%s", gd_gid_type_name(c->gid_type));
+		snprintf(f->gid_type, sizeof(f->gid_type), "%s", gd_gid_type_str((enum gd_gid_type)c->gid_type));
 		snprintf(f->gid_netdev, sizeof(f->gid_netdev), "%s", c->gid_netdev);
 		snprintf(f->gid_choice, sizeof(f->gid_choice), "%s",
 			 b->p.conn == GD_CONN_RDMA_CM ? "rdma_cm" : c->gid_auto ? "auto" : "user");

@@ -12,6 +12,7 @@
 
 #include "bond.h"
 #include "gd.h"
+#include "gid.h"
 #include "jsonout.h"
 #include "log.h"
 #include "sysfs.h"
@@ -553,6 +554,8 @@ void gd_devinfo_print_text(const struct gd_devinfo *di, FILE *out)
 		fprintf(out, "\n");
 		print_bond(out, &di->bonds[i], di->bond_users[i]);
 	}
+	if (di->peer)
+		gd_devinfo_peer_text(di->peer, out);
 	print_notes(out, di);
 }
 
@@ -715,6 +718,8 @@ int gd_devinfo_print_json(const struct gd_devinfo *di, FILE *out)
 		ret = gd_json_emit(hca_json(&di->hcas[i]), out);
 	for (size_t i = 0; i < di->nbonds && !ret; i++)
 		ret = gd_json_emit(bond_json(&di->bonds[i], di->bond_users[i]), out);
+	if (!ret && di->peer)
+		ret = gd_json_emit(gd_devinfo_peer_json(di->peer), out);
 	if (ret)
 		return ret;
 	rec = gd_json_record("summary");

@@ -325,6 +325,7 @@ static void port_netdev(const struct gd_machine *m, const struct gd_hca *hca, st
 
 static int read_port(const struct gd_machine *m, struct gd_hca *hca, struct gd_port *p)
 {
+	struct gd_gid_choice ch;
 	int ret;
 
 	read_state(m, hca, p, "state", &p->state, p->state_str, sizeof(p->state_str));
@@ -356,13 +357,11 @@ static int read_port(const struct gd_machine *m, struct gd_hca *hca, struct gd_p
 	if (ret)
 		return ret;
 	port_netdev(m, hca, p);
-	p->default_gid = p->default_gid6 = -1;
-	if (!strcmp(p->link_layer, "Ethernet")) {
-		ret = gd_gid_default_index(p, AF_INET);
-		p->default_gid = ret >= 0 ? ret : -1;
-		ret = gd_gid_default_index(p, AF_INET6);
-		p->default_gid6 = ret >= 0 ? ret : -1;
-	}
+	/* the GIDs a test without a peer address would use (gid.h) */
+	gd_gid_choose(p, NULL, AF_INET, &ch);
+	p->default_gid = ch.index;
+	gd_gid_choose(p, NULL, AF_INET6, &ch);
+	p->default_gid6 = ch.index;
 	return 0;
 }
 

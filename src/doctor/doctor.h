@@ -140,7 +140,5 @@ void gd_chk_bond(struct gd_doctor *d, const struct gd_check *c);
 int gd_parse_memlock(const char *limits, unsigned long long *soft);
 /* Whether /proc/devices text lists a character device by name. */
 bool gd_proc_devices_has(const char *text, const char *name);
-/* A RoCE v2 IPv4-mapped GID: "0000:0000:0000:0000:0000:ffff:0a00:0001". */
-bool gd_gid_is_ipv4_mapped(const char *gid);
 
 #endif

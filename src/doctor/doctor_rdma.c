@@ -208,11 +208,6 @@ void gd_chk_mtu(struct gd_doctor *d, const struct gd_check *c)
 
 /* ---- GIDs ---- */
 
-bool gd_gid_is_ipv4_mapped(const char *gid)
-{
-	return strncmp(gid, "0000:0000:0000:0000:0000:ffff:", 30) == 0 && strlen(gid) == 39;
-}
-
 static void gid_one(struct gd_doctor *d, const struct gd_check *c, const struct gd_hca *n,
 		    const struct gd_port *p)
 {

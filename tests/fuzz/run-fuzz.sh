@@ -72,9 +72,7 @@ common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/
 	"$srcdir/src/core/readfile.c" "$srcdir/src/gpu/cuda.c" $common $libs -ldl
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
-	"$srcdir"/src/discover/rdma_dev.c "$srcdir"/src/discover/gid.c "$srcdir"/src/discover/netdev.c \
-	"$srcdir"/src/discover/bond.c "$srcdir"/src/discover/verbs.c \
-	"$srcdir"/src/discover/devinfo_report.c "$srcdir"/src/topo/pcipath.c \
+	"$srcdir"/src/discover/*.c "$srcdir"/src/topo/pcipath.c \
 	"$srcdir"/src/doctor/gdr_env.c "$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
 	$common $libs $(pkg-config --libs libibverbs 2>/dev/null || echo -libverbs)
 # the tree the sysfs fuzzer mutates (restored after every input)
