@@ -31,10 +31,15 @@ int gd_gpu_select_parse(const char *arg, struct gd_gpu_select *sel)
 		return 0;
 	}
 	v = strtol(arg, &end, 10);
-	if (*end || v < 0 || v > 1023) {
+	if (*end || end == arg || !(*arg >= '0' && *arg <= '9')) {
 		gd_error("invalid value '%s' for --use_cuda: expected a CUDA device index or 'auto'",
-			 arg);
+			 gd_excerpt(arg));
 		return -EINVAL;
+	}
+	if (v > 1023) {
+		gd_error("invalid value '%s' for --use_cuda: out of range; must be between 0 and "
+			 "1023", gd_excerpt(arg));
+		return -ERANGE;
 	}
 	sel->by = GD_GPU_BY_INDEX;
 	sel->index = (int)v;
