@@ -38,6 +38,8 @@ const struct gd_check gd_checks[] = {
 	  gd_chk_dev_infiniband, false },
 	{ "rdma.devices", "RDMA devices present (/sys/class/infiniband)", gd_chk_rdma_devices, false },
 	{ "ibgda.devx", "mlx5 device with DEVX (needed by IBGDA)", gd_chk_devx, false },
+	{ "ibgda.probe", "live IBGDA probe per device: DEVX, caps, umem, UAR GPU mapping; the mode that would run",
+	  gd_chk_ibgda_probe, true },
 	{ "topo.path", "each GPU's nearest NIC and the PCIe path class between them", gd_chk_path,
 	  false },
 	{ "topo.numa", "GPU and its NIC on the same NUMA node", gd_chk_numa, false },

@@ -122,6 +122,7 @@ void gd_chk_gdrcopy(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_dev_infiniband(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_rdma_devices(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_devx(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_ibgda_probe(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_path(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_numa(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_link(struct gd_doctor *d, const struct gd_check *c);
