@@ -230,8 +230,8 @@ static int use_sysfs_root(const char *root)
 	return GD_EXIT_USAGE;
 }
 
-int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
-		  void *ctx)
+int gd_tool_parse_operands(const struct gd_cmd *cmd, int argc, char **argv,
+			   gd_opt_handler handler, void *ctx, int max_operands, int *first)
 {
 	bool help;
 	int idx;
@@ -242,11 +242,20 @@ int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 		return GD_EXIT_USAGE;
 	if (help)
 		return GD_EXIT_OK;
-	if (idx < argc) {
-		gd_error("unexpected argument '%s'; try '%s --help'", argv[idx], gd_progname());
+	if (argc - idx > max_operands) {
+		gd_error("unexpected argument '%s'; try '%s --help'", argv[idx + max_operands],
+			 gd_progname());
 		return GD_EXIT_USAGE;
 	}
+	if (first)
+		*first = idx;
 	return use_sysfs_root(sysfs_root_arg);
+}
+
+int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
+		  void *ctx)
+{
+	return gd_tool_parse_operands(cmd, argc, argv, handler, ctx, 0, NULL);
 }
 
 int gd_tool_flush_stdout(void)

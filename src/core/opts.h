@@ -53,6 +53,9 @@ void gd_opts_usage(const struct gd_cmd *cmd, FILE *out);
 #define GD_TOOL_CONTINUE (-1)
 int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
 		  void *ctx);
+/* The same for a tool with up to max_operands operands, the first at argv[*first]. */
+int gd_tool_parse_operands(const struct gd_cmd *cmd, int argc, char **argv,
+			   gd_opt_handler handler, void *ctx, int max_operands, int *first);
 /*
  * The epilogue of a tool's report: flush stdout and check that all of it was
  * written (a full disk, a closed descriptor). GD_EXIT_OK, or GD_EXIT_ENV after
