@@ -33,6 +33,8 @@ void gd_bench_title(const struct gd_bench_params *p, char *buf, size_t len)
 
 void gd_bench_report_waiting(struct gd_bench *b)
 {
+	if (!b->out)
+		return;
 	fprintf(b->out, "\n************************************\n"
 			"* Waiting for client to connect... *\n"
 			"************************************\n");
@@ -91,6 +93,8 @@ void gd_bench_report_header(struct gd_bench *b)
 	bool rd = p->op == GD_OP_READ || p->op == GD_OP_ATOMIC;
 	char title[96], gpu[256];
 
+	if (!b->out)
+		return;
 	gd_bench_title(p, title, sizeof(title));
 	fprintf(b->out, "%s\n", DASHES);
 	fprintf(b->out, "                    %s\n", title);
@@ -145,6 +149,8 @@ void gd_bench_report_header(struct gd_bench *b)
 
 void gd_bench_report_footer(struct gd_bench *b)
 {
+	if (!b->out)
+		return;
 	fprintf(b->out, "%s\n", DASHES);
 	fflush(b->out);
 }
@@ -209,6 +215,8 @@ void gd_bench_report_bw_line(struct gd_bench *b, const struct gd_bw_result *mine
 	struct gd_bw_result sum = *mine;
 	double peak, avg;
 
+	if (!b->out)
+		return;
 	if (peer) { /* bidirectional: perftest adds both directions */
 		sum.avg_Bps += peer->avg_Bps;
 		sum.msg_rate += peer->msg_rate;
@@ -269,7 +277,7 @@ void gd_bench_report_lat(struct gd_bench *b, uint64_t size, double *samples, siz
 	double k = b->p.report_cycles ? 1000.0 : 1.0; /* -C: nanoseconds */
 	double *copy = NULL;
 
-	if (!n) /* the passive side of a read/atomic test: the client reports */
+	if (!n || !b->out) /* the passive side of a read/atomic test: the client reports */
 		return;
 	if (b->p.unsorted && !b->p.json) {
 		copy = malloc(n * sizeof(*copy));

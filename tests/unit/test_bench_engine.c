@@ -227,6 +227,32 @@ static void t_title(void **s)
 	assert_string_equal(t, "Send Bidirectional BW Test");
 }
 
+/* The library entry point: a conflict is a usage error (2), a device that does
+ * not exist an environment error (3); nothing is printed with out == NULL and
+ * the result model says so. */
+static void t_run_side(void **s)
+{
+	struct gd_bench_params p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_CLIENT);
+	struct gd_bench_result r;
+
+	(void)s;
+	snprintf(p.peer, sizeof(p.peer), "127.0.0.1");
+	p.all_sizes = true;
+	p.given |= GD_GIVEN_SIZE; /* -a with -s */
+	assert_int_equal(gd_bench_run_side(&p, NULL, &r), 2);
+	assert_int_equal(r.exit_code, 2);
+	assert_false(r.facts_valid);
+	assert_int_equal(r.nsizes, 0);
+
+	p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_CLIENT);
+	snprintf(p.peer, sizeof(p.peer), "127.0.0.1");
+	snprintf(p.dev, sizeof(p.dev), "gd_no_such_dev0");
+	p.timeout_ms = 1000;
+	assert_int_equal(gd_bench_run_side(&p, NULL, &r), 3);
+	assert_int_equal(r.exit_code, 3);
+	assert_false(r.facts_valid);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +260,7 @@ int main(void)
 		cmocka_unit_test(t_gid_pick), cmocka_unit_test(t_mtu),
 		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak),
 		cmocka_unit_test(t_pattern), cmocka_unit_test(t_title),
+		cmocka_unit_test(t_run_side),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
