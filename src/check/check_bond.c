@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "gd.h"
 #include "rdma_dev.h"
 #include "sysfs.h"
 

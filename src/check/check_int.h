@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Internals of gd_check shared by src/check/*.c. */
+/* Internals of gd_check shared by the files of src/check. */
 #ifndef GD_CHECK_INT_H
 #define GD_CHECK_INT_H
 

@@ -199,6 +199,6 @@ bad:
 	else
 		snprintf(why, len, "'%s' is not a bandwidth threshold: write a number and Gb/s "
 			 "(or Mb/s, GB/s), or a percentage of the line rate or PCIe limit: "
-			 "'90% line', '80% pcie'", s);
+			 "'90%% line', '80%% pcie'", s);
 	return -EINVAL;
 }
