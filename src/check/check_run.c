@@ -184,6 +184,8 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 
 	if (ret)
 		goto out;
+	for (size_t i = 0; i < rs.n; i++)
+		rs.v[i].tcp_port = (uint16_t)(o->base_port + i % 1000);
 	if (o->dry_run) {
 		dry_run(&rs, stdout);
 		goto out;

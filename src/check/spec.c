@@ -440,12 +440,13 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 	if (!strcmp(key, "duration") && gd_ck_parse_seconds(s, &t->duration_s, why, sizeof(why)))
 		return fail(l, v, "duration: %s", why);
 	if (!strcmp(key, "min_slave_share")) {
-		struct gd_ck_threshold th;
+		char *end;
+		double pct = strtod(s, &end);
 
-		if (gd_ck_parse_threshold(GD_CK_BW_AVG, s, &th, why, sizeof(why)) ||
-		    th.kind == GD_CK_ABS)
-			return fail(l, v, "min_slave_share must be a percentage, e.g. '10%%'");
-		t->min_slave_share = th.value;
+		if (end == s || strcmp(end, "%") || !(pct >= 0 && pct <= 100))
+			return fail(l, v, "min_slave_share must be a percentage "
+				    "from 0 to 100, e.g. '10%%'");
+		t->min_slave_share = pct;
 	}
 	return 0;
 }

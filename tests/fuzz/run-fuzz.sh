@@ -1,7 +1,8 @@
 #!/bin/sh
-# Fuzz the side channel's message decoder (src/bench/wire.c, target fuzz_wire) and the
+# Fuzz the side channel's message decoder (src/bench/wire.c, target fuzz_wire), the
 # benchmark command line (src/bench/bench_opts.c over src/core/opts.c, target fuzz_opts)
-# with libFuzzer.
+# and gd_check's YAML spec loader (src/check/spec.c over libyaml, target fuzz_spec, when
+# libyaml-dev is installed) with libFuzzer.
 #
 #   tests/fuzz/run-fuzz.sh [SECONDS]     default 30 s in all, split between the
 #                                        two targets: the short run of 'make check'
@@ -22,7 +23,7 @@
 set -eu
 
 seconds=${1:-${GD_FUZZ_SECONDS:-30}}
-half=$((seconds / 2))
+half=$((seconds / 3))
 [ "$half" -ge 1 ] || half=1
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=${top_srcdir:-$(cd "$here/../.." && pwd)}
@@ -34,7 +35,8 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
 	echo "SKIP: $CLANG not found (apt-get install clang)"
 	exit 77
 fi
-mkdir -p "$work/corpus-wire" "$work/corpus-opts" "$work/seeds-wire" "$work/seeds-opts"
+mkdir -p "$work/corpus-wire" "$work/corpus-opts" "$work/seeds-wire" "$work/seeds-opts" \
+	"$work/corpus-spec" "$work/seeds-spec"
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' >"$work/probe.c"
 if ! "$CLANG" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" >/dev/null 2>&1; then
 	echo "SKIP: $CLANG has no libFuzzer (-fsanitize=fuzzer)"
@@ -62,6 +64,16 @@ common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
 	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/sysfs.c" $common $libs
+# the spec loader, with gd_check's own specs as seeds (libyaml-dev needed)
+have_yaml=no
+if pkg-config --exists yaml-0.1; then
+	have_yaml=yes
+	# shellcheck disable=SC2086
+	"$CLANG" $cflags -I"$srcdir/src/check" $san -o "$work/fuzz_spec" "$srcdir/tests/fuzz/fuzz_spec.c" \
+		"$srcdir/src/check/spec.c" "$srcdir/src/check/spec_values.c" "$srcdir/src/check/sha256.c" \
+		$(pkg-config --libs yaml-0.1) -lm
+	cp "$srcdir"/tests/check/specs/*.yaml "$work/seeds-spec/" 2>/dev/null || true
+fi
 printf 'magic="GDPF"\nversion="\\x00\\x01"\n' >"$work/wire.dict"
 # option seeds: tool bytes, then NUL-separated arguments
 printf '\000\000-b\000-q\0004\000-s\00064K\000--report_gbits\000host' >"$work/seeds-opts/bw"
@@ -81,6 +93,11 @@ run() {
 }
 run wire -max_len=4200 -dict=wire.dict
 run opts -max_len=512 -close_fd_mask=3
+if [ "$have_yaml" = yes ]; then
+	run spec -max_len=2048
+else
+	echo "fuzz_spec not built: libyaml-dev is missing (apt-get install libyaml-dev)"
+fi
 if [ "$status" -ne 0 ]; then
 	tail -40 fuzz-*.log
 	echo "FAIL: a fuzzer found a problem (logs: $work/fuzz-*.log)"
