@@ -25,31 +25,53 @@ void gd_ck_matrix_free(struct gd_ck_matrix *mx)
 	free(mx);
 }
 
-void gd_ck_matrix_add(struct gd_ck_matrix *mx, const struct gd_ck_run *run,
-		      const struct gd_ck_measure *me)
+static struct gd_ck_cell *new_cell(struct gd_ck_matrix *mx, const struct gd_ck_run *run)
 {
-	const struct gd_ck_test *t = run->t;
 	struct gd_ck_cell *c;
-	const char *mem;
+	const char *mem = strchr(run->label, ' ');
 
-	if (t->kind != GD_KIND_BW || (t->pairs != GD_CK_NIC_GPU_MATRIX && !t->sweep_min))
-		return;
 	if (mx->n == mx->cap) {
 		size_t cap = mx->cap ? mx->cap * 2 : 16;
 		struct gd_ck_cell *v = realloc(mx->v, cap * sizeof(*v));
 
 		if (!v)
-			return;
+			return NULL;
 		mx->v = v;
 		mx->cap = cap;
 	}
 	c = &mx->v[mx->n++];
 	memset(c, 0, sizeof(*c));
-	mem = strchr(run->label, ' ');
 	snprintf(c->nic, sizeof(c->nic), "%s", run->dev);
 	snprintf(c->mem, sizeof(c->mem), "%s", mem ? mem + 1 : "host");
 	snprintf(c->cls, sizeof(c->cls), "%s", run->cls);
-	snprintf(c->test, sizeof(c->test), "%s", t->name);
+	snprintf(c->test, sizeof(c->test), "%s", run->t->name);
+	return c;
+}
+
+void gd_ck_matrix_add_plan(struct gd_ck_matrix *mx, const struct gd_ck_run *run)
+{
+	static const char *const order[] = { "X", "PIX", "PXB", "PHB", "NODE", "SYS", NULL };
+	struct gd_ck_cell *c;
+
+	if (run->t->pairs != GD_CK_NIC_GPU_MATRIX || !(c = new_cell(mx, run)))
+		return;
+	mx->plan = true;
+	c->nsizes = 1;
+	c->avg = 7; /* N/A and unknown classes: the far end of the scale */
+	for (int i = 0; order[i]; i++)
+		if (!strcmp(order[i], run->cls))
+			c->avg = i + 1;
+}
+
+void gd_ck_matrix_add(struct gd_ck_matrix *mx, const struct gd_ck_run *run,
+		      const struct gd_ck_measure *me)
+{
+	const struct gd_ck_test *t = run->t;
+	struct gd_ck_cell *c;
+
+	if (t->kind != GD_KIND_BW || (t->pairs != GD_CK_NIC_GPU_MATRIX && !t->sweep_min) ||
+	    !(c = new_cell(mx, run)))
+		return;
 	c->ok = !me->exit_code && me->nsizes;
 	c->nsizes = me->nsizes;
 	for (size_t i = 0; i < me->nsizes; i++) {
@@ -184,10 +206,16 @@ static void heatmap(const struct gd_ck_matrix *mx, FILE *f, const char *path)
 	const char *nics[64], *mems[64];
 	size_t nn = distinct(mx, true, nics, 64), nm = distinct(mx, false, mems, 64);
 
-	fprintf(f, "set terminal pngcairo size %zu,%zu\nset output '%s'\n", 240 + 120 * nn,
+	fprintf(f, "set terminal pngcairo noenhanced size %zu,%zu\nset output '%s'\n", 240 + 120 * nn,
 		200 + 40 * nm, path);
-	fprintf(f, "set title 'gd_check: loopback bandwidth, NIC x memory (Gb/s, path class)'\n"
-		"set palette rgb 33,13,10\nset cblabel 'Gb/s'\nunset key\nset yrange [] reverse\n");
+	if (mx->plan)
+		fprintf(f, "set title 'gd_check --dry-run: path class, NIC x memory'\n"
+			"set palette defined (1 '#1a9850', 3 '#fee08b', 7 '#d73027')\nset cbrange [1:7]\n"
+			"set cbtics ('X' 1, 'PIX' 2, 'PXB' 3, 'PHB' 4, 'NODE' 5, 'SYS' 6, 'N/A' 7)\n"
+			"unset key\nset yrange [] reverse\n");
+	else
+		fprintf(f, "set title 'gd_check: loopback bandwidth, NIC x memory (Gb/s, path class)'\n"
+			"set palette rgb 33,13,10\nset cblabel 'Gb/s'\nunset key\nset yrange [] reverse\n");
 	fprintf(f, "set xtics (");
 	for (size_t j = 0; j < nn; j++)
 		fprintf(f, "%s'%s' %zu", j ? ", " : "", nics[j], j);
@@ -199,7 +227,9 @@ static void heatmap(const struct gd_ck_matrix *mx, FILE *f, const char *path)
 		for (size_t j = 0; j < nn; j++) {
 			const struct gd_ck_cell *c = cell(mx, nics[j], mems[i]);
 
-			if (c)
+			if (c && mx->plan)
+				fprintf(f, "set label '%s' at %zu,%zu center front\n", c->cls, j, i);
+			else if (c)
 				fprintf(f, "set label '%.2f %s' at %zu,%zu center front\n", c->avg,
 					c->cls, j, i);
 		}
@@ -208,7 +238,7 @@ static void heatmap(const struct gd_ck_matrix *mx, FILE *f, const char *path)
 		for (size_t j = 0; j < nn; j++) {
 			const struct gd_ck_cell *c = cell(mx, nics[j], mems[i]);
 
-			fprintf(f, "%s%.4f", j ? " " : "", c && c->ok ? c->avg : 0.0);
+			fprintf(f, "%s%.4f", j ? " " : "", c && (c->ok || mx->plan) ? c->avg : 0.0);
 		}
 		fputc('\n', f);
 	}
@@ -219,7 +249,7 @@ static void sweeps(const struct gd_ck_matrix *mx, FILE *f, const char *path)
 {
 	bool first = true;
 
-	fprintf(f, "set terminal pngcairo size 900,600\nset output '%s'\n"
+	fprintf(f, "set terminal pngcairo noenhanced size 900,600\nset output '%s'\n"
 		"set title 'gd_check: bandwidth against message size'\nset logscale x 2\n"
 		"set xlabel 'message size (bytes)'\nset ylabel 'Gb/s'\nset key left top\n", path);
 	for (size_t i = 0; i < mx->n; i++) {

@@ -27,12 +27,15 @@ struct gd_ck_cell {
 struct gd_ck_matrix {
 	struct gd_ck_cell *v;
 	size_t n, cap;
+	bool plan;		/* a dry run: cells carry path classes, no bandwidth */
 };
 
 struct gd_ck_matrix *gd_ck_matrix_new(const struct gd_ck_machine *m);
 /* Record a bandwidth run (matrix tests and sweeps; others are ignored). */
 void gd_ck_matrix_add(struct gd_ck_matrix *mx, const struct gd_ck_run *run,
 		      const struct gd_ck_measure *me);
+/* A dry run's cell: the pair and its class only. */
+void gd_ck_matrix_add_plan(struct gd_ck_matrix *mx, const struct gd_ck_run *run);
 void gd_ck_matrix_print(const struct gd_ck_matrix *mx, FILE *out);
 /* gnuplot: the heatmap to path, sweeps to path with "-sweep" before ".png".
  * 0, -ENOENT when gnuplot is not installed (message printed). */

@@ -142,6 +142,21 @@ static void dry_run(const struct gd_ck_runs *rs, FILE *out)
 	fprintf(out, "%zu run(s); nothing was run (--dry-run)\n", rs->n);
 }
 
+static int plot_plan(const struct gd_ck_runs *rs, const char *path)
+{
+	struct gd_ck_matrix *mx = gd_ck_matrix_new(NULL);
+	int ret = 0;
+
+	if (!mx)
+		return GD_EXIT_ENV;
+	for (size_t i = 0; i < rs->n; i++)
+		gd_ck_matrix_add_plan(mx, &rs->v[i]);
+	if (mx->n && gd_ck_matrix_plot(mx, path))
+		ret = GD_EXIT_ENV;
+	gd_ck_matrix_free(mx);
+	return ret;
+}
+
 static void skip_test(struct gd_ck_report *r, const struct gd_ck_test *t, const char *why)
 {
 	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s", t->name);
@@ -188,6 +203,8 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		rs.v[i].tcp_port = (uint16_t)(o->base_port + i % 1000);
 	if (o->dry_run) {
 		dry_run(&rs, stdout);
+		if (o->plot)
+			ret = plot_plan(&rs, o->plot);
 		goto out;
 	}
 	for (size_t i = 0; i < rs.n; i++)
