@@ -139,6 +139,9 @@ static int run(struct args *a, const char *path)
 		snprintf(r.spec_path, sizeof(r.spec_path), "%s", spec.path);
 		snprintf(r.spec_sha256, sizeof(r.spec_sha256), "%s", spec.sha256);
 		gd_ck_print_header(&r, stdout);
+		if (gd_ck_launch()->size > 1)
+			printf("%d ranks (%s%s)\n\n", gd_ck_launch()->size, gd_ck_launch()->source,
+			       gd_ck_launch()->mpi ? ", MPI" : ", no MPI in this build");
 	}
 	ret = gd_ck_run_spec(&spec, &a->o, &r);
 	if (!ret && gd_ck_launch()->rank == 0)

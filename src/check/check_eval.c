@@ -59,7 +59,8 @@ int gd_ck_exit_code(const struct gd_ck_report *r)
 
 void gd_ck_fmt_value(enum gd_ck_metric m, double v, char *buf, size_t len)
 {
-	snprintf(buf, len, m == GD_CK_MSG_RATE ? "%.3f %s" : "%.2f %s", v, gd_ck_metric_unit(m));
+	/* small values keep 3 significant digits: 0.00123 Mpps, 0.0014 Gb/s */
+	snprintf(buf, len, v != 0 && v < 10 ? "%.3g %s" : "%.2f %s", v, gd_ck_metric_unit(m));
 }
 
 static double measured(enum gd_ck_metric m, const struct gd_ck_measure *x, size_t k)
