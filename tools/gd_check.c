@@ -12,6 +12,7 @@
 #include "check_mpi.h"
 #include "gd.h"
 #include "log.h"
+#include "machine.h"
 #include "opts.h"
 #include "spec.h"
 #include "sysfs.h"
@@ -33,10 +34,11 @@ static const struct gd_opt check_opts[] = {
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, check_opts, gd_sysfs_opts, NULL };
 static const struct gd_cmd cmd = {
-	"[options] [SPEC]",
-	"Check this machine against an acceptance spec (YAML): topology, devices, gd_doctor "
-	"checks and bandwidth/latency thresholds; PASS/FAIL/SKIP table, JSON or JUnit.",
-	tables,
+	.synopsis = "[options] [SPEC]",
+	.summary = "Check this machine against an acceptance spec (YAML): topology, devices, "
+		   "gd_doctor checks and bandwidth/latency thresholds; PASS/FAIL/SKIP table, JSON "
+		   "or JUnit.",
+	.tables = tables,
 };
 
 struct args {
@@ -135,7 +137,7 @@ static int run(struct args *a, const char *path)
 	if (gd_ck_launch()->rank > 0)
 		a->o.out = NULL;
 	if (a->o.out && !a->o.dry_run) {
-		gd_ck_host_facts(&r.host);
+		gd_ck_host_facts(a->o.m, &r.host);
 		snprintf(r.spec_path, sizeof(r.spec_path), "%s", spec.path);
 		snprintf(r.spec_sha256, sizeof(r.spec_sha256), "%s", spec.sha256);
 		gd_ck_print_header(&r, stdout);
@@ -158,14 +160,28 @@ int main(int argc, char **argv)
 {
 	struct args a = { .o = { .base_port = 18600 } };
 	struct gd_ck_launch l;
+	struct gd_machine mach;
 	struct sigaction sa;
 	int first = argc, ret;
 
-	ret = gd_tool_parse_operands(&cmd, argc, argv, handle, &a, 1, &first);
-	if (ret != GD_TOOL_CONTINUE)
-		return ret;
+	bool help = false;
+
+	gd_log_init(argv[0]);
+	first = gd_opts_parse(&cmd, argc, argv, handle, &a, &help);
+	if (first < 0)
+		return GD_EXIT_USAGE;
+	if (help)
+		return gd_tool_flush_stdout();
+	if (argc - first > 1) {
+		gd_error("unexpected argument '%s': give one spec; try '%s --help'", argv[first + 1],
+			 gd_progname());
+		return GD_EXIT_USAGE;
+	}
+	if (gd_tool_machine(&mach) != GD_TOOL_CONTINUE)
+		return GD_EXIT_USAGE;
+	a.o.m = &mach;
 	if (a.example)
-		return gd_ck_print_example(stdout, a.o.xml) ?: gd_tool_flush_stdout();
+		return gd_ck_print_example(stdout, &mach, a.o.xml) ?: gd_tool_flush_stdout();
 	if (first >= argc && !a.matrix) {
 		gd_error("give a spec (gd_check SPEC), or --matrix, or --example to write one");
 		return GD_EXIT_USAGE;

@@ -24,8 +24,10 @@
 #include "bench_opts.h"
 #include "bench_report.h"
 #include "gd.h"
+#include "gid.h"
 #include "log.h"
 #include "oob.h"
+#include "opts.h"
 #include "sysfs.h"
 #include "gpu_mem.h"
 
@@ -124,13 +126,16 @@ bad:
 /* perftest's default placement: the CPUs of the NIC's NUMA node, when it has one. */
 static void pin_numa(const struct gd_bench *b)
 {
+	const struct gd_machine *m = &b->p.machine;
 	char cpus[GD_BENCH_CORES_MAX];
 	int node = -1;
 
-	if (gd_sysfs_read_int(&node, "/sys/class/infiniband/%s/device/numa_node",
-			      b->conn.dev_name) || node < 0)
+	if (gd_sysfs_read_int(m, &node, "/sys/class/infiniband/%s/device/numa_node",
+			      b->conn.dev_name) ||
+	    node < 0)
 		return; /* rxe and single-node machines: nothing to do */
-	if (gd_sysfs_read_str(cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist", node))
+	if (gd_sysfs_read_str(m, cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist",
+			      node))
 		return;
 	if (pin_cores(cpus) == 0 && gd_log_verbose())
 		gd_info("running on the CPUs of %s's NUMA node %d: %s", b->conn.dev_name, node, cpus);
@@ -674,7 +679,7 @@ static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
 	f->gid_index = c->gid_index;
 	if (c->gid_index >= 0) {
 		inet_ntop(AF_INET6, c->gid.raw, f->gid, sizeof(f->gid));
-		snprintf(f->gid_type, sizeof(f->gid_type), "%s", gd_gid_type_name(c->gid_type));
+		snprintf(f->gid_type, sizeof(f->gid_type), "%s", gd_gid_type_str((enum gd_gid_type)c->gid_type));
 		snprintf(f->gid_netdev, sizeof(f->gid_netdev), "%s", c->gid_netdev);
 		snprintf(f->gid_choice, sizeof(f->gid_choice), "%s",
 			 b->p.conn == GD_CONN_RDMA_CM ? "rdma_cm" : c->gid_auto ? "auto" : "user");
@@ -767,8 +772,8 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 
 	gd_log_init(argv[0]);
 	ret = gd_bench_parse(argc, argv, op, kind, &p);
-	if (ret)
-		return ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE;
+	if (ret) /* --help and --version: a write to a full disk fails like any other */
+		return ret > 0 ? gd_tool_flush_stdout() : GD_EXIT_USAGE;
 	res = malloc(sizeof(*res));
 	if (!res)
 		return GD_EXIT_ENV;
@@ -779,5 +784,7 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 	sigaction(SIGTERM, &sa, NULL);
 	ret = gd_bench_run_side(&p, stdout, res);
 	free(res);
+	if (gd_tool_flush_stdout() != GD_EXIT_OK && ret == GD_EXIT_OK)
+		ret = GD_EXIT_ENV; /* the report did not reach its file */
 	return ret;
 }

@@ -9,6 +9,7 @@
 
 #include "bench_int.h"
 #include "gd.h"
+#include "gid.h"
 #include "gpu_mem.h"
 #include "jsonout.h"
 #include "log.h"
@@ -119,7 +120,7 @@ void gd_bench_report_header(struct gd_bench *b)
 	fprintf(b->out, " Link type       : %s\n", c->roce ? "Ethernet" : "IB");
 	if (c->gid_index >= 0) {
 		fprintf(b->out, " GID index       : %d\n", c->gid_index);
-		fprintf(b->out, " GID type        : %s%s%s%s\n", gd_gid_type_name(c->gid_type),
+		fprintf(b->out, " GID type        : %s%s%s%s\n", gd_gid_type_str(c->gid_type),
 			c->gid_netdev[0] ? " on " : "", c->gid_netdev,
 			p->conn == GD_CONN_RDMA_CM ? " (chosen by rdma_cm)" :
 			c->gid_auto ? " (auto: routes to the peer)" : " (-x)");
@@ -174,7 +175,7 @@ static json_object *json_common(struct gd_bench *b, const char *type)
 	if (c->gid_index >= 0) {
 		inet_ntop(AF_INET6, c->gid.raw, gid, sizeof(gid));
 		gd_json_add_str(o, "gid", gid);
-		gd_json_add_str(o, "gid_type", gd_gid_type_name(c->gid_type));
+		gd_json_add_str(o, "gid_type", gd_gid_type_str(c->gid_type));
 		gd_json_add_str(o, "gid_netdev", c->gid_netdev);
 		gd_json_add_str(o, "gid_choice", b->p.conn == GD_CONN_RDMA_CM ? "rdma_cm" :
 				c->gid_auto ? "auto" : "user");

@@ -70,11 +70,13 @@ void gd_ck_report_free(struct gd_ck_report *r);
 /* GD_EXIT_OK when every item passed or was skipped, GD_EXIT_FAIL when any failed. */
 int gd_ck_exit_code(const struct gd_ck_report *r);
 
+struct gd_machine;
 /* Facts about this machine (sysfs through sysfs.h, uname). */
-void gd_ck_host_facts(struct gd_ck_host *h);
+void gd_ck_host_facts(const struct gd_machine *m, struct gd_ck_host *h);
 
 /* Options of a run. */
 struct gd_ck_opts {
+	const struct gd_machine *m;	/* the machine (live, or --sysfs-root) */
 	bool dry_run;		/* list the runs with their path classes, run nothing */
 	bool progress;		/* a progress line on stderr (a terminal) */
 	const char *xml;	/* --topology: an hwloc XML instead of this machine */
@@ -96,6 +98,6 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out);
 int gd_ck_write_junit(const struct gd_ck_report *r, const char *path);
 
 /* A commented spec for this machine from discovery (check_example.c). */
-int gd_ck_print_example(FILE *out, const char *xml);
+int gd_ck_print_example(FILE *out, const struct gd_machine *m, const char *xml);
 
 #endif

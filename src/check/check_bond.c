@@ -15,7 +15,8 @@
 #include "rdma_dev.h"
 #include "sysfs.h"
 
-int gd_ck_bond_sample(const char *dev, int port, struct gd_ck_bond_sample *s)
+int gd_ck_bond_sample(const struct gd_machine *m, const char *dev, int port,
+		      struct gd_ck_bond_sample *s)
 {
 	struct gd_hca hca;
 	struct gd_bond bond;
@@ -23,15 +24,15 @@ int gd_ck_bond_sample(const char *dev, int port, struct gd_ck_bond_sample *s)
 
 	memset(s, 0, sizeof(*s));
 	memset(&bond, 0, sizeof(bond));
-	ret = gd_rdma_read_hca(dev, &hca);
+	ret = gd_rdma_read_hca(m, dev, &hca);
 	if (ret)
 		return ret;
 	ret = -ENOENT;
 	if (port >= 1 && (size_t)port <= hca.nports)
-		ret = gd_port_bond(&hca.ports[port - 1], &bond);
+		ret = gd_port_bond(m, &hca.ports[port - 1], &bond);
 	if (ret == -ENOENT && hca.parent_netdev[0]) {
 		gd_bond_free(&bond);
-		ret = gd_bond_read(hca.parent_netdev, &bond);
+		ret = gd_bond_read(m, hca.parent_netdev, &bond);
 	}
 	snprintf(s->source, sizeof(s->source), "%s",
 		 strncmp(hca.driver, "mlx5", 4) ? "slave netdev statistics" :
@@ -47,8 +48,8 @@ int gd_ck_bond_sample(const char *dev, int port, struct gd_ck_bond_sample *s)
 		const char *n = bond.slaves[i].name;
 
 		snprintf(s->slave[s->n], sizeof(s->slave[0]), "%s", n);
-		if (gd_sysfs_read_u64(&tx, "/sys/class/net/%s/statistics/tx_bytes", n) ||
-		    gd_sysfs_read_u64(&rx, "/sys/class/net/%s/statistics/rx_bytes", n))
+		if (gd_sysfs_read_u64(m, &tx, "/sys/class/net/%s/statistics/tx_bytes", n) ||
+		    gd_sysfs_read_u64(m, &rx, "/sys/class/net/%s/statistics/rx_bytes", n))
 			tx = rx = 0;
 		s->bytes[s->n++] = tx + rx;
 	}

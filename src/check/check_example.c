@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "check_machine.h"
+#include "gid.h"
 
 static const char *worst_class(const struct gd_ck_machine *m)
 {
@@ -62,8 +63,8 @@ static void devices(FILE *out, const struct gd_ck_machine *m)
 			if (p->gids[g].index == p->default_gid)
 				fprintf(out, "    gid_type: %s\n", gd_gid_type_str(p->gids[g].type));
 		memset(&b, 0, sizeof(b));
-		if (!gd_port_bond(p, &b) ||
-		    (h->parent_netdev[0] && (gd_bond_free(&b), !gd_bond_read(h->parent_netdev, &b)))) {
+		if (!gd_port_bond(m->mach, p, &b) ||
+		    (h->parent_netdev[0] && (gd_bond_free(&b), !gd_bond_read(m->mach, h->parent_netdev, &b)))) {
 			fprintf(out, "    bond_mode: %s\n    bond_slaves_up: %zu\n", b.mode, b.nslaves);
 		}
 		gd_bond_free(&b);
@@ -82,11 +83,11 @@ static void tests(FILE *out, const struct gd_ck_machine *m)
 		struct gd_bond b;
 
 		memset(&b, 0, sizeof(b));
-		if (m->hcas[i].nports && !gd_port_bond(&m->hcas[i].ports[0], &b))
+		if (m->hcas[i].nports && !gd_port_bond(m->mach, &m->hcas[i].ports[0], &b))
 			bond = true;
 		gd_bond_free(&b);
 		memset(&b, 0, sizeof(b));
-		if (m->hcas[i].parent_netdev[0] && !gd_bond_read(m->hcas[i].parent_netdev, &b))
+		if (m->hcas[i].parent_netdev[0] && !gd_bond_read(m->mach, m->hcas[i].parent_netdev, &b))
 			bond = true;
 		gd_bond_free(&b);
 	}
@@ -113,15 +114,15 @@ static void tests(FILE *out, const struct gd_ck_machine *m)
 		"  # - name: pairs\n  #   op: write\n  #   pairs: pairwise   # or ring, all-pairs\n");
 }
 
-int gd_ck_print_example(FILE *out, const char *xml)
+int gd_ck_print_example(FILE *out, const struct gd_machine *mach, const char *xml)
 {
 	struct gd_ck_machine m;
 	char host[256] = "";
 	struct gd_ck_host h;
 
-	gd_ck_host_facts(&h);
+	gd_ck_host_facts(mach, &h);
 	snprintf(host, sizeof(host), "%s", h.hostname);
-	gd_ck_machine_load(&m, xml);
+	gd_ck_machine_load(&m, mach, xml);
 	fprintf(out, "# gd_check spec for %s, written by 'gd_check --example' (gdperf %s)\n"
 		"# from what discovery found; check it, then run: gd_check THIS_FILE\n"
 		"version: 1\nname: \"%s\"\n\n", host, h.version, host);

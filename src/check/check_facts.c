@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "rdma_dev.h"
+#include "machine.h"
 #include "sysfs.h"
 
 static void append(char *buf, size_t len, const char *text)
@@ -20,12 +21,12 @@ static void append(char *buf, size_t len, const char *text)
 	snprintf(buf + n, len - n, "%s%s", n ? ", " : "", text);
 }
 
-static void device_facts(struct gd_ck_host *h)
+static void device_facts(const struct gd_machine *m, struct gd_ck_host *h)
 {
 	struct gd_hca *hcas = NULL;
 	size_t n = 0;
 
-	if (gd_rdma_discover(&hcas, &n))
+	if (gd_rdma_discover(m, &hcas, &n))
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const char *drv = hcas[i].driver[0] ? hcas[i].driver :
@@ -33,7 +34,7 @@ static void device_facts(struct gd_ck_host *h)
 		char ver[64] = "", text[160];
 
 		if (drv[0]) {
-			if (gd_sysfs_read_str(ver, sizeof(ver), "/sys/module/%s/version", drv))
+			if (gd_sysfs_read_str(m, ver, sizeof(ver), "/sys/module/%s/version", drv))
 				ver[0] = '\0';
 			snprintf(text, sizeof(text), "%s%s%s", drv, ver[0] ? " " : "", ver);
 			append(h->drivers, sizeof(h->drivers), text);
@@ -45,20 +46,20 @@ static void device_facts(struct gd_ck_host *h)
 	gd_rdma_free(hcas, n);
 }
 
-void gd_ck_host_facts(struct gd_ck_host *h)
+void gd_ck_host_facts(const struct gd_machine *m, struct gd_ck_host *h)
 {
 	struct utsname u;
 
 	memset(h, 0, sizeof(*h));
 	snprintf(h->version, sizeof(h->version), "%s", PACKAGE_VERSION);
-	if (gd_sysfs_is_fixture()) {
-		snprintf(h->hostname, sizeof(h->hostname), "fixture:%s", gd_sysfs_root());
-		if (gd_sysfs_read_str(h->kernel, sizeof(h->kernel), "/proc/sys/kernel/osrelease"))
+	if (m->fixture) {
+		snprintf(h->hostname, sizeof(h->hostname), "fixture:%s", m->root);
+		if (gd_sysfs_read_str(m, h->kernel, sizeof(h->kernel), "/proc/sys/kernel/osrelease"))
 			snprintf(h->kernel, sizeof(h->kernel), "unknown (fixture)");
 	} else {
 		gethostname(h->hostname, sizeof(h->hostname) - 1);
 		if (!uname(&u))
 			snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);
 	}
-	device_facts(h);
+	device_facts(m, h);
 }

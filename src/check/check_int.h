@@ -51,7 +51,9 @@ struct gd_ck_bond_sample {
 	char source[64];	/* where the numbers come from */
 };
 /* The bond under an RDMA device's port, -ENOENT when it is not bonded. */
-int gd_ck_bond_sample(const char *dev, int port, struct gd_ck_bond_sample *s);
+struct gd_machine;
+int gd_ck_bond_sample(const struct gd_machine *m, const char *dev, int port,
+		      struct gd_ck_bond_sample *s);
 /* Shares of before->after in msg; returns the smallest share in percent (-1: no traffic). */
 double gd_ck_bond_shares(const struct gd_ck_bond_sample *before,
 			 const struct gd_ck_bond_sample *after, char *msg, size_t len);

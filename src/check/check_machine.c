@@ -14,14 +14,15 @@
 #include "sysfs.h"
 #include "topo_nics.h"
 
-int gd_ck_machine_load(struct gd_ck_machine *m, const char *xml)
+int gd_ck_machine_load(struct gd_ck_machine *m, const struct gd_machine *mach, const char *xml)
 {
-	struct gd_topo_src src = { xml, gd_sysfs_root() };
+	struct gd_topo_src src = { xml, mach };
 	char err[512];
 	int ret;
 
 	memset(m, 0, sizeof(*m));
-	if (gd_rdma_discover(&m->hcas, &m->nhcas)) {
+	m->mach = mach;
+	if (gd_rdma_discover(mach, &m->hcas, &m->nhcas)) {
 		m->hcas = NULL;
 		m->nhcas = 0;
 	}
@@ -32,7 +33,7 @@ int gd_ck_machine_load(struct gd_ck_machine *m, const char *xml)
 	}
 	if (gd_topo_find_gpus(&m->t))
 		return 0;
-	if (xml && !(gd_sysfs_is_fixture() && gd_sysfs_exists("/sys/class/infiniband")))
+	if (xml && !(mach->fixture && gd_sysfs_exists(mach, "/sys/class/infiniband")))
 		ret = gd_topo_find_nics_hwloc(&m->t);
 	else
 		ret = gd_topo_find_nics_rdma(&m->t);

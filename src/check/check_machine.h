@@ -13,6 +13,7 @@
 #include "topo_advice.h"
 
 struct gd_ck_machine {
+	const struct gd_machine *mach;	/* the machine's sysfs (live or a fixture) */
 	struct gd_hca *hcas;		/* RDMA devices (sysfs) */
 	size_t nhcas;
 	struct gd_topo t;		/* GPUs and NICs with their classes (hwloc) */
@@ -23,7 +24,7 @@ struct gd_ck_machine {
 
 /* Discover this machine (or the --topology XML / --sysfs-root tree). 0; a topology
  * that cannot be read leaves topo_ok false (with a warning). */
-int gd_ck_machine_load(struct gd_ck_machine *m, const char *xml);
+int gd_ck_machine_load(struct gd_ck_machine *m, const struct gd_machine *mach, const char *xml);
 void gd_ck_machine_free(struct gd_ck_machine *m);
 const struct gd_hca *gd_ck_hca(const struct gd_ck_machine *m, const char *name);
 

@@ -94,7 +94,7 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	struct gd_ck_measure m;
 	uint64_t sizes[32];
 	size_t ns = sizes_of(t, sizes, 32);
-	bool bonded = t->kind == GD_KIND_BW && !gd_ck_bond_sample(run->dev, run->port, &b0);
+	bool bonded = t->kind == GD_KIND_BW && !gd_ck_bond_sample(x->o->m, run->dev, run->port, &b0);
 	uint64_t t0 = gd_clock_mono_ns();
 
 	memset(&m, 0, sizeof(m));
@@ -110,7 +110,7 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	x->est_left -= estimate(t);
 	x->done++;
 	gd_ck_evaluate(x->r, run, &m, (double)(gd_clock_mono_ns() - t0) / 1e9);
-	if (bonded && !gd_ck_bond_sample(run->dev, run->port, &b1))
+	if (bonded && !gd_ck_bond_sample(x->o->m, run->dev, run->port, &b1))
 		bond_items(x->r, run, &b0, &b1);
 	else if (t->bond_balance) {
 		struct gd_ck_item *it = gd_ck_add(x->r, GD_CK_SEC_TESTS, "%s %s: bond-balance",
@@ -240,8 +240,8 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 
 	snprintf(r->spec_path, sizeof(r->spec_path), "%s", s->path);
 	snprintf(r->spec_sha256, sizeof(r->spec_sha256), "%s", s->sha256);
-	gd_ck_host_facts(&r->host);
-	gd_ck_machine_load(&m, o->xml);
+	gd_ck_host_facts(o->m, &r->host);
+	gd_ck_machine_load(&m, o->m, o->xml);
 	if (gd_ck_launch()->size > 1) {
 		/* under mpirun/srun only the tests between ranks run: check each node alone */
 		ret = gd_ck_mpi_tests(s, &m, o, r);
@@ -250,7 +250,7 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 	if (s->topo.given)
 		gd_ck_topology(s, &m, r);
 	gd_ck_devices(s, &m, r);
-	ret = o->dry_run ? 0 : gd_ck_doctor(s, r);
+	ret = o->dry_run ? 0 : gd_ck_doctor(s, o->m, r);
 	if (!ret)
 		ret = run_tests(s, &m, o, r);
 	if (!ret && !o->dry_run)

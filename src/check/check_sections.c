@@ -9,6 +9,7 @@
 #include "check_machine.h"
 #include "check_sections.h"
 #include "doctor.h"
+#include "gid.h"
 #include "log.h"
 
 static const char *const link_names[] = { "X", "NV", "PIX", "PXB", "PHB", "NODE", "SYS", "N/A" };
@@ -127,8 +128,8 @@ static void dev_str(struct gd_ck_report *r, const char *dev, int port, const cha
 			 "expects '%s'", what, dev, port, it->measured, want);
 }
 
-static void dev_bond(struct gd_ck_report *r, const struct gd_hca *h, const struct gd_port *p,
-		     const struct gd_ck_device *d)
+static void dev_bond(struct gd_ck_report *r, const struct gd_machine *mach, const struct gd_hca *h,
+		     const struct gd_port *p, const struct gd_ck_device *d)
 {
 	struct gd_bond b;
 	int up = 0, ret;
@@ -137,10 +138,10 @@ static void dev_bond(struct gd_ck_report *r, const struct gd_hca *h, const struc
 	if (!d->bond_mode[0] && d->bond_slaves_up < 0)
 		return;
 	memset(&b, 0, sizeof(b));
-	ret = gd_port_bond(p, &b);
+	ret = gd_port_bond(mach, p, &b);
 	if (ret && h->parent_netdev[0]) {
 		gd_bond_free(&b);
-		ret = gd_bond_read(h->parent_netdev, &b);
+		ret = gd_bond_read(mach, h->parent_netdev, &b);
 	}
 	for (size_t i = 0; !ret && i < b.nslaves; i++)
 		up += !strcmp(b.slaves[i].mii_status, "up");
@@ -155,7 +156,8 @@ static void dev_bond(struct gd_ck_report *r, const struct gd_hca *h, const struc
 	gd_bond_free(&b);
 }
 
-static void one_device(struct gd_ck_report *r, const struct gd_hca *h, const struct gd_ck_device *d)
+static void one_device(struct gd_ck_report *r, const struct gd_machine *mach, const struct gd_hca *h,
+		       const struct gd_ck_device *d)
 {
 	const struct gd_port *p = (size_t)d->port <= h->nports ? &h->ports[d->port - 1] : NULL;
 	char got[64], want[64];
@@ -196,7 +198,7 @@ static void one_device(struct gd_ck_report *r, const struct gd_hca *h, const str
 			snprintf(it->message, sizeof(it->message), "%s port %d runs at %s",
 				 h->name, d->port, p->rate_str);
 	}
-	dev_bond(r, h, p, d);
+	dev_bond(r, mach, h, p, d);
 }
 
 void gd_ck_devices(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
@@ -208,7 +210,7 @@ void gd_ck_devices(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 
 		for (size_t h = 0; h < m->nhcas; h++)
 			if (!strcmp(d->name, "*") || !strcmp(d->name, m->hcas[h].name)) {
-				one_device(r, &m->hcas[h], d);
+				one_device(r, m->mach, &m->hcas[h], d);
 				any = true;
 			}
 		if (!any) {
@@ -267,7 +269,7 @@ static void fold(const struct gd_ck_spec *s, struct gd_ck_item *items, const cha
 	json_object_put(o);
 }
 
-int gd_ck_doctor(const struct gd_ck_spec *s, struct gd_ck_report *r)
+int gd_ck_doctor(const struct gd_ck_spec *s, const struct gd_machine *mach, struct gd_ck_report *r)
 {
 	struct gd_doctor d = { 0 };
 	char *buf = NULL, *save = NULL;
@@ -294,6 +296,7 @@ int gd_ck_doctor(const struct gd_ck_spec *s, struct gd_ck_report *r)
 	}
 	if (!s->ndoctor)
 		return 0;
+	d.m = mach;
 	d.json = true;
 	d.out = open_memstream(&buf, &len);
 	if (!d.out || gd_doctor_init(&d)) {

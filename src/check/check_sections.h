@@ -10,6 +10,6 @@ void gd_ck_topology(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 void gd_ck_devices(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		   struct gd_ck_report *r);
 /* gd_doctor's registry, run in-process; 0, or GD_EXIT_USAGE for an unknown check id. */
-int gd_ck_doctor(const struct gd_ck_spec *s, struct gd_ck_report *r);
+int gd_ck_doctor(const struct gd_ck_spec *s, const struct gd_machine *mach, struct gd_ck_report *r);
 
 #endif
