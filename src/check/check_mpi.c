@@ -36,7 +36,7 @@ static bool env_int(const char *name, int *v)
 	return true;
 }
 
-void gd_ck_launch_init(struct gd_ck_launch *l, int *argc, char ***argv)
+void gd_ck_launch_env(struct gd_ck_launch *l)
 {
 	static const char *const vars[][2] = {
 		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" }, { "PMIX_RANK", "PMIX_SIZE" },
@@ -50,6 +50,13 @@ void gd_ck_launch_init(struct gd_ck_launch *l, int *argc, char ***argv)
 			if (!env_int(vars[i][1], &l->size) || l->size < 1)
 				l->size = 1;
 		}
+	if (l->rank >= l->size)
+		l->rank = 0, l->size = 1, l->source = NULL;
+}
+
+void gd_ck_launch_init(struct gd_ck_launch *l, int *argc, char ***argv)
+{
+	gd_ck_launch_env(l);
 #ifdef HAVE_MPI
 	if (l->source) {
 		MPI_Init(argc, argv);

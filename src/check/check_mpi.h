@@ -18,6 +18,8 @@ struct gd_ck_launch {
 	bool mpi;		/* MPI initialised (built --with-mpi) */
 };
 
+/* The launcher's environment only (no MPI): rank, size and the variable read. */
+void gd_ck_launch_env(struct gd_ck_launch *l);
 /* Read the launcher's environment; under a launcher and --with-mpi, MPI_Init. */
 void gd_ck_launch_init(struct gd_ck_launch *l, int *argc, char ***argv);
 void gd_ck_launch_fini(struct gd_ck_launch *l);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -162,11 +163,46 @@ static void pairs(void **state)
 	assert_int_equal(gd_ck_pairs(GD_CK_PAT_ALL_PAIRS, 1, p, 64), 0);
 }
 
+/* The rank and size of mpirun (Open MPI), PMIx, PMI and srun (Slurm), first found wins. */
+static void launcher_env(void **state)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+					    "PMIX_RANK", "PMIX_SIZE", "PMI_RANK", "PMI_SIZE",
+					    "SLURM_PROCID", "SLURM_NTASKS" };
+	struct gd_ck_launch l;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		unsetenv(vars[i]);
+	gd_ck_launch_env(&l);
+	assert_int_equal(l.size, 1);
+	assert_null(l.source);
+	setenv("SLURM_PROCID", "3", 1);
+	setenv("SLURM_NTASKS", "4", 1);
+	gd_ck_launch_env(&l);
+	assert_int_equal(l.rank, 3);
+	assert_int_equal(l.size, 4);
+	assert_string_equal(l.source, "SLURM_PROCID");
+	setenv("OMPI_COMM_WORLD_RANK", "1", 1);
+	setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+	gd_ck_launch_env(&l);
+	assert_int_equal(l.rank, 1);
+	assert_string_equal(l.source, "OMPI_COMM_WORLD_RANK");
+	setenv("OMPI_COMM_WORLD_RANK", "5", 1); /* rank beyond size: not trusted */
+	gd_ck_launch_env(&l);
+	assert_int_equal(l.size, 1);
+	assert_int_equal(l.rank, 0);
+	unsetenv("OMPI_COMM_WORLD_RANK");
+	unsetenv("OMPI_COMM_WORLD_SIZE");
+	unsetenv("SLURM_PROCID");
+	unsetenv("SLURM_NTASKS");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(good_spec), cmocka_unit_test(bad_specs), cmocka_unit_test(values),
-		cmocka_unit_test(sha256), cmocka_unit_test(pairs),
+		cmocka_unit_test(sha256), cmocka_unit_test(pairs), cmocka_unit_test(launcher_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
