@@ -54,8 +54,10 @@ struct gd_ck_host {
 	char version[32];	/* gdperf's */
 };
 
+struct gd_ck_matrix;
 struct gd_ck_report {
 	struct gd_ck_item *items;
+	struct gd_ck_matrix *matrix;	/* the matrix runs, for --json (NULL: none) */
 	size_t n, cap;
 	struct gd_ck_host host;
 	char spec_path[4096];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "check_matrix.h"
 #include "gd.h"
 
 const char *gd_ck_status_str(enum gd_ck_status s)
@@ -44,6 +45,8 @@ struct gd_ck_item *gd_ck_add(struct gd_ck_report *r, enum gd_ck_section sec, con
 
 void gd_ck_report_free(struct gd_ck_report *r)
 {
+	gd_ck_matrix_free(r->matrix);
+	r->matrix = NULL;
 	free(r->items);
 	r->items = NULL;
 	r->n = r->cap = 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_matrix.h"
 #include "gd.h"
 #include "jsonout.h"
 
@@ -86,6 +87,8 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 		gd_json_add_double(rec, "seconds", it->seconds);
 		ret = gd_json_emit(rec, out);
 	}
+	if (!ret && r->matrix)
+		ret = gd_ck_matrix_json(r->matrix, out);
 	counts(r, n);
 	rec = gd_json_record("check_summary");
 	gd_json_add_int(rec, "checks", (int64_t)r->n);

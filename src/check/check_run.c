@@ -242,11 +242,12 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 	gd_progress_done(&x.pr);
 	if (x.mx && x.mx->n && o->out)
 		gd_ck_matrix_print(x.mx, o->out);
-	else if (x.mx && x.mx->n && o->json)
-		gd_ck_matrix_json(x.mx, stdout);
 	if (x.mx && x.mx->n && o->plot && gd_ck_matrix_plot(x.mx, o->plot))
 		ret = GD_EXIT_ENV;
-	gd_ck_matrix_free(x.mx);
+	if (x.mx && x.mx->n && !r->matrix)
+		r->matrix = x.mx; /* --json prints it after the checks */
+	else
+		gd_ck_matrix_free(x.mx);
 out:
 	free(rs.v);
 	return ret;
