@@ -90,6 +90,7 @@ static void fill_nic(const struct gd_ck_machine *m, size_t nic, struct gd_ck_run
 		const struct gd_port *p = &h->ports[0];
 
 		r->line_gbps = p->rate_gbps;
+		/* the loopback's address: the GID rule's choice without a peer (default_gid) */
 		if (p->default_gid >= 0)
 			for (size_t g = 0; g < p->ngids; g++)
 				if (p->gids[g].index == p->default_gid)

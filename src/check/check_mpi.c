@@ -2,6 +2,7 @@
 /* gd_check across ranks of mpirun/srun: pair patterns, addresses and results over MPI. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "bench.h"
 #include "check_mpi.h"
+#include "choose.h"
 #include "log.h"
 
 static struct gd_ck_launch launch = { 0, 1, NULL, false };
@@ -142,6 +144,17 @@ static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, st
 
 	one.pairs = GD_CK_EACH_NIC_LOOPBACK;
 	one.memory = GD_CK_MEM_HOST;
+	if (!one.device[0]) { /* the device rule every tool asks: the first ACTIVE one */
+		struct gd_hca hca;
+		int ret = gd_dev_choose(m->mach, NULL, 1, &hca);
+
+		if (ret && ret != -ENETDOWN)
+			return -1;
+		snprintf(one.device, sizeof(one.device), "%s", hca.name);
+		gd_rdma_free_hca(&hca);
+		if (ret)
+			return -1;
+	}
 	memset(a, 0, sizeof(*a));
 	gethostname(a->host, sizeof(a->host) - 1);
 	if (gd_ck_expand(m, &one, &rs) || !rs.n) {
