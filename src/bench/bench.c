@@ -626,6 +626,13 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 		free(b);
 		return ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE;
 	}
+	if ((b->p.init.initiator == GD_INIT_IBGDA || b->p.init.initiator == GD_INIT_IBGDA_CPUDB) &&
+	    !gd_ibgda_available(b->p.init.initiator)) {
+		gd_error("--initiator=%s: not built: this gdperf has no IBGDA mode yet (use cpu or "
+			 "proxy)", gd_initiator_name(b->p.init.initiator));
+		free(b);
+		return GD_EXIT_ENV;
+	}
 	b->out = stdout;
 	gethostname(b->host, sizeof(b->host) - 1);
 	gd_mem_roles(&b->p, &b->roles);

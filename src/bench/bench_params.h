@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "initiator.h"
+
 enum gd_bench_op { GD_OP_WRITE = 0, GD_OP_READ, GD_OP_ATOMIC, GD_OP_SEND, GD_OP_COUNT };
 enum gd_bench_kind { GD_KIND_BW = 0, GD_KIND_LAT, GD_KIND_COUNT };
 enum gd_bench_role { GD_ROLE_SERVER = 0, GD_ROLE_CLIENT, GD_ROLE_COUNT };
@@ -132,6 +134,9 @@ struct gd_bench_params {
 	char cuda_bus_id[GD_BENCH_BDF_MAX]; /* --use_cuda_bus_id=BDF, "" = none */
 	bool cuda_dmabuf;		/* --use_cuda_dmabuf */
 	bool gpu_staging;		/* --gpu_staging: bounce through host memory */
+
+	/* who issues the operations: --initiator and its shape (initiator.h) */
+	struct gd_init_opts init;
 
 	uint32_t given;			/* enum gd_bench_given bits */
 };

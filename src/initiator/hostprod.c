@@ -17,23 +17,27 @@ struct prod_thread {
 	uint32_t index, nthreads;
 	int core; /* -1 = not pinned */
 	uint64_t code;
+	uint64_t lat_n;      /* latency mode: round trips */
+	uint64_t *lat_ns;
+	struct gd_host_prod *owner;
 	pthread_t tid;
 };
 
-static void *prod_main(void *arg)
+struct gd_host_prod {
+	const struct gd_prod_args *a;
+	struct prod_thread *t;
+	uint32_t n, started;
+	uint32_t finished; /* atomic */
+	uint64_t t0;
+	int err;
+};
+
+static void issue_all(struct prod_thread *t)
 {
-	struct prod_thread *t = arg;
 	const struct gd_prod_args *a = t->a;
 	uint64_t cache[GD_RING_MAX] = { 0 };
 	uint32_t gs = a->group_size ? a->group_size : 1;
 
-	if (t->core >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(t->core, &set);
-		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	}
 	/* round-robin over my groups so that every channel advances together */
 	for (uint64_t k = 0; k < a->per_group && !t->code; k += gs) {
 		uint32_t n = (uint32_t)(a->per_group - k < gs ? a->per_group - k : gs);
@@ -44,50 +48,117 @@ static void *prod_main(void *arg)
 			t->code = gd_prod_issue(a, g, k, n, &cache[ring]);
 		}
 	}
+}
+
+static void *prod_main(void *arg)
+{
+	struct prod_thread *t = arg;
+
+	if (t->core >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(t->core, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	if (t->lat_ns)
+		t->code = (uint64_t)gd_host_prod_lat(t->a, t->lat_n, t->lat_ns);
+	else
+		issue_all(t);
+	__atomic_add_fetch(&t->owner->finished, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+static int start(const struct gd_prod_args *a, uint32_t nthreads, const int *cores,
+		 uint32_t ncores, uint64_t lat_n, uint64_t *lat_ns, struct gd_host_prod **out)
+{
+	struct gd_host_prod *h = calloc(1, sizeof(*h));
+	struct prod_thread *t = calloc(nthreads, sizeof(*t));
+
+	*out = NULL;
+	if (!h || !t) {
+		free(h);
+		free(t);
+		return -ENOMEM;
+	}
+	*out = h;
+	h->a = a;
+	h->t = t;
+	h->n = nthreads;
+	h->t0 = gd_hd_now_ns();
+	for (; h->started < nthreads; h->started++) {
+		struct prod_thread *p = &t[h->started];
+		int ret;
+
+		p->a = a;
+		p->owner = h;
+		p->index = h->started;
+		p->nthreads = nthreads;
+		p->core = cores && ncores ? cores[h->started % ncores] : -1;
+		p->lat_n = lat_n;
+		p->lat_ns = lat_ns;
+		ret = pthread_create(&p->tid, NULL, prod_main, p);
+		if (ret) {
+			gd_error("cannot start host producer thread %u: %s", h->started, strerror(ret));
+			h->err = -ret;
+			return -ret;
+		}
+	}
+	return 0;
+}
+
+int gd_host_prod_start(const struct gd_prod_args *a, uint32_t nthreads, const int *cores,
+		       uint32_t ncores, struct gd_host_prod **h)
+{
+	return start(a, nthreads, cores, ncores, 0, NULL, h);
+}
+
+int gd_host_prod_start_lat(const struct gd_prod_args *a, uint64_t n, uint64_t *samples_ns,
+			   struct gd_host_prod **h)
+{
+	return start(a, 1, NULL, 0, n, samples_ns, h);
+}
+
+bool gd_host_prod_done(const struct gd_host_prod *h)
+{
+	return __atomic_load_n(&h->finished, __ATOMIC_ACQUIRE) >= h->started;
+}
+
+int gd_host_prod_finish(struct gd_host_prod *h, uint64_t *ns)
+{
+	struct gd_ring_fail f = { 0 };
+	uint64_t code = 0;
+	int err;
+
+	if (!h)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < h->started; i++) {
+		pthread_join(h->t[i].tid, NULL);
+		if (h->t[i].code && !code)
+			code = h->t[i].code;
+	}
+	err = h->err;
+	if (!err && !code && !h->t[0].lat_ns) {
+		code = gd_ring_quiet(&h->a->set, &f);
+		if (code)
+			gd_ring_fail_record(h->a->fail, &f);
+	}
+	if (ns)
+		*ns = gd_hd_now_ns() - h->t0;
+	free(h->t);
+	free(h);
+	return err ? err : (int)code;
 }
 
 int gd_host_prod_run(const struct gd_prod_args *a, uint32_t nthreads, const int *cores,
 		     uint32_t ncores, uint64_t *ns)
 {
-	struct prod_thread *t = calloc(nthreads, sizeof(*t));
-	struct gd_ring_fail f = { 0 };
-	uint64_t t0 = gd_hd_now_ns(), code = 0;
-	uint32_t started = 0;
-	int err = 0;
+	struct gd_host_prod *h = NULL;
+	int ret = gd_host_prod_start(a, nthreads, cores, ncores, &h);
 
-	if (!t)
-		return -ENOMEM;
-	for (; started < nthreads; started++) {
-		struct prod_thread *p = &t[started];
-		int ret;
-
-		p->a = a;
-		p->index = started;
-		p->nthreads = nthreads;
-		p->core = cores && ncores ? cores[started % ncores] : -1;
-		ret = pthread_create(&p->tid, NULL, prod_main, p);
-		if (ret) {
-			gd_error("cannot start host producer thread %u: %s", started, strerror(ret));
-			err = -ret;
-			break;
-		}
-	}
-	for (uint32_t i = 0; i < started; i++) {
-		pthread_join(t[i].tid, NULL);
-		if (t[i].code && !code)
-			code = t[i].code;
-	}
-	free(t);
-	if (err)
-		return err;
-	if (code)
-		return (int)code;
-	code = gd_ring_quiet(&a->set, &f);
-	if (code)
-		gd_ring_fail_record(a->fail, &f);
-	*ns = gd_hd_now_ns() - t0;
-	return (int)code;
+	if (ret && !h)
+		return ret;
+	return gd_host_prod_finish(h, ns);
 }
 
 int gd_host_prod_lat(const struct gd_prod_args *a, uint64_t n, uint64_t *samples_ns)

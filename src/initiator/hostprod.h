@@ -7,6 +7,7 @@
 #ifndef GD_HOSTPROD_H
 #define GD_HOSTPROD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "prod.h"
@@ -21,6 +22,17 @@
  */
 int gd_host_prod_run(const struct gd_prod_args *a, uint32_t nthreads, const int *cores,
 		     uint32_t ncores, uint64_t *ns);
+
+/* The same in steps, for a caller that watches a side channel meanwhile:
+ * start, poll gd_host_prod_done(), then finish (join, quiet). */
+struct gd_host_prod;
+int gd_host_prod_start(const struct gd_prod_args *a, uint32_t nthreads, const int *cores,
+		       uint32_t ncores, struct gd_host_prod **h);
+bool gd_host_prod_done(const struct gd_host_prod *h);
+int gd_host_prod_finish(struct gd_host_prod *h, uint64_t *ns);
+/* One thread running gd_host_prod_lat, in steps as above. */
+int gd_host_prod_start_lat(const struct gd_prod_args *a, uint64_t n, uint64_t *samples_ns,
+			   struct gd_host_prod **h);
 
 /*
  * Put + quiet round trips from one host thread: n requests of group 0, each
