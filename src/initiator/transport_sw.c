@@ -18,7 +18,8 @@
 struct sw_cq {
 	struct gd_tp_comp *e;
 	uint32_t cap, head, tail; /* tail - head entries */
-	char pad[40];
+	uint64_t executed;        /* this thread's requests (atomic: read by others) */
+	char pad[32];
 };
 
 struct gd_sw_transport {
@@ -26,7 +27,7 @@ struct gd_sw_transport {
 	uint64_t bytes;
 	uint32_t nqps, nthreads;
 	uint64_t fail_after;
-	uint64_t executed; /* atomic */
+	uint64_t executed; /* atomic, all threads: kept only with fail_after */
 	struct sw_cq *cq;  /* per thread */
 };
 
@@ -72,15 +73,19 @@ void gd_sw_transport_destroy(struct gd_sw_transport *t)
 
 uint64_t gd_sw_transport_executed(const struct gd_sw_transport *t)
 {
-	return __atomic_load_n(&t->executed, __ATOMIC_RELAXED);
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < t->nthreads; i++)
+		n += __atomic_load_n(&t->cq[i].executed, __ATOMIC_RELAXED);
+	return n;
 }
 
 /* Execute one request; returns 0 or a GD_SW_STATUS_*. */
-static int execute(struct gd_sw_transport *t, const struct gd_req *r)
+static int execute(struct gd_sw_transport *t, struct sw_cq *cq, const struct gd_req *r)
 {
-	uint64_t n = __atomic_add_fetch(&t->executed, 1, __ATOMIC_RELAXED);
-
-	if (t->fail_after && n == t->fail_after)
+	__atomic_store_n(&cq->executed, cq->executed + 1, __ATOMIC_RELAXED);
+	/* one shared counter only when a fault is to be injected (no contention otherwise) */
+	if (t->fail_after && __atomic_add_fetch(&t->executed, 1, __ATOMIC_RELAXED) == t->fail_after)
 		return GD_SW_STATUS_FAULT;
 	if (r->size > t->bytes || r->local > t->bytes - r->size || r->remote > t->bytes - r->size)
 		return GD_SW_STATUS_BOUNDS;
@@ -125,7 +130,7 @@ static int sw_post(void *ctx, uint32_t thread, uint32_t qp, const struct gd_req 
 	if (cq->tail - cq->head >= cq->cap)
 		return -ENOSPC;
 	for (uint32_t i = 0; i < n; i++) {
-		int st = execute(t, &reqs[i]);
+		int st = execute(t, cq, &reqs[i]);
 
 		if (st) {
 			/* as a NIC: the failed WR completes with its error, signalled or not */
