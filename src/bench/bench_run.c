@@ -221,7 +221,6 @@ static void print_interval(struct gd_bench *b, struct phases *ph, uint64_t now, 
 	r.avg_Bps = s > 0 ? (double)r.iters * (double)size / s : 0;
 	r.msg_rate = s > 0 ? (double)r.iters / s : 0;
 	gd_bench_report_bw_line(b, &r, NULL);
-	fflush(b->out);
 	ph->c_print = count;
 	ph->next_print = now + (uint64_t)b->p.duration_s * 1000000000ull;
 }

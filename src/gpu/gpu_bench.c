@@ -10,11 +10,11 @@
 #include <infiniband/verbs.h>
 
 #include "bench_params.h"
+#include "choose.h"
 #include "gpu_mem.h"
 #include "jsonout.h"
 #include "log.h"
 #include "mem.h"
-#include "sysfs.h"
 
 #define CHUNK ((size_t)4 << 20)
 
@@ -25,27 +25,22 @@ struct gpu_priv {
 	char nic[64];
 };
 
-/* The NIC the run uses: -d, else the first RDMA device (as the engine picks). */
+/* The NIC the run uses: the engine's device rule (choose.h). */
 static void nic_of(const struct gd_bench_params *p, struct gd_gpu_select *sel)
 {
-	char **names = NULL;
-	size_t n = 0;
+	struct gd_hca hca;
 
-	if (p->dev[0]) {
-		snprintf(sel->nic_name, sizeof(sel->nic_name), "%s", p->dev);
-	} else if (gd_sysfs_list(&names, &n, "/sys/class/infiniband") == 0 && n) {
-		snprintf(sel->nic_name, sizeof(sel->nic_name), "%s", names[0]);
+	if (gd_dev_choose(&p->machine, p->dev, p->ib_port, &hca) == 0) {
+		snprintf(sel->nic_name, sizeof(sel->nic_name), "%s", hca.name);
+		snprintf(sel->nic_pci, sizeof(sel->nic_pci), "%s", hca.pci_addr);
 	}
-	gd_sysfs_free_list(names, n);
-	if (sel->nic_name[0] &&
-	    gd_sysfs_link_name(sel->nic_pci, sizeof(sel->nic_pci), "/sys/class/infiniband/%s/device",
-			       sel->nic_name))
-		sel->nic_pci[0] = '\0';
+	gd_rdma_free_hca(&hca);
 }
 
 static void select_of(const struct gd_bench_params *p, struct gd_gpu_select *sel)
 {
 	memset(sel, 0, sizeof(*sel));
+	sel->m = &p->machine;
 	nic_of(p, sel);
 	if (p->cuda_bus_id[0]) {
 		sel->by = GD_GPU_BY_BUS_ID;
