@@ -54,13 +54,25 @@ extern "C" __global__ void gd_proxy_produce_warp(struct gd_prod_args a)
 		if (code)
 			return;
 		gd_hd_fence_sys(); /* one warp-wide fence for 32 descriptors */
+		uint64_t w[GD_DESC_WORDS] = { 0, 0, 0, 0 };
+
 		if (lane < n) {
 			struct gd_req q;
-			uint64_t w[GD_DESC_WORDS];
 
 			gd_prod_req(&a, g, k + lane, &q);
 			gd_desc_encode(&q, 0, w);
-			gd_ring_put(r, idx + lane, w);
+		}
+		/* coalesced: each round stores 8 whole slots (gd_ring_warp_word) */
+		for (uint32_t j = 0; j < GD_DESC_WORDS; j++) {
+			uint32_t s, kw;
+			uint64_t v[GD_DESC_WORDS];
+
+			gd_ring_warp_word(j, lane, &s, &kw);
+			for (uint32_t x = 0; x < GD_DESC_WORDS; x++)
+				v[x] = __shfl_sync(0xffffffffu, w[x], s);
+			if (s < n)
+				gd_hd_store_rlx(gd_ring_word(r, idx + s, kw),
+						(v[kw] & ~1ull) | gd_desc_lap(idx + s, r->log2));
 		}
 	}
 }

@@ -173,6 +173,26 @@ GD_HD void gd_ring_put(const struct gd_ring_view *r, uint64_t idx, const uint64_
 	gd_hd_store_rlx(&slot[0], (w[0] & ~1ull) | lap);
 }
 
+/* Word k of slot idx. */
+GD_HD uint64_t *gd_ring_word(const struct gd_ring_view *r, uint64_t idx, uint32_t k)
+{
+	return r->slots + (idx & ((1ull << r->log2) - 1)) * GD_DESC_WORDS + k;
+}
+
+/*
+ * A warp writing 32 descriptors coalesced: in round j (0..3) lane l stores
+ * word k of descriptor s, so that one warp-wide store covers 256 contiguous
+ * bytes (8 whole slots) instead of 32 scattered words. The lane gets that
+ * word from lane s with a shuffle.
+ */
+GD_HD void gd_ring_warp_word(uint32_t j, uint32_t lane, uint32_t *s, uint32_t *k)
+{
+	uint32_t wi = j * 32 + lane;
+
+	*s = wi / GD_DESC_WORDS;
+	*k = wi % GD_DESC_WORDS;
+}
+
 /* Wait until ring's done counter reaches target. Returns a gd_ring_code. */
 GD_HD uint64_t gd_ring_wait_done(const struct gd_ring_set *s, uint32_t ring, uint64_t target,
 				 struct gd_ring_fail *f)

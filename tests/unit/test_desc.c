@@ -138,6 +138,44 @@ static void error_word_fields(void **state)
 	assert_int_equal(gd_err_qp_num(e), 0x123456);
 }
 
+/* The warp-coalesced write order stores every word of 32 descriptors exactly
+ * once, 8 whole slots per round, and leaves the same ring as gd_ring_put. */
+static void warp_coalesced_order(void **state)
+{
+	uint64_t a[64 * GD_DESC_WORDS] = { 0 }, b[64 * GD_DESC_WORDS] = { 0 }, head = 0;
+	uint64_t w[32][GD_DESC_WORDS];
+	struct gd_ring_view ra = { .slots = a, .head = &head, .log2 = 6 };
+	struct gd_ring_view rb = { .slots = b, .head = &head, .log2 = 6 };
+	uint64_t idx = 64 * 3 + 50; /* wraps around the end of the ring */
+
+	for (uint32_t s = 0; s < 32; s++) {
+		struct gd_req r = req(GD_DESC_WRITE, s, 100 + s, s * 64, s * 128, 0, s);
+
+		assert_int_equal(gd_desc_encode(&r, 0, w[s]), 0);
+		gd_ring_put(&ra, idx + s, w[s]);
+	}
+	for (uint32_t j = 0; j < GD_DESC_WORDS; j++) {
+		uint64_t first = 0;
+
+		for (uint32_t lane = 0; lane < 32; lane++) {
+			uint32_t s, k;
+			uint64_t *p;
+
+			gd_ring_warp_word(j, lane, &s, &k);
+			assert_true(s >= j * 8 && s < j * 8 + 8);
+			p = gd_ring_word(&rb, idx + s, k);
+			assert_int_equal(*p, 0); /* each word once */
+			*p = (w[s][k] & ~1ull) | gd_desc_lap(idx + s, rb.log2);
+			if (lane == 0)
+				first = (uint64_t)(p - b);
+			else if (!((idx + s) & 63) && k == 0)
+				first = (uint64_t)(p - b) - lane; /* the wrap restarts the run */
+			assert_int_equal((uint64_t)(p - b), first + lane); /* contiguous */
+		}
+	}
+	assert_memory_equal(a, b, sizeof(a));
+}
+
 static void options_parse_and_check(void **state)
 {
 	struct gd_init_opts o;
@@ -172,6 +210,7 @@ int main(void)
 		cmocka_unit_test(lap_flips_each_ring_lap),
 		cmocka_unit_test(invalid_op_decodes_as_error),
 		cmocka_unit_test(error_word_fields),
+		cmocka_unit_test(warp_coalesced_order),
 		cmocka_unit_test(options_parse_and_check),
 	};
 
