@@ -57,18 +57,21 @@ cat >"$work/config.h" <<'EOH'
 #define GD_FEATURE_MPI 0
 #define GD_FEATURE_YAML 0
 EOH
-cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor $(pkg-config --cflags json-c)"
+cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator $(pkg-config --cflags json-c)"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="$(pkg-config --libs json-c) -lm"
-common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c"
+common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c \
+	$srcdir/src/initiator/initiator.c $srcdir/src/initiator/proxy_check.c"
+# what the initiator options need, for the targets that do not link it anyway
+optdeps="$srcdir/src/core/opts.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c"
 
 # shellcheck disable=SC2086
 "$CLANG" $cflags -DGD_FUZZ_SEEDS -o "$work/gen_seeds" "$srcdir/tests/fuzz/fuzz_wire.c" \
-	"$srcdir/src/bench/wire.c" $common $libs
+	"$srcdir/src/bench/wire.c" $common $optdeps $libs
 "$work/gen_seeds" "$work/seeds-wire"
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_wire" "$srcdir/tests/fuzz/fuzz_wire.c" "$srcdir/src/bench/wire.c" \
-	$common $libs
+	$common $optdeps $libs
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
 	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
@@ -77,7 +80,7 @@ common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
 	"$srcdir"/src/discover/*.c "$srcdir"/src/topo/pcipath.c \
 	"$srcdir"/src/doctor/gdr_env.c "$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
-	$common $libs $(pkg-config --libs libibverbs 2>/dev/null || echo -libverbs)
+	"$srcdir"/src/core/opts.c $common $libs $(pkg-config --libs libibverbs 2>/dev/null || echo -libverbs)
 # the tree the sysfs fuzzer mutates (restored after every input)
 rm -rf "$work/tree"
 cp -a "$srcdir/tests/fixtures/doctor/good" "$work/tree"
@@ -97,6 +100,7 @@ if pkg-config --exists yaml-0.1; then
 	cp "$srcdir"/tests/check/specs/*.yaml "$work/seeds-spec/" 2>/dev/null || true
 fi
 printf 'magic="GDPF"\nversion="\\x00\\x01"\n' >"$work/wire.dict"
+printf 'magic="GDPF"\nversion="\\x00\\x02"\n' >"$work/wire.dict"
 # option seeds: tool bytes, then NUL-separated arguments
 printf '\000\000-b\000-q\0004\000-s\00064K\000--report_gbits\000host' >"$work/seeds-opts/bw"
 printf '\002\001-A\000CMP_AND_SWAP\000-o\0004\000--output=latency' >"$work/seeds-opts/atomic"
