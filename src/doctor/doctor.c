@@ -209,12 +209,6 @@ void gd_doctor_summary(struct gd_doctor *d)
 
 /* ---- discovery ---- */
 
-const char *gd_doc_gpu_name(const struct gd_doctor *d, size_t i, char *buf, size_t len)
-{
-	snprintf(buf, len, "GPU %s", d->gpus[i].pci);
-	return buf;
-}
-
 static void nic_view(struct gd_doc_nic *n, const struct gd_hca *h)
 {
 	snprintf(n->name, sizeof(n->name), "%s", h->name);
