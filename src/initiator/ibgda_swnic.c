@@ -41,7 +41,12 @@ static void write_cqe(struct gd_swnic_qp *q, uint8_t op, uint16_t counter, uint8
 
 	gd_mlx5_cqe_fill(img, op, owner, counter, q->qpn, wqe_op, bytes, synd, synd ? 0x88 : 0);
 	/* body first, then the last 8 bytes (counter, op_own) in one release store */
-	memcpy(e, img, 56);
+	for (int k = 0; k < 56; k += 8) { /* word stores: pollers may read the body */
+		uint64_t w;
+
+		memcpy(&w, img + k, 8);
+		__atomic_store_n((uint64_t *)(e + k), w, __ATOMIC_RELAXED);
+	}
 	memcpy(&tail, img + 56, 8);
 	__atomic_store_n((uint64_t *)(e + 56), tail, __ATOMIC_RELEASE);
 	q->cq_pi++;

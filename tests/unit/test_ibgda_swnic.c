@@ -42,8 +42,8 @@ static struct rig *rig_new(uint32_t nwqe, uint32_t flags, uint32_t ring_every)
 	struct rig *r = calloc(1, sizeof(*r));
 	uint32_t ncqe = flags & GD_IBGDA_COLLAPSED ? 1 : nwqe;
 
-	r->sq = aligned_alloc(4096, (size_t)nwqe * 64);
-	r->cq = aligned_alloc(4096, (size_t)ncqe * 64 < 4096 ? 4096 : (size_t)ncqe * 64);
+	assert_int_equal(posix_memalign((void **)&r->sq, 4096, (size_t)nwqe * 64), 0);
+	assert_int_equal(posix_memalign((void **)&r->cq, 4096, (size_t)ncqe * 64), 0);
 	memset(r->sq, 0, (size_t)nwqe * 64);
 	memset(r->cq, 0xff, (size_t)ncqe * 64); /* opcode INVALID */
 	r->src = calloc(NSLOT, 8);
@@ -239,6 +239,7 @@ static void write_validate(uint32_t flags, uint32_t nwqe, uint32_t ring_every, i
 			fail_msg("item %u: dst %llx src %llx", i, (unsigned long long)r->dst[i],
 				 (unsigned long long)r->src[i]);
 	assert_int_equal(r->ctr.cons_idx, r->ctr.resv_head);
+	gd_swnic_stop(&r->nic); /* its counters are read after it stopped */
 	assert_int_equal(r->nic.wqes, per * (uint32_t)threads + 1);
 	rig_free(r);
 }
@@ -308,8 +309,10 @@ static void error_cqe_injected(void **s)
 {
 	struct rig *r = rig_new(128, GD_IBGDA_SHARED, 8); /* normal CQ */
 
+	gd_swnic_stop(&r->nic); /* configure it while stopped */
 	r->nic.inject_err_at = 777;
 	r->nic.inject_syndrome = GD_MLX5_SYND_TRANSPORT_RETRY;
+	assert_int_equal(gd_swnic_start(&r->nic), 0);
 	assert_int_not_equal(run(r, 2, 2000, 4, K_WRITE, UINT32_MAX), 0);
 	assert_int_equal(r->err.code, GD_IBGDA_ERR_CQE);
 	assert_string_equal(gd_mlx5_syndrome_name(r->err.syndrome), "TRANSPORT_RETRY_CNT_ERR");
@@ -323,13 +326,16 @@ static void stalled_nic(void **s)
 	struct rig *r = rig_new(64, GD_IBGDA_COLLAPSED | GD_IBGDA_SHARED, 8);
 
 	r->qp.timeout_ns = 200000000ull;
+	gd_swnic_stop(&r->nic);
 	r->nic.stall_at = 300;
+	assert_int_equal(gd_swnic_start(&r->nic), 0);
 	assert_int_not_equal(run(r, 2, 2000, 8, K_WRITE, UINT32_MAX), 0);
 	assert_int_equal(r->err.code, GD_IBGDA_ERR_TIMEOUT);
 	assert_int_equal(r->err.qpn, r->qp.qpn);
 	assert_true(r->err.cons_idx <= 300);
 	assert_true(r->err.resv_head > 300);
 	assert_true(r->err.prod_idx >= 300);
+	gd_swnic_stop(&r->nic);
 	assert_int_equal(r->nic.qps[0].ci, 300);
 	rig_free(r);
 }
@@ -340,7 +346,9 @@ static void consume_only(void **s)
 {
 	struct rig *r = rig_new(64, GD_IBGDA_COLLAPSED | GD_IBGDA_SHARED, 16);
 
+	gd_swnic_stop(&r->nic);
 	r->nic.consume_only = true;
+	assert_int_equal(gd_swnic_start(&r->nic), 0);
 	assert_int_equal(run(r, 4, 5000, 8, K_WRITE, UINT32_MAX), 0);
 	expect_clean(r);
 	assert_int_equal(r->ctr.cons_idx, 20001);
