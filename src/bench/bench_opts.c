@@ -18,7 +18,7 @@ enum {
 	B_USE_CUDA, B_CUDA_BUS_ID, B_CUDA_DMABUF, B_GPU_STAGING,
 	/* bandwidth */
 	B_BIDIR, B_QPS, B_TX_DEPTH, B_CQ_MOD, B_POST_LIST, B_NO_PEAK, B_GBITS, B_INFINITE,
-	B_LIMIT_BW, B_LIMIT_MSGRATE,
+	B_LIMIT_BW, B_LIMIT_MSGRATE, B_PRECISION,
 	/* latency */
 	B_CYCLES, B_HIST, B_UNSORTED, B_LAT_GAP,
 	/* per op */
@@ -69,6 +69,7 @@ static const struct gd_opt bw_opts[] = {
 	{ "run_infinitely", 0, GD_NO_ARG, NULL, "run until interrupted, reporting every -D seconds (default 5)", B_INFINITE },
 	{ "limit_bw", 'w', GD_REQ_ARG, "BW", "fail (exit 1) when the average bandwidth is below BW (report unit)", B_LIMIT_BW },
 	{ "limit_msgrate", 'y', GD_REQ_ARG, "MPPS", "fail (exit 1) when the message rate is below MPPS", B_LIMIT_MSGRATE },
+	{ "precision", 0, GD_REQ_ARG, "PCT", "-a: stop a size when the 95% interval of its rate is within PCT % (default 1; 0: run -n each)", B_PRECISION },
 	{ NULL },
 };
 
@@ -468,6 +469,14 @@ static int handle_kind(struct gd_bench_params *p, int id, const char *arg)
 		return parse_double("-w/--limit_bw", arg, &p->limit_bw);
 	case B_LIMIT_MSGRATE:
 		return parse_double("-y/--limit_msgrate", arg, &p->limit_msgrate);
+	case B_PRECISION:
+		if (parse_double("--precision", arg, &p->precision))
+			return -EINVAL;
+		if (p->precision > 100) {
+			gd_error("--precision %s: a percentage from 0 (off) to 100", arg);
+			return -EINVAL;
+		}
+		return 0;
 	case B_CYCLES:
 		p->report_cycles = true;
 		return 0;
@@ -513,8 +522,10 @@ static int check_sizes(struct gd_bench_params *p)
 			 (unsigned long long)p->size);
 		return -EINVAL;
 	}
-	if (p->all_sizes && p->duration_s)
-		return conflict("-a/--all", "-D/--duration", "a timed run takes one message size");
+	if (p->all_sizes && p->duration_s && !(p->precision > 0 && p->kind == GD_KIND_BW))
+		return conflict("-a/--all", "-D/--duration", p->kind == GD_KIND_BW ?
+				"with --precision 0 a timed run takes one message size" :
+				"a timed latency run takes one message size");
 	if (p->all_sizes && p->run_infinitely)
 		return conflict("-a/--all", "--run_infinitely", "an endless run takes one message size");
 	if (p->inline_size > 0 && (p->op == GD_OP_READ || p->op == GD_OP_ATOMIC)) {
