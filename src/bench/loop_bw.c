@@ -31,6 +31,8 @@
 #define SIGNAL_BYTES (1u << 20)	     /* a completion at least every MiB (or message) */
 #define WINDOW_BYTES (1u << 20)	     /* adaptive windows: at most this much payload ... */
 #define SWEEP_MIN_SECONDS 0.1	     /* ... and a size runs at least this long */
+#define SWEEP_INFLIGHT_BYTES (16u << 20) /* adaptive: in flight per QP, at least 2 messages */
+#define PEER_POLL_NS 1000000ull	     /* a receiver looks for the peer's results every ms */
 
 /* Raw stamps for perftest's peak: one per post, one per completion. */
 struct stamps {
@@ -59,6 +61,8 @@ struct bw_run {
 	bool init, recv, timed, adaptive, peak;
 	bool stopping, init_done, recv_done;
 	uint32_t sig_every, rbatch;
+	uint32_t depth;			/* send window per QP at this size */
+	uint64_t peer_poll, next_peer_poll; /* ticks */
 	uint64_t posted, completed, received, seen;
 	uint64_t t_first, t_last, r_first, r_last;
 	struct stamps st;
@@ -154,7 +158,7 @@ static void window_init(struct bw_run *r)
 {
 	const struct gd_loop_cfg *c = &r->l->cfg;
 	struct window *w = &r->win;
-	uint64_t by_bytes = WINDOW_BYTES / r->size, m = c->tx_depth;
+	uint64_t by_bytes = WINDOW_BYTES / r->size, m = r->depth;
 
 	memset(w, 0, sizeof(*w));
 	gd_sweep_init(&w->sw, c->precision, GD_SWEEP_MIN_WINDOWS, SWEEP_MIN_SECONDS);
@@ -229,7 +233,7 @@ static int post_qp(struct bw_run *r, struct gd_qp_run *q)
 
 		if (!left || (r->stopping && q->since_signal == 0))
 			return 0; /* done, or stopping on a signalled boundary */
-		if (q->posted - q->completed + n > c->tx_depth)
+		if (q->posted - q->completed + n > r->depth)
 			return 0;
 		signal = q->since_signal + n >= r->sig_every || n == left || r->stopping;
 		if (r->peak && r->st.ntp < r->st.cap_tp)
@@ -413,12 +417,16 @@ static void print_interval(struct bw_run *r, uint64_t now)
 	ph->next_print = now + ph->period;
 }
 
-/* Receiver of a timed or adaptive run: drain until the peer's results say it
- * stopped sending, then take what is left in the CQ. */
-static int recv_until_peer(struct bw_run *r)
+/* A receiver: drain until the peer's results say it stopped sending (a
+ * timed or adaptive run cannot know the count), then take what is left in
+ * the CQ. Looks at the socket once a millisecond. */
+static int recv_until_peer(struct bw_run *r, uint64_t now)
 {
 	int ne;
 
+	if (now < r->next_peer_poll)
+		return 0;
+	r->next_peer_poll = now + r->peer_poll;
 	if (!gd_loop_peer_readable(r->l))
 		return 0;
 	do
@@ -466,7 +474,7 @@ static int slow_path(struct bw_run *r)
 	/* a receiver ends when the peer's results arrive (timed, adaptive: it
 	 * cannot know the count) or when it has the count */
 	if (r->recv && !r->recv_done)
-		ret = recv_until_peer(r);
+		ret = recv_until_peer(r, now);
 	return ret ? ret : gd_watch_check(r->l, &r->w, now);
 }
 
@@ -487,6 +495,15 @@ static int run_setup(struct bw_run *r, struct gd_loop *l, uint64_t size)
 	r->init_done = !r->init;
 	r->recv_done = !r->recv;
 	r->sig_every = signal_every(c, size);
+	r->depth = c->tx_depth;
+	if (r->adaptive) {
+		/* a size that converged drains what is in flight: keep it short */
+		uint64_t d = GD_MAX(SWEEP_INFLIGHT_BYTES / size, 2ull);
+
+		d = d / c->post_list * c->post_list;
+		r->depth = (uint32_t)GD_MAX(GD_MIN(d, (uint64_t)c->tx_depth), (uint64_t)c->post_list);
+	}
+	r->peer_poll = gd_loop_ns_to_ticks(PEER_POLL_NS);
 	r->rbatch = GD_MIN(GD_MAX(c->rx_depth / 8, 1u), (uint32_t)GD_RECV_BATCH);
 	gd_loop_prepare(l, size);
 	gd_watch_init(&r->w, l, r->init ? "completion" : "message received");

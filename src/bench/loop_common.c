@@ -100,7 +100,8 @@ void gd_loop_prepare(struct gd_loop *l, uint64_t size)
 		q->inl = l->cfg.op->inline_ok && size <= l->cfg.max_inline && l->cfg.max_inline > 0;
 		q->posted = q->completed = q->since_signal = 0;
 		q->atomic_next = 0;
-		gd_ops_prepare(q, l->cfg.post_list, l->cfg.rotate);
+		/* latency tests keep one address: write ping-pongs on its last byte */
+		gd_ops_prepare(q, l->cfg.post_list, l->cfg.rotate && l->cfg.kind == GD_KIND_BW);
 	}
 }
 

@@ -12,7 +12,6 @@
 
 #include "gd.h"
 #include "log.h"
-#include "ops.h"
 
 #define HUGEPAGE_SIZE (2u << 20)
 
@@ -242,40 +241,6 @@ int gd_buf_set_u64(struct gd_buf *b, size_t off, uint64_t v)
 int gd_buf_get_u64(const struct gd_buf *b, size_t off, uint64_t *v)
 {
 	return gd_buf_read(b, off, v, 8);
-}
-
-void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r)
-{
-	bool client = p->role == GD_ROLE_CLIENT;
-	bool lat = p->kind == GD_KIND_LAT;
-	/* ping-pong latency tests (write, send) have both sides initiate */
-	bool pingpong = lat && (p->op == GD_OP_WRITE || p->op == GD_OP_SEND);
-	bool both = p->bidirectional || pingpong;
-
-	r->initiator = client || both;
-	r->target = !client || both;
-	r->receiver = r->target && gd_bench_uses_recv(p);
-	if (p->op == GD_OP_SEND) /* a send has no remote buffer access, only receives */
-		r->target = false;
-}
-
-int gd_mem_access(const struct gd_bench_params *p)
-{
-	const struct gd_op_desc *d = gd_op_desc(p->op);
-	struct gd_mem_roles r;
-	int a = 0;
-
-	gd_mem_roles(p, &r);
-	if (r.target && d->target_access)
-		a |= d->target_access;
-	/* a remote write or atomic lands in my buffer: the NIC writes it */
-	if (r.target && (d->target_access & ~IBV_ACCESS_REMOTE_READ))
-		a |= IBV_ACCESS_LOCAL_WRITE;
-	if (r.initiator && d->initiator_written)
-		a |= IBV_ACCESS_LOCAL_WRITE; /* read data, fetched values */
-	if (r.receiver)
-		a |= IBV_ACCESS_LOCAL_WRITE; /* receive buffers */
-	return a;
 }
 
 const char *gd_mem_access_str(int access, char *buf, size_t len)

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
-#include "bench_params.h"
+#include "bench_params.h" /* GD_CUDA_*, size limits */
 
 /* What a backend needs to allocate (nothing else of the run's parameters). */
 struct gd_buf_spec {
@@ -85,20 +85,6 @@ int gd_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len);
 int gd_buf_set_u64(struct gd_buf *b, size_t off, uint64_t v);
 int gd_buf_get_u64(const struct gd_buf *b, size_t off, uint64_t *v);
 
-/* Which side plays which part for these parameters. */
-struct gd_mem_roles {
-	bool initiator; /* posts the test's operations */
-	bool target;    /* the peer's operations land in / read from my buffer */
-	bool receiver;  /* posts receive WRs (send, write_with_imm) */
-};
-void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r);
-/*
- * The MR access flags for this side (from the per-op table, ops.h): only
- * the remote access the test needs and only when this side is a target;
- * LOCAL_WRITE when the NIC writes into the buffer (read/atomic initiator,
- * receiver, any remote write/atomic target).
- */
-int gd_mem_access(const struct gd_bench_params *p);
 /* "LOCAL_WRITE|REMOTE_WRITE" for headers and JSON. */
 const char *gd_mem_access_str(int access, char *buf, size_t len);
 

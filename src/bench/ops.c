@@ -36,23 +36,6 @@ const struct gd_op_desc *gd_op_desc(enum gd_bench_op op)
 	return (unsigned)op < GD_OP_COUNT ? &op_table[op] : NULL;
 }
 
-bool gd_op_alt(const struct gd_bench_params *p)
-{
-	switch (p->op) {
-	case GD_OP_WRITE: return p->write_with_imm;
-	case GD_OP_SEND: return p->send_with_imm;
-	case GD_OP_ATOMIC: return p->atomic_type == GD_ATOMIC_CMP_AND_SWAP;
-	default: return false;
-	}
-}
-
-const char *gd_op_wr_name(const struct gd_bench_params *p)
-{
-	const struct gd_op_desc *d = gd_op_desc(p->op);
-
-	return d ? (gd_op_alt(p) ? d->wr_name_alt : d->wr_name) : "?";
-}
-
 static void prepare_wr(struct gd_qp_run *q, uint32_t i, uint32_t post_list)
 {
 	const struct gd_op_desc *d = q->desc;

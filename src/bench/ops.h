@@ -46,11 +46,6 @@ struct gd_op_desc {
 
 /* The entry of op (GD_OP_WRITE..GD_OP_SEND); NULL out of range. */
 const struct gd_op_desc *gd_op_desc(enum gd_bench_op op);
-/* Does this test use the op's variant (with_imm, CMP_AND_SWAP)? */
-bool gd_op_alt(const struct gd_bench_params *p);
-/* "RDMA_WRITE_WITH_IMM", "ATOMIC_FETCH_AND_ADD" ... of this test. */
-const char *gd_op_wr_name(const struct gd_bench_params *p);
-
 /* One QP's state during a run. */
 struct gd_qp_run {
 	uint32_t index;

@@ -7,6 +7,58 @@
 #include "conn.h"
 #include "gd.h"
 #include "gpu_buf.h"
+#include "ops.h"
+
+void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r)
+{
+	bool client = p->role == GD_ROLE_CLIENT;
+	bool lat = p->kind == GD_KIND_LAT;
+	/* ping-pong latency tests (write, send) have both sides initiate */
+	bool pingpong = lat && (p->op == GD_OP_WRITE || p->op == GD_OP_SEND);
+	bool both = p->bidirectional || pingpong;
+
+	r->initiator = client || both;
+	r->target = !client || both;
+	r->receiver = r->target && gd_bench_uses_recv(p);
+	if (p->op == GD_OP_SEND) /* a send has no remote buffer access, only receives */
+		r->target = false;
+}
+
+int gd_mem_access(const struct gd_bench_params *p)
+{
+	const struct gd_op_desc *d = gd_op_desc(p->op);
+	struct gd_mem_roles r;
+	int a = 0;
+
+	gd_mem_roles(p, &r);
+	if (r.target && d->target_access)
+		a |= d->target_access;
+	/* a remote write or atomic lands in my buffer: the NIC writes it */
+	if (r.target && (d->target_access & ~IBV_ACCESS_REMOTE_READ))
+		a |= IBV_ACCESS_LOCAL_WRITE;
+	if (r.initiator && d->initiator_written)
+		a |= IBV_ACCESS_LOCAL_WRITE; /* read data, fetched values */
+	if (r.receiver)
+		a |= IBV_ACCESS_LOCAL_WRITE; /* receive buffers */
+	return a;
+}
+
+bool gd_op_alt(const struct gd_bench_params *p)
+{
+	switch (p->op) {
+	case GD_OP_WRITE: return p->write_with_imm;
+	case GD_OP_SEND: return p->send_with_imm;
+	case GD_OP_ATOMIC: return p->atomic_type == GD_ATOMIC_CMP_AND_SWAP;
+	default: return false;
+	}
+}
+
+const char *gd_op_wr_name(const struct gd_bench_params *p)
+{
+	const struct gd_op_desc *d = gd_op_desc(p->op);
+
+	return d ? (gd_op_alt(p) ? d->wr_name_alt : d->wr_name) : "?";
+}
 
 static const struct gd_buf_ops *backend(const struct gd_bench_params *p)
 {

@@ -30,6 +30,25 @@ struct gd_conn;
 
 #define GD_SWEEP_MAX_SIZE_S 4.0 /* -a without -n/-D: a size stops after this long */
 
+/* Which side plays which part for these parameters. */
+struct gd_mem_roles {
+	bool initiator; /* posts the test's operations */
+	bool target;    /* the peer's operations land in / read from my buffer */
+	bool receiver;  /* posts receive WRs (send, write_with_imm) */
+};
+void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r);
+/*
+ * The MR access flags for this side (from the per-op table, ops.h): only
+ * the remote access the test needs and only when this side is a target;
+ * LOCAL_WRITE when the NIC writes into the buffer (read/atomic initiator,
+ * receiver, any remote write/atomic target).
+ */
+int gd_mem_access(const struct gd_bench_params *p);
+/* Does this test use the op's variant (with_imm, CMP_AND_SWAP)? */
+bool gd_op_alt(const struct gd_bench_params *p);
+/* "RDMA_WRITE_WITH_IMM", "ATOMIC_FETCH_AND_ADD" ... of this test. */
+const char *gd_op_wr_name(const struct gd_bench_params *p);
+
 struct gd_bench_plan {
 	const struct gd_op_desc *op;
 	bool alt;			/* with_imm / CMP_AND_SWAP */

@@ -18,6 +18,7 @@
 #include "mem.h"
 #include "gpu_buf.h"
 #include "ops.h"
+#include "plan.h"
 
 static struct gd_bench_params params(enum gd_bench_op op, enum gd_bench_kind kind,
 				     enum gd_bench_role role)
