@@ -177,7 +177,7 @@ static json_object *json_common(const struct gd_report *r, const char *type)
 {
 	const struct gd_bench_facts *f = r->f;
 	json_object *o = gd_json_record(type);
-	json_object *params = json_object_new_object();
+	json_object *params = NULL;
 
 	gd_json_add_str(o, "role", gd_bench_role_name(r->p->role));
 	gd_json_add_str(o, "host", f->host);
@@ -196,13 +196,15 @@ static json_object *json_common(const struct gd_report *r, const char *type)
 	gd_json_add_str(o, "memory", f->memory);
 	if (r->buf && r->buf->ops->json)
 		r->buf->ops->json(r->buf, o); /* "gpu": index, name, pci, path_class, registration */
-	gd_bench_params_to_json(r->p, params);
-	/* the effective values where the engine clamped them */
+	/* "params": every parameter, and the values the engine clamped (it was
+	 * nested twice, "params": {"params": ...}, before) */
+	gd_bench_params_to_json(r->p, o);
+	if (!json_object_object_get_ex(o, "params", &params))
+		return o;
 	gd_json_add_int(params, "tx_depth_effective", f->tx_depth);
 	gd_json_add_int(params, "cq_mod_effective", f->cq_mod);
 	gd_json_add_int(params, "max_inline_effective", f->max_inline);
 	gd_json_add_int(params, "out_reads_effective", f->out_reads);
-	json_object_object_add(o, "params", params);
 	return o;
 }
 
