@@ -26,8 +26,10 @@
 #include "bench_int.h"
 #include "bench_opts.h"
 #include "gd.h"
+#include "gid.h"
 #include "log.h"
 #include "oob.h"
+#include "opts.h"
 #include "sysfs.h"
 
 volatile sig_atomic_t gd_bench_stop;
@@ -67,7 +69,7 @@ static void on_sigint(int sig)
 	gd_bench_stop = 1; /* a timed run ends cleanly; side-channel waits give up */
 }
 
-/* Map a setup failure to an exit code (DESIGN.md). */
+/* Map a setup failure to an exit code (gd.h). */
 static int setup_exit_code(int err)
 {
 	switch (err) {
@@ -125,13 +127,16 @@ bad:
 /* perftest's default placement: the CPUs of the NIC's NUMA node, when it has one. */
 static void pin_numa(const struct gd_bench *b)
 {
+	const struct gd_machine *m = &b->p.machine;
 	char cpus[GD_BENCH_CORES_MAX];
 	int node = -1;
 
-	if (gd_sysfs_read_int(&node, "/sys/class/infiniband/%s/device/numa_node",
-			      b->conn.dev_name) || node < 0)
+	if (gd_sysfs_read_int(m, &node, "/sys/class/infiniband/%s/device/numa_node",
+			      b->conn.dev_name) ||
+	    node < 0)
 		return; /* rxe and single-node machines: nothing to do */
-	if (gd_sysfs_read_str(cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist", node))
+	if (gd_sysfs_read_str(m, cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist",
+			      node))
 		return;
 	if (pin_cores(cpus) == 0 && gd_log_verbose())
 		gd_info("running on the CPUs of %s's NUMA node %d: %s", b->conn.dev_name, node, cpus);
@@ -418,7 +423,8 @@ static void fill_gid_facts(const struct gd_bench *b, struct gd_bench_facts *f)
 	if (c->gid_index < 0)
 		return;
 	inet_ntop(AF_INET6, c->gid.raw, f->gid, sizeof(f->gid));
-	snprintf(f->gid_type, sizeof(f->gid_type), "%s", gd_gid_type_name(c->gid_type));
+	snprintf(f->gid_type, sizeof(f->gid_type), "%s",
+		 gd_gid_type_str((enum gd_gid_type)c->gid_type));
 	snprintf(f->gid_netdev, sizeof(f->gid_netdev), "%s", c->gid_netdev);
 	snprintf(f->gid_choice, sizeof(f->gid_choice), "%s",
 		 b->p.conn == GD_CONN_RDMA_CM ? "rdma_cm" : c->gid_auto ? "auto" : "user");
@@ -514,6 +520,13 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 		free(b);
 		return res->exit_code = GD_EXIT_USAGE;
 	}
+	if ((b->p.init.initiator == GD_INIT_IBGDA || b->p.init.initiator == GD_INIT_IBGDA_CPUDB) &&
+	    !gd_ibgda_available(b->p.init.initiator)) {
+		gd_error("--initiator=%s: not built: this gdperf has no IBGDA mode yet (use cpu or "
+			 "proxy)", gd_initiator_name(b->p.init.initiator));
+		free(b);
+		return res->exit_code = GD_EXIT_ENV;
+	}
 	gethostname(b->host, sizeof(b->host) - 1);
 	gd_plan_from_params(&b->plan, &b->p);
 	gd_oob_set_interrupt_flag(&gd_bench_stop);
@@ -539,8 +552,8 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 
 	gd_log_init(argv[0]);
 	ret = gd_bench_parse(argc, argv, op, kind, &p);
-	if (ret)
-		return ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE;
+	if (ret) /* --help and --version: a write to a full disk fails like any other */
+		return ret > 0 ? gd_tool_flush_stdout() : GD_EXIT_USAGE;
 	res = malloc(sizeof(*res));
 	if (!res)
 		return GD_EXIT_ENV;
@@ -551,5 +564,7 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 	sigaction(SIGTERM, &sa, NULL);
 	ret = gd_bench_run_side(&p, stdout, res);
 	free(res);
+	if (gd_tool_flush_stdout() != GD_EXIT_OK && ret == GD_EXIT_OK)
+		ret = GD_EXIT_ENV; /* the report did not reach its file */
 	return ret;
 }

@@ -10,8 +10,8 @@
  * samples); it prints nothing itself.
  *
  * struct gd_loop_ops is the seam per initiator: gd_loop_cpu posts from this
- * thread (today's only one); a proxy or GPU-initiated loop provides the
- * same two entries.
+ * thread; gd_loop_proxy (src/initiator/proxy_bench.h) through the proxy
+ * ring; an IBGDA loop provides the same two entries. The plan picks one.
  *
  * Every wait has a deadline: a loop that sees no progress for the timeout
  * checks the side channel; a dead peer or a silent link ends the run.
@@ -25,6 +25,8 @@
 #include <infiniband/verbs.h>
 
 #include "bench.h"
+#include "bench_params.h"
+#include "initiator.h"
 #include "ops.h"
 
 struct gd_oob;
@@ -54,6 +56,8 @@ struct gd_loop_cfg {
 	uint64_t latency_gap_us;
 	uint32_t timeout_ms;
 	char dev_name[64];		/* for messages */
+	struct gd_init_opts init;	/* --initiator and its shape (proxy, IBGDA) */
+	char pin_cores[GD_BENCH_CORES_MAX]; /* --pin_cores (a proxy pins its threads) */
 };
 
 struct gd_loop {
@@ -82,6 +86,10 @@ struct gd_loop_ops {
 };
 
 extern const struct gd_loop_ops gd_loop_cpu;
+
+/* For loop implementations: print a failed completion (op, QP, side, status,
+ * most likely cause), tell the peer, set l->exit_code; returns -EIO. */
+int gd_loop_wc_failed(struct gd_loop *l, const struct ibv_wc *wc, bool recv);
 
 /* Set by the tool's SIGINT handler (bench.h); a timed run ends cleanly. */
 

@@ -24,8 +24,6 @@ void gd_watch_init(struct gd_watch *w, const struct gd_loop *l, const char *what
  * with l->exit_code set. */
 int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now);
 bool gd_loop_peer_readable(struct gd_loop *l);
-/* Print a failed completion, tell the peer; -EIO. */
-int gd_loop_wc_failed(struct gd_loop *l, const struct ibv_wc *wc, bool recv);
 /* Up to GD_POLL_BATCH completions from cq; a failed poll ends the run. */
 int gd_loop_poll(struct gd_loop *l, struct ibv_cq *cq, struct ibv_wc *wc, const char *which);
 /* Reset the QPs' counters and build the WRs for this size. */

@@ -170,10 +170,7 @@ int gd_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0)
 	if (range_ok(b, off, len))
 		return -ERANGE;
 	if (b->ops->host_visible) {
-		uint8_t *p = (uint8_t *)b->addr + off;
-
-		for (size_t i = 0; i < len; i++)
-			p[i] = gd_pattern_byte(off0 + i);
+		gd_pattern_fill((uint8_t *)b->addr + off, len, off0);
 		return 0;
 	}
 	tmp = malloc(len < CHUNK ? (len ? len : 1) : CHUNK);
@@ -182,8 +179,7 @@ int gd_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0)
 	for (size_t done = 0; done < len && !ret;) {
 		size_t n = len - done < CHUNK ? len - done : CHUNK;
 
-		for (size_t i = 0; i < n; i++)
-			tmp[i] = gd_pattern_byte(off0 + done + i);
+		gd_pattern_fill(tmp, n, off0 + done);
 		ret = buf_write(b, off + done, tmp, n);
 		done += n;
 	}
@@ -193,10 +189,7 @@ int gd_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0)
 
 static size_t first_bad(const uint8_t *p, size_t n, uint64_t off0)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != gd_pattern_byte(off0 + i))
-			return i;
-	return n;
+	return gd_pattern_check(p, n, off0);
 }
 
 int gd_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0, size_t *bad)

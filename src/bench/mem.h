@@ -18,6 +18,8 @@
 #include <infiniband/verbs.h>
 
 #include "bench_params.h" /* GD_CUDA_*, size limits */
+#include "machine.h"
+#include "pattern.h"
 
 /* What a backend needs to allocate (nothing else of the run's parameters). */
 struct gd_buf_spec {
@@ -25,6 +27,7 @@ struct gd_buf_spec {
 	char cuda_bus_id[GD_BENCH_BDF_MAX]; /* GPU: by PCI address instead, "" = by index */
 	bool dmabuf;			/* GPU: register through dma-buf only */
 	char nic[GD_BENCH_DEV_MAX];	/* the RDMA device the run uses (GPU choice, path class) */
+	const struct gd_machine *m;	/* whose sysfs places the GPU and the NIC (NULL: live) */
 };
 
 struct gd_buf;
@@ -69,12 +72,8 @@ void gd_buf_free(struct gd_buf *b);
 /* The backend's name ("host", "cuda"...), for headers and JSON. */
 const char *gd_buf_name(const struct gd_buf *b);
 
-/* The payload pattern: byte at offset `off` of a region. */
-static inline uint8_t gd_pattern_byte(uint64_t off)
-{
-	return (uint8_t)((off * 131u + (off >> 8) * 7u + 0x5a) & 0xff);
-}
-/* Write the pattern at [off, off+len) of b, counting offsets from `off0`. */
+/* Write the payload pattern (pattern.h) at [off, off+len) of b, counting
+ * offsets from `off0`. */
 int gd_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0);
 /* Check it; on mismatch return -EBADMSG and set *bad to the first bad byte
  * (relative to off). */

@@ -12,21 +12,21 @@
 #define RA IBV_ACCESS_REMOTE_ATOMIC
 
 static const struct gd_op_desc op_table[GD_OP_COUNT] = {
-	[GD_OP_WRITE] = { .name = "write", .opcode = IBV_WR_RDMA_WRITE,
+	[GD_OP_WRITE] = { .op = GD_OP_WRITE, .name = "write", .opcode = IBV_WR_RDMA_WRITE,
 			  .opcode_alt = IBV_WR_RDMA_WRITE_WITH_IMM, .wr_name = "RDMA_WRITE",
 			  .wr_name_alt = "RDMA_WRITE_WITH_IMM", .target_access = RW, .remote = true,
 			  .recv_alt = true, .rotate = true, .inline_ok = true, .fill = GD_DATA_INITIATOR,
 			  .check = GD_DATA_TARGET },
-	[GD_OP_READ] = { .name = "read", .opcode = IBV_WR_RDMA_READ, .opcode_alt = IBV_WR_RDMA_READ,
+	[GD_OP_READ] = { .op = GD_OP_READ, .name = "read", .opcode = IBV_WR_RDMA_READ, .opcode_alt = IBV_WR_RDMA_READ,
 			 .wr_name = "RDMA_READ", .wr_name_alt = "RDMA_READ", .target_access = RR,
 			 .initiator_written = true, .remote = true, .rotate = true,
 			 .fill = GD_DATA_TARGET, .check = GD_DATA_INITIATOR },
-	[GD_OP_ATOMIC] = { .name = "atomic", .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+	[GD_OP_ATOMIC] = { .op = GD_OP_ATOMIC, .name = "atomic", .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
 			   .opcode_alt = IBV_WR_ATOMIC_CMP_AND_SWP, .wr_name = "ATOMIC_FETCH_AND_ADD",
 			   .wr_name_alt = "ATOMIC_CMP_AND_SWAP", .target_access = RA,
 			   .initiator_written = true, .remote = true, .rotate = true, .fixed_size = 8,
 			   .check_counter = true },
-	[GD_OP_SEND] = { .name = "send", .opcode = IBV_WR_SEND, .opcode_alt = IBV_WR_SEND_WITH_IMM,
+	[GD_OP_SEND] = { .op = GD_OP_SEND, .name = "send", .opcode = IBV_WR_SEND, .opcode_alt = IBV_WR_SEND_WITH_IMM,
 			 .wr_name = "SEND", .wr_name_alt = "SEND_WITH_IMM", .recv = true, .inline_ok = true,
 			 .fill = GD_DATA_INITIATOR, .check = GD_DATA_TARGET },
 };

@@ -28,6 +28,7 @@ enum gd_op_data { GD_DATA_NONE = 0, GD_DATA_INITIATOR, GD_DATA_TARGET };
  * and send, CMP_AND_SWAP for atomic.
  */
 struct gd_op_desc {
+	enum gd_bench_op op;
 	const char *name;		/* "write" */
 	enum ibv_wr_opcode opcode, opcode_alt;
 	const char *wr_name, *wr_name_alt; /* "RDMA_WRITE", ... for messages */

@@ -8,6 +8,7 @@
 #include "gd.h"
 #include "gpu_buf.h"
 #include "ops.h"
+#include "proxy_bench.h"
 
 void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r)
 {
@@ -74,6 +75,7 @@ static void plan_memory(struct gd_bench_plan *pl, const struct gd_bench_params *
 	pl->mem_spec.cuda = p->use_cuda;
 	snprintf(pl->mem_spec.cuda_bus_id, sizeof(pl->mem_spec.cuda_bus_id), "%s", p->cuda_bus_id);
 	pl->mem_spec.dmabuf = p->cuda_dmabuf;
+	pl->mem_spec.m = &p->machine;
 	pl->access = gd_mem_access(p);
 	/* at least the rotation cycle: small messages move through 4 KiB */
 	pl->slot = (pl->last_size + 63) / 64 * 64;
@@ -106,6 +108,8 @@ static void plan_loop(struct gd_bench_plan *pl, const struct gd_bench_params *p)
 	c->latency_gap_us = p->latency_gap;
 	c->timeout_ms = p->timeout_ms;
 	c->rx_depth = p->rx_depth;
+	c->init = p->init;
+	snprintf(c->pin_cores, sizeof(c->pin_cores), "%s", p->pin_cores);
 }
 
 void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params *p)
@@ -120,7 +124,8 @@ void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params 
 	pl->adaptive = p->all_sizes && p->precision > 0 && p->kind == GD_KIND_BW;
 	plan_memory(pl, p);
 	plan_loop(pl, p);
-	pl->initiator = &gd_loop_cpu;
+	/* the loop per initiator (IBGDA is refused before the plan when not built) */
+	pl->initiator = p->init.initiator == GD_INIT_PROXY ? &gd_loop_proxy : &gd_loop_cpu;
 }
 
 void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,

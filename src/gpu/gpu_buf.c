@@ -22,15 +22,20 @@ struct gpu_priv {
 	struct gd_gpu_mem mem;
 	enum gd_gpu_reg mode;
 	char nic[64];
+	struct gd_machine machine;	/* gd_gpu keeps a pointer to it */
 };
 
-static void select_of(const struct gd_buf_spec *spec, struct gd_gpu_select *sel)
+/* The GPU the spec names; the NIC is the device the engine opened (its
+ * device rule), placed through the run's machine. */
+static void select_of(const struct gd_buf_spec *spec, const struct gd_machine *m,
+		      struct gd_gpu_select *sel)
 {
 	memset(sel, 0, sizeof(*sel));
+	sel->m = m;
 	snprintf(sel->nic_name, sizeof(sel->nic_name), "%s", spec->nic);
 	if (sel->nic_name[0] &&
-	    gd_sysfs_link_name(sel->nic_pci, sizeof(sel->nic_pci), "/sys/class/infiniband/%s/device",
-			       sel->nic_name))
+	    gd_sysfs_link_name(m, sel->nic_pci, sizeof(sel->nic_pci),
+			       "/sys/class/infiniband/%s/device", sel->nic_name))
 		sel->nic_pci[0] = '\0';
 	if (spec->cuda_bus_id[0]) {
 		sel->by = GD_GPU_BY_BUS_ID;
@@ -52,7 +57,11 @@ static int gpu_alloc(struct gd_buf *b, size_t length, const struct gd_buf_spec *
 
 	if (!g)
 		return -ENOMEM;
-	select_of(spec, &sel);
+	if (spec->m)
+		g->machine = *spec->m;
+	else
+		gd_machine_live(&g->machine);
+	select_of(spec, &g->machine, &sel);
 	snprintf(g->nic, sizeof(g->nic), "%s", sel.nic_name);
 	g->mode = spec->dmabuf ? GD_GPU_REG_DMABUF : GD_GPU_REG_AUTO;
 	ret = gd_gpu_open(&sel, &g->gpu);
