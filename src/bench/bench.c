@@ -243,14 +243,14 @@ static int connect_oob(struct gd_bench *b)
 {
 	int ret;
 
-	ret = gd_conn_create_qps(&b->conn, &b->p);
+	ret = gd_conn_create_qps(&b->conn, &b->plan.link);
 	if (ret)
 		return ret;
 	ret = exchange_buffers(b);
 	if (ret)
 		return ret;
 	for (uint32_t i = 0; i < b->p.num_qps; i++) {
-		ret = gd_conn_connect(&b->conn, &b->p, i, &b->local[i], &b->remote[i]);
+		ret = gd_conn_connect(&b->conn, &b->plan.link, i, &b->local[i], &b->remote[i]);
 		if (ret)
 			return ret;
 	}
@@ -267,9 +267,9 @@ static int connect_cm(struct gd_bench *b)
 	if (ret)
 		return ret;
 	if (b->p.role == GD_ROLE_SERVER)
-		ret = gd_cm_accept(&b->cm, &b->conn, &b->p);
+		ret = gd_cm_accept(&b->cm, &b->conn, &b->plan.link);
 	else
-		ret = gd_cm_connect(&b->cm, &b->conn, &b->p);
+		ret = gd_cm_connect(&b->cm, &b->conn, &b->plan.link);
 	if (ret)
 		return ret;
 	gd_cm_update_conn(&b->cm, &b->conn);
@@ -300,11 +300,11 @@ static int open_device(struct gd_bench *b)
 	int ret;
 
 	if (b->p.conn == GD_CONN_RDMA_CM) {
-		ret = gd_cm_init(&b->cm, &b->p, &ctx);
+		ret = gd_cm_init(&b->cm, &b->plan.link, &ctx);
 		if (ret)
 			return ret;
 	}
-	ret = gd_conn_open(&b->conn, &b->p, ctx);
+	ret = gd_conn_open(&b->conn, &b->plan.link, ctx);
 	if (ret)
 		return ret;
 	if (!b->p.pin_cores[0])
@@ -336,7 +336,7 @@ static int open_side_channel(struct gd_bench *b)
 	snprintf(b->peer, sizeof(b->peer), "%s", gd_oob_peer_name(b->oob));
 	if (gd_oob_peer_addr(b->oob, &peer, &plen))
 		plen = 0;
-	ret = gd_conn_choose_gid(&b->conn, p, plen ? (struct sockaddr *)&peer : NULL);
+	ret = gd_conn_choose_gid(&b->conn, &b->plan.link, plen ? (struct sockaddr *)&peer : NULL);
 	if (ret)
 		gd_oob_send_error(b->oob, setup_exit_code(ret), "cannot choose a GID on %s",
 				  b->conn.dev_name);
@@ -352,7 +352,7 @@ static int setup(struct gd_bench *b)
 	if (ret)
 		return ret;
 	gd_plan_device(&b->plan, p, &b->conn);
-	ret = gd_conn_alloc(&b->conn, p);
+	ret = gd_conn_alloc(&b->conn, &b->plan.link);
 	ret = ret ?: setup_buffers(b);
 	if (ret)
 		return ret;

@@ -112,6 +112,31 @@ static void plan_loop(struct gd_bench_plan *pl, const struct gd_bench_params *p)
 	snprintf(c->pin_cores, sizeof(c->pin_cores), "%s", p->pin_cores);
 }
 
+static void plan_link(struct gd_link_cfg *k, const struct gd_bench_params *p)
+{
+	memset(k, 0, sizeof(*k));
+	k->machine = p->machine;
+	snprintf(k->dev, sizeof(k->dev), "%s", p->dev);
+	k->ib_port = p->ib_port;
+	k->gid_index = p->gid_index;
+	k->ipv6 = p->ipv6;
+	k->mtu = p->mtu;
+	k->op = p->op;
+	k->kind = p->kind;
+	k->uses_recv = gd_bench_uses_recv(p);
+	k->num_qps = p->num_qps;
+	k->tx_depth = p->tx_depth;
+	k->rx_depth = p->rx_depth;
+	k->out_reads = p->out_reads;
+	k->inline_size = p->inline_size;
+	k->role = p->role;
+	snprintf(k->peer, sizeof(k->peer), "%s", p->peer);
+	snprintf(k->bind_addr, sizeof(k->bind_addr), "%s", p->bind_addr);
+	snprintf(k->source_ip, sizeof(k->source_ip), "%s", p->source_ip);
+	k->tcp_port = p->tcp_port;
+	k->timeout_ms = p->timeout_ms;
+}
+
 void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params *p)
 {
 	memset(pl, 0, sizeof(*pl));
@@ -124,6 +149,7 @@ void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params 
 	pl->adaptive = p->all_sizes && p->precision > 0 && p->kind == GD_KIND_BW;
 	plan_memory(pl, p);
 	plan_loop(pl, p);
+	plan_link(&pl->link, p);
 	/* the loop per initiator (IBGDA is refused before the plan when not built) */
 	pl->initiator = p->init.initiator == GD_INIT_PROXY ? &gd_loop_proxy : &gd_loop_cpu;
 }

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "bench_params.h"
+#include "conn.h"
 #include "loop.h"
 #include "mem.h"
 #include "ops.h"
@@ -60,6 +61,7 @@ struct gd_bench_plan {
 	uint64_t first_size, last_size;	/* the sizes run: first, doubling to last */
 	bool adaptive;			/* -a with --precision > 0 */
 	struct gd_loop_cfg loop;
+	struct gd_link_cfg link;	/* what conn.c and cm.c need */
 	const struct gd_loop_ops *initiator; /* the loop per initiator: gd_loop_cpu today */
 };
 
