@@ -87,6 +87,22 @@ struct gd_loop_ops {
 
 extern const struct gd_loop_ops gd_loop_cpu;
 
+/*
+ * The shape of gd_loop_cpu's bandwidth loop at one size (pure, for tests):
+ * sig_every  messages per signalled WR: -Q, but a completion at least every
+ *            1 MiB of payload (or every message above that), so that one is
+ *            due well within --timeout on a slow link;
+ * depth      send window per QP: -t, or in an adaptive sweep at most 16 MiB
+ *            in flight (at least 2 messages);
+ * window     messages per adaptive window: about depth, at most 1 MiB,
+ *            whole signalling intervals.
+ */
+struct gd_loop_bw_shape {
+	uint32_t sig_every, depth;
+	uint64_t window;
+};
+void gd_loop_bw_shape(const struct gd_loop_cfg *c, uint64_t size, struct gd_loop_bw_shape *s);
+
 /* For loop implementations: print a failed completion (op, QP, side, status,
  * most likely cause), tell the peer, set l->exit_code; returns -EIO. */
 int gd_loop_wc_failed(struct gd_loop *l, const struct ibv_wc *wc, bool recv);

@@ -118,6 +118,38 @@ static uint32_t signal_every(const struct gd_loop_cfg *c, uint64_t size)
 	return m ? m : 1;
 }
 
+/* Send window per QP at this size: -t; an adaptive size keeps at most
+ * SWEEP_INFLIGHT_BYTES (at least 2 messages) in flight so that a size that
+ * converged drains quickly. A multiple of the post list. */
+static uint32_t depth_for(const struct gd_loop_cfg *c, uint64_t size, bool adaptive)
+{
+	uint32_t pl = c->post_list ? c->post_list : 1;
+	uint64_t d;
+
+	if (!adaptive)
+		return c->tx_depth;
+	d = GD_MAX(SWEEP_INFLIGHT_BYTES / (size ? size : 1), 2ull);
+	d = d / pl * pl;
+	return (uint32_t)GD_MAX(GD_MIN(d, (uint64_t)c->tx_depth), (uint64_t)pl);
+}
+
+/* Messages per adaptive window: about the send window, at most WINDOW_BYTES,
+ * whole signalling intervals (windows end on completions). */
+static uint64_t window_msgs(uint64_t size, uint32_t depth, uint32_t sig_every)
+{
+	uint64_t m = GD_MIN(WINDOW_BYTES / (size ? size : 1), (uint64_t)depth);
+
+	m = m / sig_every * sig_every;
+	return m ? m : sig_every;
+}
+
+void gd_loop_bw_shape(const struct gd_loop_cfg *c, uint64_t size, struct gd_loop_bw_shape *s)
+{
+	s->sig_every = signal_every(c, size);
+	s->depth = depth_for(c, size, c->precision > 0);
+	s->window = window_msgs(size, s->depth, s->sig_every);
+}
+
 static void phases_init(struct phases *ph, const struct gd_loop_cfg *c, uint64_t now)
 {
 	uint64_t d = gd_loop_ns_to_ticks((uint64_t)c->duration_s * 1000000000ull);
@@ -158,14 +190,10 @@ static void window_init(struct bw_run *r)
 {
 	const struct gd_loop_cfg *c = &r->l->cfg;
 	struct window *w = &r->win;
-	uint64_t by_bytes = WINDOW_BYTES / r->size, m = r->depth;
 
 	memset(w, 0, sizeof(*w));
 	gd_sweep_init(&w->sw, c->precision, GD_SWEEP_MIN_WINDOWS, SWEEP_MIN_SECONDS);
-	if (by_bytes < m)
-		m = by_bytes;
-	m = m / r->sig_every * r->sig_every; /* windows end on completions */
-	w->msgs = m ? m : r->sig_every;
+	w->msgs = window_msgs(r->size, r->depth, r->sig_every);
 	w->next = w->msgs;
 	w->t_cap = UINT64_MAX;
 	if (c->duration_s)
@@ -495,14 +523,7 @@ static int run_setup(struct bw_run *r, struct gd_loop *l, uint64_t size)
 	r->init_done = !r->init;
 	r->recv_done = !r->recv;
 	r->sig_every = signal_every(c, size);
-	r->depth = c->tx_depth;
-	if (r->adaptive) {
-		/* a size that converged drains what is in flight: keep it short */
-		uint64_t d = GD_MAX(SWEEP_INFLIGHT_BYTES / size, 2ull);
-
-		d = d / c->post_list * c->post_list;
-		r->depth = (uint32_t)GD_MAX(GD_MIN(d, (uint64_t)c->tx_depth), (uint64_t)c->post_list);
-	}
+	r->depth = depth_for(c, size, r->adaptive);
 	r->peer_poll = gd_loop_ns_to_ticks(PEER_POLL_NS);
 	r->rbatch = GD_MIN(GD_MAX(c->rx_depth / 8, 1u), (uint32_t)GD_RECV_BATCH);
 	gd_loop_prepare(l, size);

@@ -19,6 +19,7 @@
 #include "gpu_buf.h"
 #include "ops.h"
 #include "plan.h"
+#include "loop.h"
 
 static struct gd_bench_params params(enum gd_bench_op op, enum gd_bench_kind kind,
 				     enum gd_bench_role role)
@@ -263,6 +264,50 @@ static void t_run_side(void **s)
 	assert_false(r.facts_valid);
 }
 
+/* The bandwidth loop's shape per size: the -a deadline bug (100 x 4 MiB per
+ * signal), the adaptive window and in-flight limits. */
+static void t_bw_shape(void **s)
+{
+	struct gd_loop_cfg c;
+	struct gd_loop_bw_shape sh;
+
+	(void)s;
+	memset(&c, 0, sizeof(c));
+	c.post_list = 1;
+	c.cq_mod = 100;
+	c.tx_depth = 100;
+	gd_loop_bw_shape(&c, 8, &sh); /* small: -Q as given */
+	assert_int_equal(sh.sig_every, 100);
+	assert_int_equal(sh.depth, 100);
+	gd_loop_bw_shape(&c, 65536, &sh); /* 16 x 64 KiB = 1 MiB per completion */
+	assert_int_equal(sh.sig_every, 16);
+	gd_loop_bw_shape(&c, 4u << 20, &sh); /* every message above 1 MiB */
+	assert_int_equal(sh.sig_every, 1);
+	c.post_list = 4; /* a multiple of the post list, at least one */
+	c.cq_mod = 100;
+	gd_loop_bw_shape(&c, 200000, &sh);
+	assert_int_equal(sh.sig_every, 4);
+	gd_loop_bw_shape(&c, 8u << 20, &sh);
+	assert_int_equal(sh.sig_every, 4);
+	/* adaptive: windows of about tx_depth, at most 1 MiB, whole intervals;
+	 * at most 16 MiB in flight */
+	c.post_list = 1;
+	c.tx_depth = 128;
+	c.precision = 0.01;
+	gd_loop_bw_shape(&c, 2, &sh);
+	assert_int_equal(sh.depth, 128);
+	assert_int_equal(sh.window, 100);
+	gd_loop_bw_shape(&c, 65536, &sh);
+	assert_int_equal(sh.depth, 128);
+	assert_int_equal(sh.window, 16);
+	gd_loop_bw_shape(&c, 8u << 20, &sh);
+	assert_int_equal(sh.depth, 2);
+	assert_int_equal(sh.window, 1);
+	gd_loop_bw_shape(&c, 1u << 20, &sh);
+	assert_int_equal(sh.depth, 16);
+	assert_int_equal(sh.window, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,7 +316,7 @@ int main(void)
 		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak),
 		cmocka_unit_test(t_pattern), cmocka_unit_test(t_title),
 		cmocka_unit_test(t_run_side), cmocka_unit_test(t_op_table),
-		cmocka_unit_test(t_rotation),
+		cmocka_unit_test(t_rotation), cmocka_unit_test(t_bw_shape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
