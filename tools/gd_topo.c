@@ -89,7 +89,7 @@ static int find_nics(const struct args *a, struct gd_topo *t)
 {
 	int ret;
 
-	if (a->xml && !(gd_sysfs_is_fixture() && gd_sysfs_exists("/sys/class/infiniband"))) {
+	if (gd_topo_nics_from_xml(a->xml)) {
 		gd_debug("NICs from the OpenFabrics devices of %s", a->xml);
 		return gd_topo_find_nics_hwloc(t);
 	}
@@ -148,18 +148,25 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 			       GD_EXIT_USAGE : GD_EXIT_ENV;
 	}
 	if (t->no_cpu_topology)
-		gd_warn("%s has no sys/devices/system/cpu: CPU and NUMA affinity are shown as N/A, "
-			"and devices on different sockets may show NODE instead of SYS; copy "
-			"sys/devices/system/{cpu,node} into the tree, or replay an hwloc XML with "
-			"--topology", gd_sysfs_root());
+		gd_warn("%s has no sys/devices/system/cpu: CPU and NUMA affinity are shown as N/A; "
+			"copy sys/devices/system/{cpu,node} into the tree, or replay an hwloc XML "
+			"with --topology", gd_sysfs_root());
+	if (gd_topo_open_locality(t, a->xml, err, sizeof(err))) {
+		gd_error("%s", err);
+		return GD_EXIT_USAGE;
+	}
 	if (gd_topo_find_gpus(t) || find_nics(a, t))
 		return GD_EXIT_ENV;
 	if (load_nvlinks(a, t, nv))
 		return GD_EXIT_USAGE;
+	if (gd_topo_classify(t, nv, a->pci_only)) {
+		gd_error("out of memory");
+		return GD_EXIT_ENV;
+	}
 	/* PCIe link files: on this machine, or in a fixture tree (not for a replayed XML alone) */
 	if (!a->xml || gd_sysfs_is_fixture())
 		gd_topo_read_links(t);
-	if (gd_topo_classify(t, nv, a->pci_only) || gd_topo_advise(t, adv)) {
+	if (gd_topo_advise(t, adv)) {
 		gd_error("out of memory");
 		return GD_EXIT_ENV;
 	}

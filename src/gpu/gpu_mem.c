@@ -10,9 +10,11 @@
 
 #include "gdr_env.h"
 #include "log.h"
+#include "locality.h"
 #include "pcipath.h"
 #include "sysfs.h"
 #include "topo.h"
+#include "topo_nics.h"
 
 #define GPU_PAGE (64 * 1024)
 #define COPY_CHUNK ((size_t)4 << 20)
@@ -40,90 +42,85 @@ int gd_gpu_select_parse(const char *arg, struct gd_gpu_select *sel)
 	return 0;
 }
 
-/* ---- distance to the NIC: the topology core (hwloc), else the sysfs tree ---- */
+/* ---- the GPU nearest the NIC: the locality module decides (locality.h) ---- */
 
-struct nic_dist {
-	struct gd_topo t;
-	bool topo;       /* hwloc loaded */
-	hwloc_obj_t nic;
-};
-
-static hwloc_obj_t pci_obj(struct gd_topo *t, const char *bdf)
+/* The machine as gd_topo and gd_doctor see it: GPUs, RDMA devices, decisions. */
+static int open_locality(struct gd_topo *t)
 {
-	unsigned dom, bus, dev, fn;
+	char err[512];
+	int ret;
 
-	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
-		return NULL;
-	return hwloc_get_pcidev_by_busid(t->hw, dom, bus, dev, fn);
+	memset(t, 0, sizeof(*t));
+	ret = gd_topo_open_locality(t, NULL, err, sizeof(err));
+	if (!ret)
+		ret = gd_topo_find_gpus(t);
+	if (!ret)
+		ret = gd_topo_find_nics_rdma(t);
+	if (!ret)
+		ret = gd_topo_classify(t, NULL, true);
+	if (ret)
+		gd_debug("locality unavailable: %s", strerror(-ret));
+	return ret;
 }
 
-static void dist_open(struct nic_dist *nd, const char *nic_pci)
+/* Which locality GPU each CUDA device is; visible[g] when CUDA sees GPU g. */
+static void map_cuda(const struct gd_locality *l, int count, bool *visible, int *cuda_of)
 {
-	struct gd_topo_src src = { NULL, NULL };
-	char err[256];
+	struct gd_cuda_dev info;
 
-	memset(nd, 0, sizeof(*nd));
-	if (gd_sysfs_is_fixture() || gd_topo_load(&nd->t, &src, err, sizeof(err))) {
-		gd_debug("topology core unavailable, using the sysfs PCI tree");
-		return;
+	for (int i = 0; i < count; i++) {
+		int g;
+
+		if (gd_cuda_device_info(i, &info))
+			continue;
+		g = gd_loc_gpu_by_busid(l, info.pci);
+		if (g >= 0 && !visible[g]) {
+			visible[g] = true;
+			cuda_of[g] = i;
+		}
 	}
-	nd->topo = true;
-	nd->nic = pci_obj(&nd->t, nic_pci);
 }
 
-static void dist_close(struct nic_dist *nd)
+/* The locality GPU --use_cuda=auto takes for the NIC, and its class; -1 none. */
+static int auto_gpu(const struct gd_topo *t, const struct gd_gpu_select *sel, int count,
+		    int *cuda, const char **cls)
 {
-	if (nd->topo)
-		gd_topo_free(&nd->t);
-}
+	const struct gd_locality *l = &t->loc;
+	bool *visible = calloc(l->ngpus + 1, sizeof(*visible));
+	int *cuda_of = calloc(l->ngpus + 1, sizeof(*cuda_of));
+	int k = gd_loc_nic_by_busid(l, sel->nic_pci), g = -1;
 
-/* Path class name and rank (lower is nearer) between a GPU and the NIC. */
-static int dist(struct nic_dist *nd, const char *gpu_pci, const char *nic_pci, const char **name)
-{
-	if (nd->topo && nd->nic) {
-		enum gd_link l = gd_topo_classify_objs(nd->t.hw, pci_obj(&nd->t, gpu_pci), nd->nic);
-
-		*name = l == GD_LINK_NA ? "" : gd_link_str(l);
-		return (int)l;
+	if (visible && cuda_of && k >= 0) {
+		map_cuda(l, count, visible, cuda_of);
+		g = gd_loc_gpu_for_nic(l, (size_t)k, visible);
 	}
-	enum gd_path_class c = gd_pci_path_class(gpu_pci, nic_pci);
-
-	*name = c == GD_PATH_UNKNOWN ? "" : gd_path_class_str(c);
-	return (int)c + 100; /* never mixed with hwloc ranks in one pick */
+	if (g >= 0) {
+		*cuda = cuda_of[g];
+		*cls = gd_loc_class_str(gd_loc_gpu_nic(l, (size_t)g, (size_t)k));
+	}
+	free(visible);
+	free(cuda_of);
+	return g;
 }
 
-/* auto: the CUDA device nearest the NIC (path class); without a NIC
- * address, device 0. */
+/* auto: the CUDA device the locality module gives the NIC; without a NIC
+ * address, or with no GPU it can place, device 0. */
 static int pick_auto(const struct gd_gpu_select *sel, int count, int *index, char *why,
 		     size_t why_len)
 {
-	const char *best_name = "", *name;
-	struct gd_cuda_dev info;
-	struct nic_dist nd;
-	int best = -1;
+	const char *cls = "path unknown";
+	struct gd_topo t;
 
 	*index = 0;
 	if (!sel->nic_pci[0]) {
 		snprintf(why, why_len, "auto: no NIC with a PCI address to be near, CUDA device 0");
 		return 0;
 	}
-	dist_open(&nd, sel->nic_pci);
-	for (int i = 0; i < count; i++) {
-		int d;
-
-		if (gd_cuda_device_info(i, &info))
-			continue;
-		d = dist(&nd, info.pci, sel->nic_pci, &name);
-		if (best < 0 || d < best) {
-			best = d;
-			best_name = name;
-			*index = i;
-		}
-	}
+	if (open_locality(&t) || auto_gpu(&t, sel, count, index, &cls) < 0)
+		*index = 0;
 	snprintf(why, why_len, "auto: CUDA device %d is nearest to %s (%s): %s", *index,
-		 sel->nic_name[0] ? sel->nic_name : sel->nic_pci, sel->nic_pci,
-		 best_name[0] ? best_name : "path unknown");
-	dist_close(&nd);
+		 sel->nic_name[0] ? sel->nic_name : sel->nic_pci, sel->nic_pci, cls);
+	gd_topo_free(&t);
 	return 0;
 }
 
@@ -205,16 +202,20 @@ int gd_gpu_open(const struct gd_gpu_select *sel, struct gd_gpu *gpu)
 
 void gd_gpu_set_nic(struct gd_gpu *gpu, const char *nic_pci)
 {
-	const char *name = "";
-	struct nic_dist nd;
+	struct gd_loc_place a, b;
+	enum gd_loc_class c;
+	struct gd_topo t = { 0 };
+	char err[512];
 
 	gpu->path_class[0] = '\0';
-	if (!nic_pci || !*nic_pci)
+	if (!nic_pci || !*nic_pci || gd_topo_open_locality(&t, NULL, err, sizeof(err)))
 		return;
-	dist_open(&nd, nic_pci);
-	dist(&nd, gpu->info.pci, nic_pci, &name);
-	snprintf(gpu->path_class, sizeof(gpu->path_class), "%s", name);
-	dist_close(&nd);
+	gd_loc_place(&t.loc.src, gpu->info.pci, &a);
+	gd_loc_place(&t.loc.src, nic_pci, &b);
+	c = gd_loc_classify(&a, &b);
+	if (c != GD_LOC_NA)
+		snprintf(gpu->path_class, sizeof(gpu->path_class), "%s", gd_loc_class_str(c));
+	gd_topo_free(&t);
 }
 
 void gd_gpu_close(struct gd_gpu *gpu)

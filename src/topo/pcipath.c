@@ -9,13 +9,6 @@
 
 #include "sysfs.h"
 
-const char *gd_path_class_str(enum gd_path_class c)
-{
-	static const char *const names[] = { "X", "PIX", "PXB", "PHB", "NODE", "SYS", "?" };
-
-	return names[c <= GD_PATH_UNKNOWN ? c : GD_PATH_UNKNOWN];
-}
-
 static bool is_bdf(const char *s)
 {
 	unsigned d, b, dev, f;
@@ -53,36 +46,6 @@ int gd_pci_chain(const char *bdf, struct gd_pci_chain *c)
 	return gd_pci_parse_chain(real, c);
 }
 
-int gd_pci_common(const struct gd_pci_chain *a, const struct gd_pci_chain *b)
-{
-	int i = -1;
-
-	if (strcmp(a->host, b->host) != 0)
-		return -1;
-	while (i + 1 < a->n - 1 && i + 1 < b->n - 1 && strcmp(a->bdf[i + 1], b->bdf[i + 1]) == 0)
-		i++;
-	return i;
-}
-
-enum gd_path_class gd_pci_classify(const struct gd_pci_chain *a, const struct gd_pci_chain *b,
-				   int numa_a, int numa_b)
-{
-	int k;
-
-	if (a->n == b->n && strcmp(a->host, b->host) == 0 &&
-	    strcmp(a->bdf[a->n - 1], b->bdf[b->n - 1]) == 0)
-		return GD_PATH_X;
-	if (strcmp(a->host, b->host) != 0)
-		return numa_a >= 0 && numa_a == numa_b ? GD_PATH_NODE : GD_PATH_SYS;
-	k = gd_pci_common(a, b);
-	if (k < 0)
-		return GD_PATH_PHB;
-	/* bridges below the common one on each leg, the endpoint excluded */
-	if (a->n - k - 2 <= 1 && b->n - k - 2 <= 1)
-		return GD_PATH_PIX;
-	return GD_PATH_PXB;
-}
-
 int gd_pci_numa(const char *bdf)
 {
 	int node;
@@ -92,23 +55,15 @@ int gd_pci_numa(const char *bdf)
 	return node;
 }
 
-enum gd_path_class gd_pci_path_class(const char *bdf_a, const char *bdf_b)
-{
-	struct gd_pci_chain a, b;
-
-	if (gd_pci_chain(bdf_a, &a) || gd_pci_chain(bdf_b, &b))
-		return GD_PATH_UNKNOWN;
-	return gd_pci_classify(&a, &b, gd_pci_numa(bdf_a), gd_pci_numa(bdf_b));
-}
-
-double gd_parse_link_speed(const char *s)
+int gd_pcie_parse_speed(const char *s, double *gts)
 {
 	char *end;
 	double v = strtod(s, &end);
 
-	if (end == s || strncmp(end, " GT/s", 5) != 0)
-		return 0;
-	return v;
+	if (end == s || v <= 0 || strncmp(end, " GT/s", 5))
+		return -EINVAL;
+	*gts = v;
+	return 0;
 }
 
 int gd_pcie_gen(double gts)
@@ -121,21 +76,26 @@ int gd_pcie_gen(double gts)
 	return 0;
 }
 
-int gd_pci_read_link(const char *bdf, struct gd_pci_link *l)
+int gd_pci_read_link(const char *bdf, struct gd_pcie_link *l)
 {
+	char buf[64];
 	int ret;
 
 	memset(l, 0, sizeof(*l));
-	ret = gd_sysfs_read_str(l->cur_speed, sizeof(l->cur_speed),
-				"/sys/bus/pci/devices/%s/current_link_speed", bdf);
-	if (ret)
-		return ret;
-	gd_sysfs_read_str(l->max_speed, sizeof(l->max_speed),
-			  "/sys/bus/pci/devices/%s/max_link_speed", bdf);
-	gd_sysfs_read_int(&l->cur_width, "/sys/bus/pci/devices/%s/current_link_width", bdf);
-	gd_sysfs_read_int(&l->max_width, "/sys/bus/pci/devices/%s/max_link_width", bdf);
-	l->cur_gts = gd_parse_link_speed(l->cur_speed);
-	l->max_gts = gd_parse_link_speed(l->max_speed);
+	ret = gd_sysfs_read_str(buf, sizeof(buf), "/sys/bus/pci/devices/%s/current_link_speed", bdf);
+	if (!ret)
+		ret = gd_pcie_parse_speed(buf, &l->cur_gts);
+	if (!ret)
+		ret = gd_sysfs_read_int(&l->cur_width, "/sys/bus/pci/devices/%s/current_link_width",
+					bdf);
+	if (ret || l->cur_width <= 0)
+		return ret ? ret : -EINVAL;
+	if (gd_sysfs_read_str(buf, sizeof(buf), "/sys/bus/pci/devices/%s/max_link_speed", bdf) ||
+	    gd_pcie_parse_speed(buf, &l->max_gts))
+		l->max_gts = 0;
+	if (gd_sysfs_read_int(&l->max_width, "/sys/bus/pci/devices/%s/max_link_width", bdf))
+		l->max_width = 0;
+	l->known = true;
 	return 0;
 }
 
@@ -236,38 +196,4 @@ int gd_pci_mem_resource(const char *bdf, int nth, uint64_t *size)
 		}
 	}
 	return -ENOENT;
-}
-
-static bool is_nvidia_gpu(const char *bdf)
-{
-	char vendor[16], cls[16];
-
-	if (gd_sysfs_read_str(vendor, sizeof(vendor), "/sys/bus/pci/devices/%s/vendor", bdf) ||
-	    gd_sysfs_read_str(cls, sizeof(cls), "/sys/bus/pci/devices/%s/class", bdf))
-		return false;
-	return strcmp(vendor, "0x10de") == 0 &&
-	       (strncmp(cls, "0x0300", 6) == 0 || strncmp(cls, "0x0302", 6) == 0);
-}
-
-int gd_pci_list_gpus(char (**bdfs)[GD_BDF_LEN], size_t *count)
-{
-	char **names;
-	size_t n, k = 0;
-	int ret = gd_sysfs_list(&names, &n, "/sys/bus/pci/devices");
-
-	*bdfs = NULL;
-	*count = 0;
-	if (ret)
-		return ret == -ENOENT ? 0 : ret;
-	*bdfs = calloc(n ? n : 1, GD_BDF_LEN);
-	if (!*bdfs) {
-		gd_sysfs_free_list(names, n);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (is_nvidia_gpu(names[i]))
-			snprintf((*bdfs)[k++], GD_BDF_LEN, "%s", names[i]);
-	*count = k;
-	gd_sysfs_free_list(names, n);
-	return 0;
 }

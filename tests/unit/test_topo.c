@@ -21,36 +21,38 @@ static void load(struct gd_topo *t, const char *machine)
 
 	snprintf(path, sizeof(path), "%s/tests/fixtures/topo/%s/topology.xml", src ? src : ".",
 		 machine);
-	if (gd_topo_load(t, &s, err, sizeof(err)))
+	if (gd_topo_load(t, &s, err, sizeof(err)) || gd_topo_open_locality(t, path, err, sizeof(err)))
 		fail_msg("%s", err);
+	assert_ptr_equal(t->loc.src.hw, t->hw);
 	assert_int_equal(gd_topo_find_gpus(t), 0);
 	assert_int_equal(gd_topo_find_nics_hwloc(t), 0);
 }
 
-static hwloc_obj_t pci(struct gd_topo *t, const char *busid)
+/* The locality module's class of two PCI functions of the loaded XML. */
+static enum gd_loc_class cls(struct gd_topo *t, const char *a, const char *b)
 {
-	unsigned dom, bus, dev, fn;
-	hwloc_obj_t o;
+	struct gd_loc_place pa, pb;
 
-	assert_int_equal(sscanf(busid, "%x:%x:%x.%x", &dom, &bus, &dev, &fn), 4);
-	o = hwloc_get_pcidev_by_busid(t->hw, dom, bus, dev, fn);
-	assert_non_null(o);
-	return o;
+	assert_int_equal(gd_loc_place(&t->loc.src, a, &pa), 0);
+	if (!b) /* a device without a PCI place */
+		return gd_loc_classify(&pa, &(struct gd_loc_place){ 0 });
+	assert_int_equal(gd_loc_place(&t->loc.src, b, &pb), 0);
+	return gd_loc_classify(&pa, &pb);
 }
 
-#define CLS(t, a, b) gd_topo_classify_objs((t)->hw, pci(t, a), pci(t, b))
+#define CLS(t, a, b) cls(t, a, b)
 
 static void classes_of_the_pxb_box(void **state)
 {
 	struct gd_topo t;
 
 	load(&t, "pxb");
-	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:16:00.0"), GD_LINK_PIX); /* one switch */
-	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:17:00.0"), GD_LINK_PXB); /* two levels */
-	assert_int_equal(CLS(&t, "0000:17:00.0", "0000:16:00.0"), GD_LINK_PXB); /* symmetric */
-	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:91:00.0"), GD_LINK_SYS); /* two sockets */
-	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:15:00.0"), GD_LINK_PIX);
-	assert_int_equal(gd_topo_classify_objs(t.hw, pci(&t, "0000:15:00.0"), NULL), GD_LINK_NA);
+	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:16:00.0"), GD_LOC_PIX); /* one switch */
+	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:17:00.0"), GD_LOC_PXB); /* two levels */
+	assert_int_equal(CLS(&t, "0000:17:00.0", "0000:16:00.0"), GD_LOC_PXB); /* symmetric */
+	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:91:00.0"), GD_LOC_SYS); /* two sockets */
+	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:15:00.0"), GD_LOC_PIX);
+	assert_int_equal(cls(&t, "0000:15:00.0", NULL), GD_LOC_NA);
 	gd_topo_free(&t);
 }
 
@@ -59,12 +61,12 @@ static void classes_of_the_pcie_box(void **state)
 	struct gd_topo t;
 
 	load(&t, "pcie2s");
-	assert_int_equal(CLS(&t, "0000:01:00.0", "0000:02:00.0"), GD_LINK_PHB); /* one root bus */
-	assert_int_equal(CLS(&t, "0000:01:00.0", "0000:21:00.0"), GD_LINK_NODE);
-	assert_int_equal(CLS(&t, "0000:21:00.0", "0000:21:00.1"), GD_LINK_PIX); /* two functions */
-	assert_int_equal(CLS(&t, "0000:83:00.0", "0000:84:00.0"), GD_LINK_PIX);
-	assert_int_equal(CLS(&t, "0000:83:00.0", "0000:a1:00.0"), GD_LINK_NODE);
-	assert_int_equal(CLS(&t, "0000:01:00.0", "0000:84:00.0"), GD_LINK_SYS);
+	assert_int_equal(CLS(&t, "0000:01:00.0", "0000:02:00.0"), GD_LOC_PHB); /* one root bus */
+	assert_int_equal(CLS(&t, "0000:01:00.0", "0000:21:00.0"), GD_LOC_NODE);
+	assert_int_equal(CLS(&t, "0000:21:00.0", "0000:21:00.1"), GD_LOC_PIX); /* two functions */
+	assert_int_equal(CLS(&t, "0000:83:00.0", "0000:84:00.0"), GD_LOC_PIX);
+	assert_int_equal(CLS(&t, "0000:83:00.0", "0000:a1:00.0"), GD_LOC_NODE);
+	assert_int_equal(CLS(&t, "0000:01:00.0", "0000:84:00.0"), GD_LOC_SYS);
 	gd_topo_free(&t);
 }
 
@@ -164,7 +166,7 @@ static void gpu_memory_node_is_not_a_cpu_node(void **state)
 	assert_int_equal(t.gpus[0].gpu_numa_id, 1);
 	assert_string_equal(t.gpus[0].nodes, "0");
 	/* one socket: NODE, although the package's nodeset holds the GPU's node too */
-	assert_int_equal(CLS(&t, "0009:01:00.0", "0000:01:00.0"), GD_LINK_NODE);
+	assert_int_equal(CLS(&t, "0009:01:00.0", "0000:01:00.0"), GD_LOC_NODE);
 	gd_topo_free(&t);
 }
 
