@@ -20,13 +20,33 @@ static const struct gd_opt devinfo_opts[] = {
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
+/* --completion=devices: the names discovery finds, for the shell's -d */
+static int complete(const char *what, FILE *out)
+{
+	struct gd_hca *hcas = NULL;
+	struct gd_machine m;
+	size_t n = 0;
+
+	if (strcmp(what, "devices") != 0)
+		return -EINVAL;
+	if (gd_tool_machine(&m) != GD_TOOL_CONTINUE) /* $GDPERF_SYSFS_ROOT or --sysfs-root */
+		gd_machine_live(&m);
+	if (gd_rdma_discover(&m, &hcas, &n) == 0)
+		for (size_t i = 0; i < n; i++)
+			fprintf(out, "%s\n", hcas[i].name);
+	gd_rdma_free(hcas, n);
+	return 0;
+}
+
 static const struct gd_cmd cmd = {
 	"[options]",
 	"Report RDMA devices, ports, GID tables, the netdev map and bonds.",
 	tables,
+	complete,
 };
 
 struct args {
+	struct gd_machine m;
 	const char *dev;
 	bool json;
 };
@@ -51,10 +71,10 @@ static int handle(void *ctx, int id, const char *arg)
 	return -EINVAL;
 }
 
-static void no_devices(void)
+static void no_devices(const struct gd_machine *m)
 {
-	if (gd_sysfs_is_fixture()) {
-		gd_error("no RDMA devices under %s/sys/class/infiniband", gd_sysfs_root());
+	if (m->fixture) {
+		gd_error("no RDMA devices under %s/sys/class/infiniband", m->root);
 		return;
 	}
 	gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent)");
@@ -62,14 +82,14 @@ static void no_devices(void)
 		"modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0");
 }
 
-static void unknown_device(const char *dev)
+static void unknown_device(const struct gd_machine *m, const char *dev)
 {
 	struct gd_devinfo all;
 	char list[512] = "";
 	size_t n = 0;
 
 	gd_error("no RDMA device named '%s'", dev);
-	if (gd_devinfo_collect(NULL, false, &all))
+	if (gd_devinfo_collect(m, NULL, false, &all))
 		return;
 	for (size_t i = 0; i < all.nhcas; i++)
 		n += snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0, "%s%s",
@@ -107,12 +127,12 @@ int main(int argc, char **argv)
 	struct gd_devinfo di;
 	int ret;
 
-	ret = gd_tool_parse(&cmd, argc, argv, handle, &a);
+	ret = gd_tool_parse(&cmd, argc, argv, handle, &a, &a.m);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
-	ret = gd_devinfo_collect(a.dev, true, &di);
+	ret = gd_devinfo_collect(&a.m, a.dev, true, &di);
 	if (ret == -ENODEV && a.dev) {
-		unknown_device(a.dev);
+		unknown_device(&a.m, a.dev);
 		return GD_EXIT_USAGE;
 	}
 	if (ret) {
@@ -125,7 +145,7 @@ int main(int argc, char **argv)
 	} else {
 		if (a.json) /* machine readers still get a summary saying "devices": 0 */
 			gd_devinfo_print_json(&di, stdout);
-		no_devices();
+		no_devices(&a.m);
 		ret = GD_EXIT_ENV;
 	}
 	gd_devinfo_free(&di);

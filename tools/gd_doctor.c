@@ -30,6 +30,7 @@ static const struct gd_cmd doctor_cmd = {
 };
 
 struct doctor_args {
+	struct gd_machine m;
 	struct gd_doctor d;
 	bool list;
 };
@@ -58,8 +59,9 @@ static int on_opt(void *ctx, int id, const char *arg)
 int main(int argc, char **argv)
 {
 	struct doctor_args a = { .d = { .out = stdout } };
-	int ret = gd_tool_parse(&doctor_cmd, argc, argv, on_opt, &a);
+	int ret = gd_tool_parse(&doctor_cmd, argc, argv, on_opt, &a, &a.m);
 
+	a.d.m = &a.m;
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
 	if (a.list) {

@@ -28,15 +28,37 @@ static const struct gd_opt topo_opts[] = {
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, topo_opts, gd_sysfs_opts, NULL };
+/* --completion=gpus: the values --use_cuda takes on this machine (0..N-1 and auto) */
+static int complete(const char *what, FILE *out)
+{
+	struct gd_topo t;
+	struct gd_machine m;
+	char err[256];
+
+	if (strcmp(what, "gpus") != 0)
+		return -EINVAL;
+	if (gd_tool_machine(&m) != GD_TOOL_CONTINUE) /* $GDPERF_SYSFS_ROOT or --sysfs-root */
+		gd_machine_live(&m);
+	memset(&t, 0, sizeof(t));
+	if (gd_topo_open_locality(&t, &m, NULL, err, sizeof(err)) == 0 && gd_topo_find_gpus(&t) == 0)
+		for (size_t i = 0; i < t.ngpus; i++)
+			fprintf(out, "%zu\n", i);
+	gd_topo_free(&t);
+	fprintf(out, "auto\n");
+	return 0;
+}
+
 static const struct gd_cmd cmd = {
 	"[options]",
 	"Show the PCIe/NVLink/NUMA topology of GPUs and RDMA NICs, as nvidia-smi topo -m does.",
 	tables,
+	complete,
 };
 
 static const char *const formats[] = { "compact", "nvidia-smi", "json", NULL };
 
 struct args {
+	struct gd_machine m; /* --sysfs-root, else $GDPERF_SYSFS_ROOT, else this machine */
 	const char *xml, *nvlinks, *export;
 	int format;
 	bool pci_only, advice;
@@ -72,7 +94,7 @@ static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd
 		return ret;
 	}
 	/* --pci-only does not need NVML, unless the counts are exported */
-	if (a->xml || gd_sysfs_is_fixture() || t->ngpus < 2 || (a->pci_only && !a->export))
+	if (a->xml || a->m.fixture || t->ngpus < 2 || (a->pci_only && !a->export))
 		return 0;
 	if (gd_nvlink_query_nvml(nv, err, sizeof(err)))
 		gd_warn("%s; showing PCIe classes between GPUs", err);
@@ -89,19 +111,19 @@ static int find_nics(const struct args *a, struct gd_topo *t)
 {
 	int ret;
 
-	if (gd_topo_nics_from_xml(a->xml)) {
+	if (gd_topo_nics_from_xml(&a->m, a->xml)) {
 		gd_debug("NICs from the OpenFabrics devices of %s", a->xml);
 		return gd_topo_find_nics_hwloc(t);
 	}
-	gd_debug("NICs from %s/sys/class/infiniband", gd_sysfs_root());
+	gd_debug("NICs from %s/sys/class/infiniband", a->m.root);
 	ret = gd_topo_find_nics_rdma(t);
 	if (ret)
 		gd_error("cannot list the RDMA devices: %s (%s)", strerror(-ret), gd_sysfs_errpath());
 	else if (t->nic_read_errors)
-		gd_warn("%zu sysfs file(s) of the RDMA devices are missing or malformed, so the NIC "
+		gd_warn("%zu sysfs file(s) of the RDMA devices are missing or malformed, so the "
+			"NIC "
 			"legend or placement may be incomplete; 'gd_devinfo%s%s' names them",
-			t->nic_read_errors, gd_sysfs_is_fixture() ? " --sysfs-root " : "",
-			gd_sysfs_root());
+			t->nic_read_errors, a->m.fixture ? " --sysfs-root " : "", a->m.root);
 	return ret;
 }
 
@@ -135,8 +157,8 @@ static int export_files(const struct args *a, struct gd_topo *t, const struct gd
 static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *nv,
 		    struct gd_topo_advice *adv)
 {
-	/* the root of --sysfs-root or $GDPERF_SYSFS_ROOT: hwloc must read the same tree */
-	struct gd_topo_src src = { a->xml, gd_sysfs_root() };
+	/* the machine of --sysfs-root or $GDPERF_SYSFS_ROOT: hwloc reads the same tree */
+	struct gd_topo_src src = {a->xml, &a->m};
 	char err[512];
 	int ret;
 
@@ -150,8 +172,8 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 	if (t->no_cpu_topology)
 		gd_warn("%s has no sys/devices/system/cpu: CPU and NUMA affinity are shown as N/A; "
 			"copy sys/devices/system/{cpu,node} into the tree, or replay an hwloc XML "
-			"with --topology", gd_sysfs_root());
-	if (gd_topo_open_locality(t, a->xml, err, sizeof(err))) {
+			"with --topology", a->m.root);
+	if (gd_topo_open_locality(t, &a->m, a->xml, err, sizeof(err))) {
 		gd_error("%s", err);
 		return GD_EXIT_USAGE;
 	}
@@ -164,7 +186,7 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 		return GD_EXIT_ENV;
 	}
 	/* PCIe link files: on this machine, or in a fixture tree (not for a replayed XML alone) */
-	if (!a->xml || gd_sysfs_is_fixture())
+	if (!a->xml || a->m.fixture)
 		gd_topo_read_links(t);
 	if (gd_topo_advise(t, adv)) {
 		gd_error("out of memory");
@@ -180,8 +202,8 @@ static void source_name(const struct args *a, char *buf, size_t len)
 {
 	if (a->xml)
 		snprintf(buf, len, "in %s", a->xml);
-	else if (gd_sysfs_is_fixture())
-		snprintf(buf, len, "under %s", gd_sysfs_root());
+	else if (a->m.fixture)
+		snprintf(buf, len, "under %s", a->m.root);
 	else
 		snprintf(buf, len, "on this machine");
 }
@@ -229,7 +251,7 @@ int main(int argc, char **argv)
 	struct args a = { 0 };
 	int ret;
 
-	ret = gd_tool_parse(&cmd, argc, argv, handle, &a);
+	ret = gd_tool_parse(&cmd, argc, argv, handle, &a, &a.m);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
 	return run(&a);

@@ -122,13 +122,16 @@ bad:
 /* perftest's default placement: the CPUs of the NIC's NUMA node, when it has one. */
 static void pin_numa(const struct gd_bench *b)
 {
+	const struct gd_machine *m = &b->p.machine;
 	char cpus[GD_BENCH_CORES_MAX];
 	int node = -1;
 
-	if (gd_sysfs_read_int(&node, "/sys/class/infiniband/%s/device/numa_node",
-			      b->conn.dev_name) || node < 0)
+	if (gd_sysfs_read_int(m, &node, "/sys/class/infiniband/%s/device/numa_node",
+			      b->conn.dev_name) ||
+	    node < 0)
 		return; /* rxe and single-node machines: nothing to do */
-	if (gd_sysfs_read_str(cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist", node))
+	if (gd_sysfs_read_str(m, cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist",
+			      node))
 		return;
 	if (pin_cores(cpus) == 0 && gd_log_verbose())
 		gd_info("running on the CPUs of %s's NUMA node %d: %s", b->conn.dev_name, node, cpus);

@@ -216,6 +216,7 @@ static void build_cmd(struct bench_cmd *bc, enum gd_bench_op op, enum gd_bench_k
 		bc->tables[nt++] = send_imm_opts;
 	else
 		refuse(bc, &nref, send_imm_opts, "gd_send_bw and gd_send_lat");
+	bc->tables[nt++] = gd_sysfs_opts;
 	bc->tables[nt++] = bc->refused;
 	bc->tables[nt++] = unsupported_opts;
 	bc->tables[nt] = NULL;
@@ -677,6 +678,8 @@ int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kin
 		return idx;
 	if (help)
 		return 1;
+	if (gd_tool_machine(&p->machine) != GD_TOOL_CONTINUE)
+		return -EINVAL;
 	if (idx < argc) {
 		if (set_string(p->peer, sizeof(p->peer), "HOST", argv[idx]))
 			return -EINVAL;

@@ -9,12 +9,15 @@
 #include "config.h"
 #include "gd.h"
 #include "log.h"
-#include "sysfs.h"
+#include "machine.h"
 
 const struct gd_opt gd_common_opts[] = {
 	{ "help", 'h', GD_NO_ARG, NULL, "show this help and exit", GD_OPT_HELP },
 	{ "version", 0, GD_NO_ARG, NULL, "show the version and exit", GD_OPT_VERSION },
 	{ "verbose", 'v', GD_NO_ARG, NULL, "print debugging detail on stderr", GD_OPT_VERBOSE },
+	{ "completion", 0, GD_REQ_ARG, "WHAT",
+	  "print words for shell completion: options, devices (gd_devinfo), gpus (gd_topo)",
+	  GD_OPT_COMPLETION },
 	{ NULL },
 };
 
@@ -124,6 +127,43 @@ void gd_opts_usage(const struct gd_cmd *cmd, FILE *out)
 	fprintf(out, "\nSee the %s(1) manual page for details.\n", gd_progname());
 }
 
+void gd_opts_print_completion(const struct gd_cmd *cmd, FILE *out)
+{
+	for (const struct gd_opt *const *t = cmd->tables; *t; t++) {
+		for (const struct gd_opt *o = *t; o->name; o++) {
+			const char *arg = o->arg == GD_NO_ARG ? "-" :
+					  o->arg_name ? o->arg_name : "ARG";
+
+			if (!o->help)
+				continue;
+			fprintf(out, "--%s %s\n", o->name, arg);
+			if (o->letter)
+				fprintf(out, "-%c %s\n", o->letter, arg);
+		}
+	}
+}
+
+static int complete(const struct gd_cmd *cmd, const char *what)
+{
+	if (strcmp(what, "options") == 0) {
+		gd_opts_print_completion(cmd, stdout);
+		return 0;
+	}
+	if (cmd->complete && cmd->complete(what, stdout) == 0)
+		return 0;
+	gd_error("invalid value '%.40s' for --completion: %s completes 'options'%s", what,
+		 gd_progname(), cmd->complete ? " and its own words (see its manual page)" : "");
+	return -EINVAL;
+}
+
+void gd_opts_print_version(FILE *out)
+{
+	fprintf(out, "%s (%s) %s\n", gd_progname(), PACKAGE_NAME, GD_VERSION_STRING);
+	fprintf(out, "features: cuda-driver=dlopen cuda-kernels=%s mpi=%s yaml=%s\n",
+		GD_FEATURE_CUDA_KERNELS ? "yes" : "no", GD_FEATURE_MPI ? "yes" : "no",
+		GD_FEATURE_YAML ? "yes" : "no");
+}
+
 static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool *help)
 {
 	switch (o->id) {
@@ -132,9 +172,12 @@ static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool 
 		*help = true;
 		return 0;
 	case GD_OPT_VERSION:
-		printf("%s (%s) %s\n", gd_progname(), PACKAGE_NAME, PACKAGE_VERSION);
+		gd_opts_print_version(stdout);
 		*help = true;
 		return 0;
+	case GD_OPT_COMPLETION:
+		*help = true;
+		return complete(cmd, optarg);
 	case GD_OPT_VERBOSE:
 		gd_log_set_verbose(gd_log_verbose() + 1);
 		return 0;
@@ -209,29 +252,30 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	return ret ? ret : optind;
 }
 
-/* Set and check the sysfs root: GD_TOOL_CONTINUE or GD_EXIT_USAGE after a message. */
-static int use_sysfs_root(const char *root)
+int gd_tool_machine(struct gd_machine *m)
 {
+	const char *root = sysfs_root_arg;
 	bool from_env = !root || !*root;
 	int ret;
 
-	gd_sysfs_set_root(root);
-	ret = gd_sysfs_check_root();
+	if (from_env)
+		root = getenv(GD_SYSFS_ROOT_ENV);
+	ret = gd_machine_init(m, root);
 	if (!ret)
 		return GD_TOOL_CONTINUE;
 	if (from_env)
 		gd_error("%s=%s: %s; point it at a directory holding a copy of a machine's sys/ "
 			 "(and proc/), or unset it to read this machine",
-			 GD_SYSFS_ROOT_ENV, gd_sysfs_root(), strerror(-ret));
+			 GD_SYSFS_ROOT_ENV, m->root, strerror(-ret));
 	else
 		gd_error("--sysfs-root %s: %s; give a directory holding a copy of a machine's sys/ "
 			 "(and proc/), or leave the option out to read this machine",
-			 gd_sysfs_root(), strerror(-ret));
+			 m->root, strerror(-ret));
 	return GD_EXIT_USAGE;
 }
 
 int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
-		  void *ctx)
+		  void *ctx, struct gd_machine *m)
 {
 	bool help;
 	int idx;
@@ -246,7 +290,7 @@ int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 		gd_error("unexpected argument '%s'; try '%s --help'", argv[idx], gd_progname());
 		return GD_EXIT_USAGE;
 	}
-	return use_sysfs_root(sysfs_root_arg);
+	return gd_tool_machine(m);
 }
 
 int gd_tool_flush_stdout(void)

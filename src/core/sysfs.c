@@ -11,35 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char root[PATH_MAX];
-static bool root_set;
-static char errpath[PATH_MAX];
-
-void gd_sysfs_set_root(const char *r)
-{
-	if (!r || !*r)
-		r = getenv(GD_SYSFS_ROOT_ENV);
-	if (!r)
-		r = "";
-	snprintf(root, sizeof(root), "%s", r);
-	/* "/" and "" both mean the live machine; drop a trailing slash */
-	size_t n = strlen(root);
-	while (n > 0 && root[n - 1] == '/')
-		root[--n] = '\0';
-	root_set = true;
-}
-
-const char *gd_sysfs_root(void)
-{
-	if (!root_set)
-		gd_sysfs_set_root(NULL);
-	return root;
-}
-
-bool gd_sysfs_is_fixture(void)
-{
-	return gd_sysfs_root()[0] != '\0';
-}
+static __thread char errpath[PATH_MAX];
 
 const char *gd_sysfs_errpath(void)
 {
@@ -52,57 +24,45 @@ static int fail(const char *path, int err)
 	return err;
 }
 
-int gd_sysfs_check_root(void)
-{
-	const char *r = gd_sysfs_root();
-	struct stat st;
-
-	if (!*r)
-		return 0;
-	if (stat(r, &st))
-		return fail(r, -errno);
-	return S_ISDIR(st.st_mode) ? 0 : fail(r, -ENOTDIR);
-}
-
-static int vpath(char *buf, size_t len, const char *fmt, va_list ap)
+static int vpath(const struct gd_machine *m, char *buf, size_t len, const char *fmt, va_list ap)
 {
 	char live[PATH_MAX];
 	int n = vsnprintf(live, sizeof(live), fmt, ap);
 
 	if (n < 0 || (size_t)n >= sizeof(live))
 		return -ENAMETOOLONG;
-	n = snprintf(buf, len, "%s%s", gd_sysfs_root(), live);
+	n = snprintf(buf, len, "%s%s", m->root, live);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
 	return 0;
 }
 
 /*
- * In a variadic reader: format its live path (the printf format fmt and the
+ * In a variadic reader of machine m: format its live path (the printf format fmt and the
  * arguments after it) into the rooted char array path. 0 or -ENAMETOOLONG.
  */
-#define ROOTED_PATH(path, fmt)                                     \
-	({                                                         \
-		va_list ap_;                                       \
-		int ret_;                                          \
-		va_start(ap_, fmt);                                \
-		ret_ = vpath(path, sizeof(path), fmt, ap_);        \
-		va_end(ap_);                                       \
-		ret_;                                              \
+#define ROOTED_PATH(path, fmt)                                 \
+	({                                                     \
+		va_list ap_;                                   \
+		int ret_;                                      \
+		va_start(ap_, fmt);                            \
+		ret_ = vpath(m, path, sizeof(path), fmt, ap_); \
+		va_end(ap_);                                   \
+		ret_;                                          \
 	})
 
-int gd_sysfs_path(char *buf, size_t len, const char *fmt, ...)
+int gd_sysfs_path(const struct gd_machine *m, char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = vpath(buf, len, fmt, ap);
+	ret = vpath(m, buf, len, fmt, ap);
 	va_end(ap);
 	return ret;
 }
 
-bool gd_sysfs_exists(const char *fmt, ...)
+bool gd_sysfs_exists(const struct gd_machine *m, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 
@@ -134,7 +94,7 @@ static int read_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int gd_sysfs_read_str(char *buf, size_t len, const char *fmt, ...)
+int gd_sysfs_read_str(const struct gd_machine *m, char *buf, size_t len, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int ret = ROOTED_PATH(path, fmt);
@@ -175,7 +135,7 @@ static int read_u64(const char *path, uint64_t *val)
 	return 0;
 }
 
-int gd_sysfs_read_u64(uint64_t *val, const char *fmt, ...)
+int gd_sysfs_read_u64(const struct gd_machine *m, uint64_t *val, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int ret = ROOTED_PATH(path, fmt);
@@ -199,7 +159,7 @@ static int read_int(const char *path, int *val)
 	return 0;
 }
 
-int gd_sysfs_read_int(int *val, const char *fmt, ...)
+int gd_sysfs_read_int(const struct gd_machine *m, int *val, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int ret = ROOTED_PATH(path, fmt);
@@ -223,7 +183,7 @@ static int link_name(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int gd_sysfs_link_name(char *buf, size_t len, const char *fmt, ...)
+int gd_sysfs_link_name(const struct gd_machine *m, char *buf, size_t len, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int ret = ROOTED_PATH(path, fmt);
@@ -232,10 +192,10 @@ int gd_sysfs_link_name(char *buf, size_t len, const char *fmt, ...)
 }
 
 /* realpath(path) with the fixture root removed; -EXDEV if it leads out of the root. */
-static int unrooted_realpath(const char *path, char *buf, size_t len)
+static int unrooted_realpath(const struct gd_machine *m, const char *path, char *buf, size_t len)
 {
 	char real[PATH_MAX];
-	const char *r = gd_sysfs_root();
+	const char *r = m->root;
 	size_t rlen = strlen(r);
 
 	if (!realpath(path, real))
@@ -253,12 +213,12 @@ static int unrooted_realpath(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int gd_sysfs_realpath(char *buf, size_t len, const char *fmt, ...)
+int gd_sysfs_realpath(const struct gd_machine *m, char *buf, size_t len, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int ret = ROOTED_PATH(path, fmt);
 
-	return ret ? ret : unrooted_realpath(path, buf, len);
+	return ret ? ret : unrooted_realpath(m, path, buf, len);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -308,10 +268,49 @@ nomem:
 	return -ENOMEM;
 }
 
-int gd_sysfs_list(char ***names, size_t *count, const char *fmt, ...)
+int gd_sysfs_list(const struct gd_machine *m, char ***names, size_t *count, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int ret = ROOTED_PATH(path, fmt);
 
 	return ret ? ret : list_dir(path, names, count);
+}
+
+int gd_sysfs_read_text(const struct gd_machine *m, char **out, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	size_t len = 0, cap = 4096;
+	char *buf;
+	FILE *f;
+	int ret = ROOTED_PATH(path, fmt);
+
+	if (ret)
+		return ret;
+	f = fopen(path, "re");
+	if (!f)
+		return fail(path, -errno);
+	buf = malloc(cap);
+	while (buf) {
+		size_t n = fread(buf + len, 1, cap - len - 1, f);
+
+		len += n;
+		if (len < cap - 1)
+			break;
+		cap *= 2;
+		char *nb = realloc(buf, cap);
+		if (!nb)
+			free(buf);
+		buf = nb;
+	}
+	ret = ferror(f) ? fail(path, -EIO) : 0;
+	fclose(f);
+	if (!buf)
+		return -ENOMEM;
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
 }

@@ -18,6 +18,7 @@ enum gd_verbs_status {
 };
 
 struct gd_devinfo {
+	const struct gd_machine *m; /* the machine read */
 	struct gd_hca *hcas;
 	size_t nhcas;
 	struct gd_bond *bonds;       /* the bonds behind the devices (all bonds without -d) */
@@ -32,7 +33,8 @@ struct gd_devinfo {
  * does not exist; an empty device list is not an error. With query_verbs,
  * live devices are opened for verbs-only facts.
  */
-int gd_devinfo_collect(const char *only_dev, bool query_verbs, struct gd_devinfo *di);
+int gd_devinfo_collect(const struct gd_machine *m, const char *only_dev, bool query_verbs,
+		       struct gd_devinfo *di);
 void gd_devinfo_free(struct gd_devinfo *di);
 
 /* The number of files that could not be read or parsed, over all devices and bonds. */

@@ -113,18 +113,19 @@ static int parse_index(const char *name)
 	return (int)v;
 }
 
-static void read_attrs(const char *dev, int port, const char *link_layer, struct gd_gid *g,
-		       struct gd_read_errors *errs)
+static void read_attrs(const struct gd_machine *m, const char *dev, int port,
+		       const char *link_layer, struct gd_gid *g, struct gd_read_errors *errs)
 {
 	char buf[64];
 	int ret;
 
 	g->type = GD_GID_UNKNOWN;
-	ret = gd_sysfs_read_str(buf, sizeof(buf), "/sys/class/infiniband/%s/ports/%d/gid_attrs/types/%d",
-				dev, port, g->index);
+	ret = gd_sysfs_read_str(m, buf, sizeof(buf),
+				"/sys/class/infiniband/%s/ports/%d/gid_attrs/types/%d", dev, port,
+				g->index);
 	if (ret == 0) {
 		if (gd_gid_parse_type(buf, link_layer, &g->type))
-			gd_read_errors_bad(errs, buf, "\"IB/RoCE v1\" or \"RoCE v2\"",
+			gd_read_errors_bad(m, errs, buf, "\"IB/RoCE v1\" or \"RoCE v2\"",
 					   "/sys/class/infiniband/%s/ports/%d/gid_attrs/types/%d",
 					   dev, port, g->index);
 	} else if (!strcmp(link_layer, "InfiniBand")) {
@@ -133,7 +134,7 @@ static void read_attrs(const char *dev, int port, const char *link_layer, struct
 		gd_read_errors_add(errs, gd_sysfs_errpath(), ret);
 	}
 	/* IB GIDs have no netdev: the kernel answers EINVAL or ENODEV */
-	ret = gd_sysfs_read_str(g->netdev, sizeof(g->netdev),
+	ret = gd_sysfs_read_str(m, g->netdev, sizeof(g->netdev),
 				"/sys/class/infiniband/%s/ports/%d/gid_attrs/ndevs/%d", dev, port,
 				g->index);
 	if (ret) {
@@ -143,20 +144,20 @@ static void read_attrs(const char *dev, int port, const char *link_layer, struct
 	}
 	/* a GID of another container's macvlan/ipvlan: listed, but not ours to use */
 	g->foreign = g->netdev[0] && (strchr(g->netdev, '/') ||
-				      !gd_sysfs_exists("/sys/class/net/%s", g->netdev));
+				      !gd_sysfs_exists(m, "/sys/class/net/%s", g->netdev));
 }
 
 /* Entry idx of a port's GID table into g: true for a used entry; an unreadable
  * or malformed one is noted in errs. */
-static bool read_gid(const char *dev, const struct gd_port *port, int idx, struct gd_gid *g,
-		     struct gd_read_errors *errs)
+static bool read_gid(const struct gd_machine *m, const char *dev, const struct gd_port *port,
+		     int idx, struct gd_gid *g, struct gd_read_errors *errs)
 {
 	char text[128];
 	int ret;
 
 	memset(g, 0, sizeof(*g));
 	g->index = idx;
-	ret = gd_sysfs_read_str(text, sizeof(text), "/sys/class/infiniband/%s/ports/%d/gids/%d",
+	ret = gd_sysfs_read_str(m, text, sizeof(text), "/sys/class/infiniband/%s/ports/%d/gids/%d",
 				dev, port->num, idx);
 	if (ret) {
 		gd_read_errors_add(errs, gd_sysfs_errpath(), ret);
@@ -166,15 +167,17 @@ static bool read_gid(const char *dev, const struct gd_port *port, int idx, struc
 	if (ret == -ENODATA)
 		return false; /* unused entry */
 	if (ret) {
-		gd_read_errors_bad(errs, text, "eight groups of four hex digits",
-				   "/sys/class/infiniband/%s/ports/%d/gids/%d", dev, port->num, idx);
+		gd_read_errors_bad(m, errs, text, "eight groups of four hex digits",
+				   "/sys/class/infiniband/%s/ports/%d/gids/%d", dev, port->num,
+				   idx);
 		return false;
 	}
-	read_attrs(dev, port->num, port->link_layer, g, errs);
+	read_attrs(m, dev, port->num, port->link_layer, g, errs);
 	return true;
 }
 
-int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_errors *errs)
+int gd_gid_read_table(const struct gd_machine *m, const char *dev, struct gd_port *port,
+		      struct gd_read_errors *errs)
 {
 	char **names;
 	size_t n;
@@ -182,7 +185,8 @@ int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_erro
 
 	port->gids = NULL;
 	port->ngids = 0;
-	ret = gd_sysfs_list(&names, &n, "/sys/class/infiniband/%s/ports/%d/gids", dev, port->num);
+	ret = gd_sysfs_list(m, &names, &n, "/sys/class/infiniband/%s/ports/%d/gids", dev,
+			    port->num);
 	if (ret == -ENOENT)
 		return 0; /* e.g. a switch port 0 */
 	if (ret) {
@@ -197,7 +201,7 @@ int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_erro
 	for (size_t i = 0; i < n; i++) {
 		int idx = parse_index(names[i]); /* < 0: not a GID entry */
 
-		if (idx >= 0 && read_gid(dev, port, idx, &port->gids[port->ngids], errs))
+		if (idx >= 0 && read_gid(m, dev, port, idx, &port->gids[port->ngids], errs))
 			port->ngids++;
 	}
 	gd_sysfs_free_list(names, n);

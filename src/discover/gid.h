@@ -24,6 +24,7 @@ int gd_gid_parse_type(const char *text, const char *link_layer, enum gd_gid_type
  * Read ports/<port>/gids/N with their types and netdevs. Unused (all-zero)
  * entries are skipped; unreadable or malformed ones are recorded in errs.
  */
-int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_errors *errs);
+int gd_gid_read_table(const struct gd_machine *m, const char *dev, struct gd_port *port,
+		      struct gd_read_errors *errs);
 
 #endif

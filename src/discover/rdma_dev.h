@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "machine.h"
+
 #define GD_NAME_LEN 64
 #define GD_PCI_LEN 16 /* "0000:17:00.0" */
 #define GD_GID_STR_LEN 40
@@ -151,17 +153,17 @@ struct gd_bond {
 };
 
 /* All RDMA devices, sorted by name. An empty list is not an error. */
-int gd_rdma_discover(struct gd_hca **hcas, size_t *count);
+int gd_rdma_discover(const struct gd_machine *m, struct gd_hca **hcas, size_t *count);
 void gd_rdma_free(struct gd_hca *hcas, size_t count);
 /* One device by name: -ENODEV if absent. */
-int gd_rdma_read_hca(const char *name, struct gd_hca *hca);
+int gd_rdma_read_hca(const struct gd_machine *m, const char *name, struct gd_hca *hca);
 void gd_rdma_free_hca(struct gd_hca *hca);
 
 /* Live only: open the device with libibverbs and fill MTUs etc. */
 int gd_rdma_query_verbs(struct gd_hca *hca);
 
 /* The bond a netdev is; -ENOENT when it is not a bond. Free with gd_bond_free() either way. */
-int gd_bond_read(const char *netdev, struct gd_bond *bond);
+int gd_bond_read(const struct gd_machine *m, const char *netdev, struct gd_bond *bond);
 void gd_bond_free(struct gd_bond *bond);
 /* Parsers exposed for unit tests: /proc/net/bonding/<bond> text. */
 int gd_bond_parse_proc(const char *text, struct gd_bond *bond);
@@ -199,7 +201,7 @@ const char *gd_port_phys_state_str(int phys_state);
 int gd_rdma_roce_mtu(int netdev_mtu);
 
 /* The bond behind a port's netdev, or -ENOENT. */
-int gd_port_bond(const struct gd_port *port, struct gd_bond *bond);
+int gd_port_bond(const struct gd_machine *m, const struct gd_port *port, struct gd_bond *bond);
 
 /* The recorded read errors of a device or bond; an empty list is not an error. */
 void gd_read_errors_add(struct gd_read_errors *e, const char *path, int err);
@@ -207,8 +209,9 @@ void gd_read_errors_add(struct gd_read_errors *e, const char *path, int err);
  * Malformed content of a live path (printf format), recorded with the sysfs
  * root: found is the text read (may be NULL), expected describes the format.
  */
-void gd_read_errors_bad(struct gd_read_errors *e, const char *found, const char *expected,
-			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void gd_read_errors_bad(const struct gd_machine *m, struct gd_read_errors *e, const char *found,
+			const char *expected, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 void gd_read_errors_free(struct gd_read_errors *e);
 
 /*

@@ -206,7 +206,7 @@ static int find_nics(struct gd_doctor *d)
 {
 	struct gd_hca *all;
 	size_t n, k = 0;
-	int ret = gd_rdma_discover(&all, &n);
+	int ret = gd_rdma_discover(d->m, &all, &n);
 
 	if (ret)
 		return ret;
@@ -239,7 +239,7 @@ static int locality_nics(struct gd_doctor *d)
 	struct gd_locality *l = &d->topo.loc;
 	int ret = 0;
 
-	if (!gd_topo_nics_from_xml(d->xml)) {
+	if (!gd_topo_nics_from_xml(d->m, d->xml)) {
 		for (size_t k = 0; k < d->nnics && !ret; k++)
 			ret = gd_loc_add_nic(l, d->nics[k].name, d->nics[k].pci);
 		return ret;
@@ -255,7 +255,7 @@ static int find_locality(struct gd_doctor *d)
 {
 	struct gd_locality *l = &d->topo.loc;
 	char err[512];
-	int ret = gd_topo_open_locality(&d->topo, d->xml, err, sizeof(err));
+	int ret = gd_topo_open_locality(&d->topo, d->m, d->xml, err, sizeof(err));
 
 	if (ret) {
 		gd_error("%s", err);
@@ -286,7 +286,7 @@ int gd_doctor_init(struct gd_doctor *d)
 {
 	int ret;
 
-	d->live = !gd_sysfs_is_fixture();
+	d->live = !d->m->fixture;
 	ret = find_nics(d);
 	return ret ? ret : find_locality(d);
 }

@@ -59,6 +59,7 @@ struct gd_doc_gpu {
 };
 
 struct gd_doctor {
+	const struct gd_machine *m; /* the machine examined (set by the caller) */
 	bool live;                /* not a fixture root: live-only checks run */
 	bool json;
 	FILE *out;

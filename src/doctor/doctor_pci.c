@@ -142,7 +142,7 @@ static void link_chain(struct gd_doctor *d, const struct gd_check *c, const char
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "%s not found under /sys/bus/pci/devices", bdf);
 		return;
 	}
-	gd_loc_judge_links(&p, is_gpu, &links);
+	gd_loc_judge_links(d->m, &p, is_gpu, &links);
 	for (size_t i = 0; i < links.n; i++)
 		hop_ev(&r, &links.hop[i]);
 	if (!links.n) {
@@ -185,7 +185,8 @@ void gd_chk_link(struct gd_doctor *d, const struct gd_check *c)
 /* ---- ACS ---- */
 
 /* ACS state of one bridge into r; returns the status for it. */
-static enum gd_check_status acs_bridge(struct gd_check_result *r, const char *bdf)
+static enum gd_check_status acs_bridge(const struct gd_machine *m, struct gd_check_result *r,
+				       const char *bdf)
 {
 	uint8_t cfg[GD_PCI_CFG_SIZE];
 	char live[192], bits[128];
@@ -194,7 +195,7 @@ static enum gd_check_status acs_bridge(struct gd_check_result *r, const char *bd
 	int ret;
 
 	snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/config", bdf);
-	if (gd_pci_read_config(bdf, cfg, sizeof(cfg), &got)) {
+	if (gd_pci_read_config(m, bdf, cfg, sizeof(cfg), &got)) {
 		gd_res_ev(r, live, "unreadable");
 		return GD_CHECK_SKIP;
 	}
@@ -216,11 +217,11 @@ static enum gd_check_status acs_bridge(struct gd_check_result *r, const char *bd
 	return ctrl & (GD_ACS_RR | GD_ACS_CR) ? GD_CHECK_FAIL : GD_CHECK_PASS;
 }
 
-static void acs_bridges(struct gd_check_result *r, const struct gd_loc_place *p, int from,
+static void acs_bridges(const struct gd_machine *m, struct gd_check_result *r, const struct gd_loc_place *p, int from,
 			int *redirect, int *skipped)
 {
 	for (int j = from; j < p->nbridges; j++) {
-		enum gd_check_status s = acs_bridge(r, p->bridge[j]);
+		enum gd_check_status s = acs_bridge(m, r, p->bridge[j]);
 
 		*redirect += s == GD_CHECK_FAIL;
 		*skipped += s == GD_CHECK_SKIP;
@@ -247,8 +248,8 @@ static void acs_pair(struct gd_doctor *d, const struct gd_check *c, size_t i)
 	}
 	k = gd_loc_common_bridges(a, b);
 	/* the deepest common bridge and every bridge below it on both legs */
-	acs_bridges(&r, a, k - 1, &redirect, &skipped);
-	acs_bridges(&r, b, k, &redirect, &skipped);
+	acs_bridges(d->m, &r, a, k - 1, &redirect, &skipped);
+	acs_bridges(d->m, &r, b, k, &redirect, &skipped);
 	if (redirect) {
 		gd_res_fix(&r, "disable ACS on these bridges (BIOS, or setpci ECAP_ACS+0x6.w=0000 at boot); keep it only where VMs need isolation");
 		gd_res_emit(d, &r, GD_CHECK_FAIL,
@@ -280,24 +281,25 @@ void gd_chk_acs(struct gd_doctor *d, const struct gd_check *c)
 /* ---- IOMMU ---- */
 
 /* The IOMMU domain type of a device: "identity", "DMA", "DMA-FQ", "" none. */
-static void iommu_type(const char *bdf, char *type, size_t len)
+static void iommu_type(const struct gd_machine *m, const char *bdf, char *type, size_t len)
 {
 	char group[32];
 
 	type[0] = '\0';
-	if (gd_sysfs_link_name(group, sizeof(group), "/sys/bus/pci/devices/%s/iommu_group", bdf))
+	if (gd_sysfs_link_name(m, group, sizeof(group), "/sys/bus/pci/devices/%s/iommu_group", bdf))
 		return;
-	if (gd_sysfs_read_str(type, len, "/sys/kernel/iommu_groups/%s/type", group))
+	if (gd_sysfs_read_str(m, type, len, "/sys/kernel/iommu_groups/%s/type", group))
 		snprintf(type, len, "group %s, type unknown", group);
 }
 
-static void iommu_dev(struct gd_check_result *r, const char *what, const char *bdf, int *translated)
+static void iommu_dev(const struct gd_machine *m, struct gd_check_result *r, const char *what,
+		      const char *bdf, int *translated)
 {
 	char type[64], live[80];
 
 	if (!bdf[0])
 		return;
-	iommu_type(bdf, type, sizeof(type));
+	iommu_type(m, bdf, type, sizeof(type));
 	snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/iommu_group", bdf);
 	gd_res_ev(r, live, "%s: %s", what, type[0] ? type : "none");
 	if (strncmp(type, "DMA", 3) == 0)
@@ -312,10 +314,10 @@ void gd_chk_iommu(struct gd_doctor *d, const struct gd_check *c)
 	size_t n = 0;
 
 	gd_res_init(&r, c, NULL);
-	if (gd_sysfs_list(&names, &n, "/sys/class/iommu") == 0)
+	if (gd_sysfs_list(d->m, &names, &n, "/sys/class/iommu") == 0)
 		gd_sysfs_free_list(names, n);
 	gd_res_ev(&r, "/sys/class/iommu", "%zu IOMMU unit(s)", n);
-	if (gd_sysfs_read_str(cmdline, sizeof(cmdline), "/proc/cmdline") == 0) {
+	if (gd_sysfs_read_str(d->m, cmdline, sizeof(cmdline), "/proc/cmdline") == 0) {
 		const char *keys[] = { "iommu=", "intel_iommu=", "amd_iommu=", "iommu.passthrough=" };
 		char found[256] = "";
 		size_t m = 0;
@@ -334,9 +336,9 @@ void gd_chk_iommu(struct gd_doctor *d, const struct gd_check *c)
 		return;
 	}
 	for (size_t i = 0; i < d->ngpus; i++)
-		iommu_dev(&r, "GPU", d->gpus[i].pci, &translated);
+		iommu_dev(d->m, &r, "GPU", d->gpus[i].pci, &translated);
 	for (size_t i = 0; i < d->nnics; i++)
-		iommu_dev(&r, d->nics[i].name, d->nics[i].pci, &translated);
+		iommu_dev(d->m, &r, d->nics[i].name, d->nics[i].pci, &translated);
 	if (translated) {
 		gd_res_fix(&r, "boot with iommu=pt (intel_iommu=on iommu=pt / amd_iommu=pt), or enable ATS on the NIC in VMs");
 		gd_res_emit(d, &r, GD_CHECK_WARN,

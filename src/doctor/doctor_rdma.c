@@ -164,7 +164,7 @@ static void mtu_one(struct gd_doctor *d, const struct gd_check *c, const struct 
 		return;
 	}
 	snprintf(live, sizeof(live), "/sys/class/net/%s/mtu", p->netdev);
-	if (!p->netdev[0] || gd_sysfs_read_int(&mtu, "%s", live)) {
+	if (!p->netdev[0] || gd_sysfs_read_int(d->m, &mtu, "%s", live)) {
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "RoCE port without a readable netdev MTU");
 		return;
 	}
@@ -299,7 +299,7 @@ void gd_chk_bond(struct gd_doctor *d, const struct gd_check *c)
 		for (size_t j = 0; j < d->hcas[i].nports; j++) {
 			struct gd_bond b;
 
-			if (gd_port_bond(&d->hcas[i].ports[j], &b))
+			if (gd_port_bond(d->m, &d->hcas[i].ports[j], &b))
 				continue;
 			bond_one(d, c, d->hcas[i].name, &b);
 			gd_bond_free(&b);

@@ -28,24 +28,26 @@ struct gpu_priv {
 /* The NIC the run uses: -d, else the first RDMA device (as the engine picks). */
 static void nic_of(const struct gd_bench_params *p, struct gd_gpu_select *sel)
 {
+	const struct gd_machine *m = &p->machine;
 	char **names = NULL;
 	size_t n = 0;
 
 	if (p->dev[0]) {
 		snprintf(sel->nic_name, sizeof(sel->nic_name), "%s", p->dev);
-	} else if (gd_sysfs_list(&names, &n, "/sys/class/infiniband") == 0 && n) {
+	} else if (gd_sysfs_list(m, &names, &n, "/sys/class/infiniband") == 0 && n) {
 		snprintf(sel->nic_name, sizeof(sel->nic_name), "%s", names[0]);
 	}
 	gd_sysfs_free_list(names, n);
 	if (sel->nic_name[0] &&
-	    gd_sysfs_link_name(sel->nic_pci, sizeof(sel->nic_pci), "/sys/class/infiniband/%s/device",
-			       sel->nic_name))
+	    gd_sysfs_link_name(m, sel->nic_pci, sizeof(sel->nic_pci),
+			       "/sys/class/infiniband/%s/device", sel->nic_name))
 		sel->nic_pci[0] = '\0';
 }
 
 static void select_of(const struct gd_bench_params *p, struct gd_gpu_select *sel)
 {
 	memset(sel, 0, sizeof(*sel));
+	sel->m = &p->machine;
 	nic_of(p, sel);
 	if (p->cuda_bus_id[0]) {
 		sel->by = GD_GPU_BY_BUS_ID;

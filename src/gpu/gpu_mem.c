@@ -45,13 +45,13 @@ int gd_gpu_select_parse(const char *arg, struct gd_gpu_select *sel)
 /* ---- the GPU nearest the NIC: the locality module decides (locality.h) ---- */
 
 /* The machine as gd_topo and gd_doctor see it: GPUs, RDMA devices, decisions. */
-static int open_locality(struct gd_topo *t)
+static int open_locality(struct gd_topo *t, const struct gd_machine *m)
 {
 	char err[512];
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	ret = gd_topo_open_locality(t, NULL, err, sizeof(err));
+	ret = gd_topo_open_locality(t, m, NULL, err, sizeof(err));
 	if (!ret)
 		ret = gd_topo_find_gpus(t);
 	if (!ret)
@@ -116,7 +116,7 @@ static int pick_auto(const struct gd_gpu_select *sel, int count, int *index, cha
 		snprintf(why, why_len, "auto: no NIC with a PCI address to be near, CUDA device 0");
 		return 0;
 	}
-	if (open_locality(&t) || auto_gpu(&t, sel, count, index, &cls) < 0)
+	if (open_locality(&t, sel->m) || auto_gpu(&t, sel, count, index, &cls) < 0)
 		*index = 0;
 	snprintf(why, why_len, "auto: CUDA device %d is nearest to %s (%s): %s", *index,
 		 sel->nic_name[0] ? sel->nic_name : sel->nic_pci, sel->nic_pci, cls);
@@ -193,7 +193,8 @@ int gd_gpu_open(const struct gd_gpu_select *sel, struct gd_gpu *gpu)
 		gpu->ctx = NULL;
 		return ret;
 	}
-	gpu->numa_node = gd_pci_numa(gpu->info.pci);
+	gpu->m = sel->m;
+	gpu->numa_node = gd_pci_numa(gpu->m, gpu->info.pci);
 	if (sel->by == GD_GPU_AUTO && sel->nic_pci[0])
 		gd_gpu_set_nic(gpu, sel->nic_pci);
 	gd_debug("GPU: %s (%s) %s", gpu->info.name, gpu->info.pci, gpu->why);
@@ -208,7 +209,7 @@ void gd_gpu_set_nic(struct gd_gpu *gpu, const char *nic_pci)
 	char err[512];
 
 	gpu->path_class[0] = '\0';
-	if (!nic_pci || !*nic_pci || gd_topo_open_locality(&t, NULL, err, sizeof(err)))
+	if (!nic_pci || !*nic_pci || gd_topo_open_locality(&t, gpu->m, NULL, err, sizeof(err)))
 		return;
 	gd_loc_place(&t.loc.src, gpu->info.pci, &a);
 	gd_loc_place(&t.loc.src, nic_pci, &b);
@@ -487,11 +488,11 @@ int gd_gpu_mem_export_dmabuf(struct gd_gpu_mem *buf)
 	return 0;
 }
 
-void gd_gpu_explain_dmabuf(int err, char *out, size_t len)
+void gd_gpu_explain_dmabuf(const struct gd_machine *m, int err, char *out, size_t len)
 {
 	struct gd_kver k;
 
-	if (gd_kernel_version(&k) == 0 &&
+	if (gd_kernel_version(m, &k) == 0 &&
 	    gd_kver_cmp(&k, GD_DMABUF_KERNEL_MAJOR, GD_DMABUF_KERNEL_MINOR, 0) < 0) {
 		snprintf(out, len, "dma-buf: kernel %d.%d < 5.12 (upgrade the kernel)", k.major,
 			 k.minor);
@@ -512,11 +513,11 @@ void gd_gpu_explain_dmabuf(int err, char *out, size_t len)
 	}
 }
 
-void gd_gpu_explain_peermem(int err, char *out, size_t len)
+void gd_gpu_explain_peermem(const struct gd_machine *m, int err, char *out, size_t len)
 {
 	struct gd_peermem p;
 
-	gd_peermem_probe(&p);
+	gd_peermem_probe(m, &p);
 	if (p.state == GD_PEERMEM_ABSENT)
 		snprintf(out, len, "peermem: nvidia_peermem not loaded (modprobe nvidia-peermem)");
 	else if (p.state == GD_PEERMEM_UNREGISTERED)
@@ -569,7 +570,7 @@ int gd_gpu_mem_register(struct gd_gpu_mem *buf, struct ibv_pd *pd, int access,
 			buf->reg_used = GD_GPU_REG_DMABUF;
 			return 0;
 		}
-		gd_gpu_explain_dmabuf(ret, dmabuf_why, sizeof(dmabuf_why));
+		gd_gpu_explain_dmabuf(buf->gpu->m, ret, dmabuf_why, sizeof(dmabuf_why));
 	}
 	if (mode == GD_GPU_REG_AUTO || mode == GD_GPU_REG_PEERMEM) {
 		ret = reg_plain((void *)(uintptr_t)buf->dptr, buf->size, pd, access, mr);
@@ -579,7 +580,7 @@ int gd_gpu_mem_register(struct gd_gpu_mem *buf, struct ibv_pd *pd, int access,
 				gd_info("registered GPU memory through peer memory (%s)", dmabuf_why);
 			return 0;
 		}
-		gd_gpu_explain_peermem(ret, peer_why, sizeof(peer_why));
+		gd_gpu_explain_peermem(buf->gpu->m, ret, peer_why, sizeof(peer_why));
 	}
 	snprintf(why, why_len, "%s%s%s", dmabuf_why, dmabuf_why[0] && peer_why[0] ? "; " : "",
 		 peer_why);

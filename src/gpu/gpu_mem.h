@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "cuda.h"
+#include "machine.h"
 
 struct ibv_pd;
 struct ibv_mr;
@@ -36,6 +37,7 @@ struct gd_gpu_select {
 	char nic_pci[32];       /* auto: PCI address of the chosen NIC ("" none) */
 	char nic_name[64];      /* auto: its name, for messages */
 	bool quiet;             /* no notes on stderr about CUDA's numbering (gd_doctor) */
+	const struct gd_machine *m; /* whose sysfs places the GPU (never NULL) */
 };
 
 /* Parse --use_cuda's argument: "N" or "auto". -EINVAL with a message otherwise. */
@@ -47,6 +49,7 @@ struct gd_gpu {
 	int numa_node;             /* from sysfs; -1 unknown */
 	char path_class[8];        /* to the NIC given in auto mode ("PIX".."SYS"), "" unknown */
 	char why[160];             /* how it was chosen: "CUDA index 0", "nearest to mlx5_0 (PIX)" */
+	const struct gd_machine *m; /* the selection's machine */
 };
 
 int gd_gpu_open(const struct gd_gpu_select *sel, struct gd_gpu *gpu);
@@ -120,8 +123,8 @@ int gd_gpu_mem_register(struct gd_gpu_mem *buf, struct ibv_pd *pd, int access,
 			enum gd_gpu_reg mode, struct ibv_mr **mr, char *why, size_t why_len);
 
 /* Explanations for a failed method (exposed for tests). */
-void gd_gpu_explain_dmabuf(int err, char *out, size_t len);
-void gd_gpu_explain_peermem(int err, char *out, size_t len);
+void gd_gpu_explain_dmabuf(const struct gd_machine *m, int err, char *out, size_t len);
+void gd_gpu_explain_peermem(const struct gd_machine *m, int err, char *out, size_t len);
 
 /* ---- the benchmark engine's GPU backend (src/mem.h, src/bench_params.h) ---- */
 

@@ -110,13 +110,13 @@ void gd_loc_place_chain(const struct gd_pci_chain *c, int numa, struct gd_loc_pl
 		snprintf(p->nodes, sizeof(p->nodes), "%d", numa);
 }
 
-static int place_sysfs(const char *busid, struct gd_loc_place *p)
+static int place_sysfs(const struct gd_machine *m, const char *busid, struct gd_loc_place *p)
 {
 	struct gd_pci_chain c;
-	int ret = gd_pci_chain(busid, &c);
+	int ret = gd_pci_chain(m, busid, &c);
 
 	if (!ret)
-		gd_loc_place_chain(&c, gd_pci_numa(busid), p);
+		gd_loc_place_chain(&c, gd_pci_numa(m, busid), p);
 	return ret;
 }
 
@@ -127,7 +127,7 @@ int gd_loc_place(const struct gd_loc_src *s, const char *busid, struct gd_loc_pl
 	memset(p, 0, sizeof(*p));
 	if (!busid || !*busid)
 		return -ENOENT;
-	ret = s->hw ? place_hwloc(s->hw, busid, p) : place_sysfs(busid, p);
+	ret = s->hw ? place_hwloc(s->hw, busid, p) : place_sysfs(s->m, busid, p);
 	/* the name asked for, as the caller wrote it */
 	snprintf(p->busid, sizeof(p->busid), "%s", busid);
 	p->known = ret == 0;
@@ -189,12 +189,12 @@ static int list_hwloc(hwloc_topology_t hw, char (*out)[GD_BDF_LEN], size_t max, 
 	return 0;
 }
 
-static bool sysfs_is_gpu(const char *bdf)
+static bool sysfs_is_gpu(const struct gd_machine *m, const char *bdf)
 {
 	uint64_t vendor, cls;
 
-	return !gd_sysfs_read_u64(&vendor, "/sys/bus/pci/devices/%s/vendor", bdf) &&
-	       !gd_sysfs_read_u64(&cls, "/sys/bus/pci/devices/%s/class", bdf) &&
+	return !gd_sysfs_read_u64(m, &vendor, "/sys/bus/pci/devices/%s/vendor", bdf) &&
+	       !gd_sysfs_read_u64(m, &cls, "/sys/bus/pci/devices/%s/class", bdf) &&
 	       gd_loc_is_gpu((unsigned)vendor, (unsigned)(cls >> 8));
 }
 
@@ -210,7 +210,7 @@ static int count_pcidevs(const struct gd_loc_src *s, char ***names, size_t *n)
 			(*n)++;
 		return 0;
 	}
-	ret = gd_sysfs_list(names, n, "/sys/bus/pci/devices");
+	ret = gd_sysfs_list(s->m, names, n, "/sys/bus/pci/devices");
 	return ret == -ENOENT ? 0 : ret;
 }
 
@@ -238,7 +238,7 @@ int gd_loc_list_gpus(const struct gd_loc_src *s, char (**busids)[GD_BDF_LEN], si
 		ret = list_hwloc(s->hw, *busids, n, &k);
 	} else {
 		for (size_t i = 0; i < n; i++)
-			if (sysfs_is_gpu(names[i]))
+			if (sysfs_is_gpu(s->m, names[i]))
 				snprintf((*busids)[k++], GD_BDF_LEN, "%s", names[i]);
 		gd_sysfs_free_list(names, n);
 	}
@@ -442,19 +442,19 @@ enum gd_loc_verdict gd_loc_numa_verdict(const char *a, const char *b)
 }
 
 /* One link; parent "" for a device on the root complex (its own maximum only). */
-static void judge_hop(const char *child, const char *parent, bool gpu_link, struct gd_loc_hop *h)
+static void judge_hop(const struct gd_machine *m, const char *child, const char *parent, bool gpu_link, struct gd_loc_hop *h)
 {
 	struct gd_pcie_link p;
 
 	memset(h, 0, sizeof(*h));
 	snprintf(h->child, sizeof(h->child), "%s", child);
 	snprintf(h->parent, sizeof(h->parent), "%s", parent);
-	if (gd_pci_read_link(child, &h->link))
+	if (gd_pci_read_link(m, child, &h->link))
 		return;
 	h->want_gts = h->link.max_gts;
 	h->want_width = h->link.max_width;
 	/* the link trains to what both ends can do: a Gen5 card in a Gen4 slot is no fault */
-	if (parent[0] && !gd_pci_read_link(parent, &p)) {
+	if (parent[0] && !gd_pci_read_link(m, parent, &p)) {
 		if (p.max_gts && (!h->want_gts || p.max_gts < h->want_gts))
 			h->want_gts = p.max_gts;
 		if (p.max_width && (!h->want_width || p.max_width < h->want_width))
@@ -473,7 +473,8 @@ static void judge_hop(const char *child, const char *parent, bool gpu_link, stru
 	}
 }
 
-void gd_loc_judge_links(const struct gd_loc_place *p, bool gpu, struct gd_loc_links *out)
+void gd_loc_judge_links(const struct gd_machine *m, const struct gd_loc_place *p, bool gpu,
+			struct gd_loc_links *out)
 {
 	/* the device, then the bridges: root port, (switch upstream, downstream) pairs */
 	const char *chain[GD_PCI_CHAIN_MAX + 1];
@@ -494,7 +495,7 @@ void gd_loc_judge_links(const struct gd_loc_place *p, bool gpu, struct gd_loc_li
 
 		if (i == 0 && n > 1)
 			break; /* the root port's own link is internal to the root complex */
-		judge_hop(chain[i], i ? chain[i - 1] : "", gpu && i == n - 1, h);
+		judge_hop(m, chain[i], i ? chain[i - 1] : "", gpu && i == n - 1, h);
 		if (!h->link.known)
 			continue;
 		if (out->worst < 0 || h->v > out->hop[out->worst].v)

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "machine.h"
 #include "pcipath.h"
 
 struct hwloc_topology;
@@ -50,8 +51,10 @@ struct gd_loc_place {
 	char nodes[64];                               /* CPU NUMA node(s), "0"; "" unknown */
 };
 
-/* The source: hwloc when hw is set, else the rooted sysfs PCI tree. */
+/* The source: hwloc when hw is set, else the rooted sysfs PCI tree of m.
+ * m is also whose sysfs the PCIe link files are read from. */
 struct gd_loc_src {
+	const struct gd_machine *m;
 	struct hwloc_topology *hw;
 };
 
@@ -142,6 +145,7 @@ struct gd_loc_links {
  * link files from sysfs): narrower than both ends can do is BAD; slower is
  * BAD, except on a GPU's own link (an idle GPU downshifts): WARN.
  */
-void gd_loc_judge_links(const struct gd_loc_place *p, bool gpu, struct gd_loc_links *out);
+void gd_loc_judge_links(const struct gd_machine *m, const struct gd_loc_place *p, bool gpu,
+			struct gd_loc_links *out);
 
 #endif

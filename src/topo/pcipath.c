@@ -36,21 +36,21 @@ int gd_pci_parse_chain(const char *devpath, struct gd_pci_chain *c)
 	return c->host[0] && c->n > 0 ? 0 : -EINVAL;
 }
 
-int gd_pci_chain(const char *bdf, struct gd_pci_chain *c)
+int gd_pci_chain(const struct gd_machine *m, const char *bdf, struct gd_pci_chain *c)
 {
 	char real[PATH_MAX];
-	int ret = gd_sysfs_realpath(real, sizeof(real), "/sys/bus/pci/devices/%s", bdf);
+	int ret = gd_sysfs_realpath(m, real, sizeof(real), "/sys/bus/pci/devices/%s", bdf);
 
 	if (ret)
 		return ret;
 	return gd_pci_parse_chain(real, c);
 }
 
-int gd_pci_numa(const char *bdf)
+int gd_pci_numa(const struct gd_machine *m, const char *bdf)
 {
 	int node;
 
-	if (gd_sysfs_read_int(&node, "/sys/bus/pci/devices/%s/numa_node", bdf))
+	if (gd_sysfs_read_int(m, &node, "/sys/bus/pci/devices/%s/numa_node", bdf))
 		return -1;
 	return node;
 }
@@ -76,34 +76,35 @@ int gd_pcie_gen(double gts)
 	return 0;
 }
 
-int gd_pci_read_link(const char *bdf, struct gd_pcie_link *l)
+int gd_pci_read_link(const struct gd_machine *m, const char *bdf, struct gd_pcie_link *l)
 {
 	char buf[64];
 	int ret;
 
 	memset(l, 0, sizeof(*l));
-	ret = gd_sysfs_read_str(buf, sizeof(buf), "/sys/bus/pci/devices/%s/current_link_speed", bdf);
+	ret = gd_sysfs_read_str(m, buf, sizeof(buf), "/sys/bus/pci/devices/%s/current_link_speed", bdf);
 	if (!ret)
 		ret = gd_pcie_parse_speed(buf, &l->cur_gts);
 	if (!ret)
-		ret = gd_sysfs_read_int(&l->cur_width, "/sys/bus/pci/devices/%s/current_link_width",
+		ret = gd_sysfs_read_int(m, &l->cur_width, "/sys/bus/pci/devices/%s/current_link_width",
 					bdf);
 	if (ret || l->cur_width <= 0)
 		return ret ? ret : -EINVAL;
-	if (gd_sysfs_read_str(buf, sizeof(buf), "/sys/bus/pci/devices/%s/max_link_speed", bdf) ||
+	if (gd_sysfs_read_str(m, buf, sizeof(buf), "/sys/bus/pci/devices/%s/max_link_speed", bdf) ||
 	    gd_pcie_parse_speed(buf, &l->max_gts))
 		l->max_gts = 0;
-	if (gd_sysfs_read_int(&l->max_width, "/sys/bus/pci/devices/%s/max_link_width", bdf))
+	if (gd_sysfs_read_int(m, &l->max_width, "/sys/bus/pci/devices/%s/max_link_width", bdf))
 		l->max_width = 0;
 	l->known = true;
 	return 0;
 }
 
-int gd_pci_read_config(const char *bdf, uint8_t *buf, size_t len, size_t *got)
+int gd_pci_read_config(const struct gd_machine *m, const char *bdf, uint8_t *buf, size_t len,
+		       size_t *got)
 {
 	char path[PATH_MAX];
 	FILE *f;
-	int ret = gd_sysfs_path(path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
+	int ret = gd_sysfs_path(m, path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
 
 	if (ret)
 		return ret;
@@ -176,10 +177,10 @@ void gd_acs_str(uint16_t ctrl, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-int gd_pci_mem_resource(const char *bdf, int nth, uint64_t *size)
+int gd_pci_mem_resource(const struct gd_machine *m, const char *bdf, int nth, uint64_t *size)
 {
 	char text[2048], *line, *save = NULL;
-	int ret = gd_sysfs_read_str(text, sizeof(text), "/sys/bus/pci/devices/%s/resource", bdf);
+	int ret = gd_sysfs_read_str(m, text, sizeof(text), "/sys/bus/pci/devices/%s/resource", bdf);
 
 	if (ret)
 		return ret;

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "machine.h"
+
 #define GD_PCI_CHAIN_MAX 16
 #define GD_BDF_LEN 16
 
@@ -23,8 +25,8 @@ struct gd_pci_chain {
 
 /* Split a canonical sysfs device path into its chain (exposed for tests). */
 int gd_pci_parse_chain(const char *devpath, struct gd_pci_chain *c);
-int gd_pci_chain(const char *bdf, struct gd_pci_chain *c);
-int gd_pci_numa(const char *bdf); /* -1 unknown */
+int gd_pci_chain(const struct gd_machine *m, const char *bdf, struct gd_pci_chain *c);
+int gd_pci_numa(const struct gd_machine *m, const char *bdf); /* -1 unknown */
 
 /* A PCIe link as sysfs reports it (current_link_*, max_link_*). */
 struct gd_pcie_link {
@@ -36,13 +38,14 @@ struct gd_pcie_link {
 /* "32.0 GT/s PCIe" -> 32.0; -EINVAL if malformed ("Unknown"). */
 int gd_pcie_parse_speed(const char *s, double *gts);
 /* 0, or -errno when the current speed or width cannot be read. */
-int gd_pci_read_link(const char *bdf, struct gd_pcie_link *l);
+int gd_pci_read_link(const struct gd_machine *m, const char *bdf, struct gd_pcie_link *l);
 /* PCIe generation of a transfer rate: 2.5->1 ... 64->6; 0 unknown */
 int gd_pcie_gen(double gts);
 
 /* Config space: reads as much as the kernel gives (64 bytes unless root). */
 #define GD_PCI_CFG_SIZE 4096
-int gd_pci_read_config(const char *bdf, uint8_t *buf, size_t len, size_t *got);
+int gd_pci_read_config(const struct gd_machine *m, const char *bdf, uint8_t *buf, size_t len,
+		       size_t *got);
 /* Offset of an extended capability (0x100 chain), -ENOENT absent, -EINVAL loop/garbage. */
 int gd_pci_find_ext_cap(const uint8_t *cfg, size_t len, uint16_t id);
 #define GD_PCI_EXT_CAP_ACS 0x000d
@@ -60,7 +63,7 @@ int gd_pci_acs_ctrl(const uint8_t *cfg, size_t len, uint16_t *ctrl);
 void gd_acs_str(uint16_t ctrl, char *buf, size_t len);
 
 /* Size of the n-th non-empty memory resource (0-based) in .../resource. */
-int gd_pci_mem_resource(const char *bdf, int nth, uint64_t *size);
+int gd_pci_mem_resource(const struct gd_machine *m, const char *bdf, int nth, uint64_t *size);
 
 
 #endif

@@ -40,6 +40,34 @@ static bool has_cpu_topology(const char *fsroot)
 	return false;
 }
 
+/*
+ * hwloc_topology_load() under the machine's root. hwloc 2.x has no call that
+ * sets the Linux backend's root (hwloc_topology_set_fsroot() went in 2.0):
+ * the backend reads $HWLOC_FSROOT when the load instantiates it. So it is set
+ * for the load only and the caller's value (or its absence) is put back.
+ */
+static int load(hwloc_topology_t hw, const struct gd_topo_src *src)
+{
+	const char *old = getenv("HWLOC_FSROOT");
+	char *saved = old ? strdup(old) : NULL;
+	int ret, e;
+
+	if (src->xml || !src->m->fixture)
+		return hwloc_topology_load(hw);
+	if (old && !saved)
+		return -1;
+	setenv("HWLOC_FSROOT", src->m->root, 1);
+	ret = hwloc_topology_load(hw);
+	e = errno;
+	if (saved)
+		setenv("HWLOC_FSROOT", saved, 1);
+	else
+		unsetenv("HWLOC_FSROOT");
+	free(saved);
+	errno = e;
+	return ret;
+}
+
 int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen)
 {
 	hwloc_topology_t hw;
@@ -72,11 +100,10 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 			hwloc_topology_destroy(hw);
 			return -EINVAL;
 		}
-	} else if (src->fsroot && *src->fsroot) {
-		/* hwloc's linux backend reads the fixture root; the components that probe
-		 * the real machine (libpciaccess, CPUID) must stay out */
-		setenv("HWLOC_FSROOT", src->fsroot, 1);
-		if (!has_cpu_topology(src->fsroot)) {
+	} else if (src->m->fixture) {
+		/* hwloc's linux backend reads the fixture root (load_fsroot); the
+		 * components that probe the real machine (libpciaccess, CPUID) stay out */
+		if (!has_cpu_topology(src->m->root)) {
 			/* hwloc would print "failed to find sysfs cpu topology directory"
 			 * and fall back to this host's CPUs; the caller says it plainly */
 			t->no_cpu_topology = true;
@@ -85,7 +112,7 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 	}
-	if (hwloc_topology_load(hw)) {
+	if (load(hw, src)) {
 		int e = errno ? errno : EINVAL;
 
 		if (src->xml) /* well-formed XML, but not a topology hwloc accepts */
@@ -97,6 +124,7 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		return -e;
 	}
 	t->hw = hw;
+	t->m = src->m;
 	return 0;
 }
 
@@ -112,12 +140,15 @@ void gd_topo_free(struct gd_topo *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int gd_topo_open_locality(struct gd_topo *t, const char *xml, char *err, size_t errlen)
+int gd_topo_open_locality(struct gd_topo *t, const struct gd_machine *m, const char *xml,
+			  char *err, size_t errlen)
 {
-	struct gd_topo_src src = { xml, NULL };
+	struct gd_topo_src src = { xml, m };
 	int ret;
 
-	if (!xml && gd_sysfs_is_fixture()) {
+	t->m = m;
+	t->loc.src.m = m;
+	if (!xml && m->fixture) {
 		t->loc.src.hw = NULL; /* a fixture tree: its PCI tree and numa_node files */
 		return 0;
 	}
@@ -164,7 +195,7 @@ static int gpu_numa_id(hwloc_topology_t hw, const struct gd_busid *id)
 {
 	hwloc_obj_t n = NULL;
 
-	while ((n = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, n))) {
+	while (hw && (n = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, n))) {
 		const char *bus = hwloc_obj_get_info_by_name(n, "PCIBusID");
 		struct gd_busid nid;
 
@@ -228,9 +259,9 @@ int gd_topo_add_nic(struct gd_topo *t, const char *name, const char *busid, cons
 	return 0;
 }
 
-bool gd_topo_nics_from_xml(const char *xml)
+bool gd_topo_nics_from_xml(const struct gd_machine *m, const char *xml)
 {
-	return xml && !(gd_sysfs_is_fixture() && gd_sysfs_exists("/sys/class/infiniband"));
+	return xml && !(m->fixture && gd_sysfs_exists(m, "/sys/class/infiniband"));
 }
 
 int gd_topo_find_nics_hwloc(struct gd_topo *t)
@@ -341,10 +372,10 @@ void gd_topo_cell(const struct gd_topo *t, size_t i, size_t j, char *buf, size_t
 }
 
 /* Judge every link up to the root port; keep the device's own for the report. */
-static void read_links(const struct gd_loc_place *p, bool gpu, struct gd_pcie_link *l,
-		       struct gd_loc_links *links)
+static void read_links(const struct gd_machine *m, const struct gd_loc_place *p, bool gpu,
+		       struct gd_pcie_link *l, struct gd_loc_links *links)
 {
-	gd_loc_judge_links(p, gpu, links);
+	gd_loc_judge_links(m, p, gpu, links);
 	memset(l, 0, sizeof(*l));
 	if (!links->n || strcmp(links->hop[0].child, p->busid))
 		return;
@@ -358,8 +389,8 @@ static void read_links(const struct gd_loc_place *p, bool gpu, struct gd_pcie_li
 void gd_topo_read_links(struct gd_topo *t)
 {
 	for (size_t i = 0; i < t->ngpus; i++)
-		read_links(&t->loc.gpus[i].place, true, &t->gpus[i].link, &t->gpus[i].links);
+		read_links(t->m, &t->loc.gpus[i].place, true, &t->gpus[i].link, &t->gpus[i].links);
 	for (size_t i = 0; i < t->nnics; i++)
-		read_links(&t->loc.nics[i].place, false, &t->nics[i].link, &t->nics[i].links);
+		read_links(t->m, &t->loc.nics[i].place, false, &t->nics[i].link, &t->nics[i].links);
 	t->links_read = true;
 }

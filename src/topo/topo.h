@@ -38,6 +38,7 @@ struct gd_topo_nic {
 
 struct gd_topo {
 	hwloc_topology_t hw;
+	const struct gd_machine *m; /* whose sysfs the links and NICs are read from */
 	struct gd_topo_gpu *gpus;
 	size_t ngpus;
 	struct gd_topo_nic *nics;
@@ -59,7 +60,7 @@ struct gd_topo {
 
 struct gd_topo_src {
 	const char *xml;       /* hwloc XML instead of the live machine */
-	const char *fsroot;    /* a fixture sysfs root for hwloc (when no XML) */
+	const struct gd_machine *m; /* the machine; hwloc reads its root when no XML */
 };
 
 /* Load hwloc: 0 or -errno; err says why. */
@@ -70,7 +71,8 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
  * machine, or the sysfs tree when hwloc cannot load. Loads hwloc when it is
  * needed and not loaded yet. 0, or -errno with err set (a bad XML).
  */
-int gd_topo_open_locality(struct gd_topo *t, const char *xml, char *err, size_t errlen);
+int gd_topo_open_locality(struct gd_topo *t, const struct gd_machine *m, const char *xml,
+			  char *err, size_t errlen);
 void gd_topo_free(struct gd_topo *t);
 /* Write the loaded hwloc topology as XML. */
 int gd_topo_export_xml(struct gd_topo *t, const char *path);
@@ -79,7 +81,7 @@ int gd_topo_export_xml(struct gd_topo *t, const char *path);
 int gd_topo_find_gpus(struct gd_topo *t);
 /* Whether the NICs come from the XML's OpenFabrics devices (an XML without a
  * fixture RDMA tree beside it) rather than the RDMA device reader. */
-bool gd_topo_nics_from_xml(const char *xml);
+bool gd_topo_nics_from_xml(const struct gd_machine *m, const char *xml);
 /* NICs from hwloc's OpenFabrics OS devices (their names and PCI parents). */
 int gd_topo_find_nics_hwloc(struct gd_topo *t);
 /* Add a NIC by name and PCI address ("" or NULL: no PCI parent). */

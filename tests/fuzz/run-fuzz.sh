@@ -46,6 +46,10 @@ cat >"$work/config.h" <<'EOH'
 #define _GNU_SOURCE 1
 #define PACKAGE_NAME "gdperf"
 #define PACKAGE_VERSION "fuzz"
+#define GD_VERSION_STRING "fuzz"
+#define GD_FEATURE_CUDA_KERNELS 0
+#define GD_FEATURE_MPI 0
+#define GD_FEATURE_YAML 0
 EOH
 cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor $(pkg-config --cflags json-c)"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
@@ -61,7 +65,8 @@ common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/
 	$common $libs
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
-	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/sysfs.c" $common $libs
+	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/machine.c" \
+	"$srcdir/src/core/sysfs.c" $common $libs
 printf 'magic="GDPF"\nversion="\\x00\\x01"\n' >"$work/wire.dict"
 # option seeds: tool bytes, then NUL-separated arguments
 printf '\000\000-b\000-q\0004\000-s\00064K\000--report_gbits\000host' >"$work/seeds-opts/bw"

@@ -117,9 +117,11 @@ static void registration(struct gd_gpu *gpu)
 	ibv_free_device_list(list);
 }
 
+static struct gd_machine live; /* this machine: the test runs on the GPU host */
+
 static void selection(const struct gd_gpu *gpu)
 {
-	struct gd_gpu_select sel = { .by = GD_GPU_BY_BUS_ID };
+	struct gd_gpu_select sel = {.by = GD_GPU_BY_BUS_ID, .m = &live};
 	struct gd_gpu other;
 	int count = 0;
 
@@ -128,11 +130,11 @@ static void selection(const struct gd_gpu *gpu)
 	       "--use_cuda_bus_id=%s selects CUDA device %d", sel.bus_id, gpu->info.index);
 	gd_gpu_close(&other);
 	gd_cuda_device_count(&count);
-	sel = (struct gd_gpu_select){ .by = GD_GPU_BY_INDEX, .index = count };
+	sel = (struct gd_gpu_select){.by = GD_GPU_BY_INDEX, .index = count, .m = &live};
 	fprintf(stderr, "(an expected 'no such CUDA device' error follows)\n");
 	EXPECT(gd_gpu_open(&sel, &other) == -ENODEV, "--use_cuda=%d (one past the last) is refused",
 	       count);
-	sel = (struct gd_gpu_select){ .by = GD_GPU_BY_BUS_ID };
+	sel = (struct gd_gpu_select){.by = GD_GPU_BY_BUS_ID, .m = &live};
 	snprintf(sel.bus_id, sizeof(sel.bus_id), "0000:ff:1f.7");
 	fprintf(stderr, "(an expected 'no CUDA device at PCI address' error follows)\n");
 	EXPECT(gd_gpu_open(&sel, &other) == -ENODEV, "--use_cuda_bus_id=0000:ff:1f.7 is refused");
@@ -140,11 +142,12 @@ static void selection(const struct gd_gpu *gpu)
 
 int main(int argc, char **argv)
 {
-	struct gd_gpu_select sel = { .by = GD_GPU_BY_INDEX };
+	struct gd_gpu_select sel = {.by = GD_GPU_BY_INDEX, .m = &live};
 	struct gd_gpu gpu;
 	int ret;
 
 	gd_log_init(argv[0]);
+	gd_machine_live(&live);
 	if (argc > 1 && gd_gpu_select_parse(argv[1], &sel))
 		return GD_EXIT_USAGE;
 	ret = gd_gpu_open(&sel, &gpu);

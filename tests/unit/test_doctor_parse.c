@@ -286,13 +286,15 @@ static void cuda_errors(void **state)
 }
 
 /* The registration failure reasons read the machine: use the fixture trees. */
+static struct gd_machine tm;
+
 static void use_tree(const char *name)
 {
 	char root[1024];
 	const char *src = getenv("top_srcdir");
 
 	snprintf(root, sizeof(root), "%s/tests/fixtures/doctor/%s", src ? src : ".", name);
-	gd_sysfs_set_root(root);
+	assert_int_equal(gd_machine_init(&tm, root), 0);
 }
 
 static void registration_reasons(void **state)
@@ -300,21 +302,21 @@ static void registration_reasons(void **state)
 	char why[256];
 
 	use_tree("old-kernel-peermem");
-	gd_gpu_explain_dmabuf(-EOPNOTSUPP, why, sizeof(why));
+	gd_gpu_explain_dmabuf(&tm, -EOPNOTSUPP, why, sizeof(why));
 	assert_string_equal(why, "dma-buf: kernel 5.10 < 5.12 (upgrade the kernel)");
-	gd_gpu_explain_peermem(-EINVAL, why, sizeof(why));
+	gd_gpu_explain_peermem(&tm, -EINVAL, why, sizeof(why));
 	assert_string_equal(why, "peermem: ibv_reg_mr on device memory failed: Invalid argument");
 
 	use_tree("peermem-missing");
-	gd_gpu_explain_peermem(-EFAULT, why, sizeof(why));
+	gd_gpu_explain_peermem(&tm, -EFAULT, why, sizeof(why));
 	assert_string_equal(why, "peermem: nvidia_peermem not loaded (modprobe nvidia-peermem)");
-	gd_gpu_explain_dmabuf(-EOPNOTSUPP, why, sizeof(why));
+	gd_gpu_explain_dmabuf(&tm, -EOPNOTSUPP, why, sizeof(why));
 	assert_non_null(strstr(why, "dma-buf: not supported by the RDMA driver or the GPU driver"));
 
 	use_tree("peermem-unregistered");
-	gd_gpu_explain_peermem(-EFAULT, why, sizeof(why));
+	gd_gpu_explain_peermem(&tm, -EFAULT, why, sizeof(why));
 	assert_non_null(strstr(why, "loaded but not registered with ib_core"));
-	gd_sysfs_set_root("/");
+	gd_machine_live(&tm);
 }
 
 static void env_probes(void **state)
@@ -324,25 +326,26 @@ static void env_probes(void **state)
 	struct gd_nv_params np;
 
 	use_tree("peermem-unregistered");
-	assert_int_equal(gd_nvidia_driver(&nv), 0);
+	assert_int_equal(gd_nvidia_driver(&tm, &nv), 0);
 	assert_int_equal(nv.flavour, GD_NV_PROPRIETARY);
 	assert_string_equal(nv.version, "535.104.05");
-	assert_int_equal(gd_peermem_probe(&pm), 0);
+	assert_int_equal(gd_peermem_probe(&tm, &pm), 0);
 	assert_int_equal(pm.state, GD_PEERMEM_UNREGISTERED);
 	assert_true(pm.nvidia_peermem && pm.nv_peer_mem);
 	use_tree("good");
-	assert_int_equal(gd_nv_params_read(&np), 0);
+	assert_int_equal(gd_nv_params_read(&tm, &np), 0);
 	assert_int_equal(np.peer_mapping_override, 1);
-	assert_int_equal(gd_kallsyms_has(GD_PEER_SYM), -ENOENT);
+	assert_int_equal(gd_kallsyms_has(&tm, GD_PEER_SYM), -ENOENT);
 	use_tree("old-kernel-peermem");
-	assert_int_equal(gd_kallsyms_has(GD_PEER_SYM), 1);
-	assert_int_equal(gd_kallsyms_has("ib_register_peer_memory"), 0); /* a prefix is not a match */
+	assert_int_equal(gd_kallsyms_has(&tm, GD_PEER_SYM), 1);
+	assert_int_equal(gd_kallsyms_has(&tm, "ib_register_peer_memory"),
+			 0); /* a prefix is not a match */
 	use_tree("peermem-missing");
-	assert_int_equal(gd_kallsyms_has(GD_PEER_SYM), 0);
+	assert_int_equal(gd_kallsyms_has(&tm, GD_PEER_SYM), 0);
 	use_tree("no-gpu");
-	assert_int_equal(gd_nvidia_driver(&nv), -ENOENT);
-	assert_int_equal(gd_nv_params_read(&np), -ENOENT);
-	gd_sysfs_set_root("/");
+	assert_int_equal(gd_nvidia_driver(&tm, &nv), -ENOENT);
+	assert_int_equal(gd_nv_params_read(&tm, &np), -ENOENT);
+	gd_machine_live(&tm);
 }
 
 int main(void)

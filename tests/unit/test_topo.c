@@ -16,12 +16,15 @@
 static void load(struct gd_topo *t, const char *machine)
 {
 	const char *src = getenv("top_srcdir");
+	static struct gd_machine live;
 	char path[1024], err[512] = "";
-	struct gd_topo_src s = { path, NULL };
+	struct gd_topo_src s = { path, &live };
 
 	snprintf(path, sizeof(path), "%s/tests/fixtures/topo/%s/topology.xml", src ? src : ".",
 		 machine);
-	if (gd_topo_load(t, &s, err, sizeof(err)) || gd_topo_open_locality(t, path, err, sizeof(err)))
+	gd_machine_live(&live);
+	if (gd_topo_load(t, &s, err, sizeof(err)) ||
+	    gd_topo_open_locality(t, &live, path, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_ptr_equal(t->loc.src.hw, t->hw);
 	assert_int_equal(gd_topo_find_gpus(t), 0);
