@@ -64,16 +64,12 @@ static int open_locality(struct gd_topo *t, const struct gd_machine *m)
 }
 
 /* Which locality GPU each CUDA device is; visible[g] when CUDA sees GPU g. */
-static void map_cuda(const struct gd_locality *l, int count, bool *visible, int *cuda_of)
+static void map_cuda(const struct gd_locality *l, const char (*cuda_pci)[GD_CUDA_BUSID_LEN],
+		     int count, bool *visible, int *cuda_of)
 {
-	struct gd_cuda_dev info;
-
 	for (int i = 0; i < count; i++) {
-		int g;
+		int g = cuda_pci[i][0] ? gd_loc_gpu_by_busid(l, cuda_pci[i]) : -1;
 
-		if (gd_cuda_device_info(i, &info))
-			continue;
-		g = gd_loc_gpu_by_busid(l, info.pci);
 		if (g >= 0 && !visible[g]) {
 			visible[g] = true;
 			cuda_of[g] = i;
@@ -82,25 +78,40 @@ static void map_cuda(const struct gd_locality *l, int count, bool *visible, int 
 }
 
 /* The locality GPU --use_cuda=auto takes for the NIC, and its class; -1 none. */
-static int auto_gpu(const struct gd_topo *t, const struct gd_gpu_select *sel, int count,
-		    int *cuda, const char **cls)
+static int auto_gpu(const struct gd_locality *l, const char *nic_pci,
+		    const char (*cuda_pci)[GD_CUDA_BUSID_LEN], int count, int *cuda,
+		    enum gd_loc_class *cls)
 {
-	const struct gd_locality *l = &t->loc;
 	bool *visible = calloc(l->ngpus + 1, sizeof(*visible));
 	int *cuda_of = calloc(l->ngpus + 1, sizeof(*cuda_of));
-	int k = gd_loc_nic_by_busid(l, sel->nic_pci), g = -1;
+	int k = gd_loc_nic_by_busid(l, nic_pci), g = -1;
 
 	if (visible && cuda_of && k >= 0) {
-		map_cuda(l, count, visible, cuda_of);
+		map_cuda(l, cuda_pci, count, visible, cuda_of);
 		g = gd_loc_gpu_for_nic(l, (size_t)k, visible);
 	}
 	if (g >= 0) {
 		*cuda = cuda_of[g];
-		*cls = gd_loc_class_str(gd_loc_gpu_nic(l, (size_t)g, (size_t)k));
+		*cls = gd_loc_gpu_nic(l, (size_t)g, (size_t)k);
 	}
 	free(visible);
 	free(cuda_of);
 	return g;
+}
+
+int gd_gpu_auto_pick(const struct gd_machine *m, const char *nic_pci,
+		     const char (*cuda_pci)[GD_CUDA_BUSID_LEN], int count, int *index,
+		     enum gd_loc_class *cls)
+{
+	struct gd_topo t;
+	int ret = open_locality(&t, m);
+
+	*index = 0;
+	*cls = GD_LOC_NA;
+	if (!ret && auto_gpu(&t.loc, nic_pci, cuda_pci, count, index, cls) < 0)
+		ret = -ENODEV;
+	gd_topo_free(&t);
+	return ret;
 }
 
 /* auto: the CUDA device the locality module gives the NIC; without a NIC
@@ -108,19 +119,26 @@ static int auto_gpu(const struct gd_topo *t, const struct gd_gpu_select *sel, in
 static int pick_auto(const struct gd_gpu_select *sel, int count, int *index, char *why,
 		     size_t why_len)
 {
-	const char *cls = "path unknown";
-	struct gd_topo t;
+	char (*pci)[GD_CUDA_BUSID_LEN] = calloc((size_t)count + 1, sizeof(*pci));
+	enum gd_loc_class cls = GD_LOC_NA;
+	struct gd_cuda_dev info;
 
 	*index = 0;
-	if (!sel->nic_pci[0]) {
+	if (!sel->nic_pci[0] || !pci) {
+		free(pci);
 		snprintf(why, why_len, "auto: no NIC with a PCI address to be near, CUDA device 0");
 		return 0;
 	}
-	if (open_locality(&t, sel->m) || auto_gpu(&t, sel, count, index, &cls) < 0)
+	for (int i = 0; i < count; i++)
+		if (!gd_cuda_device_info(i, &info))
+			snprintf(pci[i], sizeof(pci[i]), "%s", info.pci);
+	if (gd_gpu_auto_pick(sel->m, sel->nic_pci, (const char(*)[GD_CUDA_BUSID_LEN])pci, count,
+			     index, &cls))
 		*index = 0;
+	free(pci);
 	snprintf(why, why_len, "auto: CUDA device %d is nearest to %s (%s): %s", *index,
-		 sel->nic_name[0] ? sel->nic_name : sel->nic_pci, sel->nic_pci, cls);
-	gd_topo_free(&t);
+		 sel->nic_name[0] ? sel->nic_name : sel->nic_pci, sel->nic_pci,
+		 cls == GD_LOC_NA ? "path unknown" : gd_loc_class_str(cls));
 	return 0;
 }
 
