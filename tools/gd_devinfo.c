@@ -10,28 +10,27 @@
 #include "gd.h"
 #include "log.h"
 #include "opts.h"
+#include "rdma_dev.h"
 #include "sysfs.h"
 
-enum { O_DEV = 1, O_JSON };
+enum { O_DEV = 1, O_JSON, O_PEER };
 
 static const struct gd_opt devinfo_opts[] = {
 	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "report only this RDMA device (e.g. mlx5_bond_0)", O_DEV },
 	{ "json", 0, GD_NO_ARG, NULL, "print JSON Lines (one record per device and bond, then a summary)", O_JSON },
+	{ "peer", 0, GD_REQ_ARG, "HOST", "also mark the device, port and GID a test toward HOST would use", O_PEER },
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
 /* --completion=devices: the names discovery finds, for the shell's -d */
-static int complete(const char *what, FILE *out)
+static int complete(const struct gd_machine *m, const char *what, FILE *out)
 {
 	struct gd_hca *hcas = NULL;
-	struct gd_machine m;
 	size_t n = 0;
 
 	if (strcmp(what, "devices") != 0)
 		return -EINVAL;
-	if (gd_tool_machine(&m) != GD_TOOL_CONTINUE) /* $GDPERF_SYSFS_ROOT or --sysfs-root */
-		gd_machine_live(&m);
-	if (gd_rdma_discover(&m, &hcas, &n) == 0)
+	if (gd_rdma_discover(m, &hcas, &n) == 0)
 		for (size_t i = 0; i < n; i++)
 			fprintf(out, "%s\n", hcas[i].name);
 	gd_rdma_free(hcas, n);
@@ -48,6 +47,7 @@ static const struct gd_cmd cmd = {
 struct args {
 	struct gd_machine m;
 	const char *dev;
+	const char *peer;
 	bool json;
 };
 
@@ -67,6 +67,9 @@ static int handle(void *ctx, int id, const char *arg)
 	case O_JSON:
 		a->json = true;
 		return 0;
+	case O_PEER:
+		a->peer = arg;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -78,8 +81,7 @@ static void no_devices(const struct gd_machine *m)
 		return;
 	}
 	gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent)");
-	gd_info("load the driver of your NIC (modprobe mlx5_ib), or create a Soft-RoCE device: "
-		"modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0");
+	gd_info("%s", GD_RDMA_NODEV_FIX);
 }
 
 static void unknown_device(const struct gd_machine *m, const char *dev)
@@ -88,7 +90,7 @@ static void unknown_device(const struct gd_machine *m, const char *dev)
 	char list[512] = "";
 	size_t n = 0;
 
-	gd_error("no RDMA device named '%s'", dev);
+	gd_error("no RDMA device named '%s' (-d/--ib-dev)", gd_excerpt(dev));
 	if (gd_devinfo_collect(m, NULL, false, &all))
 		return;
 	for (size_t i = 0; i < all.nhcas; i++)
@@ -123,6 +125,7 @@ static int report(const struct args *a, const struct gd_devinfo *di)
 
 int main(int argc, char **argv)
 {
+	struct gd_devinfo_peer peer;
 	struct args a = { 0 };
 	struct gd_devinfo di;
 	int ret;
@@ -140,8 +143,16 @@ int main(int argc, char **argv)
 			 "/sys/class/infiniband", strerror(-ret));
 		return GD_EXIT_ENV;
 	}
+	if (di.nhcas && a.peer && gd_devinfo_peer(&a.m, a.dev, a.peer, &peer)) {
+		gd_devinfo_free(&di);
+		return GD_EXIT_USAGE;
+	}
+	di.peer = a.peer ? &peer : NULL;
 	if (di.nhcas) {
 		ret = report(&a, &di);
+		/* the rules found nothing for the peer: the test could not run here */
+		if (ret == GD_EXIT_OK && a.peer && gd_devinfo_peer_status(&peer))
+			ret = GD_EXIT_ENV;
 	} else {
 		if (a.json) /* machine readers still get a summary saying "devices": 0 */
 			gd_devinfo_print_json(&di, stdout);

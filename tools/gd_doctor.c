@@ -69,8 +69,13 @@ int main(int argc, char **argv)
 	a.d.m = &a.m;
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
+	/* option values first: nothing of the machine is read for a bad --check */
+	if (!gd_doctor_check_exists(a.d.only_check)) {
+		gd_error("--check %s matches no check (see --list)", gd_excerpt(a.d.only_check));
+		return GD_EXIT_USAGE;
+	}
 	if (a.list) {
-		gd_doctor_list(stdout);
+		gd_doctor_list(stdout, a.d.json);
 		return gd_tool_flush_stdout();
 	}
 	ret = gd_doctor_init(&a.d);
@@ -78,6 +83,8 @@ int main(int argc, char **argv)
 		gd_doctor_fini(&a.d); /* a bad --topology file: the message named it */
 		return GD_EXIT_USAGE;
 	}
+	if (ret == -ENXIO) /* -d names no device: the message lists them */
+		return GD_EXIT_USAGE;
 	if (ret) {
 		gd_error("cannot read the machine's devices: %s", strerror(-ret));
 		gd_doctor_fini(&a.d);
@@ -85,7 +92,7 @@ int main(int argc, char **argv)
 	}
 	ret = gd_doctor_run(&a.d);
 	if (ret == -ENOENT) {
-		gd_error("--check %s matches no check (see --list)", a.d.only_check);
+		gd_error("--check %s matches no check (see --list)", gd_excerpt(a.d.only_check));
 		gd_doctor_fini(&a.d);
 		return GD_EXIT_USAGE;
 	}

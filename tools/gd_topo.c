@@ -9,6 +9,7 @@
 #include "log.h"
 #include "nvlink.h"
 #include "opts.h"
+#include "readfile.h"
 #include "sysfs.h"
 #include "topo.h"
 #include "topo_advice.h"
@@ -29,18 +30,15 @@ static const struct gd_opt topo_opts[] = {
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, topo_opts, gd_sysfs_opts, NULL };
 /* --completion=gpus: the values --use_cuda takes on this machine (0..N-1 and auto) */
-static int complete(const char *what, FILE *out)
+static int complete(const struct gd_machine *m, const char *what, FILE *out)
 {
 	struct gd_topo t;
-	struct gd_machine m;
 	char err[256];
 
 	if (strcmp(what, "gpus") != 0)
 		return -EINVAL;
-	if (gd_tool_machine(&m) != GD_TOOL_CONTINUE) /* $GDPERF_SYSFS_ROOT or --sysfs-root */
-		gd_machine_live(&m);
 	memset(&t, 0, sizeof(t));
-	if (gd_topo_open_locality(&t, &m, NULL, err, sizeof(err)) == 0 && gd_topo_find_gpus(&t) == 0)
+	if (gd_topo_open_locality(&t, m, NULL, err, sizeof(err)) == 0 && gd_topo_find_gpus(&t) == 0)
 		for (size_t i = 0; i < t.ngpus; i++)
 			fprintf(out, "%zu\n", i);
 	gd_topo_free(&t);
@@ -61,7 +59,7 @@ struct args {
 	struct gd_machine m; /* --sysfs-root, else $GDPERF_SYSFS_ROOT, else this machine */
 	const char *xml, *nvlinks, *export;
 	int format;
-	bool pci_only, advice;
+	bool pci_only, advice, json, format_given;
 };
 
 static int handle(void *ctx, int id, const char *arg)
@@ -71,8 +69,10 @@ static int handle(void *ctx, int id, const char *arg)
 	switch (id) {
 	case O_TOPOLOGY: a->xml = arg; return 0;
 	case O_NVLINKS: a->nvlinks = arg; return 0;
-	case O_FORMAT: return gd_opt_choice("--format", arg, formats, &a->format);
-	case O_JSON: a->format = GD_TOPO_JSON; return 0;
+	case O_FORMAT:
+		a->format_given = true;
+		return gd_opt_choice("--format", arg, formats, &a->format);
+	case O_JSON: a->json = true; return 0;
 	case O_PCI_ONLY: a->pci_only = true; return 0;
 	case O_ADVICE: a->advice = true; return 0;
 	case O_EXPORT: a->export = arg; return 0;
@@ -81,18 +81,41 @@ static int handle(void *ctx, int id, const char *arg)
 }
 
 /* NVLink counts: the file, else NVML on the live machine, else unknown. */
-static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd_nvlinks *nv)
+/* --nvlinks FILE, read and parsed before anything of the machine: a bad file is exit 2 at once */
+static int read_nvlinks(const struct args *a, struct gd_nvlinks *nv)
 {
 	char err[512] = "";
 	int ret;
 
 	*nv = (struct gd_nvlinks){ 0 };
-	if (a->nvlinks) {
-		ret = gd_nvlink_read_file(a->nvlinks, nv, err, sizeof(err));
-		if (ret)
-			gd_error("%s", err);
-		return ret;
+	if (!a->nvlinks)
+		return 0;
+	ret = gd_nvlink_read_file(a->nvlinks, nv, err, sizeof(err));
+	if (ret)
+		gd_error("%s", err);
+	return ret;
+}
+
+static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd_nvlinks *nv)
+{
+	char err[512] = "";
+
+	if (a->nvlinks) { /* read before the topology (read_nvlinks): checked against it here */
+		size_t listed = nv->n;
+
+		if (listed && !t->ngpus) { /* never a silent matrix without the listed GPUs */
+			gd_error("%s lists NVLinks of GPUs, but %s has no NVIDIA GPU: are its GPU "
+				 "PCI objects garbled? export the topology again (gd_topo --export)",
+				 a->nvlinks, a->xml ? a->xml : "the topology");
+			return -EINVAL;
+		}
+		if (gd_nvlink_validate(nv, a->nvlinks, gd_topo_busid_is_gpu, (void *)t) == listed &&
+		    listed)
+			gd_warn("%s: none of its lines apply to this topology; showing PCIe "
+				"classes between GPUs", a->nvlinks);
+		return 0;
 	}
+	*nv = (struct gd_nvlinks){ 0 };
 	/* --pci-only does not need NVML, unless the counts are exported */
 	if (a->xml || a->m.fixture || t->ngpus < 2 || (a->pci_only && !a->export))
 		return 0;
@@ -162,11 +185,14 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 	char err[512];
 	int ret;
 
+	if (read_nvlinks(a, nv))
+		return GD_EXIT_USAGE;
 	ret = gd_topo_load(t, &src, err, sizeof(err));
 	if (ret) {
 		gd_error("%s", err);
 		/* a bad --topology file is the user's to fix; the live machine is not */
-		return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL) ?
+		return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL ||
+				  ret == -EISDIR || ret == -EFBIG || ret == -GD_ENOTREG) ?
 			       GD_EXIT_USAGE : GD_EXIT_ENV;
 	}
 	if (t->no_cpu_topology)
@@ -179,6 +205,12 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 	}
 	if (gd_topo_find_gpus(t) || find_nics(a, t))
 		return GD_EXIT_ENV;
+	if (t->ngpus < t->xml_nvidia_objs) { /* GPUs that vanished are never a silent exit 0 */
+		gd_error("%s declares %zu NVIDIA GPU(s), but only %zu have a valid PCI address and "
+			 "ID: the file is damaged; export it again (gd_topo --export FILE)", a->xml,
+			 t->xml_nvidia_objs, t->ngpus);
+		return GD_EXIT_USAGE;
+	}
 	if (load_nvlinks(a, t, nv))
 		return GD_EXIT_USAGE;
 	if (gd_topo_classify(t, nv, a->pci_only)) {
@@ -246,6 +278,25 @@ static int run(const struct args *a)
 	return ret;
 }
 
+/* --export FILE and FILE.nvlinks, before anything is read: a FIFO would block the write */
+static int check_export(const char *file)
+{
+	char path[4096];
+	int ret;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), i ? "%s.nvlinks" : "%s", file);
+		ret = gd_writefile_check(path);
+		if (ret) {
+			gd_error("cannot write %s: %s; give a regular file to --export", path,
+				 ret == -GD_ENOTREG ? "a FIFO or socket (writing would wait for a "
+						      "reader)" : gd_strerror(ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -254,5 +305,14 @@ int main(int argc, char **argv)
 	ret = gd_tool_parse(&cmd, argc, argv, handle, &a, &a.m);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
+	if (a.json && a.format_given && a.format != GD_TOPO_JSON) { /* honoured or refused */
+		gd_error("--json and --format=%s cannot be used together: choose one output format",
+			 formats[a.format]);
+		return GD_EXIT_USAGE;
+	}
+	if (a.json)
+		a.format = GD_TOPO_JSON;
+	if (a.export && check_export(a.export))
+		return GD_EXIT_USAGE;
 	return run(&a);
 }

@@ -149,9 +149,15 @@ static int complete(const struct gd_cmd *cmd, const char *what)
 		gd_opts_print_completion(cmd, stdout);
 		return 0;
 	}
-	if (cmd->complete && cmd->complete(what, stdout) == 0)
-		return 0;
-	gd_error("invalid value '%.40s' for --completion: %s completes 'options'%s", what,
+	if (cmd->complete) {
+		struct gd_machine m;
+
+		if (gd_tool_machine(&m) != GD_TOOL_CONTINUE)
+			return -EINVAL;
+		if (cmd->complete(&m, what, stdout) == 0)
+			return 0;
+	}
+	gd_error("invalid value '%s' for --completion: %s completes 'options'%s", gd_excerpt(what),
 		 gd_progname(), cmd->complete ? " and its own words (see its manual page)" : "");
 	return -EINVAL;
 }
@@ -212,11 +218,12 @@ static void bad_option(const struct gd_cmd *cmd, int c, const char *word)
 	if (o && c == ':')
 		gd_error("option --%s needs a value", o->name);
 	else if (o) /* --flag=value */
-		gd_error("option --%s takes no value (in '%s')", o->name, word);
+		gd_error("option --%s takes no value (in '%s')", o->name, gd_excerpt(word));
 	else if (optopt)
-		gd_error(c == ':' ? "option -%c needs a value" : "unknown option -%c", optopt);
+		gd_error(c == ':' ? "option -%s needs a value" : "unknown option -%s",
+			 gd_excerpt((char[]){ (char)optopt, 0 }));
 	else
-		gd_error(c == ':' ? "option %s needs a value" : "unknown option %s", word);
+		gd_error(c == ':' ? "option %s needs a value" : "unknown option %s", gd_excerpt(word));
 	gd_info("try '%s --help'", gd_progname());
 }
 
@@ -284,10 +291,11 @@ int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	idx = gd_opts_parse(cmd, argc, argv, handler, ctx, &help);
 	if (idx < 0)
 		return GD_EXIT_USAGE;
-	if (help)
-		return GD_EXIT_OK;
+	if (help) /* --help to a full disk fails like any other write */
+		return gd_tool_flush_stdout();
 	if (idx < argc) {
-		gd_error("unexpected argument '%s'; try '%s --help'", argv[idx], gd_progname());
+		gd_error("unexpected argument '%s'; try '%s --help'", gd_excerpt(argv[idx]),
+			 gd_progname());
 		return GD_EXIT_USAGE;
 	}
 	return gd_tool_machine(m);
@@ -309,26 +317,51 @@ int gd_tool_flush_stdout(void)
 
 static int bad_value(const char *opt, const char *arg, const char *why)
 {
-	gd_error("invalid value '%s' for %s: %s", arg ? arg : "", opt, why);
+	gd_error("invalid value '%s' for %s: %s", gd_excerpt(arg), opt, why);
 	return -EINVAL;
+}
+
+/* Integers are decimal everywhere: "010" is ten, "0x10" and " 1" are refused. */
+static bool decimal(const char *arg, bool sign)
+{
+	if (sign && *arg == '-')
+		arg++;
+	if (!*arg)
+		return false;
+	for (; *arg; arg++)
+		if (*arg < '0' || *arg > '9')
+			return false;
+	return true;
+}
+
+static int out_of_range(const char *opt, const char *arg, const char *min, const char *max,
+			const char *unit)
+{
+	gd_error("invalid value '%s' for %s: out of range; must be between %s and %s%s",
+		 gd_excerpt(arg), opt, min, max, unit);
+	return -ERANGE;
+}
+
+static int u64_range(const char *opt, const char *arg, uint64_t min, uint64_t max,
+		     const char *unit)
+{
+	char a[24], b[24];
+
+	snprintf(a, sizeof(a), "%llu", (unsigned long long)min);
+	snprintf(b, sizeof(b), "%llu", (unsigned long long)max);
+	return out_of_range(opt, arg, a, b, unit);
 }
 
 int gd_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
 {
-	char *end;
 	unsigned long long v;
 
-	if (!arg || !*arg || *arg == '-')
-		return bad_value(opt, arg, "expected a non-negative integer");
+	if (!arg || !decimal(arg, false))
+		return bad_value(opt, arg, "expected a non-negative decimal integer");
 	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (errno || *end)
-		return bad_value(opt, arg, "expected a non-negative integer");
-	if (v < min || v > max) {
-		gd_error("invalid value '%s' for %s: must be between %llu and %llu", arg, opt,
-			 (unsigned long long)min, (unsigned long long)max);
-		return -ERANGE;
-	}
+	v = strtoull(arg, NULL, 10);
+	if (errno || v < min || v > max)
+		return u64_range(opt, arg, min, max, "");
 	*out = v;
 	return 0;
 }
@@ -339,10 +372,12 @@ int gd_opt_size(const char *opt, const char *arg, uint64_t min, uint64_t max, ui
 	unsigned long long v;
 	unsigned shift = 0;
 
-	if (!arg || !*arg || *arg == '-')
+	if (!arg || *arg < '0' || *arg > '9')
 		return bad_value(opt, arg, "expected a size such as 65536 or 64K");
 	errno = 0;
 	v = strtoull(arg, &end, 10);
+	if (errno == ERANGE)
+		return u64_range(opt, arg, min, max, " bytes");
 	if (errno || end == arg)
 		return bad_value(opt, arg, "expected a size such as 65536 or 64K");
 	switch (*end) {
@@ -350,32 +385,28 @@ int gd_opt_size(const char *opt, const char *arg, uint64_t min, uint64_t max, ui
 	case 'm': case 'M': shift = 20; end++; break;
 	case 'g': case 'G': shift = 30; end++; break;
 	}
-	if (*end || (shift && v > (UINT64_MAX >> shift)))
+	if (*end)
 		return bad_value(opt, arg, "expected a size such as 65536 or 64K");
+	if ((shift && v > (UINT64_MAX >> shift)) || (v << shift) < min || (v << shift) > max)
+		return u64_range(opt, arg, min, max, " bytes");
 	v <<= shift;
-	if (v < min || v > max) {
-		gd_error("invalid value '%s' for %s: must be between %llu and %llu bytes", arg, opt,
-			 (unsigned long long)min, (unsigned long long)max);
-		return -ERANGE;
-	}
 	*out = v;
 	return 0;
 }
 
 int gd_opt_int(const char *opt, const char *arg, int min, int max, int *out)
 {
-	char *end;
+	char a[16], b[16];
 	long v;
 
-	if (!arg || !*arg)
-		return bad_value(opt, arg, "expected an integer");
+	if (!arg || !decimal(arg, true))
+		return bad_value(opt, arg, "expected a decimal integer");
 	errno = 0;
-	v = strtol(arg, &end, 0);
-	if (errno || *end)
-		return bad_value(opt, arg, "expected an integer");
-	if (v < min || v > max) {
-		gd_error("invalid value '%s' for %s: must be between %d and %d", arg, opt, min, max);
-		return -ERANGE;
+	v = strtol(arg, NULL, 10);
+	if (errno || v < min || v > max) {
+		snprintf(a, sizeof(a), "%d", min);
+		snprintf(b, sizeof(b), "%d", max);
+		return out_of_range(opt, arg, a, b, "");
 	}
 	*out = (int)v;
 	return 0;
@@ -395,6 +426,6 @@ int gd_opt_choice(const char *opt, const char *arg, const char *const choices[],
 		if (n >= sizeof(list))
 			n = sizeof(list) - 1;
 	}
-	gd_error("invalid value '%s' for %s: expected one of %s", arg ? arg : "", opt, list);
+	gd_error("invalid value '%s' for %s: expected one of %s", gd_excerpt(arg), opt, list);
 	return -EINVAL;
 }

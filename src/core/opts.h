@@ -34,10 +34,11 @@ struct gd_cmd {
 	const struct gd_opt *const *tables; /* NULL-terminated list of tables */
 	/*
 	 * Optional: print the words for --completion=WHAT other than "options"
-	 * (e.g. "devices", "gpus"), one per line. Returns 0, or -EINVAL for a
-	 * WHAT this tool does not complete.
+	 * (e.g. "devices", "gpus") found on machine m (--sysfs-root given before
+	 * it, else $GDPERF_SYSFS_ROOT, else live), one per line. Returns 0, or
+	 * -EINVAL for a WHAT this tool does not complete.
 	 */
-	int (*complete)(const char *what, FILE *out);
+	int (*complete)(const struct gd_machine *m, const char *what, FILE *out);
 };
 
 /*

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "sysfs.h"
 
+#include "readfile.h"
+
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -71,24 +74,15 @@ bool gd_sysfs_exists(const struct gd_machine *m, const char *fmt, ...)
 
 static int read_file(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "re");
 	size_t n;
+	/* bounded and non-blocking: a FIFO or device in the tree is refused, not read */
+	int ret = gd_readfile_buf(path, buf, len, &n);
 
-	if (!f)
-		return fail(path, -errno);
-	n = fread(buf, 1, len, f);
-	if (ferror(f)) {
-		int err = errno ? -errno : -EIO;
-		fclose(f);
-		return fail(path, err);
-	}
-	/* sysfs files of interest are small: a full buffer means truncation */
-	if (n == len) {
-		fclose(f);
-		return fail(path, -ENOSPC);
-	}
-	fclose(f);
-	buf[n] = '\0';
+	/* sysfs files of interest are small: more than fits means a malformed file */
+	if (ret == -EFBIG)
+		ret = -ENOSPC;
+	if (ret)
+		return fail(path, ret);
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 		buf[--n] = '\0';
 	return 0;
@@ -102,17 +96,31 @@ int gd_sysfs_read_str(const struct gd_machine *m, char *buf, size_t len, const c
 	return ret ? ret : read_file(path, buf, len);
 }
 
+/* The base of a sysfs number: 16 after "0x" (skipped), else 10; never octal ("010" is ten). */
+static int number_base(const char **s)
+{
+	if ((*s)[0] == '0' && ((*s)[1] == 'x' || (*s)[1] == 'X')) {
+		*s += 2;
+		/* strtoul(, 16) would skip a second "0x" */
+		return (*s)[0] == '0' && ((*s)[1] == 'x' || (*s)[1] == 'X') ? -1 : 16;
+	}
+	return 10;
+}
+
 int gd_parse_u64(const char *s, uint64_t *val)
 {
 	char *end;
 	unsigned long long v;
+	int base;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
-	if (!*s || *s == '-')
+	base = number_base(&s);
+	/* digits only: strtoull would take a sign, spaces, or a second "0x" */
+	if (base < 0 || !(base == 16 ? isxdigit((unsigned char)*s) : isdigit((unsigned char)*s)))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, base);
 	if (errno || end == s)
 		return -EINVAL;
 	while (*end == ' ' || *end == '\t' || *end == '\n')
@@ -146,14 +154,22 @@ int gd_sysfs_read_u64(const struct gd_machine *m, uint64_t *val, const char *fmt
 static int read_int(const char *path, int *val)
 {
 	char buf[64], *end;
-	int ret = read_file(path, buf, sizeof(buf));
+	const char *s = buf;
+	int ret = read_file(path, buf, sizeof(buf)), base;
+	bool neg;
 	long v;
 
 	if (ret)
 		return ret;
+	neg = *s == '-';
+	s += neg;
+	base = number_base(&s);
+	if (base < 0 || !(base == 16 ? isxdigit((unsigned char)*s) : isdigit((unsigned char)*s)))
+		return fail(path, -EINVAL);
 	errno = 0;
-	v = strtol(buf, &end, 0);
-	if (errno || end == buf || *end || v < INT_MIN || v > INT_MAX)
+	v = strtol(s, &end, base);
+	v = neg ? -v : v;
+	if (errno || end == s || *end || v < INT_MIN || v > INT_MAX)
 		return fail(path, -EINVAL);
 	*val = (int)v;
 	return 0;
@@ -279,38 +295,11 @@ int gd_sysfs_list(const struct gd_machine *m, char ***names, size_t *count, cons
 int gd_sysfs_read_text(const struct gd_machine *m, char **out, const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	size_t len = 0, cap = 4096;
-	char *buf;
-	FILE *f;
 	int ret = ROOTED_PATH(path, fmt);
 
 	if (ret)
 		return ret;
-	f = fopen(path, "re");
-	if (!f)
-		return fail(path, -errno);
-	buf = malloc(cap);
-	while (buf) {
-		size_t n = fread(buf + len, 1, cap - len - 1, f);
-
-		len += n;
-		if (len < cap - 1)
-			break;
-		cap *= 2;
-		char *nb = realloc(buf, cap);
-		if (!nb)
-			free(buf);
-		buf = nb;
-	}
-	ret = ferror(f) ? fail(path, -EIO) : 0;
-	fclose(f);
-	if (!buf)
-		return -ENOMEM;
-	if (ret) {
-		free(buf);
-		return ret;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	return 0;
+	/* bounded and non-blocking: a FIFO or an endless file in the tree is refused */
+	ret = gd_readfile_alloc(path, GD_READ_CAP_PROC, out, NULL);
+	return ret ? fail(path, ret) : 0;
 }

@@ -242,6 +242,63 @@ int gd_bond_parse_proc(const char *text, struct gd_bond *bond)
 	return 0;
 }
 
+/* ---- validation: every value the bonding driver's files hold is checked ---- */
+
+static const char *const hash_policies[] = { "layer2", "layer3+4", "layer2+3", "encap2+3",
+					     "encap3+4", "vlan+srcmac", NULL };
+static const char *const lacp_rates[] = { "slow", "fast", NULL };
+static const char *const bond_mii[] = { "up", "down", NULL };
+static const char *const slave_mii[] = { "up", "down", "going down", "going back", NULL };
+
+/* val must be "" or one of set; else it is recorded as malformed (naming path) and cleared. */
+static void check_word(const struct gd_machine *m, struct gd_bond *bond, char *val, const char *const set[],
+		       const char *expected, const char *path)
+{
+	if (!val[0])
+		return;
+	for (size_t i = 0; set[i]; i++)
+		if (!strcmp(val, set[i]))
+			return;
+	gd_read_errors_bad(m, &bond->errors, val, expected, "%s", path);
+	val[0] = '\0';
+}
+
+/* The values of a bond read from sysfs (proc: from /proc/net/bonding/NAME). */
+static void validate(const struct gd_machine *m, struct gd_bond *bond, bool proc)
+{
+	char path[PATH_MAX];
+
+#define BOND_PATH(attr)                                                                     \
+	(proc ? snprintf(path, sizeof(path), "/proc/net/bonding/%s", bond->name) :           \
+		snprintf(path, sizeof(path), NET "/%s/bonding/%s", bond->name, attr))
+	BOND_PATH("xmit_hash_policy");
+	check_word(m, bond, bond->xmit_hash_policy, hash_policies,
+		   "a hash policy such as \"layer3+4 1\"", path);
+	BOND_PATH("lacp_rate");
+	check_word(m, bond, bond->lacp_rate, lacp_rates, "\"slow 0\" or \"fast 1\"", path);
+	BOND_PATH("mii_status");
+	check_word(m, bond, bond->mii_status, bond_mii, "\"up\" or \"down\"", path);
+	if (bond->miimon_ms < -1 || bond->miimon_ms > 3600000) {
+		char val[16];
+
+		BOND_PATH("miimon");
+		snprintf(val, sizeof(val), "%d", bond->miimon_ms);
+		gd_read_errors_bad(m, &bond->errors, val, "milliseconds from 0 to 3600000", "%s",
+				   path);
+		bond->miimon_ms = -1;
+	}
+#undef BOND_PATH
+	for (size_t i = 0; i < bond->nslaves; i++) {
+		if (proc)
+			snprintf(path, sizeof(path), "/proc/net/bonding/%s", bond->name);
+		else
+			snprintf(path, sizeof(path), NET "/%s/bonding_slave/mii_status",
+				 bond->slaves[i].name);
+		check_word(m, bond, bond->slaves[i].mii_status, slave_mii,
+			   "\"up\", \"down\", \"going down\" or \"going back\"", path);
+	}
+}
+
 /* ---- sysfs ---- */
 
 /* "802.3ad 4" -> "802.3ad"; "layer3+4 1" -> "layer3+4"; "fast 1" -> "fast". */
@@ -367,6 +424,7 @@ static int read_sysfs(const struct gd_machine *m, struct gd_bond *bond)
 			return -ENOMEM;
 		read_slave(m, bond, s);
 	}
+	validate(m, bond, false);
 	if (bond->speed_mbps < 0)
 		bond->speed_mbps = aggregate_speed(bond);
 	return 0;
@@ -382,6 +440,8 @@ static int read_proc(const struct gd_machine *m, struct gd_bond *bond)
 	ret = gd_sysfs_read_str(m, text, 65536, "/proc/net/bonding/%s", bond->name);
 	if (ret == 0) {
 		ret = gd_bond_parse_proc(text, bond);
+		if (ret == 0)
+			validate(m, bond, true);
 		if (ret == -EINVAL)
 			gd_read_errors_bad(m, &bond->errors, NULL, "the bonding driver's text",
 					   "/proc/net/bonding/%s", bond->name);

@@ -4,12 +4,15 @@
 
 #include "devinfo_report.h"
 
+#include "readfile.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bond.h"
 #include "gd.h"
+#include "gid.h"
 #include "jsonout.h"
 #include "log.h"
 #include "sysfs.h"
@@ -180,7 +183,7 @@ static const char *err_text(int err)
 		return "malformed content";
 	if (err == -ENOSPC)
 		return "content longer than any valid value";
-	return strerror(-err);
+	return gd_strerror(err);
 }
 
 static void log_errs(const struct gd_read_errors *e)
@@ -550,6 +553,8 @@ void gd_devinfo_print_text(const struct gd_devinfo *di, FILE *out)
 		fprintf(out, "\n");
 		print_bond(out, &di->bonds[i], di->bond_users[i]);
 	}
+	if (di->peer)
+		gd_devinfo_peer_text(di->peer, out);
 	print_notes(out, di);
 }
 
@@ -712,6 +717,8 @@ int gd_devinfo_print_json(const struct gd_devinfo *di, FILE *out)
 		ret = gd_json_emit(hca_json(&di->hcas[i]), out);
 	for (size_t i = 0; i < di->nbonds && !ret; i++)
 		ret = gd_json_emit(bond_json(&di->bonds[i], di->bond_users[i]), out);
+	if (!ret && di->peer)
+		ret = gd_json_emit(gd_devinfo_peer_json(di->peer), out);
 	if (ret)
 		return ret;
 	rec = gd_json_record("summary");

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "devinfo_peer.h"
 #include "rdma_dev.h"
 
 enum gd_verbs_status {
@@ -26,6 +27,7 @@ struct gd_devinfo {
 	size_t nbonds;
 	enum gd_verbs_status verbs;
 	char verbs_error[128];       /* the first failure, for GD_VERBS_FAILED */
+	const struct gd_devinfo_peer *peer; /* --peer: reported too (set by the caller) */
 };
 
 /*

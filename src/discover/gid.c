@@ -30,9 +30,16 @@ const char *gd_gid_type_str(enum gd_gid_type t)
 	}
 }
 
+bool gd_gid_raw_is_v4mapped(const uint8_t raw[16])
+{
+	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	return memcmp(raw, pfx, sizeof(pfx)) == 0;
+}
+
 int gd_gid_parse(const char *text, struct gd_gid *gid)
 {
-	unsigned char raw[16];
+	uint8_t raw[16];
 	char norm[GD_GID_STR_LEN];
 	const char *p = text;
 	bool zero = true;
@@ -67,9 +74,9 @@ int gd_gid_parse(const char *text, struct gd_gid *gid)
 		return -ENODATA;
 	norm[39] = '\0';
 
-	static const unsigned char v4pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 	memcpy(gid->gid, norm, sizeof(norm));
-	gid->ipv4 = memcmp(raw, v4pfx, sizeof(v4pfx)) == 0;
+	memcpy(gid->raw, raw, sizeof(gid->raw));
+	gid->ipv4 = gd_gid_raw_is_v4mapped(raw);
 	if (gid->ipv4) {
 		inet_ntop(AF_INET, raw + 12, gid->ip, sizeof(gid->ip));
 		gid->link_local = raw[12] == 169 && raw[13] == 254;
@@ -210,7 +217,8 @@ int gd_gid_read_table(const struct gd_machine *m, const char *dev, struct gd_por
 	return 0;
 }
 
-int gd_gid_default_index(const struct gd_port *port, int af)
+/* The default half of the rule (no peer, or no GID on its route): see gid.h. */
+static int default_index(const struct gd_port *port, int af)
 {
 	int best = -ENOENT, best_score = -1;
 
@@ -234,9 +242,12 @@ int gd_gid_default_index(const struct gd_port *port, int af)
 
 int gd_gid_index_for_source(const struct gd_port *port, const char *src_ip)
 {
-	for (size_t i = 0; i < port->ngids; i++)
-		if (port->gids[i].type == GD_GID_ROCE_V2 && !strcmp(port->gids[i].ip, src_ip))
-			return port->gids[i].index;
+	for (size_t i = 0; i < port->ngids; i++) {
+		const struct gd_gid *g = &port->gids[i];
+
+		if (g->type == GD_GID_ROCE_V2 && !g->foreign && !strcmp(g->ip, src_ip))
+			return g->index;
+	}
 	return -ENOENT;
 }
 
@@ -279,16 +290,41 @@ int gd_route_source(const struct sockaddr *peer, char *ip, size_t len)
 					  (const void *)&((struct sockaddr_in6 *)&src)->sin6_addr;
 	if (!inet_ntop(src.ss_family, addr, ip, (socklen_t)len))
 		return -errno;
-	/* an IPv4-mapped IPv6 source is the IPv4 address as GIDs print it */
-	if (src.ss_family == AF_INET6 && !strncmp(ip, "::ffff:", 7) && strchr(ip, '.'))
-		memmove(ip, ip + 7, strlen(ip + 7) + 1);
+	/* an IPv4-mapped IPv6 source is the IPv4 address, as GIDs print it */
+	if (src.ss_family == AF_INET6 && gd_gid_raw_is_v4mapped(addr) &&
+	    !inet_ntop(AF_INET, (const uint8_t *)addr + 12, ip, (socklen_t)len))
+		return -errno;
 	return 0;
 }
 
-int gd_gid_index_for_peer(const struct gd_port *port, const struct sockaddr *peer)
+const struct gd_gid *gd_port_gid(const struct gd_port *port, int index)
 {
-	char ip[GD_IP_LEN];
-	int ret = gd_route_source(peer, ip, sizeof(ip));
+	for (size_t i = 0; i < port->ngids; i++)
+		if (port->gids[i].index == index)
+			return &port->gids[i];
+	return NULL;
+}
 
-	return ret ? ret : gd_gid_index_for_source(port, ip);
+int gd_gid_choose(const struct gd_port *port, const struct sockaddr *peer, int af,
+		  struct gd_gid_choice *ch)
+{
+	int idx = -ENOENT;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->index = -1;
+	if (strcmp(port->link_layer, "Ethernet"))
+		return 0; /* InfiniBand: LID routing, no GRH */
+	if (peer) {
+		ch->route_err = gd_route_source(peer, ch->src_ip, sizeof(ch->src_ip));
+		if (!ch->route_err)
+			idx = gd_gid_index_for_source(port, ch->src_ip);
+		ch->routed = idx >= 0;
+	}
+	if (idx < 0)
+		idx = default_index(port, af);
+	if (idx < 0)
+		return idx;
+	ch->index = idx;
+	ch->gid = gd_port_gid(port, idx);
+	return 0;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gid.h"
 #include "log.h"
@@ -51,8 +52,8 @@ void gd_read_errors_bad(const struct gd_machine *m, struct gd_read_errors *e, co
 		snprintf(path, sizeof(path), "%s", live);
 	gd_read_errors_add(e, path, -EINVAL);
 	if (e->n == n + 1 && found)
-		snprintf(e->v[n].detail, sizeof(e->v[n].detail), "found \"%.40s\", expected %s",
-			 found, expected);
+		snprintf(e->v[n].detail, sizeof(e->v[n].detail), "found \"%s\", expected %s",
+			 gd_excerpt(found), expected);
 	else if (e->n == n + 1)
 		snprintf(e->v[n].detail, sizeof(e->v[n].detail), "expected %s", expected);
 }
@@ -93,7 +94,9 @@ int gd_parse_rate(const char *text, double *gbps, int *width, char *speed, size_
 	int w = 0, n = 0;
 
 	/* "200 Gb/sec (4X HDR)"; the kernel omits the parenthesis for unknown speeds */
-	if (sscanf(text, "%lf Gb/sec %n", &g, &n) != 1 || n == 0 || g < 0 || g > 1e6)
+	/* digits first: sscanf would take "nan", "inf" and hex floats as numbers */
+	if (!isdigit((unsigned char)text[0]) ||
+	    sscanf(text, "%lf Gb/sec %n", &g, &n) != 1 || n == 0 || !(g >= 0 && g <= 1e6))
 		return -EINVAL;
 	text += n;
 	if (*text) {
@@ -107,24 +110,6 @@ int gd_parse_rate(const char *text, double *gbps, int *width, char *speed, size_
 	*width = w;
 	snprintf(speed, len, "%s", spd);
 	return 0;
-}
-
-const char *gd_port_state_str(int state)
-{
-	static const char *const names[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE",
-					     "ACTIVE_DEFER" };
-
-	return state >= 0 && state < (int)(sizeof(names) / sizeof(names[0])) ? names[state] :
-									       "UNKNOWN";
-}
-
-const char *gd_port_phys_state_str(int s)
-{
-	static const char *const names[] = { "NOP", "Sleep", "Polling", "Disabled",
-					     "PortConfigurationTraining", "LinkUp",
-					     "LinkErrorRecovery", "PhyTest" };
-
-	return s >= 0 && s < (int)(sizeof(names) / sizeof(names[0])) ? names[s] : "UNKNOWN";
 }
 
 static const char *const counter_names[GD_NCOUNTERS] = {
@@ -329,6 +314,7 @@ static void port_netdev(const struct gd_machine *m, const struct gd_hca *hca, st
 
 static int read_port(const struct gd_machine *m, struct gd_hca *hca, struct gd_port *p)
 {
+	struct gd_gid_choice ch;
 	int ret;
 
 	read_state(m, hca, p, "state", &p->state, p->state_str, sizeof(p->state_str));
@@ -360,13 +346,11 @@ static int read_port(const struct gd_machine *m, struct gd_hca *hca, struct gd_p
 	if (ret)
 		return ret;
 	port_netdev(m, hca, p);
-	p->default_gid = p->default_gid6 = -1;
-	if (!strcmp(p->link_layer, "Ethernet")) {
-		ret = gd_gid_default_index(p, AF_INET);
-		p->default_gid = ret >= 0 ? ret : -1;
-		ret = gd_gid_default_index(p, AF_INET6);
-		p->default_gid6 = ret >= 0 ? ret : -1;
-	}
+	/* the GIDs a test without a peer address would use (gid.h) */
+	gd_gid_choose(p, NULL, AF_INET, &ch);
+	p->default_gid = ch.index;
+	gd_gid_choose(p, NULL, AF_INET6, &ch);
+	p->default_gid6 = ch.index;
 	return 0;
 }
 
@@ -491,8 +475,16 @@ int gd_rdma_discover(const struct gd_machine *m, struct gd_hca **hcas, size_t *c
 		if (!strncmp(names[i], "scif", 4))
 			continue; /* Xeon Phi pseudo devices, skipped as hwloc does */
 		ret = gd_rdma_read_hca(m, names[i], &v[got]);
-		if (ret == -ENODEV)
-			continue; /* vanished */
+		if (ret == -ENODEV) { /* vanished, or a link that leads nowhere: say which */
+			char path[PATH_MAX];
+			struct stat st;
+
+			if (!gd_sysfs_path(m, path, sizeof(path), IB "/%s", names[i]) &&
+			    stat(path, &st) && errno != ENOENT)
+				gd_warn("%s: %s; this RDMA device entry is ignored", path,
+					strerror(errno));
+			continue;
+		}
 		if (ret) {
 			gd_sysfs_free_list(names, n);
 			gd_rdma_free(v, got);

@@ -119,6 +119,12 @@ static void hop_ev(struct gd_check_result *r, const struct gd_loc_hop *h)
 {
 	char live[192];
 
+	if (h->link.bad_file[0]) {
+		snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/%s", h->child, h->link.bad_file);
+		gd_res_ev(r, live, "'%s' is not a PCIe transfer rate: ignored", h->link.bad_text);
+		if (!h->link.known)
+			return;
+	}
 	snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/current_link_{speed,width}", h->child);
 	if (h->parent[0])
 		gd_res_ev(r, live, "%.1f GT/s x%d on the link from %s (both ends capable of %.1f GT/s x%d)",
@@ -155,6 +161,10 @@ static void link_chain(struct gd_doctor *d, const struct gd_check *c, const char
 		return;
 	}
 	gd_res_fix(&r, "reseat the card, check the slot/riser and the BIOS PCIe speed; compare lspci -vv LnkSta with LnkCap");
+	if (w->link.bad_file[0]) {
+		gd_res_emit(d, &r, GD_CHECK_WARN, "link below capability: %s", w->why);
+		return;
+	}
 	gd_res_emit(d, &r, w->v == GD_LOC_BAD ? GD_CHECK_FAIL : GD_CHECK_WARN,
 		    "link below capability: %s%s%s %s %s%s", w->parent, w->parent[0] ? " -> " : "",
 		    w->child, w->link.cur_width < w->want_width ? "trained" : "at", w->why,

@@ -12,6 +12,7 @@
 #include "doctor_int.h"
 #include "bond.h"
 #include "gd.h"
+#include "readfile.h"
 #include "sysfs.h"
 
 static bool is_roce(const struct gd_port *p)
@@ -211,11 +212,6 @@ void gd_chk_mtu(struct gd_doctor *d, const struct gd_check *c)
 
 /* ---- GIDs ---- */
 
-bool gd_gid_is_ipv4_mapped(const char *gid)
-{
-	return strncmp(gid, "0000:0000:0000:0000:0000:ffff:", 30) == 0 && strlen(gid) == 39;
-}
-
 static void gid_one(struct gd_doctor *d, const struct gd_check *c, const struct gd_hca *n,
 		    const struct gd_port *p)
 {
@@ -278,6 +274,10 @@ static void bond_one(struct gd_doctor *d, const struct gd_check *c, const char *
 		if (speed0 < 0)
 			speed0 = s->speed_mbps;
 	}
+	/* values the bond reader refused (validated there) are evidence, never a silent PASS */
+	for (size_t i = 0; i < b->errors.n; i++)
+		gd_res_ev(&r, b->errors.v[i].path, "ignored: %s", b->errors.v[i].detail[0] ?
+			  b->errors.v[i].detail : gd_strerror(b->errors.v[i].err));
 	if (!nslaves) {
 		gd_res_fix(&r, "enslave the NIC ports to %s", b->name);
 		gd_res_emit(d, &r, GD_CHECK_FAIL, "bond without slaves");
@@ -291,6 +291,10 @@ static void bond_one(struct gd_doctor *d, const struct gd_check *c, const char *
 		gd_res_emit(d, &r, GD_CHECK_FAIL, "slaves at different speeds (%s %d, %s %d Mb/s)",
 			    b->slaves[ref].name, b->slaves[ref].speed_mbps, b->slaves[other].name,
 			    b->slaves[other].speed_mbps);
+	} else if (b->errors.n) {
+		gd_res_fix(&r, "check the bonding driver's files (cat /proc/net/bonding/%s)", b->name);
+		gd_res_emit(d, &r, GD_CHECK_WARN, "%zu bonding file(s) unreadable or malformed: "
+			    "their values are ignored", b->errors.n);
 	} else {
 		gd_res_emit(d, &r, GD_CHECK_PASS, "%d slave(s) up at %d Mb/s", nslaves, speed0);
 	}

@@ -9,6 +9,7 @@
 #include "doctor.h"
 #include "doctor_int.h"
 #include "gdr_env.h"
+#include "readfile.h"
 #include "sysfs.h"
 
 void gd_chk_kernel(struct gd_doctor *d, const struct gd_check *c)
@@ -64,6 +65,8 @@ static void peermem_evidence(struct gd_check_result *r, const struct gd_peermem 
 {
 	gd_res_ev(r, "/sys/module/nvidia_peermem", "%s", p->nvidia_peermem ? "loaded" : "absent");
 	gd_res_ev(r, "/sys/module/nv_peer_mem", "%s", p->nv_peer_mem ? "loaded" : "absent");
+	if (p->modules_err)
+		gd_res_ev(r, "/proc/modules", "unreadable, ignored: %s", gd_strerror(p->modules_err));
 	if (p->registered_as[0])
 		gd_res_ev(r, "/sys/kernel/mm/memory_peers", "%s registered", p->registered_as);
 	else

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "readfile.h"
 #include "sysfs.h"
 
 /* ---- kernel version ---- */
@@ -129,16 +131,24 @@ int gd_kallsyms_has(const struct gd_machine *m, const char *sym)
 {
 	char path[PATH_MAX], line[512];
 	size_t len = strlen(sym);
-	int found = 0;
+	int found = 0, fd, ret;
+	size_t total = 0;
 	FILE *f;
 
 	if (gd_sysfs_path(m, path, sizeof(path), "/proc/kallsyms"))
 		return -ENAMETOOLONG;
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	/* "ffffffffc0123456 T ib_register_peer_memory_client\t[ib_core]" */
-	while (!found && fgets(line, sizeof(line), f)) {
+	ret = gd_readfile_open(path, &fd);
+	if (ret)
+		return ret;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* "ffffffffc0123456 T ib_register_peer_memory_client\t[ib_core]"; a cap on
+	 * the bytes read keeps an endless file in a fixture tree from running on */
+	while (!found && total < GD_READ_CAP_TEXT && fgets(line, sizeof(line), f)) {
+		total += strlen(line);
 		char *name = strchr(line, ' ');
 
 		name = name ? strchr(name + 1, ' ') : NULL;
@@ -164,12 +174,14 @@ int gd_peermem_probe(const struct gd_machine *m, struct gd_peermem *p)
 {
 	static const char *const peers[] = { "nvidia-peermem", "nv_mem" };
 	char *mods = NULL;
-	int n = 0;
+	int n = 0, mods_err;
 
 	memset(p, 0, sizeof(*p));
 	p->nvidia_peermem = gd_sysfs_exists(m, "/sys/module/nvidia_peermem");
 	p->nv_peer_mem = gd_sysfs_exists(m, "/sys/module/nv_peer_mem");
-	if (gd_sysfs_read_text(m, &mods, "/proc/modules") == 0) {
+	mods_err = gd_sysfs_read_text(m, &mods, "/proc/modules");
+	p->modules_err = mods_err == -ENOENT ? 0 : mods_err;
+	if (mods_err == 0) {
 		p->nvidia_peermem |= gd_proc_modules_has(mods, "nvidia_peermem");
 		p->nv_peer_mem |= gd_proc_modules_has(mods, "nv_peer_mem");
 		free(mods);
@@ -188,6 +200,11 @@ int gd_peermem_probe(const struct gd_machine *m, struct gd_peermem *p)
 		p->state = GD_PEERMEM_LOADED;
 	n = snprintf(p->evidence, sizeof(p->evidence), "/sys/module/nvidia_peermem: %s; nv_peer_mem: %s",
 		     p->nvidia_peermem ? "loaded" : "absent", p->nv_peer_mem ? "loaded" : "absent");
+	if (mods_err && mods_err != -ENOENT) /* what could not be read is said, not assumed */
+		n += snprintf(p->evidence + n, sizeof(p->evidence) - n,
+			      "; /proc/modules unreadable (%s)", gd_strerror(mods_err));
+	if ((size_t)n >= sizeof(p->evidence))
+		n = (int)sizeof(p->evidence) - 1;
 	if (p->registered_as[0])
 		snprintf(p->evidence + n, sizeof(p->evidence) - n,
 			 "; /sys/kernel/mm/memory_peers/%s/version exists", p->registered_as);

@@ -59,6 +59,7 @@ struct gd_peermem {
 	bool nv_peer_mem;          /* the old Mellanox module */
 	bool memory_peers_dir;     /* /sys/kernel/mm/memory_peers exists (OFED ib_core) */
 	char registered_as[64];    /* "nv_mem" or "nvidia-peermem" */
+	int modules_err;           /* /proc/modules: 0, or why it could not be read */
 	char evidence[256];
 };
 

@@ -4,10 +4,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <hwloc.h>
 
 #include "gd.h"
+#include "log.h"
 #include "sysfs.h"
 
 #define PCI_VENDOR_NVIDIA 0x10de
@@ -198,6 +201,17 @@ static bool sysfs_is_gpu(const struct gd_machine *m, const char *bdf)
 	       gd_loc_is_gpu((unsigned)vendor, (unsigned)(cls >> 8));
 }
 
+/* A device entry that loops (a hostile tree) is ignored, and says so. */
+static void warn_loop(const struct gd_machine *m, const char *bdf)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!gd_sysfs_path(m, path, sizeof(path), "/sys/bus/pci/devices/%s", bdf) &&
+	    stat(path, &st) && errno == ELOOP)
+		gd_warn("%s: %s; this PCI device is ignored", path, strerror(ELOOP));
+}
+
 static int count_pcidevs(const struct gd_loc_src *s, char ***names, size_t *n)
 {
 	hwloc_obj_t o = NULL;
@@ -240,6 +254,8 @@ int gd_loc_list_gpus(const struct gd_loc_src *s, char (**busids)[GD_BDF_LEN], si
 		for (size_t i = 0; i < n; i++)
 			if (sysfs_is_gpu(s->m, names[i]))
 				snprintf((*busids)[k++], GD_BDF_LEN, "%s", names[i]);
+			else
+				warn_loop(s->m, names[i]);
 		gd_sysfs_free_list(names, n);
 	}
 	/* NVML (and nvidia-smi) number GPUs in PCI order; hwloc lists them in tree order */
@@ -449,8 +465,17 @@ static void judge_hop(const struct gd_machine *m, const char *child, const char 
 	memset(h, 0, sizeof(*h));
 	snprintf(h->child, sizeof(h->child), "%s", child);
 	snprintf(h->parent, sizeof(h->parent), "%s", parent);
-	if (gd_pci_read_link(m, child, &h->link))
+	if (gd_pci_read_link(m, child, &h->link) || h->link.bad_file[0]) {
+		/* a malformed speed is unknown, never a PASS */
+		if (h->link.bad_file[0]) {
+			struct gd_pcie_link bad = h->link;
+
+			h->v = GD_LOC_WARN;
+			snprintf(h->why, sizeof(h->why), "%s %s '%s' is not a PCIe rate", child,
+				 bad.bad_file, bad.bad_text);
+		}
 		return;
+	}
 	h->want_gts = h->link.max_gts;
 	h->want_width = h->link.max_width;
 	/* the link trains to what both ends can do: a Gen5 card in a Gen4 slot is no fault */
@@ -496,7 +521,7 @@ void gd_loc_judge_links(const struct gd_machine *m, const struct gd_loc_place *p
 		if (i == 0 && n > 1)
 			break; /* the root port's own link is internal to the root complex */
 		judge_hop(m, chain[i], i ? chain[i - 1] : "", gpu && i == n - 1, h);
-		if (!h->link.known)
+		if (!h->link.known && !h->link.bad_file[0])
 			continue;
 		if (out->worst < 0 || h->v > out->hop[out->worst].v)
 			out->worst = (int)out->n;

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "pcipath.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "log.h"
+#include "readfile.h"
 #include "sysfs.h"
 
 static bool is_bdf(const char *s)
@@ -58,9 +63,14 @@ int gd_pci_numa(const struct gd_machine *m, const char *bdf)
 int gd_pcie_parse_speed(const char *s, double *gts)
 {
 	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (end == s || v <= 0 || strncmp(end, " GT/s", 5))
+	/* "16.0 GT/s PCIe", "8 GT/s"; "Unknown", "nan GT/s", "1e999 GT/s", hex floats
+	 * and absurd rates are malformed, never a rate that passes a check */
+	if (!isdigit((unsigned char)s[0]) || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
+		return -EINVAL;
+	v = strtod(s, &end);
+	if (end == s || strncmp(end, " GT/s", 5) != 0 || !(v > 0 && v <= 1024))
 		return -EINVAL;
 	*gts = v;
 	return 0;
@@ -76,23 +86,36 @@ int gd_pcie_gen(double gts)
 	return 0;
 }
 
-int gd_pci_read_link(const struct gd_machine *m, const char *bdf, struct gd_pcie_link *l)
+/* A speed file: its rate, or 0 for "Unknown"; malformed text is named in l. */
+static double read_speed(const struct gd_machine *m, const char *bdf, const char *file,
+			 struct gd_pcie_link *l)
 {
 	char buf[64];
+	double gts = 0;
+
+	if (gd_sysfs_read_str(m, buf, sizeof(buf), "/sys/bus/pci/devices/%s/%s", bdf, file) ||
+	    !gd_pcie_parse_speed(buf, &gts) || !strncmp(buf, "Unknown", 7))
+		return gts;
+	if (!l->bad_file[0]) {
+		snprintf(l->bad_file, sizeof(l->bad_file), "%s", file);
+		snprintf(l->bad_text, sizeof(l->bad_text), "%.40s", buf);
+	}
+	return 0;
+}
+
+int gd_pci_read_link(const struct gd_machine *m, const char *bdf, struct gd_pcie_link *l)
+{
 	int ret;
 
 	memset(l, 0, sizeof(*l));
-	ret = gd_sysfs_read_str(m, buf, sizeof(buf), "/sys/bus/pci/devices/%s/current_link_speed", bdf);
-	if (!ret)
-		ret = gd_pcie_parse_speed(buf, &l->cur_gts);
-	if (!ret)
-		ret = gd_sysfs_read_int(m, &l->cur_width, "/sys/bus/pci/devices/%s/current_link_width",
-					bdf);
+	l->cur_gts = read_speed(m, bdf, "current_link_speed", l);
+	l->max_gts = read_speed(m, bdf, "max_link_speed", l);
+	if (!l->cur_gts)
+		return -EINVAL;
+	ret = gd_sysfs_read_int(m, &l->cur_width, "/sys/bus/pci/devices/%s/current_link_width",
+				bdf);
 	if (ret || l->cur_width <= 0)
 		return ret ? ret : -EINVAL;
-	if (gd_sysfs_read_str(m, buf, sizeof(buf), "/sys/bus/pci/devices/%s/max_link_speed", bdf) ||
-	    gd_pcie_parse_speed(buf, &l->max_gts))
-		l->max_gts = 0;
 	if (gd_sysfs_read_int(m, &l->max_width, "/sys/bus/pci/devices/%s/max_link_width", bdf))
 		l->max_width = 0;
 	l->known = true;
@@ -103,17 +126,21 @@ int gd_pci_read_config(const struct gd_machine *m, const char *bdf, uint8_t *buf
 		       size_t *got)
 {
 	char path[PATH_MAX];
-	FILE *f;
-	int ret = gd_sysfs_path(m, path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
+	ssize_t n;
+	int fd, ret = gd_sysfs_path(m, path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
 
 	if (ret)
 		return ret;
-	f = fopen(path, "rb");
-	if (!f)
-		return -errno;
-	*got = fread(buf, 1, len, f);
-	ret = ferror(f) ? -EIO : 0;
-	fclose(f);
+	/* bounded and non-blocking; config space is at most 4096 bytes, read what fits */
+	ret = gd_readfile_open(path, &fd);
+	if (ret)
+		return ret;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	*got = n < 0 ? 0 : (size_t)n;
 	return ret;
 }
 

@@ -33,11 +33,14 @@ struct gd_pcie_link {
 	bool known;              /* the current speed and width were read */
 	double cur_gts, max_gts; /* GT/s; max 0 unknown */
 	int cur_width, max_width; /* lanes; max 0 unknown */
+	/* a speed file that is neither a rate nor "Unknown" ("nan GT/s"): its name and text */
+	char bad_file[24], bad_text[48];
 };
 
 /* "32.0 GT/s PCIe" -> 32.0; -EINVAL if malformed ("Unknown"). */
 int gd_pcie_parse_speed(const char *s, double *gts);
-/* 0, or -errno when the current speed or width cannot be read. */
+/* 0, or -errno when the current speed or width cannot be read (bad_* then
+ * name a malformed speed file, also a malformed max_link_speed). */
 int gd_pci_read_link(const struct gd_machine *m, const char *bdf, struct gd_pcie_link *l);
 /* PCIe generation of a transfer rate: 2.5->1 ... 64->6; 0 unknown */
 int gd_pcie_gen(double gts);

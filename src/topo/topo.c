@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <hwloc/export.h>
 
 #include "gd.h"
 #include "log.h"
+#include "readfile.h"
 #include "sysfs.h"
 
 #if HWLOC_API_VERSION >= 0x00020800
@@ -38,6 +40,18 @@ static bool has_cpu_topology(const char *fsroot)
 			return true;
 	}
 	return false;
+}
+
+/* pci_type="03xx [10de:...": the NVIDIA GPUs an hwloc XML text declares. */
+static size_t count_xml_gpus(const char *xml)
+{
+	static const char key[] = "pci_type=\"03";
+	size_t n = 0;
+
+	for (const char *p = strstr(xml, key); p; p = strstr(p + 1, key))
+		if (strlen(p) > 20 && strncasecmp(p + sizeof(key) + 1, " [10de:", 7) == 0)
+			n++;
+	return n;
 }
 
 /*
@@ -71,15 +85,25 @@ static int load(hwloc_topology_t hw, const struct gd_topo_src *src)
 int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen)
 {
 	hwloc_topology_t hw;
+	char *xml = NULL;
+	size_t xmllen = 0;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
-	if (src->xml && access(src->xml, R_OK)) {
-		int e = errno;
-		snprintf(err, errlen, "cannot read topology file %s: %s", src->xml, strerror(e));
-		return -e;
+	/* read by gdperf's bounded reader, so that hwloc never reads a FIFO or /dev/zero */
+	if (src->xml) {
+		ret = gd_readfile_alloc(src->xml, GD_READ_CAP_TEXT, &xml, &xmllen);
+		if (ret) {
+			snprintf(err, errlen, "cannot read topology file %s: %s", src->xml,
+				 gd_strerror(ret));
+			return ret;
+		}
+		t->xml_nvidia_objs = count_xml_gpus(xml);
 	}
-	if (hwloc_topology_init(&hw))
+	if (hwloc_topology_init(&hw)) {
+		free(xml);
 		return -ENOMEM;
+	}
 	/* keep every PCI function and bridge: NVSwitches (class 0x0680) would vanish otherwise */
 	hwloc_topology_set_io_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_ALL);
 	/* caches are not needed and cost time on a live machine */
@@ -94,13 +118,25 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
 					      slow_components[i]);
 	if (src->xml) {
-		if (hwloc_topology_set_xml(hw, src->xml)) {
+		if (hwloc_topology_set_xmlbuffer(hw, xml, (int)xmllen + 1)) {
 			snprintf(err, errlen, "%s is not an hwloc XML topology (%s)", src->xml,
 				 MAKE_XML);
 			hwloc_topology_destroy(hw);
+			free(xml);
 			return -EINVAL;
 		}
 	} else if (src->m->fixture) {
+		char bad[PATH_MAX];
+
+		/* hwloc reads the tree with blocking reads of its own: refuse FIFOs first */
+		ret = gd_readfile_check_tree(src->m->root, 1000000, bad, sizeof(bad));
+		if (ret) {
+			snprintf(err, errlen, "cannot read the sysfs tree %s: %s: %s",
+				 src->m->root, bad, ret == -E2BIG ?
+				 "more than a million entries" : gd_strerror(ret));
+			hwloc_topology_destroy(hw);
+			return ret;
+		}
 		/* hwloc's linux backend reads the fixture root (load_fsroot); the
 		 * components that probe the real machine (libpciaccess, CPUID) stay out */
 		if (!has_cpu_topology(src->m->root)) {
@@ -112,7 +148,10 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 	}
-	if (load(hw, src)) {
+	errno = 0;
+	ret = load(hw, src);
+	free(xml);
+	if (ret) {
 		int e = errno ? errno : EINVAL;
 
 		if (src->xml) /* well-formed XML, but not a topology hwloc accepts */
@@ -323,7 +362,7 @@ static int decide(struct gd_topo *t)
 	return ret ? ret : gd_loc_decide(&t->loc);
 }
 
-static bool busid_is_gpu(const struct gd_busid *id, void *ctx)
+bool gd_topo_busid_is_gpu(const struct gd_busid *id, void *ctx)
 {
 	const struct gd_topo *t = ctx;
 
@@ -351,7 +390,7 @@ int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_on
 
 			if (i != j && i < t->ngpus && j < t->ngpus && nv)
 				links = gd_nvlink_count(nv, &t->gpus[i].id, &t->gpus[j].id,
-							busid_is_gpu, t);
+							gd_topo_busid_is_gpu, t);
 			t->nvlinks[i * n + j] = links;
 			if (links > 0 && !pci_only)
 				c = GD_LOC_NV;

@@ -56,6 +56,9 @@ struct gd_topo {
 	bool links_read; /* PCIe link files were read (not for an XML alone) */
 	/* sysfs files of the RDMA devices that could not be read or parsed */
 	size_t nic_read_errors;
+	/* --topology: NVIDIA display-class PCI objects in the XML text; fewer GPUs
+	 * than this after loading means hwloc dropped garbled ones */
+	size_t xml_nvidia_objs;
 };
 
 struct gd_topo_src {
@@ -94,6 +97,8 @@ void gd_topo_sort_nics(struct gd_topo *t);
 int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_only);
 /* The PCIe class of a pair, under any NVLink. */
 enum gd_loc_class gd_topo_pcie_cls(const struct gd_topo *t, size_t i, size_t j);
+/* Whether id is one of t's GPUs (ctx: the struct gd_topo), for gd_nvlink_count/validate. */
+bool gd_topo_busid_is_gpu(const struct gd_busid *id, void *ctx);
 
 /* Matrix cells, i and j index GPUs first then NICs. */
 static inline enum gd_loc_class gd_topo_cls(const struct gd_topo *t, size_t i, size_t j)

@@ -52,6 +52,9 @@ static int link_warning(struct gd_topo_advice *a, const char *dev, const char *b
 	if (links->worst < 0 || links->hop[links->worst].v == GD_LOC_OK)
 		return 0;
 	h = &links->hop[links->worst];
+	if (h->link.bad_file[0])
+		return warn(a, GD_TOPO_WARN_PCIE_DOWN, dev, "%s (%s): %s: its link speed is unknown",
+			    dev, busid, h->why);
 	if (!strcmp(h->child, busid))
 		return warn(a, GD_TOPO_WARN_PCIE_DOWN, dev,
 			    "%s (%s): PCIe link runs at %.1f GT/s x%d, below its maximum %.1f GT/s x%d: check the slot, riser and BIOS settings, or reseat the card%s",

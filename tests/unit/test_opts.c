@@ -177,8 +177,17 @@ static void value_parsers(void **state)
 	assert_int_equal(v, 2u << 20);
 	assert_int_equal(gd_opt_size("-s", "0", 1, 10, &v), -ERANGE);
 	assert_int_equal(gd_opt_u64("-n", "-1", 0, 10, &v), -EINVAL);
-	assert_int_equal(gd_opt_u64("-n", "0x10", 0, 100, &v), 0);
-	assert_int_equal(v, 16);
+	/* decimal everywhere: 010 is ten, hex and signs are refused */
+	assert_int_equal(gd_opt_u64("-n", "0x10", 0, 100, &v), -EINVAL);
+	assert_int_equal(gd_opt_u64("-n", "010", 0, 100, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(gd_opt_u64("-n", "+1", 0, 100, &v), -EINVAL);
+	assert_int_equal(gd_opt_u64("-n", " 1", 0, 100, &v), -EINVAL);
+	assert_int_equal(gd_opt_u64("-n", "99999999999999999999999", 0, 100, &v), -ERANGE);
+	assert_int_equal(gd_opt_int("-p", "010", 1, 65535, &i), 0);
+	assert_int_equal(i, 10);
+	assert_int_equal(gd_opt_int("-p", "-0x1", -5, 5, &i), -EINVAL);
+	assert_int_equal(gd_opt_size("-s", "64K", 1, 1024, &v), -ERANGE);
 	assert_int_equal(gd_opt_int("-p", "70000", 1, 65535, &i), -ERANGE);
 	assert_int_equal(gd_opt_choice("--output", "latency", choices, &i), 0);
 	assert_int_equal(i, 1);

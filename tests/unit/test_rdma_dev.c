@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "choose.h"
 #include "netdev.h"
 #include "rdma_dev.h"
 #include "fixture.h"
@@ -217,6 +218,34 @@ static void empty_box(void **state)
 	gd_rdma_free(h, n);
 }
 
+/* The device rule on the fixture trees: -d, else the first with the port ACTIVE. */
+static void device_rule(void **state)
+{
+	struct gd_hca h;
+
+	set_box("degraded"); /* mlx5_2 port 1 DOWN, mlx5_bond_0 ACTIVE */
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, NULL, 1, &h), 0);
+	assert_string_equal(h.name, "mlx5_bond_0");
+	gd_rdma_free_hca(&h);
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, "mlx5_2", 1, &h), -ENETDOWN);
+	assert_string_equal(h.name, "mlx5_2");
+	assert_string_equal(gd_hca_port(&h, 1)->state_str, "DOWN");
+	gd_rdma_free_hca(&h);
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, "mlx5_bond_0", 2, &h), -ENOENT);
+	gd_rdma_free_hca(&h);
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, NULL, 2, &h), -ENETDOWN);
+	gd_rdma_free_hca(&h);
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, "mlx5_9", 1, &h), -ENODEV);
+	gd_rdma_free_hca(&h);
+	set_box("ib"); /* mlx5_0, mlx5_1 ACTIVE; mlx5_2 INIT */
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, NULL, 1, &h), 0);
+	assert_string_equal(h.name, "mlx5_0");
+	gd_rdma_free_hca(&h);
+	set_box("empty");
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, NULL, 1, &h), -ENODEV);
+	gd_rdma_free_hca(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +259,7 @@ int main(void)
 		cmocka_unit_test(virtio_netdev_finds_its_pci_function),
 		cmocka_unit_test(broken_box_names_each_file),
 		cmocka_unit_test(empty_box),
+		cmocka_unit_test(device_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "readfile.h"
 #include "sysfs.h"
 
 static char tmpl[] = "/tmp/gd_sysfs_XXXXXX";
@@ -44,6 +45,17 @@ static int setup(void **state)
 	put("/sys/dev/garbage", "12abc\n");
 	put("/sys/dev/negative", "-5\n");
 	put("/sys/dev/empty", "");
+	snprintf(path, sizeof(path), "%s/sys/bad", tmpl);
+	mkdir(path, 0755);
+	put("/sys/bad/octal", "010\n");
+	put("/sys/bad/twohex", "0x0x10\n");
+	put("/sys/bad/plus", "+5\n");
+	snprintf(path, sizeof(path), "%s/sys/bad/fifo", tmpl);
+	mkfifo(path, 0600);
+	snprintf(path, sizeof(path), "%s/sys/bad/zero", tmpl);
+	symlink("/dev/zero", path);
+	snprintf(path, sizeof(path), "%s/sys/bad/loop", tmpl);
+	symlink("loop", path);
 	snprintf(path, sizeof(path), "%s/sys/link", tmpl);
 	symlink("dev/str", path);
 	assert_int_equal(gd_machine_init(&tm, tmpl), 0);
@@ -73,6 +85,42 @@ static void short_buffer_is_an_error(void **state)
 	char buf[4];
 
 	assert_int_equal(gd_sysfs_read_str(&tm, buf, sizeof(buf), "/sys/dev/str"), -ENOSPC);
+}
+
+/* FIFOs, devices and looping links are refused at once, naming the file; never read */
+static void hostile_files_are_refused(void **state)
+{
+	char buf[64], *text = NULL;
+	int v;
+
+	assert_int_equal(gd_sysfs_read_str(&tm, buf, sizeof(buf), "/sys/bad/fifo"), -GD_ENOTREG);
+	assert_non_null(strstr(gd_sysfs_errpath(), "/sys/bad/fifo"));
+	assert_int_equal(gd_sysfs_read_int(&tm, &v, "/sys/bad/zero"), -GD_ENOTREG);
+	assert_int_equal(gd_sysfs_read_text(&tm, &text, "/sys/bad/zero"), -GD_ENOTREG);
+	assert_int_equal(gd_sysfs_read_str(&tm, buf, sizeof(buf), "/sys/bad/loop"), -ELOOP);
+	assert_int_equal(gd_sysfs_read_str(&tm, buf, sizeof(buf), "/sys/dev"), -EISDIR);
+	assert_non_null(strstr(gd_strerror(-GD_ENOTREG), "not a regular file"));
+	assert_int_equal(gd_readfile_alloc("/dev/zero", 100, &text, NULL), -GD_ENOTREG);
+	snprintf(buf, sizeof(buf), "%s/sys/dev/str", tmpl);
+	assert_int_equal(gd_readfile_alloc(buf, 5, &text, NULL), -EFBIG);
+	assert_int_equal(gd_readfile_alloc(buf, 12, &text, NULL), 0);
+	assert_string_equal(text, "hello world\n");
+	free(text);
+}
+
+/* sysfs numbers are decimal, or hex after 0x: never octal */
+static void numbers_are_never_octal(void **state)
+{
+	uint64_t v;
+	int i;
+
+	assert_int_equal(gd_sysfs_read_u64(&tm, &v, "/sys/bad/octal"), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(gd_sysfs_read_int(&tm, &i, "/sys/bad/octal"), 0);
+	assert_int_equal(i, 10);
+	assert_int_equal(gd_sysfs_read_u64(&tm, &v, "/sys/bad/twohex"), -EINVAL);
+	assert_int_equal(gd_sysfs_read_u64(&tm, &v, "/sys/bad/plus"), -EINVAL);
+	assert_int_equal(gd_sysfs_read_int(&tm, &i, "/sys/bad/plus"), -EINVAL);
 }
 
 static void reads_numbers(void **state)
@@ -173,6 +221,8 @@ int main(void)
 		cmocka_unit_test(reads_strings_and_trims),
 		cmocka_unit_test(short_buffer_is_an_error),
 		cmocka_unit_test(reads_numbers),
+		cmocka_unit_test(hostile_files_are_refused),
+		cmocka_unit_test(numbers_are_never_octal),
 		cmocka_unit_test(malformed_numbers_name_the_file),
 		cmocka_unit_test(missing_file_is_enoent),
 		cmocka_unit_test(links_and_realpath_stay_rooted),
