@@ -173,6 +173,42 @@ static void gpu_memory_node_is_not_a_cpu_node(void **state)
 	gd_topo_free(&t);
 }
 
+/* The nearest-NIC rule and --use_cuda=auto's inverse on a hand-made matrix. */
+static void nearest_nic_rule_and_auto(void **state)
+{
+	enum gd_loc_class cls[] = {
+		/* NIC0      NIC1 */
+		GD_LOC_PXB, GD_LOC_PXB,  /* GPU0: a tie */
+		GD_LOC_PIX, GD_LOC_SYS,  /* GPU1: only NIC0 is best, it goes first */
+		GD_LOC_NODE, GD_LOC_NODE, /* GPU2: a tie */
+		GD_LOC_NA, GD_LOC_NA,    /* GPU3: nothing placed */
+	};
+	struct gd_locality l = { .ngpus = 4, .nnics = 2, .cls = cls };
+	int nic[4];
+	bool visible[4] = { true, false, true, true };
+
+	gd_loc_assign(cls, 4, 2, nic);
+	assert_int_equal(nic[1], 0);
+	assert_int_equal(nic[0], 1); /* NIC0 already carries GPU1 */
+	assert_int_equal(nic[2], 0); /* loads equal again: the lower index */
+	assert_int_equal(nic[3], -1);
+	l.nic_for_gpu = nic;
+	/* auto with NIC0: the nearest of the GPUs that have it as nearest (GPU1 PIX) */
+	assert_int_equal(gd_loc_gpu_for_nic(&l, 0, NULL), 1);
+	/* GPU1 not visible to CUDA: GPU2, the other GPU whose nearest is NIC0 */
+	assert_int_equal(gd_loc_gpu_for_nic(&l, 0, visible), 2);
+	assert_int_equal(gd_loc_gpu_for_nic(&l, 1, NULL), 0);
+	visible[0] = false;
+	visible[2] = false; /* no GPU of NIC1's is visible: the nearest visible one, or none */
+	assert_int_equal(gd_loc_gpu_for_nic(&l, 1, visible), -1);
+	assert_int_equal(gd_loc_gpu_for_nic(&l, 5, NULL), -1);
+	/* the advice threshold */
+	assert_int_equal(gd_loc_path_verdict(GD_LOC_PXB), GD_LOC_OK);
+	assert_int_equal(gd_loc_path_verdict(GD_LOC_PHB), GD_LOC_WARN);
+	assert_int_equal(gd_loc_numa_verdict("0", "1"), GD_LOC_WARN);
+	assert_int_equal(gd_loc_numa_verdict("0", ""), GD_LOC_OK);
+}
+
 static void pcie_speed_parser(void **state)
 {
 	double g = 0;
@@ -194,6 +230,7 @@ int main(void)
 		cmocka_unit_test(natural_nic_order),
 		cmocka_unit_test(nearest_nics_are_shared_evenly),
 		cmocka_unit_test(gpu_memory_node_is_not_a_cpu_node),
+		cmocka_unit_test(nearest_nic_rule_and_auto),
 		cmocka_unit_test(pcie_speed_parser),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
