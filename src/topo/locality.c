@@ -163,7 +163,7 @@ enum gd_loc_class gd_loc_classify(const struct gd_loc_place *a, const struct gd_
 	if (!a->known || !b->known)
 		return GD_LOC_NA;
 	if (!strcmp(a->busid, b->busid))
-		return GD_LOC_PIX; /* two devices on one PCI function */
+		return GD_LOC_PIX;		     /* two devices on one PCI function */
 	if (!a->host[0] || strcmp(a->host, b->host)) /* CPU side: one NUMA node or several */
 		return one_node(a->nodes) && !strcmp(a->nodes, b->nodes) ? GD_LOC_NODE : GD_LOC_SYS;
 	k = gd_loc_common_bridges(a, b);
@@ -297,7 +297,7 @@ int gd_loc_add_nic(struct gd_locality *l, const char *name, const char *busid)
 
 int gd_loc_add_gpus(struct gd_locality *l)
 {
-	char (*bdfs)[GD_BDF_LEN];
+	char(*bdfs)[GD_BDF_LEN];
 	size_t n;
 	int ret = gd_loc_list_gpus(&l->src, &bdfs, &n);
 
@@ -372,8 +372,7 @@ void gd_loc_assign(const enum gd_loc_class *cls, size_t ngpus, size_t nnics, int
 			if (ncand != want || best == GD_LOC_NA)
 				continue;
 			for (size_t k = 0; k < nnics; k++)
-				if (row[k] == best &&
-				    (pick < 0 || (load && load[k] < load[pick])))
+				if (row[k] == best && (pick < 0 || (load && load[k] < load[pick])))
 					pick = (int)k;
 			nic_for_gpu[g] = pick;
 			if (load)
@@ -424,7 +423,8 @@ static bool same_busid(const char *a, const char *b)
 
 	/* CUDA writes "00000000:18:00.0", sysfs and hwloc "0000:18:00.0" */
 	return sscanf(a, "%x:%x:%x.%x", &x[0], &x[1], &x[2], &x[3]) == 4 &&
-	       sscanf(b, "%x:%x:%x.%x", &y[0], &y[1], &y[2], &y[3]) == 4 && !memcmp(x, y, sizeof(x));
+	       sscanf(b, "%x:%x:%x.%x", &y[0], &y[1], &y[2], &y[3]) == 4 &&
+	       !memcmp(x, y, sizeof(x));
 }
 
 static int by_busid(const struct gd_loc_dev *d, size_t n, const char *busid)
@@ -458,7 +458,8 @@ enum gd_loc_verdict gd_loc_numa_verdict(const char *a, const char *b)
 }
 
 /* One link; parent "" for a device on the root complex (its own maximum only). */
-static void judge_hop(const struct gd_machine *m, const char *child, const char *parent, bool gpu_link, struct gd_loc_hop *h)
+static void judge_hop(const struct gd_machine *m, const char *child, const char *parent,
+		      bool gpu_link, struct gd_loc_hop *h)
 {
 	struct gd_pcie_link p;
 

@@ -44,11 +44,11 @@ const char *gd_loc_class_str(enum gd_loc_class c); /* "PIX"; "NV" for GD_LOC_NV;
 /* Where a PCI function sits. */
 struct gd_loc_place {
 	bool known;
-	char busid[GD_BDF_LEN];                       /* "0000:18:00.0" */
-	char host[32];                                /* root complex, "pci0000:17" */
+	char busid[GD_BDF_LEN]; /* "0000:18:00.0" */
+	char host[32];		/* root complex, "pci0000:17" */
 	int nbridges;
-	char bridge[GD_PCI_CHAIN_MAX][GD_BDF_LEN];    /* root port first */
-	char nodes[64];                               /* CPU NUMA node(s), "0"; "" unknown */
+	char bridge[GD_PCI_CHAIN_MAX][GD_BDF_LEN]; /* root port first */
+	char nodes[64];				   /* CPU NUMA node(s), "0"; "" unknown */
 };
 
 /* The source: hwloc when hw is set, else the rooted sysfs PCI tree of m.
@@ -72,7 +72,7 @@ bool gd_loc_is_gpu(unsigned vendor, unsigned class16);
 void gd_loc_hwloc_nodes(struct hwloc_topology *hw, void *obj, char *buf, size_t len);
 
 struct gd_loc_dev {
-	char name[64];                /* "GPU0", "mlx5_0" */
+	char name[64]; /* "GPU0", "mlx5_0" */
 	struct gd_loc_place place;
 };
 
@@ -81,8 +81,8 @@ struct gd_locality {
 	struct gd_loc_src src;
 	struct gd_loc_dev *gpus, *nics;
 	size_t ngpus, nnics;
-	enum gd_loc_class *cls;       /* ngpus x nnics, filled by gd_loc_decide */
-	int *nic_for_gpu;             /* index into nics, -1 none */
+	enum gd_loc_class *cls; /* ngpus x nnics, filled by gd_loc_decide */
+	int *nic_for_gpu;	/* index into nics, -1 none */
 };
 
 int gd_loc_add_gpu(struct gd_locality *l, const char *busid);
@@ -127,17 +127,17 @@ enum gd_loc_verdict gd_loc_numa_verdict(const char *a, const char *b);
 /* One PCIe link: the child is the upstream-facing end, the parent the port above it. */
 struct gd_loc_hop {
 	char child[GD_BDF_LEN], parent[GD_BDF_LEN]; /* parent "" on the root complex */
-	struct gd_pcie_link link;                   /* the child's */
-	double want_gts;                            /* what both ends can do */
+	struct gd_pcie_link link;		    /* the child's */
+	double want_gts;			    /* what both ends can do */
 	int want_width;
 	enum gd_loc_verdict v;
-	char why[200];                              /* "" when OK */
+	char why[200]; /* "" when OK */
 };
 
 struct gd_loc_links {
 	size_t n;
 	struct gd_loc_hop hop[GD_PCI_CHAIN_MAX];
-	int worst;                                  /* index of the worst hop, -1 none judged */
+	int worst; /* index of the worst hop, -1 none judged */
 };
 
 /*

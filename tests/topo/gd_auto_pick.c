@@ -39,8 +39,8 @@ static int pick_all(const struct gd_machine *m, char (*pci)[GD_CUDA_BUSID_LEN], 
 
 int main(int argc, char **argv)
 {
-	struct gd_loc_src src = { 0 };
-	char (*gpus)[GD_BDF_LEN], (*pci)[GD_CUDA_BUSID_LEN];
+	struct gd_loc_src src = {0};
+	char(*gpus)[GD_BDF_LEN], (*pci)[GD_CUDA_BUSID_LEN];
 	struct gd_machine m;
 	size_t n;
 	int ret;
