@@ -160,3 +160,11 @@ const char *gd_wc_hint(enum ibv_wc_status s)
 		return "see the device's documentation of this completion status";
 	}
 }
+
+void gd_wc_report(const struct ibv_wc *wc, const char *dev, const char *side)
+{
+	gd_error("completion error on %s QP 0x%06x (%s, %s): %s (%d): %s", dev, wc->qp_num,
+		 side, wc->status == IBV_WC_WR_FLUSH_ERR ? "flushed WR" :
+		 gd_wc_opcode_str(wc->opcode), ibv_wc_status_str(wc->status), wc->status,
+		 gd_wc_hint(wc->status));
+}
