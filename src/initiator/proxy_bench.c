@@ -246,9 +246,7 @@ static int drain_receives(struct gd_bench *b, uint64_t n)
 
 		for (int k = 0; k < ne; k++) {
 			if (wc[k].status != IBV_WC_SUCCESS) {
-				gd_error("%s: receiver completion failed: %s (%d)%s", b->conn.dev_name,
-					 ibv_wc_status_str(wc[k].status), wc[k].status,
-					 gd_wc_hint(wc[k].status));
+				gd_wc_report(&wc[k], b->conn.dev_name, "receiver");
 				b->exit_code = GD_EXIT_FAIL;
 				return -EIO;
 			}
