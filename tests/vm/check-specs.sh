@@ -45,7 +45,7 @@ rc=$?
 cat "$tmp/fail"
 vm_check "failing spec: exit 1" test $rc -eq 1
 for c in "gpus .*FAIL" "rxe0 port 1 state .*FAIL" "mlx5_9 present .*FAIL" "bw rxe0 host: min_bw .*FAIL" \
-	"min_peak_bw .*FAIL .*90% of line rate 10" "min_msg_rate .*FAIL" "bw-pcie rxe0 host: min_bw .*SKIP" \
+	"peak rxe0 host: min_peak_bw .*FAIL .*90% of line rate 10" "min_msg_rate .*FAIL" "bw-pcie rxe0 host: min_bw .*SKIP" \
 	"max_lat .*FAIL" "max_lat_p99 .*FAIL"; do
 	vm_check "failing spec: $c" grep -q "$c" "$tmp/fail"
 done
@@ -65,6 +65,13 @@ vm_check "--matrix: host rows of rxe0 and rxe_bond0" grep -q "^rxe_bond0  *host 
 vm_check "--matrix: grid" grep -q "^host  *[0-9.]* N/A  *[0-9.]* N/A" "$tmp/matrix"
 vm_check "--matrix --plot: 480x240 PNG with blue/red cells" "$py" "$top_srcdir/tests/check/pngprobe.py" \
 	"$tmp/m.png" 480 240 red:1
+
+"$ck" "$specs/guest-sweep.yaml" --plot "$tmp/s.png" >"$tmp/sweep" 2>&1
+rc=$?
+cat "$tmp/sweep"
+vm_check "sweep: exit 0, judged at 65536 bytes" grep -q "reproduce sweep rxe0 host: min_bw: gd_write_bw .* -s 65536" "$tmp/sweep"
+vm_check "sweep --plot: 900x600 PNG with a coloured line" "$py" "$top_srcdir/tests/check/pngprobe.py" \
+	"$tmp/s.png" 900 600
 
 "$ck" "$specs/guest-bond.yaml" >"$tmp/bond" 2>&1
 cat "$tmp/bond"
