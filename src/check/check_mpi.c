@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_MPI
 #include <mpi.h>
@@ -135,6 +136,24 @@ struct addr {
 	double line_gbps;
 };
 
+/*
+ * Wait for a non-blocking collective without spinning: ranks outside the
+ * running pair must leave the CPU to it (Open MPI busy-polls in blocking
+ * collectives, which starved the pair when ranks share cores).
+ */
+static void wait_idle(MPI_Request *rq)
+{
+	struct timespec ts = { 0, 1000 * 1000 };
+	int done = 0;
+
+	for (;;) {
+		MPI_Test(rq, &done, MPI_STATUS_IGNORE);
+		if (done)
+			return;
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* This rank's device for test t: its `device`, else the first RDMA device. */
 static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct addr *a,
 		   struct gd_ck_run *run)
@@ -193,8 +212,12 @@ static void one_pair(const struct gd_ck_run *mine, const struct addr *all, int s
 	{
 		struct gd_ck_measure sm = *m;
 
-		MPI_Bcast(&sm, sizeof(sm), MPI_BYTE, s, MPI_COMM_WORLD);
-		MPI_Bcast(m, sizeof(*m), MPI_BYTE, c, MPI_COMM_WORLD);
+		MPI_Request rq;
+
+		MPI_Ibcast(&sm, sizeof(sm), MPI_BYTE, s, MPI_COMM_WORLD, &rq);
+		wait_idle(&rq);
+		MPI_Ibcast(m, sizeof(*m), MPI_BYTE, c, MPI_COMM_WORLD, &rq);
+		wait_idle(&rq);
 		if (!m->exit_code && sm.exit_code)
 			*m = sm;
 	}
@@ -268,6 +291,7 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 		if (launch.rank == 0) {
 			struct gd_ck_run x = run;
 
+			x.tcp_port = (uint16_t)(*port - 1);
 			snprintf(x.label, sizeof(x.label), "rank%d(%s)->rank%d(%s)", pairs[k][0],
 				 all[pairs[k][0]].dev, pairs[k][1], all[pairs[k][1]].dev);
 			snprintf(x.peer_ip, sizeof(x.peer_ip), "%s", all[pairs[k][0]].ip);
@@ -275,7 +299,12 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 			x.line_gbps = all[pairs[k][0]].line_gbps;
 			gd_ck_evaluate(r, &x, &ms[k], (double)(gd_clock_mono_ns() - t0) / 1e9);
 		}
-		MPI_Barrier(MPI_COMM_WORLD);
+		{
+			MPI_Request rq;
+
+			MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+			wait_idle(&rq);
+		}
 	}
 	if (launch.rank == 0 && o->out)
 		print_pairs(o->out, t, all, pairs, ms, np);

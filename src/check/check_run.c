@@ -83,6 +83,11 @@ static void bond_items(struct gd_ck_report *r, const struct gd_ck_run *run,
 	snprintf(it->message, sizeof(it->message), "%s", msg);
 	snprintf(it->path_class, sizeof(it->path_class), "%s", run->cls);
 	gd_ck_command(run, t->size, it->command, sizeof(it->command));
+	if (moved_bytes(t, m) <= 0) {
+		it->status = GD_CK_SKIP;
+		snprintf(it->message, sizeof(it->message), "the run measured no traffic: %s", msg);
+		return;
+	}
 	if (bypass || min < 0) {
 		it->status = GD_CK_SKIP;
 		snprintf(it->measured, sizeof(it->measured), "no slave traffic");
