@@ -47,21 +47,18 @@ static double moved_bytes(const struct gd_ck_test *t, const struct gd_ck_measure
 	return m->bw_avg_gbps[m->nsizes - 1] * 1e9 / 8 * (t->duration_s ? t->duration_s : 1);
 }
 
-static void bond_items(struct gd_ck_report *r, const struct gd_ck_run *run,
-		       const struct gd_ck_measure *m, const struct gd_ck_bond_sample *b0,
-		       const struct gd_ck_bond_sample *b1)
+void gd_ck_bond_verdict(struct gd_ck_report *r, const struct gd_ck_run *run,
+			const struct gd_ck_measure *m, const char *shares, double min, double total,
+			const char *bond)
 {
 	const struct gd_ck_test *t = run->t;
-	char msg[512];
-	double min = gd_ck_bond_shares(b0, b1, msg, sizeof(msg)), total = 0;
 	double want = t->min_slave_share > 0 ? t->min_slave_share : 10;
-	bool bypass;
+	/* a loopback never leaves the host: the kernel routes it through lo, past the slaves */
+	bool bypass = total < 0.1 * moved_bytes(t, m);
+	char msg[640];
 	struct gd_ck_item *it;
 
-	for (size_t i = 0; i < b1->n && i < b0->n; i++)
-		total += (double)(b1->bytes[i] - b0->bytes[i]);
-	/* a loopback never leaves the host: the kernel routes it through lo, past the slaves */
-	bypass = total < 0.1 * moved_bytes(t, m);
+	snprintf(msg, sizeof(msg), "%s", shares);
 	if (bypass)
 		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), "; the slaves carried %.0f "
 			 "bytes of the run's ~%.0f: its traffic did not pass them (a loopback stays "
@@ -73,7 +70,7 @@ static void bond_items(struct gd_ck_report *r, const struct gd_ck_run *run,
 			 "%s%s", it->message[0] ? "; " : "", msg);
 		if (!bypass && min >= 0 && min < 1 && t->qps >= 2)
 			gd_warn("%s: one slave of %s carried almost nothing with %u QPs: %s",
-				run->label, b1->bond, t->qps, msg);
+				run->label, bond, t->qps, msg);
 		return;
 	}
 	it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s %s: bond-balance", t->name, run->label);
@@ -99,8 +96,20 @@ static void bond_items(struct gd_ck_report *r, const struct gd_ck_run *run,
 		snprintf(it->message + strlen(it->message), sizeof(it->message) - strlen(it->message),
 			 "; one QP is one flow and takes one slave: use qps: 2 or more");
 	if (it->status == GD_CK_FAIL && t->qps >= 2)
-		gd_warn("%s: one slave of %s carried %.1f%% with %u QPs: %s", run->label, b1->bond,
-			min, t->qps, msg);
+		gd_warn("%s: one slave of %s carried %.1f%% with %u QPs: %s", run->label, bond, min,
+			t->qps, msg);
+}
+
+static void bond_items(struct gd_ck_report *r, const struct gd_ck_run *run,
+		       const struct gd_ck_measure *m, const struct gd_ck_bond_sample *b0,
+		       const struct gd_ck_bond_sample *b1)
+{
+	char msg[512];
+	double min = gd_ck_bond_shares(b0, b1, msg, sizeof(msg)), total = 0;
+
+	for (size_t i = 0; i < b1->n && i < b0->n; i++)
+		total += (double)(b1->bytes[i] - b0->bytes[i]);
+	gd_ck_bond_verdict(r, run, m, msg, min, total, b1->bond);
 }
 
 struct runner {
