@@ -20,11 +20,11 @@ static const char *worst_class(const struct gd_ck_machine *m)
 
 	for (size_t g = 0; g < m->t.ngpus; g++) {
 		int nic = m->adv.nic_for_gpu ? m->adv.nic_for_gpu[g] : -1;
-		int c = nic < 0 ? GD_LINK_NA : (int)gd_topo_cls(&m->t, g, m->t.ngpus + (size_t)nic);
+		int c = nic < 0 ? GD_LOC_NA : (int)gd_topo_cls(&m->t, g, m->t.ngpus + (size_t)nic);
 
 		worst = c > worst ? c : worst;
 	}
-	return worst < 0 ? NULL : gd_link_str((enum gd_link)worst);
+	return worst < 0 ? NULL : gd_loc_class_str((enum gd_loc_class)worst);
 }
 
 static void topology(FILE *out, const struct gd_ck_machine *m)

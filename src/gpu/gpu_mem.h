@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "cuda.h"
+#include "locality.h"
 #include "machine.h"
 
 struct ibv_pd;
@@ -54,6 +55,15 @@ struct gd_gpu {
 
 int gd_gpu_open(const struct gd_gpu_select *sel, struct gd_gpu *gpu);
 void gd_gpu_close(struct gd_gpu *gpu);
+/*
+ * --use_cuda=auto's choice (locality.h gd_loc_gpu_for_nic) without CUDA:
+ * cuda_pci[i] is CUDA device i's PCI address ("" unknown). index: the chosen
+ * device (0 when none); cls: its path class to the NIC. 0, or -ENODEV when
+ * no visible GPU can be placed near the NIC, or -errno.
+ */
+int gd_gpu_auto_pick(const struct gd_machine *m, const char *nic_pci,
+		     const char (*cuda_pci)[GD_CUDA_BUSID_LEN], int count, int *index,
+		     enum gd_loc_class *cls);
 /* Fill gpu->path_class ("PIX".."SYS") relative to a NIC's PCI address. */
 void gd_gpu_set_nic(struct gd_gpu *gpu, const char *nic_pci);
 
