@@ -13,6 +13,7 @@
 #include "check_matrix.h"
 #include "check_mpi.h"
 #include "check_sections.h"
+#include "jsonout.h"
 #include "log.h"
 #include "progress.h"
 
@@ -159,6 +160,27 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 		gd_ck_matrix_add(x->mx, run, &m);
 }
 
+static void dry_run_json(const struct gd_ck_runs *rs, FILE *out)
+{
+	char cmd[600];
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct gd_ck_run *r = &rs->v[i];
+		json_object *rec = gd_json_record("check_plan");
+
+		gd_ck_command(r, r->t->sweep_min ? r->t->sweep_min : r->t->size, cmd, sizeof(cmd));
+		gd_json_add_str(rec, "test", r->t->name);
+		gd_json_add_str(rec, "run", r->label);
+		gd_json_add_str(rec, "device", r->dev);
+		gd_json_add_str(rec, "memory", r->gpu >= 0 ? "gpu" : "host");
+		gd_json_add_str(rec, "path_class", r->cls);
+		gd_json_add_int_or_null(rec, "line_gbps", (int64_t)r->line_gbps, r->line_gbps > 0);
+		gd_json_add_int_or_null(rec, "pcie_gbps", (int64_t)r->pcie_gbps, r->pcie_gbps > 0);
+		gd_json_add_str(rec, "command", cmd);
+		gd_json_emit(rec, out);
+	}
+}
+
 static void dry_run(const struct gd_ck_runs *rs, FILE *out)
 {
 	char cmd[600], line[16], pcie[16];
@@ -237,7 +259,10 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 	for (size_t i = 0; i < rs.n; i++)
 		rs.v[i].tcp_port = (uint16_t)(o->base_port + i % 1000);
 	if (o->dry_run) {
-		dry_run(&rs, stdout);
+		if (o->json)
+			dry_run_json(&rs, stdout);
+		else
+			dry_run(&rs, stdout);
 		if (o->plot)
 			ret = plot_plan(&rs, o->plot);
 		goto out;
