@@ -57,7 +57,7 @@ static int device_steps(const struct gd_ibgda_facts *f, struct gd_ibgda_plan *p)
 		line(p, "device %s: not mlx5 (driver %s): no", f->dev, f->driver[0] ? f->driver : "unknown");
 		refuse(p, "ibgda.devx",
 		       "run --initiator=proxy, which works on any RDMA device (rxe, EFA, ...)",
-		       "--initiator=ibgda needs a ConnectX (mlx5) NIC; %s is driven by %s and has no "
+		       "IBGDA (ibgda, ibgda-cpudb) needs a ConnectX (mlx5) NIC; %s is driven by %s and has no "
 		       "mlx5 work queues or DEVX",
 		       f->dev, f->driver[0] ? f->driver : "an unknown driver");
 		return -1;

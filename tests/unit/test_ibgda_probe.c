@@ -163,7 +163,7 @@ static void entry_refuses(void **s)
 	assert_int_equal(gd_ibgda_prepare(&m, "no_such_dev9", false, true, 0, o, e, &p), 3);
 	fclose(o);
 	fclose(e);
-	assert_non_null(strstr(eb, "error: --initiator=ibgda: --initiator=ibgda needs a ConnectX"));
+	assert_non_null(strstr(eb, "error: --initiator=ibgda: IBGDA (ibgda, ibgda-cpudb) needs a ConnectX"));
 	assert_non_null(strstr(eb, "--initiator=proxy"));
 	assert_non_null(strstr(eb, "gd_doctor --check ibgda.devx"));
 	assert_non_null(strstr(ob, "IBGDA probe: device no_such_dev9: not mlx5"));
