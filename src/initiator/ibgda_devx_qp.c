@@ -48,7 +48,8 @@ static int ctrl_mem(struct gd_ibgda_hwqp *h, struct ibv_context *ctx, enum gd_ib
 		memset(h->host_ctrl, 0, h->ctrl_len);
 		memset((uint8_t *)h->host_ctrl + h->sq_len, 0xff, h->cq_len);
 		h->ctrl = (uintptr_t)h->host_ctrl; /* mapped to the GPU by the caller (UVA) */
-		h->umem = mlx5dv_devx_umem_reg(ctx, h->host_ctrl, h->ctrl_len, IBV_ACCESS_LOCAL_WRITE);
+		h->umem = mlx5dv_devx_umem_reg(ctx, h->host_ctrl, h->ctrl_len,
+					       IBV_ACCESS_LOCAL_WRITE);
 		return h->umem ? 0 : fail(h, "host memory umem", errno);
 	}
 	if (!cu || cu->MemAlloc(&h->gpu_alloc, h->ctrl_len + 65536))
@@ -57,10 +58,12 @@ static int ctrl_mem(struct gd_ibgda_hwqp *h, struct ibv_context *ctx, enum gd_ib
 	cu->MemsetD8(h->ctrl, 0, h->ctrl_len);
 	cu->MemsetD8(h->ctrl + h->sq_len, 0xff, h->cq_len); /* CQE opcode INVALID */
 	if (mem == GD_IBGDA_MEM_DMABUF) {
-		struct mlx5dv_devx_umem_in in = { .addr = 0, .size = h->ctrl_len,
-						  .access = IBV_ACCESS_LOCAL_WRITE,
-						  .pgsz_bitmap = ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1),
-						  .comp_mask = MLX5DV_UMEM_MASK_DMABUF };
+		struct mlx5dv_devx_umem_in in = {.addr = 0,
+						 .size = h->ctrl_len,
+						 .access = IBV_ACCESS_LOCAL_WRITE,
+						 .pgsz_bitmap =
+							 ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1),
+						 .comp_mask = MLX5DV_UMEM_MASK_DMABUF};
 
 		if (!cu->MemGetHandleForAddressRange ||
 		    cu->MemGetHandleForAddressRange(&fd, h->ctrl, h->ctrl_len,
@@ -102,12 +105,16 @@ static int create_objs(struct gd_ibgda_hwqp *h, struct ibv_context *ctx, uint32_
 		       uint32_t log_nwqe)
 {
 	uint8_t cq_in[GD_PRM_BYTES(CREATE_CQ_IN)], qp_in[GD_PRM_BYTES(CREATE_QP_IN)];
-	uint8_t out[GD_PRM_BYTES(CMD_OUT)] = { 0 };
+	uint8_t out[GD_PRM_BYTES(CMD_OUT)] = {0};
 	uint32_t eqn;
-	struct gd_cq_attr ca = { .log_size = 0, .umem_offset = h->sq_len,
-				 .dbr_offset = h->sq_len + h->cq_len + 32, .collapsed = true };
-	struct gd_qp_attr qa = { .pd = pdn, .log_sq_size = log_nwqe, .umem_offset = 0,
-				 .dbr_offset = h->sq_len + h->cq_len };
+	struct gd_cq_attr ca = {.log_size = 0,
+				.umem_offset = h->sq_len,
+				.dbr_offset = h->sq_len + h->cq_len + 32,
+				.collapsed = true};
+	struct gd_qp_attr qa = {.pd = pdn,
+				.log_sq_size = log_nwqe,
+				.umem_offset = 0,
+				.dbr_offset = h->sq_len + h->cq_len};
 
 	if (mlx5dv_devx_query_eqn(ctx, 0, &eqn))
 		return fail(h, "mlx5dv_devx_query_eqn", errno);
@@ -134,7 +141,7 @@ int gd_ibgda_hwqp_create(struct gd_ibgda_hwqp *h, struct ibv_context *ctx, struc
 			 const struct gd_ibgda_plan *plan, uint32_t log_nwqe)
 {
 	struct mlx5dv_pd dvpd;
-	struct mlx5dv_obj obj = { .pd = { .in = pd, .out = &dvpd } };
+	struct mlx5dv_obj obj = {.pd = {.in = pd, .out = &dvpd}};
 	int rc;
 
 	memset(h, 0, sizeof(*h));
@@ -162,17 +169,17 @@ int gd_ibgda_hwqp_create(struct gd_ibgda_hwqp *h, struct ibv_context *ctx, struc
 int gd_ibgda_hwqp_connect(struct gd_ibgda_hwqp *h, struct gd_qp_path *path)
 {
 	uint8_t in[GD_PRM_BYTES(MODIFY_QP_IN)], out[GD_PRM_BYTES(CMD_OUT)];
-	static const char *const step[] = { "RST2INIT_QP", "INIT2RTR_QP", "RTR2RTS_QP" };
-	void (*build[])(uint8_t *, const struct gd_qp_path *) = { gd_cmd_rst2init, gd_cmd_init2rtr,
-								   gd_cmd_rtr2rts };
+	static const char *const step[] = {"RST2INIT_QP", "INIT2RTR_QP", "RTR2RTS_QP"};
+	void (*build[])(uint8_t *, const struct gd_qp_path *) = {gd_cmd_rst2init, gd_cmd_init2rtr,
+								 gd_cmd_rtr2rts};
 
 	path->qpn = h->qpn;
 	for (int i = 0; i < 3; i++) {
 		memset(out, 0, sizeof(out));
 		build[i](in, path);
 		if (mlx5dv_devx_obj_modify(h->qp, in, sizeof(in), out, sizeof(out))) {
-			snprintf(h->err, sizeof(h->err), "%s on QP 0x%x: %s (syndrome 0x%x)", step[i],
-				 h->qpn, strerror(errno),
+			snprintf(h->err, sizeof(h->err), "%s on QP 0x%x: %s (syndrome 0x%x)",
+				 step[i], h->qpn, strerror(errno),
 				 (unsigned)gd_prm_get(out, GD_F(CMD_OUT, SYNDROME)));
 			return -EIO;
 		}

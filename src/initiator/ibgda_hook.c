@@ -36,6 +36,7 @@ int gd_ibgda_hook(const struct gd_init_opts *o, const struct gd_machine *m, cons
 		return ret;
 	gd_error("--initiator=%s on %s: the probe passes, but the benchmark tools' IBGDA data path "
 		 "is not built yet (it awaits a real ConnectX to be verified); use "
-		 "--initiator=proxy", gd_initiator_name(o->initiator), name);
+		 "--initiator=proxy",
+		 gd_initiator_name(o->initiator), name);
 	return 3;
 }
