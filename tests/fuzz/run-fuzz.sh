@@ -74,6 +74,7 @@ common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
 	"$srcdir"/src/discover/*.c "$srcdir"/src/topo/pcipath.c \
 	"$srcdir"/src/doctor/gdr_env.c "$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
+	"$srcdir"/src/core/opts.c \
 	$common $libs $(pkg-config --libs libibverbs 2>/dev/null || echo -libverbs)
 # the tree the sysfs fuzzer mutates (restored after every input)
 rm -rf "$work/tree"
