@@ -68,7 +68,7 @@ static void on_sigint(int sig)
 	gd_bench_stop = 1; /* a timed run ends cleanly; side-channel waits give up */
 }
 
-/* Map a setup failure to an exit code (DESIGN.md). */
+/* Map a setup failure to an exit code (gd.h). */
 static int setup_exit_code(int err)
 {
 	switch (err) {
@@ -746,6 +746,13 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 	if (gd_bench_check(&b->p)) {
 		free(b);
 		return res->exit_code = GD_EXIT_USAGE;
+	}
+	if ((b->p.init.initiator == GD_INIT_IBGDA || b->p.init.initiator == GD_INIT_IBGDA_CPUDB) &&
+	    !gd_ibgda_available(b->p.init.initiator)) {
+		gd_error("--initiator=%s: not built: this gdperf has no IBGDA mode yet (use cpu or "
+			 "proxy)", gd_initiator_name(b->p.init.initiator));
+		free(b);
+		return res->exit_code = GD_EXIT_ENV;
 	}
 	gethostname(b->host, sizeof(b->host) - 1);
 	gd_mem_roles(&b->p, &b->roles);

@@ -10,7 +10,9 @@
 
 #include "cuda.h"
 #include "gd.h"
+#include "initiator.h"
 #include "log.h"
+#include "proxy_bench.h"
 
 enum {
 	/* every benchmark */
@@ -196,6 +198,7 @@ static void build_cmd(struct bench_cmd *bc, enum gd_bench_op op, enum gd_bench_k
 	bc->tables[nt++] = gd_common_opts;
 	bc->tables[nt++] = common_opts;
 	bc->tables[nt++] = bw ? bw_opts : lat_opts;
+	bc->tables[nt++] = gd_initiator_opts;
 	refuse(bc, &nref, bw ? lat_opts : bw_opts,
 	       bw ? "the latency tools (gd_*_lat)" : "the bandwidth tools (gd_*_bw)");
 	if (op == GD_OP_SEND || op == GD_OP_WRITE)
@@ -520,8 +523,12 @@ static int handle_kind(struct gd_bench_params *p, int id, const char *arg)
 
 static int handler(void *ctx, int id, const char *arg)
 {
-	int ret = handle_common(ctx, id, arg);
+	struct gd_bench_params *p = ctx;
+	int ret = gd_init_opts_handle(&p->init, id, arg);
 
+	if (ret <= 0)
+		return ret;
+	ret = handle_common(ctx, id, arg);
 	return ret <= 0 ? ret : handle_kind(ctx, id, arg);
 }
 
@@ -674,7 +681,8 @@ int gd_bench_check(struct gd_bench_params *p)
 	int ret;
 
 	if ((ret = check_sizes(p)) || (ret = check_length(p)) || (ret = check_queues(p)) ||
-	    (ret = check_report(p)) || (ret = check_memory(p)))
+	    (ret = check_report(p)) || (ret = check_memory(p)) ||
+	    (ret = gd_init_opts_check(&p->init)) || (ret = gd_proxy_bench_check(p)))
 		return ret;
 	return 0;
 }

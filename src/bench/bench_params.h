@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "initiator.h"
 #include "machine.h"
 
 enum gd_bench_op { GD_OP_WRITE = 0, GD_OP_READ, GD_OP_ATOMIC, GD_OP_SEND, GD_OP_COUNT };
@@ -134,6 +135,9 @@ struct gd_bench_params {
 	char cuda_bus_id[GD_BENCH_BDF_MAX]; /* --use_cuda_bus_id=BDF, "" = none */
 	bool cuda_dmabuf;		/* --use_cuda_dmabuf */
 	bool gpu_staging;		/* --gpu_staging: bounce through host memory */
+
+	/* who issues the operations: --initiator and its shape (initiator.h) */
+	struct gd_init_opts init;
 
 	uint32_t given;			/* enum gd_bench_given bits */
 

@@ -13,6 +13,7 @@
 #include "gpu_mem.h"
 #include "jsonout.h"
 #include "log.h"
+#include "proxy_bench.h"
 #include "stats.h"
 
 #define DASHES "---------------------------------------------------------------------------------------"
@@ -135,6 +136,12 @@ void gd_bench_report_header(struct gd_bench *b)
 		fprintf(b->out, " Memory          : cuda: %s\n", gpu); /* the GPU, its path, the registration */
 	else
 		fprintf(b->out, " Memory          : %s\n", gd_buf_kind_name(b->buf.kind));
+	if (p->init.initiator != GD_INIT_CPU) {
+		char ini[256];
+
+		gd_init_opts_header(&p->init, gd_proxy_bench_producer(p), p->num_qps, ini, sizeof(ini));
+		fprintf(b->out, " Initiator       : %s\n", ini);
+	}
 	fprintf(b->out, "%s\n", DASHES);
 	for (uint32_t i = 0; i < p->num_qps; i++) {
 		print_addr(b, "local", &b->local[i]);
@@ -184,6 +191,7 @@ static json_object *json_common(struct gd_bench *b, const char *type)
 	gd_json_add_str(o, "memory", gd_buf_kind_name(b->buf.kind));
 	if (b->buf.kind == GD_BUF_CUDA)
 		gd_gpu_buf_json(&b->buf, o); /* "gpu": index, name, pci, path_class, registration */
+	gd_init_opts_to_json(&b->p.init, gd_proxy_bench_producer(&b->p), b->p.num_qps, o);
 	gd_bench_params_to_json(&b->p, params);
 	/* the effective values where the engine clamped them */
 	gd_json_add_int(params, "tx_depth_effective", b->tx_depth);

@@ -17,6 +17,7 @@
 #include "gd.h"
 #include "log.h"
 #include "oob.h"
+#include "proxy_bench.h"
 
 #define POLL_BATCH 16
 #define PEER_CHECK_NS 100000000ull /* 100 ms */
@@ -291,6 +292,8 @@ int gd_bench_run_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *res,
 	int ret = 0;
 	unsigned spin = 0;
 
+	if (p->init.initiator == GD_INIT_PROXY && init)
+		return gd_proxy_bench_bw(b, size, res, sent);
 	memset(res, 0, sizeof(*res));
 	res->size = size;
 	*sent = false;
@@ -579,6 +582,8 @@ int gd_bench_run_lat(struct gd_bench *b, uint64_t size, double **samples, size_t
 	struct watch w;
 	int ret = 0;
 
+	if (p->init.initiator == GD_INIT_PROXY)
+		return gd_proxy_bench_lat(b, size, samples, nsamples);
 	*samples = NULL;
 	*nsamples = 0;
 	prepare_qps(b, size);

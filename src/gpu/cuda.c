@@ -50,6 +50,13 @@ static const struct sym syms[] = {
 	SYM(MemsetD8, "cuMemsetD8_v2"),
 	SYM(PointerGetAttribute, "cuPointerGetAttribute"),
 	OPT(MemGetHandleForAddressRange, "cuMemGetHandleForAddressRange"),
+	OPT(ModuleLoadData, "cuModuleLoadData"),
+	OPT(ModuleUnload, "cuModuleUnload"),
+	OPT(ModuleGetFunction, "cuModuleGetFunction"),
+	OPT(LaunchKernel, "cuLaunchKernel"),
+	OPT(StreamQuery, "cuStreamQuery"),
+	OPT(MemHostAlloc, "cuMemHostAlloc"),
+	OPT(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),
 };
 
 /* Names for the few errors we may meet before cuGetErrorName is usable. */
