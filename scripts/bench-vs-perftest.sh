@@ -340,7 +340,11 @@ for r in csv.reader(open(sys.argv[1])):
         m = float(bw) if kind == "bw" else float("nan")
     except ValueError:
         v = m = float("nan")
-    d.setdefault(impl, []).append(dict(round=int(rnd), v=v, m=m, flag=flag, wall=wall, host=host))
+    cnt = dict(kv.split("=", 1) for kv in (r[14] if len(r) > 14 else "").split(";") if "=" in kv)
+    try: retries = int(cnt.get("completer_retry_err", 0))
+    except ValueError: retries = 0
+    d.setdefault(impl, []).append(dict(round=int(rnd), v=v, m=m, flag=flag, wall=wall, host=host,
+                                       retries=retries))
 
 def q(xs, p):
     xs = sorted(xs)
@@ -358,10 +362,25 @@ print("Median, min..max and IQR (q1..q3) of the message rate (Mpps; bw tools) or
 print("lat tools) per point and variant, and the median bandwidth (MiB/s);")
 print("runs: ok / ! (retransmit or RNR in hw_counters) / h (host busy outside QEMU > %.1f CPU) / X failed;" % HOST_BUSY)
 print("ratio = median / pt median (rate: > 1 gdperf faster; latency: < 1 gdperf faster); pair = median")
-print("[min..max] of the per-round ratios; quiet = ratio of medians over runs with neither ! nor h.")
+print("[min..max] of the per-round ratios; quiet = ratio of medians over runs with neither ! nor h;")
+print("fit = ratio of the retry-free rates from a least-squares fit of 1/rate = a + b * retransmit")
+print("timeouts (completer_retry_err) over a variant's runs: time per message without retries")
+print("(given only when some run of each had at most one retry).")
 print()
-print("| op | kind | bytes | variant | median | min..max | IQR | MiB/s | runs ok/!/h/X | wall s | ratio | pair ratio | quiet ratio |")
-print("|---|---|---:|---|---:|---|---|---:|---|---:|---:|---|---:|")
+print("| op | kind | bytes | variant | median | min..max | IQR | MiB/s | runs ok/!/h/X | retries | wall s | ratio | pair ratio | quiet ratio | fit ratio |")
+print("|---|---|---:|---|---:|---|---|---:|---|---|---:|---:|---|---:|---:|")
+def fit0(xs):
+    """retry-free rate: 1 / a of 1/v = a + b * retries (OLS), or nan"""
+    pts = [(x["retries"], 1 / x["v"]) for x in xs if math.isfinite(x["v"]) and x["v"] > 0]
+    # at least 3 runs, one of them with at most one retry: no long extrapolation
+    if len(pts) < 3 or min(p[0] for p in pts) > 1: return float("nan")
+    mx = sum(p[0] for p in pts) / len(pts); my = sum(p[1] for p in pts) / len(pts)
+    sxx = sum((p[0] - mx) ** 2 for p in pts)
+    if sxx == 0:
+        return 1 / my if mx == 0 else float("nan")
+    b = sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx
+    a = my - b * mx
+    return 1 / a if a > 0 else float("nan")
 def quiet(x): return not x["flag"] and not (x["host"] > HOST_BUSY)
 for key in sorted(runs, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
     op, kind, size = key
@@ -382,19 +401,22 @@ for key in sorted(runs, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
                  "%s..%s" % (fmt(q(vals, .25), 1, p), fmt(q(vals, .75), 1, p)),
                  fmt(med([x["m"] for x in ok]), 1, 2) if kind == "bw" else "",
                  "%d/%d/%d/%d" % (len(ok) - nflag - nhost, nflag, nhost, len(xs) - len(ok)),
+                 "%d..%d" % (min(x["retries"] for x in ok), max(x["retries"] for x in ok)) if ok else "",
                  fmt(med([x["wall"] for x in xs]), 1, 2)]
         if impl != "pt" and ptv and vals:
             r = med(vals) / med(ptv)
             pr = {x["round"]: x["v"] for x in pt}
             pair = [x["v"] / pr[x["round"]] for x in ok if x["round"] in pr]
             rq = med(qv) / med(ptq) if qv and ptq else float("nan")
-            cells += [fmt(r, 1), "%s [%s..%s]" % (fmt(med(pair), 1), fmt(min(pair), 1), fmt(max(pair), 1)), fmt(rq, 1)]
+            rf = fit0(ok) / fit0(pt) if kind == "bw" else float("nan")
+            cells += [fmt(r, 1), "%s [%s..%s]" % (fmt(med(pair), 1), fmt(min(pair), 1), fmt(max(pair), 1)),
+                      fmt(rq, 1), fmt(rf, 1)]
             speed = rq if math.isfinite(rq) else r
             if kind != "bw": speed = 1 / speed
             if min_ratio > 0 and not speed >= min_ratio:
                 below.append("%s %s %d %s: speed ratio %.3f < %.2f" % (op, kind, size, impl, speed, min_ratio))
         else:
-            cells += ["", "", ""]
+            cells += ["", "", "", ""]
             if impl != "pt" and min_ratio > 0:
                 below.append("%s %s %d %s: no result to compare (%d %s runs, %d pt runs)" % (
                     op, kind, size, impl, len(vals), impl, len(ptv)))
