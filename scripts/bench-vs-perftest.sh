@@ -163,7 +163,7 @@ iters() {
 # wait_listen PORT: until something listens on it (30 s at most); no probe
 # connection, as each server accepts one peer
 wait_listen() {
-	local hex i l
+	local hex i l f
 	printf -v hex ':%04X ' "$1"
 	for ((i = 0; i < 600; i++)); do
 		for f in /proc/net/tcp /proc/net/tcp6; do
