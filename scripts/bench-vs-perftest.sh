@@ -25,7 +25,8 @@
 # pto (perftest --use_old_post_send); ratios are against pt. --flags adds
 # options to every run of every tool (e.g. the message-rate flags -q/-l/-Q).
 # --strace adds, after the timed runs of a point, one -n run per variant
-# under `strace -c -f` (server and client): syscalls per message.
+# under `strace -c -f` (server and client): syscalls per message;
+# --strace-only does only that (no timed runs).
 # --out DIR keeps runs.csv, strace.csv, host.txt and summary.txt there.
 # --min-ratio R (a guard, not a measurement): exit 1 when any variant's speed
 # ratio against pt (rate gd/pt, latency pt/gd; over the quiet runs when there
@@ -69,17 +70,18 @@ while [ $# -gt 0 ]; do
 	--iters-scale) scale=$2; shift 2 ;;
 	--flags) flags=$2; shift 2 ;;
 	--strace) do_strace=1; shift ;;
+	--strace-only) do_strace=1; pairs=0; shift ;;
 	--min-ratio) min_ratio=$2; shift 2 ;;
 	--host-log) host_log=$2; shift 2 ;;
 	--backlog) backlog=$2; shift 2 ;;
 	--sample-host) sample_only=1; shift ;;
 	--out) mkdir -p "$2" && outdir=$(cd "$2" && pwd); shift 2 ;;
 	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
-	-h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,41p' "$0"; exit 0 ;;
 	*) echo "bench-vs-perftest: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
-[[ $pairs =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-perftest: --pairs takes a count, not '$pairs'" >&2; exit 2; }
+[[ $pairs =~ ^[0-9]+$ ]] || { echo "bench-vs-perftest: --pairs takes a count, not '$pairs'" >&2; exit 2; }
 [[ $min_ratio =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "bench-vs-perftest: --min-ratio takes a number, not '$min_ratio'" >&2; exit 2; }
 [ -z "$backlog" ] || [[ $backlog =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "bench-vs-perftest: --backlog takes a packet count, not '$backlog'" >&2; exit 2; }
@@ -177,6 +179,17 @@ wait_listen() {
 	return 1
 }
 
+# reap PID: the server normally ends with its client; give it 10 s, then kill it
+reap() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$1" 2> /dev/null || break
+		sleep 0.2
+	done
+	kill -9 "$1" 2> /dev/null
+	wait "$1" 2> /dev/null
+}
+
 # counters NAME: every hw counter into the associative array NAME, and the
 # kernel's packet drops on the way (the rxe device talks to its own address,
 # so its packets cross lo and the per-CPU backlog of netdev_max_backlog)
@@ -240,7 +253,7 @@ one() {
 	t0=$EPOCHREALTIME
 	out=$(env $ENVV timeout -s KILL 120 $TOOL $args $IP 2>&1)
 	t1=$EPOCHREALTIME
-	wait $spid 2>/dev/null
+	reap $spid
 	counters c1
 	h1=$(host_now)
 	for k in "${!c1[@]}"; do
@@ -274,7 +287,7 @@ strace_one() {
 	spid=$!
 	wait_listen $port || { kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null; return; }
 	env $ENVV timeout -s KILL 300 strace -c -f -o "$f.c" $TOOL $args $IP > "$f.out" 2>&1
-	wait $spid 2>/dev/null
+	reap $spid
 	n=$(awk -v size=$size '$1 == size && $2 ~ /^[0-9]+$/ { print $2; exit }' "$f.out")
 	local c s top
 	c=$(awk '$NF == "total" { print $4 }' "$f.c")
