@@ -10,24 +10,44 @@
 #include "gd.h"
 #include "log.h"
 #include "opts.h"
+#include "rdma_dev.h"
 #include "sysfs.h"
 
-enum { O_DEV = 1, O_JSON };
+enum { O_DEV = 1, O_JSON, O_PEER };
 
 static const struct gd_opt devinfo_opts[] = {
 	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "report only this RDMA device (e.g. mlx5_bond_0)", O_DEV },
 	{ "json", 0, GD_NO_ARG, NULL, "print JSON Lines (one record per device and bond, then a summary)", O_JSON },
+	{ "peer", 0, GD_REQ_ARG, "HOST", "also mark the device, port and GID a test toward HOST would use", O_PEER },
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
+/* --completion=devices: the names discovery finds, for the shell's -d */
+static int complete(const struct gd_machine *m, const char *what, FILE *out)
+{
+	struct gd_hca *hcas = NULL;
+	size_t n = 0;
+
+	if (strcmp(what, "devices") != 0)
+		return -EINVAL;
+	if (gd_rdma_discover(m, &hcas, &n) == 0)
+		for (size_t i = 0; i < n; i++)
+			fprintf(out, "%s\n", hcas[i].name);
+	gd_rdma_free(hcas, n);
+	return 0;
+}
+
 static const struct gd_cmd cmd = {
 	"[options]",
 	"Report RDMA devices, ports, GID tables, the netdev map and bonds.",
 	tables,
+	complete,
 };
 
 struct args {
+	struct gd_machine m;
 	const char *dev;
+	const char *peer;
 	bool json;
 };
 
@@ -47,29 +67,31 @@ static int handle(void *ctx, int id, const char *arg)
 	case O_JSON:
 		a->json = true;
 		return 0;
+	case O_PEER:
+		a->peer = arg;
+		return 0;
 	}
 	return -EINVAL;
 }
 
-static void no_devices(void)
+static void no_devices(const struct gd_machine *m)
 {
-	if (gd_sysfs_is_fixture()) {
-		gd_error("no RDMA devices under %s/sys/class/infiniband", gd_sysfs_root());
+	if (m->fixture) {
+		gd_error("no RDMA devices under %s/sys/class/infiniband", m->root);
 		return;
 	}
 	gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent)");
-	gd_info("load the driver of your NIC (modprobe mlx5_ib), or create a Soft-RoCE device: "
-		"modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0");
+	gd_info("%s", GD_RDMA_NODEV_FIX);
 }
 
-static void unknown_device(const char *dev)
+static void unknown_device(const struct gd_machine *m, const char *dev)
 {
 	struct gd_devinfo all;
 	char list[512] = "";
 	size_t n = 0;
 
-	gd_error("no RDMA device named '%s'", dev);
-	if (gd_devinfo_collect(NULL, false, &all))
+	gd_error("no RDMA device named '%s' (-d/--ib-dev)", gd_excerpt(dev));
+	if (gd_devinfo_collect(m, NULL, false, &all))
 		return;
 	for (size_t i = 0; i < all.nhcas; i++)
 		n += snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0, "%s%s",
@@ -103,16 +125,17 @@ static int report(const struct args *a, const struct gd_devinfo *di)
 
 int main(int argc, char **argv)
 {
+	struct gd_devinfo_peer peer;
 	struct args a = { 0 };
 	struct gd_devinfo di;
 	int ret;
 
-	ret = gd_tool_parse(&cmd, argc, argv, handle, &a);
+	ret = gd_tool_parse(&cmd, argc, argv, handle, &a, &a.m);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
-	ret = gd_devinfo_collect(a.dev, true, &di);
+	ret = gd_devinfo_collect(&a.m, a.dev, true, &di);
 	if (ret == -ENODEV && a.dev) {
-		unknown_device(a.dev);
+		unknown_device(&a.m, a.dev);
 		return GD_EXIT_USAGE;
 	}
 	if (ret) {
@@ -120,12 +143,20 @@ int main(int argc, char **argv)
 			 "/sys/class/infiniband", strerror(-ret));
 		return GD_EXIT_ENV;
 	}
+	if (di.nhcas && a.peer && gd_devinfo_peer(&a.m, a.dev, a.peer, &peer)) {
+		gd_devinfo_free(&di);
+		return GD_EXIT_USAGE;
+	}
+	di.peer = a.peer ? &peer : NULL;
 	if (di.nhcas) {
 		ret = report(&a, &di);
+		/* the rules found nothing for the peer: the test could not run here */
+		if (ret == GD_EXIT_OK && a.peer && gd_devinfo_peer_status(&peer))
+			ret = GD_EXIT_ENV;
 	} else {
 		if (a.json) /* machine readers still get a summary saying "devices": 0 */
 			gd_devinfo_print_json(&di, stdout);
-		no_devices();
+		no_devices(&a.m);
 		ret = GD_EXIT_ENV;
 	}
 	gd_devinfo_free(&di);

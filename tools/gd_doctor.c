@@ -30,6 +30,7 @@ static const struct gd_cmd doctor_cmd = {
 };
 
 struct doctor_args {
+	struct gd_machine m;
 	struct gd_doctor d;
 	bool list;
 };
@@ -58,22 +59,30 @@ static int on_opt(void *ctx, int id, const char *arg)
 int main(int argc, char **argv)
 {
 	struct doctor_args a = { .d = { .out = stdout } };
-	int ret = gd_tool_parse(&doctor_cmd, argc, argv, on_opt, &a);
+	int ret = gd_tool_parse(&doctor_cmd, argc, argv, on_opt, &a, &a.m);
 
+	a.d.m = &a.m;
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
+	/* option values first: nothing of the machine is read for a bad --check */
+	if (!gd_doctor_check_exists(a.d.only_check)) {
+		gd_error("--check %s matches no check (see --list)", gd_excerpt(a.d.only_check));
+		return GD_EXIT_USAGE;
+	}
 	if (a.list) {
-		gd_doctor_list(stdout);
+		gd_doctor_list(stdout, a.d.json);
 		return gd_tool_flush_stdout();
 	}
 	ret = gd_doctor_init(&a.d);
+	if (ret == -ENXIO) /* -d names no device: the message lists them */
+		return GD_EXIT_USAGE;
 	if (ret) {
 		gd_error("cannot read the machine's devices: %s", strerror(-ret));
 		return GD_EXIT_ENV;
 	}
 	ret = gd_doctor_run(&a.d);
 	if (ret == -ENOENT) {
-		gd_error("--check %s matches no check (see --list)", a.d.only_check);
+		gd_error("--check %s matches no check (see --list)", gd_excerpt(a.d.only_check));
 		gd_doctor_fini(&a.d);
 		return GD_EXIT_USAGE;
 	}

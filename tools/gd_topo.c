@@ -9,6 +9,7 @@
 #include "log.h"
 #include "nvlink.h"
 #include "opts.h"
+#include "readfile.h"
 #include "sysfs.h"
 #include "topo.h"
 #include "topo_advice.h"
@@ -28,18 +29,38 @@ static const struct gd_opt topo_opts[] = {
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, topo_opts, gd_sysfs_opts, NULL };
+/* --completion=gpus: the values --use_cuda takes on this machine (0..N-1 and auto) */
+static int complete(const struct gd_machine *m, const char *what, FILE *out)
+{
+	struct gd_topo t;
+	struct gd_topo_src src = { NULL, m };
+	char err[256];
+
+	if (strcmp(what, "gpus") != 0)
+		return -EINVAL;
+	memset(&t, 0, sizeof(t));
+	if (gd_topo_load(&t, &src, err, sizeof(err)) == 0 && gd_topo_find_gpus(&t) == 0)
+		for (size_t i = 0; i < t.ngpus; i++)
+			fprintf(out, "%zu\n", i);
+	gd_topo_free(&t);
+	fprintf(out, "auto\n");
+	return 0;
+}
+
 static const struct gd_cmd cmd = {
 	"[options]",
 	"Show the PCIe/NVLink/NUMA topology of GPUs and RDMA NICs, as nvidia-smi topo -m does.",
 	tables,
+	complete,
 };
 
 static const char *const formats[] = { "compact", "nvidia-smi", "json", NULL };
 
 struct args {
+	struct gd_machine m; /* --sysfs-root, else $GDPERF_SYSFS_ROOT, else this machine */
 	const char *xml, *nvlinks, *export;
 	int format;
-	bool pci_only, advice;
+	bool pci_only, advice, json, format_given;
 };
 
 static int handle(void *ctx, int id, const char *arg)
@@ -49,8 +70,10 @@ static int handle(void *ctx, int id, const char *arg)
 	switch (id) {
 	case O_TOPOLOGY: a->xml = arg; return 0;
 	case O_NVLINKS: a->nvlinks = arg; return 0;
-	case O_FORMAT: return gd_opt_choice("--format", arg, formats, &a->format);
-	case O_JSON: a->format = GD_TOPO_JSON; return 0;
+	case O_FORMAT:
+		a->format_given = true;
+		return gd_opt_choice("--format", arg, formats, &a->format);
+	case O_JSON: a->json = true; return 0;
 	case O_PCI_ONLY: a->pci_only = true; return 0;
 	case O_ADVICE: a->advice = true; return 0;
 	case O_EXPORT: a->export = arg; return 0;
@@ -59,20 +82,43 @@ static int handle(void *ctx, int id, const char *arg)
 }
 
 /* NVLink counts: the file, else NVML on the live machine, else unknown. */
-static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd_nvlinks *nv)
+/* --nvlinks FILE, read and parsed before anything of the machine: a bad file is exit 2 at once */
+static int read_nvlinks(const struct args *a, struct gd_nvlinks *nv)
 {
 	char err[512] = "";
 	int ret;
 
 	*nv = (struct gd_nvlinks){ 0 };
-	if (a->nvlinks) {
-		ret = gd_nvlink_read_file(a->nvlinks, nv, err, sizeof(err));
-		if (ret)
-			gd_error("%s", err);
-		return ret;
+	if (!a->nvlinks)
+		return 0;
+	ret = gd_nvlink_read_file(a->nvlinks, nv, err, sizeof(err));
+	if (ret)
+		gd_error("%s", err);
+	return ret;
+}
+
+static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd_nvlinks *nv)
+{
+	char err[512] = "";
+
+	if (a->nvlinks) { /* read before the topology (read_nvlinks): checked against it here */
+		size_t listed = nv->n;
+
+		if (listed && !t->ngpus) { /* never a silent matrix without the listed GPUs */
+			gd_error("%s lists NVLinks of GPUs, but %s has no NVIDIA GPU: are its GPU "
+				 "PCI objects garbled? export the topology again (gd_topo --export)",
+				 a->nvlinks, a->xml ? a->xml : "the topology");
+			return -EINVAL;
+		}
+		if (gd_nvlink_validate(nv, a->nvlinks, gd_topo_busid_is_gpu, (void *)t) == listed &&
+		    listed)
+			gd_warn("%s: none of its lines apply to this topology; showing PCIe "
+				"classes between GPUs", a->nvlinks);
+		return 0;
 	}
+	*nv = (struct gd_nvlinks){ 0 };
 	/* --pci-only does not need NVML, unless the counts are exported */
-	if (a->xml || gd_sysfs_is_fixture() || t->ngpus < 2 || (a->pci_only && !a->export))
+	if (a->xml || a->m.fixture || t->ngpus < 2 || (a->pci_only && !a->export))
 		return 0;
 	if (gd_nvlink_query_nvml(nv, err, sizeof(err)))
 		gd_warn("%s; showing PCIe classes between GPUs", err);
@@ -89,19 +135,19 @@ static int find_nics(const struct args *a, struct gd_topo *t)
 {
 	int ret;
 
-	if (a->xml && !(gd_sysfs_is_fixture() && gd_sysfs_exists("/sys/class/infiniband"))) {
+	if (a->xml && !(a->m.fixture && gd_sysfs_exists(&a->m, "/sys/class/infiniband"))) {
 		gd_debug("NICs from the OpenFabrics devices of %s", a->xml);
 		return gd_topo_find_nics_hwloc(t);
 	}
-	gd_debug("NICs from %s/sys/class/infiniband", gd_sysfs_root());
+	gd_debug("NICs from %s/sys/class/infiniband", a->m.root);
 	ret = gd_topo_find_nics_rdma(t);
 	if (ret)
 		gd_error("cannot list the RDMA devices: %s (%s)", strerror(-ret), gd_sysfs_errpath());
 	else if (t->nic_read_errors)
-		gd_warn("%zu sysfs file(s) of the RDMA devices are missing or malformed, so the NIC "
+		gd_warn("%zu sysfs file(s) of the RDMA devices are missing or malformed, so the "
+			"NIC "
 			"legend or placement may be incomplete; 'gd_devinfo%s%s' names them",
-			t->nic_read_errors, gd_sysfs_is_fixture() ? " --sysfs-root " : "",
-			gd_sysfs_root());
+			t->nic_read_errors, a->m.fixture ? " --sysfs-root " : "", a->m.root);
 	return ret;
 }
 
@@ -135,29 +181,39 @@ static int export_files(const struct args *a, struct gd_topo *t, const struct gd
 static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *nv,
 		    struct gd_topo_advice *adv)
 {
-	/* the root of --sysfs-root or $GDPERF_SYSFS_ROOT: hwloc must read the same tree */
-	struct gd_topo_src src = { a->xml, gd_sysfs_root() };
+	/* the machine of --sysfs-root or $GDPERF_SYSFS_ROOT: hwloc reads the same tree */
+	struct gd_topo_src src = {a->xml, &a->m};
 	char err[512];
 	int ret;
 
+	if (read_nvlinks(a, nv))
+		return GD_EXIT_USAGE;
 	ret = gd_topo_load(t, &src, err, sizeof(err));
 	if (ret) {
 		gd_error("%s", err);
 		/* a bad --topology file is the user's to fix; the live machine is not */
-		return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL) ?
+		return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL ||
+				  ret == -EISDIR || ret == -EFBIG || ret == -GD_ENOTREG) ?
 			       GD_EXIT_USAGE : GD_EXIT_ENV;
 	}
 	if (t->no_cpu_topology)
 		gd_warn("%s has no sys/devices/system/cpu: CPU and NUMA affinity are shown as N/A, "
 			"and devices on different sockets may show NODE instead of SYS; copy "
 			"sys/devices/system/{cpu,node} into the tree, or replay an hwloc XML with "
-			"--topology", gd_sysfs_root());
+			"--topology",
+			a->m.root);
 	if (gd_topo_find_gpus(t) || find_nics(a, t))
 		return GD_EXIT_ENV;
+	if (t->ngpus < t->xml_nvidia_objs) { /* GPUs that vanished are never a silent exit 0 */
+		gd_error("%s declares %zu NVIDIA GPU(s), but only %zu have a valid PCI address and "
+			 "ID: the file is damaged; export it again (gd_topo --export FILE)", a->xml,
+			 t->xml_nvidia_objs, t->ngpus);
+		return GD_EXIT_USAGE;
+	}
 	if (load_nvlinks(a, t, nv))
 		return GD_EXIT_USAGE;
 	/* PCIe link files: on this machine, or in a fixture tree (not for a replayed XML alone) */
-	if (!a->xml || gd_sysfs_is_fixture())
+	if (!a->xml || a->m.fixture)
 		gd_topo_read_links(t);
 	if (gd_topo_classify(t, nv, a->pci_only) || gd_topo_advise(t, adv)) {
 		gd_error("out of memory");
@@ -173,8 +229,8 @@ static void source_name(const struct args *a, char *buf, size_t len)
 {
 	if (a->xml)
 		snprintf(buf, len, "in %s", a->xml);
-	else if (gd_sysfs_is_fixture())
-		snprintf(buf, len, "under %s", gd_sysfs_root());
+	else if (a->m.fixture)
+		snprintf(buf, len, "under %s", a->m.root);
 	else
 		snprintf(buf, len, "on this machine");
 }
@@ -217,13 +273,41 @@ static int run(const struct args *a)
 	return ret;
 }
 
+/* --export FILE and FILE.nvlinks, before anything is read: a FIFO would block the write */
+static int check_export(const char *file)
+{
+	char path[4096];
+	int ret;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), i ? "%s.nvlinks" : "%s", file);
+		ret = gd_writefile_check(path);
+		if (ret) {
+			gd_error("cannot write %s: %s; give a regular file to --export", path,
+				 ret == -GD_ENOTREG ? "a FIFO or socket (writing would wait for a "
+						      "reader)" : gd_strerror(ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	int ret;
 
-	ret = gd_tool_parse(&cmd, argc, argv, handle, &a);
+	ret = gd_tool_parse(&cmd, argc, argv, handle, &a, &a.m);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
+	if (a.json && a.format_given && a.format != GD_TOPO_JSON) { /* honoured or refused */
+		gd_error("--json and --format=%s cannot be used together: choose one output format",
+			 formats[a.format]);
+		return GD_EXIT_USAGE;
+	}
+	if (a.json)
+		a.format = GD_TOPO_JSON;
+	if (a.export && check_export(a.export))
+		return GD_EXIT_USAGE;
 	return run(&a);
 }

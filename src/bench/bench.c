@@ -11,6 +11,7 @@
 
 #include "bench.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <sched.h>
 #include <time.h>
@@ -23,9 +24,12 @@
 #include "bench_opts.h"
 #include "bench_report.h"
 #include "gd.h"
+#include "gid.h"
 #include "log.h"
 #include "oob.h"
+#include "opts.h"
 #include "sysfs.h"
+#include "gpu_mem.h"
 
 volatile sig_atomic_t gd_bench_stop;
 struct gd_clock gd_clock;
@@ -64,7 +68,7 @@ static void on_sigint(int sig)
 	gd_bench_stop = 1; /* a timed run ends cleanly; side-channel waits give up */
 }
 
-/* Map a setup failure to an exit code (DESIGN.md). */
+/* Map a setup failure to an exit code (gd.h). */
 static int setup_exit_code(int err)
 {
 	switch (err) {
@@ -122,13 +126,16 @@ bad:
 /* perftest's default placement: the CPUs of the NIC's NUMA node, when it has one. */
 static void pin_numa(const struct gd_bench *b)
 {
+	const struct gd_machine *m = &b->p.machine;
 	char cpus[GD_BENCH_CORES_MAX];
 	int node = -1;
 
-	if (gd_sysfs_read_int(&node, "/sys/class/infiniband/%s/device/numa_node",
-			      b->conn.dev_name) || node < 0)
+	if (gd_sysfs_read_int(m, &node, "/sys/class/infiniband/%s/device/numa_node",
+			      b->conn.dev_name) ||
+	    node < 0)
 		return; /* rxe and single-node machines: nothing to do */
-	if (gd_sysfs_read_str(cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist", node))
+	if (gd_sysfs_read_str(m, cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist",
+			      node))
 		return;
 	if (pin_cores(cpus) == 0 && gd_log_verbose())
 		gd_info("running on the CPUs of %s's NUMA node %d: %s", b->conn.dev_name, node, cpus);
@@ -343,6 +350,44 @@ static int check_limits(struct gd_bench *b, const struct gd_bw_result *r)
 	return fail;
 }
 
+/* A new entry of the result model (NULL when full: the sweep has 23 sizes). */
+static struct gd_bench_size_result *next_result(struct gd_bench *b, uint64_t size)
+{
+	struct gd_bench_size_result *r;
+
+	if (b->res->nsizes >= GD_BENCH_MAX_SIZES)
+		return NULL;
+	r = &b->res->sizes[b->res->nsizes++];
+	memset(r, 0, sizeof(*r));
+	r->size = size;
+	return r;
+}
+
+static void record_bw(struct gd_bench *b, uint64_t size, const struct gd_bw_result *mine,
+		      const struct gd_bw_result *peer)
+{
+	bool active = b->roles.initiator || b->roles.receiver;
+	struct gd_bench_size_result *r = next_result(b, size);
+	const struct gd_bw_result *shown = active ? mine : peer;
+
+	if (!r)
+		return;
+	r->has_local = active;
+	r->local = *mine;
+	r->has_peer = true;
+	r->peer = *peer;
+	r->iters = shown->iters;
+	r->bw_avg_Bps = shown->avg_Bps;
+	r->bw_peak_Bps = shown->peak_Bps;
+	r->msg_rate = shown->msg_rate;
+	if (b->p.bidirectional) {
+		r->bw_avg_Bps += peer->avg_Bps;
+		r->msg_rate += peer->msg_rate;
+		r->bw_peak_Bps = mine->peak_Bps > 0 && peer->peak_Bps > 0 ?
+				 mine->peak_Bps + peer->peak_Bps : 0;
+	}
+}
+
 static int one_bw_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 {
 	struct gd_bw_result mine, peer;
@@ -372,6 +417,7 @@ static int one_bw_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 			return ret;
 	}
 	*ops_total += peer.ops;
+	record_bw(b, size, &mine, &peer);
 	if (b->p.bidirectional)
 		gd_bench_report_bw_line(b, &mine, &peer);
 	else if (b->roles.initiator || b->roles.receiver)
@@ -387,6 +433,7 @@ static int one_bw_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 
 static int one_lat_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 {
+	const struct gd_bench_params *p = &b->p;
 	double *samples = NULL;
 	size_t n = 0;
 	struct gd_bw_result peer, none;
@@ -412,6 +459,14 @@ static int one_lat_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 	}
 	if (!ret)
 		*ops_total += peer.ops;
+	if (!ret && n) {
+		struct gd_bench_size_result *r = next_result(b, size);
+
+		if (r && gd_lat_stats_compute(samples, n, &r->lat) == 0) {
+			r->has_lat = true;
+			r->iters = p->duration_s ? n : p->iters;
+		}
+	}
 	if (!ret)
 		gd_bench_report_lat(b, size, samples, n);
 	free(samples);
@@ -577,7 +632,8 @@ static int run_all(struct gd_bench *b)
 
 	if (p->output == GD_OUTPUT_FULL && !p->json)
 		gd_bench_report_header(b);
-	gd_progress_init(&b->progress, p->duration_s || p->run_infinitely || p->all_sizes);
+	gd_progress_init(&b->progress, b->out &&
+			 (p->duration_s || p->run_infinitely || p->all_sizes));
 	for (size = first; size <= last; size *= 2) {
 		if (p->op == GD_OP_ATOMIC)
 			size = GD_BENCH_ATOMIC_SIZE;
@@ -612,52 +668,130 @@ static int run_all(struct gd_bench *b)
 	return ret;
 }
 
-int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind kind)
+/* The plan facts, once setup has resolved them. */
+static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
+{
+	const struct gd_conn *c = &b->conn;
+
+	snprintf(f->device, sizeof(f->device), "%s", c->dev_name);
+	f->port = c->port;
+	f->roce = c->roce;
+	f->gid_index = c->gid_index;
+	if (c->gid_index >= 0) {
+		inet_ntop(AF_INET6, c->gid.raw, f->gid, sizeof(f->gid));
+		snprintf(f->gid_type, sizeof(f->gid_type), "%s", gd_gid_type_str((enum gd_gid_type)c->gid_type));
+		snprintf(f->gid_netdev, sizeof(f->gid_netdev), "%s", c->gid_netdev);
+		snprintf(f->gid_choice, sizeof(f->gid_choice), "%s",
+			 b->p.conn == GD_CONN_RDMA_CM ? "rdma_cm" : c->gid_auto ? "auto" : "user");
+	}
+	f->mtu = b->remote && b->remote[0].mtu ? GD_MIN(c->mtu, b->remote[0].mtu) : c->mtu;
+	snprintf(f->memory, sizeof(f->memory), "%s", gd_buf_kind_name(b->buf.kind));
+	if (b->buf.kind == GD_BUF_CUDA && b->buf.priv) {
+		gd_gpu_buf_describe(&b->buf, f->gpu, sizeof(f->gpu));
+		if (gd_gpu_buf_gpu(&b->buf))
+			snprintf(f->gpu_path_class, sizeof(f->gpu_path_class), "%s",
+				 gd_gpu_buf_gpu(&b->buf)->path_class);
+	}
+	f->tx_depth = b->tx_depth;
+	f->rx_depth = gd_bench_uses_recv(&b->p) ? b->p.rx_depth : 0;
+	f->cq_mod = b->cq_mod;
+	f->max_inline = c->max_inline;
+	f->out_reads = c->out_reads;
+	snprintf(f->host, sizeof(f->host), "%s", b->host);
+	snprintf(f->peer, sizeof(f->peer), "%s", b->peer);
+}
+
+static void init_once(void)
+{
+	static bool done;
+	const char *clk;
+
+	if (done)
+		return;
+	done = true;
+	clk = gd_clock_init();
+	if (gd_log_verbose())
+		gd_info("timestamps: %s (%.4f ns per tick)", clk,
+			gd_clock.tsc ? gd_clock.ns_per_tick : 1.0);
+	srand48(getpid() ^ (long)gd_now_ns());
+}
+
+static int run_side(struct gd_bench *b)
+{
+	int ret;
+
+	ret = setup(b);
+	if (ret) {
+		if (ret == -ECONNABORTED)
+			return gd_oob_exit_code(b->oob, ret);
+		return b->exit_code ?: setup_exit_code(ret);
+	}
+	fill_facts(b, &b->res->facts);
+	b->res->facts_valid = true;
+	ret = run_all(b);
+	return ret ? (b->exit_code ?: GD_EXIT_FAIL) : b->exit_code;
+}
+
+int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res)
 {
 	struct gd_bench *b = calloc(1, sizeof(*b));
-	struct sigaction sa;
-	int ret, code;
+	int code;
 
+	memset(res, 0, sizeof(*res));
 	if (!b)
-		return GD_EXIT_ENV;
-	gd_log_init(argv[0]);
-	ret = gd_bench_parse(argc, argv, op, kind, &b->p);
-	if (ret) {
+		return res->exit_code = GD_EXIT_ENV;
+	b->p = *p;
+	b->res = res;
+	b->out = out;
+	if (gd_bench_check(&b->p)) {
 		free(b);
-		return ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE;
+		return res->exit_code = GD_EXIT_USAGE;
 	}
-	b->out = stdout;
+	if ((b->p.init.initiator == GD_INIT_IBGDA || b->p.init.initiator == GD_INIT_IBGDA_CPUDB) &&
+	    !gd_ibgda_available(b->p.init.initiator)) {
+		gd_error("--initiator=%s: not built: this gdperf has no IBGDA mode yet (use cpu or "
+			 "proxy)", gd_initiator_name(b->p.init.initiator));
+		free(b);
+		return res->exit_code = GD_EXIT_ENV;
+	}
 	gethostname(b->host, sizeof(b->host) - 1);
 	gd_mem_roles(&b->p, &b->roles);
+	gd_oob_set_interrupt_flag(&gd_bench_stop);
+	init_once();
+	if (b->p.pin_cores[0] && pin_cores(b->p.pin_cores)) {
+		free(b);
+		return res->exit_code = GD_EXIT_USAGE;
+	}
+	code = run_side(b);
+	if (out)
+		fflush(out);
+	teardown(b);
+	free(b);
+	return res->exit_code = code;
+}
+
+int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind kind)
+{
+	struct gd_bench_params p;
+	struct gd_bench_result *res;
+	struct sigaction sa;
+	int ret;
+
+	gd_log_init(argv[0]);
+	ret = gd_bench_parse(argc, argv, op, kind, &p);
+	if (ret) /* --help and --version: a write to a full disk fails like any other */
+		return ret > 0 ? gd_tool_flush_stdout() : GD_EXIT_USAGE;
+	res = malloc(sizeof(*res));
+	if (!res)
+		return GD_EXIT_ENV;
 	signal(SIGPIPE, SIG_IGN);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	gd_oob_set_interrupt_flag(&gd_bench_stop);
-	{
-		const char *clk = gd_clock_init();
-		if (gd_log_verbose())
-			gd_info("timestamps: %s (%.4f ns per tick)", clk,
-				gd_clock.tsc ? gd_clock.ns_per_tick : 1.0);
-	}
-	srand48(getpid() ^ (long)gd_now_ns());
-	if (b->p.pin_cores[0] && pin_cores(b->p.pin_cores)) {
-		free(b);
-		return GD_EXIT_USAGE;
-	}
-	ret = setup(b);
-	if (ret) {
-		if (ret == -ECONNABORTED)
-			code = gd_oob_exit_code(b->oob, ret);
-		else
-			code = b->exit_code ?: setup_exit_code(ret);
-	} else {
-		ret = run_all(b);
-		code = ret ? (b->exit_code ?: GD_EXIT_FAIL) : b->exit_code;
-	}
-	fflush(stdout);
-	teardown(b);
-	free(b);
-	return code;
+	ret = gd_bench_run_side(&p, stdout, res);
+	free(res);
+	if (gd_tool_flush_stdout() != GD_EXIT_OK && ret == GD_EXIT_OK)
+		ret = GD_EXIT_ENV; /* the report did not reach its file */
+	return ret;
 }

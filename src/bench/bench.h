@@ -15,12 +15,16 @@
 #ifndef GD_BENCH_H
 #define GD_BENCH_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "bench_params.h"
+#include "stats.h"
 
-/* Run the tool (parse argv, connect, test, report). Returns the exit code. */
+/* Run the tool (parse argv, then gd_bench_run_side). Returns the exit code. */
 int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind kind);
 
 struct gd_clock {
@@ -62,6 +66,92 @@ struct gd_bw_result {
 	double msg_rate;	/* messages per second */
 	double seconds;		/* measured window */
 };
+
+/* ---- the library entry point and its result model ---- */
+
+#define GD_BENCH_MAX_SIZES 24 /* -a: 2 .. 2^23 */
+
+/*
+ * What the run really used, resolved from the parameters, the device and the
+ * peer (the "plan facts"). Strings are always NUL-terminated; "" = none.
+ */
+struct gd_bench_facts {
+	char device[64];		/* RDMA device, e.g. "mlx5_0", "rxe0" */
+	uint8_t port;
+	bool roce;			/* link layer Ethernet */
+	int gid_index;			/* -1: no GRH (InfiniBand LID routing) */
+	char gid[46];			/* the GID as an IPv6 address */
+	char gid_type[16];		/* "RoCE v2", "RoCE v1", "IB" */
+	char gid_netdev[32];
+	char gid_choice[8];		/* "auto" (routes to the peer), "user" (-x), "rdma_cm" */
+	uint32_t mtu;			/* path MTU in bytes (the smaller of both sides) */
+	char memory[16];		/* "host", "hugepage", "cuda" */
+	char gpu[256];			/* cuda: "GPU 0 NAME (BDF, PIX to mlx5_0), device memory via dma-buf" */
+	char gpu_path_class[8];		/* cuda: "PIX".."SYS" between the GPU and the NIC, "" unknown */
+	uint32_t tx_depth;		/* effective values (clamped by the engine) */
+	uint32_t rx_depth;
+	uint32_t cq_mod;
+	uint32_t max_inline;
+	uint32_t out_reads;
+	char host[256];			/* this host's name */
+	char peer[300];			/* the side channel's peer, "10.0.0.1:18515" */
+};
+
+/* One message size of a run, as this side reports it. */
+struct gd_bench_size_result {
+	uint64_t size;			/* message bytes */
+	uint64_t iters;			/* messages counted */
+	/* bandwidth tests: the reported numbers (both directions summed with -b;
+	 * on a passive side, the numbers its peer measured) */
+	double bw_peak_Bps;		/* bytes per second, 0 when not measured */
+	double bw_avg_Bps;
+	double msg_rate;		/* messages per second */
+	double ci95_rel;		/* adaptive sweep: 95 % CI half-width / mean of the
+					 * per-window rate; 0 when not measured */
+	uint32_t windows;		/* adaptive sweep: windows measured (first dropped) */
+	bool converged;			/* adaptive sweep: stopped by the precision rule */
+	bool has_local, has_peer;
+	struct gd_bw_result local;	/* my own measurement (has_local) */
+	struct gd_bw_result peer;	/* the peer's (has_peer) */
+	/* latency tests (has_lat): microseconds */
+	bool has_lat;
+	struct gd_lat_stats lat;
+};
+
+struct gd_bench_result {
+	int exit_code;			/* 0 ok, 1 failed, 2 usage/peer, 3 environment */
+	bool facts_valid;		/* setup got far enough to fill facts */
+	struct gd_bench_facts facts;
+	size_t nsizes;
+	struct gd_bench_size_result sizes[GD_BENCH_MAX_SIZES];
+};
+
+/*
+ * Run ONE side (p->role: server or client) of one test from filled
+ * parameters, without argv: the library entry point of the benchmark engine
+ * (gd_bench_main, gd_check and the proxy mode call it).
+ *
+ * p: as gd_bench_parse() leaves it, or gd_bench_params_defaults() plus the
+ *    fields the caller sets; gd_bench_check() is applied to a copy (a
+ *    conflict prints its reason and gives exit code 2). Not modified.
+ * out: where the perftest-style text or --json records go; NULL prints
+ *    nothing (diagnostics still go to stderr through log.h).
+ * res: filled (zeroed first) with the plan facts and one entry per size run;
+ *    res->exit_code is the return value.
+ *
+ * Returns the exit code: 0 ok, 1 the test ran and failed (completion error,
+ * --limit_bw, --validate, the peer failed), 2 usage/configuration/peer
+ * protocol error, 3 the environment cannot run it (no device, no GPU...).
+ *
+ * ^C: the caller may install a SIGINT handler that sets gd_bench_stop (as
+ * gd_bench_main does) to end a timed run cleanly and abort side-channel waits.
+ * One run at a time per process (the engine keeps a process-wide stop flag
+ * and clock).
+ */
+int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res);
+
+/* Set by the tool's SIGINT/SIGTERM handler; the engine reads and clears it. */
+extern volatile sig_atomic_t gd_bench_stop;
 
 /*
  * perftest's peak: the cheapest per-message cost over any window from post i

@@ -36,10 +36,9 @@ struct gd_bench {
 	char peer[300];
 	int exit_code;			/* set where a failure is detected */
 	struct gd_progress progress;
-	FILE *out;
+	FILE *out;			/* NULL: print nothing */
+	struct gd_bench_result *res;	/* the result model being filled */
 };
-
-extern volatile sig_atomic_t gd_bench_stop;
 
 /* bench_run.c: the measurement loops. Return 0 or -errno; b->exit_code set. */
 int gd_bench_run_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *res, bool *sent);

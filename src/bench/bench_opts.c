@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "bench_opts.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda.h"
 #include "gd.h"
+#include "initiator.h"
 #include "log.h"
+#include "proxy_bench.h"
 
 enum {
 	/* every benchmark */
@@ -194,6 +199,7 @@ static void build_cmd(struct bench_cmd *bc, enum gd_bench_op op, enum gd_bench_k
 	bc->tables[nt++] = gd_common_opts;
 	bc->tables[nt++] = common_opts;
 	bc->tables[nt++] = bw ? bw_opts : lat_opts;
+	bc->tables[nt++] = gd_initiator_opts;
 	refuse(bc, &nref, bw ? lat_opts : bw_opts,
 	       bw ? "the latency tools (gd_*_lat)" : "the bandwidth tools (gd_*_bw)");
 	if (op == GD_OP_SEND || op == GD_OP_WRITE)
@@ -216,6 +222,7 @@ static void build_cmd(struct bench_cmd *bc, enum gd_bench_op op, enum gd_bench_k
 		bc->tables[nt++] = send_imm_opts;
 	else
 		refuse(bc, &nref, send_imm_opts, "gd_send_bw and gd_send_lat");
+	bc->tables[nt++] = gd_sysfs_opts;
 	bc->tables[nt++] = bc->refused;
 	bc->tables[nt++] = unsupported_opts;
 	bc->tables[nt] = NULL;
@@ -265,12 +272,55 @@ static void sibling_hint(const struct bench_cmd *bc, int argc, char **argv)
 static int set_string(char *dst, size_t len, const char *opt, const char *arg)
 {
 	if (!arg || !*arg || strlen(arg) >= len) {
-		gd_error("invalid value '%s' for %s: expected 1 to %zu characters", arg ? arg : "",
+		gd_error("invalid value '%s' for %s: expected 1 to %zu characters", gd_excerpt(arg),
 			 opt, len - 1);
 		return -EINVAL;
 	}
 	memcpy(dst, arg, strlen(arg) + 1);
 	return 0;
+}
+
+/* A numeric IPv4 or IPv6 address. */
+static bool numeric_ip(const char *s)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+
+	return inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1;
+}
+
+/* A host name by RFC 1123: letters, digits, '-' and '.', labels of 1 to 63. */
+static bool host_name(const char *s)
+{
+	size_t label = 0, n = strlen(s);
+
+	if (!n || n > 253)
+		return false;
+	for (; *s; s++) {
+		if (*s == '.') {
+			if (!label)
+				return false;
+			label = 0;
+		} else if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+			   (*s >= '0' && *s <= '9') || *s == '-') {
+			if (++label > 63)
+				return false;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Addresses are checked here, before any device or socket is opened (exit 2). */
+static int set_addr(char *dst, size_t len, const char *opt, const char *arg, bool names)
+{
+	if (arg && *arg && !numeric_ip(arg) && !(names && host_name(arg))) {
+		gd_error("invalid value '%s' for %s: expected %s", gd_excerpt(arg), opt,
+			 names ? "a host name or a numeric IPv4/IPv6 address" :
+				 "a numeric IPv4 or IPv6 address of this host");
+		return -EINVAL;
+	}
+	return set_string(dst, len, opt, arg);
 }
 
 static int u32_opt(const char *opt, const char *arg, uint32_t min, uint32_t max, uint32_t *out)
@@ -288,11 +338,23 @@ static int parse_double(const char *opt, const char *arg, double *out)
 	char *end;
 	double v;
 
-	errno = 0;
-	v = arg ? strtod(arg, &end) : 0;
-	if (!arg || !*arg || errno || *end || !(v >= 0) || v > 1e12) {
-		gd_error("invalid value '%s' for %s: expected a non-negative number", arg ? arg : "", opt);
+	/* a decimal number: strtod would also take "nan", "inf", hex floats and spaces */
+	if (!arg || strspn(arg, "0123456789.eE+-") != strlen(arg) || !(*arg >= '0' && *arg <= '9')) {
+		gd_error("invalid value '%s' for %s: expected a non-negative decimal number",
+			 gd_excerpt(arg), opt);
 		return -EINVAL;
+	}
+	errno = 0;
+	v = strtod(arg, &end);
+	if (*end) {
+		gd_error("invalid value '%s' for %s: expected a non-negative decimal number",
+			 gd_excerpt(arg), opt);
+		return -EINVAL;
+	}
+	if (errno || !(v >= 0) || v > 1e12) {
+		gd_error("invalid value '%s' for %s: out of range; must be between 0 and 1e12",
+			 gd_excerpt(arg), opt);
+		return -ERANGE;
 	}
 	*out = v;
 	return 0;
@@ -335,7 +397,7 @@ static int handle_common(struct gd_bench_params *p, int id, const char *arg)
 		p->tcp_port = (uint16_t)v32;
 		return ret;
 	case B_BIND:
-		return set_string(p->bind_addr, sizeof(p->bind_addr), "--bind", arg);
+		return set_addr(p->bind_addr, sizeof(p->bind_addr), "--bind", arg, true);
 	case B_DEV:
 		return set_string(p->dev, sizeof(p->dev), "-d/--ib-dev", arg);
 	case B_IB_PORT:
@@ -385,11 +447,11 @@ static int handle_common(struct gd_bench_params *p, int id, const char *arg)
 		p->use_hugepages = true;
 		return 0;
 	case B_SOURCE_IP:
-		return set_string(p->source_ip, sizeof(p->source_ip), "--bind_source_ip", arg);
+		return set_addr(p->source_ip, sizeof(p->source_ip), "--bind_source_ip", arg, false);
 	case B_PIN_CORES:
 		if (!arg || strspn(arg, "0123456789,-") != strlen(arg) || !*arg) {
 			gd_error("invalid value '%s' for --pin_cores: expected a CPU list such as 0-3,8",
-				 arg ? arg : "");
+				 gd_excerpt(arg));
 			return -EINVAL;
 		}
 		return set_string(p->pin_cores, sizeof(p->pin_cores), "--pin_cores", arg);
@@ -409,6 +471,12 @@ static int handle_common(struct gd_bench_params *p, int id, const char *arg)
 	case B_USE_CUDA:
 		return parse_cuda(arg, &p->use_cuda);
 	case B_CUDA_BUS_ID:
+		if (!arg || gd_pci_normalize(arg, (char[16]){ 0 }, 16)) {
+			gd_error("invalid value '%s' for --use_cuda_bus_id: expected a PCI address "
+				 "such as 0000:18:00.0 or 18:00.0 (nvidia-smi -q | grep Bus)",
+				 gd_excerpt(arg));
+			return -EINVAL;
+		}
 		return set_string(p->cuda_bus_id, sizeof(p->cuda_bus_id), "--use_cuda_bus_id", arg);
 	case B_CUDA_DMABUF:
 		p->cuda_dmabuf = true;
@@ -487,8 +555,12 @@ static int handle_kind(struct gd_bench_params *p, int id, const char *arg)
 
 static int handler(void *ctx, int id, const char *arg)
 {
-	int ret = handle_common(ctx, id, arg);
+	struct gd_bench_params *p = ctx;
+	int ret = gd_init_opts_handle(&p->init, id, arg);
 
+	if (ret <= 0)
+		return ret;
+	ret = handle_common(ctx, id, arg);
 	return ret <= 0 ? ret : handle_kind(ctx, id, arg);
 }
 
@@ -595,6 +667,9 @@ static int check_report(struct gd_bench_params *p)
 {
 	if (p->json && p->output != GD_OUTPUT_FULL)
 		return conflict("--json", "--output", "choose JSON records or one bare number");
+	if (p->json && p->histogram) /* --json is honoured or refused, never ignored */
+		return conflict("--json", "-H/-U", "the JSON record carries the percentiles; the "
+				"sample list is text only");
 	if (p->kind == GD_KIND_BW && p->output == GD_OUTPUT_LATENCY) {
 		gd_error("--output=latency applies to the latency tools (gd_*_lat)");
 		return -EINVAL;
@@ -638,7 +713,8 @@ int gd_bench_check(struct gd_bench_params *p)
 	int ret;
 
 	if ((ret = check_sizes(p)) || (ret = check_length(p)) || (ret = check_queues(p)) ||
-	    (ret = check_report(p)) || (ret = check_memory(p)))
+	    (ret = check_report(p)) || (ret = check_memory(p)) ||
+	    (ret = gd_init_opts_check(&p->init)) || (ret = gd_proxy_bench_check(p)))
 		return ret;
 	return 0;
 }
@@ -677,6 +753,8 @@ int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kin
 		return idx;
 	if (help)
 		return 1;
+	if (gd_tool_machine(&p->machine) != GD_TOOL_CONTINUE)
+		return -EINVAL;
 	if (idx < argc) {
 		if (set_string(p->peer, sizeof(p->peer), "HOST", argv[idx]))
 			return -EINVAL;

@@ -37,6 +37,7 @@ void gd_bench_params_defaults(struct gd_bench_params *p, enum gd_bench_op op,
 	p->post_list = 1;
 	p->output = GD_OUTPUT_FULL;
 	p->use_cuda = GD_CUDA_NONE;
+	gd_init_opts_defaults(&p->init);
 }
 
 static const char *pick(const char *const *names, size_t n, unsigned v)

@@ -17,6 +17,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "initiator.h"
+#include "machine.h"
+
 enum gd_bench_op { GD_OP_WRITE = 0, GD_OP_READ, GD_OP_ATOMIC, GD_OP_SEND, GD_OP_COUNT };
 enum gd_bench_kind { GD_KIND_BW = 0, GD_KIND_LAT, GD_KIND_COUNT };
 enum gd_bench_role { GD_ROLE_SERVER = 0, GD_ROLE_CLIENT, GD_ROLE_COUNT };
@@ -133,7 +136,15 @@ struct gd_bench_params {
 	bool cuda_dmabuf;		/* --use_cuda_dmabuf */
 	bool gpu_staging;		/* --gpu_staging: bounce through host memory */
 
+	/* who issues the operations: --initiator and its shape (initiator.h) */
+	struct gd_init_opts init;
+
 	uint32_t given;			/* enum gd_bench_given bits */
+
+	/* the machine whose sysfs names the NIC's NUMA node, GIDs and GPU
+	 * locality (--sysfs-root, else $GDPERF_SYSFS_ROOT, else live); verbs
+	 * opens the live device of the same name */
+	struct gd_machine machine;
 };
 
 /* perftest's defaults for this tool, role SERVER, nothing given. */

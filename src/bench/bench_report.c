@@ -9,9 +9,11 @@
 
 #include "bench_int.h"
 #include "gd.h"
+#include "gid.h"
 #include "gpu_mem.h"
 #include "jsonout.h"
 #include "log.h"
+#include "proxy_bench.h"
 #include "stats.h"
 
 #define DASHES "---------------------------------------------------------------------------------------"
@@ -33,6 +35,8 @@ void gd_bench_title(const struct gd_bench_params *p, char *buf, size_t len)
 
 void gd_bench_report_waiting(struct gd_bench *b)
 {
+	if (!b->out)
+		return;
 	fprintf(b->out, "\n************************************\n"
 			"* Waiting for client to connect... *\n"
 			"************************************\n");
@@ -91,6 +95,8 @@ void gd_bench_report_header(struct gd_bench *b)
 	bool rd = p->op == GD_OP_READ || p->op == GD_OP_ATOMIC;
 	char title[96], gpu[256];
 
+	if (!b->out)
+		return;
 	gd_bench_title(p, title, sizeof(title));
 	fprintf(b->out, "%s\n", DASHES);
 	fprintf(b->out, "                    %s\n", title);
@@ -115,7 +121,7 @@ void gd_bench_report_header(struct gd_bench *b)
 	fprintf(b->out, " Link type       : %s\n", c->roce ? "Ethernet" : "IB");
 	if (c->gid_index >= 0) {
 		fprintf(b->out, " GID index       : %d\n", c->gid_index);
-		fprintf(b->out, " GID type        : %s%s%s%s\n", gd_gid_type_name(c->gid_type),
+		fprintf(b->out, " GID type        : %s%s%s%s\n", gd_gid_type_str(c->gid_type),
 			c->gid_netdev[0] ? " on " : "", c->gid_netdev,
 			p->conn == GD_CONN_RDMA_CM ? " (chosen by rdma_cm)" :
 			c->gid_auto ? " (auto: routes to the peer)" : " (-x)");
@@ -130,6 +136,12 @@ void gd_bench_report_header(struct gd_bench *b)
 		fprintf(b->out, " Memory          : cuda: %s\n", gpu); /* the GPU, its path, the registration */
 	else
 		fprintf(b->out, " Memory          : %s\n", gd_buf_kind_name(b->buf.kind));
+	if (p->init.initiator != GD_INIT_CPU) {
+		char ini[256];
+
+		gd_init_opts_header(&p->init, gd_proxy_bench_producer(p), p->num_qps, ini, sizeof(ini));
+		fprintf(b->out, " Initiator       : %s\n", ini);
+	}
 	fprintf(b->out, "%s\n", DASHES);
 	for (uint32_t i = 0; i < p->num_qps; i++) {
 		print_addr(b, "local", &b->local[i]);
@@ -145,6 +157,8 @@ void gd_bench_report_header(struct gd_bench *b)
 
 void gd_bench_report_footer(struct gd_bench *b)
 {
+	if (!b->out)
+		return;
 	fprintf(b->out, "%s\n", DASHES);
 	fflush(b->out);
 }
@@ -168,7 +182,7 @@ static json_object *json_common(struct gd_bench *b, const char *type)
 	if (c->gid_index >= 0) {
 		inet_ntop(AF_INET6, c->gid.raw, gid, sizeof(gid));
 		gd_json_add_str(o, "gid", gid);
-		gd_json_add_str(o, "gid_type", gd_gid_type_name(c->gid_type));
+		gd_json_add_str(o, "gid_type", gd_gid_type_str(c->gid_type));
 		gd_json_add_str(o, "gid_netdev", c->gid_netdev);
 		gd_json_add_str(o, "gid_choice", b->p.conn == GD_CONN_RDMA_CM ? "rdma_cm" :
 				c->gid_auto ? "auto" : "user");
@@ -177,6 +191,7 @@ static json_object *json_common(struct gd_bench *b, const char *type)
 	gd_json_add_str(o, "memory", gd_buf_kind_name(b->buf.kind));
 	if (b->buf.kind == GD_BUF_CUDA)
 		gd_gpu_buf_json(&b->buf, o); /* "gpu": index, name, pci, path_class, registration */
+	gd_init_opts_to_json(&b->p.init, gd_proxy_bench_producer(&b->p), b->p.num_qps, o);
 	gd_bench_params_to_json(&b->p, params);
 	/* the effective values where the engine clamped them */
 	gd_json_add_int(params, "tx_depth_effective", b->tx_depth);
@@ -209,6 +224,8 @@ void gd_bench_report_bw_line(struct gd_bench *b, const struct gd_bw_result *mine
 	struct gd_bw_result sum = *mine;
 	double peak, avg;
 
+	if (!b->out)
+		return;
 	if (peer) { /* bidirectional: perftest adds both directions */
 		sum.avg_Bps += peer->avg_Bps;
 		sum.msg_rate += peer->msg_rate;
@@ -269,7 +286,7 @@ void gd_bench_report_lat(struct gd_bench *b, uint64_t size, double *samples, siz
 	double k = b->p.report_cycles ? 1000.0 : 1.0; /* -C: nanoseconds */
 	double *copy = NULL;
 
-	if (!n) /* the passive side of a read/atomic test: the client reports */
+	if (!n || !b->out) /* the passive side of a read/atomic test: the client reports */
 		return;
 	if (b->p.unsorted && !b->p.json) {
 		copy = malloc(n * sizeof(*copy));

@@ -17,6 +17,7 @@
 #include "gd.h"
 #include "log.h"
 #include "oob.h"
+#include "proxy_bench.h"
 
 #define POLL_BATCH 16
 #define PEER_CHECK_NS 100000000ull /* 100 ms */
@@ -220,7 +221,6 @@ static void print_interval(struct gd_bench *b, struct phases *ph, uint64_t now, 
 	r.avg_Bps = s > 0 ? (double)r.iters * (double)size / s : 0;
 	r.msg_rate = s > 0 ? (double)r.iters / s : 0;
 	gd_bench_report_bw_line(b, &r, NULL);
-	fflush(b->out);
 	ph->c_print = count;
 	ph->next_print = now + (uint64_t)b->p.duration_s * 1000000000ull;
 }
@@ -292,6 +292,8 @@ int gd_bench_run_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *res,
 	int ret = 0;
 	unsigned spin = 0;
 
+	if (p->init.initiator == GD_INIT_PROXY && init)
+		return gd_proxy_bench_bw(b, size, res, sent);
 	memset(res, 0, sizeof(*res));
 	res->size = size;
 	*sent = false;
@@ -580,6 +582,8 @@ int gd_bench_run_lat(struct gd_bench *b, uint64_t size, double **samples, size_t
 	struct watch w;
 	int ret = 0;
 
+	if (p->init.initiator == GD_INIT_PROXY)
+		return gd_proxy_bench_lat(b, size, samples, nsamples);
 	*samples = NULL;
 	*nsamples = 0;
 	prepare_qps(b, size);

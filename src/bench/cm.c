@@ -100,11 +100,8 @@ static int pick_ctx(struct gd_cm *cm, const struct gd_bench_params *p)
 	int n = 0;
 
 	cm->devs = rdma_get_devices(&n);
-	if (!cm->devs || n == 0) {
-		gd_error("rdma_cm: no RDMA device found; load a driver (e.g. rdma_rxe) or check "
-			 "/sys/class/infiniband");
-		return -ENODEV;
-	}
+	if (!cm->devs || n == 0)
+		return gd_conn_no_device(p->dev, NULL, 0, errno);
 	for (int i = 0; i < n; i++) {
 		const char *name = ibv_get_device_name(cm->devs[i]->device);
 		struct ibv_port_attr pa;
@@ -117,12 +114,15 @@ static int pick_ctx(struct gd_cm *cm, const struct gd_bench_params *p)
 		cm->ctx = cm->devs[i];
 		return 0;
 	}
-	if (p->dev[0])
-		gd_error("RDMA device '%s' not found; list them with gd_devinfo or ibv_devices",
-			 p->dev);
-	else
-		gd_error("no RDMA device has port %u ACTIVE; check the links or pick one with -d",
-			 p->ib_port);
+	if (p->dev[0]) {
+		struct ibv_device *devs[64];
+
+		for (int i = 0; i < n && i < 64; i++)
+			devs[i] = cm->devs[i]->device;
+		return gd_conn_no_device(p->dev, devs, GD_MIN(n, 64), 0);
+	}
+	gd_error("no RDMA device has port %u ACTIVE; check the links or pick one with -d",
+		 p->ib_port);
 	return -ENODEV;
 }
 

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "conn.h"
-#include "rdma_dev.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -11,8 +10,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "choose.h"
 #include "gd.h"
+#include "gid.h"
 #include "log.h"
+#include "sysfs.h"
+
+/* struct gd_conn's gid_type is enum gd_gid_type; rdma_cm fills it from verbs */
+_Static_assert((int)GD_GID_IB == (int)IBV_GID_TYPE_IB &&
+		       (int)GD_GID_ROCE_V1 == (int)IBV_GID_TYPE_ROCE_V1 &&
+		       (int)GD_GID_ROCE_V2 == (int)IBV_GID_TYPE_ROCE_V2,
+	       "enum gd_gid_type follows enum ibv_gid_type");
 
 #define GD_RNR_TIMER 12
 #define GD_QP_TIMEOUT 14 /* 4.096 us * 2^14 = 67 ms per try, 7 tries */
@@ -35,16 +43,6 @@ enum ibv_mtu gd_mtu_enum(uint32_t bytes)
 	return 0;
 }
 
-const char *gd_gid_type_name(int t)
-{
-	switch (t) {
-	case IBV_GID_TYPE_IB: return "IB";
-	case IBV_GID_TYPE_ROCE_V1: return "RoCE v1";
-	case IBV_GID_TYPE_ROCE_V2: return "RoCE v2";
-	}
-	return "none";
-}
-
 void gd_gid_perftest_str(const uint8_t gid[16], char *buf, size_t len)
 {
 	size_t n = 0;
@@ -52,67 +50,6 @@ void gd_gid_perftest_str(const uint8_t gid[16], char *buf, size_t len)
 	buf[0] = 0;
 	for (int i = 0; i < 16 && n < len; i++)
 		n += snprintf(buf + n, len - n, "%s%02d", i ? ":" : "", gid[i]);
-}
-
-static bool gid_is_v4mapped(const uint8_t *g)
-{
-	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-	return !memcmp(g, pfx, 12);
-}
-
-static bool gid_is_zero(const uint8_t *g)
-{
-	for (int i = 0; i < 16; i++)
-		if (g[i])
-			return false;
-	return true;
-}
-
-static bool gid_is_linklocal(const uint8_t *g)
-{
-	if (gid_is_v4mapped(g))
-		return g[12] == 169 && g[13] == 254;
-	return g[0] == 0xfe && (g[1] & 0xc0) == 0x80;
-}
-
-static bool gid_matches(const uint8_t *g, const struct sockaddr *sa)
-{
-	if (sa->sa_family == AF_INET) {
-		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
-		return gid_is_v4mapped(g) && !memcmp(g + 12, &in->sin_addr, 4);
-	}
-	if (sa->sa_family == AF_INET6) {
-		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
-		return !memcmp(g, &in6->sin6_addr, 16);
-	}
-	return false;
-}
-
-int gd_gid_pick(const struct ibv_gid_entry *e, int n, const struct sockaddr *src, bool ipv6,
-		bool *routed)
-{
-	*routed = false;
-	if (src) {
-		for (int i = 0; i < n; i++) {
-			if (e[i].gid_type == IBV_GID_TYPE_ROCE_V2 && gid_matches(e[i].gid.raw, src)) {
-				*routed = true;
-				return (int)e[i].gid_index;
-			}
-		}
-	}
-	for (int pass = 0; pass < 2; pass++) {
-		for (int i = 0; i < n; i++) {
-			const uint8_t *g = e[i].gid.raw;
-			bool fam = ipv6 ? !gid_is_v4mapped(g) : gid_is_v4mapped(g);
-
-			if (e[i].gid_type != IBV_GID_TYPE_ROCE_V2 || gid_is_zero(g) || !fam)
-				continue;
-			if (pass == 0 && gid_is_linklocal(g))
-				continue;
-			return (int)e[i].gid_index;
-		}
-	}
-	return -ENOENT;
 }
 
 static int port_ok(struct ibv_context *ctx, uint8_t port, struct ibv_port_attr *pa)
@@ -129,144 +66,202 @@ static const char *port_state_str(enum ibv_port_state s)
 	return ibv_port_state_str(s);
 }
 
-static int open_by_name(struct gd_conn *c, const struct gd_bench_params *p)
+int gd_conn_no_device(const char *dev, struct ibv_device **list, int n, int err)
+{
+	char names[512] = "";
+	size_t len = 0;
+
+	for (int i = 0; list && i < n && len < sizeof(names); i++)
+		len += snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+				ibv_get_device_name(list[i]));
+	if (dev && *dev) { /* a name that does not exist is the user's to fix */
+		gd_error("no RDMA device named '%s' (-d/--ib-dev)", gd_excerpt(dev));
+		gd_info(n > 0 ? "devices here: %s" : "there are no RDMA devices here%s", names);
+		return -ENXIO;
+	}
+	if (!list && err)
+		gd_error("no RDMA devices found (cannot list them: %s)", strerror(err));
+	else
+		gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent)");
+	gd_info("%s", GD_RDMA_NODEV_FIX);
+	return -ENODEV;
+}
+
+/* Why the device rule (choose.h) found nothing: the engine's messages. */
+static void no_device(const struct gd_bench_params *p, const struct gd_hca *hca, int err)
+{
+	const struct gd_port *pt = hca->name[0] ? gd_hca_port(hca, p->ib_port) : NULL;
+
+	if (err == -ENODEV) {
+		struct ibv_device **list;
+		int n = 0;
+
+		list = ibv_get_device_list(&n);
+		gd_conn_no_device(p->dev, list, list ? n : 0, list ? 0 : errno);
+		if (list)
+			ibv_free_device_list(list);
+	} else if (err == -ENOENT)
+		gd_error("%s has no port %u; check -i (ports start at 1)", p->dev, p->ib_port);
+	else if (err == -ENETDOWN && pt)
+		gd_error("port %u of %s is %s, not ACTIVE; bring the link up (ip link set <netdev> "
+			 "up, or check the cable/switch)", p->ib_port, p->dev,
+			 pt->state_str[0] ? pt->state_str : "in an unknown state");
+	else if (err == -ENETDOWN)
+		gd_error("no RDMA device has port %u ACTIVE; check the links (gd_devinfo) or "
+			 "pick one with -d/-i", p->ib_port);
+	else
+		gd_error("cannot read the RDMA devices: %s (%s)", strerror(-err),
+			 gd_sysfs_errpath());
+}
+
+/* Open the named device with verbs: the device rule chose it. */
+static int open_named(struct gd_conn *c, const char *name)
 {
 	struct ibv_device **list;
 	int n = 0, ret = -ENODEV;
 
 	list = ibv_get_device_list(&n);
 	if (!list) {
-		int err = errno;
 		gd_error("cannot list RDMA devices: %s; is the rdma-core package installed and a "
-			 "driver loaded?", strerror(err));
+			 "driver loaded?", strerror(errno));
 		return -ENODEV;
 	}
-	if (n == 0) {
-		gd_error("no RDMA device found; load a driver (e.g. modprobe rdma_rxe and "
-			 "'rdma link add rxe0 type rxe netdev eth0') or check /sys/class/infiniband");
-		goto out;
-	}
 	for (int i = 0; i < n; i++) {
-		const char *name = ibv_get_device_name(list[i]);
-		struct ibv_context *ctx;
-		struct ibv_port_attr pa;
-
-		if (p->dev[0] && strcmp(p->dev, name))
+		if (strcmp(ibv_get_device_name(list[i]), name))
 			continue;
-		ctx = ibv_open_device(list[i]);
-		if (!ctx) {
-			int err = errno ? errno : ENODEV;
-			gd_error("cannot open RDMA device %s: %s%s", name, strerror(err),
-				 err == EACCES || err == EPERM ?
-				 "; check the permissions of /dev/infiniband/uverbs*" : "");
-			ret = err == EACCES || err == EPERM ? -EPERM : -ENODEV;
-			if (p->dev[0])
-				goto out;
-			continue;
+		c->ctx = ibv_open_device(list[i]);
+		if (c->ctx) {
+			c->own_ctx = true;
+			ret = 0;
+			break;
 		}
-		ret = port_ok(ctx, p->ib_port, &pa);
-		if (ret && p->dev[0]) {
-			if (ret == -ENETDOWN)
-				gd_error("port %u of %s is %s, not ACTIVE; bring the link up (ip link "
-					 "set <netdev> up, or check the cable/switch)", p->ib_port,
-					 name, port_state_str(pa.state));
-			else
-				gd_error("cannot query port %u of %s: %s; check -i (ports start at 1)",
-					 p->ib_port, name, strerror(-ret));
-			ibv_close_device(ctx);
-			goto out;
-		}
-		if (ret) {
-			ibv_close_device(ctx);
-			continue;
-		}
-		c->ctx = ctx;
-		c->own_ctx = true;
-		c->port_attr = pa;
-		snprintf(c->dev_name, sizeof(c->dev_name), "%s", name);
-		ret = 0;
-		goto out;
+		ret = errno == EACCES || errno == EPERM ? -EPERM : -ENODEV;
+		gd_error("cannot open RDMA device %s: %s%s", name, strerror(-ret),
+			 ret == -EPERM ? "; check the permissions of /dev/infiniband/uverbs*" : "");
+		break;
 	}
-	if (p->dev[0])
-		gd_error("RDMA device '%s' not found; list them with gd_devinfo or ibv_devices",
-			 p->dev);
-	else
-		gd_error("no RDMA device has port %u ACTIVE; check the links (gd_devinfo) or "
-			 "pick one with -d/-i", p->ib_port);
-	ret = -ENODEV;
-out:
+	if (ret == -ENODEV && !c->ctx && n >= 0)
+		gd_error("verbs has no RDMA device %s, which sysfs lists: is its driver's "
+			 "user-space provider (rdma-core) installed?", name);
 	ibv_free_device_list(list);
+	return ret;
+}
+
+/* -d, else the first device whose port -i is ACTIVE (choose.h); verbs confirms. */
+static int open_by_name(struct gd_conn *c, const struct gd_bench_params *p)
+{
+	struct gd_hca hca;
+	int ret = gd_dev_choose(&p->machine, p->dev, p->ib_port, &hca);
+
+	if (ret) {
+		no_device(p, &hca, ret);
+		gd_rdma_free_hca(&hca);
+		/* a bad -i or an unknown -d is usage, the rest the environment */
+		if (ret == -ENODEV && p->dev[0])
+			return -ENXIO;
+		return ret == -ENOENT ? -EINVAL : ret == -ENETDOWN && p->dev[0] ? -ENETDOWN : -ENODEV;
+	}
+	snprintf(c->dev_name, sizeof(c->dev_name), "%s", hca.name);
+	gd_rdma_free_hca(&hca);
+	ret = open_named(c, c->dev_name);
+	if (ret)
+		return ret;
+	ret = port_ok(c->ctx, p->ib_port, &c->port_attr);
+	if (ret)
+		gd_error("port %u of %s is %s to verbs, though sysfs says ACTIVE; retry, or "
+			 "check the link", p->ib_port, c->dev_name,
+			 ret == -ENETDOWN ? port_state_str(c->port_attr.state) : "unknown");
+	return ret;
+}
+
+/* Verbs must report the GID the rule chose from sysfs. */
+static int confirm_gid(struct gd_conn *c, const struct gd_gid *g)
+{
+	struct ibv_gid_entry e;
+	int ret = ibv_query_gid_ex(c->ctx, c->port, (uint32_t)g->index, &e, 0);
+
+	if (ret) {
+		gd_error("GID index %d of %s port %u is not valid: %s; list the GID table with "
+			 "gd_devinfo", g->index, c->dev_name, c->port, strerror(ret > 0 ? ret : -ret));
+		return -EINVAL;
+	}
+	if (memcmp(e.gid.raw, g->raw, sizeof(g->raw))) {
+		gd_error("GID index %d of %s port %u is %s in sysfs but not to verbs; the table "
+			 "changed (retry), or --sysfs-root is not this machine", g->index,
+			 c->dev_name, c->port, g->gid);
+		return -EIO;
+	}
+	c->gid_index = g->index;
+	c->gid = e.gid;
+	c->gid_type = g->type;
+	snprintf(c->gid_netdev, sizeof(c->gid_netdev), "%s", g->netdev);
+	return 0;
+}
+
+static void warn_unrouted(const struct gd_conn *c, const struct gd_gid_choice *ch)
+{
+	if (ch->route_err)
+		gd_warn("no route to the peer (%s); using GID index %d (%s): give -x on both "
+			"sides if traffic does not flow", strerror(-ch->route_err), ch->index,
+			c->gid_netdev);
+	else
+		gd_warn("no RoCE v2 GID of %s matches the local address %s that routes to the "
+			"peer; using GID index %d (%s): give -x on both sides if traffic does not "
+			"flow", c->dev_name, ch->src_ip, ch->index, c->gid_netdev);
+}
+
+/* -x, else the GID rule (gid.h) over the port's table in sysfs. */
+static int choose_gid(struct gd_conn *c, const struct gd_bench_params *p,
+		      const struct gd_port *port, const struct sockaddr *peer)
+{
+	struct gd_gid_choice ch;
+	int ret;
+
+	if (p->gid_index >= 0) {
+		const struct gd_gid *g = gd_port_gid(port, p->gid_index);
+		struct gd_gid given = { .index = p->gid_index };
+
+		return confirm_gid(c, g ? g : &given); /* absent: verbs says why */
+	}
+	ret = gd_gid_choose(port, peer, p->ipv6 ? AF_INET6 : AF_INET, &ch);
+	if (ret) {
+		gd_error("%s port %u has no RoCE v2 %s GID; give the netdev an address or pick one "
+			 "with -x", c->dev_name, c->port, p->ipv6 ? "IPv6" : "IPv4");
+		return ret;
+	}
+	c->gid_auto = true;
+	if (ch.index < 0) { /* InfiniBand: LID routing, no GRH */
+		c->gid_index = -1;
+		ibv_query_gid(c->ctx, c->port, 0, &c->gid);
+		c->gid_type = GD_GID_IB;
+		return 0;
+	}
+	ret = confirm_gid(c, ch.gid);
+	if (!ret && peer && !ch.routed)
+		warn_unrouted(c, &ch);
 	return ret;
 }
 
 int gd_conn_choose_gid(struct gd_conn *c, const struct gd_bench_params *p,
 		       const struct sockaddr *peer)
 {
-	struct ibv_gid_entry *e;
-	struct sockaddr_storage src;
-	int n = 0, idx, len = c->port_attr.gid_tbl_len;
-	bool routed = false, have_src = false;
+	const struct gd_port *port;
+	struct gd_hca hca;
+	int ret = gd_rdma_read_hca(&p->machine, c->dev_name, &hca);
 
-	if (p->gid_index >= 0) {
-		struct ibv_gid_entry one;
-		int ret = ibv_query_gid_ex(c->ctx, c->port, p->gid_index, &one, 0);
-
-		if (ret) {
-			gd_error("GID index %d (-x) of %s port %u is not valid: %s; list the GID "
-				 "table with gd_devinfo", p->gid_index, c->dev_name, c->port,
-				 strerror(ret > 0 ? ret : -ret));
-			return -EINVAL;
-		}
-		c->gid_index = p->gid_index;
-		c->gid = one.gid;
-		c->gid_type = one.gid_type;
-		if (!if_indextoname(one.ndev_ifindex, c->gid_netdev))
-			c->gid_netdev[0] = 0;
-		return 0;
+	if (ret) {
+		gd_error("cannot read the GID table of %s under %s: %s (%s)", c->dev_name,
+			 gd_machine_name(&p->machine), strerror(-ret), gd_sysfs_errpath());
+		return -ENODEV;
 	}
-	if (!c->roce) {
-		c->gid_index = -1; /* InfiniBand: LID routing, no GRH */
-		ibv_query_gid(c->ctx, c->port, 0, &c->gid);
-		c->gid_type = IBV_GID_TYPE_IB;
-		return 0;
-	}
-	e = calloc(len > 0 ? len : 1, sizeof(*e));
-	if (!e)
-		return -ENOMEM;
-	for (int i = 0; i < len; i++) {
-		if (ibv_query_gid_ex(c->ctx, c->port, i, &e[n], 0) == 0)
-			n++;
-	}
-	if (peer && gd_route_source_addr(peer, &src) == 0)
-		have_src = true;
-	idx = gd_gid_pick(e, n, have_src ? (struct sockaddr *)&src : NULL, p->ipv6, &routed);
-	if (idx < 0) {
-		gd_error("%s port %u has no RoCE v2 %s GID; give the netdev an address or pick one "
-			 "with -x", c->dev_name, c->port, p->ipv6 ? "IPv6" : "IPv4");
-		free(e);
-		return -ENOENT;
-	}
-	for (int i = 0; i < n; i++) {
-		if ((int)e[i].gid_index != idx)
-			continue;
-		c->gid = e[i].gid;
-		c->gid_type = e[i].gid_type;
-		if (!if_indextoname(e[i].ndev_ifindex, c->gid_netdev))
-			c->gid_netdev[0] = 0;
-	}
-	if (peer && !routed) {
-		char a[INET6_ADDRSTRLEN] = "?";
-		if (have_src)
-			getnameinfo((struct sockaddr *)&src, sizeof(src), a, sizeof(a), NULL, 0,
-				    NI_NUMERICHOST);
-		gd_warn("no RoCE v2 GID of %s matches the local address %s that routes to the "
-			"peer; using GID index %d (%s): give -x on both sides if traffic does not "
-			"flow", c->dev_name, a, idx, c->gid_netdev);
-	}
-	c->gid_index = idx;
-	c->gid_auto = true;
-	free(e);
-	return 0;
+	port = gd_hca_port(&hca, c->port);
+	if (port)
+		ret = choose_gid(c, p, port, peer);
+	else
+		gd_error("%s has no port %u in sysfs under %s", c->dev_name, c->port,
+			 gd_machine_name(&p->machine));
+	gd_rdma_free_hca(&hca);
+	return port ? ret : -ENODEV;
 }
 
 int gd_conn_open(struct gd_conn *c, const struct gd_bench_params *p, struct ibv_context *ctx)

@@ -36,20 +36,28 @@ struct gd_conn {
 	bool roce;			/* link layer Ethernet */
 	int gid_index;			/* -1 = none (IB LID routing) */
 	union ibv_gid gid;
-	int gid_type;			/* enum ibv_gid_type */
+	int gid_type;			/* enum gd_gid_type (gid.h; = enum ibv_gid_type) */
 	char gid_netdev[32];
-	bool gid_auto;			/* chosen by routing, not -x */
+	bool gid_auto;			/* chosen by gd_gid_choose (gid.h), not -x */
 	uint32_t mtu;			/* bytes, local choice (before the min with the peer) */
 	uint32_t max_inline;		/* what the QPs really take */
 	uint32_t out_reads;
 	bool cm_qps;			/* the QPs belong to rdma_cm (destroyed by cm.c) */
 };
 
-/* Open the device: -d, or the first device whose port -i is ACTIVE. With
- * ctx != NULL (rdma_cm), use that context instead (not closed by us). */
+/* Open the device gd_dev_choose (choose.h) names: -d, or the first device
+ * whose port -i is ACTIVE. With ctx != NULL (rdma_cm), use that context
+ * instead (not closed by us). */
+/*
+ * No device to open (list of n, NULL when listing failed with err): with dev
+ * named, a usage error listing the devices (-ENXIO, exit 2); else "no RDMA
+ * devices" with the fix gd_devinfo gives (-ENODEV, exit 3). Prints the message.
+ */
+int gd_conn_no_device(const char *dev, struct ibv_device **list, int n, int err);
 int gd_conn_open(struct gd_conn *c, const struct gd_bench_params *p, struct ibv_context *ctx);
-/* Choose the GID: -x, or on RoCE the v2 GID whose address routes to peer
- * (the side channel's peer address; NULL: the first v2 GID of the family). */
+/* Choose the GID: -x, or gd_gid_choose (gid.h) over the port's table read
+ * from p->machine, toward peer (the side channel's peer address, or NULL);
+ * verbs confirms the entry. */
 int gd_conn_choose_gid(struct gd_conn *c, const struct gd_bench_params *p,
 		       const struct sockaddr *peer);
 /* PD and CQs sized for the test. */
@@ -74,21 +82,9 @@ void gd_conn_close(struct gd_conn *c);
 /* The QP access flags of the responder side for this test. */
 int gd_conn_qp_access(const struct gd_bench_params *p);
 
-/*
- * GID auto-selection, pure for unit tests: among entries (one port's valid
- * GIDs), the RoCE v2 GID equal to `src` (the local address the kernel uses
- * to reach the peer); else the first RoCE v2 GID of the wanted family
- * (IPv4-mapped, or global IPv6 with ipv6), skipping link-local. Returns the
- * entry's gid_index, or -ENOENT.
- */
-struct ibv_gid_entry;
-int gd_gid_pick(const struct ibv_gid_entry *e, int n, const struct sockaddr *src, bool ipv6,
-		bool *routed);
-
 uint32_t gd_mtu_bytes(enum ibv_mtu m);
 enum ibv_mtu gd_mtu_enum(uint32_t bytes);
 /* "00:00:...:255:255:10:00:00:01" perftest style (decimal bytes). */
 void gd_gid_perftest_str(const uint8_t gid[16], char *buf, size_t len);
-const char *gd_gid_type_name(int t);
 
 #endif

@@ -218,6 +218,7 @@ void gd_wire_hello_from_params(struct gd_wire_hello *h, const struct gd_bench_pa
 	d->tx_depth = s->tx_depth;
 	d->rx_depth = s->rx_depth;
 	d->mtu = s->mtu;
+	d->init.initiator = s->init.initiator;
 }
 
 static int encode_hello(struct wbuf *w, const struct gd_wire_hello *h)
@@ -247,6 +248,7 @@ static int encode_hello(struct wbuf *w, const struct gd_wire_hello *h)
 	put_u32(w, p->tx_depth);
 	put_u32(w, p->rx_depth);
 	put_u32(w, p->mtu);
+	put_u8(w, (uint8_t)p->init.initiator);
 	return 0;
 }
 
@@ -296,6 +298,9 @@ static void decode_hello(struct rbuf *r, struct gd_wire_hello *h)
 	p->mtu = get_u32(r, "HELLO MTU");
 	if (!r->ret && !valid_mtu(p->mtu, true))
 		rfail(r, -EBADMSG, "HELLO MTU %u is not 0, 256, 512, 1024, 2048 or 4096", p->mtu);
+	v = get_u8(r, "HELLO initiator");
+	range(r, v, 0, GD_INIT_COUNT - 1, "HELLO initiator");
+	p->init.initiator = (enum gd_initiator)v;
 }
 
 /* ---- CONN, READY ------------------------------------------------------ */
@@ -668,5 +673,9 @@ int gd_params_diff(const struct gd_bench_params *l, const struct gd_bench_params
 	diff_bool(&d, "--validate", l->validate, r->validate);
 	diff_bool(&d, "--perform_warm_up", l->perform_warm_up, r->perform_warm_up);
 	diff_bool(&d, "IPv6 (--ipv6)", l->ipv6, r->ipv6);
+	/* a latency test's passive side behaves differently (no ping-pong) */
+	if (l->kind == GD_KIND_LAT && r->kind == GD_KIND_LAT)
+		diff_str(&d, "initiator (--initiator)", gd_initiator_name(l->init.initiator),
+			 gd_initiator_name(r->init.initiator));
 	return d.count;
 }

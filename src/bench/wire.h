@@ -14,7 +14,8 @@
  *
  * Payloads (each exactly as long as its fields; trailing bytes are an error):
  *   HELLO   str tool, str version, u8 role, then the parameters that must
- *           match (see gd_params_diff) and the MTU the sender wants
+ *           match (see gd_params_diff), the MTU the sender wants, and
+ *           u8 initiator (--initiator: cpu, proxy, ibgda, ibgda-cpudb)
  *   CONN    one per QP, in order: u32 qp_index, u32 qp_count, u16 lid,
  *           u32 qpn, u32 psn, u32 rkey, u64 vaddr, u64 buf_size, 16 gid,
  *           i32 gid_index, u32 out_reads, u32 mtu
@@ -39,7 +40,7 @@
 #include "bench_params.h"
 
 #define GD_WIRE_MAGIC 0x47445046u /* "GDPF" */
-#define GD_WIRE_VERSION 1
+#define GD_WIRE_VERSION 2 /* 2: HELLO carries the initiator */
 #define GD_WIRE_HDR_LEN 12
 #define GD_WIRE_MAX_PAYLOAD 4096
 #define GD_WIRE_MAX_MSG (GD_WIRE_HDR_LEN + GD_WIRE_MAX_PAYLOAD)

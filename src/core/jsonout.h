@@ -3,6 +3,8 @@
 #ifndef GD_JSONOUT_H
 #define GD_JSONOUT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <json-c/json.h>
@@ -12,7 +14,18 @@ json_object *gd_json_record(const char *type);
 /* Print the record as one line on out and release it. Returns 0 or -EIO. */
 int gd_json_emit(json_object *rec, FILE *out);
 
-/* Add helpers that skip NULL strings. */
+/*
+ * Strict JSON: every record printed by gd_json_emit is first made strict:
+ * every number finite (NaN and infinities become null), every string and key
+ * valid UTF-8 (each invalid byte becomes U+FFFD). The add helpers below do the
+ * same as they add. gd_json_strict returns o or its replacement (o released).
+ */
+json_object *gd_json_strict(json_object *o);
+bool gd_json_utf8_valid(const char *s, size_t len);
+/* A malloc'd copy of s with every invalid byte replaced by U+FFFD. */
+char *gd_json_utf8_fix(const char *s, size_t len);
+
+/* Add helpers that skip NULL strings; a non-finite double is added as null. */
 void gd_json_add_str(json_object *o, const char *key, const char *val);
 void gd_json_add_int(json_object *o, const char *key, int64_t val);
 void gd_json_add_u64(json_object *o, const char *key, uint64_t val);

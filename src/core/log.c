@@ -33,6 +33,29 @@ int gd_log_verbose(void)
 	return verbose;
 }
 
+#define EXCERPT_MAX 64
+
+const char *gd_excerpt(const char *s)
+{
+	static char bufs[4][4 * EXCERPT_MAX + 8];
+	static unsigned next;
+	char *buf = bufs[next++ % 4], *p = buf;
+	size_t i;
+
+	if (!s)
+		s = "";
+	for (i = 0; s[i] && i < EXCERPT_MAX; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '\\')
+			p += sprintf(p, "\\x%02x", c);
+		else
+			*p++ = (char)c;
+	}
+	strcpy(p, s[i] ? "..." : "");
+	return buf;
+}
+
 static void vlog(const char *level, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: %s", progname, level);

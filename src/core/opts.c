@@ -9,12 +9,15 @@
 #include "config.h"
 #include "gd.h"
 #include "log.h"
-#include "sysfs.h"
+#include "machine.h"
 
 const struct gd_opt gd_common_opts[] = {
 	{ "help", 'h', GD_NO_ARG, NULL, "show this help and exit", GD_OPT_HELP },
 	{ "version", 0, GD_NO_ARG, NULL, "show the version and exit", GD_OPT_VERSION },
 	{ "verbose", 'v', GD_NO_ARG, NULL, "print debugging detail on stderr", GD_OPT_VERBOSE },
+	{ "completion", 0, GD_REQ_ARG, "WHAT",
+	  "print words for shell completion: options, devices (gd_devinfo), gpus (gd_topo)",
+	  GD_OPT_COMPLETION },
 	{ NULL },
 };
 
@@ -124,6 +127,49 @@ void gd_opts_usage(const struct gd_cmd *cmd, FILE *out)
 	fprintf(out, "\nSee the %s(1) manual page for details.\n", gd_progname());
 }
 
+void gd_opts_print_completion(const struct gd_cmd *cmd, FILE *out)
+{
+	for (const struct gd_opt *const *t = cmd->tables; *t; t++) {
+		for (const struct gd_opt *o = *t; o->name; o++) {
+			const char *arg = o->arg == GD_NO_ARG ? "-" :
+					  o->arg_name ? o->arg_name : "ARG";
+
+			if (!o->help)
+				continue;
+			fprintf(out, "--%s %s\n", o->name, arg);
+			if (o->letter)
+				fprintf(out, "-%c %s\n", o->letter, arg);
+		}
+	}
+}
+
+static int complete(const struct gd_cmd *cmd, const char *what)
+{
+	if (strcmp(what, "options") == 0) {
+		gd_opts_print_completion(cmd, stdout);
+		return 0;
+	}
+	if (cmd->complete) {
+		struct gd_machine m;
+
+		if (gd_tool_machine(&m) != GD_TOOL_CONTINUE)
+			return -EINVAL;
+		if (cmd->complete(&m, what, stdout) == 0)
+			return 0;
+	}
+	gd_error("invalid value '%s' for --completion: %s completes 'options'%s", gd_excerpt(what),
+		 gd_progname(), cmd->complete ? " and its own words (see its manual page)" : "");
+	return -EINVAL;
+}
+
+void gd_opts_print_version(FILE *out)
+{
+	fprintf(out, "%s (%s) %s\n", gd_progname(), PACKAGE_NAME, GD_VERSION_STRING);
+	fprintf(out, "features: cuda-driver=dlopen cuda-kernels=%s mpi=%s yaml=%s\n",
+		GD_FEATURE_CUDA_KERNELS ? "yes" : "no", GD_FEATURE_MPI ? "yes" : "no",
+		GD_FEATURE_YAML ? "yes" : "no");
+}
+
 static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool *help)
 {
 	switch (o->id) {
@@ -132,9 +178,12 @@ static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool 
 		*help = true;
 		return 0;
 	case GD_OPT_VERSION:
-		printf("%s (%s) %s\n", gd_progname(), PACKAGE_NAME, PACKAGE_VERSION);
+		gd_opts_print_version(stdout);
 		*help = true;
 		return 0;
+	case GD_OPT_COMPLETION:
+		*help = true;
+		return complete(cmd, optarg);
 	case GD_OPT_VERBOSE:
 		gd_log_set_verbose(gd_log_verbose() + 1);
 		return 0;
@@ -169,11 +218,12 @@ static void bad_option(const struct gd_cmd *cmd, int c, const char *word)
 	if (o && c == ':')
 		gd_error("option --%s needs a value", o->name);
 	else if (o) /* --flag=value */
-		gd_error("option --%s takes no value (in '%s')", o->name, word);
+		gd_error("option --%s takes no value (in '%s')", o->name, gd_excerpt(word));
 	else if (optopt)
-		gd_error(c == ':' ? "option -%c needs a value" : "unknown option -%c", optopt);
+		gd_error(c == ':' ? "option -%s needs a value" : "unknown option -%s",
+			 gd_excerpt((char[]){ (char)optopt, 0 }));
 	else
-		gd_error(c == ':' ? "option %s needs a value" : "unknown option %s", word);
+		gd_error(c == ':' ? "option %s needs a value" : "unknown option %s", gd_excerpt(word));
 	gd_info("try '%s --help'", gd_progname());
 }
 
@@ -209,29 +259,30 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	return ret ? ret : optind;
 }
 
-/* Set and check the sysfs root: GD_TOOL_CONTINUE or GD_EXIT_USAGE after a message. */
-static int use_sysfs_root(const char *root)
+int gd_tool_machine(struct gd_machine *m)
 {
+	const char *root = sysfs_root_arg;
 	bool from_env = !root || !*root;
 	int ret;
 
-	gd_sysfs_set_root(root);
-	ret = gd_sysfs_check_root();
+	if (from_env)
+		root = getenv(GD_SYSFS_ROOT_ENV);
+	ret = gd_machine_init(m, root);
 	if (!ret)
 		return GD_TOOL_CONTINUE;
 	if (from_env)
 		gd_error("%s=%s: %s; point it at a directory holding a copy of a machine's sys/ "
 			 "(and proc/), or unset it to read this machine",
-			 GD_SYSFS_ROOT_ENV, gd_sysfs_root(), strerror(-ret));
+			 GD_SYSFS_ROOT_ENV, m->root, strerror(-ret));
 	else
 		gd_error("--sysfs-root %s: %s; give a directory holding a copy of a machine's sys/ "
 			 "(and proc/), or leave the option out to read this machine",
-			 gd_sysfs_root(), strerror(-ret));
+			 m->root, strerror(-ret));
 	return GD_EXIT_USAGE;
 }
 
 int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
-		  void *ctx)
+		  void *ctx, struct gd_machine *m)
 {
 	bool help;
 	int idx;
@@ -240,13 +291,14 @@ int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 	idx = gd_opts_parse(cmd, argc, argv, handler, ctx, &help);
 	if (idx < 0)
 		return GD_EXIT_USAGE;
-	if (help)
-		return GD_EXIT_OK;
+	if (help) /* --help to a full disk fails like any other write */
+		return gd_tool_flush_stdout();
 	if (idx < argc) {
-		gd_error("unexpected argument '%s'; try '%s --help'", argv[idx], gd_progname());
+		gd_error("unexpected argument '%s'; try '%s --help'", gd_excerpt(argv[idx]),
+			 gd_progname());
 		return GD_EXIT_USAGE;
 	}
-	return use_sysfs_root(sysfs_root_arg);
+	return gd_tool_machine(m);
 }
 
 int gd_tool_flush_stdout(void)
@@ -265,26 +317,51 @@ int gd_tool_flush_stdout(void)
 
 static int bad_value(const char *opt, const char *arg, const char *why)
 {
-	gd_error("invalid value '%s' for %s: %s", arg ? arg : "", opt, why);
+	gd_error("invalid value '%s' for %s: %s", gd_excerpt(arg), opt, why);
 	return -EINVAL;
+}
+
+/* Integers are decimal everywhere: "010" is ten, "0x10" and " 1" are refused. */
+static bool decimal(const char *arg, bool sign)
+{
+	if (sign && *arg == '-')
+		arg++;
+	if (!*arg)
+		return false;
+	for (; *arg; arg++)
+		if (*arg < '0' || *arg > '9')
+			return false;
+	return true;
+}
+
+static int out_of_range(const char *opt, const char *arg, const char *min, const char *max,
+			const char *unit)
+{
+	gd_error("invalid value '%s' for %s: out of range; must be between %s and %s%s",
+		 gd_excerpt(arg), opt, min, max, unit);
+	return -ERANGE;
+}
+
+static int u64_range(const char *opt, const char *arg, uint64_t min, uint64_t max,
+		     const char *unit)
+{
+	char a[24], b[24];
+
+	snprintf(a, sizeof(a), "%llu", (unsigned long long)min);
+	snprintf(b, sizeof(b), "%llu", (unsigned long long)max);
+	return out_of_range(opt, arg, a, b, unit);
 }
 
 int gd_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
 {
-	char *end;
 	unsigned long long v;
 
-	if (!arg || !*arg || *arg == '-')
-		return bad_value(opt, arg, "expected a non-negative integer");
+	if (!arg || !decimal(arg, false))
+		return bad_value(opt, arg, "expected a non-negative decimal integer");
 	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (errno || *end)
-		return bad_value(opt, arg, "expected a non-negative integer");
-	if (v < min || v > max) {
-		gd_error("invalid value '%s' for %s: must be between %llu and %llu", arg, opt,
-			 (unsigned long long)min, (unsigned long long)max);
-		return -ERANGE;
-	}
+	v = strtoull(arg, NULL, 10);
+	if (errno || v < min || v > max)
+		return u64_range(opt, arg, min, max, "");
 	*out = v;
 	return 0;
 }
@@ -295,10 +372,12 @@ int gd_opt_size(const char *opt, const char *arg, uint64_t min, uint64_t max, ui
 	unsigned long long v;
 	unsigned shift = 0;
 
-	if (!arg || !*arg || *arg == '-')
+	if (!arg || *arg < '0' || *arg > '9')
 		return bad_value(opt, arg, "expected a size such as 65536 or 64K");
 	errno = 0;
 	v = strtoull(arg, &end, 10);
+	if (errno == ERANGE)
+		return u64_range(opt, arg, min, max, " bytes");
 	if (errno || end == arg)
 		return bad_value(opt, arg, "expected a size such as 65536 or 64K");
 	switch (*end) {
@@ -306,32 +385,28 @@ int gd_opt_size(const char *opt, const char *arg, uint64_t min, uint64_t max, ui
 	case 'm': case 'M': shift = 20; end++; break;
 	case 'g': case 'G': shift = 30; end++; break;
 	}
-	if (*end || (shift && v > (UINT64_MAX >> shift)))
+	if (*end)
 		return bad_value(opt, arg, "expected a size such as 65536 or 64K");
+	if ((shift && v > (UINT64_MAX >> shift)) || (v << shift) < min || (v << shift) > max)
+		return u64_range(opt, arg, min, max, " bytes");
 	v <<= shift;
-	if (v < min || v > max) {
-		gd_error("invalid value '%s' for %s: must be between %llu and %llu bytes", arg, opt,
-			 (unsigned long long)min, (unsigned long long)max);
-		return -ERANGE;
-	}
 	*out = v;
 	return 0;
 }
 
 int gd_opt_int(const char *opt, const char *arg, int min, int max, int *out)
 {
-	char *end;
+	char a[16], b[16];
 	long v;
 
-	if (!arg || !*arg)
-		return bad_value(opt, arg, "expected an integer");
+	if (!arg || !decimal(arg, true))
+		return bad_value(opt, arg, "expected a decimal integer");
 	errno = 0;
-	v = strtol(arg, &end, 0);
-	if (errno || *end)
-		return bad_value(opt, arg, "expected an integer");
-	if (v < min || v > max) {
-		gd_error("invalid value '%s' for %s: must be between %d and %d", arg, opt, min, max);
-		return -ERANGE;
+	v = strtol(arg, NULL, 10);
+	if (errno || v < min || v > max) {
+		snprintf(a, sizeof(a), "%d", min);
+		snprintf(b, sizeof(b), "%d", max);
+		return out_of_range(opt, arg, a, b, "");
 	}
 	*out = (int)v;
 	return 0;
@@ -351,6 +426,6 @@ int gd_opt_choice(const char *opt, const char *arg, const char *const choices[],
 		if (n >= sizeof(list))
 			n = sizeof(list) - 1;
 	}
-	gd_error("invalid value '%s' for %s: expected one of %s", arg ? arg : "", opt, list);
+	gd_error("invalid value '%s' for %s: expected one of %s", gd_excerpt(arg), opt, list);
 	return -EINVAL;
 }

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "machine.h"
+
 enum gd_opt_arg { GD_NO_ARG = 0, GD_REQ_ARG = 1, GD_OPT_ARG = 2 };
 
 struct gd_opt {
@@ -30,6 +32,13 @@ struct gd_cmd {
 	const char *synopsis;              /* "[options] [HOST]" */
 	const char *summary;               /* one line */
 	const struct gd_opt *const *tables; /* NULL-terminated list of tables */
+	/*
+	 * Optional: print the words for --completion=WHAT other than "options"
+	 * (e.g. "devices", "gpus") found on machine m (--sysfs-root given before
+	 * it, else $GDPERF_SYSFS_ROOT, else live), one per line. Returns 0, or
+	 * -EINVAL for a WHAT this tool does not complete.
+	 */
+	int (*complete)(const struct gd_machine *m, const char *what, FILE *out);
 };
 
 /*
@@ -43,16 +52,22 @@ void gd_opts_usage(const struct gd_cmd *cmd, FILE *out);
 
 /*
  * The prologue of a tool that takes no operands: gd_log_init(argv[0]), then
- * gd_opts_parse(), then a stray operand is an error; then the sysfs root
- * (--sysfs-root of gd_sysfs_opts, else $GDPERF_SYSFS_ROOT) is set and must be
- * a directory. Returns GD_TOOL_CONTINUE when the tool should go on, else the
+ * gd_opts_parse(), then a stray operand is an error; then the machine m is
+ * made by gd_tool_machine(). Returns GD_TOOL_CONTINUE when the tool should go on, else the
  * exit code to return from main(): GD_EXIT_OK after --help or --version,
  * GD_EXIT_USAGE after a bad option, operand or root (the message is printed,
  * naming the cause and the fix).
  */
 #define GD_TOOL_CONTINUE (-1)
 int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handler handler,
-		  void *ctx);
+		  void *ctx, struct gd_machine *m);
+/*
+ * After gd_opts_parse(): the machine the tool looks at, from the last
+ * --sysfs-root (gd_sysfs_opts), else $GDPERF_SYSFS_ROOT, else the live one;
+ * the only place either is read. GD_TOOL_CONTINUE, or GD_EXIT_USAGE after a
+ * message when the root is not a directory.
+ */
+int gd_tool_machine(struct gd_machine *m);
 /*
  * The epilogue of a tool's report: flush stdout and check that all of it was
  * written (a full disk, a closed descriptor). GD_EXIT_OK, or GD_EXIT_ENV after
@@ -61,7 +76,12 @@ int gd_tool_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 int gd_tool_flush_stdout(void);
 
 /* Common ids for the options every tool takes (handled by gd_opts_parse). */
-enum { GD_OPT_HELP = -1000, GD_OPT_VERSION, GD_OPT_VERBOSE, GD_OPT_SYSFS_ROOT };
+enum { GD_OPT_HELP = -1000, GD_OPT_VERSION, GD_OPT_VERBOSE, GD_OPT_SYSFS_ROOT, GD_OPT_COMPLETION };
+/* --completion=options: one line per option, "--name ARG" or "-x ARG" (ARG is "-"
+ * for a flag): what the shell completion (contrib/bash-completion) reads. */
+void gd_opts_print_completion(const struct gd_cmd *cmd, FILE *out);
+/* --version: the version (git describe or the tarball's) and the optional features built. */
+void gd_opts_print_version(FILE *out);
 extern const struct gd_opt gd_common_opts[];
 /* --sysfs-root DIR, for the tools that read sysfs (handled by gd_opts_parse). */
 extern const struct gd_opt gd_sysfs_opts[];

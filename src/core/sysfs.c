@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "sysfs.h"
 
+#include "readfile.h"
+
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -11,35 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char root[PATH_MAX];
-static bool root_set;
-static char errpath[PATH_MAX];
-
-void gd_sysfs_set_root(const char *r)
-{
-	if (!r || !*r)
-		r = getenv(GD_SYSFS_ROOT_ENV);
-	if (!r)
-		r = "";
-	snprintf(root, sizeof(root), "%s", r);
-	/* "/" and "" both mean the live machine; drop a trailing slash */
-	size_t n = strlen(root);
-	while (n > 0 && root[n - 1] == '/')
-		root[--n] = '\0';
-	root_set = true;
-}
-
-const char *gd_sysfs_root(void)
-{
-	if (!root_set)
-		gd_sysfs_set_root(NULL);
-	return root;
-}
-
-bool gd_sysfs_is_fixture(void)
-{
-	return gd_sysfs_root()[0] != '\0';
-}
+static __thread char errpath[PATH_MAX];
 
 const char *gd_sysfs_errpath(void)
 {
@@ -52,57 +27,45 @@ static int fail(const char *path, int err)
 	return err;
 }
 
-int gd_sysfs_check_root(void)
-{
-	const char *r = gd_sysfs_root();
-	struct stat st;
-
-	if (!*r)
-		return 0;
-	if (stat(r, &st))
-		return fail(r, -errno);
-	return S_ISDIR(st.st_mode) ? 0 : fail(r, -ENOTDIR);
-}
-
-static int vpath(char *buf, size_t len, const char *fmt, va_list ap)
+static int vpath(const struct gd_machine *m, char *buf, size_t len, const char *fmt, va_list ap)
 {
 	char live[PATH_MAX];
 	int n = vsnprintf(live, sizeof(live), fmt, ap);
 
 	if (n < 0 || (size_t)n >= sizeof(live))
 		return -ENAMETOOLONG;
-	n = snprintf(buf, len, "%s%s", gd_sysfs_root(), live);
+	n = snprintf(buf, len, "%s%s", m->root, live);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
 	return 0;
 }
 
 /*
- * In a variadic reader: format its live path (the printf format fmt and the
+ * In a variadic reader of machine m: format its live path (the printf format fmt and the
  * arguments after it) into the rooted char array path. 0 or -ENAMETOOLONG.
  */
-#define ROOTED_PATH(path, fmt)                                     \
-	({                                                         \
-		va_list ap_;                                       \
-		int ret_;                                          \
-		va_start(ap_, fmt);                                \
-		ret_ = vpath(path, sizeof(path), fmt, ap_);        \
-		va_end(ap_);                                       \
-		ret_;                                              \
+#define ROOTED_PATH(path, fmt)                                 \
+	({                                                     \
+		va_list ap_;                                   \
+		int ret_;                                      \
+		va_start(ap_, fmt);                            \
+		ret_ = vpath(m, path, sizeof(path), fmt, ap_); \
+		va_end(ap_);                                   \
+		ret_;                                          \
 	})
 
-int gd_sysfs_path(char *buf, size_t len, const char *fmt, ...)
+int gd_sysfs_path(const struct gd_machine *m, char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = vpath(buf, len, fmt, ap);
+	ret = vpath(m, buf, len, fmt, ap);
 	va_end(ap);
 	return ret;
 }
 
-bool gd_sysfs_exists(const char *fmt, ...)
+bool gd_sysfs_exists(const struct gd_machine *m, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 
@@ -111,30 +74,21 @@ bool gd_sysfs_exists(const char *fmt, ...)
 
 static int read_file(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "re");
 	size_t n;
+	/* bounded and non-blocking: a FIFO or device in the tree is refused, not read */
+	int ret = gd_readfile_buf(path, buf, len, &n);
 
-	if (!f)
-		return fail(path, -errno);
-	n = fread(buf, 1, len, f);
-	if (ferror(f)) {
-		int err = errno ? -errno : -EIO;
-		fclose(f);
-		return fail(path, err);
-	}
-	/* sysfs files of interest are small: a full buffer means truncation */
-	if (n == len) {
-		fclose(f);
-		return fail(path, -ENOSPC);
-	}
-	fclose(f);
-	buf[n] = '\0';
+	/* sysfs files of interest are small: more than fits means a malformed file */
+	if (ret == -EFBIG)
+		ret = -ENOSPC;
+	if (ret)
+		return fail(path, ret);
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 		buf[--n] = '\0';
 	return 0;
 }
 
-int gd_sysfs_read_str(char *buf, size_t len, const char *fmt, ...)
+int gd_sysfs_read_str(const struct gd_machine *m, char *buf, size_t len, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int ret = ROOTED_PATH(path, fmt);
@@ -142,17 +96,31 @@ int gd_sysfs_read_str(char *buf, size_t len, const char *fmt, ...)
 	return ret ? ret : read_file(path, buf, len);
 }
 
+/* The base of a sysfs number: 16 after "0x" (skipped), else 10; never octal ("010" is ten). */
+static int number_base(const char **s)
+{
+	if ((*s)[0] == '0' && ((*s)[1] == 'x' || (*s)[1] == 'X')) {
+		*s += 2;
+		/* strtoul(, 16) would skip a second "0x" */
+		return (*s)[0] == '0' && ((*s)[1] == 'x' || (*s)[1] == 'X') ? -1 : 16;
+	}
+	return 10;
+}
+
 int gd_parse_u64(const char *s, uint64_t *val)
 {
 	char *end;
 	unsigned long long v;
+	int base;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
-	if (!*s || *s == '-')
+	base = number_base(&s);
+	/* digits only: strtoull would take a sign, spaces, or a second "0x" */
+	if (base < 0 || !(base == 16 ? isxdigit((unsigned char)*s) : isdigit((unsigned char)*s)))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, base);
 	if (errno || end == s)
 		return -EINVAL;
 	while (*end == ' ' || *end == '\t' || *end == '\n')
@@ -175,7 +143,7 @@ static int read_u64(const char *path, uint64_t *val)
 	return 0;
 }
 
-int gd_sysfs_read_u64(uint64_t *val, const char *fmt, ...)
+int gd_sysfs_read_u64(const struct gd_machine *m, uint64_t *val, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int ret = ROOTED_PATH(path, fmt);
@@ -186,20 +154,28 @@ int gd_sysfs_read_u64(uint64_t *val, const char *fmt, ...)
 static int read_int(const char *path, int *val)
 {
 	char buf[64], *end;
-	int ret = read_file(path, buf, sizeof(buf));
+	const char *s = buf;
+	int ret = read_file(path, buf, sizeof(buf)), base;
+	bool neg;
 	long v;
 
 	if (ret)
 		return ret;
+	neg = *s == '-';
+	s += neg;
+	base = number_base(&s);
+	if (base < 0 || !(base == 16 ? isxdigit((unsigned char)*s) : isdigit((unsigned char)*s)))
+		return fail(path, -EINVAL);
 	errno = 0;
-	v = strtol(buf, &end, 0);
-	if (errno || end == buf || *end || v < INT_MIN || v > INT_MAX)
+	v = strtol(s, &end, base);
+	v = neg ? -v : v;
+	if (errno || end == s || *end || v < INT_MIN || v > INT_MAX)
 		return fail(path, -EINVAL);
 	*val = (int)v;
 	return 0;
 }
 
-int gd_sysfs_read_int(int *val, const char *fmt, ...)
+int gd_sysfs_read_int(const struct gd_machine *m, int *val, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int ret = ROOTED_PATH(path, fmt);
@@ -223,7 +199,7 @@ static int link_name(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int gd_sysfs_link_name(char *buf, size_t len, const char *fmt, ...)
+int gd_sysfs_link_name(const struct gd_machine *m, char *buf, size_t len, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int ret = ROOTED_PATH(path, fmt);
@@ -232,10 +208,10 @@ int gd_sysfs_link_name(char *buf, size_t len, const char *fmt, ...)
 }
 
 /* realpath(path) with the fixture root removed; -EXDEV if it leads out of the root. */
-static int unrooted_realpath(const char *path, char *buf, size_t len)
+static int unrooted_realpath(const struct gd_machine *m, const char *path, char *buf, size_t len)
 {
 	char real[PATH_MAX];
-	const char *r = gd_sysfs_root();
+	const char *r = m->root;
 	size_t rlen = strlen(r);
 
 	if (!realpath(path, real))
@@ -253,12 +229,12 @@ static int unrooted_realpath(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int gd_sysfs_realpath(char *buf, size_t len, const char *fmt, ...)
+int gd_sysfs_realpath(const struct gd_machine *m, char *buf, size_t len, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int ret = ROOTED_PATH(path, fmt);
 
-	return ret ? ret : unrooted_realpath(path, buf, len);
+	return ret ? ret : unrooted_realpath(m, path, buf, len);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -308,10 +284,22 @@ nomem:
 	return -ENOMEM;
 }
 
-int gd_sysfs_list(char ***names, size_t *count, const char *fmt, ...)
+int gd_sysfs_list(const struct gd_machine *m, char ***names, size_t *count, const char *fmt, ...)
 {
 	char path[PATH_MAX];
 	int ret = ROOTED_PATH(path, fmt);
 
 	return ret ? ret : list_dir(path, names, count);
+}
+
+int gd_sysfs_read_text(const struct gd_machine *m, char **out, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	int ret = ROOTED_PATH(path, fmt);
+
+	if (ret)
+		return ret;
+	/* bounded and non-blocking: a FIFO or an endless file in the tree is refused */
+	ret = gd_readfile_alloc(path, GD_READ_CAP_PROC, out, NULL);
+	return ret ? fail(path, ret) : 0;
 }

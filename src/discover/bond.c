@@ -242,6 +242,63 @@ int gd_bond_parse_proc(const char *text, struct gd_bond *bond)
 	return 0;
 }
 
+/* ---- validation: every value the bonding driver's files hold is checked ---- */
+
+static const char *const hash_policies[] = { "layer2", "layer3+4", "layer2+3", "encap2+3",
+					     "encap3+4", "vlan+srcmac", NULL };
+static const char *const lacp_rates[] = { "slow", "fast", NULL };
+static const char *const bond_mii[] = { "up", "down", NULL };
+static const char *const slave_mii[] = { "up", "down", "going down", "going back", NULL };
+
+/* val must be "" or one of set; else it is recorded as malformed (naming path) and cleared. */
+static void check_word(const struct gd_machine *m, struct gd_bond *bond, char *val, const char *const set[],
+		       const char *expected, const char *path)
+{
+	if (!val[0])
+		return;
+	for (size_t i = 0; set[i]; i++)
+		if (!strcmp(val, set[i]))
+			return;
+	gd_read_errors_bad(m, &bond->errors, val, expected, "%s", path);
+	val[0] = '\0';
+}
+
+/* The values of a bond read from sysfs (proc: from /proc/net/bonding/NAME). */
+static void validate(const struct gd_machine *m, struct gd_bond *bond, bool proc)
+{
+	char path[PATH_MAX];
+
+#define BOND_PATH(attr)                                                                     \
+	(proc ? snprintf(path, sizeof(path), "/proc/net/bonding/%s", bond->name) :           \
+		snprintf(path, sizeof(path), NET "/%s/bonding/%s", bond->name, attr))
+	BOND_PATH("xmit_hash_policy");
+	check_word(m, bond, bond->xmit_hash_policy, hash_policies,
+		   "a hash policy such as \"layer3+4 1\"", path);
+	BOND_PATH("lacp_rate");
+	check_word(m, bond, bond->lacp_rate, lacp_rates, "\"slow 0\" or \"fast 1\"", path);
+	BOND_PATH("mii_status");
+	check_word(m, bond, bond->mii_status, bond_mii, "\"up\" or \"down\"", path);
+	if (bond->miimon_ms < -1 || bond->miimon_ms > 3600000) {
+		char val[16];
+
+		BOND_PATH("miimon");
+		snprintf(val, sizeof(val), "%d", bond->miimon_ms);
+		gd_read_errors_bad(m, &bond->errors, val, "milliseconds from 0 to 3600000", "%s",
+				   path);
+		bond->miimon_ms = -1;
+	}
+#undef BOND_PATH
+	for (size_t i = 0; i < bond->nslaves; i++) {
+		if (proc)
+			snprintf(path, sizeof(path), "/proc/net/bonding/%s", bond->name);
+		else
+			snprintf(path, sizeof(path), NET "/%s/bonding_slave/mii_status",
+				 bond->slaves[i].name);
+		check_word(m, bond, bond->slaves[i].mii_status, slave_mii,
+			   "\"up\", \"down\", \"going down\" or \"going back\"", path);
+	}
+}
+
 /* ---- sysfs ---- */
 
 /* "802.3ad 4" -> "802.3ad"; "layer3+4 1" -> "layer3+4"; "fast 1" -> "fast". */
@@ -250,9 +307,10 @@ static void first_word(char *s)
 	s[strcspn(s, " \t")] = '\0';
 }
 
-static void bond_str(struct gd_bond *bond, char *buf, size_t len, const char *attr)
+static void bond_str(const struct gd_machine *m, struct gd_bond *bond, char *buf, size_t len,
+		     const char *attr)
 {
-	int ret = gd_sysfs_read_str(buf, len, NET "/%s/bonding/%s", bond->name, attr);
+	int ret = gd_sysfs_read_str(m, buf, len, NET "/%s/bonding/%s", bond->name, attr);
 
 	if (ret) {
 		buf[0] = '\0';
@@ -262,11 +320,11 @@ static void bond_str(struct gd_bond *bond, char *buf, size_t len, const char *at
 	}
 }
 
-static void bond_int(struct gd_bond *bond, int *val, const char *fmt, const char *name,
-		     const char *attr)
+static void bond_int(const struct gd_machine *m, struct gd_bond *bond, int *val, const char *fmt,
+		     const char *name, const char *attr)
 {
 	char buf[32];
-	int ret = gd_sysfs_read_str(buf, sizeof(buf), fmt, name, attr);
+	int ret = gd_sysfs_read_str(m, buf, sizeof(buf), fmt, name, attr);
 
 	if (ret == -ENOENT || (ret == 0 && !buf[0]))
 		return; /* not in this mode, or not applicable */
@@ -279,110 +337,113 @@ static void bond_int(struct gd_bond *bond, int *val, const char *fmt, const char
 
 		*val = -1;
 		snprintf(path, sizeof(path), fmt, name, attr);
-		gd_read_errors_bad(&bond->errors, buf, "a number", "%s", path);
+		gd_read_errors_bad(m, &bond->errors, buf, "a number", "%s", path);
 	}
 }
 
-static void read_slave(struct gd_bond *bond, struct gd_bond_slave *s)
+static void read_slave(const struct gd_machine *m, struct gd_bond *bond, struct gd_bond_slave *s)
 {
 	struct gd_netdev nd;
 	char state[16];
 	int ret;
 
-	ret = gd_sysfs_read_str(s->mii_status, sizeof(s->mii_status),
+	ret = gd_sysfs_read_str(m, s->mii_status, sizeof(s->mii_status),
 				NET "/%s/bonding_slave/mii_status", s->name);
 	if (ret) {
 		s->mii_status[0] = '\0';
 		gd_read_errors_add(&bond->errors, gd_sysfs_errpath(), ret);
 	}
-	bond_int(bond, &s->link_failures, NET "/%s/bonding_slave/%s", s->name,
+	bond_int(m, bond, &s->link_failures, NET "/%s/bonding_slave/%s", s->name,
 		 "link_failure_count");
 	if (bond->mode_num == GD_BOND_8023AD)
-		bond_int(bond, &s->aggregator_id, NET "/%s/bonding_slave/%s", s->name,
+		bond_int(m, bond, &s->aggregator_id, NET "/%s/bonding_slave/%s", s->name,
 			 "ad_aggregator_id");
-	if (gd_sysfs_read_str(s->perm_hwaddr, sizeof(s->perm_hwaddr),
+	if (gd_sysfs_read_str(m, s->perm_hwaddr, sizeof(s->perm_hwaddr),
 			      NET "/%s/bonding_slave/perm_hwaddr", s->name))
 		s->perm_hwaddr[0] = '\0';
-	if (gd_sysfs_read_str(state, sizeof(state), NET "/%s/bonding_slave/state", s->name) == 0)
+	if (gd_sysfs_read_str(m, state, sizeof(state), NET "/%s/bonding_slave/state", s->name) == 0)
 		snprintf(s->state, sizeof(s->state), "%s", state);
 	/* speed: the kernel answers EINVAL while the link is down */
-	if (gd_sysfs_exists(NET "/%s/speed", s->name)) {
-		ret = gd_sysfs_read_int(&s->speed_mbps, NET "/%s/speed", s->name);
+	if (gd_sysfs_exists(m, NET "/%s/speed", s->name)) {
+		ret = gd_sysfs_read_int(m, &s->speed_mbps, NET "/%s/speed", s->name);
 		/* live, EINVAL means "interface down"; in a tree it is garbage */
-		if (ret && (ret != -EINVAL || gd_sysfs_is_fixture()))
+		if (ret && (ret != -EINVAL || m->fixture))
 			gd_read_errors_add(&bond->errors, gd_sysfs_errpath(), ret);
 		if (ret || s->speed_mbps < 0)
 			s->speed_mbps = -1;
 	}
-	if (gd_netdev_read(s->name, &nd) == 0) {
+	if (gd_netdev_read(m, s->name, &nd) == 0) {
 		snprintf(s->duplex, sizeof(s->duplex), "%s", nd.duplex);
 		snprintf(s->pci_addr, sizeof(s->pci_addr), "%s", nd.pci_addr);
 	}
 }
 
-static int read_sysfs(struct gd_bond *bond)
+static int read_sysfs(const struct gd_machine *m, struct gd_bond *bond)
 {
 	char buf[512], *save = NULL, *tok;
 
-	bond_str(bond, buf, sizeof(buf), "mode");
+	bond_str(m, bond, buf, sizeof(buf), "mode");
 	first_word(buf);
 	bond->mode_num = gd_bond_mode_num(buf);
 	if (bond->mode_num < 0)
-		gd_read_errors_bad(&bond->errors, buf, "a mode such as \"802.3ad 4\"",
+		gd_read_errors_bad(m, &bond->errors, buf, "a mode such as \"802.3ad 4\"",
 				   NET "/%s/bonding/mode", bond->name);
 	else
 		snprintf(bond->mode, sizeof(bond->mode), "%.47s", buf);
 	if (mode_has_hash(bond->mode_num)) {
-		bond_str(bond, bond->xmit_hash_policy, sizeof(bond->xmit_hash_policy),
+		bond_str(m, bond, bond->xmit_hash_policy, sizeof(bond->xmit_hash_policy),
 			 "xmit_hash_policy");
 		first_word(bond->xmit_hash_policy);
 	}
-	bond_str(bond, bond->mii_status, sizeof(bond->mii_status), "mii_status");
-	bond_int(bond, &bond->miimon_ms, NET "/%s/bonding/%s", bond->name, "miimon");
+	bond_str(m, bond, bond->mii_status, sizeof(bond->mii_status), "mii_status");
+	bond_int(m, bond, &bond->miimon_ms, NET "/%s/bonding/%s", bond->name, "miimon");
 	if (bond->mode_num == GD_BOND_8023AD) {
-		bond_str(bond, bond->lacp_rate, sizeof(bond->lacp_rate), "lacp_rate");
+		bond_str(m, bond, bond->lacp_rate, sizeof(bond->lacp_rate), "lacp_rate");
 		first_word(bond->lacp_rate);
-		bond_int(bond, &bond->active_aggregator, NET "/%s/bonding/%s", bond->name,
+		bond_int(m, bond, &bond->active_aggregator, NET "/%s/bonding/%s", bond->name,
 			 "ad_aggregator");
 	}
 	if (bond->mode_num == GD_BOND_ACTIVE_BACKUP || bond->mode_num == GD_BOND_TLB ||
 	    bond->mode_num == GD_BOND_ALB)
-		bond_str(bond, bond->active_slave, sizeof(bond->active_slave), "active_slave");
-	if (gd_sysfs_read_int(&bond->speed_mbps, NET "/%s/speed", bond->name) ||
+		bond_str(m, bond, bond->active_slave, sizeof(bond->active_slave), "active_slave");
+	if (gd_sysfs_read_int(m, &bond->speed_mbps, NET "/%s/speed", bond->name) ||
 	    bond->speed_mbps < 0)
 		bond->speed_mbps = -1;
 
-	bond_str(bond, buf, sizeof(buf), "slaves");
+	bond_str(m, bond, buf, sizeof(buf), "slaves");
 	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
 		struct gd_bond_slave *s;
 
 		if (strlen(tok) >= IF_NAMESIZE) {
-			gd_read_errors_bad(&bond->errors, tok, "interface names",
+			gd_read_errors_bad(m, &bond->errors, tok, "interface names",
 					   NET "/%s/bonding/slaves", bond->name);
 			continue;
 		}
 		s = add_slave(bond, tok);
 		if (!s)
 			return -ENOMEM;
-		read_slave(bond, s);
+		read_slave(m, bond, s);
 	}
+	validate(m, bond, false);
 	if (bond->speed_mbps < 0)
 		bond->speed_mbps = aggregate_speed(bond);
 	return 0;
 }
 
-static int read_proc(struct gd_bond *bond)
+static int read_proc(const struct gd_machine *m, struct gd_bond *bond)
 {
 	char *text = malloc(65536);
 	int ret;
 
 	if (!text)
 		return -ENOMEM;
-	ret = gd_sysfs_read_str(text, 65536, "/proc/net/bonding/%s", bond->name);
+	ret = gd_sysfs_read_str(m, text, 65536, "/proc/net/bonding/%s", bond->name);
 	if (ret == 0) {
 		ret = gd_bond_parse_proc(text, bond);
+		if (ret == 0)
+			validate(m, bond, true);
 		if (ret == -EINVAL)
-			gd_read_errors_bad(&bond->errors, NULL, "the bonding driver's text",
+			gd_read_errors_bad(m, &bond->errors, NULL, "the bonding driver's text",
 					   "/proc/net/bonding/%s", bond->name);
 		ret = ret == -ENOMEM ? ret : 0;
 	}
@@ -390,24 +451,24 @@ static int read_proc(struct gd_bond *bond)
 	return ret;
 }
 
-int gd_bond_read(const char *netdev, struct gd_bond *bond)
+int gd_bond_read(const struct gd_machine *m, const char *netdev, struct gd_bond *bond)
 {
 	bond_init(bond, netdev);
 	if (!*netdev || strchr(netdev, '/'))
 		return -ENOENT;
-	if (gd_sysfs_exists(NET "/%s/bonding", netdev))
-		return read_sysfs(bond);
-	if (gd_sysfs_exists("/proc/net/bonding/%s", netdev))
-		return read_proc(bond);
+	if (gd_sysfs_exists(m, NET "/%s/bonding", netdev))
+		return read_sysfs(m, bond);
+	if (gd_sysfs_exists(m, "/proc/net/bonding/%s", netdev))
+		return read_proc(m, bond);
 	return -ENOENT;
 }
 
-int gd_port_bond(const struct gd_port *port, struct gd_bond *bond)
+int gd_port_bond(const struct gd_machine *m, const struct gd_port *port, struct gd_bond *bond)
 {
-	return gd_bond_read(port->netdev, bond);
+	return gd_bond_read(m, port->netdev, bond);
 }
 
-int gd_bond_list(char ***names, size_t *count)
+int gd_bond_list(const struct gd_machine *m, char ***names, size_t *count)
 {
 	char **all;
 	size_t n, got = 0;
@@ -415,16 +476,16 @@ int gd_bond_list(char ***names, size_t *count)
 
 	*names = NULL;
 	*count = 0;
-	ret = gd_sysfs_list(&all, &n, NET);
+	ret = gd_sysfs_list(m, &all, &n, NET);
 	if (ret == -ENOENT)
-		ret = gd_sysfs_list(&all, &n, "/proc/net/bonding");
+		ret = gd_sysfs_list(m, &all, &n, "/proc/net/bonding");
 	if (ret == -ENOENT)
 		return 0;
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < n; i++) {
-		if (gd_sysfs_exists(NET "/%s/bonding", all[i]) ||
-		    gd_sysfs_exists("/proc/net/bonding/%s", all[i]))
+		if (gd_sysfs_exists(m, NET "/%s/bonding", all[i]) ||
+		    gd_sysfs_exists(m, "/proc/net/bonding/%s", all[i]))
 			all[got++] = all[i];
 		else
 			free(all[i]);

@@ -18,6 +18,6 @@ const char *gd_bond_mode_name(int num);
 int gd_bond_mode_from_proc(const char *desc);
 
 /* All bonds on the machine (sysfs bonding/, else /proc/net/bonding), sorted. */
-int gd_bond_list(char ***names, size_t *count);
+int gd_bond_list(const struct gd_machine *m, char ***names, size_t *count);
 
 #endif

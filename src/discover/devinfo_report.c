@@ -4,12 +4,15 @@
 
 #include "devinfo_report.h"
 
+#include "readfile.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bond.h"
 #include "gd.h"
+#include "gid.h"
 #include "jsonout.h"
 #include "log.h"
 #include "sysfs.h"
@@ -40,7 +43,7 @@ static int add_bond(struct gd_devinfo *di, const char *name)
 	if (!u)
 		return -ENOMEM;
 	di->bond_users = u;
-	ret = gd_bond_read(name, &v[di->nbonds]);
+	ret = gd_bond_read(di->m, name, &v[di->nbonds]);
 	if (ret == -ENOENT) {
 		gd_bond_free(&v[di->nbonds]);
 		return 0; /* not a bond */
@@ -78,7 +81,7 @@ static int collect_bonds(const char *only_dev, struct gd_devinfo *di)
 		char **names;
 		size_t n;
 
-		ret = gd_bond_list(&names, &n);
+		ret = gd_bond_list(di->m, &names, &n);
 		if (ret)
 			return ret;
 		for (size_t i = 0; i < n && !ret; i++)
@@ -113,18 +116,19 @@ static void query_verbs(struct gd_devinfo *di)
 	}
 }
 
-int gd_devinfo_collect(const char *only_dev, bool use_verbs, struct gd_devinfo *di)
+int gd_devinfo_collect(const struct gd_machine *m, const char *only_dev, bool use_verbs,
+		       struct gd_devinfo *di)
 {
 	int ret;
 
 	memset(di, 0, sizeof(*di));
-	gd_debug("reading sysfs and procfs under %s",
-		 gd_sysfs_is_fixture() ? gd_sysfs_root() : "/ (the live machine)");
+	di->m = m;
+	gd_debug("reading sysfs and procfs under %s", gd_machine_name(m));
 	if (only_dev) {
 		di->hcas = calloc(1, sizeof(*di->hcas));
 		if (!di->hcas)
 			return -ENOMEM;
-		ret = gd_rdma_read_hca(only_dev, di->hcas);
+		ret = gd_rdma_read_hca(m, only_dev, di->hcas);
 		if (ret) {
 			free(di->hcas);
 			di->hcas = NULL;
@@ -132,7 +136,7 @@ int gd_devinfo_collect(const char *only_dev, bool use_verbs, struct gd_devinfo *
 		}
 		di->nhcas = 1;
 	} else {
-		ret = gd_rdma_discover(&di->hcas, &di->nhcas);
+		ret = gd_rdma_discover(m, &di->hcas, &di->nhcas);
 		if (ret)
 			return ret;
 	}
@@ -145,7 +149,7 @@ int gd_devinfo_collect(const char *only_dev, bool use_verbs, struct gd_devinfo *
 		gd_devinfo_free(di);
 		return ret;
 	}
-	if (gd_sysfs_is_fixture() || !use_verbs)
+	if (m->fixture || !use_verbs)
 		di->verbs = GD_VERBS_FIXTURE;
 	else
 		query_verbs(di);
@@ -179,7 +183,7 @@ static const char *err_text(int err)
 		return "malformed content";
 	if (err == -ENOSPC)
 		return "content longer than any valid value";
-	return strerror(-err);
+	return gd_strerror(err);
 }
 
 static void log_errs(const struct gd_read_errors *e)
@@ -524,8 +528,10 @@ static void print_notes(FILE *out, const struct gd_devinfo *di)
 		return;
 	fprintf(out, "\nNotes:\n");
 	if (di->verbs == GD_VERBS_FIXTURE)
-		fprintf(out, "    verbs-only facts (active and max MTU) left out: read from the sysfs "
-			     "tree %s\n", gd_sysfs_root());
+		fprintf(out,
+			"    verbs-only facts (active and max MTU) left out: read from the sysfs "
+			"tree %s\n",
+			di->m->root);
 	else if (di->verbs == GD_VERBS_FAILED)
 		fprintf(out, "    verbs-only facts (active and max MTU) left out: cannot open %s\n",
 			di->verbs_error);
@@ -548,6 +554,8 @@ void gd_devinfo_print_text(const struct gd_devinfo *di, FILE *out)
 		fprintf(out, "\n");
 		print_bond(out, &di->bonds[i], di->bond_users[i]);
 	}
+	if (di->peer)
+		gd_devinfo_peer_text(di->peer, out);
 	print_notes(out, di);
 }
 
@@ -710,6 +718,8 @@ int gd_devinfo_print_json(const struct gd_devinfo *di, FILE *out)
 		ret = gd_json_emit(hca_json(&di->hcas[i]), out);
 	for (size_t i = 0; i < di->nbonds && !ret; i++)
 		ret = gd_json_emit(bond_json(&di->bonds[i], di->bond_users[i]), out);
+	if (!ret && di->peer)
+		ret = gd_json_emit(gd_devinfo_peer_json(di->peer), out);
 	if (ret)
 		return ret;
 	rec = gd_json_record("summary");
@@ -717,7 +727,7 @@ int gd_devinfo_print_json(const struct gd_devinfo *di, FILE *out)
 	gd_json_add_int(rec, "bonds", (int64_t)di->nbonds);
 	gd_json_add_str(rec, "verbs", verbs_str(di->verbs));
 	gd_json_add_str_or_null(rec, "verbs_error", di->verbs_error);
-	gd_json_add_str_or_null(rec, "sysfs_root", gd_sysfs_root());
+	gd_json_add_str_or_null(rec, "sysfs_root", di->m->root);
 	gd_json_add_int(rec, "errors", (int64_t)gd_devinfo_nerrors(di));
 	return gd_json_emit(rec, out);
 }

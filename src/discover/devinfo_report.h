@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "devinfo_peer.h"
 #include "rdma_dev.h"
 
 enum gd_verbs_status {
@@ -18,6 +19,7 @@ enum gd_verbs_status {
 };
 
 struct gd_devinfo {
+	const struct gd_machine *m; /* the machine read */
 	struct gd_hca *hcas;
 	size_t nhcas;
 	struct gd_bond *bonds;       /* the bonds behind the devices (all bonds without -d) */
@@ -25,6 +27,7 @@ struct gd_devinfo {
 	size_t nbonds;
 	enum gd_verbs_status verbs;
 	char verbs_error[128];       /* the first failure, for GD_VERBS_FAILED */
+	const struct gd_devinfo_peer *peer; /* --peer: reported too (set by the caller) */
 };
 
 /*
@@ -32,7 +35,8 @@ struct gd_devinfo {
  * does not exist; an empty device list is not an error. With query_verbs,
  * live devices are opened for verbs-only facts.
  */
-int gd_devinfo_collect(const char *only_dev, bool query_verbs, struct gd_devinfo *di);
+int gd_devinfo_collect(const struct gd_machine *m, const char *only_dev, bool query_verbs,
+		       struct gd_devinfo *di);
 void gd_devinfo_free(struct gd_devinfo *di);
 
 /* The number of files that could not be read or parsed, over all devices and bonds. */

@@ -30,9 +30,16 @@ const char *gd_gid_type_str(enum gd_gid_type t)
 	}
 }
 
+bool gd_gid_raw_is_v4mapped(const uint8_t raw[16])
+{
+	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	return memcmp(raw, pfx, sizeof(pfx)) == 0;
+}
+
 int gd_gid_parse(const char *text, struct gd_gid *gid)
 {
-	unsigned char raw[16];
+	uint8_t raw[16];
 	char norm[GD_GID_STR_LEN];
 	const char *p = text;
 	bool zero = true;
@@ -67,9 +74,9 @@ int gd_gid_parse(const char *text, struct gd_gid *gid)
 		return -ENODATA;
 	norm[39] = '\0';
 
-	static const unsigned char v4pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 	memcpy(gid->gid, norm, sizeof(norm));
-	gid->ipv4 = memcmp(raw, v4pfx, sizeof(v4pfx)) == 0;
+	memcpy(gid->raw, raw, sizeof(gid->raw));
+	gid->ipv4 = gd_gid_raw_is_v4mapped(raw);
 	if (gid->ipv4) {
 		inet_ntop(AF_INET, raw + 12, gid->ip, sizeof(gid->ip));
 		gid->link_local = raw[12] == 169 && raw[13] == 254;
@@ -113,18 +120,19 @@ static int parse_index(const char *name)
 	return (int)v;
 }
 
-static void read_attrs(const char *dev, int port, const char *link_layer, struct gd_gid *g,
-		       struct gd_read_errors *errs)
+static void read_attrs(const struct gd_machine *m, const char *dev, int port,
+		       const char *link_layer, struct gd_gid *g, struct gd_read_errors *errs)
 {
 	char buf[64];
 	int ret;
 
 	g->type = GD_GID_UNKNOWN;
-	ret = gd_sysfs_read_str(buf, sizeof(buf), "/sys/class/infiniband/%s/ports/%d/gid_attrs/types/%d",
-				dev, port, g->index);
+	ret = gd_sysfs_read_str(m, buf, sizeof(buf),
+				"/sys/class/infiniband/%s/ports/%d/gid_attrs/types/%d", dev, port,
+				g->index);
 	if (ret == 0) {
 		if (gd_gid_parse_type(buf, link_layer, &g->type))
-			gd_read_errors_bad(errs, buf, "\"IB/RoCE v1\" or \"RoCE v2\"",
+			gd_read_errors_bad(m, errs, buf, "\"IB/RoCE v1\" or \"RoCE v2\"",
 					   "/sys/class/infiniband/%s/ports/%d/gid_attrs/types/%d",
 					   dev, port, g->index);
 	} else if (!strcmp(link_layer, "InfiniBand")) {
@@ -133,7 +141,7 @@ static void read_attrs(const char *dev, int port, const char *link_layer, struct
 		gd_read_errors_add(errs, gd_sysfs_errpath(), ret);
 	}
 	/* IB GIDs have no netdev: the kernel answers EINVAL or ENODEV */
-	ret = gd_sysfs_read_str(g->netdev, sizeof(g->netdev),
+	ret = gd_sysfs_read_str(m, g->netdev, sizeof(g->netdev),
 				"/sys/class/infiniband/%s/ports/%d/gid_attrs/ndevs/%d", dev, port,
 				g->index);
 	if (ret) {
@@ -143,20 +151,20 @@ static void read_attrs(const char *dev, int port, const char *link_layer, struct
 	}
 	/* a GID of another container's macvlan/ipvlan: listed, but not ours to use */
 	g->foreign = g->netdev[0] && (strchr(g->netdev, '/') ||
-				      !gd_sysfs_exists("/sys/class/net/%s", g->netdev));
+				      !gd_sysfs_exists(m, "/sys/class/net/%s", g->netdev));
 }
 
 /* Entry idx of a port's GID table into g: true for a used entry; an unreadable
  * or malformed one is noted in errs. */
-static bool read_gid(const char *dev, const struct gd_port *port, int idx, struct gd_gid *g,
-		     struct gd_read_errors *errs)
+static bool read_gid(const struct gd_machine *m, const char *dev, const struct gd_port *port,
+		     int idx, struct gd_gid *g, struct gd_read_errors *errs)
 {
 	char text[128];
 	int ret;
 
 	memset(g, 0, sizeof(*g));
 	g->index = idx;
-	ret = gd_sysfs_read_str(text, sizeof(text), "/sys/class/infiniband/%s/ports/%d/gids/%d",
+	ret = gd_sysfs_read_str(m, text, sizeof(text), "/sys/class/infiniband/%s/ports/%d/gids/%d",
 				dev, port->num, idx);
 	if (ret) {
 		gd_read_errors_add(errs, gd_sysfs_errpath(), ret);
@@ -166,15 +174,17 @@ static bool read_gid(const char *dev, const struct gd_port *port, int idx, struc
 	if (ret == -ENODATA)
 		return false; /* unused entry */
 	if (ret) {
-		gd_read_errors_bad(errs, text, "eight groups of four hex digits",
-				   "/sys/class/infiniband/%s/ports/%d/gids/%d", dev, port->num, idx);
+		gd_read_errors_bad(m, errs, text, "eight groups of four hex digits",
+				   "/sys/class/infiniband/%s/ports/%d/gids/%d", dev, port->num,
+				   idx);
 		return false;
 	}
-	read_attrs(dev, port->num, port->link_layer, g, errs);
+	read_attrs(m, dev, port->num, port->link_layer, g, errs);
 	return true;
 }
 
-int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_errors *errs)
+int gd_gid_read_table(const struct gd_machine *m, const char *dev, struct gd_port *port,
+		      struct gd_read_errors *errs)
 {
 	char **names;
 	size_t n;
@@ -182,7 +192,8 @@ int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_erro
 
 	port->gids = NULL;
 	port->ngids = 0;
-	ret = gd_sysfs_list(&names, &n, "/sys/class/infiniband/%s/ports/%d/gids", dev, port->num);
+	ret = gd_sysfs_list(m, &names, &n, "/sys/class/infiniband/%s/ports/%d/gids", dev,
+			    port->num);
 	if (ret == -ENOENT)
 		return 0; /* e.g. a switch port 0 */
 	if (ret) {
@@ -197,7 +208,7 @@ int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_erro
 	for (size_t i = 0; i < n; i++) {
 		int idx = parse_index(names[i]); /* < 0: not a GID entry */
 
-		if (idx >= 0 && read_gid(dev, port, idx, &port->gids[port->ngids], errs))
+		if (idx >= 0 && read_gid(m, dev, port, idx, &port->gids[port->ngids], errs))
 			port->ngids++;
 	}
 	gd_sysfs_free_list(names, n);
@@ -206,7 +217,8 @@ int gd_gid_read_table(const char *dev, struct gd_port *port, struct gd_read_erro
 	return 0;
 }
 
-int gd_gid_default_index(const struct gd_port *port, int af)
+/* The default half of the rule (no peer, or no GID on its route): see gid.h. */
+static int default_index(const struct gd_port *port, int af)
 {
 	int best = -ENOENT, best_score = -1;
 
@@ -230,9 +242,12 @@ int gd_gid_default_index(const struct gd_port *port, int af)
 
 int gd_gid_index_for_source(const struct gd_port *port, const char *src_ip)
 {
-	for (size_t i = 0; i < port->ngids; i++)
-		if (port->gids[i].type == GD_GID_ROCE_V2 && !strcmp(port->gids[i].ip, src_ip))
-			return port->gids[i].index;
+	for (size_t i = 0; i < port->ngids; i++) {
+		const struct gd_gid *g = &port->gids[i];
+
+		if (g->type == GD_GID_ROCE_V2 && !g->foreign && !strcmp(g->ip, src_ip))
+			return g->index;
+	}
 	return -ENOENT;
 }
 
@@ -275,16 +290,41 @@ int gd_route_source(const struct sockaddr *peer, char *ip, size_t len)
 					  (const void *)&((struct sockaddr_in6 *)&src)->sin6_addr;
 	if (!inet_ntop(src.ss_family, addr, ip, (socklen_t)len))
 		return -errno;
-	/* an IPv4-mapped IPv6 source is the IPv4 address as GIDs print it */
-	if (src.ss_family == AF_INET6 && !strncmp(ip, "::ffff:", 7) && strchr(ip, '.'))
-		memmove(ip, ip + 7, strlen(ip + 7) + 1);
+	/* an IPv4-mapped IPv6 source is the IPv4 address, as GIDs print it */
+	if (src.ss_family == AF_INET6 && gd_gid_raw_is_v4mapped(addr) &&
+	    !inet_ntop(AF_INET, (const uint8_t *)addr + 12, ip, (socklen_t)len))
+		return -errno;
 	return 0;
 }
 
-int gd_gid_index_for_peer(const struct gd_port *port, const struct sockaddr *peer)
+const struct gd_gid *gd_port_gid(const struct gd_port *port, int index)
 {
-	char ip[GD_IP_LEN];
-	int ret = gd_route_source(peer, ip, sizeof(ip));
+	for (size_t i = 0; i < port->ngids; i++)
+		if (port->gids[i].index == index)
+			return &port->gids[i];
+	return NULL;
+}
 
-	return ret ? ret : gd_gid_index_for_source(port, ip);
+int gd_gid_choose(const struct gd_port *port, const struct sockaddr *peer, int af,
+		  struct gd_gid_choice *ch)
+{
+	int idx = -ENOENT;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->index = -1;
+	if (strcmp(port->link_layer, "Ethernet"))
+		return 0; /* InfiniBand: LID routing, no GRH */
+	if (peer) {
+		ch->route_err = gd_route_source(peer, ch->src_ip, sizeof(ch->src_ip));
+		if (!ch->route_err)
+			idx = gd_gid_index_for_source(port, ch->src_ip);
+		ch->routed = idx >= 0;
+	}
+	if (idx < 0)
+		idx = default_index(port, af);
+	if (idx < 0)
+		return idx;
+	ch->index = idx;
+	ch->gid = gd_port_gid(port, idx);
+	return 0;
 }

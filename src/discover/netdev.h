@@ -24,9 +24,9 @@ struct gd_netdev {
 };
 
 /* -ENODEV when /sys/class/net/<name> does not exist. */
-int gd_netdev_read(const char *name, struct gd_netdev *nd);
+int gd_netdev_read(const struct gd_machine *m, const char *name, struct gd_netdev *nd);
 /* operstate is "up" (what ibdev2netdev prints as "(Up)"). */
-bool gd_netdev_is_up(const char *name);
+bool gd_netdev_is_up(const struct gd_machine *m, const char *name);
 
 /*
  * The PCI address of the device behind a sysfs path such as
@@ -34,7 +34,7 @@ bool gd_netdev_is_up(const char *name);
  * canonical path, so that virtio-net (device -> virtio0) still finds its
  * PCI function. -ENOENT when there is none.
  */
-int gd_sysfs_pci_addr(char *buf, size_t len, const char *live_path);
+int gd_sysfs_pci_addr(const struct gd_machine *m, char *buf, size_t len, const char *live_path);
 /* "0000:29:00.0"-shaped. */
 bool gd_is_pci_addr(const char *s);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gid.h"
 #include "log.h"
@@ -37,8 +38,8 @@ void gd_read_errors_add(struct gd_read_errors *e, const char *path, int err)
 	e->n++;
 }
 
-void gd_read_errors_bad(struct gd_read_errors *e, const char *found, const char *expected,
-			const char *fmt, ...)
+void gd_read_errors_bad(const struct gd_machine *m, struct gd_read_errors *e, const char *found,
+			const char *expected, const char *fmt, ...)
 {
 	char live[PATH_MAX], path[PATH_MAX];
 	size_t n = e->n;
@@ -47,12 +48,12 @@ void gd_read_errors_bad(struct gd_read_errors *e, const char *found, const char 
 	va_start(ap, fmt);
 	vsnprintf(live, sizeof(live), fmt, ap);
 	va_end(ap);
-	if (gd_sysfs_path(path, sizeof(path), "%s", live))
+	if (gd_sysfs_path(m, path, sizeof(path), "%s", live))
 		snprintf(path, sizeof(path), "%s", live);
 	gd_read_errors_add(e, path, -EINVAL);
 	if (e->n == n + 1 && found)
-		snprintf(e->v[n].detail, sizeof(e->v[n].detail), "found \"%.40s\", expected %s",
-			 found, expected);
+		snprintf(e->v[n].detail, sizeof(e->v[n].detail), "found \"%s\", expected %s",
+			 gd_excerpt(found), expected);
 	else if (e->n == n + 1)
 		snprintf(e->v[n].detail, sizeof(e->v[n].detail), "expected %s", expected);
 }
@@ -93,7 +94,9 @@ int gd_parse_rate(const char *text, double *gbps, int *width, char *speed, size_
 	int w = 0, n = 0;
 
 	/* "200 Gb/sec (4X HDR)"; the kernel omits the parenthesis for unknown speeds */
-	if (sscanf(text, "%lf Gb/sec %n", &g, &n) != 1 || n == 0 || g < 0 || g > 1e6)
+	/* digits first: sscanf would take "nan", "inf" and hex floats as numbers */
+	if (!isdigit((unsigned char)text[0]) ||
+	    sscanf(text, "%lf Gb/sec %n", &g, &n) != 1 || n == 0 || !(g >= 0 && g <= 1e6))
 		return -EINVAL;
 	text += n;
 	if (*text) {
@@ -107,24 +110,6 @@ int gd_parse_rate(const char *text, double *gbps, int *width, char *speed, size_
 	*width = w;
 	snprintf(speed, len, "%s", spd);
 	return 0;
-}
-
-const char *gd_port_state_str(int state)
-{
-	static const char *const names[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE",
-					     "ACTIVE_DEFER" };
-
-	return state >= 0 && state < (int)(sizeof(names) / sizeof(names[0])) ? names[state] :
-									       "UNKNOWN";
-}
-
-const char *gd_port_phys_state_str(int s)
-{
-	static const char *const names[] = { "NOP", "Sleep", "Polling", "Disabled",
-					     "PortConfigurationTraining", "LinkUp",
-					     "LinkErrorRecovery", "PhyTest" };
-
-	return s >= 0 && s < (int)(sizeof(names) / sizeof(names[0])) ? names[s] : "UNKNOWN";
 }
 
 static const char *const counter_names[GD_NCOUNTERS] = {
@@ -148,25 +133,27 @@ int gd_rdma_roce_mtu(int netdev_mtu)
 	return 0;
 }
 
-static void read_counters(struct gd_hca *hca, struct gd_port *p)
+static void read_counters(const struct gd_machine *m, struct gd_hca *hca, struct gd_port *p)
 {
 	for (int c = 0; c < GD_NCOUNTERS; c++) {
 		const char *dir = c >= GD_CNT_OUT_OF_SEQUENCE ? "hw_counters" : "counters";
 		uint64_t v;
-		int ret = gd_sysfs_read_u64(&v, IB "/%s/ports/%d/%s/%s", hca->name, p->num, dir,
+		int ret = gd_sysfs_read_u64(m, &v, IB "/%s/ports/%d/%s/%s", hca->name, p->num, dir,
 					    counter_names[c]);
 
 		p->counters[c] = ret == 0 && v <= INT64_MAX ? (int64_t)v : -1;
 		if (ret == -EINVAL)
-			gd_read_errors_bad(&hca->errors, NULL, "a number", IB "/%s/ports/%d/%s/%s",
-					   hca->name, p->num, dir, counter_names[c]);
+			gd_read_errors_bad(m, &hca->errors, NULL, "a number",
+					   IB "/%s/ports/%d/%s/%s", hca->name, p->num, dir,
+					   counter_names[c]);
 	}
 }
 
 /* An optional string attribute: absent is fine, anything else is recorded. */
-static void read_opt_str(struct gd_hca *hca, char *buf, size_t len, const char *attr)
+static void read_opt_str(const struct gd_machine *m, struct gd_hca *hca, char *buf, size_t len,
+			 const char *attr)
 {
-	int ret = gd_sysfs_read_str(buf, len, IB "/%s/%s", hca->name, attr);
+	int ret = gd_sysfs_read_str(m, buf, len, IB "/%s/%s", hca->name, attr);
 
 	if (ret) {
 		buf[0] = '\0';
@@ -175,19 +162,19 @@ static void read_opt_str(struct gd_hca *hca, char *buf, size_t len, const char *
 	}
 }
 
-static void read_node_type(struct gd_hca *hca)
+static void read_node_type(const struct gd_machine *m, struct gd_hca *hca)
 {
 	char buf[64];
 	int num, ret;
 
 	snprintf(hca->transport, sizeof(hca->transport), "unknown");
-	ret = gd_sysfs_read_str(buf, sizeof(buf), IB "/%s/node_type", hca->name);
+	ret = gd_sysfs_read_str(m, buf, sizeof(buf), IB "/%s/node_type", hca->name);
 	if (ret) {
 		gd_read_errors_add(&hca->errors, gd_sysfs_errpath(), ret);
 		return;
 	}
 	if (gd_parse_numbered(buf, &num, hca->node_type, sizeof(hca->node_type))) {
-		gd_read_errors_bad(&hca->errors, buf, "\"NUMBER: TYPE\" such as \"1: CA\"",
+		gd_read_errors_bad(m, &hca->errors, buf, "\"NUMBER: TYPE\" such as \"1: CA\"",
 				   IB "/%s/node_type", hca->name);
 		return;
 	}
@@ -200,37 +187,37 @@ static void read_node_type(struct gd_hca *hca)
 		snprintf(hca->transport, sizeof(hca->transport), "usNIC");
 }
 
-static void read_pci(struct gd_hca *hca)
+static void read_pci(const struct gd_machine *m, struct gd_hca *hca)
 {
 	char path[PATH_MAX];
 	int ret;
 
 	hca->numa_node = -1;
-	if (!gd_sysfs_exists(IB "/%s/device", hca->name))
+	if (!gd_sysfs_exists(m, IB "/%s/device", hca->name))
 		return; /* rxe, siw: no PCI parent */
 	snprintf(path, sizeof(path), IB "/%s/device", hca->name);
-	ret = gd_sysfs_pci_addr(hca->pci_addr, sizeof(hca->pci_addr), path);
+	ret = gd_sysfs_pci_addr(m, hca->pci_addr, sizeof(hca->pci_addr), path);
 	if (ret) {
 		hca->pci_addr[0] = '\0';
 		if (ret != -ENOENT)
 			gd_read_errors_add(&hca->errors, gd_sysfs_errpath(), ret);
 	}
-	ret = gd_sysfs_read_int(&hca->numa_node, IB "/%s/device/numa_node", hca->name);
+	ret = gd_sysfs_read_int(m, &hca->numa_node, IB "/%s/device/numa_node", hca->name);
 	if (ret) {
 		hca->numa_node = -1;
 		if (ret != -ENOENT)
 			gd_read_errors_add(&hca->errors, gd_sysfs_errpath(), ret);
 	}
-	if (gd_sysfs_link_name(hca->driver, sizeof(hca->driver), IB "/%s/device/driver",
+	if (gd_sysfs_link_name(m, hca->driver, sizeof(hca->driver), IB "/%s/device/driver",
 			       hca->name))
 		hca->driver[0] = '\0';
 }
 
-static void read_state(struct gd_hca *hca, struct gd_port *p, const char *attr, int *num,
-		       char *name, size_t len)
+static void read_state(const struct gd_machine *m, struct gd_hca *hca, struct gd_port *p,
+		       const char *attr, int *num, char *name, size_t len)
 {
 	char buf[64];
-	int ret = gd_sysfs_read_str(buf, sizeof(buf), IB "/%s/ports/%d/%s", hca->name, p->num,
+	int ret = gd_sysfs_read_str(m, buf, sizeof(buf), IB "/%s/ports/%d/%s", hca->name, p->num,
 				    attr);
 
 	if (ret) {
@@ -238,58 +225,59 @@ static void read_state(struct gd_hca *hca, struct gd_port *p, const char *attr, 
 		return;
 	}
 	if (gd_parse_numbered(buf, num, name, len))
-		gd_read_errors_bad(&hca->errors, buf, "\"NUMBER: NAME\" such as \"4: ACTIVE\"",
+		gd_read_errors_bad(m, &hca->errors, buf, "\"NUMBER: NAME\" such as \"4: ACTIVE\"",
 				   IB "/%s/ports/%d/%s", hca->name, p->num, attr);
 }
 
-static void read_u32(struct gd_hca *hca, struct gd_port *p, const char *attr, uint32_t *val)
+static void read_u32(const struct gd_machine *m, struct gd_hca *hca, struct gd_port *p,
+		     const char *attr, uint32_t *val)
 {
 	uint64_t v;
-	int ret = gd_sysfs_read_u64(&v, IB "/%s/ports/%d/%s", hca->name, p->num, attr);
+	int ret = gd_sysfs_read_u64(m, &v, IB "/%s/ports/%d/%s", hca->name, p->num, attr);
 
 	if (ret == 0 && v <= UINT32_MAX)
 		*val = (uint32_t)v;
 	else if (ret == 0)
-		gd_read_errors_bad(&hca->errors, NULL, "a 32-bit number", IB "/%s/ports/%d/%s",
+		gd_read_errors_bad(m, &hca->errors, NULL, "a 32-bit number", IB "/%s/ports/%d/%s",
 				   hca->name, p->num, attr);
 	else if (ret == -EINVAL)
-		gd_read_errors_bad(&hca->errors, NULL, "a number such as 0x1a", IB "/%s/ports/%d/%s",
-				   hca->name, p->num, attr);
+		gd_read_errors_bad(m, &hca->errors, NULL, "a number such as 0x1a",
+				   IB "/%s/ports/%d/%s", hca->name, p->num, attr);
 	else if (ret != -ENOENT)
 		gd_read_errors_add(&hca->errors, gd_sysfs_errpath(), ret);
 }
 
-static void read_rate(struct gd_hca *hca, struct gd_port *p)
+static void read_rate(const struct gd_machine *m, struct gd_hca *hca, struct gd_port *p)
 {
-	int ret = gd_sysfs_read_str(p->rate_str, sizeof(p->rate_str), IB "/%s/ports/%d/rate",
+	int ret = gd_sysfs_read_str(m, p->rate_str, sizeof(p->rate_str), IB "/%s/ports/%d/rate",
 				    hca->name, p->num);
 
 	if (ret) {
 		p->rate_str[0] = '\0';
 		/* the kernel answers EINVAL while the speed is unknown */
-		if (ret != -EINVAL || gd_sysfs_is_fixture())
+		if (ret != -EINVAL || m->fixture)
 			gd_read_errors_add(&hca->errors, gd_sysfs_errpath(), ret);
 		return;
 	}
 	if (gd_parse_rate(p->rate_str, &p->rate_gbps, &p->width, p->speed, sizeof(p->speed))) {
-		gd_read_errors_bad(&hca->errors, p->rate_str, "\"200 Gb/sec (4X HDR)\"",
+		gd_read_errors_bad(m, &hca->errors, p->rate_str, "\"200 Gb/sec (4X HDR)\"",
 				   IB "/%s/ports/%d/rate", hca->name, p->num);
 		p->rate_str[0] = '\0';
 	}
 }
 
 /* The lower netdev of a port: the PCI function's netdev with dev_port == port - 1. */
-static void lower_netdev(const struct gd_hca *hca, struct gd_port *p)
+static void lower_netdev(const struct gd_machine *m, const struct gd_hca *hca, struct gd_port *p)
 {
 	char **names;
 	size_t n;
 
-	if (gd_sysfs_list(&names, &n, IB "/%s/device/net", hca->name))
+	if (gd_sysfs_list(m, &names, &n, IB "/%s/device/net", hca->name))
 		return;
 	for (size_t i = 0; i < n && !p->netdev[0]; i++) {
 		int dev_port;
 
-		if (gd_sysfs_read_int(&dev_port, IB "/%s/device/net/%s/dev_port", hca->name,
+		if (gd_sysfs_read_int(m, &dev_port, IB "/%s/device/net/%s/dev_port", hca->name,
 				      names[i]))
 			dev_port = 0; /* old drivers: one port per function */
 		if (dev_port == p->num - 1 || n == 1)
@@ -298,65 +286,64 @@ static void lower_netdev(const struct gd_hca *hca, struct gd_port *p)
 	gd_sysfs_free_list(names, n);
 }
 
-static void port_netdev(const struct gd_hca *hca, struct gd_port *p)
+static void port_netdev(const struct gd_machine *m, const struct gd_hca *hca, struct gd_port *p)
 {
 	/* RoCE: the upper netdev that carries the GIDs (bond0 for mlx5_bond_0) */
 	for (size_t i = 0; i < p->ngids && !p->netdev[0]; i++)
 		if (p->gids[i].netdev[0])
 			snprintf(p->netdev, sizeof(p->netdev), "%s", p->gids[i].netdev);
 	if (!p->netdev[0])
-		lower_netdev(hca, p); /* IPoIB ib0, or a RoCE port without GIDs yet */
+		lower_netdev(m, hca, p); /* IPoIB ib0, or a RoCE port without GIDs yet */
 	if (!p->netdev[0] && hca->parent_netdev[0])
 		snprintf(p->netdev, sizeof(p->netdev), "%s", hca->parent_netdev);
-	p->netdev_up = p->netdev[0] && gd_netdev_is_up(p->netdev);
+	p->netdev_up = p->netdev[0] && gd_netdev_is_up(m, p->netdev);
 	p->netdev_mtu = -1;
 	if (p->netdev[0] &&
-	    gd_sysfs_read_int(&p->netdev_mtu, "/sys/class/net/%s/mtu", p->netdev))
+	    gd_sysfs_read_int(m, &p->netdev_mtu, "/sys/class/net/%s/mtu", p->netdev))
 		p->netdev_mtu = -1;
 	if (!strcmp(p->link_layer, "Ethernet") && p->netdev_mtu > 0)
 		p->roce_mtu = gd_rdma_roce_mtu(p->netdev_mtu);
 }
 
-static int read_port(struct gd_hca *hca, struct gd_port *p)
+static int read_port(const struct gd_machine *m, struct gd_hca *hca, struct gd_port *p)
 {
+	struct gd_gid_choice ch;
 	int ret;
 
-	read_state(hca, p, "state", &p->state, p->state_str, sizeof(p->state_str));
-	read_state(hca, p, "phys_state", &p->phys_state, p->phys_state_str,
+	read_state(m, hca, p, "state", &p->state, p->state_str, sizeof(p->state_str));
+	read_state(m, hca, p, "phys_state", &p->phys_state, p->phys_state_str,
 		   sizeof(p->phys_state_str));
-	ret = gd_sysfs_read_str(p->link_layer, sizeof(p->link_layer), IB "/%s/ports/%d/link_layer",
-				hca->name, p->num);
+	ret = gd_sysfs_read_str(m, p->link_layer, sizeof(p->link_layer),
+				IB "/%s/ports/%d/link_layer", hca->name, p->num);
 	if (ret) {
 		p->link_layer[0] = '\0';
 		gd_read_errors_add(&hca->errors, gd_sysfs_errpath(), ret);
 	} else if (strcmp(p->link_layer, "InfiniBand") && strcmp(p->link_layer, "Ethernet")) {
-		gd_read_errors_bad(&hca->errors, p->link_layer, "\"InfiniBand\" or \"Ethernet\"",
+		gd_read_errors_bad(m, &hca->errors, p->link_layer, "\"InfiniBand\" or \"Ethernet\"",
 				   IB "/%s/ports/%d/link_layer", hca->name, p->num);
 	}
-	read_rate(hca, p);
+	read_rate(m, hca, p);
 	p->lmc = -1;
 	if (!strcmp(p->link_layer, "InfiniBand")) {
 		uint32_t lmc = 0;
 
-		read_u32(hca, p, "lid", &p->lid);
-		read_u32(hca, p, "sm_lid", &p->sm_lid);
-		if (gd_sysfs_exists(IB "/%s/ports/%d/lid_mask_count", hca->name, p->num)) {
-			read_u32(hca, p, "lid_mask_count", &lmc);
+		read_u32(m, hca, p, "lid", &p->lid);
+		read_u32(m, hca, p, "sm_lid", &p->sm_lid);
+		if (gd_sysfs_exists(m, IB "/%s/ports/%d/lid_mask_count", hca->name, p->num)) {
+			read_u32(m, hca, p, "lid_mask_count", &lmc);
 			p->lmc = (int)lmc;
 		}
 	}
-	read_counters(hca, p);
-	ret = gd_gid_read_table(hca->name, p, &hca->errors);
+	read_counters(m, hca, p);
+	ret = gd_gid_read_table(m, hca->name, p, &hca->errors);
 	if (ret)
 		return ret;
-	port_netdev(hca, p);
-	p->default_gid = p->default_gid6 = -1;
-	if (!strcmp(p->link_layer, "Ethernet")) {
-		ret = gd_gid_default_index(p, AF_INET);
-		p->default_gid = ret >= 0 ? ret : -1;
-		ret = gd_gid_default_index(p, AF_INET6);
-		p->default_gid6 = ret >= 0 ? ret : -1;
-	}
+	port_netdev(m, hca, p);
+	/* the GIDs a test without a peer address would use (gid.h) */
+	gd_gid_choose(p, NULL, AF_INET, &ch);
+	p->default_gid = ch.index;
+	gd_gid_choose(p, NULL, AF_INET6, &ch);
+	p->default_gid6 = ch.index;
 	return 0;
 }
 
@@ -367,13 +354,13 @@ static int cmp_port(const void *a, const void *b)
 	return (x->num > y->num) - (x->num < y->num);
 }
 
-static int read_ports(struct gd_hca *hca)
+static int read_ports(const struct gd_machine *m, struct gd_hca *hca)
 {
 	char **names;
 	size_t n;
 	int ret;
 
-	ret = gd_sysfs_list(&names, &n, IB "/%s/ports", hca->name);
+	ret = gd_sysfs_list(m, &names, &n, IB "/%s/ports", hca->name);
 	if (ret) {
 		gd_read_errors_add(&hca->errors, gd_sysfs_errpath(), ret);
 		return 0;
@@ -397,7 +384,7 @@ static int read_ports(struct gd_hca *hca)
 	if (hca->nports > 1) /* qsort(NULL, 0) is undefined */
 		qsort(hca->ports, hca->nports, sizeof(*hca->ports), cmp_port);
 	for (size_t i = 0; i < hca->nports; i++) {
-		ret = read_port(hca, &hca->ports[i]);
+		ret = read_port(m, hca, &hca->ports[i]);
 		if (ret)
 			return ret;
 	}
@@ -414,25 +401,25 @@ void gd_rdma_free_hca(struct gd_hca *hca)
 	hca->nports = 0;
 }
 
-int gd_rdma_read_hca(const char *name, struct gd_hca *hca)
+int gd_rdma_read_hca(const struct gd_machine *m, const char *name, struct gd_hca *hca)
 {
 	int ret;
 
 	memset(hca, 0, sizeof(*hca));
-	if (!*name || strchr(name, '/') || !gd_sysfs_exists(IB "/%s", name))
+	if (!*name || strchr(name, '/') || !gd_sysfs_exists(m, IB "/%s", name))
 		return -ENODEV;
 	if (snprintf(hca->name, sizeof(hca->name), "%s", name) >= (int)sizeof(hca->name))
 		return -ENAMETOOLONG;
-	read_node_type(hca);
-	read_opt_str(hca, hca->fw_ver, sizeof(hca->fw_ver), "fw_ver");
-	read_opt_str(hca, hca->node_guid, sizeof(hca->node_guid), "node_guid");
-	read_opt_str(hca, hca->sys_image_guid, sizeof(hca->sys_image_guid), "sys_image_guid");
-	read_opt_str(hca, hca->board_id, sizeof(hca->board_id), "board_id");
-	read_opt_str(hca, hca->hca_type, sizeof(hca->hca_type), "hca_type");
+	read_node_type(m, hca);
+	read_opt_str(m, hca, hca->fw_ver, sizeof(hca->fw_ver), "fw_ver");
+	read_opt_str(m, hca, hca->node_guid, sizeof(hca->node_guid), "node_guid");
+	read_opt_str(m, hca, hca->sys_image_guid, sizeof(hca->sys_image_guid), "sys_image_guid");
+	read_opt_str(m, hca, hca->board_id, sizeof(hca->board_id), "board_id");
+	read_opt_str(m, hca, hca->hca_type, sizeof(hca->hca_type), "hca_type");
 	/* rxe and siw name the netdev they run over */
-	read_opt_str(hca, hca->parent_netdev, sizeof(hca->parent_netdev), "parent");
-	read_pci(hca);
-	ret = read_ports(hca);
+	read_opt_str(m, hca, hca->parent_netdev, sizeof(hca->parent_netdev), "parent");
+	read_pci(m, hca);
+	ret = read_ports(m, hca);
 	if (ret) {
 		gd_rdma_free_hca(hca);
 		return ret;
@@ -455,7 +442,7 @@ static int cmp_natural(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-int gd_rdma_discover(struct gd_hca **hcas, size_t *count)
+int gd_rdma_discover(const struct gd_machine *m, struct gd_hca **hcas, size_t *count)
 {
 	char **names;
 	size_t n, got = 0;
@@ -464,7 +451,7 @@ int gd_rdma_discover(struct gd_hca **hcas, size_t *count)
 
 	*hcas = NULL;
 	*count = 0;
-	ret = gd_sysfs_list(&names, &n, IB);
+	ret = gd_sysfs_list(m, &names, &n, IB);
 	if (ret == -ENOENT)
 		return 0; /* no RDMA in this kernel: an empty list */
 	if (ret)
@@ -480,9 +467,17 @@ int gd_rdma_discover(struct gd_hca **hcas, size_t *count)
 	for (size_t i = 0; i < n; i++) {
 		if (!strncmp(names[i], "scif", 4))
 			continue; /* Xeon Phi pseudo devices, skipped as hwloc does */
-		ret = gd_rdma_read_hca(names[i], &v[got]);
-		if (ret == -ENODEV)
-			continue; /* vanished */
+		ret = gd_rdma_read_hca(m, names[i], &v[got]);
+		if (ret == -ENODEV) { /* vanished, or a link that leads nowhere: say which */
+			char path[PATH_MAX];
+			struct stat st;
+
+			if (!gd_sysfs_path(m, path, sizeof(path), IB "/%s", names[i]) &&
+			    stat(path, &st) && errno != ENOENT)
+				gd_warn("%s: %s; this RDMA device entry is ignored", path,
+					strerror(errno));
+			continue;
+		}
 		if (ret) {
 			gd_sysfs_free_list(names, n);
 			gd_rdma_free(v, got);

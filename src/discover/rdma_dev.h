@@ -18,6 +18,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "machine.h"
+
+/* The fix for "no RDMA device", the same in every tool (gd_devinfo, the bench tools). */
+#define GD_RDMA_NODEV_FIX                                                                  \
+	"load the driver of your NIC (modprobe mlx5_ib), or create a Soft-RoCE device: "  \
+	"modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0"
+
 #define GD_NAME_LEN 64
 #define GD_PCI_LEN 16 /* "0000:17:00.0" */
 #define GD_GID_STR_LEN 40
@@ -32,7 +39,7 @@
 struct gd_read_error {
 	char path[GD_PATH_LEN];     /* rooted path, as opened */
 	int err;                    /* negative errno; -EINVAL: malformed content */
-	char detail[128];           /* for -EINVAL: what was found and what was expected */
+	char detail[320];           /* for -EINVAL: what was found and what was expected */
 };
 
 struct gd_read_errors {
@@ -45,6 +52,7 @@ enum gd_gid_type { GD_GID_IB, GD_GID_ROCE_V1, GD_GID_ROCE_V2, GD_GID_UNKNOWN };
 struct gd_gid {
 	int index;
 	char gid[GD_GID_STR_LEN];   /* as sysfs prints it: "fe80:0000:...:0001" */
+	uint8_t raw[16];            /* the same, as bytes (what verbs reports) */
 	enum gd_gid_type type;
 	char netdev[IF_NAMESIZE];   /* "" for InfiniBand */
 	char ip[GD_IP_LEN];         /* "192.168.1.1" for IPv4-mapped, else IPv6 text */
@@ -97,8 +105,8 @@ struct gd_port {
 	int netdev_mtu;             /* bytes; -1 unknown */
 	int roce_mtu;               /* RoCE: the largest IB MTU that netdev_mtu carries; 0 n/a */
 	int64_t counters[GD_NCOUNTERS]; /* -1 when the port has no such counter */
-	int default_gid;            /* gd_gid_default_index(port, AF_INET), -1 none */
-	int default_gid6;           /* gd_gid_default_index(port, AF_INET6), -1 none */
+	int default_gid;            /* gd_gid_choose(port, no peer, AF_INET), -1 none */
+	int default_gid6;           /* gd_gid_choose(port, no peer, AF_INET6), -1 none */
 	struct gd_gid *gids;        /* valid (non-zero) entries only, by index */
 	size_t ngids;
 };
@@ -151,55 +159,26 @@ struct gd_bond {
 };
 
 /* All RDMA devices, sorted by name. An empty list is not an error. */
-int gd_rdma_discover(struct gd_hca **hcas, size_t *count);
+int gd_rdma_discover(const struct gd_machine *m, struct gd_hca **hcas, size_t *count);
 void gd_rdma_free(struct gd_hca *hcas, size_t count);
 /* One device by name: -ENODEV if absent. */
-int gd_rdma_read_hca(const char *name, struct gd_hca *hca);
+int gd_rdma_read_hca(const struct gd_machine *m, const char *name, struct gd_hca *hca);
 void gd_rdma_free_hca(struct gd_hca *hca);
 
 /* Live only: open the device with libibverbs and fill MTUs etc. */
 int gd_rdma_query_verbs(struct gd_hca *hca);
 
 /* The bond a netdev is; -ENOENT when it is not a bond. Free with gd_bond_free() either way. */
-int gd_bond_read(const char *netdev, struct gd_bond *bond);
+int gd_bond_read(const struct gd_machine *m, const char *netdev, struct gd_bond *bond);
 void gd_bond_free(struct gd_bond *bond);
 /* Parsers exposed for unit tests: /proc/net/bonding/<bond> text. */
 int gd_bond_parse_proc(const char *text, struct gd_bond *bond);
 
-/*
- * The GID index a RoCE v2 test picks by default: among the RoCE v2 GIDs with
- * an IPv4-mapped address (af == AF_INET) or an IPv6 one (AF_INET6), whose
- * netdev is in this network namespace, prefer one that is not link-local,
- * then one on the port's own netdev, then the lowest index. Returns the index
- * or -ENOENT. For a given peer, gd_gid_index_for_peer() is the better choice.
- */
-int gd_gid_default_index(const struct gd_port *port, int af);
-
-const char *gd_gid_type_str(enum gd_gid_type t); /* "IB", "RoCE v1", "RoCE v2" */
-
-/*
- * The RoCE v2 GID for talking to a peer: the one whose address is the source
- * address the kernel's routing picks for the peer (a UDP connect() sends
- * nothing and reveals it). Returns the index; -ENOENT when no RoCE v2 GID of
- * this port carries that address (the route leaves through another netdev);
- * -ENETUNREACH etc. when there is no route. Live machine only.
- */
-int gd_gid_index_for_peer(const struct gd_port *port, const struct sockaddr *peer);
-/* The pure half of it: the RoCE v2 GID whose address is src_ip, or -ENOENT. */
-int gd_gid_index_for_source(const struct gd_port *port, const char *src_ip);
-/* The source address the kernel would use to reach peer (UDP connect trick),
- * as a socket address or as text ("10.0.0.1"; IPv4-mapped IPv6 as IPv4). */
-int gd_route_source_addr(const struct sockaddr *peer, struct sockaddr_storage *src);
-int gd_route_source(const struct sockaddr *peer, char *ip, size_t len);
-
-/* Port state names as sysfs and ibv_devinfo print them ("ACTIVE", "LinkUp"). */
-const char *gd_port_state_str(int state);
-const char *gd_port_phys_state_str(int phys_state);
 /* The IB MTU (256..4096 bytes) RoCE can use over a netdev MTU; 0 if none. */
 int gd_rdma_roce_mtu(int netdev_mtu);
 
 /* The bond behind a port's netdev, or -ENOENT. */
-int gd_port_bond(const struct gd_port *port, struct gd_bond *bond);
+int gd_port_bond(const struct gd_machine *m, const struct gd_port *port, struct gd_bond *bond);
 
 /* The recorded read errors of a device or bond; an empty list is not an error. */
 void gd_read_errors_add(struct gd_read_errors *e, const char *path, int err);
@@ -207,8 +186,9 @@ void gd_read_errors_add(struct gd_read_errors *e, const char *path, int err);
  * Malformed content of a live path (printf format), recorded with the sysfs
  * root: found is the text read (may be NULL), expected describes the format.
  */
-void gd_read_errors_bad(struct gd_read_errors *e, const char *found, const char *expected,
-			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void gd_read_errors_bad(const struct gd_machine *m, struct gd_read_errors *e, const char *found,
+			const char *expected, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 void gd_read_errors_free(struct gd_read_errors *e);
 
 /*

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "jsonout.h"
+#include "log.h"
 #include "sysfs.h"
 
 /* The registry, in the order a cluster engineer reads them: software stack,
@@ -37,6 +38,8 @@ const struct gd_check gd_checks[] = {
 	  gd_chk_dev_infiniband, false },
 	{ "rdma.devices", "RDMA devices present (/sys/class/infiniband)", gd_chk_rdma_devices, false },
 	{ "ibgda.devx", "mlx5 device with DEVX (needed by IBGDA)", gd_chk_devx, false },
+	{ "ibgda.probe", "live IBGDA probe per device: DEVX, caps, umem, UAR GPU mapping; the mode that would run",
+	  gd_chk_ibgda_probe, true },
 	{ "topo.path", "each GPU's nearest NIC and the PCIe path class between them", gd_chk_path,
 	  false },
 	{ "topo.numa", "GPU and its NIC on the same NUMA node", gd_chk_numa, false },
@@ -61,10 +64,29 @@ const char *gd_check_status_str(enum gd_check_status s)
 	return s < GD_CHECK_NSTATUS ? names[s] : "?";
 }
 
-void gd_doctor_list(FILE *out)
+void gd_doctor_list(FILE *out, bool json)
+{
+	for (const struct gd_check *c = gd_checks; c->id; c++) {
+		if (json) {
+			json_object *rec = gd_json_record("check_info");
+
+			gd_json_add_str(rec, "id", c->id);
+			gd_json_add_str(rec, "title", c->title);
+			gd_json_add_bool(rec, "live_only", c->live_only);
+			gd_json_emit(rec, out);
+		} else {
+			fprintf(out, "%-20s %s%s\n", c->id, c->title,
+				c->live_only ? " (live only)" : "");
+		}
+	}
+}
+
+bool gd_doctor_check_exists(const char *prefix)
 {
 	for (const struct gd_check *c = gd_checks; c->id; c++)
-		fprintf(out, "%-20s %s%s\n", c->id, c->title, c->live_only ? " (live only)" : "");
+		if (!prefix || strncmp(c->id, prefix, strlen(prefix)) == 0)
+			return true;
+	return false;
 }
 
 /* ---- results ---- */
@@ -187,12 +209,6 @@ void gd_doctor_summary(struct gd_doctor *d)
 
 /* ---- discovery ---- */
 
-const char *gd_doc_gpu_name(const struct gd_doctor *d, size_t i, char *buf, size_t len)
-{
-	snprintf(buf, len, "GPU %s", d->gpus[i].pci);
-	return buf;
-}
-
 static void nic_view(struct gd_doc_nic *n, const struct gd_hca *h)
 {
 	snprintf(n->name, sizeof(n->name), "%s", h->name);
@@ -201,14 +217,36 @@ static void nic_view(struct gd_doc_nic *n, const struct gd_hca *h)
 	n->numa = h->numa_node;
 }
 
+/* -d naming no device: a usage error listing the devices (then all is freed). */
+static bool unknown_dev(const char *dev, struct gd_hca *all, size_t n)
+{
+	char list[512] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(all[i].name, dev))
+			return true;
+	for (size_t i = 0; i < n && len < sizeof(list); i++)
+		len += snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "", all[i].name);
+	gd_error("no RDMA device named '%s' (-d/--ib-dev)", gd_excerpt(dev));
+	if (n)
+		gd_info("devices here: %s", list);
+	else
+		gd_info("there are no RDMA devices here");
+	gd_rdma_free(all, n);
+	return false;
+}
+
 static int find_nics(struct gd_doctor *d)
 {
 	struct gd_hca *all;
 	size_t n, k = 0;
-	int ret = gd_rdma_discover(&all, &n);
+	int ret = gd_rdma_discover(d->m, &all, &n);
 
 	if (ret)
 		return ret;
+	if (d->only_dev && !unknown_dev(d->only_dev, all, n))
+		return -ENXIO;
 	/* -d: keep only that device (the others are freed now) */
 	for (size_t i = 0; i < n; i++) {
 		if (d->only_dev && strcmp(all[i].name, d->only_dev) != 0) {
@@ -241,7 +279,7 @@ static void pair_gpu(struct gd_doctor *d, struct gd_doc_gpu *g)
 
 		if (!d->nics[i].pci[0])
 			continue;
-		c = gd_pci_path_class(g->pci, d->nics[i].pci);
+		c = gd_pci_path_class(d->m, g->pci, d->nics[i].pci);
 		if (g->nic < 0 || c < g->cls) {
 			g->nic = (int)i;
 			g->cls = c;
@@ -254,11 +292,11 @@ int gd_doctor_init(struct gd_doctor *d)
 	char (*bdfs)[GD_BDF_LEN];
 	int ret;
 
-	d->live = !gd_sysfs_is_fixture();
+	d->live = !d->m->fixture;
 	ret = find_nics(d);
 	if (ret)
 		return ret;
-	ret = gd_pci_list_gpus(&bdfs, &d->ngpus);
+	ret = gd_pci_list_gpus(d->m, &bdfs, &d->ngpus);
 	if (ret)
 		return ret;
 	d->gpus = calloc(d->ngpus ? d->ngpus : 1, sizeof(*d->gpus));
@@ -268,7 +306,7 @@ int gd_doctor_init(struct gd_doctor *d)
 	}
 	for (size_t i = 0; i < d->ngpus; i++) {
 		snprintf(d->gpus[i].pci, sizeof(d->gpus[i].pci), "%s", bdfs[i]);
-		d->gpus[i].numa = gd_pci_numa(bdfs[i]);
+		d->gpus[i].numa = gd_pci_numa(d->m, bdfs[i]);
 		pair_gpu(d, &d->gpus[i]);
 	}
 	free(bdfs);

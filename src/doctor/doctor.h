@@ -57,6 +57,7 @@ struct gd_doc_gpu {
 };
 
 struct gd_doctor {
+	const struct gd_machine *m; /* the machine examined (set by the caller) */
 	bool live;                /* not a fixture root: live-only checks run */
 	bool json;
 	FILE *out;
@@ -65,7 +66,7 @@ struct gd_doctor {
 	struct gd_doc_gpu *gpus;
 	size_t ngpus;
 	struct gd_doc_nic *nics;  /* one per hca, same order */
-	struct gd_hca *hcas;      /* gd_rdma_discover(), -d applied */
+	struct gd_hca *hcas;	  /* gd_rdma_discover(m), -d applied */
 	size_t nnics;
 	int counts[GD_CHECK_NSTATUS];
 };
@@ -87,7 +88,10 @@ void gd_doctor_fini(struct gd_doctor *d);
 int gd_doctor_run(struct gd_doctor *d);
 /* Print the summary record/line. */
 void gd_doctor_summary(struct gd_doctor *d);
-void gd_doctor_list(FILE *out);
+/* The checks, as text or JSON Lines (records of type "check_info"). */
+void gd_doctor_list(FILE *out, bool json);
+/* Whether a check id starts with prefix (NULL: any), for --check before anything is read. */
+bool gd_doctor_check_exists(const char *prefix);
 
 /* Helpers for the checks. */
 void gd_res_init(struct gd_check_result *r, const struct gd_check *c, const char *subject_fmt, ...)
@@ -102,8 +106,6 @@ void gd_res_emit(struct gd_doctor *d, struct gd_check_result *r, enum gd_check_s
 /* One-shot SKIP with a reason. */
 void gd_res_skip(struct gd_doctor *d, const struct gd_check *c, const char *subject,
 		 const char *reason);
-
-const char *gd_doc_gpu_name(const struct gd_doctor *d, size_t i, char *buf, size_t len);
 
 /* The check functions, by group (doctor_*.c). */
 void gd_chk_kernel(struct gd_doctor *d, const struct gd_check *c);
@@ -120,6 +122,7 @@ void gd_chk_gdrcopy(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_dev_infiniband(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_rdma_devices(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_devx(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_ibgda_probe(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_path(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_numa(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_link(struct gd_doctor *d, const struct gd_check *c);
@@ -136,7 +139,5 @@ void gd_chk_bond(struct gd_doctor *d, const struct gd_check *c);
 int gd_parse_memlock(const char *limits, unsigned long long *soft);
 /* Whether /proc/devices text lists a character device by name. */
 bool gd_proc_devices_has(const char *text, const char *name);
-/* A RoCE v2 IPv4-mapped GID: "0000:0000:0000:0000:0000:ffff:0a00:0001". */
-bool gd_gid_is_ipv4_mapped(const char *gid);
 
 #endif

@@ -94,7 +94,8 @@ void gd_chk_cuda_dmabuf_attr(struct gd_doctor *d, const struct gd_check *c)
 
 static void export_one(struct gd_doctor *d, const struct gd_check *c, int index)
 {
-	struct gd_gpu_select sel = { .by = GD_GPU_BY_INDEX, .index = index, .quiet = true };
+	struct gd_gpu_select sel = {
+		.by = GD_GPU_BY_INDEX, .index = index, .quiet = true, .m = d->m};
 	struct gd_check_result r;
 	struct gd_gpu_mem buf;
 	struct gd_gpu gpu;
@@ -160,7 +161,7 @@ void gd_chk_bar1(struct gd_doctor *d, const struct gd_check *c)
 		gd_res_init(&r, c, "GPU %s", d->gpus[i].pci);
 		snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/resource", d->gpus[i].pci);
 		/* BAR0 is the register window; BAR1 the next memory resource */
-		if (gd_pci_mem_resource(d->gpus[i].pci, 1, &size)) {
+		if (gd_pci_mem_resource(d->m, d->gpus[i].pci, 1, &size)) {
 			gd_res_emit(d, &r, GD_CHECK_SKIP, "cannot read the BARs from %s", live);
 			continue;
 		}

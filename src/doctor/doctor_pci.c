@@ -42,10 +42,10 @@ void gd_chk_path(struct gd_doctor *d, const struct gd_check *c)
 		}
 		snprintf(r.subject, sizeof(r.subject), "GPU %s <-> %s", g->pci, n->name);
 		snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s", g->pci);
-		if (gd_pci_chain(g->pci, &a) == 0)
+		if (gd_pci_chain(d->m, g->pci, &a) == 0)
 			gd_res_ev(&r, live, "%s/%s (%d bridge(s) above)", a.host, g->pci, a.n - 1);
 		snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s", n->pci);
-		if (gd_pci_chain(n->pci, &b) == 0)
+		if (gd_pci_chain(d->m, n->pci, &b) == 0)
 			gd_res_ev(&r, live, "%s/%s (%d bridge(s) above)", b.host, n->pci, b.n - 1);
 		switch (g->cls) {
 		case GD_PATH_PIX:
@@ -111,8 +111,35 @@ struct link_verdict {
  * the link's; it should train to what both ends can do, so a Gen5 NIC in a
  * Gen4 slot is not a fault.
  */
-static void judge_link(struct gd_check_result *r, const char *child, const char *parent,
-		       bool gpu_link, struct link_verdict *v)
+/* A link speed file the kernel did not write: text that is neither a rate nor "Unknown". */
+static bool malformed_speed(const char *text, double gts)
+{
+	return text[0] && !gts && strncmp(text, "Unknown", 7) != 0;
+}
+
+/* Malformed speeds ("nan GT/s", "1e999 GT/s") are unknown, never a PASS: WARN, naming them. */
+static bool judge_malformed(struct gd_check_result *r, const char *bdf,
+			    const struct gd_pci_link *l, struct link_verdict *v)
+{
+	char live[192], why[200];
+	const char *what = malformed_speed(l->cur_speed, l->cur_gts) ? "current" :
+			   malformed_speed(l->max_speed, l->max_gts) ? "max" : NULL;
+	const char *text = what && what[0] == 'c' ? l->cur_speed : l->max_speed;
+
+	if (!what)
+		return false;
+	snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/%s_link_speed", bdf, what);
+	gd_res_ev(r, live, "'%.40s' is not a PCIe transfer rate: ignored", text);
+	snprintf(why, sizeof(why), "%s %s_link_speed '%.40s' is not a PCIe rate", bdf, what, text);
+	if (GD_CHECK_WARN > v->st) {
+		v->st = GD_CHECK_WARN;
+		snprintf(v->worst, sizeof(v->worst), "%s", why);
+	}
+	return true;
+}
+
+static void judge_link(const struct gd_machine *m, struct gd_check_result *r, const char *child,
+		       const char *parent, bool gpu_link, struct link_verdict *v)
 {
 	enum gd_check_status st = GD_CHECK_PASS;
 	struct gd_pci_link l, p;
@@ -120,11 +147,11 @@ static void judge_link(struct gd_check_result *r, const char *child, const char 
 	int wantw;
 	char why[200], live[192];
 
-	if (gd_pci_read_link(child, &l) || !l.cur_gts)
+	if (gd_pci_read_link(m, child, &l) || judge_malformed(r, child, &l, v) || !l.cur_gts)
 		return;
 	want = l.max_gts;
 	wantw = l.max_width;
-	if (gd_pci_read_link(parent, &p) == 0 && p.max_gts) {
+	if (gd_pci_read_link(m, parent, &p) == 0 && p.max_gts) {
 		want = GD_MIN(want, p.max_gts);
 		if (p.max_width)
 			wantw = GD_MIN(wantw, p.max_width);
@@ -158,7 +185,7 @@ static void link_chain(struct gd_doctor *d, const struct gd_check *c, const char
 	int step;
 
 	gd_res_init(&r, c, "%s", subject);
-	if (gd_pci_chain(bdf, &ch)) {
+	if (gd_pci_chain(d->m, bdf, &ch)) {
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "%s not found under /sys/bus/pci/devices", bdf);
 		return;
 	}
@@ -167,11 +194,12 @@ static void link_chain(struct gd_doctor *d, const struct gd_check *c, const char
 	 * An odd chain (unusual virtual bridges) is checked at every hop. */
 	step = ch.n % 2 == 0 ? 2 : 1;
 	for (int i = ch.n - 1; i >= 1; i -= step)
-		judge_link(&r, ch.bdf[i], ch.bdf[i - 1], is_gpu && i == ch.n - 1, &v);
+		judge_link(d->m, &r, ch.bdf[i], ch.bdf[i - 1], is_gpu && i == ch.n - 1, &v);
 	if (ch.n == 1) {
 		struct gd_pci_link l;
 
-		if (gd_pci_read_link(bdf, &l) == 0 && l.cur_gts) {
+		if (gd_pci_read_link(d->m, bdf, &l) == 0 && !judge_malformed(&r, bdf, &l, &v) &&
+		    l.cur_gts) {
 			char live[192];
 
 			snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/current_link_{speed,width}", bdf);
@@ -197,7 +225,8 @@ static void link_chain(struct gd_doctor *d, const struct gd_check *c, const char
 		return;
 	}
 	gd_res_fix(&r, "reseat the card, check the slot/riser and the BIOS PCIe speed; compare lspci -vv LnkSta with LnkCap");
-	gd_res_emit(d, &r, v.st, "link below capability: %s", v.worst);
+	gd_res_emit(d, &r, v.st, "%s: %s", strstr(v.worst, "not a PCIe rate") ?
+		    "link speed unknown" : "link below capability", v.worst);
 }
 
 void gd_chk_link(struct gd_doctor *d, const struct gd_check *c)
@@ -224,7 +253,8 @@ void gd_chk_link(struct gd_doctor *d, const struct gd_check *c)
 /* ---- ACS ---- */
 
 /* ACS state of one bridge into r; returns the status for it. */
-static enum gd_check_status acs_bridge(struct gd_check_result *r, const char *bdf)
+static enum gd_check_status acs_bridge(const struct gd_machine *m, struct gd_check_result *r,
+				       const char *bdf)
 {
 	uint8_t cfg[GD_PCI_CFG_SIZE];
 	char live[192], bits[128];
@@ -233,7 +263,7 @@ static enum gd_check_status acs_bridge(struct gd_check_result *r, const char *bd
 	int ret;
 
 	snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/config", bdf);
-	if (gd_pci_read_config(bdf, cfg, sizeof(cfg), &got)) {
+	if (gd_pci_read_config(m, bdf, cfg, sizeof(cfg), &got)) {
 		gd_res_ev(r, live, "unreadable");
 		return GD_CHECK_SKIP;
 	}
@@ -264,7 +294,7 @@ static void acs_pair(struct gd_doctor *d, const struct gd_check *c, size_t i)
 	int k, redirect = 0, skipped = 0;
 
 	gd_res_init(&r, c, "GPU %s <-> %s", g->pci, n->name);
-	if (gd_pci_chain(g->pci, &a) || gd_pci_chain(n->pci, &b)) {
+	if (gd_pci_chain(d->m, g->pci, &a) || gd_pci_chain(d->m, n->pci, &b)) {
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "cannot place the pair in the PCI tree");
 		return;
 	}
@@ -276,13 +306,13 @@ static void acs_pair(struct gd_doctor *d, const struct gd_check *c, size_t i)
 	k = gd_pci_common(&a, &b);
 	/* the common bridge and every bridge below it on both legs */
 	for (int j = k; j < a.n - 1; j++) {
-		enum gd_check_status s = acs_bridge(&r, a.bdf[j]);
+		enum gd_check_status s = acs_bridge(d->m, &r, a.bdf[j]);
 
 		redirect += s == GD_CHECK_FAIL;
 		skipped += s == GD_CHECK_SKIP;
 	}
 	for (int j = k + 1; j < b.n - 1; j++) {
-		enum gd_check_status s = acs_bridge(&r, b.bdf[j]);
+		enum gd_check_status s = acs_bridge(d->m, &r, b.bdf[j]);
 
 		redirect += s == GD_CHECK_FAIL;
 		skipped += s == GD_CHECK_SKIP;
@@ -318,24 +348,25 @@ void gd_chk_acs(struct gd_doctor *d, const struct gd_check *c)
 /* ---- IOMMU ---- */
 
 /* The IOMMU domain type of a device: "identity", "DMA", "DMA-FQ", "" none. */
-static void iommu_type(const char *bdf, char *type, size_t len)
+static void iommu_type(const struct gd_machine *m, const char *bdf, char *type, size_t len)
 {
 	char group[32];
 
 	type[0] = '\0';
-	if (gd_sysfs_link_name(group, sizeof(group), "/sys/bus/pci/devices/%s/iommu_group", bdf))
+	if (gd_sysfs_link_name(m, group, sizeof(group), "/sys/bus/pci/devices/%s/iommu_group", bdf))
 		return;
-	if (gd_sysfs_read_str(type, len, "/sys/kernel/iommu_groups/%s/type", group))
+	if (gd_sysfs_read_str(m, type, len, "/sys/kernel/iommu_groups/%s/type", group))
 		snprintf(type, len, "group %s, type unknown", group);
 }
 
-static void iommu_dev(struct gd_check_result *r, const char *what, const char *bdf, int *translated)
+static void iommu_dev(const struct gd_machine *m, struct gd_check_result *r, const char *what,
+		      const char *bdf, int *translated)
 {
 	char type[64], live[80];
 
 	if (!bdf[0])
 		return;
-	iommu_type(bdf, type, sizeof(type));
+	iommu_type(m, bdf, type, sizeof(type));
 	snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/iommu_group", bdf);
 	gd_res_ev(r, live, "%s: %s", what, type[0] ? type : "none");
 	if (strncmp(type, "DMA", 3) == 0)
@@ -350,10 +381,10 @@ void gd_chk_iommu(struct gd_doctor *d, const struct gd_check *c)
 	size_t n = 0;
 
 	gd_res_init(&r, c, NULL);
-	if (gd_sysfs_list(&names, &n, "/sys/class/iommu") == 0)
+	if (gd_sysfs_list(d->m, &names, &n, "/sys/class/iommu") == 0)
 		gd_sysfs_free_list(names, n);
 	gd_res_ev(&r, "/sys/class/iommu", "%zu IOMMU unit(s)", n);
-	if (gd_sysfs_read_str(cmdline, sizeof(cmdline), "/proc/cmdline") == 0) {
+	if (gd_sysfs_read_str(d->m, cmdline, sizeof(cmdline), "/proc/cmdline") == 0) {
 		const char *keys[] = { "iommu=", "intel_iommu=", "amd_iommu=", "iommu.passthrough=" };
 		char found[256] = "";
 		size_t m = 0;
@@ -372,9 +403,9 @@ void gd_chk_iommu(struct gd_doctor *d, const struct gd_check *c)
 		return;
 	}
 	for (size_t i = 0; i < d->ngpus; i++)
-		iommu_dev(&r, "GPU", d->gpus[i].pci, &translated);
+		iommu_dev(d->m, &r, "GPU", d->gpus[i].pci, &translated);
 	for (size_t i = 0; i < d->nnics; i++)
-		iommu_dev(&r, d->nics[i].name, d->nics[i].pci, &translated);
+		iommu_dev(d->m, &r, d->nics[i].name, d->nics[i].pci, &translated);
 	if (translated) {
 		gd_res_fix(&r, "boot with iommu=pt (intel_iommu=on iommu=pt / amd_iommu=pt), or enable ATS on the NIC in VMs");
 		gd_res_emit(d, &r, GD_CHECK_WARN,

@@ -11,6 +11,7 @@
 #include "doctor.h"
 #include "doctor_int.h"
 #include "gd.h"
+#include "readfile.h"
 #include "sysfs.h"
 
 static bool is_roce(const struct gd_port *p)
@@ -164,7 +165,7 @@ static void mtu_one(struct gd_doctor *d, const struct gd_check *c, const struct 
 		return;
 	}
 	snprintf(live, sizeof(live), "/sys/class/net/%s/mtu", p->netdev);
-	if (!p->netdev[0] || gd_sysfs_read_int(&mtu, "%s", live)) {
+	if (!p->netdev[0] || gd_sysfs_read_int(d->m, &mtu, "%s", live)) {
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "RoCE port without a readable netdev MTU");
 		return;
 	}
@@ -206,11 +207,6 @@ void gd_chk_mtu(struct gd_doctor *d, const struct gd_check *c)
 }
 
 /* ---- GIDs ---- */
-
-bool gd_gid_is_ipv4_mapped(const char *gid)
-{
-	return strncmp(gid, "0000:0000:0000:0000:0000:ffff:", 30) == 0 && strlen(gid) == 39;
-}
 
 static void gid_one(struct gd_doctor *d, const struct gd_check *c, const struct gd_hca *n,
 		    const struct gd_port *p)
@@ -275,6 +271,10 @@ static void bond_one(struct gd_doctor *d, const struct gd_check *c, const char *
 		else if (s->speed_mbps != speed0)
 			mixed++;
 	}
+	/* values the bond reader refused (validated there) are evidence, never a silent PASS */
+	for (size_t i = 0; i < b->errors.n; i++)
+		gd_res_ev(&r, b->errors.v[i].path, "ignored: %s", b->errors.v[i].detail[0] ?
+			  b->errors.v[i].detail : gd_strerror(b->errors.v[i].err));
 	if (!nslaves) {
 		gd_res_fix(&r, "enslave the NIC ports to %s", b->name);
 		gd_res_emit(d, &r, GD_CHECK_FAIL, "bond without slaves");
@@ -286,6 +286,10 @@ static void bond_one(struct gd_doctor *d, const struct gd_check *c, const char *
 	} else if (mixed) {
 		gd_res_fix(&r, "check cables and switch ports so every slave links at the same speed");
 		gd_res_emit(d, &r, GD_CHECK_FAIL, "slaves at different speeds");
+	} else if (b->errors.n) {
+		gd_res_fix(&r, "check the bonding driver's files (cat /proc/net/bonding/%s)", b->name);
+		gd_res_emit(d, &r, GD_CHECK_WARN, "%zu bonding file(s) unreadable or malformed: "
+			    "their values are ignored", b->errors.n);
 	} else {
 		gd_res_emit(d, &r, GD_CHECK_PASS, "%d slave(s) up at %d Mb/s", nslaves, speed0);
 	}
@@ -299,7 +303,7 @@ void gd_chk_bond(struct gd_doctor *d, const struct gd_check *c)
 		for (size_t j = 0; j < d->hcas[i].nports; j++) {
 			struct gd_bond b;
 
-			if (gd_port_bond(&d->hcas[i].ports[j], &b))
+			if (gd_port_bond(d->m, &d->hcas[i].ports[j], &b))
 				continue;
 			bond_one(d, c, d->hcas[i].name, &b);
 			gd_bond_free(&b);

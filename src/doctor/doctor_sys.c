@@ -9,6 +9,7 @@
 #include "doctor.h"
 #include "doctor_int.h"
 #include "gdr_env.h"
+#include "readfile.h"
 #include "sysfs.h"
 
 void gd_chk_kernel(struct gd_doctor *d, const struct gd_check *c)
@@ -17,7 +18,7 @@ void gd_chk_kernel(struct gd_doctor *d, const struct gd_check *c)
 	struct gd_kver k;
 
 	gd_res_init(&r, c, NULL);
-	if (gd_kernel_version(&k)) {
+	if (gd_kernel_version(d->m, &k)) {
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "cannot read /proc/sys/kernel/osrelease");
 		return;
 	}
@@ -39,7 +40,7 @@ void gd_chk_nvidia_driver(struct gd_doctor *d, const struct gd_check *c)
 	char taint[16];
 
 	gd_res_init(&r, c, NULL);
-	if (gd_nvidia_driver(&nv)) {
+	if (gd_nvidia_driver(d->m, &nv)) {
 		gd_res_ev(&r, "/proc/driver/nvidia/version", "absent");
 		gd_res_ev(&r, "/sys/module/nvidia", "absent");
 		gd_res_fix(&r, "install and load the NVIDIA driver (open kernel modules, >= 560 recommended)");
@@ -47,7 +48,7 @@ void gd_chk_nvidia_driver(struct gd_doctor *d, const struct gd_check *c)
 		return;
 	}
 	gd_res_ev(&r, nv.source, "%s", nv.line);
-	if (gd_sysfs_read_str(taint, sizeof(taint), "/sys/module/nvidia/taint") == 0)
+	if (gd_sysfs_read_str(d->m, taint, sizeof(taint), "/sys/module/nvidia/taint") == 0)
 		gd_res_ev(&r, "/sys/module/nvidia/taint", "%s", taint);
 	if (nv.flavour == GD_NV_PROPRIETARY) {
 		gd_res_fix(&r, "install the open kernel modules (nvidia-open / nvidia-kernel-open-dkms) for dma-buf");
@@ -64,6 +65,8 @@ static void peermem_evidence(struct gd_check_result *r, const struct gd_peermem 
 {
 	gd_res_ev(r, "/sys/module/nvidia_peermem", "%s", p->nvidia_peermem ? "loaded" : "absent");
 	gd_res_ev(r, "/sys/module/nv_peer_mem", "%s", p->nv_peer_mem ? "loaded" : "absent");
+	if (p->modules_err)
+		gd_res_ev(r, "/proc/modules", "unreadable, ignored: %s", gd_strerror(p->modules_err));
 	if (p->registered_as[0])
 		gd_res_ev(r, "/sys/kernel/mm/memory_peers", "%s registered", p->registered_as);
 	else
@@ -79,9 +82,9 @@ void gd_chk_peermem(struct gd_doctor *d, const struct gd_check *c)
 	int ofed;
 
 	gd_res_init(&r, c, NULL);
-	gd_peermem_probe(&p);
+	gd_peermem_probe(d->m, &p);
 	peermem_evidence(&r, &p);
-	ofed = gd_kallsyms_has(GD_PEER_SYM);
+	ofed = gd_kallsyms_has(d->m, GD_PEER_SYM);
 	if (ofed >= 0)
 		gd_res_ev(&r, "/proc/kallsyms", "%s %s", GD_PEER_SYM,
 			  ofed ? "exported (MLNX_OFED/DOCA ib_core)" : "absent (inbox ib_core)");
@@ -125,7 +128,7 @@ static void dmabuf_blocker(struct gd_doctor *d, const struct gd_nv_driver *nv, c
 	int attr;
 
 	why[0] = '\0';
-	if (gd_kernel_version(&k) == 0 &&
+	if (gd_kernel_version(d->m, &k) == 0 &&
 	    gd_kver_cmp(&k, GD_DMABUF_KERNEL_MAJOR, GD_DMABUF_KERNEL_MINOR, 0) < 0) {
 		snprintf(why, len, "dma-buf: kernel %d.%d < 5.12", k.major, k.minor);
 		return;
@@ -156,12 +159,12 @@ void gd_chk_registration(struct gd_doctor *d, const struct gd_check *c)
 	struct gd_peermem p;
 
 	gd_res_init(&r, c, NULL);
-	if (gd_nvidia_driver(&nv)) {
+	if (gd_nvidia_driver(d->m, &nv)) {
 		gd_res_fix(&r, "install and load the NVIDIA driver");
 		gd_res_emit(d, &r, GD_CHECK_FAIL, "no NVIDIA driver: GPU memory cannot be registered");
 		return;
 	}
-	gd_peermem_probe(&p);
+	gd_peermem_probe(d->m, &p);
 	dmabuf_blocker(d, &nv, dmabuf, sizeof(dmabuf));
 	peermem_blocker(&p, peer, sizeof(peer));
 	gd_res_ev(&r, "dma-buf", "%s", dmabuf[0] ? dmabuf : "possible");
@@ -185,7 +188,7 @@ void gd_chk_regkey(struct gd_doctor *d, const struct gd_check *c)
 	struct gd_nv_params p;
 
 	gd_res_init(&r, c, NULL);
-	if (gd_nv_params_read(&p)) {
+	if (gd_nv_params_read(d->m, &p)) {
 		gd_res_emit(d, &r, GD_CHECK_SKIP,
 			    "no NVIDIA driver parameters (/proc/driver/nvidia/params): driver not loaded");
 		return;
@@ -229,7 +232,7 @@ void gd_chk_memlock(struct gd_doctor *d, const struct gd_check *c)
 	char *text = NULL;
 
 	gd_res_init(&r, c, NULL);
-	if (gd_read_text(&text, "/proc/self/limits") || gd_parse_memlock(text, &soft)) {
+	if (gd_sysfs_read_text(d->m, &text, "/proc/self/limits") || gd_parse_memlock(text, &soft)) {
 		free(text);
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "cannot read 'Max locked memory' in /proc/self/limits");
 		return;
@@ -276,10 +279,11 @@ void gd_chk_gdrcopy(struct gd_doctor *d, const struct gd_check *c)
 	bool mod, chr, node;
 
 	gd_res_init(&r, c, NULL);
-	mod = gd_sysfs_exists("/sys/module/gdrdrv");
-	chr = gd_read_text(&devs, "/proc/devices") == 0 && gd_proc_devices_has(devs, "gdrdrv");
+	mod = gd_sysfs_exists(d->m, "/sys/module/gdrdrv");
+	chr = gd_sysfs_read_text(d->m, &devs, "/proc/devices") == 0 &&
+	      gd_proc_devices_has(devs, "gdrdrv");
 	free(devs);
-	node = gd_sysfs_exists("/dev/gdrdrv");
+	node = gd_sysfs_exists(d->m, "/dev/gdrdrv");
 	gd_res_ev(&r, "/sys/module/gdrdrv", "%s", mod ? "loaded" : "absent");
 	gd_res_ev(&r, "/proc/devices", "gdrdrv %s", chr ? "registered" : "absent");
 	gd_res_ev(&r, "/dev/gdrdrv", "%s", node ? "present" : "absent");
@@ -297,11 +301,11 @@ void gd_chk_gdrcopy(struct gd_doctor *d, const struct gd_check *c)
 	gd_res_emit(d, &r, GD_CHECK_PASS, "gdrdrv loaded, /dev/gdrdrv present");
 }
 
-static bool rw_ok(const char *live_path)
+static bool rw_ok(const struct gd_machine *m, const char *live_path)
 {
 	char path[512];
 
-	if (gd_sysfs_path(path, sizeof(path), "%s", live_path))
+	if (gd_sysfs_path(m, path, sizeof(path), "%s", live_path))
 		return false;
 	return access(path, R_OK | W_OK) == 0;
 }
@@ -314,7 +318,7 @@ void gd_chk_dev_infiniband(struct gd_doctor *d, const struct gd_check *c)
 	bool cm;
 
 	gd_res_init(&r, c, NULL);
-	if (gd_sysfs_list(&names, &n, "/dev/infiniband")) {
+	if (gd_sysfs_list(d->m, &names, &n, "/dev/infiniband")) {
 		gd_res_ev(&r, "/dev/infiniband", "absent");
 		gd_res_fix(&r, "load the RDMA drivers (ib_uverbs, rdma_ucm); in a container pass --device=/dev/infiniband");
 		gd_res_emit(d, &r, GD_CHECK_FAIL, "no /dev/infiniband: verbs cannot open any device");
@@ -325,15 +329,16 @@ void gd_chk_dev_infiniband(struct gd_doctor *d, const struct gd_check *c)
 			continue;
 		uverbs++;
 		snprintf(live, sizeof(live), "/dev/infiniband/%s", names[i]);
-		if (!rw_ok(live)) {
+		if (!rw_ok(d->m, live)) {
 			denied++;
 			gd_res_ev(&r, live, "no read/write access");
 		}
 	}
 	gd_sysfs_free_list(names, n);
-	cm = gd_sysfs_exists("/dev/infiniband/rdma_cm");
+	cm = gd_sysfs_exists(d->m, "/dev/infiniband/rdma_cm");
 	gd_res_ev(&r, "/dev/infiniband", "%zu uverbs device(s), rdma_cm %s", uverbs,
-		  cm ? (rw_ok("/dev/infiniband/rdma_cm") ? "accessible" : "not accessible") : "absent");
+		  cm ? (rw_ok(d->m, "/dev/infiniband/rdma_cm") ? "accessible" : "not accessible")
+		     : "absent");
 	if (uverbs == 0) {
 		gd_res_fix(&r, "no RDMA device is bound to ib_uverbs: check the NIC driver (mlx5_ib) and the device plugin");
 		gd_res_emit(d, &r, GD_CHECK_FAIL, "no /dev/infiniband/uverbs* device");

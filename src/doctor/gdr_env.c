@@ -7,49 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "readfile.h"
 #include "sysfs.h"
-
-int gd_read_text(char **out, const char *live_path)
-{
-	char path[PATH_MAX];
-	size_t len = 0, cap = 4096;
-	char *buf;
-	FILE *f;
-	int ret = gd_sysfs_path(path, sizeof(path), "%s", live_path);
-
-	if (ret)
-		return ret;
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	buf = malloc(cap);
-	while (buf) {
-		size_t n = fread(buf + len, 1, cap - len - 1, f);
-
-		len += n;
-		if (len < cap - 1)
-			break;
-		cap *= 2;
-		char *nb = realloc(buf, cap);
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-		}
-		buf = nb;
-	}
-	ret = ferror(f) ? -EIO : 0;
-	fclose(f);
-	if (!buf)
-		return -ENOMEM;
-	if (ret) {
-		free(buf);
-		return ret;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	return 0;
-}
 
 /* ---- kernel version ---- */
 
@@ -78,10 +39,10 @@ int gd_kver_cmp(const struct gd_kver *v, int major, int minor, int patch)
 	return 0;
 }
 
-int gd_kernel_version(struct gd_kver *v)
+int gd_kernel_version(const struct gd_machine *m, struct gd_kver *v)
 {
 	char buf[128];
-	int ret = gd_sysfs_read_str(buf, sizeof(buf), "/proc/sys/kernel/osrelease");
+	int ret = gd_sysfs_read_str(m, buf, sizeof(buf), "/proc/sys/kernel/osrelease");
 
 	if (ret)
 		return ret;
@@ -137,14 +98,14 @@ int gd_parse_nvidia_version(const char *text, struct gd_nv_driver *d)
 	return 0;
 }
 
-int gd_nvidia_driver(struct gd_nv_driver *d)
+int gd_nvidia_driver(const struct gd_machine *m, struct gd_nv_driver *d)
 {
 	char *text = NULL;
 	char taint[16];
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	ret = gd_read_text(&text, "/proc/driver/nvidia/version");
+	ret = gd_sysfs_read_text(m, &text, "/proc/driver/nvidia/version");
 	if (ret == 0) {
 		snprintf(d->source, sizeof(d->source), "/proc/driver/nvidia/version");
 		ret = gd_parse_nvidia_version(text, d);
@@ -152,12 +113,12 @@ int gd_nvidia_driver(struct gd_nv_driver *d)
 		return ret;
 	}
 	/* procfs entry missing: the module may still be loaded (containers) */
-	if (gd_sysfs_read_str(d->version, sizeof(d->version), "/sys/module/nvidia/version"))
+	if (gd_sysfs_read_str(m, d->version, sizeof(d->version), "/sys/module/nvidia/version"))
 		return -ENOENT;
 	d->loaded = true;
 	snprintf(d->source, sizeof(d->source), "/sys/module/nvidia/version");
 	/* a proprietary module taints the kernel with 'P' */
-	if (gd_sysfs_read_str(taint, sizeof(taint), "/sys/module/nvidia/taint") == 0)
+	if (gd_sysfs_read_str(m, taint, sizeof(taint), "/sys/module/nvidia/taint") == 0)
 		d->flavour = strchr(taint, 'P') ? GD_NV_PROPRIETARY : GD_NV_OPEN;
 	snprintf(d->line, sizeof(d->line), "version %s, taint '%s'", d->version,
 		 d->flavour == GD_NV_UNKNOWN ? "?" : taint);
@@ -166,20 +127,28 @@ int gd_nvidia_driver(struct gd_nv_driver *d)
 
 /* ---- peer memory ---- */
 
-int gd_kallsyms_has(const char *sym)
+int gd_kallsyms_has(const struct gd_machine *m, const char *sym)
 {
 	char path[PATH_MAX], line[512];
 	size_t len = strlen(sym);
-	int found = 0;
+	int found = 0, fd, ret;
+	size_t total = 0;
 	FILE *f;
 
-	if (gd_sysfs_path(path, sizeof(path), "/proc/kallsyms"))
+	if (gd_sysfs_path(m, path, sizeof(path), "/proc/kallsyms"))
 		return -ENAMETOOLONG;
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	/* "ffffffffc0123456 T ib_register_peer_memory_client\t[ib_core]" */
-	while (!found && fgets(line, sizeof(line), f)) {
+	ret = gd_readfile_open(path, &fd);
+	if (ret)
+		return ret;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* "ffffffffc0123456 T ib_register_peer_memory_client\t[ib_core]"; a cap on
+	 * the bytes read keeps an endless file in a fixture tree from running on */
+	while (!found && total < GD_READ_CAP_TEXT && fgets(line, sizeof(line), f)) {
+		total += strlen(line);
 		char *name = strchr(line, ' ');
 
 		name = name ? strchr(name + 1, ' ') : NULL;
@@ -201,23 +170,25 @@ bool gd_proc_modules_has(const char *text, const char *module)
 	return false;
 }
 
-int gd_peermem_probe(struct gd_peermem *p)
+int gd_peermem_probe(const struct gd_machine *m, struct gd_peermem *p)
 {
 	static const char *const peers[] = { "nvidia-peermem", "nv_mem" };
 	char *mods = NULL;
-	int n = 0;
+	int n = 0, mods_err;
 
 	memset(p, 0, sizeof(*p));
-	p->nvidia_peermem = gd_sysfs_exists("/sys/module/nvidia_peermem");
-	p->nv_peer_mem = gd_sysfs_exists("/sys/module/nv_peer_mem");
-	if (gd_read_text(&mods, "/proc/modules") == 0) {
+	p->nvidia_peermem = gd_sysfs_exists(m, "/sys/module/nvidia_peermem");
+	p->nv_peer_mem = gd_sysfs_exists(m, "/sys/module/nv_peer_mem");
+	mods_err = gd_sysfs_read_text(m, &mods, "/proc/modules");
+	p->modules_err = mods_err == -ENOENT ? 0 : mods_err;
+	if (mods_err == 0) {
 		p->nvidia_peermem |= gd_proc_modules_has(mods, "nvidia_peermem");
 		p->nv_peer_mem |= gd_proc_modules_has(mods, "nv_peer_mem");
 		free(mods);
 	}
-	p->memory_peers_dir = gd_sysfs_exists("/sys/kernel/mm/memory_peers");
+	p->memory_peers_dir = gd_sysfs_exists(m, "/sys/kernel/mm/memory_peers");
 	for (size_t i = 0; i < 2 && !p->registered_as[0]; i++)
-		if (gd_sysfs_exists("/sys/kernel/mm/memory_peers/%s/version", peers[i]))
+		if (gd_sysfs_exists(m, "/sys/kernel/mm/memory_peers/%s/version", peers[i]))
 			snprintf(p->registered_as, sizeof(p->registered_as), "%s", peers[i]);
 	if (!p->nvidia_peermem && !p->nv_peer_mem)
 		p->state = GD_PEERMEM_ABSENT;
@@ -229,6 +200,11 @@ int gd_peermem_probe(struct gd_peermem *p)
 		p->state = GD_PEERMEM_LOADED;
 	n = snprintf(p->evidence, sizeof(p->evidence), "/sys/module/nvidia_peermem: %s; nv_peer_mem: %s",
 		     p->nvidia_peermem ? "loaded" : "absent", p->nv_peer_mem ? "loaded" : "absent");
+	if (mods_err && mods_err != -ENOENT) /* what could not be read is said, not assumed */
+		n += snprintf(p->evidence + n, sizeof(p->evidence) - n,
+			      "; /proc/modules unreadable (%s)", gd_strerror(mods_err));
+	if ((size_t)n >= sizeof(p->evidence))
+		n = (int)sizeof(p->evidence) - 1;
 	if (p->registered_as[0])
 		snprintf(p->evidence + n, sizeof(p->evidence) - n,
 			 "; /sys/kernel/mm/memory_peers/%s/version exists", p->registered_as);
@@ -284,7 +260,7 @@ int gd_parse_nv_params(const char *text, struct gd_nv_params *p)
 	return 0;
 }
 
-int gd_nv_params_read(struct gd_nv_params *p)
+int gd_nv_params_read(const struct gd_machine *m, struct gd_nv_params *p)
 {
 	char *text = NULL;
 	char reg[256];
@@ -292,7 +268,7 @@ int gd_nv_params_read(struct gd_nv_params *p)
 
 	memset(p, 0, sizeof(*p));
 	p->peer_mapping_override = p->stream_memops = -1;
-	ret = gd_read_text(&text, "/proc/driver/nvidia/params");
+	ret = gd_sysfs_read_text(m, &text, "/proc/driver/nvidia/params");
 	if (ret == 0) {
 		snprintf(p->source, sizeof(p->source), "/proc/driver/nvidia/params");
 		ret = gd_parse_nv_params(text, p);
@@ -300,7 +276,8 @@ int gd_nv_params_read(struct gd_nv_params *p)
 		return ret;
 	}
 	/* module parameters, when procfs is hidden (containers) */
-	ret = gd_sysfs_read_str(reg, sizeof(reg), "/sys/module/nvidia/parameters/NVreg_RegistryDwords");
+	ret = gd_sysfs_read_str(m, reg, sizeof(reg),
+				"/sys/module/nvidia/parameters/NVreg_RegistryDwords");
 	if (ret)
 		return -ENOENT;
 	p->found = true;

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "machine.h"
+
 struct gd_kver {
 	int major, minor, patch;
 	char release[96]; /* /proc/sys/kernel/osrelease as read */
@@ -22,7 +24,7 @@ struct gd_kver {
 int gd_parse_kernel_version(const char *text, struct gd_kver *v);
 /* <0, 0, >0 like strcmp, on major.minor.patch */
 int gd_kver_cmp(const struct gd_kver *v, int major, int minor, int patch);
-int gd_kernel_version(struct gd_kver *v);
+int gd_kernel_version(const struct gd_machine *m, struct gd_kver *v);
 
 /* dma-buf memory registration (ibv_reg_dmabuf_mr) arrived in Linux 5.12. */
 #define GD_DMABUF_KERNEL_MAJOR 5
@@ -41,7 +43,7 @@ struct gd_nv_driver {
 /* Parse the "NVRM version: ..." text of /proc/driver/nvidia/version. */
 int gd_parse_nvidia_version(const char *text, struct gd_nv_driver *d);
 /* /proc/driver/nvidia/version, else /sys/module/nvidia/version. -ENOENT: not loaded. */
-int gd_nvidia_driver(struct gd_nv_driver *d);
+int gd_nvidia_driver(const struct gd_machine *m, struct gd_nv_driver *d);
 const char *gd_nv_flavour_str(enum gd_nv_flavour f);
 
 enum gd_peermem_state {
@@ -57,17 +59,18 @@ struct gd_peermem {
 	bool nv_peer_mem;          /* the old Mellanox module */
 	bool memory_peers_dir;     /* /sys/kernel/mm/memory_peers exists (OFED ib_core) */
 	char registered_as[64];    /* "nv_mem" or "nvidia-peermem" */
+	int modules_err;           /* /proc/modules: 0, or why it could not be read */
 	char evidence[256];
 };
 
 /* 1 if /proc/kallsyms lists sym, 0 if not, -errno if unreadable. Only an
  * MLNX_OFED/DOCA ib_core exports ib_register_peer_memory_client. */
-int gd_kallsyms_has(const char *sym);
+int gd_kallsyms_has(const struct gd_machine *m, const char *sym);
 #define GD_PEER_SYM "ib_register_peer_memory_client"
 
 /* Whether /proc/modules text lists a module (exposed for tests). */
 bool gd_proc_modules_has(const char *text, const char *module);
-int gd_peermem_probe(struct gd_peermem *p);
+int gd_peermem_probe(const struct gd_machine *m, struct gd_peermem *p);
 
 struct gd_nv_params {
 	bool found;                /* the params file was read */
@@ -81,9 +84,6 @@ struct gd_nv_params {
 int gd_parse_nv_params(const char *text, struct gd_nv_params *p);
 /* Parse a RegistryDwords string "A=1;PeerMappingOverride=0x1;" for one key: -1 absent. */
 int gd_registry_dword(const char *registry, const char *key);
-int gd_nv_params_read(struct gd_nv_params *p);
-
-/* Read a whole (small) rooted file into a malloc'ed string. */
-int gd_read_text(char **out, const char *live_path);
+int gd_nv_params_read(const struct gd_machine *m, struct gd_nv_params *p);
 
 #endif

@@ -22,6 +22,9 @@ typedef int gd_cu_result;            /* CUresult; 0 is CUDA_SUCCESS */
 typedef int gd_cu_device;            /* CUdevice */
 typedef struct gd_cu_ctx *gd_cu_context; /* CUcontext */
 typedef unsigned long long gd_cu_ptr; /* CUdeviceptr */
+typedef struct gd_cu_mod *gd_cu_module;     /* CUmodule */
+typedef struct gd_cu_func *gd_cu_function;  /* CUfunction */
+typedef struct gd_cu_stream *gd_cu_stream;  /* CUstream; NULL = the default stream */
 
 enum {
 	GD_CU_SUCCESS = 0,
@@ -32,8 +35,13 @@ enum {
 	GD_CU_ERROR_INSUFFICIENT_DRIVER = 35,
 	GD_CU_ERROR_NO_DEVICE = 100,
 	GD_CU_ERROR_INVALID_DEVICE = 101,
+	GD_CU_ERROR_NOT_READY = 600,
 	GD_CU_ERROR_NOT_SUPPORTED = 801,
 };
+
+/* cuMemHostAlloc flags */
+#define GD_CU_MEMHOSTALLOC_PORTABLE 0x01
+#define GD_CU_MEMHOSTALLOC_DEVICEMAP 0x02
 
 /* CUdevice_attribute values used by gdperf */
 enum {
@@ -81,6 +89,16 @@ struct gd_cuda_api {
 	/* CUDA >= 11.7; NULL when the driver is older (dma-buf unavailable) */
 	gd_cu_result (*MemGetHandleForAddressRange)(void *handle, gd_cu_ptr ptr, size_t size,
 						    int handle_type, unsigned long long flags);
+	/* kernels (GPU producers); NULL when the driver lacks them */
+	gd_cu_result (*ModuleLoadData)(gd_cu_module *mod, const void *image);
+	gd_cu_result (*ModuleUnload)(gd_cu_module mod);
+	gd_cu_result (*ModuleGetFunction)(gd_cu_function *f, gd_cu_module mod, const char *name);
+	gd_cu_result (*LaunchKernel)(gd_cu_function f, unsigned gx, unsigned gy, unsigned gz,
+				     unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes,
+				     gd_cu_stream stream, void **params, void **extra);
+	gd_cu_result (*StreamQuery)(gd_cu_stream stream);
+	gd_cu_result (*MemHostAlloc)(void **pp, size_t bytes, unsigned int flags);
+	gd_cu_result (*MemHostGetDevicePointer)(gd_cu_ptr *dptr, void *p, unsigned int flags); /* _v2 */
 };
 
 /* The library name tried by default; env GDPERF_LIBCUDA overrides it (tests). */

@@ -10,11 +10,11 @@
 #include <infiniband/verbs.h>
 
 #include "bench_params.h"
+#include "choose.h"
 #include "gpu_mem.h"
 #include "jsonout.h"
 #include "log.h"
 #include "mem.h"
-#include "sysfs.h"
 
 #define CHUNK ((size_t)4 << 20)
 
@@ -25,27 +25,22 @@ struct gpu_priv {
 	char nic[64];
 };
 
-/* The NIC the run uses: -d, else the first RDMA device (as the engine picks). */
+/* The NIC the run uses: the engine's device rule (choose.h). */
 static void nic_of(const struct gd_bench_params *p, struct gd_gpu_select *sel)
 {
-	char **names = NULL;
-	size_t n = 0;
+	struct gd_hca hca;
 
-	if (p->dev[0]) {
-		snprintf(sel->nic_name, sizeof(sel->nic_name), "%s", p->dev);
-	} else if (gd_sysfs_list(&names, &n, "/sys/class/infiniband") == 0 && n) {
-		snprintf(sel->nic_name, sizeof(sel->nic_name), "%s", names[0]);
+	if (gd_dev_choose(&p->machine, p->dev, p->ib_port, &hca) == 0) {
+		snprintf(sel->nic_name, sizeof(sel->nic_name), "%s", hca.name);
+		snprintf(sel->nic_pci, sizeof(sel->nic_pci), "%s", hca.pci_addr);
 	}
-	gd_sysfs_free_list(names, n);
-	if (sel->nic_name[0] &&
-	    gd_sysfs_link_name(sel->nic_pci, sizeof(sel->nic_pci), "/sys/class/infiniband/%s/device",
-			       sel->nic_name))
-		sel->nic_pci[0] = '\0';
+	gd_rdma_free_hca(&hca);
 }
 
 static void select_of(const struct gd_bench_params *p, struct gd_gpu_select *sel)
 {
 	memset(sel, 0, sizeof(*sel));
+	sel->m = &p->machine;
 	nic_of(p, sel);
 	if (p->cuda_bus_id[0]) {
 		sel->by = GD_GPU_BY_BUS_ID;
@@ -129,8 +124,7 @@ int gd_gpu_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0)
 	for (size_t done = 0; done < len && !ret;) {
 		size_t n = len - done < CHUNK ? len - done : CHUNK;
 
-		for (size_t i = 0; i < n; i++)
-			tmp[i] = gd_pattern_byte(off0 + done + i);
+		gd_pattern_fill(tmp, n, off0 + done);
 		ret = gd_gpu_mem_write(&g->mem, off + done, tmp, n);
 		done += n;
 	}
@@ -149,12 +143,12 @@ int gd_gpu_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t o
 	for (size_t done = 0; done < len && !ret;) {
 		size_t n = len - done < CHUNK ? len - done : CHUNK;
 
+		size_t i;
+
 		ret = gd_gpu_mem_read(&g->mem, off + done, tmp, n);
-		for (size_t i = 0; !ret && i < n; i++) {
-			if (tmp[i] != gd_pattern_byte(off0 + done + i)) {
-				*bad = done + i;
-				ret = -EBADMSG;
-			}
+		if (!ret && (i = gd_pattern_check(tmp, n, off0 + done)) < n) {
+			*bad = done + i;
+			ret = -EBADMSG;
 		}
 		done += n;
 	}
@@ -181,13 +175,6 @@ const struct gd_gpu *gd_gpu_buf_gpu(const struct gd_buf *b)
 	const struct gpu_priv *g = b->priv;
 
 	return g ? &g->gpu : NULL;
-}
-
-const struct gd_gpu_mem *gd_gpu_buf_mem(const struct gd_buf *b)
-{
-	const struct gpu_priv *g = b->priv;
-
-	return g ? &g->mem : NULL;
 }
 
 int gd_gpu_buf_describe(const struct gd_buf *b, char *out, size_t len)

@@ -10,6 +10,7 @@
 
 #include "gdr_env.h"
 #include "log.h"
+#include "pattern.h"
 #include "pcipath.h"
 #include "sysfs.h"
 #include "topo.h"
@@ -30,10 +31,15 @@ int gd_gpu_select_parse(const char *arg, struct gd_gpu_select *sel)
 		return 0;
 	}
 	v = strtol(arg, &end, 10);
-	if (*end || v < 0 || v > 1023) {
+	if (*end || end == arg || !(*arg >= '0' && *arg <= '9')) {
 		gd_error("invalid value '%s' for --use_cuda: expected a CUDA device index or 'auto'",
-			 arg);
+			 gd_excerpt(arg));
 		return -EINVAL;
+	}
+	if (v > 1023) {
+		gd_error("invalid value '%s' for --use_cuda: out of range; must be between 0 and "
+			 "1023", gd_excerpt(arg));
+		return -ERANGE;
 	}
 	sel->by = GD_GPU_BY_INDEX;
 	sel->index = (int)v;
@@ -43,6 +49,7 @@ int gd_gpu_select_parse(const char *arg, struct gd_gpu_select *sel)
 /* ---- distance to the NIC: the topology core (hwloc), else the sysfs tree ---- */
 
 struct nic_dist {
+	const struct gd_machine *m;
 	struct gd_topo t;
 	bool topo;       /* hwloc loaded */
 	hwloc_obj_t nic;
@@ -57,13 +64,14 @@ static hwloc_obj_t pci_obj(struct gd_topo *t, const char *bdf)
 	return hwloc_get_pcidev_by_busid(t->hw, dom, bus, dev, fn);
 }
 
-static void dist_open(struct nic_dist *nd, const char *nic_pci)
+static void dist_open(struct nic_dist *nd, const struct gd_machine *m, const char *nic_pci)
 {
-	struct gd_topo_src src = { NULL, NULL };
+	struct gd_topo_src src = {NULL, m};
 	char err[256];
 
 	memset(nd, 0, sizeof(*nd));
-	if (gd_sysfs_is_fixture() || gd_topo_load(&nd->t, &src, err, sizeof(err))) {
+	nd->m = m;
+	if (m->fixture || gd_topo_load(&nd->t, &src, err, sizeof(err))) {
 		gd_debug("topology core unavailable, using the sysfs PCI tree");
 		return;
 	}
@@ -86,7 +94,7 @@ static int dist(struct nic_dist *nd, const char *gpu_pci, const char *nic_pci, c
 		*name = l == GD_LINK_NA ? "" : gd_link_str(l);
 		return (int)l;
 	}
-	enum gd_path_class c = gd_pci_path_class(gpu_pci, nic_pci);
+	enum gd_path_class c = gd_pci_path_class(nd->m, gpu_pci, nic_pci);
 
 	*name = c == GD_PATH_UNKNOWN ? "" : gd_path_class_str(c);
 	return (int)c + 100; /* never mixed with hwloc ranks in one pick */
@@ -107,7 +115,7 @@ static int pick_auto(const struct gd_gpu_select *sel, int count, int *index, cha
 		snprintf(why, why_len, "auto: no NIC with a PCI address to be near, CUDA device 0");
 		return 0;
 	}
-	dist_open(&nd, sel->nic_pci);
+	dist_open(&nd, sel->m, sel->nic_pci);
 	for (int i = 0; i < count; i++) {
 		int d;
 
@@ -196,7 +204,8 @@ int gd_gpu_open(const struct gd_gpu_select *sel, struct gd_gpu *gpu)
 		gpu->ctx = NULL;
 		return ret;
 	}
-	gpu->numa_node = gd_pci_numa(gpu->info.pci);
+	gpu->m = sel->m;
+	gpu->numa_node = gd_pci_numa(gpu->m, gpu->info.pci);
 	if (sel->by == GD_GPU_AUTO && sel->nic_pci[0])
 		gd_gpu_set_nic(gpu, sel->nic_pci);
 	gd_debug("GPU: %s (%s) %s", gpu->info.name, gpu->info.pci, gpu->why);
@@ -211,7 +220,7 @@ void gd_gpu_set_nic(struct gd_gpu *gpu, const char *nic_pci)
 	gpu->path_class[0] = '\0';
 	if (!nic_pci || !*nic_pci)
 		return;
-	dist_open(&nd, nic_pci);
+	dist_open(&nd, gpu->m, nic_pci);
 	dist(&nd, gpu->info.pci, nic_pci, &name);
 	snprintf(gpu->path_class, sizeof(gpu->path_class), "%s", name);
 	dist_close(&nd);
@@ -345,56 +354,14 @@ int gd_gpu_mem_memset(struct gd_gpu_mem *buf, unsigned char val)
 	return gd_cuda_check(gd_cuda()->MemsetD8(buf->dptr, val, buf->alloc_size), "cuMemsetD8");
 }
 
-/* ---- the validation pattern ---- */
-
-uint64_t gd_pattern_word(uint64_t seed, uint64_t index)
-{
-	/* splitmix64 of (seed, index): cheap, and a shifted or stale buffer never matches */
-	uint64_t z = seed + (index + 1) * 0x9e3779b97f4a7c15ULL;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-void gd_pattern_fill(void *p, size_t len, uint64_t seed, uint64_t first_word)
-{
-	unsigned char *b = p;
-
-	for (size_t i = 0; i < len; i += 8) {
-		uint64_t w = gd_pattern_word(seed, first_word + i / 8);
-
-		memcpy(b + i, &w, len - i < 8 ? len - i : 8);
-	}
-}
-
-size_t gd_pattern_check(const void *p, size_t len, uint64_t seed, uint64_t first_word)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < len; i += 8) {
-		uint64_t w = gd_pattern_word(seed, first_word + i / 8);
-		size_t n = len - i < 8 ? len - i : 8;
-
-		if (memcmp(b + i, &w, n) != 0) {
-			const unsigned char *wb = (const unsigned char *)&w;
-
-			for (size_t j = 0; j < n; j++)
-				if (b[i + j] != wb[j])
-					return i + j;
-		}
-	}
-	return len;
-}
-
-int gd_gpu_mem_fill(struct gd_gpu_mem *buf, uint64_t seed)
+int gd_gpu_mem_fill(struct gd_gpu_mem *buf, uint64_t off0)
 {
 	size_t chunk = GD_MIN_CHUNK(buf->size);
 	void *tmp;
 	int ret = 0;
 
 	if (buf->kind == GD_GPU_MEM_STAGING) {
-		gd_pattern_fill(buf->host, buf->size, seed, 0);
+		gd_pattern_fill(buf->host, buf->size, off0);
 		return 0;
 	}
 	tmp = malloc(chunk);
@@ -403,14 +370,14 @@ int gd_gpu_mem_fill(struct gd_gpu_mem *buf, uint64_t seed)
 	for (size_t off = 0; off < buf->size && !ret; off += chunk) {
 		size_t n = buf->size - off < chunk ? buf->size - off : chunk;
 
-		gd_pattern_fill(tmp, n, seed, off / 8);
+		gd_pattern_fill(tmp, n, off0 + off);
 		ret = gd_gpu_mem_write(buf, off, tmp, n);
 	}
 	free(tmp);
 	return ret;
 }
 
-int gd_gpu_mem_verify(const struct gd_gpu_mem *buf, uint64_t seed, size_t *bad_off)
+int gd_gpu_mem_verify(const struct gd_gpu_mem *buf, uint64_t off0, size_t *bad_off)
 {
 	size_t chunk = GD_MIN_CHUNK(buf->size);
 	void *tmp = malloc(chunk);
@@ -424,7 +391,7 @@ int gd_gpu_mem_verify(const struct gd_gpu_mem *buf, uint64_t seed, size_t *bad_o
 		ret = gd_gpu_mem_read(buf, off, tmp, n);
 		if (ret)
 			break;
-		bad = gd_pattern_check(tmp, n, seed, off / 8);
+		bad = gd_pattern_check(tmp, n, off0 + off);
 		if (bad < n) {
 			if (bad_off)
 				*bad_off = off + bad;
@@ -486,11 +453,11 @@ int gd_gpu_mem_export_dmabuf(struct gd_gpu_mem *buf)
 	return 0;
 }
 
-void gd_gpu_explain_dmabuf(int err, char *out, size_t len)
+void gd_gpu_explain_dmabuf(const struct gd_machine *m, int err, char *out, size_t len)
 {
 	struct gd_kver k;
 
-	if (gd_kernel_version(&k) == 0 &&
+	if (gd_kernel_version(m, &k) == 0 &&
 	    gd_kver_cmp(&k, GD_DMABUF_KERNEL_MAJOR, GD_DMABUF_KERNEL_MINOR, 0) < 0) {
 		snprintf(out, len, "dma-buf: kernel %d.%d < 5.12 (upgrade the kernel)", k.major,
 			 k.minor);
@@ -511,11 +478,11 @@ void gd_gpu_explain_dmabuf(int err, char *out, size_t len)
 	}
 }
 
-void gd_gpu_explain_peermem(int err, char *out, size_t len)
+void gd_gpu_explain_peermem(const struct gd_machine *m, int err, char *out, size_t len)
 {
 	struct gd_peermem p;
 
-	gd_peermem_probe(&p);
+	gd_peermem_probe(m, &p);
 	if (p.state == GD_PEERMEM_ABSENT)
 		snprintf(out, len, "peermem: nvidia_peermem not loaded (modprobe nvidia-peermem)");
 	else if (p.state == GD_PEERMEM_UNREGISTERED)
@@ -568,7 +535,7 @@ int gd_gpu_mem_register(struct gd_gpu_mem *buf, struct ibv_pd *pd, int access,
 			buf->reg_used = GD_GPU_REG_DMABUF;
 			return 0;
 		}
-		gd_gpu_explain_dmabuf(ret, dmabuf_why, sizeof(dmabuf_why));
+		gd_gpu_explain_dmabuf(buf->gpu->m, ret, dmabuf_why, sizeof(dmabuf_why));
 	}
 	if (mode == GD_GPU_REG_AUTO || mode == GD_GPU_REG_PEERMEM) {
 		ret = reg_plain((void *)(uintptr_t)buf->dptr, buf->size, pd, access, mr);
@@ -578,7 +545,7 @@ int gd_gpu_mem_register(struct gd_gpu_mem *buf, struct ibv_pd *pd, int access,
 				gd_info("registered GPU memory through peer memory (%s)", dmabuf_why);
 			return 0;
 		}
-		gd_gpu_explain_peermem(ret, peer_why, sizeof(peer_why));
+		gd_gpu_explain_peermem(buf->gpu->m, ret, peer_why, sizeof(peer_why));
 	}
 	snprintf(why, why_len, "%s%s%s", dmabuf_why, dmabuf_why[0] && peer_why[0] ? "; " : "",
 		 peer_why);

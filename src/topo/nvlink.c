@@ -2,6 +2,8 @@
 #include "nvlink.h"
 
 #include "gd.h"
+#include "log.h"
+#include "readfile.h"
 
 #include <ctype.h>
 #include <dlfcn.h>
@@ -152,19 +154,27 @@ static int parse_line(char *s, const char *fname, int lineno, struct gd_nvlinks 
 	if (gd_busid_parse(f[0], &gpu) || gd_busid_hidden_switch(&gpu))
 		return line_error(err, errlen, fname, lineno,
 				  "'%s' is not a GPU PCI bus ID (expected DDDD:BB:DD.F, e.g. 0000:18:00.0)",
-				  f[0]);
+				  gd_excerpt(f[0]));
 	if (gd_busid_parse(f[1], &remote))
 		return line_error(err, errlen, fname, lineno,
 				  "'%s' is not a PCI bus ID (expected DDDD:BB:DD.F, or FFFFFFFF:FF:FF.0 for a hidden NVSwitch)",
-				  f[1]);
+				  gd_excerpt(f[1]));
 	if (gd_busid_eq(&gpu, &remote))
 		return line_error(err, errlen, fname, lineno, "GPU %s links to itself", f[0]);
 	errno = 0;
 	count = strtol(f[2], &end, 10);
 	if (errno || *end || end == f[2] || count < 1 || count > MAX_LINK_COUNT)
 		return line_error(err, errlen, fname, lineno,
-				  "link count '%s' is not a whole number from 1 to %d", f[2],
+				  "link count '%s' is not a whole number from 1 to %d", gd_excerpt(f[2]),
 				  MAX_LINK_COUNT);
+	for (size_t i = 0; i < out->n; i++) {
+		if (gd_busid_eq(&out->v[i].gpu, &gpu) && gd_busid_eq(&out->v[i].remote, &remote)) {
+			gd_warn("%s:%d: the pair %s %s is listed twice; this line is ignored (one "
+				"line per pair, with the total link count)", fname, lineno,
+				gd_excerpt(f[0]), gd_excerpt(f[1]));
+			return 0;
+		}
+	}
 	if (gd_nvlink_add(out, &gpu, &remote, (int)count)) {
 		snprintf(err, errlen, "%s: out of memory", fname);
 		return -ENOMEM;
@@ -203,43 +213,20 @@ int gd_nvlink_parse(const char *text, const char *fname, struct gd_nvlinks *out,
 	return ret;
 }
 
-/* The whole of f into a malloc'd buffer: 0 or -errno. */
-static int slurp(FILE *f, char **text, size_t *len)
-{
-	FILE *mem = open_memstream(text, len);
-	char buf[4096];
-	size_t n;
-	int ret;
-
-	if (!mem)
-		return -ENOMEM;
-	errno = 0;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, mem);
-	ret = ferror(f) ? (errno ? -errno : -EIO) : 0;
-	if (fclose(mem) && !ret)
-		ret = -ENOMEM;
-	return ret;
-}
+/* a list of 8 GPUs x 18 links is a few kB; 1 MiB is far beyond any real one */
+#define GD_READ_CAP_NVLINKS ((size_t)1024 * 1024)
 
 #define NVLINK_FORMAT "expected text lines 'GPU_BUSID REMOTE_BUSID COUNT' (see gd_topo(1))"
 
 int gd_nvlink_read_file(const char *path, struct gd_nvlinks *out, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
 	char *text = NULL;
 	size_t len = 0;
-	int ret;
+	/* bounded and non-blocking: --nvlinks /dev/zero or a FIFO is refused at once */
+	int ret = gd_readfile_alloc(path, GD_READ_CAP_NVLINKS, &text, &len);
 
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot open NVLink file %s: %s", path, strerror(-ret));
-		return ret;
-	}
-	ret = slurp(f, &text, &len);
-	fclose(f);
 	if (ret) {
-		snprintf(err, errlen, "cannot read NVLink file %s: %s; %s", path, strerror(-ret),
+		snprintf(err, errlen, "cannot read NVLink file %s: %s; %s", path, gd_strerror(ret),
 			 NVLINK_FORMAT);
 	} else if (memchr(text, '\0', len)) {
 		snprintf(err, errlen, "%s: not a text file (NUL byte); %s", path, NVLINK_FORMAT);
@@ -262,6 +249,56 @@ int gd_nvlink_write(const struct gd_nvlinks *l, FILE *out)
 		fprintf(out, "%s %s %d\n", a, b, l->v[i].count);
 	}
 	return ferror(out) ? -EIO : 0;
+}
+
+static void drop(struct gd_nvlinks *l, size_t i)
+{
+	memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(*l->v));
+	l->n--;
+}
+
+/* The index of the entry gpu -> remote, or -1. */
+static ssize_t find_pair(const struct gd_nvlinks *l, const struct gd_busid *gpu,
+			 const struct gd_busid *remote)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (gd_busid_eq(&l->v[i].gpu, gpu) && gd_busid_eq(&l->v[i].remote, remote))
+			return (ssize_t)i;
+	return -1;
+}
+
+size_t gd_nvlink_validate(struct gd_nvlinks *l, const char *src,
+			  bool (*is_gpu)(const struct gd_busid *, void *), void *ctx)
+{
+	char a[24], b[24];
+	size_t dropped = 0;
+
+	for (size_t i = 0; i < l->n;) {
+		struct gd_nvlink nv = l->v[i];
+		ssize_t back;
+
+		gd_busid_format(&nv.gpu, a, sizeof(a));
+		gd_busid_format(&nv.remote, b, sizeof(b));
+		if (!is_gpu(&nv.gpu, ctx)) {
+			gd_warn("%s: %s is not a GPU of this topology: its NVLink line (%s, %d "
+				"links) is ignored", src, a, b, nv.count);
+		} else if (is_gpu(&nv.remote, ctx) &&
+			   (back = find_pair(l, &nv.remote, &nv.gpu)) >= 0 &&
+			   l->v[back].count != nv.count) {
+			gd_warn("%s: %s -> %s has %d links but %s -> %s has %d: both lines are "
+				"ignored", src, a, b, nv.count, b, a, l->v[back].count);
+			drop(l, (size_t)back);
+			if ((size_t)back < i)
+				i--;
+			dropped++;
+		} else {
+			i++;
+			continue;
+		}
+		drop(l, i);
+		dropped++;
+	}
+	return dropped;
 }
 
 int gd_nvlink_count(const struct gd_nvlinks *l, const struct gd_busid *a,

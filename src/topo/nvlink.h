@@ -8,7 +8,8 @@
  *     0000:18:00.0 FFFFFFFF:FF:FF.0 18
  *
  * The remote is a GPU, an NVSwitch, or FFFFFFFF:FF:FF.0 (the hidden
- * NVSwitch NVML reports inside a VM). Lines naming the same pair add up.
+ * NVSwitch NVML reports inside a VM). A line repeating a pair is warned
+ * about and ignored.
  */
 #ifndef GD_NVLINK_H
 #define GD_NVLINK_H
@@ -64,6 +65,14 @@ void gd_nvlink_free(struct gd_nvlinks *l);
 /* Add links (used by the parser and NVML; sums duplicates). 0 or -ENOMEM. */
 int gd_nvlink_add(struct gd_nvlinks *l, const struct gd_busid *gpu, const struct gd_busid *remote,
 		  int count);
+
+/*
+ * Drop, with a warning naming src and the reason, what the topology
+ * contradicts: a line whose GPU is not one of its GPUs (is_gpu), a GPU-GPU
+ * pair whose two directions disagree. Returns the number of entries dropped.
+ */
+size_t gd_nvlink_validate(struct gd_nvlinks *l, const char *src,
+			  bool (*is_gpu)(const struct gd_busid *, void *), void *ctx);
 
 /*
  * NV# between GPUs a and b: links from a straight to b, plus the smaller of

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "pcipath.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "log.h"
+#include "readfile.h"
 #include "sysfs.h"
 
 const char *gd_path_class_str(enum gd_path_class c)
@@ -43,10 +48,10 @@ int gd_pci_parse_chain(const char *devpath, struct gd_pci_chain *c)
 	return c->host[0] && c->n > 0 ? 0 : -EINVAL;
 }
 
-int gd_pci_chain(const char *bdf, struct gd_pci_chain *c)
+int gd_pci_chain(const struct gd_machine *m, const char *bdf, struct gd_pci_chain *c)
 {
 	char real[PATH_MAX];
-	int ret = gd_sysfs_realpath(real, sizeof(real), "/sys/bus/pci/devices/%s", bdf);
+	int ret = gd_sysfs_realpath(m, real, sizeof(real), "/sys/bus/pci/devices/%s", bdf);
 
 	if (ret)
 		return ret;
@@ -83,30 +88,36 @@ enum gd_path_class gd_pci_classify(const struct gd_pci_chain *a, const struct gd
 	return GD_PATH_PXB;
 }
 
-int gd_pci_numa(const char *bdf)
+int gd_pci_numa(const struct gd_machine *m, const char *bdf)
 {
 	int node;
 
-	if (gd_sysfs_read_int(&node, "/sys/bus/pci/devices/%s/numa_node", bdf))
+	if (gd_sysfs_read_int(m, &node, "/sys/bus/pci/devices/%s/numa_node", bdf))
 		return -1;
 	return node;
 }
 
-enum gd_path_class gd_pci_path_class(const char *bdf_a, const char *bdf_b)
+enum gd_path_class gd_pci_path_class(const struct gd_machine *m, const char *bdf_a,
+				     const char *bdf_b)
 {
 	struct gd_pci_chain a, b;
 
-	if (gd_pci_chain(bdf_a, &a) || gd_pci_chain(bdf_b, &b))
+	if (gd_pci_chain(m, bdf_a, &a) || gd_pci_chain(m, bdf_b, &b))
 		return GD_PATH_UNKNOWN;
-	return gd_pci_classify(&a, &b, gd_pci_numa(bdf_a), gd_pci_numa(bdf_b));
+	return gd_pci_classify(&a, &b, gd_pci_numa(m, bdf_a), gd_pci_numa(m, bdf_b));
 }
 
 double gd_parse_link_speed(const char *s)
 {
 	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (end == s || strncmp(end, " GT/s", 5) != 0)
+	/* "16.0 GT/s PCIe", "8 GT/s"; "Unknown", "nan GT/s", "1e999 GT/s", hex floats
+	 * and absurd rates are unknown (0), never a rate that passes a check */
+	if (!isdigit((unsigned char)s[0]) || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
+		return 0;
+	v = strtod(s, &end);
+	if (end == s || strncmp(end, " GT/s", 5) != 0 || !(v > 0 && v <= 1024))
 		return 0;
 	return v;
 }
@@ -121,38 +132,43 @@ int gd_pcie_gen(double gts)
 	return 0;
 }
 
-int gd_pci_read_link(const char *bdf, struct gd_pci_link *l)
+int gd_pci_read_link(const struct gd_machine *m, const char *bdf, struct gd_pci_link *l)
 {
 	int ret;
 
 	memset(l, 0, sizeof(*l));
-	ret = gd_sysfs_read_str(l->cur_speed, sizeof(l->cur_speed),
+	ret = gd_sysfs_read_str(m, l->cur_speed, sizeof(l->cur_speed),
 				"/sys/bus/pci/devices/%s/current_link_speed", bdf);
 	if (ret)
 		return ret;
-	gd_sysfs_read_str(l->max_speed, sizeof(l->max_speed),
+	gd_sysfs_read_str(m, l->max_speed, sizeof(l->max_speed),
 			  "/sys/bus/pci/devices/%s/max_link_speed", bdf);
-	gd_sysfs_read_int(&l->cur_width, "/sys/bus/pci/devices/%s/current_link_width", bdf);
-	gd_sysfs_read_int(&l->max_width, "/sys/bus/pci/devices/%s/max_link_width", bdf);
+	gd_sysfs_read_int(m, &l->cur_width, "/sys/bus/pci/devices/%s/current_link_width", bdf);
+	gd_sysfs_read_int(m, &l->max_width, "/sys/bus/pci/devices/%s/max_link_width", bdf);
 	l->cur_gts = gd_parse_link_speed(l->cur_speed);
 	l->max_gts = gd_parse_link_speed(l->max_speed);
 	return 0;
 }
 
-int gd_pci_read_config(const char *bdf, uint8_t *buf, size_t len, size_t *got)
+int gd_pci_read_config(const struct gd_machine *m, const char *bdf, uint8_t *buf, size_t len,
+		       size_t *got)
 {
 	char path[PATH_MAX];
-	FILE *f;
-	int ret = gd_sysfs_path(path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
+	ssize_t n;
+	int fd, ret = gd_sysfs_path(m, path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
 
 	if (ret)
 		return ret;
-	f = fopen(path, "rb");
-	if (!f)
-		return -errno;
-	*got = fread(buf, 1, len, f);
-	ret = ferror(f) ? -EIO : 0;
-	fclose(f);
+	/* bounded and non-blocking; config space is at most 4096 bytes, read what fits */
+	ret = gd_readfile_open(path, &fd);
+	if (ret)
+		return ret;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	*got = n < 0 ? 0 : (size_t)n;
 	return ret;
 }
 
@@ -216,10 +232,10 @@ void gd_acs_str(uint16_t ctrl, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-int gd_pci_mem_resource(const char *bdf, int nth, uint64_t *size)
+int gd_pci_mem_resource(const struct gd_machine *m, const char *bdf, int nth, uint64_t *size)
 {
 	char text[2048], *line, *save = NULL;
-	int ret = gd_sysfs_read_str(text, sizeof(text), "/sys/bus/pci/devices/%s/resource", bdf);
+	int ret = gd_sysfs_read_str(m, text, sizeof(text), "/sys/bus/pci/devices/%s/resource", bdf);
 
 	if (ret)
 		return ret;
@@ -238,22 +254,22 @@ int gd_pci_mem_resource(const char *bdf, int nth, uint64_t *size)
 	return -ENOENT;
 }
 
-static bool is_nvidia_gpu(const char *bdf)
+static bool is_nvidia_gpu(const struct gd_machine *m, const char *bdf)
 {
 	char vendor[16], cls[16];
 
-	if (gd_sysfs_read_str(vendor, sizeof(vendor), "/sys/bus/pci/devices/%s/vendor", bdf) ||
-	    gd_sysfs_read_str(cls, sizeof(cls), "/sys/bus/pci/devices/%s/class", bdf))
+	if (gd_sysfs_read_str(m, vendor, sizeof(vendor), "/sys/bus/pci/devices/%s/vendor", bdf) ||
+	    gd_sysfs_read_str(m, cls, sizeof(cls), "/sys/bus/pci/devices/%s/class", bdf))
 		return false;
 	return strcmp(vendor, "0x10de") == 0 &&
 	       (strncmp(cls, "0x0300", 6) == 0 || strncmp(cls, "0x0302", 6) == 0);
 }
 
-int gd_pci_list_gpus(char (**bdfs)[GD_BDF_LEN], size_t *count)
+int gd_pci_list_gpus(const struct gd_machine *m, char (**bdfs)[GD_BDF_LEN], size_t *count)
 {
 	char **names;
 	size_t n, k = 0;
-	int ret = gd_sysfs_list(&names, &n, "/sys/bus/pci/devices");
+	int ret = gd_sysfs_list(m, &names, &n, "/sys/bus/pci/devices");
 
 	*bdfs = NULL;
 	*count = 0;
@@ -264,9 +280,16 @@ int gd_pci_list_gpus(char (**bdfs)[GD_BDF_LEN], size_t *count)
 		gd_sysfs_free_list(names, n);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (is_nvidia_gpu(names[i]))
+	for (size_t i = 0; i < n; i++) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (is_nvidia_gpu(m, names[i]))
 			snprintf((*bdfs)[k++], GD_BDF_LEN, "%s", names[i]);
+		else if (!gd_sysfs_path(m, path, sizeof(path), "/sys/bus/pci/devices/%s", names[i]) &&
+			 stat(path, &st) && errno == ELOOP) /* a device that vanishes says so */
+			gd_warn("%s: %s; this PCI device is ignored", path, strerror(ELOOP));
+	}
 	*count = k;
 	gd_sysfs_free_list(names, n);
 	return 0;

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "machine.h"
+
 #define GD_PCI_CHAIN_MAX 16
 #define GD_BDF_LEN 16
 
@@ -39,13 +41,14 @@ enum gd_path_class {
 const char *gd_path_class_str(enum gd_path_class c);
 /* Split a canonical sysfs device path into its chain (exposed for tests). */
 int gd_pci_parse_chain(const char *devpath, struct gd_pci_chain *c);
-int gd_pci_chain(const char *bdf, struct gd_pci_chain *c);
+int gd_pci_chain(const struct gd_machine *m, const char *bdf, struct gd_pci_chain *c);
 /* Index of the deepest common bridge in both chains, or -1. */
 int gd_pci_common(const struct gd_pci_chain *a, const struct gd_pci_chain *b);
 enum gd_path_class gd_pci_classify(const struct gd_pci_chain *a, const struct gd_pci_chain *b,
 				   int numa_a, int numa_b);
-enum gd_path_class gd_pci_path_class(const char *bdf_a, const char *bdf_b);
-int gd_pci_numa(const char *bdf); /* -1 unknown */
+enum gd_path_class gd_pci_path_class(const struct gd_machine *m, const char *bdf_a,
+				     const char *bdf_b);
+int gd_pci_numa(const struct gd_machine *m, const char *bdf); /* -1 unknown */
 
 struct gd_pci_link {
 	char cur_speed[32], max_speed[32]; /* sysfs text: "16.0 GT/s PCIe" */
@@ -55,13 +58,14 @@ struct gd_pci_link {
 
 /* "16.0 GT/s PCIe" -> 16.0, "2.5 GT/s" -> 2.5, "Unknown" -> 0 */
 double gd_parse_link_speed(const char *s);
-int gd_pci_read_link(const char *bdf, struct gd_pci_link *l);
+int gd_pci_read_link(const struct gd_machine *m, const char *bdf, struct gd_pci_link *l);
 /* PCIe generation of a transfer rate: 2.5->1 ... 64->6; 0 unknown */
 int gd_pcie_gen(double gts);
 
 /* Config space: reads as much as the kernel gives (64 bytes unless root). */
 #define GD_PCI_CFG_SIZE 4096
-int gd_pci_read_config(const char *bdf, uint8_t *buf, size_t len, size_t *got);
+int gd_pci_read_config(const struct gd_machine *m, const char *bdf, uint8_t *buf, size_t len,
+		       size_t *got);
 /* Offset of an extended capability (0x100 chain), -ENOENT absent, -EINVAL loop/garbage. */
 int gd_pci_find_ext_cap(const uint8_t *cfg, size_t len, uint16_t id);
 #define GD_PCI_EXT_CAP_ACS 0x000d
@@ -79,9 +83,9 @@ int gd_pci_acs_ctrl(const uint8_t *cfg, size_t len, uint16_t *ctrl);
 void gd_acs_str(uint16_t ctrl, char *buf, size_t len);
 
 /* Size of the n-th non-empty memory resource (0-based) in .../resource. */
-int gd_pci_mem_resource(const char *bdf, int nth, uint64_t *size);
+int gd_pci_mem_resource(const struct gd_machine *m, const char *bdf, int nth, uint64_t *size);
 
 /* NVIDIA GPUs (vendor 0x10de, class 0x0300xx/0x0302xx), sorted by address. */
-int gd_pci_list_gpus(char (**bdfs)[GD_BDF_LEN], size_t *count);
+int gd_pci_list_gpus(const struct gd_machine *m, char (**bdfs)[GD_BDF_LEN], size_t *count);
 
 #endif

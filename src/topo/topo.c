@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <hwloc/export.h>
 
 #include "gd.h"
+#include "readfile.h"
 #include "sysfs.h"
 
 #define PCI_VENDOR_NVIDIA 0x10de
@@ -53,18 +55,68 @@ static bool has_cpu_topology(const char *fsroot)
 	return false;
 }
 
+/* pci_type="03xx [10de:...": the NVIDIA GPUs an hwloc XML text declares. */
+static size_t count_xml_gpus(const char *xml)
+{
+	static const char key[] = "pci_type=\"03";
+	size_t n = 0;
+
+	for (const char *p = strstr(xml, key); p; p = strstr(p + 1, key))
+		if (strlen(p) > 20 && strncasecmp(p + sizeof(key) + 1, " [10de:", 7) == 0)
+			n++;
+	return n;
+}
+
+/*
+ * hwloc_topology_load() under the machine's root. hwloc 2.x has no call that
+ * sets the Linux backend's root (hwloc_topology_set_fsroot() went in 2.0):
+ * the backend reads $HWLOC_FSROOT when the load instantiates it. So it is set
+ * for the load only and the caller's value (or its absence) is put back.
+ */
+static int load(hwloc_topology_t hw, const struct gd_topo_src *src)
+{
+	const char *old = getenv("HWLOC_FSROOT");
+	char *saved = old ? strdup(old) : NULL;
+	int ret, e;
+
+	if (src->xml || !src->m->fixture)
+		return hwloc_topology_load(hw);
+	if (old && !saved)
+		return -1;
+	setenv("HWLOC_FSROOT", src->m->root, 1);
+	ret = hwloc_topology_load(hw);
+	e = errno;
+	if (saved)
+		setenv("HWLOC_FSROOT", saved, 1);
+	else
+		unsetenv("HWLOC_FSROOT");
+	free(saved);
+	errno = e;
+	return ret;
+}
+
 int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen)
 {
 	hwloc_topology_t hw;
+	char *xml = NULL;
+	size_t xmllen = 0;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
-	if (src->xml && access(src->xml, R_OK)) {
-		int e = errno;
-		snprintf(err, errlen, "cannot read topology file %s: %s", src->xml, strerror(e));
-		return -e;
+	/* read by gdperf's bounded reader, so that hwloc never reads a FIFO or /dev/zero */
+	if (src->xml) {
+		ret = gd_readfile_alloc(src->xml, GD_READ_CAP_TEXT, &xml, &xmllen);
+		if (ret) {
+			snprintf(err, errlen, "cannot read topology file %s: %s", src->xml,
+				 gd_strerror(ret));
+			return ret;
+		}
+		t->xml_nvidia_objs = count_xml_gpus(xml);
 	}
-	if (hwloc_topology_init(&hw))
+	if (hwloc_topology_init(&hw)) {
+		free(xml);
 		return -ENOMEM;
+	}
 	/* keep every PCI function and bridge: NVSwitches (class 0x0680) would vanish otherwise */
 	hwloc_topology_set_io_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_ALL);
 	/* caches are not needed and cost time on a live machine */
@@ -79,17 +131,28 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
 					      slow_components[i]);
 	if (src->xml) {
-		if (hwloc_topology_set_xml(hw, src->xml)) {
+		if (hwloc_topology_set_xmlbuffer(hw, xml, (int)xmllen + 1)) {
 			snprintf(err, errlen, "%s is not an hwloc XML topology (%s)", src->xml,
 				 MAKE_XML);
 			hwloc_topology_destroy(hw);
+			free(xml);
 			return -EINVAL;
 		}
-	} else if (src->fsroot && *src->fsroot) {
-		/* hwloc's linux backend reads the fixture root; the components that probe
-		 * the real machine (libpciaccess, CPUID) must stay out */
-		setenv("HWLOC_FSROOT", src->fsroot, 1);
-		if (!has_cpu_topology(src->fsroot)) {
+	} else if (src->m->fixture) {
+		char bad[PATH_MAX];
+
+		/* hwloc reads the tree with blocking reads of its own: refuse FIFOs first */
+		ret = gd_readfile_check_tree(src->m->root, 1000000, bad, sizeof(bad));
+		if (ret) {
+			snprintf(err, errlen, "cannot read the sysfs tree %s: %s: %s",
+				 src->m->root, bad, ret == -E2BIG ?
+				 "more than a million entries" : gd_strerror(ret));
+			hwloc_topology_destroy(hw);
+			return ret;
+		}
+		/* hwloc's linux backend reads the fixture root (load_fsroot); the
+		 * components that probe the real machine (libpciaccess, CPUID) stay out */
+		if (!has_cpu_topology(src->m->root)) {
 			/* hwloc would print "failed to find sysfs cpu topology directory"
 			 * and fall back to this host's CPUs; the caller says it plainly */
 			t->no_cpu_topology = true;
@@ -98,7 +161,10 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 	}
-	if (hwloc_topology_load(hw)) {
+	errno = 0;
+	ret = load(hw, src);
+	free(xml);
+	if (ret) {
 		int e = errno ? errno : EINVAL;
 
 		if (src->xml) /* well-formed XML, but not a topology hwloc accepts */
@@ -110,6 +176,7 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		return -e;
 	}
 	t->hw = hw;
+	t->m = src->m;
 	return 0;
 }
 
@@ -341,7 +408,7 @@ static hwloc_obj_t dev_obj(const struct gd_topo *t, size_t i)
 	return i < t->ngpus ? t->gpus[i].obj : t->nics[i - t->ngpus].obj;
 }
 
-static bool busid_is_gpu(const struct gd_busid *id, void *ctx)
+bool gd_topo_busid_is_gpu(const struct gd_busid *id, void *ctx)
 {
 	const struct gd_topo *t = ctx;
 
@@ -369,7 +436,7 @@ int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_on
 
 			if (i != j && i < t->ngpus && j < t->ngpus && nv)
 				links = gd_nvlink_count(nv, &t->gpus[i].id, &t->gpus[j].id,
-							busid_is_gpu, t);
+							gd_topo_busid_is_gpu, t);
 			t->nvlinks[i * n + j] = links;
 			if (links > 0 && !pci_only)
 				c = GD_LINK_NV;
@@ -400,13 +467,14 @@ int gd_pcie_parse_speed(const char *s, double *gts)
 	return 0;
 }
 
-static int read_link_max(const char *busid, double *gts, int *width)
+static int read_link_max(const struct gd_machine *m, const char *busid, double *gts, int *width)
 {
 	char buf[64];
 
-	if (gd_sysfs_read_str(buf, sizeof(buf), "/sys/bus/pci/devices/%s/max_link_speed", busid) ||
+	if (gd_sysfs_read_str(m, buf, sizeof(buf), "/sys/bus/pci/devices/%s/max_link_speed",
+			      busid) ||
 	    gd_pcie_parse_speed(buf, gts) ||
-	    gd_sysfs_read_int(width, "/sys/bus/pci/devices/%s/max_link_width", busid))
+	    gd_sysfs_read_int(m, width, "/sys/bus/pci/devices/%s/max_link_width", busid))
 		return -ENOENT;
 	return 0;
 }
@@ -424,7 +492,8 @@ static int parent_port(hwloc_obj_t o, char *port, size_t len)
 	return 0;
 }
 
-static void read_link(const char *busid, hwloc_obj_t obj, struct gd_pcie_link *l)
+static void read_link(const struct gd_machine *m, const char *busid, hwloc_obj_t obj,
+		      struct gd_pcie_link *l)
 {
 	char buf[64], port[64];
 	double pgts;
@@ -433,14 +502,15 @@ static void read_link(const char *busid, hwloc_obj_t obj, struct gd_pcie_link *l
 	memset(l, 0, sizeof(*l));
 	if (!busid[0])
 		return;
-	if (gd_sysfs_read_str(buf, sizeof(buf), "/sys/bus/pci/devices/%s/current_link_speed",
+	if (gd_sysfs_read_str(m, buf, sizeof(buf), "/sys/bus/pci/devices/%s/current_link_speed",
 			      busid) ||
 	    gd_pcie_parse_speed(buf, &l->cur_gts) ||
-	    gd_sysfs_read_int(&l->cur_width, "/sys/bus/pci/devices/%s/current_link_width", busid) ||
-	    read_link_max(busid, &l->max_gts, &l->max_width))
+	    gd_sysfs_read_int(m, &l->cur_width, "/sys/bus/pci/devices/%s/current_link_width",
+			      busid) ||
+	    read_link_max(m, busid, &l->max_gts, &l->max_width))
 		return;
 	/* the link can run no faster than the port above it allows */
-	if (!parent_port(obj, port, sizeof(port)) && !read_link_max(port, &pgts, &pwidth)) {
+	if (!parent_port(obj, port, sizeof(port)) && !read_link_max(m, port, &pgts, &pwidth)) {
 		l->max_gts = GD_MIN(l->max_gts, pgts);
 		l->max_width = GD_MIN(l->max_width, pwidth);
 	}
@@ -450,7 +520,7 @@ static void read_link(const char *busid, hwloc_obj_t obj, struct gd_pcie_link *l
 void gd_topo_read_links(struct gd_topo *t)
 {
 	for (size_t i = 0; i < t->ngpus; i++)
-		read_link(t->gpus[i].busid, t->gpus[i].obj, &t->gpus[i].link);
+		read_link(t->m, t->gpus[i].busid, t->gpus[i].obj, &t->gpus[i].link);
 	for (size_t i = 0; i < t->nnics; i++)
-		read_link(t->nics[i].busid, t->nics[i].obj, &t->nics[i].link);
+		read_link(t->m, t->nics[i].busid, t->nics[i].obj, &t->nics[i].link);
 }

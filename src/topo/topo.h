@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <hwloc.h>
 
+#include "machine.h"
 #include "nvlink.h"
 
 enum gd_link {
@@ -58,6 +59,7 @@ struct gd_topo_nic {
 
 struct gd_topo {
 	hwloc_topology_t hw;
+	const struct gd_machine *m; /* whose sysfs the links and NICs are read from */
 	struct gd_topo_gpu *gpus;
 	size_t ngpus;
 	struct gd_topo_nic *nics;
@@ -71,11 +73,14 @@ struct gd_topo {
 	bool no_cpu_topology;
 	/* sysfs files of the RDMA devices that could not be read or parsed */
 	size_t nic_read_errors;
+	/* --topology: NVIDIA display-class PCI objects in the XML text; fewer GPUs
+	 * than this after loading means hwloc dropped garbled ones */
+	size_t xml_nvidia_objs;
 };
 
 struct gd_topo_src {
 	const char *xml;       /* hwloc XML instead of the live machine */
-	const char *fsroot;    /* a fixture sysfs root for hwloc (when no XML) */
+	const struct gd_machine *m; /* the machine; hwloc reads its root when no XML */
 };
 
 /* Load hwloc: 0 or -errno; err says why. */
@@ -97,6 +102,8 @@ void gd_topo_sort_nics(struct gd_topo *t);
 enum gd_link gd_topo_classify_objs(hwloc_topology_t hw, hwloc_obj_t a, hwloc_obj_t b);
 /* Fill the matrices; NVLink counts override GPU pairs unless pci_only. */
 int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_only);
+/* Whether id is one of t's GPUs (ctx: the struct gd_topo), for gd_nvlink_count/validate. */
+bool gd_topo_busid_is_gpu(const struct gd_busid *id, void *ctx);
 
 /* Matrix cells, i and j index GPUs first then NICs. */
 static inline enum gd_link gd_topo_cls(const struct gd_topo *t, size_t i, size_t j)

@@ -8,13 +8,13 @@
 #include "rdma_dev.h"
 
 /* "bond0: reth0 reth1" for the first port whose netdev is a bond. */
-static void bond_legend(const struct gd_hca *h, char *buf, size_t len)
+static void bond_legend(const struct gd_machine *m, const struct gd_hca *h, char *buf, size_t len)
 {
 	for (size_t p = 0; p < h->nports; p++) {
 		struct gd_bond b;
 		size_t n;
 
-		if (!h->ports[p].netdev[0] || gd_port_bond(&h->ports[p], &b))
+		if (!h->ports[p].netdev[0] || gd_port_bond(m, &h->ports[p], &b))
 			continue;
 		n = (size_t)snprintf(buf, len, "%s:", b.name);
 		for (size_t s = 0; s < b.nslaves && n < len; s++)
@@ -26,14 +26,14 @@ static void bond_legend(const struct gd_hca *h, char *buf, size_t len)
 	}
 }
 
-static void legend(const struct gd_hca *h, char *buf, size_t len)
+static void legend(const struct gd_machine *m, const struct gd_hca *h, char *buf, size_t len)
 {
 	char bond[160] = "";
 	const char *over = h->parent_netdev[0] ? h->parent_netdev
 			   : h->nports ? h->ports[0].netdev : "";
 
 	buf[0] = '\0';
-	bond_legend(h, bond, sizeof(bond));
+	bond_legend(m, h, bond, sizeof(bond));
 	if (h->pci_addr[0]) {
 		snprintf(buf, len, "%s", bond);
 		return;
@@ -47,7 +47,7 @@ int gd_topo_find_nics_rdma(struct gd_topo *t)
 {
 	struct gd_hca *hcas = NULL;
 	size_t n = 0;
-	int ret = gd_rdma_discover(&hcas, &n);
+	int ret = gd_rdma_discover(t->m, &hcas, &n);
 
 	if (ret)
 		return ret;
@@ -55,7 +55,7 @@ int gd_topo_find_nics_rdma(struct gd_topo *t)
 		char extra[192];
 
 		t->nic_read_errors += hcas[i].errors.n;
-		legend(&hcas[i], extra, sizeof(extra));
+		legend(t->m, &hcas[i], extra, sizeof(extra));
 		ret = gd_topo_add_nic(t, hcas[i].name, hcas[i].pci_addr, extra);
 	}
 	gd_rdma_free(hcas, n);

@@ -78,7 +78,7 @@ for f in "$golden"/*-json.out; do
 	   ! python3 -c 'import json,sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
-    assert r["schema"] == 1 and r["tool"] == "gd_devinfo" and r["type"] in ("device", "bond", "summary"), line' "$f"; then
+    assert r["schema"] == 1 and r["tool"] == "gd_devinfo" and r["type"] in ("device", "bond", "peer", "summary"), line' "$f"; then
 		echo "FAIL json: $f is not valid gd_devinfo JSON Lines"
 		fail=$((fail + 1))
 	fi

@@ -1,10 +1,14 @@
 #!/bin/sh
-# Fuzz the side channel's message decoder (src/bench/wire.c, target fuzz_wire) and the
+# Fuzz the side channel's message decoder (src/bench/wire.c, target fuzz_wire), the
 # benchmark command line (src/bench/bench_opts.c over src/core/opts.c, target fuzz_opts)
-# with libFuzzer.
+# and the sysfs-tree readers (src/discover, src/topo/pcipath.c, src/doctor/gdr_env.c over
+# src/core/sysfs.c and readfile.c, target fuzz_sysfs: mutated files, FIFOs and looping
+# links in a copy of tests/fixtures/doctor/good),
+# and gd_check's YAML spec loader (src/check/spec.c over libyaml, target fuzz_spec,
+# when libyaml-dev is installed) with libFuzzer.
 #
 #   tests/fuzz/run-fuzz.sh [SECONDS]     default 30 s in all, split between the
-#                                        two targets: the short run of 'make check'
+#                                        four targets: the short run of 'make check'
 #
 # Builds tests/fuzz/fuzz_*.c with clang -fsanitize=fuzzer,address,undefined into
 # $top_builddir/tests/fuzz/work/ (./tests/fuzz/work when run by hand), generates
@@ -22,7 +26,7 @@
 set -eu
 
 seconds=${1:-${GD_FUZZ_SECONDS:-30}}
-half=$((seconds / 2))
+half=$((seconds / 4))
 [ "$half" -ge 1 ] || half=1
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=${top_srcdir:-$(cd "$here/../.." && pwd)}
@@ -34,7 +38,9 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
 	echo "SKIP: $CLANG not found (apt-get install clang)"
 	exit 77
 fi
-mkdir -p "$work/corpus-wire" "$work/corpus-opts" "$work/seeds-wire" "$work/seeds-opts"
+mkdir -p "$work/corpus-wire" "$work/corpus-opts" "$work/seeds-wire" "$work/seeds-opts" \
+	"$work/corpus-sysfs" "$work/seeds-sysfs" \
+	"$work/corpus-spec" "$work/seeds-spec"
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' >"$work/probe.c"
 if ! "$CLANG" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" >/dev/null 2>&1; then
 	echo "SKIP: $CLANG has no libFuzzer (-fsanitize=fuzzer)"
@@ -46,23 +52,55 @@ cat >"$work/config.h" <<'EOH'
 #define _GNU_SOURCE 1
 #define PACKAGE_NAME "gdperf"
 #define PACKAGE_VERSION "fuzz"
+#define GD_VERSION_STRING "fuzz"
+#define GD_FEATURE_CUDA_KERNELS 0
+#define GD_FEATURE_MPI 0
+#define GD_FEATURE_YAML 0
 EOH
-cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor $(pkg-config --cflags json-c)"
+cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator $(pkg-config --cflags json-c)"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="$(pkg-config --libs json-c) -lm"
-common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c"
+common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c \
+	$srcdir/src/initiator/initiator.c $srcdir/src/initiator/proxy_check.c"
+# what the initiator options need, for the targets that do not link it anyway
+optdeps="$srcdir/src/core/opts.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c"
 
 # shellcheck disable=SC2086
 "$CLANG" $cflags -DGD_FUZZ_SEEDS -o "$work/gen_seeds" "$srcdir/tests/fuzz/fuzz_wire.c" \
-	"$srcdir/src/bench/wire.c" $common $libs
+	"$srcdir/src/bench/wire.c" $common $optdeps $libs
 "$work/gen_seeds" "$work/seeds-wire"
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_wire" "$srcdir/tests/fuzz/fuzz_wire.c" "$srcdir/src/bench/wire.c" \
-	$common $libs
+	$common $optdeps $libs
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
-	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/sysfs.c" $common $libs
+	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
+	"$srcdir/src/core/readfile.c" "$srcdir/src/gpu/cuda.c" $common $libs -ldl
+# shellcheck disable=SC2086
+"$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
+	"$srcdir"/src/discover/*.c "$srcdir"/src/topo/pcipath.c \
+	"$srcdir"/src/doctor/gdr_env.c "$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
+	"$srcdir"/src/core/opts.c $common $libs $(pkg-config --libs libibverbs 2>/dev/null || echo -libverbs)
+# the tree the sysfs fuzzer mutates (restored after every input)
+rm -rf "$work/tree"
+cp -a "$srcdir/tests/fixtures/doctor/good" "$work/tree"
+chmod -R u+w "$work/tree"
+# sysfs seeds: [file index] [mode] [length] [bytes]
+printf '\000\000\010nan GT/s' >"$work/seeds-sysfs/nan"
+printf '\005\001\000\011\002\000' >"$work/seeds-sysfs/fifo-and-zero"
+printf '\007\000\004\377\376\375\374\010\003\000' >"$work/seeds-sysfs/utf8-and-loop"
+# the spec loader, with gd_check's own specs as seeds (libyaml-dev needed)
+have_yaml=no
+if pkg-config --exists yaml-0.1; then
+	have_yaml=yes
+	# shellcheck disable=SC2086
+	"$CLANG" $cflags -I"$srcdir/src/check" $san -o "$work/fuzz_spec" "$srcdir/tests/fuzz/fuzz_spec.c" \
+		"$srcdir/src/check/spec.c" "$srcdir/src/check/spec_values.c" "$srcdir/src/check/sha256.c" \
+		$(pkg-config --libs yaml-0.1) -lm
+	cp "$srcdir"/tests/check/specs/*.yaml "$work/seeds-spec/" 2>/dev/null || true
+fi
 printf 'magic="GDPF"\nversion="\\x00\\x01"\n' >"$work/wire.dict"
+printf 'magic="GDPF"\nversion="\\x00\\x02"\n' >"$work/wire.dict"
 # option seeds: tool bytes, then NUL-separated arguments
 printf '\000\000-b\000-q\0004\000-s\00064K\000--report_gbits\000host' >"$work/seeds-opts/bw"
 printf '\002\001-A\000CMP_AND_SWAP\000-o\0004\000--output=latency' >"$work/seeds-opts/atomic"
@@ -81,6 +119,12 @@ run() {
 }
 run wire -max_len=4200 -dict=wire.dict
 run opts -max_len=512 -close_fd_mask=3
+GD_FUZZ_TREE="$work/tree" run sysfs -max_len=1024 -close_fd_mask=3 -timeout=10
+if [ "$have_yaml" = yes ]; then
+	run spec -max_len=2048
+else
+	echo "fuzz_spec not built: libyaml-dev is missing (apt-get install libyaml-dev)"
+fi
 if [ "$status" -ne 0 ]; then
 	tail -40 fuzz-*.log
 	echo "FAIL: a fuzzer found a problem (logs: $work/fuzz-*.log)"

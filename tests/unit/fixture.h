@@ -19,6 +19,9 @@ static const char *gd_fixture_dir(void)
 	return access(dir, F_OK) == 0 ? dir : NULL;
 }
 
+/* The machine of the last gd_fixture_use(). */
+static struct gd_machine gd_fixture_m;
+
 /* Read sysfs from the fixture tree box (e.g. "h20"): 0, or -1 when the trees are missing. */
 static inline int gd_fixture_use(const char *box)
 {
@@ -28,8 +31,7 @@ static inline int gd_fixture_use(const char *box)
 	if (!dir)
 		return -1;
 	snprintf(root, sizeof(root), "%s/%s", dir, box);
-	gd_sysfs_set_root(root);
-	return 0;
+	return gd_machine_init(&gd_fixture_m, root) ? -1 : 0;
 }
 
 #endif

@@ -91,60 +91,6 @@ static void t_roles(void **s)
 	assert_true(r.initiator && r.target);
 }
 
-static struct ibv_gid_entry entry(int idx, int type, const char *addr)
-{
-	struct ibv_gid_entry e;
-	struct in_addr a4;
-
-	memset(&e, 0, sizeof(e));
-	e.gid_index = idx;
-	e.gid_type = type;
-	if (inet_pton(AF_INET, addr, &a4) == 1) {
-		e.gid.raw[10] = 0xff;
-		e.gid.raw[11] = 0xff;
-		memcpy(&e.gid.raw[12], &a4, 4);
-	} else {
-		inet_pton(AF_INET6, addr, e.gid.raw);
-	}
-	return e;
-}
-
-static void t_gid_pick(void **s)
-{
-	struct ibv_gid_entry e[] = {
-		entry(0, IBV_GID_TYPE_ROCE_V1, "fe80::1"),
-		entry(1, IBV_GID_TYPE_ROCE_V2, "fe80::1"),
-		entry(2, IBV_GID_TYPE_ROCE_V1, "10.0.0.1"),
-		entry(3, IBV_GID_TYPE_ROCE_V2, "10.0.0.1"),
-		entry(4, IBV_GID_TYPE_ROCE_V2, "10.0.1.1"),
-		entry(5, IBV_GID_TYPE_ROCE_V2, "2001:db8::1"),
-	};
-	struct sockaddr_in src = { .sin_family = AF_INET };
-	struct sockaddr_in6 src6 = { .sin6_family = AF_INET6 };
-	bool routed;
-
-	(void)s;
-	/* the v2 GID of the address that routes to the peer wins */
-	inet_pton(AF_INET, "10.0.1.1", &src.sin_addr);
-	assert_int_equal(gd_gid_pick(e, 6, (struct sockaddr *)&src, false, &routed), 4);
-	assert_true(routed);
-	/* no match: the first IPv4 RoCE v2 GID, and say it was not routed */
-	inet_pton(AF_INET, "192.168.9.9", &src.sin_addr);
-	assert_int_equal(gd_gid_pick(e, 6, (struct sockaddr *)&src, false, &routed), 3);
-	assert_false(routed);
-	/* no peer address at all */
-	assert_int_equal(gd_gid_pick(e, 6, NULL, false, &routed), 3);
-	/* --ipv6: the global IPv6 GID before the link-local one */
-	assert_int_equal(gd_gid_pick(e, 6, NULL, true, &routed), 5);
-	inet_pton(AF_INET6, "2001:db8::1", &src6.sin6_addr);
-	assert_int_equal(gd_gid_pick(e, 6, (struct sockaddr *)&src6, true, &routed), 5);
-	assert_true(routed);
-	/* only RoCE v1: nothing */
-	assert_int_equal(gd_gid_pick(e, 1, NULL, false, &routed), -ENOENT);
-	/* only link-local v2 with --ipv6: taken as the last resort */
-	assert_int_equal(gd_gid_pick(e, 2, NULL, true, &routed), 1);
-}
-
 static void t_mtu(void **s)
 {
 	(void)s;
@@ -227,13 +173,40 @@ static void t_title(void **s)
 	assert_string_equal(t, "Send Bidirectional BW Test");
 }
 
+/* The library entry point: a conflict is a usage error (2), a device that does
+ * not exist an environment error (3); nothing is printed with out == NULL and
+ * the result model says so. */
+static void t_run_side(void **s)
+{
+	struct gd_bench_params p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_CLIENT);
+	struct gd_bench_result r;
+
+	(void)s;
+	snprintf(p.peer, sizeof(p.peer), "127.0.0.1");
+	p.all_sizes = true;
+	p.given |= GD_GIVEN_SIZE; /* -a with -s */
+	assert_int_equal(gd_bench_run_side(&p, NULL, &r), 2);
+	assert_int_equal(r.exit_code, 2);
+	assert_false(r.facts_valid);
+	assert_int_equal(r.nsizes, 0);
+
+	p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_CLIENT);
+	snprintf(p.peer, sizeof(p.peer), "127.0.0.1");
+	snprintf(p.dev, sizeof(p.dev), "gd_no_such_dev0");
+	p.timeout_ms = 1000;
+	assert_int_equal(gd_bench_run_side(&p, NULL, &r), 2);
+	assert_int_equal(r.exit_code, 2);
+	assert_false(r.facts_valid);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_access), cmocka_unit_test(t_roles),
-		cmocka_unit_test(t_gid_pick), cmocka_unit_test(t_mtu),
+		cmocka_unit_test(t_mtu),
 		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak),
 		cmocka_unit_test(t_pattern), cmocka_unit_test(t_title),
+		cmocka_unit_test(t_run_side),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -173,7 +173,7 @@ static void reads_sysfs_lag(void **state)
 	struct gd_bond b;
 
 	set_box("h20");
-	assert_int_equal(gd_bond_read("bond2", &b), 0);
+	assert_int_equal(gd_bond_read(&gd_fixture_m, "bond2", &b), 0);
 	assert_int_equal(b.errors.n, 0);
 	assert_string_equal(b.mode, "802.3ad");
 	assert_string_equal(b.xmit_hash_policy, "layer3+4");
@@ -186,9 +186,9 @@ static void reads_sysfs_lag(void **state)
 	assert_int_equal(b.slaves[1].speed_mbps, 200000);
 	assert_string_equal(b.slaves[1].state, "active");
 	gd_bond_free(&b);
-	assert_int_equal(gd_bond_read("reth0", &b), -ENOENT);
+	assert_int_equal(gd_bond_read(&gd_fixture_m, "reth0", &b), -ENOENT);
 	gd_bond_free(&b);
-	assert_int_equal(gd_bond_read("nosuch", &b), -ENOENT);
+	assert_int_equal(gd_bond_read(&gd_fixture_m, "nosuch", &b), -ENOENT);
 	gd_bond_free(&b);
 }
 
@@ -197,7 +197,7 @@ static void reads_degraded_lag(void **state)
 	struct gd_bond b;
 
 	set_box("degraded");
-	assert_int_equal(gd_bond_read("bond0", &b), 0);
+	assert_int_equal(gd_bond_read(&gd_fixture_m, "bond0", &b), 0);
 	assert_int_equal(b.errors.n, 0);
 	assert_string_equal(b.slaves[1].mii_status, "down");
 	assert_int_equal(b.slaves[1].speed_mbps, -1);
@@ -212,8 +212,9 @@ static void sysfs_and_proc_agree(void **state)
 	char text[8192];
 
 	set_box("h20");
-	assert_int_equal(gd_bond_read("bond1", &s), 0);
-	assert_int_equal(gd_sysfs_read_str(text, sizeof(text), "/proc/net/bonding/bond1"), 0);
+	assert_int_equal(gd_bond_read(&gd_fixture_m, "bond1", &s), 0);
+	assert_int_equal(
+		gd_sysfs_read_str(&gd_fixture_m, text, sizeof(text), "/proc/net/bonding/bond1"), 0);
 	memset(&p, 0, sizeof(p));
 	assert_int_equal(gd_bond_parse_proc(text, &p), 0);
 	assert_string_equal(s.mode, p.mode);
@@ -234,7 +235,7 @@ static void reports_garbage_in_sysfs(void **state)
 	struct gd_bond b;
 
 	set_box("broken");
-	assert_int_equal(gd_bond_read("bond0", &b), 0);
+	assert_int_equal(gd_bond_read(&gd_fixture_m, "bond0", &b), 0);
 	assert_int_equal(b.mode_num, -1);
 	assert_int_equal(b.errors.n, 2);
 	assert_non_null(strstr(b.errors.v[0].path, "/sys/class/net/bond0/bonding/mode"));
@@ -258,8 +259,8 @@ static void falls_back_to_proc(void **state)
 	assert_non_null(f);
 	fputs(lacp, f);
 	fclose(f);
-	gd_sysfs_set_root(dir);
-	assert_int_equal(gd_bond_read("bond7", &b), 0);
+	assert_int_equal(gd_machine_init(&gd_fixture_m, dir), 0);
+	assert_int_equal(gd_bond_read(&gd_fixture_m, "bond7", &b), 0);
 	assert_string_equal(b.name, "bond7");
 	assert_string_equal(b.mode, "802.3ad");
 	assert_int_equal(b.nslaves, 2);
@@ -270,7 +271,7 @@ static void falls_back_to_proc(void **state)
 	assert_non_null(f);
 	fputs("Bonding Mode: teleportation\n", f);
 	fclose(f);
-	assert_int_equal(gd_bond_read("bond7", &b), 0);
+	assert_int_equal(gd_bond_read(&gd_fixture_m, "bond7", &b), 0);
 	assert_int_equal(b.errors.n, 1);
 	assert_non_null(strstr(b.errors.v[0].path, "/proc/net/bonding/bond7"));
 	gd_bond_free(&b);

@@ -14,6 +14,7 @@
 #include "doctor.h"
 #include "gdr_env.h"
 #include "gpu_mem.h"
+#include "pattern.h"
 #include "pcipath.h"
 #include "sysfs.h"
 
@@ -122,8 +123,6 @@ static void roce_mtu(void **state)
 	assert_int_equal(gd_rdma_roce_mtu(1500), 1024);
 	assert_int_equal(gd_rdma_roce_mtu(1400), 1024);
 	assert_int_equal(gd_rdma_roce_mtu(300), 0);
-	assert_true(gd_gid_is_ipv4_mapped("0000:0000:0000:0000:0000:ffff:0a00:0001"));
-	assert_false(gd_gid_is_ipv4_mapped("fe80:0000:0000:0000:0e42:a1ff:fee5:6f10"));
 }
 
 /* ---- config space ---- */
@@ -224,15 +223,23 @@ static void pattern(void **state)
 {
 	uint8_t buf[1003], copy[1003];
 
-	gd_pattern_fill(buf, sizeof(buf), 42, 0);
-	assert_int_equal(gd_pattern_check(buf, sizeof(buf), 42, 0), sizeof(buf));
-	assert_int_equal(gd_pattern_check(buf, sizeof(buf), 43, 0), 0); /* another seed */
+	gd_pattern_fill(buf, sizeof(buf), 42);
+	assert_int_equal(gd_pattern_check(buf, sizeof(buf), 42), sizeof(buf));
+	for (size_t i = 0; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], gd_pattern_byte(42 + i));
+	/* another start, shifted by a byte or by a power of two: no match */
+	assert_true(gd_pattern_check(buf, sizeof(buf), 43) < sizeof(buf));
+	assert_true(gd_pattern_check(buf, sizeof(buf), 42 + 65536) < sizeof(buf));
 	memcpy(copy, buf, sizeof(buf));
 	copy[777] ^= 1;
-	assert_int_equal(gd_pattern_check(copy, sizeof(copy), 42, 0), 777);
-	/* a chunk starting at word 10 continues the same stream */
-	assert_int_equal(gd_pattern_check(buf + 80, sizeof(buf) - 80, 42, 10), sizeof(buf) - 80);
-	assert_int_equal(gd_pattern_check(buf + 80, 100, 42, 9), 0);
+	assert_int_equal(gd_pattern_check(copy, sizeof(copy), 42), 777);
+	copy[777] ^= 1;
+	copy[3] ^= 0x80; /* in the unaligned head */
+	assert_int_equal(gd_pattern_check(copy, sizeof(copy), 42), 3);
+	/* a chunk at offset 80 continues the same stream, at any alignment */
+	assert_int_equal(gd_pattern_check(buf + 80, sizeof(buf) - 80, 42 + 80), sizeof(buf) - 80);
+	assert_int_equal(gd_pattern_check(buf + 81, 100, 42 + 81), 100);
+	assert_true(gd_pattern_check(buf + 80, 100, 42 + 72) < 100);
 }
 
 static void select_parse(void **state)
@@ -263,13 +270,15 @@ static void cuda_errors(void **state)
 }
 
 /* The registration failure reasons read the machine: use the fixture trees. */
+static struct gd_machine tm;
+
 static void use_tree(const char *name)
 {
 	char root[1024];
 	const char *src = getenv("top_srcdir");
 
 	snprintf(root, sizeof(root), "%s/tests/fixtures/doctor/%s", src ? src : ".", name);
-	gd_sysfs_set_root(root);
+	assert_int_equal(gd_machine_init(&tm, root), 0);
 }
 
 static void registration_reasons(void **state)
@@ -277,21 +286,21 @@ static void registration_reasons(void **state)
 	char why[256];
 
 	use_tree("old-kernel-peermem");
-	gd_gpu_explain_dmabuf(-EOPNOTSUPP, why, sizeof(why));
+	gd_gpu_explain_dmabuf(&tm, -EOPNOTSUPP, why, sizeof(why));
 	assert_string_equal(why, "dma-buf: kernel 5.10 < 5.12 (upgrade the kernel)");
-	gd_gpu_explain_peermem(-EINVAL, why, sizeof(why));
+	gd_gpu_explain_peermem(&tm, -EINVAL, why, sizeof(why));
 	assert_string_equal(why, "peermem: ibv_reg_mr on device memory failed: Invalid argument");
 
 	use_tree("peermem-missing");
-	gd_gpu_explain_peermem(-EFAULT, why, sizeof(why));
+	gd_gpu_explain_peermem(&tm, -EFAULT, why, sizeof(why));
 	assert_string_equal(why, "peermem: nvidia_peermem not loaded (modprobe nvidia-peermem)");
-	gd_gpu_explain_dmabuf(-EOPNOTSUPP, why, sizeof(why));
+	gd_gpu_explain_dmabuf(&tm, -EOPNOTSUPP, why, sizeof(why));
 	assert_non_null(strstr(why, "dma-buf: not supported by the RDMA driver or the GPU driver"));
 
 	use_tree("peermem-unregistered");
-	gd_gpu_explain_peermem(-EFAULT, why, sizeof(why));
+	gd_gpu_explain_peermem(&tm, -EFAULT, why, sizeof(why));
 	assert_non_null(strstr(why, "loaded but not registered with ib_core"));
-	gd_sysfs_set_root("/");
+	gd_machine_live(&tm);
 }
 
 static void env_probes(void **state)
@@ -301,25 +310,26 @@ static void env_probes(void **state)
 	struct gd_nv_params np;
 
 	use_tree("peermem-unregistered");
-	assert_int_equal(gd_nvidia_driver(&nv), 0);
+	assert_int_equal(gd_nvidia_driver(&tm, &nv), 0);
 	assert_int_equal(nv.flavour, GD_NV_PROPRIETARY);
 	assert_string_equal(nv.version, "535.104.05");
-	assert_int_equal(gd_peermem_probe(&pm), 0);
+	assert_int_equal(gd_peermem_probe(&tm, &pm), 0);
 	assert_int_equal(pm.state, GD_PEERMEM_UNREGISTERED);
 	assert_true(pm.nvidia_peermem && pm.nv_peer_mem);
 	use_tree("good");
-	assert_int_equal(gd_nv_params_read(&np), 0);
+	assert_int_equal(gd_nv_params_read(&tm, &np), 0);
 	assert_int_equal(np.peer_mapping_override, 1);
-	assert_int_equal(gd_kallsyms_has(GD_PEER_SYM), -ENOENT);
+	assert_int_equal(gd_kallsyms_has(&tm, GD_PEER_SYM), -ENOENT);
 	use_tree("old-kernel-peermem");
-	assert_int_equal(gd_kallsyms_has(GD_PEER_SYM), 1);
-	assert_int_equal(gd_kallsyms_has("ib_register_peer_memory"), 0); /* a prefix is not a match */
+	assert_int_equal(gd_kallsyms_has(&tm, GD_PEER_SYM), 1);
+	assert_int_equal(gd_kallsyms_has(&tm, "ib_register_peer_memory"),
+			 0); /* a prefix is not a match */
 	use_tree("peermem-missing");
-	assert_int_equal(gd_kallsyms_has(GD_PEER_SYM), 0);
+	assert_int_equal(gd_kallsyms_has(&tm, GD_PEER_SYM), 0);
 	use_tree("no-gpu");
-	assert_int_equal(gd_nvidia_driver(&nv), -ENOENT);
-	assert_int_equal(gd_nv_params_read(&np), -ENOENT);
-	gd_sysfs_set_root("/");
+	assert_int_equal(gd_nvidia_driver(&tm, &nv), -ENOENT);
+	assert_int_equal(gd_nv_params_read(&tm, &np), -ENOENT);
+	gd_machine_live(&tm);
 }
 
 int main(void)

@@ -104,6 +104,17 @@ static struct gd_gid mk(int index, enum gd_gid_type type, const char *text, cons
 #define V4 "0000:0000:0000:0000:0000:ffff:0a00:0001"
 #define V4VLAN "0000:0000:0000:0000:0000:ffff:0a64:0001"
 #define V6 "fd00:0200:0000:0000:0000:0000:0000:0011"
+#define LOOP "0000:0000:0000:0000:0000:ffff:7f00:0001" /* 127.0.0.1 */
+
+/* What a test without a peer uses: gd_gid_choose's default half. */
+static int dflt(const struct gd_port *p, int af)
+{
+	struct gd_gid_choice ch;
+	int ret = gd_gid_choose(p, NULL, af, &ch);
+
+	assert_false(ch.routed);
+	return ret ? ret : ch.index;
+}
 
 static void default_index_is_the_ipv4_roce_v2(void **state)
 {
@@ -112,10 +123,10 @@ static void default_index_is_the_ipv4_roce_v2(void **state)
 		mk(2, GD_GID_ROCE_V1, V4, "bond0"), mk(3, GD_GID_ROCE_V2, V4, "bond0"),
 		mk(4, GD_GID_ROCE_V1, V6, "bond0"), mk(5, GD_GID_ROCE_V2, V6, "bond0"),
 	};
-	struct gd_port p = { .num = 1, .netdev = "bond0", .gids = gids, .ngids = 6 };
+	struct gd_port p = { .num = 1, .link_layer = "Ethernet", .netdev = "bond0", .gids = gids, .ngids = 6 };
 
-	assert_int_equal(gd_gid_default_index(&p, AF_INET), 3);
-	assert_int_equal(gd_gid_default_index(&p, AF_INET6), 5); /* global before fe80 */
+	assert_int_equal(dflt(&p, AF_INET), 3);
+	assert_int_equal(dflt(&p, AF_INET6), 5); /* global before fe80 */
 }
 
 static void default_index_prefers_the_ports_netdev(void **state)
@@ -125,9 +136,9 @@ static void default_index_prefers_the_ports_netdev(void **state)
 		mk(2, GD_GID_ROCE_V2, V4VLAN, "bond0.100"),
 		mk(7, GD_GID_ROCE_V2, V4, "bond0"),
 	};
-	struct gd_port p = { .num = 1, .netdev = "bond0", .gids = gids, .ngids = 2 };
+	struct gd_port p = { .num = 1, .link_layer = "Ethernet", .netdev = "bond0", .gids = gids, .ngids = 2 };
 
-	assert_int_equal(gd_gid_default_index(&p, AF_INET), 7);
+	assert_int_equal(dflt(&p, AF_INET), 7);
 }
 
 static void default_skips_other_namespaces(void **state)
@@ -137,12 +148,12 @@ static void default_skips_other_namespaces(void **state)
 		mk(2, GD_GID_ROCE_V2, V4VLAN, "macvlan7"),
 		mk(5, GD_GID_ROCE_V2, V4, "eth0"),
 	};
-	struct gd_port p = { .num = 1, .gids = gids, .ngids = 2 };
+	struct gd_port p = { .num = 1, .link_layer = "Ethernet", .gids = gids, .ngids = 2 };
 
 	gids[0].foreign = true;
-	assert_int_equal(gd_gid_default_index(&p, AF_INET), 5);
+	assert_int_equal(dflt(&p, AF_INET), 5);
 	gids[1].foreign = true;
-	assert_int_equal(gd_gid_default_index(&p, AF_INET), -ENOENT);
+	assert_int_equal(dflt(&p, AF_INET), -ENOENT);
 }
 
 static void no_default_without_ipv4_roce_v2(void **state)
@@ -151,11 +162,11 @@ static void no_default_without_ipv4_roce_v2(void **state)
 		mk(0, GD_GID_ROCE_V1, LL, "eth0"), mk(1, GD_GID_ROCE_V2, LL, "eth0"),
 		mk(2, GD_GID_ROCE_V1, V4, "eth0"),
 	};
-	struct gd_port p = { .num = 1, .netdev = "eth0", .gids = gids, .ngids = 3 };
+	struct gd_port p = { .num = 1, .link_layer = "Ethernet", .netdev = "eth0", .gids = gids, .ngids = 3 };
 
-	assert_int_equal(gd_gid_default_index(&p, AF_INET), -ENOENT);
+	assert_int_equal(dflt(&p, AF_INET), -ENOENT);
 	p.ngids = 0;
-	assert_int_equal(gd_gid_default_index(&p, AF_INET), -ENOENT);
+	assert_int_equal(dflt(&p, AF_INET), -ENOENT);
 }
 
 static void index_for_source(void **state)
@@ -164,11 +175,51 @@ static void index_for_source(void **state)
 		mk(0, GD_GID_ROCE_V2, LL, "veth0"), mk(1, GD_GID_ROCE_V1, V4, "veth0"),
 		mk(3, GD_GID_ROCE_V2, V4, "veth0"), mk(5, GD_GID_ROCE_V2, V6, "veth0"),
 	};
-	struct gd_port p = { .num = 1, .netdev = "veth0", .gids = gids, .ngids = 4 };
+	struct gd_port p = { .num = 1, .link_layer = "Ethernet", .netdev = "veth0", .gids = gids, .ngids = 4 };
 
 	assert_int_equal(gd_gid_index_for_source(&p, "10.0.0.1"), 3); /* v2, not the v1 at 1 */
 	assert_int_equal(gd_gid_index_for_source(&p, "fd00:200::11"), 5);
 	assert_int_equal(gd_gid_index_for_source(&p, "10.0.0.2"), -ENOENT);
+}
+
+static void chooses_the_gid_on_the_route(void **state)
+{
+	struct gd_gid gids[] = {
+		mk(1, GD_GID_ROCE_V2, LL, "lo"), mk(3, GD_GID_ROCE_V2, V4, "lo"),
+		mk(4, GD_GID_ROCE_V1, LOOP, "lo"), mk(6, GD_GID_ROCE_V2, LOOP, "lo"),
+	};
+	struct gd_port p = { .num = 1, .link_layer = "Ethernet", .netdev = "lo", .gids = gids,
+			     .ngids = 4 };
+	struct sockaddr_in peer = { .sin_family = AF_INET };
+	struct gd_gid_choice ch;
+
+	/* a real route lookup: this machine reaches 127.0.0.1 from 127.0.0.1 */
+	inet_pton(AF_INET, "127.0.0.1", &peer.sin_addr);
+	assert_int_equal(gd_gid_choose(&p, (struct sockaddr *)&peer, AF_INET, &ch), 0);
+	assert_int_equal(ch.index, 6); /* the v2 GID of the source, not the v1 at 4 */
+	assert_true(ch.routed);
+	assert_string_equal(ch.src_ip, "127.0.0.1");
+	assert_ptr_equal(ch.gid, &gids[3]);
+	/* the source's GID in another namespace: the default, not routed */
+	gids[3].foreign = true;
+	assert_int_equal(gd_gid_choose(&p, (struct sockaddr *)&peer, AF_INET, &ch), 0);
+	assert_int_equal(ch.index, 3);
+	assert_false(ch.routed);
+	assert_string_equal(ch.src_ip, "127.0.0.1");
+	/* InfiniBand: no GID, LID routing */
+	snprintf(p.link_layer, sizeof(p.link_layer), "InfiniBand");
+	assert_int_equal(gd_gid_choose(&p, (struct sockaddr *)&peer, AF_INET, &ch), 0);
+	assert_int_equal(ch.index, -1);
+	assert_null(ch.gid);
+}
+
+static void v4mapped_check(void **state)
+{
+	uint8_t raw[16] = { [10] = 0xff, [11] = 0xff, [12] = 10, [15] = 1 };
+
+	assert_true(gd_gid_raw_is_v4mapped(raw));
+	raw[9] = 1;
+	assert_false(gd_gid_raw_is_v4mapped(raw));
 }
 
 static void route_source_of_loopback(void **state)
@@ -188,6 +239,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_ipv4_mapped),
+		cmocka_unit_test(chooses_the_gid_on_the_route),
+		cmocka_unit_test(v4mapped_check),
 		cmocka_unit_test(parses_ipv6),
 		cmocka_unit_test(zero_gid_is_unused),
 		cmocka_unit_test(rejects_malformed),

@@ -36,7 +36,8 @@ static void busids_parse_and_normalise(void **state)
 
 static void parses_comments_blanks_and_sums(void **state)
 {
-	const char *text = "# header\n\n0000:18:00.0 FFFFFFFF:FF:FF.0 10   # eighteen in two lines\n"
+	/* a repeated pair is warned about and ignored: the first line stands */
+	const char *text = "# header\n\n0000:18:00.0 FFFFFFFF:FF:FF.0 10   # not summed\n"
 			   "\t0000:18:00.0\tFFFFFFFF:FF:FF.0\t8\r\n0000:2a:00.0 0000:18:00.0 4";
 	struct gd_nvlinks l;
 	char err[256] = "";
@@ -45,8 +46,33 @@ static void parses_comments_blanks_and_sums(void **state)
 	assert_int_equal(gd_nvlink_parse(text, "f.txt", &l, err, sizeof(err), &line), 0);
 	assert_true(l.known);
 	assert_int_equal(l.n, 2);
-	assert_int_equal(l.v[0].count, 18);
+	assert_int_equal(l.v[0].count, 10);
 	assert_int_equal(l.v[1].count, 4);
+	gd_nvlink_free(&l);
+}
+
+static bool first_two_are_gpus(const struct gd_busid *id, void *ctx)
+{
+	(void)ctx;
+	return id->domain == 0 && (id->bus == 0x18 || id->bus == 0x2a);
+}
+
+/* lines the topology contradicts are dropped: non-GPUs, directions that disagree */
+static void validate_drops_contradictions(void **state)
+{
+	const char *text = "0000:18:00.0 0000:2a:00.0 4\n0000:2a:00.0 0000:18:00.0 2\n"
+			   "0000:77:00.0 FFFFFFFF:FF:FF.0 18\n0000:18:00.0 FFFFFFFF:FF:FF.0 6\n"
+			   "0000:2a:00.0 FFFFFFFF:FF:FF.0 6\n";
+	struct gd_nvlinks l;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(gd_nvlink_parse(text, "f.txt", &l, err, sizeof(err), NULL), 0);
+	assert_int_equal(l.n, 5);
+	assert_int_equal(gd_nvlink_validate(&l, "f.txt", first_two_are_gpus, NULL), 3);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.v[0].count, 6);
+	assert_int_equal(l.v[1].count, 6);
 	gd_nvlink_free(&l);
 }
 
@@ -137,6 +163,7 @@ int main(void)
 		cmocka_unit_test(busids_parse_and_normalise),
 		cmocka_unit_test(parses_comments_blanks_and_sums),
 		cmocka_unit_test(malformed_lines_name_file_and_line),
+		cmocka_unit_test(validate_drops_contradictions),
 		cmocka_unit_test(counts_fabric_and_direct_links),
 		cmocka_unit_test(no_links_means_zero),
 	};

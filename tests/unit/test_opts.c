@@ -25,7 +25,7 @@ static const struct gd_opt test_opts[] = {
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, test_opts, gd_sysfs_opts, NULL };
-static const struct gd_cmd cmd = { "[options] [HOST]", "test", tables };
+static const struct gd_cmd cmd = { "[options] [HOST]", "test", tables, NULL };
 
 struct seen {
 	char dev[32];
@@ -124,17 +124,18 @@ static void tool_prologue(void **state)
 	char *stray[] = { "gd_x", "-F", "stray", NULL };
 	char *bad[] = { "gd_x", "--bogus", NULL };
 	char *unsupported[] = { "gd_x", "-Z", NULL };
+	struct gd_machine mm;
 	struct seen s;
 
 	memset(&s, 0, sizeof(s));
-	assert_int_equal(gd_tool_parse(&cmd, 3, go, handler, &s), GD_TOOL_CONTINUE);
+	assert_int_equal(gd_tool_parse(&cmd, 3, go, handler, &s, &mm), GD_TOOL_CONTINUE);
 	assert_string_equal(s.dev, "mlx5_0");
 	assert_string_equal(gd_progname(), "gd_x");
-	assert_int_equal(gd_tool_parse(&cmd, 2, help, handler, &s), GD_EXIT_OK);
-	assert_int_equal(gd_tool_parse(&cmd, 3, version, handler, &s), GD_EXIT_OK);
-	assert_int_equal(gd_tool_parse(&cmd, 3, stray, handler, &s), GD_EXIT_USAGE);
-	assert_int_equal(gd_tool_parse(&cmd, 2, bad, handler, &s), GD_EXIT_USAGE);
-	assert_int_equal(gd_tool_parse(&cmd, 2, unsupported, handler, &s), GD_EXIT_USAGE);
+	assert_int_equal(gd_tool_parse(&cmd, 2, help, handler, &s, &mm), GD_EXIT_OK);
+	assert_int_equal(gd_tool_parse(&cmd, 3, version, handler, &s, &mm), GD_EXIT_OK);
+	assert_int_equal(gd_tool_parse(&cmd, 3, stray, handler, &s, &mm), GD_EXIT_USAGE);
+	assert_int_equal(gd_tool_parse(&cmd, 2, bad, handler, &s, &mm), GD_EXIT_USAGE);
+	assert_int_equal(gd_tool_parse(&cmd, 2, unsupported, handler, &s, &mm), GD_EXIT_USAGE);
 }
 
 static void tool_sysfs_root(void **state)
@@ -143,20 +144,26 @@ static void tool_sysfs_root(void **state)
 	char *file[] = { "gd_x", "--sysfs-root=/dev/null", NULL };
 	char *dir[] = { "gd_x", "--sysfs-root", "/tmp/", NULL };
 	char *none[] = { "gd_x", NULL };
+	struct gd_machine mm;
 	struct seen s;
 
 	unsetenv(GD_SYSFS_ROOT_ENV);
-	assert_int_equal(gd_tool_parse(&cmd, 3, missing, handler, &s), GD_EXIT_USAGE);
-	assert_int_equal(gd_sysfs_check_root(), -ENOENT);
-	assert_int_equal(gd_tool_parse(&cmd, 2, file, handler, &s), GD_EXIT_USAGE);
-	assert_int_equal(gd_tool_parse(&cmd, 3, dir, handler, &s), GD_TOOL_CONTINUE);
-	assert_string_equal(gd_sysfs_root(), "/tmp");
+	assert_int_equal(gd_tool_parse(&cmd, 3, missing, handler, &s, &mm), GD_EXIT_USAGE);
+	assert_string_equal(mm.root, "/nonexistent/gd_x");
+	assert_int_equal(gd_tool_parse(&cmd, 2, file, handler, &s, &mm), GD_EXIT_USAGE);
+	assert_int_equal(gd_tool_parse(&cmd, 3, dir, handler, &s, &mm), GD_TOOL_CONTINUE);
+	assert_string_equal(mm.root, "/tmp");
+	assert_true(mm.fixture);
 	/* a later parse without the option reads this machine again */
-	assert_int_equal(gd_tool_parse(&cmd, 1, none, handler, &s), GD_TOOL_CONTINUE);
-	assert_false(gd_sysfs_is_fixture());
+	assert_int_equal(gd_tool_parse(&cmd, 1, none, handler, &s, &mm), GD_TOOL_CONTINUE);
+	assert_false(mm.fixture);
 	setenv(GD_SYSFS_ROOT_ENV, "/nonexistent/env", 1);
-	assert_int_equal(gd_tool_parse(&cmd, 1, none, handler, &s), GD_EXIT_USAGE);
-	assert_int_equal(gd_tool_parse(&cmd, 3, dir, handler, &s), GD_TOOL_CONTINUE);
+	assert_int_equal(gd_tool_parse(&cmd, 1, none, handler, &s, &mm), GD_EXIT_USAGE);
+	assert_int_equal(gd_tool_parse(&cmd, 3, dir, handler, &s, &mm), GD_TOOL_CONTINUE);
+	assert_string_equal(mm.root, "/tmp"); /* the option wins over the variable */
+	setenv(GD_SYSFS_ROOT_ENV, "/tmp", 1);
+	assert_int_equal(gd_tool_parse(&cmd, 1, none, handler, &s, &mm), GD_TOOL_CONTINUE);
+	assert_true(mm.fixture);
 	unsetenv(GD_SYSFS_ROOT_ENV);
 }
 
@@ -170,8 +177,17 @@ static void value_parsers(void **state)
 	assert_int_equal(v, 2u << 20);
 	assert_int_equal(gd_opt_size("-s", "0", 1, 10, &v), -ERANGE);
 	assert_int_equal(gd_opt_u64("-n", "-1", 0, 10, &v), -EINVAL);
-	assert_int_equal(gd_opt_u64("-n", "0x10", 0, 100, &v), 0);
-	assert_int_equal(v, 16);
+	/* decimal everywhere: 010 is ten, hex and signs are refused */
+	assert_int_equal(gd_opt_u64("-n", "0x10", 0, 100, &v), -EINVAL);
+	assert_int_equal(gd_opt_u64("-n", "010", 0, 100, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(gd_opt_u64("-n", "+1", 0, 100, &v), -EINVAL);
+	assert_int_equal(gd_opt_u64("-n", " 1", 0, 100, &v), -EINVAL);
+	assert_int_equal(gd_opt_u64("-n", "99999999999999999999999", 0, 100, &v), -ERANGE);
+	assert_int_equal(gd_opt_int("-p", "010", 1, 65535, &i), 0);
+	assert_int_equal(i, 10);
+	assert_int_equal(gd_opt_int("-p", "-0x1", -5, 5, &i), -EINVAL);
+	assert_int_equal(gd_opt_size("-s", "64K", 1, 1024, &v), -ERANGE);
 	assert_int_equal(gd_opt_int("-p", "70000", 1, 65535, &i), -ERANGE);
 	assert_int_equal(gd_opt_choice("--output", "latency", choices, &i), 0);
 	assert_int_equal(i, 1);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "choose.h"
 #include "netdev.h"
 #include "rdma_dev.h"
 #include "fixture.h"
@@ -96,7 +97,7 @@ static void h20_box(void **state)
 	size_t n;
 
 	set_box("h20");
-	assert_int_equal(gd_rdma_discover(&h, &n), 0);
+	assert_int_equal(gd_rdma_discover(&gd_fixture_m, &h, &n), 0);
 	assert_int_equal(n, 4);
 	for (size_t i = 0; i < n; i++) {
 		char name[32], bond[32];
@@ -131,7 +132,7 @@ static void ib_box(void **state)
 	struct gd_hca hca;
 
 	set_box("ib");
-	assert_int_equal(gd_rdma_read_hca("mlx5_1", &hca), 0);
+	assert_int_equal(gd_rdma_read_hca(&gd_fixture_m, "mlx5_1", &hca), 0);
 	assert_int_equal(hca.errors.n, 0);
 	assert_string_equal(hca.ports[0].link_layer, "InfiniBand");
 	assert_int_equal(hca.ports[0].lid, 0x1b);
@@ -148,8 +149,8 @@ static void ib_box(void **state)
 	assert_int_equal(hca.ports[0].roce_mtu, 0);
 	assert_int_equal(hca.ports[0].netdev_mtu, 4092);
 	gd_rdma_free_hca(&hca);
-	assert_int_equal(gd_rdma_read_hca("mlx5_7", &hca), -ENODEV);
-	assert_int_equal(gd_rdma_read_hca("../net", &hca), -ENODEV);
+	assert_int_equal(gd_rdma_read_hca(&gd_fixture_m, "mlx5_7", &hca), -ENODEV);
+	assert_int_equal(gd_rdma_read_hca(&gd_fixture_m, "../net", &hca), -ENODEV);
 }
 
 static void rxe_box(void **state)
@@ -157,7 +158,7 @@ static void rxe_box(void **state)
 	struct gd_hca hca;
 
 	set_box("rxe");
-	assert_int_equal(gd_rdma_read_hca("rxe_bond0", &hca), 0);
+	assert_int_equal(gd_rdma_read_hca(&gd_fixture_m, "rxe_bond0", &hca), 0);
 	assert_string_equal(hca.pci_addr, "");
 	assert_string_equal(hca.parent_netdev, "bond0");
 	assert_string_equal(hca.ports[0].netdev, "bond0");
@@ -172,13 +173,13 @@ static void virtio_netdev_finds_its_pci_function(void **state)
 	struct gd_netdev nd;
 
 	set_box("rxe");
-	assert_int_equal(gd_netdev_read("eth0", &nd), 0);
+	assert_int_equal(gd_netdev_read(&gd_fixture_m, "eth0", &nd), 0);
 	assert_string_equal(nd.pci_addr, "0000:00:02.0");
 	assert_int_equal(nd.speed_mbps, -1);
-	assert_int_equal(gd_netdev_read("veth0", &nd), 0);
+	assert_int_equal(gd_netdev_read(&gd_fixture_m, "veth0", &nd), 0);
 	assert_string_equal(nd.pci_addr, "");
 	assert_int_equal(nd.speed_mbps, 10000);
-	assert_int_equal(gd_netdev_read("nosuch", &nd), -ENODEV);
+	assert_int_equal(gd_netdev_read(&gd_fixture_m, "nosuch", &nd), -ENODEV);
 }
 
 static void broken_box_names_each_file(void **state)
@@ -190,7 +191,7 @@ static void broken_box_names_each_file(void **state)
 	};
 
 	set_box("broken");
-	assert_int_equal(gd_rdma_read_hca("mlx5_bond_0", &hca), 0);
+	assert_int_equal(gd_rdma_read_hca(&gd_fixture_m, "mlx5_bond_0", &hca), 0);
 	assert_int_equal(hca.errors.n, 7);
 	for (size_t i = 0; i < 7; i++)
 		assert_non_null(strstr(hca.errors.v[i].path, expect[i]));
@@ -212,9 +213,37 @@ static void empty_box(void **state)
 	size_t n = 9;
 
 	set_box("empty");
-	assert_int_equal(gd_rdma_discover(&h, &n), 0);
+	assert_int_equal(gd_rdma_discover(&gd_fixture_m, &h, &n), 0);
 	assert_int_equal(n, 0);
 	gd_rdma_free(h, n);
+}
+
+/* The device rule on the fixture trees: -d, else the first with the port ACTIVE. */
+static void device_rule(void **state)
+{
+	struct gd_hca h;
+
+	set_box("degraded"); /* mlx5_2 port 1 DOWN, mlx5_bond_0 ACTIVE */
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, NULL, 1, &h), 0);
+	assert_string_equal(h.name, "mlx5_bond_0");
+	gd_rdma_free_hca(&h);
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, "mlx5_2", 1, &h), -ENETDOWN);
+	assert_string_equal(h.name, "mlx5_2");
+	assert_string_equal(gd_hca_port(&h, 1)->state_str, "DOWN");
+	gd_rdma_free_hca(&h);
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, "mlx5_bond_0", 2, &h), -ENOENT);
+	gd_rdma_free_hca(&h);
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, NULL, 2, &h), -ENETDOWN);
+	gd_rdma_free_hca(&h);
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, "mlx5_9", 1, &h), -ENODEV);
+	gd_rdma_free_hca(&h);
+	set_box("ib"); /* mlx5_0, mlx5_1 ACTIVE; mlx5_2 INIT */
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, NULL, 1, &h), 0);
+	assert_string_equal(h.name, "mlx5_0");
+	gd_rdma_free_hca(&h);
+	set_box("empty");
+	assert_int_equal(gd_dev_choose(&gd_fixture_m, NULL, 1, &h), -ENODEV);
+	gd_rdma_free_hca(&h);
 }
 
 int main(void)
@@ -230,6 +259,7 @@ int main(void)
 		cmocka_unit_test(virtio_netdev_finds_its_pci_function),
 		cmocka_unit_test(broken_box_names_each_file),
 		cmocka_unit_test(empty_box),
+		cmocka_unit_test(device_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,7 +96,7 @@ static void conn_round_trip(void **state)
 	n = encode(&m);
 	assert_int_equal(n, GD_WIRE_HDR_LEN + 66);
 	/* network byte order on the wire */
-	assert_memory_equal(buf, "GDPF\x00\x01\x00\x02\x00\x00\x00\x42", 12);
+	assert_memory_equal(buf, "GDPF\x00\x02\x00\x02\x00\x00\x00\x42", 12);
 	assert_memory_equal(buf + 12 + 10, "\x00\xab\xcd\xef", 4);
 	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
 	assert_memory_equal(&out.conn.gid, &m.conn.gid, 16);
@@ -169,8 +169,8 @@ static void bad_header(void **state)
 	memcpy(buf, "GET / HTTP/1.1\r\n", 16);
 	expect(16, -EPROTO, "not a gdperf side-channel message (it starts with \"GET / HTTP/1\")");
 	n = encode(&m);
-	buf[5] = 2;
-	expect(n, -EPROTO, "version 2");
+	buf[5] = GD_WIRE_VERSION + 1;
+	expect(n, -EPROTO, "version 3");
 	n = encode(&m);
 	buf[7] = 0;
 	expect(n, -EPROTO, "unknown message type 0");

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# proxy-vs-cpu: a benchmark (not a test). In ONE Soft-RoCE guest boot, run
+# gd_write_bw with --initiator=proxy (host producer -> ring -> proxy thread ->
+# rxe) and with the default CPU initiator alternately, pair by pair (the
+# order flips every pair so drift cancels), at 8 B, 4 KiB and 64 KiB, and
+# print the medians and the proxy/cpu ratios of bandwidth and message rate
+# with their spread (min..max of the per-pair ratios). Goal: >= 0.95 (the
+# proxy must not be the bottleneck). Under TCG only the ratios mean something.
+#
+#   scripts/proxy-vs-cpu.sh [--pairs N] [--sizes "8 4096 65536"] [--builddir DIR]
+#
+# Outside the guest it re-runs itself through scripts/gd-vm.
+set -u
+pairs=5
+sizes="8 4096 65536"
+builddir=${top_builddir:-$PWD}
+here=$(cd "$(dirname "$0")" && pwd)
+orig_args=("$@")
+while [ $# -gt 0 ]; do
+	case $1 in
+	--pairs) pairs=$2; shift 2 ;;
+	--sizes) sizes=$2; shift 2 ;;
+	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
+	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+	*) echo "proxy-vs-cpu: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+DEV=${GD_VM_DEV:-rxe0}
+IP=${GD_VM_IP:-10.0.0.1}
+if [ ! -d /sys/class/infiniband/$DEV ]; then
+	if [ -x "$here/gd-vm" ]; then
+		exec "$here/gd-vm" --timeout 1800 -- "$here/proxy-vs-cpu.sh" --builddir "$builddir" \
+			"${orig_args[@]}"
+	fi
+	echo "proxy-vs-cpu: no $DEV here and no scripts/gd-vm to boot the guest" >&2
+	exit 3
+fi
+BIN=$builddir/tools
+[ -x "$BIN/gd_write_bw" ] || { echo "proxy-vs-cpu: build first ($BIN/gd_write_bw)" >&2; exit 3; }
+WORK=$(mktemp -d /tmp/pvc.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+port=21000
+iters() { case $1 in 8) echo 20000 ;; 4096) echo 5000 ;; *) echo 1000 ;; esac; }
+wait_listen() {
+	local i
+	for i in $(seq 1 200); do
+		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# one run: prints "bw_MiBps Mpps" or nothing
+one() { # MODE SIZE
+	local mode=$1 size=$2 n extra=() spid line
+	n=$(iters "$size")
+	[ "$mode" = proxy ] && extra=(--initiator=proxy)
+	port=$((port + 1))
+	timeout -s KILL 120 "$BIN/gd_write_bw" -d "$DEV" -p $port -s "$size" -n "$n" -N "${extra[@]}" \
+		> "$WORK/s.out" 2>&1 &
+	spid=$!
+	wait_listen $port || { kill -9 $spid 2>/dev/null; return; }
+	line=$(timeout -s KILL 120 "$BIN/gd_write_bw" -d "$DEV" -p $port -s "$size" -n "$n" -N \
+		"${extra[@]}" --output=bandwidth "$IP" 2>"$WORK/c.err")
+	wait $spid
+	# --output=bandwidth prints MiB/s; the message rate follows from the size
+	[ -n "$line" ] && awk -v bw="$line" -v s="$size" 'BEGIN { printf "%s %.6f\n", bw, bw * 1048576 / s / 1e6 }'
+}
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+echo "proxy-vs-cpu: gd_write_bw on $DEV, $pairs alternating pairs per size, $(nproc) guest CPUs"
+printf '%-8s %14s %14s %10s %10s %18s\n' size cpu_MiBps proxy_MiBps bw_ratio Mpps_ratio 'ratio spread'
+for size in $sizes; do
+	: > "$WORK/cpu" ; : > "$WORK/proxy"; : > "$WORK/ratio"
+	for p in $(seq 1 "$pairs"); do
+		if [ $((p % 2)) -eq 1 ]; then order="cpu proxy"; else order="proxy cpu"; fi
+		for m in $order; do
+			r=$(one "$m" "$size")
+			[ -n "$r" ] && echo "$r" >> "$WORK/$m"
+			echo "csv: $m,$size,$r" >&2
+		done
+		c=$(tail -1 "$WORK/cpu" | cut -d' ' -f1) x=$(tail -1 "$WORK/proxy" | cut -d' ' -f1)
+		[ -n "$c" ] && [ -n "$x" ] && awk -v c="$c" -v x="$x" 'BEGIN { if (c > 0) print x / c }' >> "$WORK/ratio"
+	done
+	mc=$(cut -d' ' -f1 "$WORK/cpu" | median) mx=$(cut -d' ' -f1 "$WORK/proxy" | median)
+	spread=$(sort -g "$WORK/ratio" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f..%.3f", lo, hi }')
+	# message rate ratio equals the bandwidth ratio at a fixed size
+	printf '%-8s %14.2f %14.2f %10.3f %10.3f %18s\n' "$size" "${mc:-0}" "${mx:-0}" \
+		"$(awk -v c="${mc:-0}" -v x="${mx:-0}" 'BEGIN { print c > 0 ? x / c : 0 }')" \
+		"$(awk -v c="${mc:-0}" -v x="${mx:-0}" 'BEGIN { print c > 0 ? x / c : 0 }')" "$spread"
+done
+echo "goal: ratio >= 0.95 (Soft-RoCE under TCG: only the ratios mean something)"

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * What a producer issues, defined once for the host producer threads and the
+ * CUDA producer kernel, so both generate the same request stream and one
+ * validation checks either.
+ *
+ * Producers form groups (the --scope: one thread, one warp of 32, or one
+ * block); group g issues per_group requests on channel g, in order, each
+ * group reserving group_size slots at a time and writing them after one
+ * system fence per reservation (a warp aggregates 32 descriptors per fence).
+ * Request k of group g targets region g % nregions of both buffers:
+ *   write/send   local region -> remote region, size bytes
+ *   read         remote region -> local region
+ *   FADD         remote region's first word += 1, old value -> local region
+ *   CAS          compare k, swap k + 1 (needs nregions >= groups: one
+ *                sequence per word), old value -> local region
+ */
+#ifndef GD_PROD_H
+#define GD_PROD_H
+
+#include <stdint.h>
+
+#include "desc.h"
+#include "ring.h"
+
+struct gd_prod_args {
+	struct gd_ring_set set;
+	uint32_t op;            /* enum gd_desc_op */
+	uint32_t group_size;    /* slots reserved at once: 1, 32 or the block size */
+	uint32_t ngroups;
+	uint32_t nregions;
+	uint64_t size;          /* bytes per request (atomics 8) */
+	uint64_t per_group;     /* requests per group */
+	uint64_t region_bytes;  /* distance between regions */
+	struct gd_ring_fail *fail; /* first failure (code 0 = none) */
+};
+
+GD_HD void gd_prod_req(const struct gd_prod_args *a, uint32_t group, uint64_t k,
+		       struct gd_req *r)
+{
+	uint64_t off = (uint64_t)(group % a->nregions) * a->region_bytes;
+
+	r->op = a->op;
+	r->channel = group & GD_DESC_CHANNEL_MAX;
+	r->flags = 0;
+	r->size = gd_desc_is_atomic(a->op) ? 8 : a->size;
+	r->local = off;
+	r->remote = off;
+	r->compare = k;
+	r->operand = a->op == GD_DESC_CAS ? k + 1 : (a->op == GD_DESC_FADD ? 1 : (k & 0xffffffff));
+}
+
+/*
+ * Issue n (<= group_size) requests k0 .. k0 + n - 1 of group g from one
+ * thread: one reservation, one fence, n descriptors. Returns a gd_ring_code
+ * (the failure recorded in a->fail).
+ */
+GD_HD uint64_t gd_prod_issue(const struct gd_prod_args *a, uint32_t g, uint64_t k0, uint32_t n,
+			     uint64_t *credit_cache)
+{
+	struct gd_ring_fail f = { 0 };
+	uint32_t ring = gd_ring_of_channel(&a->set, g & GD_DESC_CHANNEL_MAX);
+	const struct gd_ring_view *r = &a->set.ring[ring];
+	uint64_t idx = gd_ring_reserve(r, n);
+	uint64_t code = gd_ring_wait_space(&a->set, ring, idx, n, credit_cache, &f);
+
+	if (code) {
+		gd_ring_fail_record(a->fail, &f);
+		return code;
+	}
+	gd_hd_fence_sys();
+	for (uint32_t j = 0; j < n; j++) {
+		struct gd_req q;
+		uint64_t w[GD_DESC_WORDS] = { 0 };
+
+		gd_prod_req(a, g, k0 + j, &q);
+		gd_desc_encode(&q, 0, w);
+		gd_ring_put(r, idx + j, w);
+	}
+	return GD_RING_OK;
+}
+
+#endif

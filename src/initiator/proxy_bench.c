@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* --initiator=proxy in the benchmark tools (see proxy_bench.h). */
+#include "config.h"
+
+#include "proxy_bench.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_int.h"
+#include "gd.h"
+#include "hostprod.h"
+#include "initiator.h"
+#include "log.h"
+#include "oob.h"
+#include "proxy.h"
+#include "transport_verbs.h"
+
+#define PEER_CHECK_NS 100000000ull
+#define MAX_BATCH 64
+
+struct run {
+	struct gd_bench *b;
+	struct gd_tv *tv;
+	struct gd_proxy *px;
+	struct gd_ring_fail fail;
+	struct gd_prod_args a;
+	int cores[GD_RING_MAX];
+	uint32_t ncores;
+};
+
+const char *gd_proxy_bench_producer(const struct gd_bench_params *p)
+{
+	return GD_HOST_PRODUCER_LABEL;
+}
+
+static uint32_t desc_op(const struct gd_bench_params *p)
+{
+	switch (p->op) {
+	case GD_OP_WRITE: return p->write_with_imm ? GD_DESC_WRITE_IMM : GD_DESC_WRITE;
+	case GD_OP_READ: return GD_DESC_READ;
+	case GD_OP_ATOMIC: return p->atomic_type == GD_ATOMIC_CMP_AND_SWAP ? GD_DESC_CAS : GD_DESC_FADD;
+	default: return p->send_with_imm ? GD_DESC_SEND_IMM : GD_DESC_SEND;
+	}
+}
+
+/* "0-3,8" -> cores (at most max); the list was checked by the option parser. */
+static uint32_t parse_cores(const char *list, int *cores, uint32_t max)
+{
+	uint32_t n = 0;
+	const char *s = list;
+
+	while (*s && n < max) {
+		char *end;
+		long lo = strtol(s, &end, 10), hi = lo;
+
+		if (end == s)
+			break;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		for (long c = lo; c <= hi && n < max; c++)
+			cores[n++] = (int)c;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+static int run_open(struct run *r, struct gd_bench *b, uint64_t size)
+{
+	const struct gd_bench_params *p = &b->p;
+	struct gd_tv_qp qps[256];
+	struct gd_proxy_cfg cfg = { 0 };
+	uint32_t batch = GD_MIN((uint32_t)MAX_BATCH, b->tx_depth);
+
+	memset(r, 0, sizeof(*r));
+	r->b = b;
+	for (uint32_t i = 0; i < p->num_qps && i < 256; i++)
+		qps[i] = (struct gd_tv_qp){ b->q[i].qp, b->q[i].local_addr, b->q[i].lkey,
+					    b->q[i].remote_addr, b->q[i].rkey };
+	r->tv = gd_tv_create(qps, p->num_qps, b->conn.send_cq, p->init.proxy_threads, batch,
+			     b->conn.max_inline);
+	if (!r->tv)
+		return -ENOMEM;
+	if (p->pin_cores[0])
+		r->ncores = parse_cores(p->pin_cores, r->cores, GD_RING_MAX);
+	cfg.nthreads = p->init.proxy_threads;
+	cfg.nqps = p->num_qps;
+	cfg.ring_slots = p->init.ring_slots;
+	cfg.batch = batch;
+	cfg.sq_depth = b->tx_depth;
+	cfg.timeout_ns = (uint64_t)p->timeout_ms * 1000000ull;
+	cfg.cores = r->ncores ? r->cores : NULL;
+	cfg.ncores = r->ncores;
+	gd_tv_ops(r->tv, &cfg.tp);
+	r->px = gd_proxy_create(&cfg);
+	if (!r->px || gd_proxy_start(r->px))
+		return -EINVAL;
+	gd_proxy_ring_set(r->px, &r->a.set);
+	r->a.op = desc_op(p);
+	r->a.group_size = gd_init_group_size(&p->init);
+	r->a.ngroups = gd_init_groups(&p->init);
+	r->a.nregions = 1;
+	r->a.size = size;
+	r->a.region_bytes = 0; /* offsets are relative to each QP's own regions */
+	r->a.fail = &r->fail;
+	return 0;
+}
+
+static void run_close(struct run *r)
+{
+	gd_proxy_destroy(r->px);
+	gd_tv_destroy(r->tv);
+}
+
+/* While producers run: ^C, the peer and the proxy's error word stop them. */
+static int watch(struct run *r, struct gd_host_prod *h)
+{
+	struct gd_bench *b = r->b;
+	uint64_t last = gd_now_ns();
+	struct timespec ts = { 0, 200000 };
+
+	while (!gd_host_prod_done(h)) {
+		uint64_t now = gd_now_ns();
+		int ret;
+
+		if (gd_bench_stop) {
+			gd_proxy_stop_producers(r->px);
+			gd_error("interrupted");
+			gd_oob_send_error(b->oob, GD_EXIT_FAIL, "the peer was interrupted");
+			b->exit_code = GD_EXIT_FAIL;
+			return -EINTR;
+		}
+		if (gd_proxy_error(r->px))
+			gd_proxy_stop_producers(r->px);
+		if (now - last >= PEER_CHECK_NS) {
+			last = now;
+			ret = gd_oob_check_peer(b->oob);
+			if (ret < 0) {
+				gd_proxy_stop_producers(r->px);
+				b->exit_code = GD_EXIT_FAIL;
+				return ret;
+			}
+		}
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+/* A fault: print the error word or the producers' failure with the ring
+ * indices and outstanding counts; tell the peer. */
+static int report_fault(struct run *r, int code)
+{
+	struct gd_bench *b = r->b;
+	uint64_t e = gd_proxy_error(r->px);
+	char msg[512];
+
+	if (e)
+		gd_proxy_describe(r->px, e, msg, sizeof(msg));
+	else if (r->fail.code)
+		gd_proxy_describe_fail(&r->fail, msg, sizeof(msg));
+	else
+		snprintf(msg, sizeof(msg), "the producers stopped (%d)", code);
+	gd_error("proxy: %s", msg);
+	if (e && gd_err_kind(e) == GD_ERR_COMPLETION)
+		gd_info("%s", gd_wc_hint((enum ibv_wc_status)gd_err_status(e)));
+	gd_proxy_dump(r->px, stderr);
+	gd_oob_send_error(b->oob, GD_EXIT_FAIL, "proxy: %s", msg);
+	b->exit_code = GD_EXIT_FAIL;
+	return -EIO;
+}
+
+static int produce(struct run *r, uint64_t lat_n, uint64_t *lat_ns, uint64_t *ns)
+{
+	const struct gd_bench_params *p = &r->b->p;
+	struct gd_host_prod *h = NULL;
+	int ret, code;
+
+	ret = lat_ns ? gd_host_prod_start_lat(&r->a, lat_n, lat_ns, &h)
+		     : gd_host_prod_start(&r->a, p->init.ctas, NULL, 0, &h);
+	if (ret && !h)
+		return ret;
+	ret = watch(r, h);
+	code = gd_host_prod_finish(h, ns);
+	gd_proxy_join(r->px);
+	if (ret)
+		return ret;
+	if (code || gd_proxy_error(r->px))
+		return report_fault(r, code);
+	return 0;
+}
+
+int gd_proxy_bench_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *res, bool *sent)
+{
+	const struct gd_bench_params *p = &b->p;
+	uint32_t groups = gd_init_groups(&p->init);
+	uint64_t total = p->iters * p->num_qps, ns = 0;
+	struct gd_proxy_stats st;
+	struct run r;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	res->size = size;
+	*sent = false;
+	ret = run_open(&r, b, size);
+	if (ret) {
+		run_close(&r);
+		b->exit_code = GD_EXIT_FAIL;
+		return ret;
+	}
+	r.a.per_group = (total + groups - 1) / groups;
+	total = r.a.per_group * groups;
+	ret = produce(&r, 0, NULL, &ns);
+	gd_proxy_get_stats(r.px, &st);
+	run_close(&r);
+	if (ret)
+		return ret;
+	res->iters = res->ops = total;
+	res->seconds = (double)ns / 1e9;
+	res->avg_Bps = res->seconds > 0 ? (double)total * (double)size / res->seconds : 0;
+	res->msg_rate = res->seconds > 0 ? (double)total / res->seconds : 0;
+	if (gd_log_verbose())
+		gd_info("proxy: %" PRIu64 " requests in %" PRIu64 " chains (%.1f per doorbell), "
+			"%" PRIu64 " completions polled in %" PRIu64 " polls", st.requests, st.chains,
+			st.chains ? (double)st.requests / (double)st.chains : 0, st.completions,
+			st.polls);
+	ret = gd_bench_send_bw_results(b, res);
+	if (ret)
+		return ret;
+	*sent = true;
+	return 0;
+}
+
+/* The receiver of a proxy latency test (send, write with immediate): take n
+ * messages, re-posting each receive; deadline, ^C and the peer end it. */
+static int drain_receives(struct gd_bench *b, uint64_t n)
+{
+	uint64_t got = 0, now, last = gd_now_ns(), check = last;
+	uint64_t timeout = (uint64_t)b->p.timeout_ms * 1000000ull;
+	struct ibv_wc wc[16];
+
+	while (got < n) {
+		int ne = ibv_poll_cq(b->conn.recv_cq, 16, wc);
+
+		for (int k = 0; k < ne; k++) {
+			if (wc[k].status != IBV_WC_SUCCESS) {
+				gd_wc_report(&wc[k], b->conn.dev_name, "receiver");
+				b->exit_code = GD_EXIT_FAIL;
+				return -EIO;
+			}
+			if (gd_ops_post_recv(&b->q[0], 1)) {
+				b->exit_code = GD_EXIT_FAIL;
+				return -EIO;
+			}
+			got++;
+		}
+		now = gd_now_ns();
+		if (ne > 0) {
+			last = now;
+			continue;
+		}
+		if (ne < 0 || gd_bench_stop || now - last > timeout) {
+			gd_error("%s after %" PRIu64 " of %" PRIu64 " messages", ne < 0 ?
+				 "cannot poll the receive queue" : gd_bench_stop ? "interrupted" :
+				 "no message within --timeout: the link is down or the peer stopped",
+				 got, n);
+			b->exit_code = GD_EXIT_FAIL;
+			return -EIO;
+		}
+		if (now - check > PEER_CHECK_NS) {
+			int ret = gd_oob_check_peer(b->oob);
+
+			check = now;
+			if (ret < 0) {
+				b->exit_code = GD_EXIT_FAIL;
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+int gd_proxy_bench_lat(struct gd_bench *b, uint64_t size, double **samples, size_t *n)
+{
+	const struct gd_bench_params *p = &b->p;
+	uint64_t *ns;
+	struct run r;
+	int ret;
+
+	*samples = NULL;
+	*n = 0;
+	if (!b->roles.initiator)
+		return b->roles.receiver ? drain_receives(b, p->iters) : 0;
+	ns = calloc(p->iters, sizeof(*ns));
+	*samples = calloc(p->iters, sizeof(**samples));
+	if (!ns || !*samples) {
+		free(ns);
+		free(*samples);
+		*samples = NULL;
+		return -ENOMEM;
+	}
+	ret = run_open(&r, b, size);
+	if (!ret) {
+		r.a.ngroups = 1;
+		r.a.per_group = p->iters;
+		ret = produce(&r, p->iters, ns, NULL);
+	} else {
+		b->exit_code = GD_EXIT_FAIL;
+	}
+	run_close(&r);
+	for (uint64_t i = 0; !ret && i < p->iters; i++)
+		(*samples)[i] = (double)ns[i] / 1000.0;
+	free(ns);
+	if (ret) {
+		free(*samples);
+		*samples = NULL;
+		return ret;
+	}
+	*n = p->iters;
+	return 0;
+}

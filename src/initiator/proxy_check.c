@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* The option conflicts of --initiator=proxy in the benchmark tools (proxy_bench.h);
+ * apart from proxy_bench.c so that the option parser links without the engine. */
+#include "config.h"
+
+#include <errno.h>
+
+#include "bench_params.h"
+#include "initiator.h"
+#include "log.h"
+#include "proxy_bench.h"
+
+int gd_proxy_bench_check(const struct gd_bench_params *p)
+{
+	const struct gd_init_opts *o = &p->init;
+	uint32_t groups = gd_init_groups(o);
+
+	if (o->initiator != GD_INIT_PROXY)
+		return 0;
+	if (p->bidirectional || p->duration_s || p->run_infinitely) {
+		gd_error("--initiator=proxy runs a number of iterations in one direction: drop %s "
+			 "(use -n)", p->bidirectional ? "-b" : "-D/--run_infinitely");
+		return -EINVAL;
+	}
+	if (p->given & (GD_GIVEN_POST_LIST | GD_GIVEN_CQ_MOD) || p->perform_warm_up) {
+		gd_error("--initiator=proxy: the proxy chains work requests and signals one per chain "
+			 "itself; drop -l/--post_list, -Q/--cq-mod and --perform_warm_up");
+		return -EINVAL;
+	}
+	if (o->proxy_threads > p->num_qps) {
+		gd_error("--proxy_threads %u exceeds the QPs (%u): every proxy thread drives its own "
+			 "QPs; raise -q or lower --proxy_threads", o->proxy_threads, p->num_qps);
+		return -EINVAL;
+	}
+	if (p->kind == GD_KIND_BW && groups < p->num_qps) {
+		gd_error("--initiator=proxy: %u issuing groups (%u CTAs x %u threads, scope %s) for %u "
+			 "QPs; each QP needs a group: raise --ctas or --threads, or use --scope thread",
+			 groups, o->ctas, o->threads, gd_scope_name(o->scope), p->num_qps);
+		return -EINVAL;
+	}
+	if (p->kind == GD_KIND_BW && p->op == GD_OP_ATOMIC &&
+	    p->atomic_type == GD_ATOMIC_CMP_AND_SWAP && groups != p->num_qps) {
+		gd_error("--initiator=proxy with CMP_AND_SWAP needs one issuing group per QP (%u "
+			 "groups, %u QPs): each QP's compare values form one sequence", groups,
+			 p->num_qps);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,59 @@
+#!/bin/bash
+# The bash completion reads each tool's own option table: check that
+# --completion=options lists exactly the options --help prints, and that the
+# installed completion script completes options, device names (from discovery
+# on a fixture tree), --use_cuda values and files.
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+fail=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+
+help_opts() { "$1" --help | grep -oE -- '^  (-[a-zA-Z], |    )--[a-zA-Z0-9_-]+' | grep -oE -- '--[a-zA-Z0-9_-]+' | sort -u; }
+comp_opts() { "$1" --completion=options | awk '$1 ~ /^--/ { print $1 }' | sort -u; }
+
+ntools=0
+for tool in "$top_builddir"/tools/gd_*; do
+	case $tool in *.o | *.c) continue ;; esac
+	[ -x "$tool" ] && [ -f "$tool" ] || continue
+	ntools=$((ntools + 1))
+	d=$(diff <(help_opts "$tool") <(comp_opts "$tool")) &&
+		ok "$(basename "$tool"): --completion=options = --help" ||
+		bad "$(basename "$tool"): --completion=options and --help differ: $d"
+	# every short letter in --help is in the table too
+	for l in $("$tool" --help | grep -oE '^  -[a-zA-Z],' | tr -d ' ,'); do
+		"$tool" --completion=options | grep -q -- "^$l " || bad "$(basename "$tool"): $l missing"
+	done
+done
+[ "$ntools" -ge 10 ] || bad "only $ntools tools found under $top_builddir/tools"
+
+"$top_builddir/tools/gd_write_bw" --completion=bogus >/dev/null 2>&1
+[ $? = 2 ] && ok "--completion=bogus is a usage error" || bad "--completion=bogus not exit 2"
+
+# The completion script itself, as bash runs it on TAB
+if ! bash -c 'type compgen' >/dev/null 2>&1; then echo "SKIP: no compgen"; exit 77; fi
+root=$top_srcdir/tests/fixtures/sysfs/h20
+[ -d "$root" ] || root=$(ls -d "$top_srcdir"/tests/fixtures/*/h20 2>/dev/null | head -n 1)
+complete_words() { # TOOL WORD... : what TAB after the last word offers
+	PATH="$top_builddir/tools:$PATH" GDPERF_SYSFS_ROOT="$root" bash -c '
+		source "$1/contrib/bash-completion/gdperf"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_gdperf "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$top_srcdir" "$@"
+}
+expect() { # WANT TOOL WORDS...
+	local want=$1; shift
+	if complete_words "$@" | grep -qx -- "$want"; then ok "complete '$*' offers $want"
+	else bad "complete '$*' does not offer $want: $(complete_words "$@" | head -5 | tr '\n' ' ')"; fi
+}
+expect --ib-dev gd_write_bw --ib-d
+expect --use_cuda gd_send_lat --use_cu
+expect --sysfs-root gd_devinfo --sysfs
+expect auto gd_write_bw --use_cuda ""
+expect auto gd_write_bw --use_cuda=
+if [ -n "$root" ]; then
+	expect mlx5_bond_0 gd_write_bw -d ""
+	expect mlx5_bond_2 gd_devinfo --ib-dev=mlx5_bond_
+fi
+expect "$top_srcdir/tests/completion.sh" gd_topo --topology "$top_srcdir/tests/completion"
+exit $fail

@@ -1,0 +1,6 @@
+#!/bin/sh
+# The hostile-input table test (tests/hostile/cases, run by tests/hostile/run.py).
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
+command -v timeout >/dev/null 2>&1 || { echo "SKIP: timeout (coreutils) not installed"; exit 77; }
+exec python3 "$top_srcdir/tests/hostile/run.py" "$@"

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""Hold the JSON Lines the tools print against doc/json.md.
+
+doc/json.md documents each record as a section '### <tool> <type>' (or
+'### <tool> *' for a record of every type of that tool, e.g. gd_devinfo's
+common fields) followed by a table whose rows are
+
+    | `field.path` | type | null? | meaning |
+
+where nested fields are dotted and array elements are written '[]'
+(`ports[].gids[].index`). Types: string, integer, number, boolean, object,
+array; 'null?' is 'yes' when the field may be null.
+
+  schema_check.py DOC FILE...            check every record of the files
+  schema_check.py --complete TOOLS ...   also fail on documented fields of
+                                         TOOLS (comma list) that no record had
+  schema_check.py --draft FILE...        print tables for undocumented fields
+
+Exit 0 when every emitted field is documented with the right type, else 1.
+Strictness: NaN/Infinity and invalid UTF-8 are errors too.
+"""
+import json
+import re
+import sys
+
+TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
+         "object": dict, "array": list}
+
+
+def parse_doc(path):
+    doc, section = {}, None
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"^###\s+(\S+)\s+(\S+)\s*$", line)
+        if m:
+            section = doc.setdefault((m.group(1), m.group(2)), {})
+            continue
+        if line.startswith("#"):
+            section = None
+            continue
+        m = re.match(r"^\|\s*`([^`]+)`\s*\|\s*([a-z|]+)\s*\|\s*(yes|no)\s*\|", line)
+        if m and section is not None:
+            section[m.group(1)] = (m.group(2).split("|"), m.group(3) == "yes")
+    return doc
+
+
+def flatten(obj, prefix=""):
+    """(path, value) for every field, arrays as [] (each element visited)."""
+    for k, v in obj.items():
+        path = prefix + k
+        yield path, v
+        if isinstance(v, dict):
+            yield from flatten(v, path + ".")
+        elif isinstance(v, list):
+            for e in v:
+                if isinstance(e, dict):
+                    yield from flatten(e, path + "[].")
+
+
+def type_ok(value, types):
+    if isinstance(value, bool):
+        return "boolean" in types
+    return any(isinstance(value, TYPES[t]) for t in types if t in TYPES)
+
+
+def reject_constant(name):
+    raise ValueError("non-finite number %s" % name)
+
+
+def check(doc, files, complete_tools, draft):
+    errors, seen, undocumented = [], set(), {}
+    for f in files:
+        raw = open(f, "rb").read()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            errors.append("%s: not UTF-8: %s" % (f, e))
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line, parse_constant=reject_constant)
+            except ValueError as e:
+                errors.append("%s:%d: not strict JSON: %s" % (f, n, e))
+                continue
+            tool, typ = rec.get("tool"), rec.get("type")
+            fields = {}
+            fields.update(doc.get(("*", "*"), {}))
+            fields.update(doc.get((tool, "*"), {}))
+            fields.update(doc.get((tool, typ), {}))
+            if not fields and not draft:
+                errors.append("%s:%d: record %s %s is not documented" % (f, n, tool, typ))
+                continue
+            for path, value in flatten(rec):
+                key = (tool, typ, path)
+                spec = fields.get(path)
+                if spec is None:
+                    undocumented.setdefault((tool, typ), {}).setdefault(path, []).append(value)
+                    errors.append("%s:%d: %s %s: field '%s' is not in doc/json.md"
+                                  % (f, n, tool, typ, path))
+                    continue
+                seen.add((tool, path))
+                types, nullable = spec
+                if value is None and not nullable:
+                    errors.append("%s:%d: %s %s: '%s' is null, documented not nullable"
+                                  % (f, n, tool, typ, path))
+                elif value is not None and not type_ok(value, types):
+                    errors.append("%s:%d: %s %s: '%s' is %s, documented %s"
+                                  % (f, n, tool, typ, path, type(value).__name__, "|".join(types)))
+    for (tool, typ), fields in doc.items():
+        if tool not in complete_tools:
+            continue
+        for path in fields:
+            if (tool, path) not in seen:
+                errors.append("doc/json.md: %s %s: '%s' is documented but no record had it"
+                              % (tool, typ, path))
+    if draft:
+        for (tool, typ), fields in sorted(undocumented.items()):
+            print("### %s %s\n\n| field | type | null? | meaning |\n|---|---|---|---|" % (tool, typ))
+            for path, vals in fields.items():
+                ts = sorted({next(k for k in TYPES if type_ok(v, [k]))
+                             for v in vals if v is not None}) or ["string"]
+                if ts == ["integer", "number"]:
+                    ts = ["number"]
+                null = "yes" if any(v is None for v in vals) else "no"
+                print("| `%s` | %s | %s | |" % (path, "|".join(ts), null))
+            print()
+        return 0
+    for e in errors[:200]:
+        print(e)
+    if len(errors) > 200:
+        print("... and %d more" % (len(errors) - 200))
+    return 1 if errors else 0
+
+
+def main(argv):
+    complete, draft = set(), False
+    args = argv[1:]
+    while args and args[0].startswith("--"):
+        if args[0] == "--complete":
+            complete = set(args[1].split(","))
+            args = args[2:]
+        elif args[0] == "--draft":
+            draft = True
+            args = args[1:]
+        else:
+            print("usage: schema_check.py [--complete TOOLS] [--draft] DOC FILE...")
+            return 2
+    if len(args) < 2:
+        print("usage: schema_check.py [--complete TOOLS] [--draft] DOC FILE...")
+        return 2
+    return check(parse_doc(args[0]), args[1:], complete, draft)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

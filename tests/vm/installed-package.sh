@@ -1,0 +1,28 @@
+#!/bin/bash
+# In the Soft-RoCE guest: the Debian package's installed tools (/usr/bin, not the
+# build tree) run the quickstart: gd_devinfo on rxe0 and a gd_write_bw loopback.
+# Skipped (77) when the gdperf package is not installed on the host
+# (scripts/package-test --keep-installed installs it before the guest tier).
+set -u
+[ -n "${GD_VM:-}" ] || { echo "SKIP: not in the gd-vm guest"; exit 77; }
+dpkg-query -W -f='${Status}' gdperf 2>/dev/null | grep -q "ok installed" ||
+	{ echo "SKIP: the gdperf package is not installed"; exit 77; }
+fail=0
+ip=${GD_VM_IP:-10.0.0.1}
+cd /tmp || exit 1
+if /usr/bin/gd_devinfo -d rxe0 | grep -q 'rxe0'; then echo "PASS: installed gd_devinfo -d rxe0"
+else echo "FAIL: installed gd_devinfo -d rxe0"; fail=1; fi
+timeout 60 /usr/bin/gd_write_bw -d rxe0 -n 200 -s 4096 >/tmp/pkg-srv.log 2>&1 &
+srv=$!
+sleep 1
+out=$(timeout 60 /usr/bin/gd_write_bw -d rxe0 -n 200 -s 4096 "$ip" 2>&1)
+rc=$?
+wait $srv
+src=$?
+echo "$out" | tail -6
+if [ $rc = 0 ] && [ $src = 0 ] && echo "$out" | grep -qE '^ *4096 +200 '; then
+	echo "PASS: installed gd_write_bw loopback over rxe0"
+else
+	echo "FAIL: installed gd_write_bw loopback (client $rc, server $src)"; cat /tmp/pkg-srv.log; fail=1
+fi
+exit $fail
