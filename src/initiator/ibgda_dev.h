@@ -130,6 +130,18 @@ GD_HD void gd_ib_unlock(uint32_t *p)
 {
 	atomicExch(p, 0u);
 }
+GD_HD uint32_t gd_ib_ld32(const uint32_t *p)
+{
+	return *(volatile const uint32_t *)p;
+}
+GD_HD void gd_ib_st32(uint32_t *p, uint32_t v)
+{
+	*(volatile uint32_t *)p = v;
+}
+GD_HD uint64_t gd_ib_ld64_rlx(const void *p)
+{
+	return *(volatile const uint64_t *)p;
+}
 GD_HD void gd_ib_fence(uint32_t flags)
 {
 	if (flags & GD_IBGDA_SYSMEM)
@@ -203,6 +215,18 @@ GD_HD void gd_ib_unlock(uint32_t *p)
 {
 	__atomic_store_n(p, 0, __ATOMIC_RELEASE);
 }
+GD_HD uint32_t gd_ib_ld32(const uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+GD_HD void gd_ib_st32(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+GD_HD uint64_t gd_ib_ld64_rlx(const void *p)
+{
+	return __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
+}
 GD_HD void gd_ib_fence(uint32_t flags)
 {
 	(void)flags;
@@ -222,7 +246,7 @@ GD_HD void gd_ib_store_wqebb(uint8_t *dst, const struct gd_mlx5_wqebb *w)
 /* --- failure record -------------------------------------------------------- */
 GD_HD uint32_t gd_ibgda_failed(const struct gd_ibgda_qp *qp)
 {
-	return *(volatile uint32_t *)&qp->err->code;
+	return gd_ib_ld32(&qp->err->code);
 }
 
 GD_HD void gd_ibgda_fail(const struct gd_ibgda_qp *qp, uint32_t code, uint32_t where,
@@ -239,7 +263,7 @@ GD_HD void gd_ibgda_fail(const struct gd_ibgda_qp *qp, uint32_t code, uint32_t w
 	e->ready_head = gd_ib_ld(&c->ready_head);
 	e->prod_idx = gd_ib_ld(&c->prod_idx);
 	e->cons_idx = gd_ib_ld(&c->cons_idx);
-	e->dbr = gd_be32(*(volatile uint32_t *)qp->dbrec);
+	e->dbr = gd_be32(gd_ib_ld32(qp->dbrec));
 	if (cqe8) { /* the CQE's bytes 48..63 */
 		e->vendor = cqe8[GD_MLX5_CQE_VENDOR_SYND - 48];
 		e->syndrome = cqe8[GD_MLX5_CQE_SYNDROME - 48];
@@ -248,7 +272,7 @@ GD_HD void gd_ibgda_fail(const struct gd_ibgda_qp *qp, uint32_t code, uint32_t w
 		e->cqe_opcode = cqe8[15] >> 4;
 	}
 	gd_ib_fence(GD_IBGDA_SYSMEM);
-	*(volatile uint32_t *)&e->code = code;
+	gd_ib_st32(&e->code, code);
 }
 
 /* --- completion ------------------------------------------------------------ */
@@ -258,7 +282,7 @@ GD_HD void gd_ibgda_fail(const struct gd_ibgda_qp *qp, uint32_t code, uint32_t w
 GD_HD void gd_ibgda_read_cqe_tail(const uint8_t *cqe, uint8_t out[16])
 {
 	uint64_t hi = gd_ib_ld_acq_sys(cqe + 56);
-	uint64_t lo = *(volatile const uint64_t *)(cqe + 48);
+	uint64_t lo = gd_ib_ld64_rlx(cqe + 48);
 
 	for (int i = 0; i < 8; i++) {
 		out[i] = (uint8_t)(lo >> (8 * i));
@@ -292,7 +316,7 @@ GD_HD int gd_ibgda_poll(const struct gd_ibgda_qp *qp)
 	if (gd_ib_cas32(&c->lock, 0, 2) != 0)
 		return 0;
 	for (;;) {
-		uint32_t ci = *(volatile uint32_t *)&c->cq_ci;
+		uint32_t ci = gd_ib_ld32(&c->cq_ci);
 		const uint8_t *e = qp->cq + (size_t)(ci & (qp->ncqe - 1)) * GD_MLX5_CQE;
 
 		gd_ibgda_read_cqe_tail(e, t);
@@ -306,7 +330,7 @@ GD_HD int gd_ibgda_poll(const struct gd_ibgda_qp *qp)
 		gd_ib_max(&c->cons_idx,
 			  gd_mlx5_cons_from_counter(gd_ib_ld(&c->prod_idx),
 						    (uint16_t)((t[12] << 8) | t[13])));
-		*(volatile uint32_t *)&c->cq_ci = ci + 1;
+		gd_ib_st32(&c->cq_ci, ci + 1);
 		gd_ib_st32_rel_sys(qp->cq_dbrec, gd_mlx5_cq_dbr_value(ci + 1));
 	}
 	gd_ib_unlock(&c->lock);
