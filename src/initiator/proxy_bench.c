@@ -80,8 +80,9 @@ static int run_open(struct run *r, struct gd_bench *b, uint64_t size)
 	for (uint32_t i = 0; i < p->num_qps && i < 256; i++)
 		qps[i] = (struct gd_tv_qp){ b->q[i].qp, b->q[i].local_addr, b->q[i].lkey,
 					    b->q[i].remote_addr, b->q[i].rkey };
+	/* inline copies the payload with the CPU: never from GPU memory */
 	r->tv = gd_tv_create(qps, p->num_qps, b->conn.send_cq, p->init.proxy_threads, batch,
-			     b->conn.max_inline);
+			     b->buf.kind == GD_BUF_CUDA ? 0 : b->conn.max_inline);
 	if (!r->tv)
 		return -ENOMEM;
 	if (p->pin_cores[0])
