@@ -60,7 +60,7 @@ struct args {
 	struct gd_machine m; /* --sysfs-root, else $GDPERF_SYSFS_ROOT, else this machine */
 	const char *xml, *nvlinks, *export;
 	int format;
-	bool pci_only, advice;
+	bool pci_only, advice, json, format_given;
 };
 
 static int handle(void *ctx, int id, const char *arg)
@@ -70,8 +70,10 @@ static int handle(void *ctx, int id, const char *arg)
 	switch (id) {
 	case O_TOPOLOGY: a->xml = arg; return 0;
 	case O_NVLINKS: a->nvlinks = arg; return 0;
-	case O_FORMAT: return gd_opt_choice("--format", arg, formats, &a->format);
-	case O_JSON: a->format = GD_TOPO_JSON; return 0;
+	case O_FORMAT:
+		a->format_given = true;
+		return gd_opt_choice("--format", arg, formats, &a->format);
+	case O_JSON: a->json = true; return 0;
 	case O_PCI_ONLY: a->pci_only = true; return 0;
 	case O_ADVICE: a->advice = true; return 0;
 	case O_EXPORT: a->export = arg; return 0;
@@ -80,21 +82,28 @@ static int handle(void *ctx, int id, const char *arg)
 }
 
 /* NVLink counts: the file, else NVML on the live machine, else unknown. */
-static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd_nvlinks *nv)
+/* --nvlinks FILE, read and parsed before anything of the machine: a bad file is exit 2 at once */
+static int read_nvlinks(const struct args *a, struct gd_nvlinks *nv)
 {
 	char err[512] = "";
 	int ret;
 
 	*nv = (struct gd_nvlinks){ 0 };
-	if (a->nvlinks) {
-		size_t listed;
+	if (!a->nvlinks)
+		return 0;
+	ret = gd_nvlink_read_file(a->nvlinks, nv, err, sizeof(err));
+	if (ret)
+		gd_error("%s", err);
+	return ret;
+}
 
-		ret = gd_nvlink_read_file(a->nvlinks, nv, err, sizeof(err));
-		if (ret) {
-			gd_error("%s", err);
-			return ret;
-		}
-		listed = nv->n;
+static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd_nvlinks *nv)
+{
+	char err[512] = "";
+
+	if (a->nvlinks) { /* read before the topology (read_nvlinks): checked against it here */
+		size_t listed = nv->n;
+
 		if (listed && !t->ngpus) { /* never a silent matrix without the listed GPUs */
 			gd_error("%s lists NVLinks of GPUs, but %s has no NVIDIA GPU: are its GPU "
 				 "PCI objects garbled? export the topology again (gd_topo --export)",
@@ -107,6 +116,7 @@ static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd
 				"classes between GPUs", a->nvlinks);
 		return 0;
 	}
+	*nv = (struct gd_nvlinks){ 0 };
 	/* --pci-only does not need NVML, unless the counts are exported */
 	if (a->xml || a->m.fixture || t->ngpus < 2 || (a->pci_only && !a->export))
 		return 0;
@@ -176,6 +186,8 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 	char err[512];
 	int ret;
 
+	if (read_nvlinks(a, nv))
+		return GD_EXIT_USAGE;
 	ret = gd_topo_load(t, &src, err, sizeof(err));
 	if (ret) {
 		gd_error("%s", err);
@@ -261,6 +273,25 @@ static int run(const struct args *a)
 	return ret;
 }
 
+/* --export FILE and FILE.nvlinks, before anything is read: a FIFO would block the write */
+static int check_export(const char *file)
+{
+	char path[4096];
+	int ret;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), i ? "%s.nvlinks" : "%s", file);
+		ret = gd_writefile_check(path);
+		if (ret) {
+			gd_error("cannot write %s: %s; give a regular file to --export", path,
+				 ret == -GD_ENOTREG ? "a FIFO or socket (writing would wait for a "
+						      "reader)" : gd_strerror(ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -269,5 +300,14 @@ int main(int argc, char **argv)
 	ret = gd_tool_parse(&cmd, argc, argv, handle, &a, &a.m);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
+	if (a.json && a.format_given && a.format != GD_TOPO_JSON) { /* honoured or refused */
+		gd_error("--json and --format=%s cannot be used together: choose one output format",
+			 formats[a.format]);
+		return GD_EXIT_USAGE;
+	}
+	if (a.json)
+		a.format = GD_TOPO_JSON;
+	if (a.export && check_export(a.export))
+		return GD_EXIT_USAGE;
 	return run(&a);
 }

@@ -68,7 +68,7 @@ static void on_sigint(int sig)
 	gd_bench_stop = 1; /* a timed run ends cleanly; side-channel waits give up */
 }
 
-/* Map a setup failure to an exit code (DESIGN.md). */
+/* Map a setup failure to an exit code (gd.h). */
 static int setup_exit_code(int err)
 {
 	switch (err) {

@@ -338,11 +338,23 @@ static int parse_double(const char *opt, const char *arg, double *out)
 	char *end;
 	double v;
 
-	errno = 0;
-	v = arg ? strtod(arg, &end) : 0;
-	if (!arg || !*arg || errno || *end || !(v >= 0) || v > 1e12) {
-		gd_error("invalid value '%s' for %s: expected a non-negative number", arg ? arg : "", opt);
+	/* a decimal number: strtod would also take "nan", "inf", hex floats and spaces */
+	if (!arg || strspn(arg, "0123456789.eE+-") != strlen(arg) || !(*arg >= '0' && *arg <= '9')) {
+		gd_error("invalid value '%s' for %s: expected a non-negative decimal number",
+			 gd_excerpt(arg), opt);
 		return -EINVAL;
+	}
+	errno = 0;
+	v = strtod(arg, &end);
+	if (*end) {
+		gd_error("invalid value '%s' for %s: expected a non-negative decimal number",
+			 gd_excerpt(arg), opt);
+		return -EINVAL;
+	}
+	if (errno || !(v >= 0) || v > 1e12) {
+		gd_error("invalid value '%s' for %s: out of range; must be between 0 and 1e12",
+			 gd_excerpt(arg), opt);
+		return -ERANGE;
 	}
 	*out = v;
 	return 0;

@@ -145,8 +145,7 @@ int gd_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0)
 	if (b->kind == GD_BUF_CUDA)
 		return gd_gpu_buf_fill(b, off, len, off0);
 	p = (uint8_t *)b->addr + off;
-	for (size_t i = 0; i < len; i++)
-		p[i] = gd_pattern_byte(off0 + i);
+	gd_pattern_fill(p, len, off0);
 	return 0;
 }
 
@@ -159,13 +158,8 @@ int gd_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0,
 	if (b->kind == GD_BUF_CUDA)
 		return gd_gpu_buf_verify(b, off, len, off0, bad);
 	p = (const uint8_t *)b->addr + off;
-	for (size_t i = 0; i < len; i++) {
-		if (p[i] != gd_pattern_byte(off0 + i)) {
-			*bad = i;
-			return -EBADMSG;
-		}
-	}
-	return 0;
+	*bad = gd_pattern_check(p, len, off0);
+	return *bad < len ? -EBADMSG : 0;
 }
 
 int gd_buf_set_u64(struct gd_buf *b, size_t off, uint64_t v)

@@ -4,10 +4,8 @@
  * memory region. One struct gd_buf per side; the engine carves it into
  * per-QP regions (see bench.c).
  *
- * The GPU backend is the GPU memory feature's: when src/gpu_mem.h exists it
- * provides gd_gpu_buf_{alloc,free,fill,verify,register}() and the CUDA cases
- * below call them; without it they return -ENOTSUP ("built without GPU
- * buffer support").
+ * The GPU backend is gpu_mem.h's gd_gpu_buf_*() (src/gpu/gpu_bench.c, always
+ * built; without a CUDA driver they fail with -ENOENT/-ENODEV/-ENOSYS).
  */
 #ifndef GD_MEM_H
 #define GD_MEM_H
@@ -18,6 +16,7 @@
 #include <infiniband/verbs.h>
 
 #include "bench_params.h"
+#include "pattern.h"
 
 enum gd_buf_kind { GD_BUF_HOST = 0, GD_BUF_HUGEPAGE, GD_BUF_CUDA };
 
@@ -38,12 +37,8 @@ int gd_buf_alloc(struct gd_buf *b, enum gd_buf_kind kind, size_t length,
 int gd_buf_register(struct gd_buf *b, struct ibv_pd *pd, int access);
 void gd_buf_free(struct gd_buf *b);
 
-/* The payload pattern: byte at offset `off` of a region. */
-static inline uint8_t gd_pattern_byte(uint64_t off)
-{
-	return (uint8_t)((off * 131u + (off >> 8) * 7u + 0x5a) & 0xff);
-}
-/* Write the pattern at [off, off+len) of b, counting offsets from `off0`. */
+/* Write the payload pattern (pattern.h) at [off, off+len) of b, counting
+ * offsets from `off0`. */
 int gd_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0);
 /* Check it; on mismatch return -EBADMSG and set *bad to the first bad byte
  * (relative to off). */

@@ -66,7 +66,7 @@ int gd_ops_post_recv(struct gd_qp_run *q, uint32_t n);
 const char *gd_wc_opcode_str(enum ibv_wc_opcode op);
 /* The most likely cause of a failed completion, for the user. */
 const char *gd_wc_hint(enum ibv_wc_status s);
-/* Print "completion error on QP 0x.. (op): status (n): hint". */
+/* Print "completion error on QP 0x.. (op): status (n): hint" (the proxy's receiver). */
 void gd_wc_report(const struct ibv_wc *wc, const char *dev, const char *side);
 
 #endif

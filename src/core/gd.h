@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-/* Exit codes (DESIGN.md). Only tools/ call exit(). */
+/* Exit codes. Only tools/ call exit(). */
 enum gd_exit {
 	GD_EXIT_OK = 0,    /* success */
 	GD_EXIT_FAIL = 1,  /* a test ran and failed, or missed a threshold */

@@ -157,7 +157,7 @@ static int complete(const struct gd_cmd *cmd, const char *what)
 		if (cmd->complete(&m, what, stdout) == 0)
 			return 0;
 	}
-	gd_error("invalid value '%.40s' for --completion: %s completes 'options'%s", what,
+	gd_error("invalid value '%s' for --completion: %s completes 'options'%s", gd_excerpt(what),
 		 gd_progname(), cmd->complete ? " and its own words (see its manual page)" : "");
 	return -EINVAL;
 }

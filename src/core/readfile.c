@@ -3,6 +3,8 @@
 
 #include "readfile.h"
 
+#include "log.h"
+
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -136,8 +138,11 @@ static int check_entry(const char *path, const struct stat *st, int type, struct
 		snprintf(walk.bad, walk.badlen, "%s", path);
 		return -E2BIG;
 	}
-	if (type == FTW_SL) /* a link to a device (/dev/zero) is as bad as the device */
+	if (type == FTW_SL) { /* a link to a device (/dev/zero) is as bad as the device */
 		st = stat(path, &target) == 0 ? &target : NULL;
+		if (!st && errno == ELOOP) /* what the reader will skip is said, not hidden */
+			gd_warn("%s: %s; the reader will ignore it", path, strerror(ELOOP));
+	}
 	if (st && S_ISREG(st->st_mode) && (size_t)st->st_size > GD_READ_CAP_TEXT) {
 		snprintf(walk.bad, walk.badlen, "%s", path);
 		return -EFBIG; /* a library reading it whole would not stop */
@@ -161,6 +166,17 @@ int gd_readfile_check_tree(const char *root, size_t max_entries, char *bad, size
 	if (ret < 0 || ret > 0) /* -1: the walk itself failed */
 		return ret == -1 ? -errno : ret;
 	return 0;
+}
+
+int gd_writefile_check(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ? -GD_ENOTREG : 0;
 }
 
 const char *gd_strerror(int err)

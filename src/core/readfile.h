@@ -48,6 +48,12 @@ int gd_readfile_alloc(const char *path, size_t cap, char **out, size_t *got);
  * the first offending path in bad. Symlinks are not followed into directories.
  */
 int gd_readfile_check_tree(const char *root, size_t max_entries, char *bad, size_t badlen);
+/*
+ * A file gdperf is asked to write (gd_topo --export): 0 if it does not exist
+ * or opening it cannot block, -GD_ENOTREG for a FIFO or socket (opening a FIFO
+ * for writing waits for a reader), -EISDIR for a directory.
+ */
+int gd_writefile_check(const char *path);
 /* strerror(-err), with gdperf's own codes spelled out. */
 const char *gd_strerror(int err);
 

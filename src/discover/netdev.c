@@ -69,9 +69,12 @@ int gd_netdev_read(const struct gd_machine *m, const char *name, struct gd_netde
 	if (gd_sysfs_read_str(m, nd->operstate, sizeof(nd->operstate),
 			      "/sys/class/net/%s/operstate", name))
 		nd->operstate[0] = '\0';
-	if (gd_sysfs_read_int(m, &nd->carrier, "/sys/class/net/%s/carrier", name))
+	/* values the kernel would not write are unknown (-1), never taken on trust */
+	if (gd_sysfs_read_int(m, &nd->carrier, "/sys/class/net/%s/carrier", name) ||
+	    (nd->carrier != 0 && nd->carrier != 1))
 		nd->carrier = -1;
-	if (gd_sysfs_read_int(m, &nd->mtu, "/sys/class/net/%s/mtu", name))
+	if (gd_sysfs_read_int(m, &nd->mtu, "/sys/class/net/%s/mtu", name) || nd->mtu < 0 ||
+	    nd->mtu > 16 * 1024 * 1024)
 		nd->mtu = -1;
 	if (gd_sysfs_read_int(m, &nd->speed_mbps, "/sys/class/net/%s/speed", name) ||
 	    nd->speed_mbps < 0)
@@ -81,7 +84,8 @@ int gd_netdev_read(const struct gd_machine *m, const char *name, struct gd_netde
 	if (gd_sysfs_read_str(m, nd->address, sizeof(nd->address), "/sys/class/net/%s/address",
 			      name))
 		nd->address[0] = '\0';
-	if (gd_sysfs_read_int(m, &nd->dev_port, "/sys/class/net/%s/dev_port", name))
+	if (gd_sysfs_read_int(m, &nd->dev_port, "/sys/class/net/%s/dev_port", name) ||
+	    nd->dev_port < 0)
 		nd->dev_port = -1;
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device", name);
 	if (gd_sysfs_pci_addr(m, nd->pci_addr, sizeof(nd->pci_addr), path))

@@ -112,24 +112,6 @@ int gd_parse_rate(const char *text, double *gbps, int *width, char *speed, size_
 	return 0;
 }
 
-const char *gd_port_state_str(int state)
-{
-	static const char *const names[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE",
-					     "ACTIVE_DEFER" };
-
-	return state >= 0 && state < (int)(sizeof(names) / sizeof(names[0])) ? names[state] :
-									       "UNKNOWN";
-}
-
-const char *gd_port_phys_state_str(int s)
-{
-	static const char *const names[] = { "NOP", "Sleep", "Polling", "Disabled",
-					     "PortConfigurationTraining", "LinkUp",
-					     "LinkErrorRecovery", "PhyTest" };
-
-	return s >= 0 && s < (int)(sizeof(names) / sizeof(names[0])) ? names[s] : "UNKNOWN";
-}
-
 static const char *const counter_names[GD_NCOUNTERS] = {
 	"symbol_error", "link_error_recovery", "link_downed", "port_rcv_errors",
 	"port_xmit_discards", "out_of_sequence", "packet_seq_err", "local_ack_timeout_err",

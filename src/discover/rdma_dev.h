@@ -174,9 +174,6 @@ void gd_bond_free(struct gd_bond *bond);
 /* Parsers exposed for unit tests: /proc/net/bonding/<bond> text. */
 int gd_bond_parse_proc(const char *text, struct gd_bond *bond);
 
-/* Port state names as sysfs and ibv_devinfo print them ("ACTIVE", "LinkUp"). */
-const char *gd_port_state_str(int state);
-const char *gd_port_phys_state_str(int phys_state);
 /* The IB MTU (256..4096 bytes) RoCE can use over a netdev MTU; 0 if none. */
 int gd_rdma_roce_mtu(int netdev_mtu);
 

@@ -38,6 +38,8 @@ const struct gd_check gd_checks[] = {
 	  gd_chk_dev_infiniband, false },
 	{ "rdma.devices", "RDMA devices present (/sys/class/infiniband)", gd_chk_rdma_devices, false },
 	{ "ibgda.devx", "mlx5 device with DEVX (needed by IBGDA)", gd_chk_devx, false },
+	{ "ibgda.probe", "live IBGDA probe per device: DEVX, caps, umem, UAR GPU mapping; the mode that would run",
+	  gd_chk_ibgda_probe, true },
 	{ "topo.path", "each GPU's nearest NIC and the PCIe path class between them", gd_chk_path,
 	  false },
 	{ "topo.numa", "GPU and its NIC on the same NUMA node", gd_chk_numa, false },
@@ -206,12 +208,6 @@ void gd_doctor_summary(struct gd_doctor *d)
 }
 
 /* ---- discovery ---- */
-
-const char *gd_doc_gpu_name(const struct gd_doctor *d, size_t i, char *buf, size_t len)
-{
-	snprintf(buf, len, "GPU %s", d->gpus[i].pci);
-	return buf;
-}
 
 static void nic_view(struct gd_doc_nic *n, const struct gd_hca *h)
 {

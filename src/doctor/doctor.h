@@ -107,8 +107,6 @@ void gd_res_emit(struct gd_doctor *d, struct gd_check_result *r, enum gd_check_s
 void gd_res_skip(struct gd_doctor *d, const struct gd_check *c, const char *subject,
 		 const char *reason);
 
-const char *gd_doc_gpu_name(const struct gd_doctor *d, size_t i, char *buf, size_t len);
-
 /* The check functions, by group (doctor_*.c). */
 void gd_chk_kernel(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_nvidia_driver(struct gd_doctor *d, const struct gd_check *c);
@@ -124,6 +122,7 @@ void gd_chk_gdrcopy(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_dev_infiniband(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_rdma_devices(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_devx(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_ibgda_probe(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_path(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_numa(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_link(struct gd_doctor *d, const struct gd_check *c);

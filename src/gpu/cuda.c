@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
+#include "readfile.h"
 
 static struct gd_cuda_api api;
 static int load_result = 1; /* 1: not tried yet */
@@ -178,6 +180,18 @@ static int do_load(void)
 
 	if (!name || !*name)
 		name = GD_LIBCUDA;
+	if (strchr(name, '/')) { /* a path: dlopen of a FIFO or device would block or run on */
+		int fd;
+
+		ret = gd_readfile_open(name, &fd);
+		if (ret && ret != -ENOENT) {
+			snprintf(load_error, sizeof(load_error), "no CUDA driver: %s=%s: %s",
+				 GD_LIBCUDA_ENV, name, gd_strerror(ret));
+			return ret == -GD_ENOTREG ? -ENOENT : ret;
+		}
+		if (!ret)
+			close(fd);
+	}
 	lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
 		const char *why = dlerror();

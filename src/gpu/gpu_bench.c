@@ -124,8 +124,7 @@ int gd_gpu_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0)
 	for (size_t done = 0; done < len && !ret;) {
 		size_t n = len - done < CHUNK ? len - done : CHUNK;
 
-		for (size_t i = 0; i < n; i++)
-			tmp[i] = gd_pattern_byte(off0 + done + i);
+		gd_pattern_fill(tmp, n, off0 + done);
 		ret = gd_gpu_mem_write(&g->mem, off + done, tmp, n);
 		done += n;
 	}
@@ -144,12 +143,12 @@ int gd_gpu_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t o
 	for (size_t done = 0; done < len && !ret;) {
 		size_t n = len - done < CHUNK ? len - done : CHUNK;
 
+		size_t i;
+
 		ret = gd_gpu_mem_read(&g->mem, off + done, tmp, n);
-		for (size_t i = 0; !ret && i < n; i++) {
-			if (tmp[i] != gd_pattern_byte(off0 + done + i)) {
-				*bad = done + i;
-				ret = -EBADMSG;
-			}
+		if (!ret && (i = gd_pattern_check(tmp, n, off0 + done)) < n) {
+			*bad = done + i;
+			ret = -EBADMSG;
 		}
 		done += n;
 	}
@@ -176,13 +175,6 @@ const struct gd_gpu *gd_gpu_buf_gpu(const struct gd_buf *b)
 	const struct gpu_priv *g = b->priv;
 
 	return g ? &g->gpu : NULL;
-}
-
-const struct gd_gpu_mem *gd_gpu_buf_mem(const struct gd_buf *b)
-{
-	const struct gpu_priv *g = b->priv;
-
-	return g ? &g->mem : NULL;
 }
 
 int gd_gpu_buf_describe(const struct gd_buf *b, char *out, size_t len)

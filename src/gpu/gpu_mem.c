@@ -10,6 +10,7 @@
 
 #include "gdr_env.h"
 #include "log.h"
+#include "pattern.h"
 #include "pcipath.h"
 #include "sysfs.h"
 #include "topo.h"
@@ -30,10 +31,15 @@ int gd_gpu_select_parse(const char *arg, struct gd_gpu_select *sel)
 		return 0;
 	}
 	v = strtol(arg, &end, 10);
-	if (*end || v < 0 || v > 1023) {
+	if (*end || end == arg || !(*arg >= '0' && *arg <= '9')) {
 		gd_error("invalid value '%s' for --use_cuda: expected a CUDA device index or 'auto'",
-			 arg);
+			 gd_excerpt(arg));
 		return -EINVAL;
+	}
+	if (v > 1023) {
+		gd_error("invalid value '%s' for --use_cuda: out of range; must be between 0 and "
+			 "1023", gd_excerpt(arg));
+		return -ERANGE;
 	}
 	sel->by = GD_GPU_BY_INDEX;
 	sel->index = (int)v;
@@ -348,56 +354,14 @@ int gd_gpu_mem_memset(struct gd_gpu_mem *buf, unsigned char val)
 	return gd_cuda_check(gd_cuda()->MemsetD8(buf->dptr, val, buf->alloc_size), "cuMemsetD8");
 }
 
-/* ---- the validation pattern ---- */
-
-uint64_t gd_pattern_word(uint64_t seed, uint64_t index)
-{
-	/* splitmix64 of (seed, index): cheap, and a shifted or stale buffer never matches */
-	uint64_t z = seed + (index + 1) * 0x9e3779b97f4a7c15ULL;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-void gd_pattern_fill(void *p, size_t len, uint64_t seed, uint64_t first_word)
-{
-	unsigned char *b = p;
-
-	for (size_t i = 0; i < len; i += 8) {
-		uint64_t w = gd_pattern_word(seed, first_word + i / 8);
-
-		memcpy(b + i, &w, len - i < 8 ? len - i : 8);
-	}
-}
-
-size_t gd_pattern_check(const void *p, size_t len, uint64_t seed, uint64_t first_word)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < len; i += 8) {
-		uint64_t w = gd_pattern_word(seed, first_word + i / 8);
-		size_t n = len - i < 8 ? len - i : 8;
-
-		if (memcmp(b + i, &w, n) != 0) {
-			const unsigned char *wb = (const unsigned char *)&w;
-
-			for (size_t j = 0; j < n; j++)
-				if (b[i + j] != wb[j])
-					return i + j;
-		}
-	}
-	return len;
-}
-
-int gd_gpu_mem_fill(struct gd_gpu_mem *buf, uint64_t seed)
+int gd_gpu_mem_fill(struct gd_gpu_mem *buf, uint64_t off0)
 {
 	size_t chunk = GD_MIN_CHUNK(buf->size);
 	void *tmp;
 	int ret = 0;
 
 	if (buf->kind == GD_GPU_MEM_STAGING) {
-		gd_pattern_fill(buf->host, buf->size, seed, 0);
+		gd_pattern_fill(buf->host, buf->size, off0);
 		return 0;
 	}
 	tmp = malloc(chunk);
@@ -406,14 +370,14 @@ int gd_gpu_mem_fill(struct gd_gpu_mem *buf, uint64_t seed)
 	for (size_t off = 0; off < buf->size && !ret; off += chunk) {
 		size_t n = buf->size - off < chunk ? buf->size - off : chunk;
 
-		gd_pattern_fill(tmp, n, seed, off / 8);
+		gd_pattern_fill(tmp, n, off0 + off);
 		ret = gd_gpu_mem_write(buf, off, tmp, n);
 	}
 	free(tmp);
 	return ret;
 }
 
-int gd_gpu_mem_verify(const struct gd_gpu_mem *buf, uint64_t seed, size_t *bad_off)
+int gd_gpu_mem_verify(const struct gd_gpu_mem *buf, uint64_t off0, size_t *bad_off)
 {
 	size_t chunk = GD_MIN_CHUNK(buf->size);
 	void *tmp = malloc(chunk);
@@ -427,7 +391,7 @@ int gd_gpu_mem_verify(const struct gd_gpu_mem *buf, uint64_t seed, size_t *bad_o
 		ret = gd_gpu_mem_read(buf, off, tmp, n);
 		if (ret)
 			break;
-		bad = gd_pattern_check(tmp, n, seed, off / 8);
+		bad = gd_pattern_check(tmp, n, off0 + off);
 		if (bad < n) {
 			if (bad_off)
 				*bad_off = off + bad;

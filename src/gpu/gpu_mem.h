@@ -8,11 +8,11 @@
  *
  * Two layers: struct gd_gpu / struct gd_gpu_mem (below) work on their own
  * (gd_doctor, tests/gpu); the gd_gpu_buf_*() functions at the end are the
- * backend the benchmark engine's buffer layer (src/mem.h) calls for
+ * backend the benchmark engine's buffer layer (src/bench/mem.h) calls for
  * --use_cuda, --use_cuda_bus_id, --use_cuda_dmabuf and --gpu_staging
- * (implemented in src/gpu_bench.c, compiled when the engine is present).
- * auto picks the GPU nearest the NIC by the topology core (src/topo.h,
- * hwloc) on a live machine, else by the sysfs PCI tree (src/pcipath.h).
+ * (implemented in src/gpu/gpu_bench.c). auto picks the GPU nearest the NIC
+ * by the topology core (src/topo/topo.h, hwloc) on a live machine, else by
+ * the sysfs PCI tree (src/topo/pcipath.h).
  * Functions return 0 or a negative errno and print their reason with
  * gd_error(); -ENOENT/-ENODEV/-ENOSYS mean "no CUDA" (exit code 3).
  */
@@ -96,15 +96,10 @@ int gd_gpu_mem_write(struct gd_gpu_mem *buf, size_t off, const void *src, size_t
 int gd_gpu_mem_read(const struct gd_gpu_mem *buf, size_t off, void *dst, size_t len);
 int gd_gpu_mem_memset(struct gd_gpu_mem *buf, unsigned char val);
 
-/* The validation pattern: 64-bit words derived from seed and word index. */
-uint64_t gd_pattern_word(uint64_t seed, uint64_t index);
-void gd_pattern_fill(void *p, size_t len, uint64_t seed, uint64_t first_word);
-/* Returns the byte offset of the first mismatch, or len when all match. */
-size_t gd_pattern_check(const void *p, size_t len, uint64_t seed, uint64_t first_word);
-
-int gd_gpu_mem_fill(struct gd_gpu_mem *buf, uint64_t seed);
+/* The payload pattern (pattern.h) of offsets [off0, off0 + size) into the buffer. */
+int gd_gpu_mem_fill(struct gd_gpu_mem *buf, uint64_t off0);
 /* 0 all match; -EILSEQ with *bad_off at the first wrong byte (message printed). */
-int gd_gpu_mem_verify(const struct gd_gpu_mem *buf, uint64_t seed, size_t *bad_off);
+int gd_gpu_mem_verify(const struct gd_gpu_mem *buf, uint64_t off0, size_t *bad_off);
 
 /* The memory type CUDA reports for the pointer: must be DEVICE for GPUDirect. */
 int gd_gpu_mem_check_device(const struct gd_gpu_mem *buf);
@@ -142,7 +137,7 @@ int gd_gpu_buf_alloc(struct gd_buf *b, size_t length, const struct gd_bench_para
 int gd_gpu_buf_register(struct gd_buf *b, struct ibv_pd *pd, int access);
 /* Deregisters b->mr too. */
 void gd_gpu_buf_free(struct gd_buf *b);
-/* The engine's byte pattern (gd_pattern_byte) at [off, off+len), offsets from off0,
+/* The payload pattern (pattern.h) at [off, off+len), offsets from off0,
  * copied through the host. verify: -EBADMSG and *bad relative to off. */
 int gd_gpu_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0);
 int gd_gpu_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0, size_t *bad);
@@ -150,8 +145,8 @@ int gd_gpu_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t o
 int gd_gpu_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len);
 int gd_gpu_buf_write(struct gd_buf *b, size_t off, const void *src, size_t len);
 /* For the run header and JSON: the GPU, the memory and the registration used. */
+/* The GPU of a CUDA buffer, NULL before gd_gpu_buf_alloc. */
 const struct gd_gpu *gd_gpu_buf_gpu(const struct gd_buf *b);
-const struct gd_gpu_mem *gd_gpu_buf_mem(const struct gd_buf *b);
 /* "GPU 0 NVIDIA H100 80GB HBM3 (0000:18:00.0, PIX to mlx5_0), device memory via dma-buf" */
 int gd_gpu_buf_describe(const struct gd_buf *b, char *out, size_t len);
 /* Add "gpu": {index, name, pci, numa_node, nic, path_class, memory, registration}

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "readfile.h"
 #include "sysfs.h"
 
@@ -278,9 +280,16 @@ int gd_pci_list_gpus(const struct gd_machine *m, char (**bdfs)[GD_BDF_LEN], size
 		gd_sysfs_free_list(names, n);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		char path[PATH_MAX];
+		struct stat st;
+
 		if (is_nvidia_gpu(m, names[i]))
 			snprintf((*bdfs)[k++], GD_BDF_LEN, "%s", names[i]);
+		else if (!gd_sysfs_path(m, path, sizeof(path), "/sys/bus/pci/devices/%s", names[i]) &&
+			 stat(path, &st) && errno == ELOOP) /* a device that vanishes says so */
+			gd_warn("%s: %s; this PCI device is ignored", path, strerror(ELOOP));
+	}
 	*count = k;
 	gd_sysfs_free_list(names, n);
 	return 0;

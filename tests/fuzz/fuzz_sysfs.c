@@ -167,8 +167,8 @@ static void run_readers(void)
 			size_t got;
 			uint64_t bar;
 
-			if (gd_pci_read_link(&machine, gpus[i], &l) == 0 && (l.cur_gts != l.cur_gts ||
-								 l.cur_gts > 1024))
+			if (gd_pci_read_link(&machine, gpus[i], &l) == 0 &&
+			    (l.cur_gts != l.cur_gts || l.cur_gts > 1024))
 				abort(); /* a rate is finite and plausible, or unknown (0) */
 			gd_pci_chain(&machine, gpus[i], &ch);
 			gd_pci_numa(&machine, gpus[i]);

@@ -3,10 +3,12 @@
 # benchmark command line (src/bench/bench_opts.c over src/core/opts.c, target fuzz_opts)
 # and the sysfs-tree readers (src/discover, src/topo/pcipath.c, src/doctor/gdr_env.c over
 # src/core/sysfs.c and readfile.c, target fuzz_sysfs: mutated files, FIFOs and looping
-# links in a copy of tests/fixtures/doctor/good) with libFuzzer.
+# links in a copy of tests/fixtures/doctor/good),
+# and gd_check's YAML spec loader (src/check/spec.c over libyaml, target fuzz_spec,
+# when libyaml-dev is installed) with libFuzzer.
 #
 #   tests/fuzz/run-fuzz.sh [SECONDS]     default 30 s in all, split between the
-#                                        three targets: the short run of 'make check'
+#                                        four targets: the short run of 'make check'
 #
 # Builds tests/fuzz/fuzz_*.c with clang -fsanitize=fuzzer,address,undefined into
 # $top_builddir/tests/fuzz/work/ (./tests/fuzz/work when run by hand), generates
@@ -24,7 +26,7 @@
 set -eu
 
 seconds=${1:-${GD_FUZZ_SECONDS:-30}}
-half=$((seconds / 3))
+half=$((seconds / 4))
 [ "$half" -ge 1 ] || half=1
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=${top_srcdir:-$(cd "$here/../.." && pwd)}
@@ -37,7 +39,8 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
 	exit 77
 fi
 mkdir -p "$work/corpus-wire" "$work/corpus-opts" "$work/seeds-wire" "$work/seeds-opts" \
-	"$work/corpus-sysfs" "$work/seeds-sysfs"
+	"$work/corpus-sysfs" "$work/seeds-sysfs" \
+	"$work/corpus-spec" "$work/seeds-spec"
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' >"$work/probe.c"
 if ! "$CLANG" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" >/dev/null 2>&1; then
 	echo "SKIP: $CLANG has no libFuzzer (-fsanitize=fuzzer)"
@@ -86,6 +89,17 @@ chmod -R u+w "$work/tree"
 printf '\000\000\010nan GT/s' >"$work/seeds-sysfs/nan"
 printf '\005\001\000\011\002\000' >"$work/seeds-sysfs/fifo-and-zero"
 printf '\007\000\004\377\376\375\374\010\003\000' >"$work/seeds-sysfs/utf8-and-loop"
+# the spec loader, with gd_check's own specs as seeds (libyaml-dev needed)
+have_yaml=no
+if pkg-config --exists yaml-0.1; then
+	have_yaml=yes
+	# shellcheck disable=SC2086
+	"$CLANG" $cflags -I"$srcdir/src/check" $san -o "$work/fuzz_spec" "$srcdir/tests/fuzz/fuzz_spec.c" \
+		"$srcdir/src/check/spec.c" "$srcdir/src/check/spec_values.c" "$srcdir/src/check/sha256.c" \
+		$(pkg-config --libs yaml-0.1) -lm
+	cp "$srcdir"/tests/check/specs/*.yaml "$work/seeds-spec/" 2>/dev/null || true
+fi
+printf 'magic="GDPF"\nversion="\\x00\\x01"\n' >"$work/wire.dict"
 printf 'magic="GDPF"\nversion="\\x00\\x02"\n' >"$work/wire.dict"
 # option seeds: tool bytes, then NUL-separated arguments
 printf '\000\000-b\000-q\0004\000-s\00064K\000--report_gbits\000host' >"$work/seeds-opts/bw"
@@ -106,6 +120,11 @@ run() {
 run wire -max_len=4200 -dict=wire.dict
 run opts -max_len=512 -close_fd_mask=3
 GD_FUZZ_TREE="$work/tree" run sysfs -max_len=1024 -close_fd_mask=3 -timeout=10
+if [ "$have_yaml" = yes ]; then
+	run spec -max_len=2048
+else
+	echo "fuzz_spec not built: libyaml-dev is missing (apt-get install libyaml-dev)"
+fi
 if [ "$status" -ne 0 ]; then
 	tail -40 fuzz-*.log
 	echo "FAIL: a fuzzer found a problem (logs: $work/fuzz-*.log)"

@@ -44,7 +44,7 @@ static void roundtrip(struct gd_gpu *gpu, size_t size, enum gd_gpu_mem_kind kind
 		return;
 	EXPECT(gd_gpu_mem_check_device(&buf) == 0, "memory type is %s",
 	       kind == GD_GPU_MEM_DEVICE ? "CU_MEMORYTYPE_DEVICE" : "host (staging)");
-	EXPECT(gd_gpu_mem_fill(&buf, size) == 0, "fill pattern (seed %zu)", size);
+	EXPECT(gd_gpu_mem_fill(&buf, size) == 0, "fill pattern (from offset %zu)", size);
 	EXPECT(gd_gpu_mem_verify(&buf, size, &bad) == 0, "verify pattern after copy back");
 	/* a corrupted byte in the middle must be found at its offset */
 	if (gd_gpu_mem_read(&buf, size / 2, &b, 1) == 0) {
@@ -54,7 +54,8 @@ static void roundtrip(struct gd_gpu *gpu, size_t size, enum gd_gpu_mem_kind kind
 		EXPECT(gd_gpu_mem_verify(&buf, size, &bad) == -EILSEQ && bad == size / 2,
 		       "corruption at byte %zu detected at %zu", size / 2, bad);
 	}
-	EXPECT(gd_gpu_mem_verify(&buf, size + 1, &bad) == -EILSEQ, "another seed does not verify");
+	EXPECT(gd_gpu_mem_verify(&buf, size + 1, &bad) == -EILSEQ,
+	       "the pattern from another offset does not verify");
 	gd_gpu_mem_free(&buf);
 }
 
@@ -79,42 +80,55 @@ static void dmabuf(struct gd_gpu *gpu)
 	gd_gpu_mem_free(&buf);
 }
 
+/* One device: the MR must cover the buffer, through dma-buf or peer memory;
+ * a device or machine that cannot register GPU memory says skip and why. */
+static void register_on(struct gd_gpu *gpu, struct ibv_device *dev)
+{
+	const int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+	struct ibv_context *ctx = ibv_open_device(dev);
+	struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+	const char *name = ibv_get_device_name(dev);
+	struct gd_gpu_mem buf;
+	struct ibv_mr *mr = NULL;
+	char why[512] = "";
+	int ret;
+
+	if (!pd) {
+		printf("skip register on %s: cannot open it or allocate a PD\n", name);
+	} else if (gd_gpu_mem_alloc(gpu, 4 << 20, GD_GPU_MEM_DEVICE, &buf)) {
+		EXPECT(0, "alloc 4 MiB to register on %s", name);
+	} else {
+		ret = gd_gpu_mem_register(&buf, pd, access, GD_GPU_REG_AUTO, &mr, why, sizeof(why));
+		if (ret) {
+			printf("skip register on %s: %s\n", name, why);
+		} else {
+			EXPECT(mr->addr == gd_gpu_mem_addr(&buf) && mr->length >= buf.size &&
+				       (buf.reg_used == GD_GPU_REG_DMABUF ||
+					buf.reg_used == GD_GPU_REG_PEERMEM),
+			       "register %zu bytes of GPU memory on %s via %s", buf.size, name,
+			       gd_gpu_reg_str(buf.reg_used));
+			ibv_dereg_mr(mr);
+		}
+		gd_gpu_mem_free(&buf);
+	}
+	if (pd)
+		ibv_dealloc_pd(pd);
+	if (ctx)
+		ibv_close_device(ctx);
+}
+
 static void registration(struct gd_gpu *gpu)
 {
 	struct ibv_device **list;
 	int n = 0;
 
 	list = ibv_get_device_list(&n);
-	if (!list || n == 0) {
-		printf("skip RDMA registration: no RDMA device (ibv_get_device_list: %d devices)\n", n);
-		if (list)
-			ibv_free_device_list(list);
-		return;
-	}
-	for (int i = 0; i < n; i++) {
-		struct ibv_context *ctx = ibv_open_device(list[i]);
-		struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
-		struct gd_gpu_mem buf;
-		struct ibv_mr *mr = NULL;
-		char why[512] = "";
-
-		if (pd && gd_gpu_mem_alloc(gpu, 4 << 20, GD_GPU_MEM_DEVICE, &buf) == 0) {
-			int ret = gd_gpu_mem_register(&buf, pd, IBV_ACCESS_LOCAL_WRITE |
-							 IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
-						      GD_GPU_REG_AUTO, &mr, why, sizeof(why));
-
-			printf("info register on %s: %s (%s)\n", ibv_get_device_name(list[i]),
-			       ret ? "failed" : gd_gpu_reg_str(buf.reg_used), ret ? why : "ok");
-			if (mr)
-				ibv_dereg_mr(mr);
-			gd_gpu_mem_free(&buf);
-		}
-		if (pd)
-			ibv_dealloc_pd(pd);
-		if (ctx)
-			ibv_close_device(ctx);
-	}
-	ibv_free_device_list(list);
+	if (!list || n == 0)
+		printf("skip RDMA registration: no RDMA device\n");
+	for (int i = 0; list && i < n; i++)
+		register_on(gpu, list[i]);
+	if (list)
+		ibv_free_device_list(list);
 }
 
 static struct gd_machine live; /* this machine: the test runs on the GPU host */

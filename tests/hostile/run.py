@@ -109,6 +109,7 @@ def make_trees(tmp):
     t = tree("loopdev")  # a self-referencing device link in sys/class
     os.symlink("loopnet", os.path.join(t, "sys/class/net/loopnet"))
     os.symlink("loopib", os.path.join(t, "sys/class/infiniband/loopib"))
+    os.symlink("0000:77:00.0", os.path.join(t, "sys/bus/pci/devices/0000:77:00.0"))
     t = tree("nan")
     mutate(t, r"current_link_speed$", "write", b"nan GT/s\n")
     mutate(t, r"max_link_speed$", "write", b"1e999 GT/s\n")
@@ -194,9 +195,12 @@ def substitute(word, tmp):
 
 def run_case(tool, code, checks, pattern, args, tmp, verbose):
     words = [] if args == "-" else shlex.split(args)
-    argv = [os.path.join(TOOLS, tool)] + [substitute(a, tmp) for a in words]
     env = dict(os.environ)
     env.pop("GDPERF_SYSFS_ROOT", None)
+    while words and re.match(r"^[A-Z_]+=", words[0]):  # leading VAR=value: the environment
+        var, _, val = words.pop(0).partition("=")
+        env[var] = substitute(val, tmp)
+    argv = [os.path.join(TOOLS, tool)] + [substitute(a, tmp) for a in words]
     stdout = subprocess.PIPE
     if "full" in checks:
         stdout = open("/dev/full", "wb")

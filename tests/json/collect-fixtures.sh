@@ -22,6 +22,7 @@ for d in "$fx"/doctor/*/; do
 	n=$(basename "$d")
 	"$t/gd_doctor" --json --sysfs-root "$d" >"$out/doctor-$n.jsonl" 2>/dev/null
 done
+"$t/gd_doctor" --list --json >"$out/doctor-list.jsonl" 2>/dev/null
 [ -x "$t/gd_check" ] && for f in "$top_srcdir"/tests/check/*.yaml; do
 	[ -f "$f" ] || continue
 	"$t/gd_check" --json --dry-run "$f" >"$out/check-$(basename "$f" .yaml).jsonl" 2>/dev/null

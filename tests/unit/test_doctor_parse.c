@@ -14,6 +14,7 @@
 #include "doctor.h"
 #include "gdr_env.h"
 #include "gpu_mem.h"
+#include "pattern.h"
 #include "pcipath.h"
 #include "sysfs.h"
 
@@ -222,15 +223,23 @@ static void pattern(void **state)
 {
 	uint8_t buf[1003], copy[1003];
 
-	gd_pattern_fill(buf, sizeof(buf), 42, 0);
-	assert_int_equal(gd_pattern_check(buf, sizeof(buf), 42, 0), sizeof(buf));
-	assert_int_equal(gd_pattern_check(buf, sizeof(buf), 43, 0), 0); /* another seed */
+	gd_pattern_fill(buf, sizeof(buf), 42);
+	assert_int_equal(gd_pattern_check(buf, sizeof(buf), 42), sizeof(buf));
+	for (size_t i = 0; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], gd_pattern_byte(42 + i));
+	/* another start, shifted by a byte or by a power of two: no match */
+	assert_true(gd_pattern_check(buf, sizeof(buf), 43) < sizeof(buf));
+	assert_true(gd_pattern_check(buf, sizeof(buf), 42 + 65536) < sizeof(buf));
 	memcpy(copy, buf, sizeof(buf));
 	copy[777] ^= 1;
-	assert_int_equal(gd_pattern_check(copy, sizeof(copy), 42, 0), 777);
-	/* a chunk starting at word 10 continues the same stream */
-	assert_int_equal(gd_pattern_check(buf + 80, sizeof(buf) - 80, 42, 10), sizeof(buf) - 80);
-	assert_int_equal(gd_pattern_check(buf + 80, 100, 42, 9), 0);
+	assert_int_equal(gd_pattern_check(copy, sizeof(copy), 42), 777);
+	copy[777] ^= 1;
+	copy[3] ^= 0x80; /* in the unaligned head */
+	assert_int_equal(gd_pattern_check(copy, sizeof(copy), 42), 3);
+	/* a chunk at offset 80 continues the same stream, at any alignment */
+	assert_int_equal(gd_pattern_check(buf + 80, sizeof(buf) - 80, 42 + 80), sizeof(buf) - 80);
+	assert_int_equal(gd_pattern_check(buf + 81, 100, 42 + 81), 100);
+	assert_true(gd_pattern_check(buf + 80, 100, 42 + 72) < 100);
 }
 
 static void select_parse(void **state)

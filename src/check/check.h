@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_check's run: the spec's sections evaluated against this machine, one
+ * item (a JUnit testcase) per check, each PASS, FAIL or SKIP with the
+ * measured value and the expectation. Bandwidth and latency tests run the
+ * benchmark engine through its library entry point (gd_bench_run_side), a
+ * loopback test with the server side in a forked child.
+ */
+#ifndef GD_CHECK_H
+#define GD_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "spec.h"
+
+enum gd_ck_status { GD_CK_PASS, GD_CK_FAIL, GD_CK_SKIP };
+const char *gd_ck_status_str(enum gd_ck_status s); /* "PASS" */
+
+enum gd_ck_section { GD_CK_SEC_TOPOLOGY, GD_CK_SEC_DEVICES, GD_CK_SEC_DOCTOR, GD_CK_SEC_TESTS,
+		     GD_CK_NSEC };
+const char *gd_ck_section_name(enum gd_ck_section s); /* "topology" */
+
+/* One check: a JUnit testcase. */
+struct gd_ck_item {
+	enum gd_ck_section section;
+	char name[160];		/* "gpus", "rxe0 port 1 state", "write-bw rxe0 host: min_bw" */
+	enum gd_ck_status status;
+	char measured[96];	/* "12.3 Gb/s", "ACTIVE", "" */
+	char expected[96];	/* ">= 10 Gb/s (90% line of 11.1 Gb/s)" */
+	char message[640];	/* why it failed or was skipped; bond shares */
+	char command[600];	/* the equivalent gd_*_bw command lines, "" when none */
+	char path_class[8];	/* NIC-to-memory class, "" when none */
+	double seconds;		/* time spent on it */
+};
+
+/* One measured run of a test on one pair: the numbers thresholds compare. */
+struct gd_ck_measure {
+	int exit_code;		/* the engine's: 0 ok */
+	char error[256];
+	size_t nsizes;
+	uint64_t size[24];
+	double bw_avg_gbps[24], bw_peak_gbps[24], msg_rate_mpps[24];
+	double lat_avg_us[24], lat_p99_us[24];
+};
+
+/* The machine the report describes. */
+struct gd_ck_host {
+	char hostname[256];
+	char kernel[128];
+	char drivers[256];	/* "mlx5_core 6.1..., rdma_rxe" */
+	char firmware[256];	/* "mlx5_0 28.39.1002, ..." */
+	char version[32];	/* gdperf's */
+};
+
+struct gd_ck_matrix;
+struct gd_ck_report {
+	struct gd_ck_item *items;
+	struct gd_ck_matrix *matrix;	/* the matrix runs, for --json (NULL: none) */
+	size_t n, cap;
+	struct gd_ck_host host;
+	char spec_path[4096];
+	char spec_sha256[65];
+	double seconds;
+};
+
+/* Append an item (zeroed, section and name set); NULL when out of memory. */
+struct gd_ck_item *gd_ck_add(struct gd_ck_report *r, enum gd_ck_section sec, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void gd_ck_report_free(struct gd_ck_report *r);
+/* GD_EXIT_OK when every item passed or was skipped, GD_EXIT_FAIL when any failed. */
+int gd_ck_exit_code(const struct gd_ck_report *r);
+
+struct gd_machine;
+/* Facts about this machine (sysfs through sysfs.h, uname). */
+void gd_ck_host_facts(const struct gd_machine *m, struct gd_ck_host *h);
+
+/* Options of a run. */
+struct gd_ck_opts {
+	const struct gd_machine *m;	/* the machine (live, or --sysfs-root) */
+	bool dry_run;		/* list the runs with their path classes, run nothing */
+	bool progress;		/* a progress line on stderr (a terminal) */
+	const char *xml;	/* --topology: an hwloc XML instead of this machine */
+	const char *plot;	/* --plot FILE.png */
+	uint16_t base_port;	/* side-channel port of the first run */
+	FILE *out;		/* human text, NULL when --json */
+	bool json;
+};
+
+/* Run every section of the spec. Returns 0, or GD_EXIT_ENV / GD_EXIT_USAGE
+ * (messages printed) when it could not start. */
+int gd_ck_run_spec(const struct gd_ck_spec *spec, const struct gd_ck_opts *o,
+		   struct gd_ck_report *r);
+
+/* Output (check_report.c). */
+void gd_ck_print_header(const struct gd_ck_report *r, FILE *out);
+void gd_ck_print_table(const struct gd_ck_report *r, FILE *out);
+int gd_ck_print_json(const struct gd_ck_report *r, FILE *out);
+int gd_ck_write_junit(const struct gd_ck_report *r, const char *path);
+
+/* A commented spec for this machine from discovery (check_example.c). */
+int gd_ck_print_example(FILE *out, const struct gd_machine *m, const char *xml);
+
+#endif

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_check --example: a commented spec for this machine, with counts, rates,
+ * states and classes filled in from discovery, so a first spec takes one
+ * command. Thresholds are set at 50% of the line rate: a starting point.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "check_machine.h"
+#include "gid.h"
+
+static const char *worst_class(const struct gd_ck_machine *m)
+{
+	int worst = -1;
+
+	for (size_t g = 0; g < m->t.ngpus; g++) {
+		int nic = m->adv.nic_for_gpu ? m->adv.nic_for_gpu[g] : -1;
+		int c = nic < 0 ? GD_LINK_NA : (int)gd_topo_cls(&m->t, g, m->t.ngpus + (size_t)nic);
+
+		worst = c > worst ? c : worst;
+	}
+	return worst < 0 ? NULL : gd_link_str((enum gd_link)worst);
+}
+
+static void topology(FILE *out, const struct gd_ck_machine *m)
+{
+	const char *w = worst_class(m);
+
+	fprintf(out, "# What the box must have: counts, and how far each GPU is from its nearest\n"
+		"# NIC (X < PIX < PXB < PHB < NODE < SYS, as nvidia-smi topo -m).\n");
+	fprintf(out, "topology:\n  gpus: %zu\n  nics: %zu\n", m->t.ngpus,
+		m->nhcas ? m->nhcas : m->t.nnics);
+	if (m->numa_nodes > 0)
+		fprintf(out, "  numa_nodes: %d\n", m->numa_nodes);
+	if (w && strcmp(w, "N/A"))
+		fprintf(out, "  worst_gpu_nic_class: %s      # found here\n", w);
+	else
+		fprintf(out, "  # worst_gpu_nic_class: PIX  # no GPU/NIC pair with a PCIe path here\n");
+	fputc('\n', out);
+}
+
+static void devices(FILE *out, const struct gd_ck_machine *m)
+{
+	fprintf(out, "# Every RDMA device as found now: port state, rate, MTU, firmware, GID type,\n"
+		"# bond mode and slaves up. Delete what you do not want enforced.\n"
+		"devices:\n");
+	for (size_t i = 0; i < m->nhcas; i++) {
+		const struct gd_hca *h = &m->hcas[i];
+		const struct gd_port *p = h->nports ? &h->ports[0] : NULL;
+		struct gd_bond b;
+
+		fprintf(out, "  - name: %s\n", h->name);
+		if (!p)
+			continue;
+		fprintf(out, "    port: %d\n    state: %s\n", p->num, p->state_str);
+		if (p->rate_gbps > 0)
+			fprintf(out, "    min_rate: %g Gb/s   # %s\n", p->rate_gbps, p->rate_str);
+		if (h->fw_ver[0])
+			fprintf(out, "    firmware: \"%s\"\n", h->fw_ver);
+		for (size_t g = 0; g < p->ngids; g++)
+			if (p->gids[g].index == p->default_gid)
+				fprintf(out, "    gid_type: %s\n", gd_gid_type_str(p->gids[g].type));
+		memset(&b, 0, sizeof(b));
+		if (!gd_port_bond(m->mach, p, &b) ||
+		    (h->parent_netdev[0] && (gd_bond_free(&b), !gd_bond_read(m->mach, h->parent_netdev, &b)))) {
+			fprintf(out, "    bond_mode: %s\n    bond_slaves_up: %zu\n", b.mode, b.nslaves);
+		}
+		gd_bond_free(&b);
+	}
+	if (!m->nhcas)
+		fprintf(out, "  # no RDMA device found: add entries as '- name: mlx5_0'\n");
+	fputc('\n', out);
+}
+
+static void tests(FILE *out, const struct gd_ck_machine *m)
+{
+	double rate = m->nhcas && m->hcas[0].nports ? m->hcas[0].ports[0].rate_gbps : 0;
+	bool bond = false;
+
+	for (size_t i = 0; i < m->nhcas; i++) {
+		struct gd_bond b;
+
+		memset(&b, 0, sizeof(b));
+		if (m->hcas[i].nports && !gd_port_bond(m->mach, &m->hcas[i].ports[0], &b))
+			bond = true;
+		gd_bond_free(&b);
+		memset(&b, 0, sizeof(b));
+		if (m->hcas[i].parent_netdev[0] && !gd_bond_read(m->mach, m->hcas[i].parent_netdev, &b))
+			bond = true;
+		gd_bond_free(&b);
+	}
+	fprintf(out, "# Tests run one at a time through the benchmark engine, loopback through each\n"
+		"# NIC. Thresholds: absolute (Gb/s, us, Mpps) or relative ('90%% line' of the\n"
+		"# port rate, '80%% pcie' of the narrowest PCIe link of the pair's path).\n"
+		"tests:\n");
+	fprintf(out, "  - name: write-bw\n    op: write\n    type: bw\n    size: 64K\n"
+		"    duration: 2s\n    pairs: each-nic-loopback\n    thresholds:\n");
+	if (rate > 0)
+		fprintf(out, "      min_bw: 1%% line        # raise it: 1%% suits a software device\n");
+	else
+		fprintf(out, "      min_bw: 0.01 Gb/s\n");
+	fprintf(out, "  - name: write-lat\n    op: write\n    type: lat\n    size: 2\n"
+		"    iterations: 1000\n    pairs: each-nic-loopback\n    thresholds:\n"
+		"      max_lat: 10 ms\n");
+	if (m->t.ngpus)
+		fprintf(out, "  - name: matrix\n    op: write\n    type: bw\n    size: 1M\n"
+			"    duration: 2s\n    pairs: nic-gpu-matrix\n");
+	if (bond)
+		fprintf(out, "  - name: bond\n    op: write\n    type: bw\n    check: bond-balance\n"
+			"    qps: 4\n    duration: 2s\n    min_slave_share: 5%%\n");
+	fprintf(out, "  # between nodes, under mpirun or srun:\n"
+		"  # - name: pairs\n  #   op: write\n  #   pairs: pairwise   # or ring, all-pairs\n");
+}
+
+int gd_ck_print_example(FILE *out, const struct gd_machine *mach, const char *xml)
+{
+	struct gd_ck_machine m;
+	char host[256] = "";
+	struct gd_ck_host h;
+
+	gd_ck_host_facts(mach, &h);
+	snprintf(host, sizeof(host), "%s", h.hostname);
+	gd_ck_machine_load(&m, mach, xml);
+	fprintf(out, "# gd_check spec for %s, written by 'gd_check --example' (gdperf %s)\n"
+		"# from what discovery found; check it, then run: gd_check THIS_FILE\n"
+		"version: 1\nname: \"%s\"\n\n", host, h.version, host);
+	topology(out, &m);
+	devices(out, &m);
+	fprintf(out, "# gd_doctor checks that must PASS ('gd_doctor --list' names them):\n"
+		"doctor:\n  must_pass: [memlock, rdma.devices]\n\n");
+	tests(out, &m);
+	gd_ck_machine_free(&m);
+	return 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Internals of gd_check shared by the files of src/check. */
+#ifndef GD_CHECK_INT_H
+#define GD_CHECK_INT_H
+
+#include <stdint.h>
+
+#include "bench_params.h"
+#include "check.h"
+
+/* One run of a test: a device and a memory (host on a NUMA node, or a GPU). */
+struct gd_ck_run {
+	const struct gd_ck_test *t;
+	char dev[64];
+	int port;
+	int gpu;		/* index into the topology's GPUs, -1: host memory */
+	char gpu_bdf[32];
+	int numa;		/* host memory: its NUMA node, -1: the NIC's (engine default) */
+	char cpus[256];		/* CPUs of that node, for --pin_cores */
+	char cls[8];		/* path class NIC-to-memory: PIX..SYS, "local", "N/A" */
+	double line_gbps;	/* port rate, 0 unknown */
+	double pcie_gbps;	/* narrowest PCIe link on the path, 0 unknown */
+	char pcie_why[96];	/* how pcie_gbps was found, or why it is unknown */
+	char peer_ip[64];	/* where the client finds the server (the device's own address) */
+	uint16_t tcp_port;
+	char label[128];	/* "rxe0 host(node0)", "mlx5_0 GPU3" */
+};
+
+/* The engine's parameters for one side of run at size. */
+void gd_ck_params(const struct gd_ck_run *run, uint64_t size, enum gd_bench_role role,
+		  struct gd_bench_params *p);
+/* The two command lines that reproduce the run (server; client). */
+void gd_ck_command(const struct gd_ck_run *run, uint64_t size, char *buf, size_t len);
+/*
+ * Run the test at one size, loopback: the server side in a forked child,
+ * the client here, both through gd_bench_run_side(). m gets one more size.
+ * Returns the exit code of the pair (0 ok).
+ */
+int gd_ck_loopback(const struct gd_ck_run *run, uint64_t size, struct gd_ck_measure *m);
+
+/* Append the engine's per-size results to m. */
+struct gd_bench_result;
+void gd_ck_take(const struct gd_bench_result *res, struct gd_ck_measure *m);
+
+/* Byte counters of a bond's slaves (check_bond.c). */
+struct gd_ck_bond_sample {
+	char bond[32];
+	size_t n;
+	char slave[8][32];
+	uint64_t bytes[8];	/* tx + rx of each slave */
+	char source[64];	/* where the numbers come from */
+};
+/* The bond under an RDMA device's port, -ENOENT when it is not bonded. */
+struct gd_machine;
+int gd_ck_bond_sample(const struct gd_machine *m, const char *dev, int port,
+		      struct gd_ck_bond_sample *s);
+/* Shares of before->after in msg; returns the smallest share in percent (-1: no traffic). */
+double gd_ck_bond_shares(const struct gd_ck_bond_sample *before,
+			 const struct gd_ck_bond_sample *after, char *msg, size_t len);
+
+/* Thresholds of a test against one measurement: one item each (check_eval.c). */
+void gd_ck_evaluate(struct gd_ck_report *r, const struct gd_ck_run *run,
+		    const struct gd_ck_measure *m, double seconds);
+/* Formatting helpers. */
+void gd_ck_fmt_value(enum gd_ck_metric m, double v, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * One loopback run through the engine's library entry point: the server side
+ * in a forked child (the engine runs one test per process), the client in
+ * this process, both from filled parameters. The child has a deadline; a
+ * server that outlives its client is ended.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "check_int.h"
+#include "gd.h"
+#include "log.h"
+#include "stats.h"
+
+void gd_ck_params(const struct gd_ck_run *run, uint64_t size, enum gd_bench_role role,
+		  struct gd_bench_params *p)
+{
+	const struct gd_ck_test *t = run->t;
+
+	gd_bench_params_defaults(p, t->op, t->kind);
+	p->role = role;
+	snprintf(p->dev, sizeof(p->dev), "%s", run->dev);
+	p->ib_port = (uint8_t)run->port;
+	p->tcp_port = run->tcp_port;
+	if (role == GD_ROLE_CLIENT)
+		snprintf(p->peer, sizeof(p->peer), "%s", run->peer_ip);
+	if (t->op != GD_OP_ATOMIC) {
+		p->size = size;
+		p->given |= GD_GIVEN_SIZE;
+	}
+	if (t->duration_s) {
+		p->duration_s = t->duration_s;
+		p->given |= GD_GIVEN_DURATION;
+	} else if (t->iters) {
+		p->iters = t->iters;
+		p->given |= GD_GIVEN_ITERS;
+	}
+	if (t->kind == GD_KIND_BW && t->qps > 1) {
+		p->num_qps = t->qps;
+		p->given |= GD_GIVEN_QPS;
+	}
+	if (run->gpu >= 0)
+		snprintf(p->cuda_bus_id, sizeof(p->cuda_bus_id), "%s", run->gpu_bdf);
+	if (run->numa >= 0 && run->cpus[0])
+		snprintf(p->pin_cores, sizeof(p->pin_cores), "%s", run->cpus);
+	p->report_gbits = true;
+	p->timeout_ms = 15000;
+}
+
+static size_t side_args(const struct gd_bench_params *p, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s -d %s -i %u -p %u", gd_bench_tool_name(p->op, p->kind),
+			 p->dev, p->ib_port, p->tcp_port);
+
+	if (p->op != GD_OP_ATOMIC && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " -s %llu", (unsigned long long)p->size);
+	if (p->duration_s && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " -D %u", p->duration_s);
+	else if ((p->given & GD_GIVEN_ITERS) && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " -n %llu", (unsigned long long)p->iters);
+	if (p->num_qps > 1 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " -q %u", p->num_qps);
+	if (p->cuda_bus_id[0] && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " --use_cuda_bus_id=%s", p->cuda_bus_id);
+	if (p->pin_cores[0] && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " --pin_cores=%s", p->pin_cores);
+	if (p->kind == GD_KIND_BW && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " --report_gbits");
+	return n < 0 ? 0 : GD_MIN((size_t)n, len - 1);
+}
+
+void gd_ck_command(const struct gd_ck_run *run, uint64_t size, char *buf, size_t len)
+{
+	struct gd_bench_params p;
+	size_t n;
+
+	gd_ck_params(run, size, GD_ROLE_SERVER, &p);
+	n = side_args(&p, buf, len);
+	if (n + 4 >= len)
+		return;
+	n += (size_t)snprintf(buf + n, len - n, " & ");
+	gd_ck_params(run, size, GD_ROLE_CLIENT, &p);
+	n += side_args(&p, buf + n, len - n);
+	if (n + 2 < len)
+		snprintf(buf + n, len - n, " %s", run->peer_ip);
+}
+
+/* Wait for the child until deadline_ms, then end it. Returns its exit code. */
+static int reap(pid_t pid, int deadline_ms)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int status, waited = 0;
+
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return GD_EXIT_ENV;
+		if (waited == deadline_ms)
+			kill(pid, SIGTERM);
+		if (waited == deadline_ms + 2000)
+			kill(pid, SIGKILL);
+		nanosleep(&ts, NULL);
+		waited += 20;
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	gd_error("the server side of the loopback ended by signal %d", WTERMSIG(status));
+	return GD_EXIT_FAIL;
+}
+
+void gd_ck_take(const struct gd_bench_result *res, struct gd_ck_measure *m)
+{
+	for (size_t i = 0; i < res->nsizes && m->nsizes < GD_ARRAY_SIZE(m->size); i++) {
+		const struct gd_bench_size_result *s = &res->sizes[i];
+		size_t k = m->nsizes++;
+
+		m->size[k] = s->size;
+		m->bw_avg_gbps[k] = s->bw_avg_Bps * 8 / 1e9;
+		m->bw_peak_gbps[k] = s->bw_peak_Bps * 8 / 1e9;
+		m->msg_rate_mpps[k] = s->msg_rate / 1e6;
+		m->lat_avg_us[k] = s->has_lat ? s->lat.avg : 0;
+		m->lat_p99_us[k] = s->has_lat ? s->lat.pct[GD_P99] : 0;
+	}
+}
+
+int gd_ck_loopback(const struct gd_ck_run *run, uint64_t size, struct gd_ck_measure *m)
+{
+	struct gd_bench_params sp, cp;
+	struct gd_bench_result *res = calloc(1, sizeof(*res));
+	int deadline, code, scode;
+	pid_t pid;
+
+	if (!res)
+		return GD_EXIT_ENV;
+	gd_ck_params(run, size, GD_ROLE_SERVER, &sp);
+	gd_ck_params(run, size, GD_ROLE_CLIENT, &cp);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		free(res);
+		snprintf(m->error, sizeof(m->error), "fork: %s", strerror(errno));
+		return m->exit_code = GD_EXIT_ENV;
+	}
+	if (pid == 0) {
+		alarm(sp.duration_s + 60 + (unsigned)(sp.timeout_ms / 1000));
+		_exit(gd_bench_run_side(&sp, NULL, res));
+	}
+	code = gd_bench_run_side(&cp, NULL, res);
+	/* an iteration run's length is unknown: give the server its side-channel timeout */
+	deadline = (int)(cp.timeout_ms + (code ? 0 : 5000));
+	scode = reap(pid, deadline);
+	if (!code)
+		gd_ck_take(res, m);
+	if (!code && scode)
+		code = scode;
+	if (code)
+		snprintf(m->error, sizeof(m->error), "the engine ended with exit code %d (%s side)",
+			 code, res->exit_code ? "client" : "server");
+	free(res);
+	return m->exit_code = code;
+}

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The machine gd_check judges: RDMA devices (rdma_dev.h), the GPU/NIC
+ * topology and nearest NICs (topo.h, topo_advice.h), NUMA nodes (hwloc), and
+ * the runs a test expands to, each with its path class and limits.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_machine.h"
+#include "log.h"
+#include "sysfs.h"
+#include "topo_nics.h"
+
+int gd_ck_machine_load(struct gd_ck_machine *m, const struct gd_machine *mach, const char *xml)
+{
+	struct gd_topo_src src = { xml, mach };
+	char err[512];
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	m->mach = mach;
+	if (gd_rdma_discover(mach, &m->hcas, &m->nhcas)) {
+		m->hcas = NULL;
+		m->nhcas = 0;
+	}
+	ret = gd_topo_load(&m->t, &src, err, sizeof(err));
+	if (ret) {
+		gd_warn("topology: %s", err);
+		return 0; /* the topology section then SKIPs with the reason */
+	}
+	if (gd_topo_find_gpus(&m->t))
+		return 0;
+	if (xml && !(mach->fixture && gd_sysfs_exists(mach, "/sys/class/infiniband")))
+		ret = gd_topo_find_nics_hwloc(&m->t);
+	else
+		ret = gd_topo_find_nics_rdma(&m->t);
+	if (ret || gd_topo_classify(&m->t, NULL, true) || gd_topo_advise(&m->t, &m->adv))
+		return 0;
+	m->numa_nodes = hwloc_get_nbobjs_by_type(m->t.hw, HWLOC_OBJ_NUMANODE);
+	m->topo_ok = true;
+	return 0;
+}
+
+void gd_ck_machine_free(struct gd_ck_machine *m)
+{
+	gd_topo_advice_free(&m->adv);
+	if (m->topo_ok || m->t.hw)
+		gd_topo_free(&m->t);
+	if (m->hcas)
+		gd_rdma_free(m->hcas, m->nhcas);
+	memset(m, 0, sizeof(*m));
+}
+
+const struct gd_hca *gd_ck_hca(const struct gd_ck_machine *m, const char *name)
+{
+	for (size_t i = 0; i < m->nhcas; i++)
+		if (!strcmp(m->hcas[i].name, name))
+			return &m->hcas[i];
+	return NULL;
+}
+
+/* PCIe bandwidth of a PCI object in Gb/s from hwloc's link speed (GB/s), 0 unknown. */
+static double pcie_gbps(hwloc_obj_t o)
+{
+	for (; o; o = o->parent)
+		if (o->type == HWLOC_OBJ_PCI_DEVICE)
+			return o->attr->pcidev.linkspeed * 8;
+	return 0;
+}
+
+/* The NIC's NUMA node from hwloc's affinity text ("0"), -1 when unknown or several. */
+static int nic_numa(const struct gd_ck_machine *m, size_t nic)
+{
+	const char *s = m->topo_ok ? m->t.nics[nic].nodes : "";
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return (*s && !*end) ? (int)v : -1;
+}
+
+static void fill_nic(const struct gd_ck_machine *m, size_t nic, struct gd_ck_run *r)
+{
+	const struct gd_hca *h = gd_ck_hca(m, r->dev);
+
+	r->port = 1;
+	if (h && h->nports) {
+		const struct gd_port *p = &h->ports[0];
+
+		r->line_gbps = p->rate_gbps;
+		/* the loopback's address: the GID rule's choice without a peer (default_gid) */
+		if (p->default_gid >= 0)
+			for (size_t g = 0; g < p->ngids; g++)
+				if (p->gids[g].index == p->default_gid)
+					snprintf(r->peer_ip, sizeof(r->peer_ip), "%s", p->gids[g].ip);
+	}
+	if (!r->peer_ip[0])
+		snprintf(r->peer_ip, sizeof(r->peer_ip), "127.0.0.1");
+	r->pcie_gbps = nic < m->t.nnics ? pcie_gbps(m->t.nics[nic].obj) : 0;
+	if (nic >= m->t.nnics || !m->t.nics[nic].obj)
+		snprintf(r->pcie_why, sizeof(r->pcie_why), "%s has no PCI device (software RDMA)",
+			 r->dev);
+	else if (!r->pcie_gbps)
+		snprintf(r->pcie_why, sizeof(r->pcie_why), "the PCIe link speed of %s is not known",
+			 r->dev);
+}
+
+/* Host memory on NUMA node `node` (-1: one row, no NUMA placement). */
+static void fill_host(const struct gd_ck_machine *m, size_t nic, int node, struct gd_ck_run *r)
+{
+	int nn = nic_numa(m, nic);
+
+	r->gpu = -1;
+	r->numa = node;
+	if (node >= 0) {
+		hwloc_obj_t o = hwloc_get_numanode_obj_by_os_index(m->t.hw, (unsigned)node);
+
+		if (o && o->cpuset)
+			hwloc_bitmap_list_snprintf(r->cpus, sizeof(r->cpus), o->cpuset);
+		snprintf(r->label, sizeof(r->label), "%s host(node%d)", r->dev, node);
+	} else {
+		snprintf(r->label, sizeof(r->label), "%s host", r->dev);
+	}
+	if (nic >= m->t.nnics || !m->t.nics[nic].obj)
+		snprintf(r->cls, sizeof(r->cls), "N/A");
+	else
+		snprintf(r->cls, sizeof(r->cls), "%s", node < 0 || nn < 0 ? "N/A" :
+			 nn == node ? "NODE" : "SYS");
+}
+
+static void fill_gpu(const struct gd_ck_machine *m, size_t nic, size_t gpu, struct gd_ck_run *r)
+{
+	double g = pcie_gbps(m->t.gpus[gpu].obj);
+
+	r->gpu = (int)gpu;
+	r->numa = -1;
+	snprintf(r->gpu_bdf, sizeof(r->gpu_bdf), "%s", m->t.gpus[gpu].busid);
+	snprintf(r->label, sizeof(r->label), "%s GPU%zu", r->dev, gpu);
+	if (nic < m->t.nnics)
+		snprintf(r->cls, sizeof(r->cls), "%s",
+			 gd_link_str(gd_topo_cls(&m->t, gpu, m->t.ngpus + nic)));
+	else
+		snprintf(r->cls, sizeof(r->cls), "N/A");
+	if (g > 0 && (r->pcie_gbps <= 0 || g < r->pcie_gbps))
+		r->pcie_gbps = r->pcie_gbps > 0 ? g : 0;
+}
+
+/* Index of a NIC in the topology by name, or nnics when absent. */
+static size_t topo_nic(const struct gd_ck_machine *m, const char *name)
+{
+	size_t j;
+
+	for (j = 0; j < m->t.nnics; j++)
+		if (!strcmp(m->t.nics[j].name, name))
+			break;
+	return j;
+}
+
+static int push(struct gd_ck_runs *rs, const struct gd_ck_run *r)
+{
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? rs->cap * 2 : 16;
+		struct gd_ck_run *v = realloc(rs->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		rs->v = v;
+		rs->cap = cap;
+	}
+	rs->v[rs->n++] = *r;
+	return 0;
+}
+
+/* The NIC names a test covers: the RDMA devices (or the topology's), filtered by `device`. */
+static size_t nic_names(const struct gd_ck_machine *m, const struct gd_ck_test *t,
+			const char *names[], size_t max)
+{
+	size_t n = 0;
+
+	if (m->nhcas)
+		for (size_t i = 0; i < m->nhcas && n < max; i++)
+			names[n++] = m->hcas[i].name;
+	else
+		for (size_t i = 0; i < m->t.nnics && n < max; i++)
+			names[n++] = m->t.nics[i].name;
+	if (t->device[0]) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(names[i], t->device))
+				names[k++] = names[i];
+		n = k;
+	}
+	return n;
+}
+
+static int expand_nic(const struct gd_ck_machine *m, const struct gd_ck_test *t, const char *nic,
+		      struct gd_ck_runs *rs)
+{
+	struct gd_ck_run r = { .t = t, .gpu = -1, .numa = -1 };
+	size_t j = topo_nic(m, nic);
+	int ret = 0;
+
+	snprintf(r.dev, sizeof(r.dev), "%s", nic);
+	fill_nic(m, j, &r);
+	if (t->pairs == GD_CK_NIC_GPU_MATRIX) {
+		for (size_t g = 0; g < m->t.ngpus && !ret; g++) {
+			struct gd_ck_run x = r;
+
+			fill_gpu(m, j, g, &x);
+			ret = push(rs, &x);
+		}
+		for (int node = 0; node < m->numa_nodes && !ret; node++) {
+			struct gd_ck_run x = r;
+
+			fill_host(m, j, m->numa_nodes > 1 ? node : -1, &x);
+			ret = push(rs, &x);
+		}
+		if (!m->numa_nodes && !ret) {
+			fill_host(m, j, -1, &r);
+			ret = push(rs, &r);
+		}
+		return ret;
+	}
+	if (t->memory == GD_CK_MEM_GPU || t->pairs == GD_CK_EACH_GPU_NEAREST_NIC) {
+		/* each GPU whose nearest NIC this is (each-gpu-nearest-nic), or the nearest GPU */
+		for (size_t g = 0; g < m->t.ngpus && !ret; g++)
+			if (m->adv.nic_for_gpu && m->adv.nic_for_gpu[g] == (int)j) {
+				struct gd_ck_run x = r;
+
+				fill_gpu(m, j, g, &x);
+				ret = push(rs, &x);
+			}
+		return ret;
+	}
+	fill_host(m, j, -1, &r);
+	return push(rs, &r);
+}
+
+int gd_ck_expand(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct gd_ck_runs *rs)
+{
+	const char *names[256];
+	size_t n = nic_names(m, t, names, GD_ARRAY_SIZE(names));
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = expand_nic(m, t, names[i], rs);
+	return ret;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* The machine gd_check judges, and the runs each test expands to on it. */
+#ifndef GD_CHECK_MACHINE_H
+#define GD_CHECK_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "check_int.h"
+#include "gd.h"
+#include "rdma_dev.h"
+#include "topo.h"
+#include "topo_advice.h"
+
+struct gd_ck_machine {
+	const struct gd_machine *mach;	/* the machine's sysfs (live or a fixture) */
+	struct gd_hca *hcas;		/* RDMA devices (sysfs) */
+	size_t nhcas;
+	struct gd_topo t;		/* GPUs and NICs with their classes (hwloc) */
+	struct gd_topo_advice adv;	/* the nearest NIC of each GPU */
+	int numa_nodes;
+	bool topo_ok;			/* t and adv are filled */
+};
+
+/* Discover this machine (or the --topology XML / --sysfs-root tree). 0; a topology
+ * that cannot be read leaves topo_ok false (with a warning). */
+int gd_ck_machine_load(struct gd_ck_machine *m, const struct gd_machine *mach, const char *xml);
+void gd_ck_machine_free(struct gd_ck_machine *m);
+const struct gd_hca *gd_ck_hca(const struct gd_ck_machine *m, const char *name);
+
+struct gd_ck_runs {
+	struct gd_ck_run *v;
+	size_t n, cap;
+};
+/* Append the runs of test t on this machine (pairs, memory, device filter). */
+int gd_ck_expand(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct gd_ck_runs *rs);
+
+#endif

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* gd_check across ranks of mpirun/srun: pair patterns, addresses and results over MPI. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef HAVE_MPI
+#include <mpi.h>
+#endif
+
+#include "bench.h"
+#include "check_mpi.h"
+#include "choose.h"
+#include "log.h"
+
+static struct gd_ck_launch launch = { 0, 1, NULL, false };
+
+const struct gd_ck_launch *gd_ck_launch(void)
+{
+	return &launch;
+}
+
+static bool env_int(const char *name, int *v)
+{
+	const char *s = getenv(name);
+	char *end;
+	long x;
+
+	if (!s || !*s)
+		return false;
+	x = strtol(s, &end, 10);
+	if (*end || x < 0 || x > 1000000)
+		return false;
+	*v = (int)x;
+	return true;
+}
+
+void gd_ck_launch_env(struct gd_ck_launch *l)
+{
+	static const char *const vars[][2] = {
+		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" }, { "PMIX_RANK", "PMIX_SIZE" },
+		{ "PMI_RANK", "PMI_SIZE" }, { "SLURM_PROCID", "SLURM_NTASKS" },
+	};
+
+	*l = (struct gd_ck_launch){ 0, 1, NULL, false };
+	for (size_t i = 0; i < GD_ARRAY_SIZE(vars) && !l->source; i++)
+		if (env_int(vars[i][0], &l->rank)) {
+			l->source = vars[i][0];
+			if (!env_int(vars[i][1], &l->size) || l->size < 1)
+				l->size = 1;
+		}
+	if (l->rank >= l->size)
+		l->rank = 0, l->size = 1, l->source = NULL;
+}
+
+void gd_ck_launch_init(struct gd_ck_launch *l, int *argc, char ***argv)
+{
+	gd_ck_launch_env(l);
+#ifdef HAVE_MPI
+	if (l->source) {
+		MPI_Init(argc, argv);
+		MPI_Comm_rank(MPI_COMM_WORLD, &l->rank);
+		MPI_Comm_size(MPI_COMM_WORLD, &l->size);
+		l->mpi = true;
+	}
+#else
+	(void)argc;
+	(void)argv;
+#endif
+	launch = *l;
+}
+
+void gd_ck_launch_fini(struct gd_ck_launch *l)
+{
+#ifdef HAVE_MPI
+	if (l->mpi)
+		MPI_Finalize();
+#endif
+	l->mpi = false;
+}
+
+int gd_ck_launch_exit(int code)
+{
+#ifdef HAVE_MPI
+	if (launch.mpi)
+		MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+#endif
+	return code;
+}
+
+size_t gd_ck_pairs(enum gd_ck_pattern p, int n, int (*pairs)[2], size_t max)
+{
+	size_t k = 0;
+
+	if (n < 2)
+		return 0;
+	if (p == GD_CK_PAT_PAIRWISE) {
+		for (int i = 0; i < n / 2 && k < max; i++, k++) {
+			pairs[k][0] = i;
+			pairs[k][1] = i + n / 2;
+		}
+	} else if (p == GD_CK_PAT_RING) {
+		for (int i = 0; i < (n == 2 ? 1 : n) && k < max; i++, k++) {
+			pairs[k][0] = i;
+			pairs[k][1] = (i + 1) % n;
+		}
+	} else {
+		for (int i = 0; i < n; i++)
+			for (int j = i + 1; j < n && k < max; j++, k++) {
+				pairs[k][0] = i;
+				pairs[k][1] = j;
+			}
+	}
+	return k;
+}
+
+static void skip_hosts(struct gd_ck_report *r, const struct gd_ck_test *t, const char *why)
+{
+	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s", t->name);
+
+	if (it) {
+		it->status = GD_CK_SKIP;
+		snprintf(it->message, sizeof(it->message), "%s", why);
+	}
+}
+
+#ifdef HAVE_MPI
+struct addr {
+	char host[64];
+	char dev[64];
+	char ip[64];
+	double line_gbps;
+};
+
+/* This rank's device for test t: its `device`, else the first RDMA device. */
+static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct addr *a,
+		   struct gd_ck_run *run)
+{
+	struct gd_ck_test one = *t;
+	struct gd_ck_runs rs = { 0 };
+
+	one.pairs = GD_CK_EACH_NIC_LOOPBACK;
+	one.memory = GD_CK_MEM_HOST;
+	if (!one.device[0]) { /* the device rule every tool asks: the first ACTIVE one */
+		struct gd_hca hca;
+		if (gd_dev_choose(m->mach, NULL, 1, &hca))
+			return -1; /* without -d nothing is held on failure */
+		snprintf(one.device, sizeof(one.device), "%s", hca.name);
+		gd_rdma_free_hca(&hca);
+	}
+	memset(a, 0, sizeof(*a));
+	gethostname(a->host, sizeof(a->host) - 1);
+	if (gd_ck_expand(m, &one, &rs) || !rs.n) {
+		free(rs.v);
+		return -1;
+	}
+	*run = rs.v[0];
+	run->t = t;
+	free(rs.v);
+	snprintf(a->dev, sizeof(a->dev), "%s", run->dev);
+	snprintf(a->ip, sizeof(a->ip), "%s", run->peer_ip);
+	a->line_gbps = run->line_gbps;
+	return 0;
+}
+
+/* One pair: server rank s, client rank c; every rank gets the client's measurement. */
+static void one_pair(const struct gd_ck_run *mine, const struct addr *all, int s, int c,
+		     uint16_t port, struct gd_ck_measure *m)
+{
+	struct gd_bench_result *res = calloc(1, sizeof(*res));
+	struct gd_bench_params p;
+	struct gd_ck_run run = *mine;
+
+	memset(m, 0, sizeof(*m));
+	run.tcp_port = port;
+	snprintf(run.peer_ip, sizeof(run.peer_ip), "%s", all[s].ip);
+	if (res && (launch.rank == s || launch.rank == c)) {
+		gd_ck_params(&run, run.t->sweep_min ? run.t->sweep_min : run.t->size,
+			     launch.rank == s ? GD_ROLE_SERVER : GD_ROLE_CLIENT, &p);
+		m->exit_code = gd_bench_run_side(&p, NULL, res);
+		if (!m->exit_code)
+			gd_ck_take(res, m);
+		else
+			snprintf(m->error, sizeof(m->error), "rank %d (%s side) ended with exit "
+				 "code %d", launch.rank, launch.rank == s ? "server" : "client",
+				 m->exit_code);
+	}
+	free(res);
+	/* the client's numbers, or the server's error when the client has none */
+	{
+		struct gd_ck_measure sm = *m;
+
+		MPI_Bcast(&sm, sizeof(sm), MPI_BYTE, s, MPI_COMM_WORLD);
+		MPI_Bcast(m, sizeof(*m), MPI_BYTE, c, MPI_COMM_WORLD);
+		if (!m->exit_code && sm.exit_code)
+			*m = sm;
+	}
+}
+
+/* a is worse than b: it failed, or it is slower. */
+static bool worse(const struct gd_ck_test *t, const struct gd_ck_measure *a,
+		  const struct gd_ck_measure *b)
+{
+	bool fa = a->exit_code || !a->nsizes, fb = b->exit_code || !b->nsizes;
+
+	if (fa || fb)
+		return fa && !fb;
+	return t->kind == GD_KIND_BW ? a->bw_avg_gbps[0] < b->bw_avg_gbps[0] :
+				       a->lat_avg_us[0] > b->lat_avg_us[0];
+}
+
+static void print_pairs(FILE *out, const struct gd_ck_test *t, const struct addr *all,
+			int (*pairs)[2], const struct gd_ck_measure *ms, size_t np)
+{
+	size_t worst = np;
+
+	fprintf(out, "\n%s: %zu pair(s), pattern %s\n%-6s %-6s %-30s %-30s %12s\n", t->name, np,
+		gd_ck_pattern_name(t->pattern), "SERVER", "CLIENT", "SERVER HOST/DEV",
+		"CLIENT HOST/DEV", t->kind == GD_KIND_BW ? "AVG Gb/s" : "AVG us");
+	for (size_t k = 0; k < np; k++) {
+		const struct gd_ck_measure *m = &ms[k];
+		double v = t->kind == GD_KIND_BW ? m->bw_avg_gbps[0] : m->lat_avg_us[0];
+		char a[40], b[40], val[24];
+
+		snprintf(a, sizeof(a), "%s/%s", all[pairs[k][0]].host, all[pairs[k][0]].dev);
+		snprintf(b, sizeof(b), "%s/%s", all[pairs[k][1]].host, all[pairs[k][1]].dev);
+		snprintf(val, sizeof(val), m->exit_code || !m->nsizes ? "failed" : "%.2f", v);
+		fprintf(out, "%-6d %-6d %-30s %-30s %12s\n", pairs[k][0], pairs[k][1], a, b, val);
+		if (worst == np || worse(t, m, &ms[worst]))
+			worst = k;
+	}
+	if (worst < np)
+		fprintf(out, "worst pair: rank %d -> rank %d (%s -> %s)\n", pairs[worst][0],
+			pairs[worst][1], all[pairs[worst][0]].host, all[pairs[worst][1]].host);
+}
+
+static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
+		      const struct gd_ck_opts *o, struct gd_ck_report *r, uint16_t *port)
+{
+	struct addr me, *all = calloc((size_t)launch.size, sizeof(*all));
+	int (*pairs)[2] = calloc(4096, sizeof(*pairs));
+	struct gd_ck_measure *ms = calloc(4096, sizeof(*ms));
+	struct gd_ck_run run;
+	size_t np = gd_ck_pairs(t->pattern, launch.size, pairs, 4096);
+	int ok;
+
+	if (!all || !pairs || !ms) {
+		free(all), free(pairs), free(ms);
+		return GD_EXIT_ENV;
+	}
+	ok = !my_addr(m, t, &me, &run);
+	if (!ok)
+		memset(&run, 0, sizeof(run));
+	MPI_Allgather(&me, sizeof(me), MPI_BYTE, all, sizeof(me), MPI_BYTE, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (!ok) {
+		skip_hosts(r, t, "a rank has no RDMA device for this test");
+		free(all), free(pairs), free(ms);
+		return 0;
+	}
+	for (size_t k = 0; k < np; k++) {
+		uint64_t t0 = gd_clock_mono_ns();
+
+		one_pair(&run, all, pairs[k][0], pairs[k][1], (*port)++, &ms[k]);
+		if (launch.rank == 0) {
+			struct gd_ck_run x = run;
+
+			snprintf(x.label, sizeof(x.label), "rank%d(%s)->rank%d(%s)", pairs[k][0],
+				 all[pairs[k][0]].dev, pairs[k][1], all[pairs[k][1]].dev);
+			snprintf(x.peer_ip, sizeof(x.peer_ip), "%s", all[pairs[k][0]].ip);
+			snprintf(x.cls, sizeof(x.cls), "net");
+			x.line_gbps = all[pairs[k][0]].line_gbps;
+			gd_ck_evaluate(r, &x, &ms[k], (double)(gd_clock_mono_ns() - t0) / 1e9);
+		}
+		MPI_Barrier(MPI_COMM_WORLD);
+	}
+	if (launch.rank == 0 && o->out)
+		print_pairs(o->out, t, all, pairs, ms, np);
+	free(all), free(pairs), free(ms);
+	return 0;
+}
+#endif
+
+int gd_ck_mpi_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
+		    const struct gd_ck_opts *o, struct gd_ck_report *r)
+{
+	uint16_t port = (uint16_t)(o->base_port + 500);
+	int ret = 0;
+
+	for (size_t i = 0; i < s->ntests && !ret; i++) {
+		const struct gd_ck_test *t = &s->tests[i];
+
+		if (t->pairs != GD_CK_HOSTS)
+			continue;
+#ifdef HAVE_MPI
+		if (launch.mpi && launch.size > 1) {
+			ret = hosts_test(t, m, o, r, &port);
+			continue;
+		}
+#endif
+		(void)m;
+		skip_hosts(r, t, launch.size > 1 ? "launched by mpirun/srun, but this gd_check "
+			   "was built without MPI (configure --with-mpi)" :
+			   "a test between hosts runs under mpirun or srun (2 or more ranks)");
+	}
+	(void)port;
+	return ret;
+}

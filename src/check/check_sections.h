@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* The spec's topology, devices and doctor sections (check_sections.c). */
+#ifndef GD_CHECK_SECTIONS_H
+#define GD_CHECK_SECTIONS_H
+
+#include "check_machine.h"
+
+void gd_ck_topology(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
+		    struct gd_ck_report *r);
+void gd_ck_devices(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
+		   struct gd_ck_report *r);
+/* gd_doctor's registry, run in-process; 0, or GD_EXIT_USAGE for an unknown check id. */
+int gd_ck_doctor(const struct gd_ck_spec *s, const struct gd_machine *mach, struct gd_ck_report *r);
+
+#endif

@@ -1,0 +1,681 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Loading a gd_check spec with libyaml's document API: the parser builds the
+ * node tree with marks (line, column) and this file walks it, checking every
+ * key and value. The first problem ends the load with its position.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "spec.h"
+
+struct ld {
+	yaml_document_t doc;
+	const char *name;
+	char *err;
+	size_t errlen;
+	struct gd_ck_spec *s;
+};
+
+typedef int (*key_fn)(struct ld *l, const char *key, yaml_node_t *val, void *ctx);
+
+__attribute__((format(printf, 3, 4))) static int fail(struct ld *l, const yaml_node_t *n,
+						      const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(l->err, l->errlen, "%s:%lu:%lu: %s", l->name,
+		 n ? (unsigned long)n->start_mark.line + 1 : 1UL,
+		 n ? (unsigned long)n->start_mark.column + 1 : 1UL, msg);
+	return -EINVAL;
+}
+
+static yaml_node_t *node(struct ld *l, int i)
+{
+	return yaml_document_get_node(&l->doc, i);
+}
+
+static const char *kind_name(const yaml_node_t *n)
+{
+	return n->type == YAML_MAPPING_NODE ? "a mapping" :
+	       n->type == YAML_SEQUENCE_NODE ? "a list" : "a scalar";
+}
+
+/* A scalar's text; NUL bytes inside are refused. */
+static int scalar(struct ld *l, yaml_node_t *n, const char *what, const char **out)
+{
+	if (n->type != YAML_SCALAR_NODE)
+		return fail(l, n, "%s must be a scalar, not %s", what, kind_name(n));
+	if (strlen((const char *)n->data.scalar.value) != n->data.scalar.length)
+		return fail(l, n, "%s contains a NUL character", what);
+	*out = (const char *)n->data.scalar.value;
+	return 0;
+}
+
+static int str_to(struct ld *l, yaml_node_t *n, const char *what, char *buf, size_t len)
+{
+	const char *v;
+	int ret = scalar(l, n, what, &v);
+
+	if (ret)
+		return ret;
+	if (strlen(v) >= len || !*v)
+		return fail(l, n, "%s must be 1 to %zu characters", what, len - 1);
+	snprintf(buf, len, "%s", v);
+	return 0;
+}
+
+static int int_to(struct ld *l, yaml_node_t *n, const char *what, long min, long max, long *out)
+{
+	const char *v;
+	char *end;
+	int ret = scalar(l, n, what, &v);
+
+	if (ret)
+		return ret;
+	errno = 0;
+	*out = strtol(v, &end, 10);
+	if (!*v || *end || errno || *out < min || *out > max)
+		return fail(l, n, "%s must be a whole number from %ld to %ld, not '%s'", what, min,
+			    max, v);
+	return 0;
+}
+
+static int bool_to(struct ld *l, yaml_node_t *n, const char *what, bool *out)
+{
+	const char *v;
+	int ret = scalar(l, n, what, &v);
+
+	if (ret)
+		return ret;
+	if (!strcmp(v, "true") || !strcmp(v, "yes"))
+		*out = true;
+	else if (!strcmp(v, "false") || !strcmp(v, "no"))
+		*out = false;
+	else
+		return fail(l, n, "%s must be true or false, not '%s'", what, v);
+	return 0;
+}
+
+/* One of choices (NULL-terminated); the index in *out. */
+static int choice_to(struct ld *l, yaml_node_t *n, const char *what, const char *const *choices,
+		     int *out)
+{
+	char list[256] = "";
+	const char *v;
+	int ret = scalar(l, n, what, &v);
+
+	if (ret)
+		return ret;
+	for (int i = 0; choices[i]; i++) {
+		if (!strcmp(v, choices[i])) {
+			*out = i;
+			return 0;
+		}
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 choices[i]);
+	}
+	return fail(l, n, "%s '%s' is not known: use one of %s", what, v, list);
+}
+
+/* Walk a mapping: every key must be a scalar in known (space-separated). */
+static int each_key(struct ld *l, yaml_node_t *map, const char *what, const char *known,
+		    key_fn fn, void *ctx)
+{
+	if (map->type != YAML_MAPPING_NODE)
+		return fail(l, map, "%s must be a mapping (key: value), not %s", what,
+			    kind_name(map));
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = node(l, p->key), *v = node(l, p->value);
+		const char *key;
+		char pad[64];
+		int ret;
+
+		if (!k || !v)
+			return fail(l, map, "%s: broken document", what);
+		ret = scalar(l, k, "a key", &key);
+		if (ret)
+			return ret;
+		snprintf(pad, sizeof(pad), " %s ", key);
+		if (strlen(key) > 40 || !strstr(known, pad))
+			return fail(l, k, "unknown key '%s' in %s; known keys:%s", key, what, known);
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+			yaml_node_t *qk = node(l, q->key);
+
+			if (qk && qk->type == YAML_SCALAR_NODE &&
+			    !strcmp((const char *)qk->data.scalar.value, key))
+				return fail(l, k, "key '%s' appears twice in %s", key, what);
+		}
+		ret = fn(l, key, v, ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- topology ---- */
+
+/* The order of enum gd_link (topo.h); NV is not a GPU-to-NIC class. */
+static const char *const link_names[] = { "X", "NV", "PIX", "PXB", "PHB", "NODE", "SYS", NULL };
+
+static int topo_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
+{
+	struct gd_ck_topology *t = ctx;
+	long n;
+	int ret;
+
+	if (!strcmp(key, "worst_gpu_nic_class"))
+		return choice_to(l, v, "worst_gpu_nic_class", link_names, &t->worst_class);
+	if (!strcmp(key, "gpu_nic_same_numa"))
+		return bool_to(l, v, key, &t->same_numa);
+	ret = int_to(l, v, key, 0, 4096, &n);
+	if (ret)
+		return ret;
+	if (!strcmp(key, "gpus"))
+		t->gpus = (int)n;
+	else if (!strcmp(key, "nics"))
+		t->nics = (int)n;
+	else
+		t->numa_nodes = (int)n;
+	return 0;
+}
+
+static int load_topology(struct ld *l, yaml_node_t *n)
+{
+	l->s->topo.given = true;
+	return each_key(l, n, "topology",
+			" gpus nics numa_nodes worst_gpu_nic_class gpu_nic_same_numa ", topo_key,
+			&l->s->topo);
+}
+
+/* ---- devices ---- */
+
+static int dev_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
+{
+	static const char *const gid_types[] = { "IB", "RoCE v1", "RoCE v2", NULL };
+	struct gd_ck_device *d = ctx;
+	char why[256];
+	const char *s;
+	long n;
+	int ret, i;
+
+	if (!strcmp(key, "name"))
+		return str_to(l, v, "name", d->name, sizeof(d->name));
+	if (!strcmp(key, "state"))
+		return str_to(l, v, "state", d->state, sizeof(d->state));
+	if (!strcmp(key, "firmware"))
+		return str_to(l, v, "firmware", d->firmware, sizeof(d->firmware));
+	if (!strcmp(key, "bond_mode"))
+		return str_to(l, v, "bond_mode", d->bond_mode, sizeof(d->bond_mode));
+	if (!strcmp(key, "gid_type")) {
+		ret = choice_to(l, v, "gid_type", gid_types, &i);
+		if (!ret)
+			snprintf(d->gid_type, sizeof(d->gid_type), "%s", gid_types[i]);
+		return ret;
+	}
+	if (!strcmp(key, "min_rate")) {
+		ret = scalar(l, v, key, &s);
+		if (!ret && gd_ck_parse_rate(s, &d->min_rate_gbps, why, sizeof(why)))
+			ret = fail(l, v, "min_rate: %s", why);
+		return ret;
+	}
+	if (!strcmp(key, "mtu")) {
+		ret = int_to(l, v, key, 256, 4096, &n);
+		if (!ret && (n & (n - 1)))
+			ret = fail(l, v, "mtu must be an IB MTU: 256, 512, 1024, 2048 or 4096");
+		d->mtu = (int)n;
+		return ret;
+	}
+	ret = int_to(l, v, key, !strcmp(key, "port") ? 1 : 0, 255, &n);
+	if (!strcmp(key, "port"))
+		d->port = (int)n;
+	else
+		d->bond_slaves_up = (int)n;
+	return ret;
+}
+
+static int load_devices(struct ld *l, yaml_node_t *n)
+{
+	struct gd_ck_spec *s = l->s;
+	size_t cnt;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(l, n, "devices must be a list of device entries ('- name: mlx5_0'), "
+			    "not %s", kind_name(n));
+	cnt = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	s->devices = calloc(cnt ? cnt : 1, sizeof(*s->devices));
+	if (!s->devices)
+		return -ENOMEM;
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+	     it++) {
+		struct gd_ck_device *d = &s->devices[s->ndevices++];
+		yaml_node_t *e = node(l, *it);
+		int ret;
+
+		d->port = 1;
+		d->bond_slaves_up = -1;
+		d->line = (int)e->start_mark.line + 1;
+		d->column = (int)e->start_mark.column + 1;
+		ret = each_key(l, e, "a device entry", " name port state min_rate mtu firmware "
+			       "gid_type bond_mode bond_slaves_up ", dev_key, d);
+		if (ret)
+			return ret;
+		if (!d->name[0])
+			return fail(l, e, "a device entry needs a name (a device, or \"*\" for all)");
+	}
+	return 0;
+}
+
+/* ---- doctor ---- */
+
+static int doctor_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
+{
+	struct gd_ck_spec *s = l->s;
+	size_t cnt;
+
+	if (v->type != YAML_SEQUENCE_NODE)
+		return fail(l, v, "must_pass must be a list of gd_doctor check ids "
+			    "('gd_doctor --list' names them), not %s", kind_name(v));
+	cnt = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+	s->doctor = calloc(cnt ? cnt : 1, sizeof(*s->doctor));
+	if (!s->doctor)
+		return -ENOMEM;
+	for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+	     it++) {
+		int ret = str_to(l, node(l, *it), "a doctor check id", s->doctor[s->ndoctor],
+				 GD_CK_NAME);
+		if (ret)
+			return ret;
+		s->ndoctor++;
+	}
+	return 0;
+}
+
+static int load_doctor(struct ld *l, yaml_node_t *n)
+{
+	return each_key(l, n, "doctor", " must_pass ", doctor_key, NULL);
+}
+
+/* ---- tests ---- */
+
+static const char *const op_names[] = { "write", "read", "atomic", "send", NULL };
+static const char *const kind_names[] = { "bw", "lat", NULL };
+static const char *const pairs_names[] = { "each-nic-loopback", "each-gpu-nearest-nic",
+					   "nic-gpu-matrix", "pairwise", "ring", "all-pairs", NULL };
+
+static int sweep_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
+{
+	yaml_node_item_t *it = v->data.sequence.items.start;
+	uint64_t b[2];
+	char why[256];
+
+	if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top - it != 2)
+		return fail(l, v, "sweep must be a list of two sizes [FIRST, LAST], e.g. [2, 8M]");
+	for (int i = 0; i < 2; i++) {
+		const char *s;
+		int ret = scalar(l, node(l, it[i]), "a sweep size", &s);
+
+		if (ret)
+			return ret;
+		if (gd_ck_parse_size(s, &b[i], why, sizeof(why)))
+			return fail(l, node(l, it[i]), "sweep: %s", why);
+	}
+	if (b[0] > b[1] || b[1] > (8u << 20))
+		return fail(l, v, "sweep [FIRST, LAST] needs FIRST <= LAST <= 8M");
+	t->sweep_min = b[0];
+	t->sweep_max = b[1];
+	return 0;
+}
+
+static int thresh_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
+{
+	struct gd_ck_test *t = ctx;
+	char why[320];
+	const char *s;
+	int m, ret = scalar(l, v, key, &s);
+
+	if (ret)
+		return ret;
+	for (m = 0; m < GD_CK_NMETRIC; m++)
+		if (!strcmp(key, gd_ck_metric_name(m)))
+			break;
+	if (t->nth == GD_CK_MAX_THRESH)
+		return fail(l, v, "at most %d thresholds per test", GD_CK_MAX_THRESH);
+	if (gd_ck_parse_threshold(m, s, &t->th[t->nth], why, sizeof(why)))
+		return fail(l, v, "%s: %s", key, why);
+	if (t->kind == GD_KIND_LAT && gd_ck_metric_is_min(m))
+		return fail(l, v, "%s needs a bandwidth test (type: bw); a latency test has "
+			    "max_lat and max_lat_p99", key);
+	if (t->kind == GD_KIND_BW && !gd_ck_metric_is_min(m))
+		return fail(l, v, "%s needs a latency test (type: lat)", key);
+	t->nth++;
+	return 0;
+}
+
+static int hosts_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
+{
+	yaml_node_item_t *it = v->data.sequence.items.start;
+
+	if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top - it != 2)
+		return fail(l, v, "hosts must be a list of two hosts [server, client]");
+	for (int i = 0; i < 2; i++) {
+		int ret = str_to(l, node(l, it[i]), "a host", t->hosts[i], sizeof(t->hosts[i]));
+
+		if (ret)
+			return ret;
+	}
+	t->nhosts = 2;
+	t->pairs = GD_CK_HOSTS;
+	return 0;
+}
+
+static int pairs_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
+{
+	int i, ret;
+
+	if (v->type == YAML_MAPPING_NODE && v->data.mapping.pairs.top - v->data.mapping.pairs.start
+	    == 1) {
+		yaml_node_t *k = node(l, v->data.mapping.pairs.start->key);
+
+		if (k->type == YAML_SCALAR_NODE && !strcmp((char *)k->data.scalar.value, "hosts"))
+			return hosts_to(l, node(l, v->data.mapping.pairs.start->value), t);
+	}
+	if (v->type != YAML_SCALAR_NODE)
+		return fail(l, v, "pairs must be each-nic-loopback, each-gpu-nearest-nic, "
+			    "nic-gpu-matrix, pairwise, ring, all-pairs or {hosts: [A, B]}");
+	ret = choice_to(l, v, "pairs", pairs_names, &i);
+	if (ret)
+		return ret;
+	t->pairs = i <= GD_CK_NIC_GPU_MATRIX ? (enum gd_ck_pairs)i : GD_CK_HOSTS;
+	if (i > GD_CK_NIC_GPU_MATRIX)
+		t->pattern = (enum gd_ck_pattern)(i - GD_CK_HOSTS);
+	return 0;
+}
+
+static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t)
+{
+	static const char *const mem[] = { "host", "gpu", NULL };
+	static const char *const init[] = { "cpu", "proxy", "ibgda", NULL };
+	char why[256];
+	const char *s;
+	long n;
+	int i, ret;
+
+	if (!strcmp(key, "memory")) {
+		ret = choice_to(l, v, key, mem, &i);
+		t->memory = (enum gd_ck_memory)i;
+		return ret;
+	}
+	if (!strcmp(key, "initiator")) {
+		ret = choice_to(l, v, key, init, &i);
+		if (!ret)
+			snprintf(t->initiator, sizeof(t->initiator), "%s", init[i]);
+		return ret;
+	}
+	if (!strcmp(key, "qps")) {
+		ret = int_to(l, v, key, 1, 16384, &n);
+		t->qps = (uint32_t)n;
+		return ret;
+	}
+	if (!strcmp(key, "iterations")) {
+		ret = int_to(l, v, key, 5, 1000000000L, &n);
+		t->iters = (uint64_t)n;
+		return ret;
+	}
+	ret = scalar(l, v, key, &s);
+	if (ret)
+		return ret;
+	if (!strcmp(key, "size") && gd_ck_parse_size(s, &t->size, why, sizeof(why)))
+		return fail(l, v, "size: %s", why);
+	if (!strcmp(key, "duration") && gd_ck_parse_seconds(s, &t->duration_s, why, sizeof(why)))
+		return fail(l, v, "duration: %s", why);
+	if (!strcmp(key, "min_slave_share")) {
+		char *end;
+		double pct = strtod(s, &end);
+
+		if (end == s || strcmp(end, "%") || !(pct >= 0 && pct <= 100))
+			return fail(l, v, "min_slave_share must be a percentage "
+				    "from 0 to 100, e.g. '10%%'");
+		t->min_slave_share = pct;
+	}
+	return 0;
+}
+
+static int test_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
+{
+	static const char *const checks[] = { "bandwidth", "bond-balance", NULL };
+	struct gd_ck_test *t = ctx;
+	int i, ret;
+
+	if (!strcmp(key, "name"))
+		return str_to(l, v, key, t->name, sizeof(t->name));
+	if (!strcmp(key, "device"))
+		return str_to(l, v, key, t->device, sizeof(t->device));
+	if (!strcmp(key, "op")) {
+		ret = choice_to(l, v, key, op_names, &i);
+		t->op = (enum gd_bench_op)i;
+		return ret;
+	}
+	if (!strcmp(key, "type")) {
+		ret = choice_to(l, v, key, kind_names, &i);
+		t->kind = (enum gd_bench_kind)i;
+		return ret;
+	}
+	if (!strcmp(key, "check")) {
+		ret = choice_to(l, v, key, checks, &i);
+		t->bond_balance = i == 1;
+		return ret;
+	}
+	if (!strcmp(key, "sweep"))
+		return sweep_to(l, v, t);
+	if (!strcmp(key, "pairs"))
+		return pairs_to(l, v, t);
+	if (!strcmp(key, "thresholds"))
+		return 0; /* after type is known: see gd_ck_load_test */
+	return test_scalar_key(l, key, v, t);
+}
+
+static yaml_node_t *find_key(struct ld *l, yaml_node_t *map, const char *key)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = node(l, p->key);
+
+		if (k && k->type == YAML_SCALAR_NODE && !strcmp((char *)k->data.scalar.value, key))
+			return node(l, p->value);
+	}
+	return NULL;
+}
+
+static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
+{
+	yaml_node_t *th;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->line = (int)n->start_mark.line + 1;
+	t->column = (int)n->start_mark.column + 1;
+	t->qps = 1;
+	snprintf(t->initiator, sizeof(t->initiator), "cpu");
+	ret = each_key(l, n, "a test", " name op type check size sweep duration iterations qps "
+		       "memory initiator device pairs thresholds min_slave_share ", test_key, t);
+	if (ret)
+		return ret;
+	if (!t->name[0])
+		return fail(l, n, "a test needs a name");
+	th = find_key(l, n, "thresholds");
+	if (th) {
+		ret = each_key(l, th, "thresholds", " min_bw min_peak_bw min_msg_rate max_lat "
+			       "max_lat_p99 ", thresh_key, t);
+		if (ret)
+			return ret;
+	}
+	if (t->size && t->sweep_min)
+		return fail(l, n, "test '%s' has both size and sweep: give one", t->name);
+	if (t->duration_s && t->iters)
+		return fail(l, n, "test '%s' has both duration and iterations: give one", t->name);
+	if (t->op == GD_OP_ATOMIC && (t->size > 8 || t->sweep_min))
+		return fail(l, n, "test '%s': atomics move 8 bytes; leave size and sweep out",
+			    t->name);
+	if (t->bond_balance && t->kind != GD_KIND_BW)
+		return fail(l, n, "test '%s': bond-balance needs a bandwidth test", t->name);
+	if (!t->size && !t->sweep_min)
+		t->size = t->op == GD_OP_ATOMIC ? 8 : t->kind == GD_KIND_BW ? 65536 : 2;
+	return 0;
+}
+
+static int load_tests(struct ld *l, yaml_node_t *n)
+{
+	struct gd_ck_spec *s = l->s;
+	size_t cnt;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(l, n, "tests must be a list of tests ('- name: ...'), not %s",
+			    kind_name(n));
+	cnt = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	s->tests = calloc(cnt ? cnt : 1, sizeof(*s->tests));
+	if (!s->tests)
+		return -ENOMEM;
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+	     it++) {
+		int ret = gd_ck_load_test(l, node(l, *it), &s->tests[s->ntests]);
+
+		if (ret)
+			return ret;
+		for (size_t i = 0; i < s->ntests; i++)
+			if (!strcmp(s->tests[i].name, s->tests[s->ntests].name))
+				return fail(l, node(l, *it), "a second test named '%s': test "
+					    "names must be unique", s->tests[i].name);
+		s->ntests++;
+	}
+	return 0;
+}
+
+static int top_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
+{
+	long n;
+	int ret;
+
+	if (!strcmp(key, "version")) {
+		ret = int_to(l, v, "version", 1, 1, &n);
+		return ret;
+	}
+	if (!strcmp(key, "name"))
+		return str_to(l, v, "name", l->s->name, sizeof(l->s->name));
+	if (!strcmp(key, "topology"))
+		return load_topology(l, v);
+	if (!strcmp(key, "devices"))
+		return load_devices(l, v);
+	if (!strcmp(key, "doctor"))
+		return load_doctor(l, v);
+	return load_tests(l, v);
+}
+
+static int syntax_error(struct ld *l, yaml_parser_t *p)
+{
+	const yaml_mark_t *m = p->problem ? &p->problem_mark : &p->context_mark;
+
+	snprintf(l->err, l->errlen, "%s:%lu:%lu: YAML syntax error: %s%s%s", l->name,
+		 (unsigned long)m->line + 1, (unsigned long)m->column + 1,
+		 p->problem ? p->problem : "malformed document", p->context ? " " : "",
+		 p->context ? p->context : "");
+	return -EINVAL;
+}
+
+int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
+		     struct gd_ck_spec *spec, char *err, size_t errlen)
+{
+	struct ld l = { .name = name, .err = err, .errlen = errlen, .s = spec };
+	yaml_parser_t p;
+	yaml_node_t *root;
+	int ret;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->topo = (struct gd_ck_topology){ -1, -1, -1, -1, false, false };
+	snprintf(spec->path, sizeof(spec->path), "%s", name);
+	gd_ck_sha256_hex(buf, len, spec->sha256);
+	if (!yaml_parser_initialize(&p))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&p, buf, len);
+	if (!yaml_parser_load(&p, &l.doc)) {
+		ret = syntax_error(&l, &p);
+		yaml_parser_delete(&p);
+		return ret;
+	}
+	root = yaml_document_get_root_node(&l.doc);
+	if (!root)
+		ret = fail(&l, NULL, "the spec is empty; 'gd_check --example' prints one for "
+			   "this machine");
+	else
+		ret = each_key(&l, root, "the spec", " version name topology devices doctor tests ",
+			       top_key, NULL);
+	yaml_document_delete(&l.doc);
+	yaml_parser_delete(&p);
+	if (ret)
+		gd_ck_spec_free(spec);
+	return ret;
+}
+
+int gd_ck_spec_load(const char *path, struct gd_ck_spec *spec, char *err, size_t errlen)
+{
+	unsigned char *buf = NULL;
+	size_t len = 0, cap = 0;
+	FILE *f = fopen(path, "re");
+	int ret;
+
+	memset(spec, 0, sizeof(*spec));
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot open the spec: %s", path, strerror(errno));
+		return ret;
+	}
+	for (;;) {
+		if (len == cap) {
+			unsigned char *nb = cap < (16u << 20) ? realloc(buf, cap ? cap * 2 : 4096) : NULL;
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				snprintf(err, errlen, "%s: the spec is too large (16 MiB at most)", path);
+				return -EFBIG;
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 4096;
+		}
+		size_t got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	ret = ferror(f) ? -EIO : 0;
+	fclose(f);
+	if (ret) {
+		snprintf(err, errlen, "%s: cannot read the spec", path);
+		free(buf);
+		return ret;
+	}
+	ret = gd_ck_spec_parse(path, buf, len, spec, err, errlen);
+	free(buf);
+	return ret;
+}
+
+void gd_ck_spec_free(struct gd_ck_spec *spec)
+{
+	free(spec->devices);
+	free(spec->doctor);
+	free(spec->tests);
+	spec->devices = NULL;
+	spec->doctor = NULL;
+	spec->tests = NULL;
+	spec->ndevices = spec->ndoctor = spec->ntests = 0;
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_check's acceptance spec: a YAML file (parsed by libyaml, Debian's
+ * libyaml-dev) with the sections topology, devices, doctor and tests.
+ *
+ * Every value is checked while loading: unknown keys, wrong types, bad
+ * units and YAML syntax errors give one message "FILE:LINE:COLUMN: what is
+ * wrong; what is expected" and -EINVAL (the tool exits 2). Counts and
+ * thresholds that a spec leaves out are not checked (-1 / nth == 0).
+ *
+ * Units: bandwidth in Gb/s (also Mb/s, GB/s), latency in us (also ns, ms),
+ * message rate in Mpps (also Kpps, pps); relative bandwidth thresholds are
+ * "90% line" (of the port's line rate) or "80% pcie" (of the narrowest PCIe
+ * link on the path, by the path class of the pair).
+ */
+#ifndef GD_CHECK_SPEC_H
+#define GD_CHECK_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench_params.h"
+
+#define GD_CK_NAME 64
+#define GD_CK_MAX_THRESH 8
+#define GD_CK_MAX_HOSTS 2
+
+/* What a threshold compares. */
+enum gd_ck_metric {
+	GD_CK_BW_AVG,	/* min_bw: average bandwidth */
+	GD_CK_BW_PEAK,	/* min_peak_bw */
+	GD_CK_MSG_RATE,	/* min_msg_rate */
+	GD_CK_LAT_AVG,	/* max_lat */
+	GD_CK_LAT_P99,	/* max_lat_p99 */
+	GD_CK_NMETRIC
+};
+/* How its value is given. */
+enum gd_ck_tkind {
+	GD_CK_ABS,	/* Gb/s, us or Mpps */
+	GD_CK_LINE,	/* % of the port's line rate */
+	GD_CK_PCIE,	/* % of the PCIe limit of the pair's path */
+};
+
+struct gd_ck_threshold {
+	enum gd_ck_metric metric;
+	enum gd_ck_tkind kind;
+	double value;		/* Gb/s, us, Mpps, or percent */
+	char text[48];		/* as written, for reports */
+};
+
+/* Which devices a test runs on. */
+enum gd_ck_pairs {
+	GD_CK_EACH_NIC_LOOPBACK,	/* every RDMA device (or `device`) talking to itself */
+	GD_CK_EACH_GPU_NEAREST_NIC,	/* every GPU with its nearest NIC, loopback */
+	GD_CK_NIC_GPU_MATRIX,		/* every NIC x every GPU and host memory per NUMA node */
+	GD_CK_HOSTS,			/* two hosts, or MPI ranks (pattern) */
+};
+enum gd_ck_pattern { GD_CK_PAT_PAIRWISE, GD_CK_PAT_RING, GD_CK_PAT_ALL_PAIRS };
+enum gd_ck_memory { GD_CK_MEM_HOST, GD_CK_MEM_GPU };
+
+struct gd_ck_test {
+	char name[GD_CK_NAME];
+	int line, column;		/* where the test starts in the spec */
+	bool bond_balance;		/* check: bond-balance */
+	enum gd_bench_op op;
+	enum gd_bench_kind kind;
+	uint64_t size;			/* bytes */
+	uint64_t sweep_min, sweep_max;	/* 0: no sweep */
+	uint32_t duration_s;		/* 0: iterations */
+	uint64_t iters;			/* 0: the tool's default */
+	uint32_t qps;
+	enum gd_ck_memory memory;
+	char initiator[16];		/* "cpu" (default), "proxy", "ibgda" */
+	char device[GD_CK_NAME];	/* "" = every device */
+	enum gd_ck_pairs pairs;
+	enum gd_ck_pattern pattern;	/* GD_CK_HOSTS under MPI */
+	char hosts[GD_CK_MAX_HOSTS][256];
+	size_t nhosts;
+	struct gd_ck_threshold th[GD_CK_MAX_THRESH];
+	size_t nth;
+	double min_slave_share;		/* bond-balance: percent each slave must carry */
+};
+
+/* Expectations of the devices: one entry per name (or "*" for all). */
+struct gd_ck_device {
+	char name[GD_CK_NAME];		/* "*": every RDMA device */
+	int line, column;
+	int port;			/* default 1 */
+	char state[24];			/* "ACTIVE", "" unchecked */
+	double min_rate_gbps;		/* 0 unchecked */
+	int mtu;			/* active MTU in bytes, 0 unchecked */
+	char firmware[32];		/* "" unchecked */
+	char gid_type[16];		/* "RoCE v2", "IB", "" unchecked */
+	char bond_mode[32];		/* "802.3ad", "" unchecked */
+	int bond_slaves_up;		/* -1 unchecked */
+};
+
+struct gd_ck_topology {
+	int gpus, nics, numa_nodes;	/* -1 unchecked */
+	int worst_class;		/* enum gd_link: the worst allowed GPU-to-nearest-NIC class; -1 */
+	bool same_numa;			/* every GPU's nearest NIC on its NUMA node */
+	bool given;
+};
+
+struct gd_ck_spec {
+	char path[4096];
+	char sha256[65];		/* of the file's bytes, as sha256sum prints it */
+	char name[128];
+	struct gd_ck_topology topo;
+	struct gd_ck_device *devices;
+	size_t ndevices;
+	char (*doctor)[GD_CK_NAME];	/* check ids that must PASS */
+	size_t ndoctor;
+	struct gd_ck_test *tests;
+	size_t ntests;
+};
+
+/*
+ * Load and check a spec from a file. On error, err holds
+ * "FILE:LINE:COLUMN: message" and the return is -EINVAL (bad spec) or
+ * -errno (cannot read the file).
+ */
+int gd_ck_spec_load(const char *path, struct gd_ck_spec *spec, char *err, size_t errlen);
+/* The same from a buffer (the fuzz target); name is used in messages. */
+int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
+		     struct gd_ck_spec *spec, char *err, size_t errlen);
+void gd_ck_spec_free(struct gd_ck_spec *spec);
+
+/* Names for reports and JSON. */
+const char *gd_ck_metric_name(enum gd_ck_metric m);	/* "min_bw" */
+const char *gd_ck_metric_unit(enum gd_ck_metric m);	/* "Gb/s" */
+const char *gd_ck_pairs_name(enum gd_ck_pairs p);	/* "each-nic-loopback" */
+const char *gd_ck_pattern_name(enum gd_ck_pattern p);	/* "pairwise" */
+/* The metric is a lower bound (bandwidth, rate) rather than an upper one (latency). */
+bool gd_ck_metric_is_min(enum gd_ck_metric m);
+
+/* Value parsers (exposed for unit tests): 0 or -EINVAL with why filled. */
+int gd_ck_parse_size(const char *s, uint64_t *bytes, char *why, size_t len);
+int gd_ck_parse_seconds(const char *s, uint32_t *sec, char *why, size_t len);
+int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_threshold *t,
+			  char *why, size_t len);
+int gd_ck_parse_rate(const char *s, double *gbps, char *why, size_t len);
+
+/* SHA-256 of a buffer as 64 hex digits (FIPS 180-4). */
+void gd_ck_sha256_hex(const unsigned char *buf, size_t len, char out[65]);
+
+#endif

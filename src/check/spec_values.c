@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Values in a gd_check spec: sizes, durations, rates and thresholds with their units. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "spec.h"
+
+static const char *const metric_names[GD_CK_NMETRIC] = {
+	"min_bw", "min_peak_bw", "min_msg_rate", "max_lat", "max_lat_p99",
+};
+static const char *const metric_units[GD_CK_NMETRIC] = { "Gb/s", "Gb/s", "Mpps", "us", "us" };
+
+const char *gd_ck_metric_name(enum gd_ck_metric m)
+{
+	return m < GD_CK_NMETRIC ? metric_names[m] : "?";
+}
+
+const char *gd_ck_metric_unit(enum gd_ck_metric m)
+{
+	return m < GD_CK_NMETRIC ? metric_units[m] : "?";
+}
+
+bool gd_ck_metric_is_min(enum gd_ck_metric m)
+{
+	return m == GD_CK_BW_AVG || m == GD_CK_BW_PEAK || m == GD_CK_MSG_RATE;
+}
+
+const char *gd_ck_pairs_name(enum gd_ck_pairs p)
+{
+	static const char *const n[] = { "each-nic-loopback", "each-gpu-nearest-nic",
+					 "nic-gpu-matrix", "hosts" };
+	return p <= GD_CK_HOSTS ? n[p] : "?";
+}
+
+const char *gd_ck_pattern_name(enum gd_ck_pattern p)
+{
+	static const char *const n[] = { "pairwise", "ring", "all-pairs" };
+	return p <= GD_CK_PAT_ALL_PAIRS ? n[p] : "?";
+}
+
+/* A finite non-negative number followed by optional blanks; *end at the unit. */
+static int number(const char *s, double *v, const char **end)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return -EINVAL;
+	errno = 0;
+	*v = strtod(s, &e);
+	if (errno || e == s || !isfinite(*v) || *v < 0)
+		return -EINVAL;
+	while (isspace((unsigned char)*e))
+		e++;
+	*end = e;
+	return 0;
+}
+
+struct unit {
+	const char *name;
+	double factor;
+};
+
+/* The unit at u (case-sensitive, then trailing blanks): its factor, or -EINVAL. */
+static int unit_factor(const char *u, const struct unit *units, double *factor)
+{
+	size_t n = strlen(u);
+
+	while (n && isspace((unsigned char)u[n - 1]))
+		n--;
+	for (const struct unit *x = units; x->name; x++)
+		if (strlen(x->name) == n && strncmp(u, x->name, n) == 0) {
+			*factor = x->factor;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int gd_ck_parse_size(const char *s, uint64_t *bytes, char *why, size_t len)
+{
+	static const struct unit u[] = { { "", 1 }, { "B", 1 }, { "K", 1024 }, { "KiB", 1024 },
+					 { "M", 1 << 20 }, { "MiB", 1 << 20 }, { "G", 1 << 30 },
+					 { "GiB", 1 << 30 }, { NULL, 0 } };
+	const char *end;
+	double v, f;
+
+	if (number(s, &v, &end) || unit_factor(end, u, &f) || v * f < 1 || v * f > (1ull << 32) ||
+	    v * f != floor(v * f)) {
+		snprintf(why, len, "'%s' is not a size: write bytes or K, M, G (powers of two), "
+			 "e.g. 64K, from 1 byte to 4G", s);
+		return -EINVAL;
+	}
+	*bytes = (uint64_t)(v * f);
+	return 0;
+}
+
+int gd_ck_parse_seconds(const char *s, uint32_t *sec, char *why, size_t len)
+{
+	static const struct unit u[] = { { "", 1 }, { "s", 1 }, { "m", 60 }, { "min", 60 },
+					 { NULL, 0 } };
+	const char *end;
+	double v, f;
+
+	if (number(s, &v, &end) || unit_factor(end, u, &f) || v * f < 1 || v * f > 86400 ||
+	    v * f != floor(v * f)) {
+		snprintf(why, len, "'%s' is not a duration: write whole seconds, e.g. 5s or 2m "
+			 "(1 s to 24 h)", s);
+		return -EINVAL;
+	}
+	*sec = (uint32_t)(v * f);
+	return 0;
+}
+
+static const struct unit bw_units[] = { { "Gb/s", 1 }, { "Gbps", 1 }, { "Mb/s", 1e-3 },
+					{ "Mbps", 1e-3 }, { "Tb/s", 1e3 }, { "GB/s", 8 },
+					{ "MB/s", 8e-3 }, { NULL, 0 } };
+
+int gd_ck_parse_rate(const char *s, double *gbps, char *why, size_t len)
+{
+	const char *end;
+	double v, f;
+
+	if (number(s, &v, &end) || !*end || unit_factor(end, bw_units, &f)) {
+		snprintf(why, len, "'%s' is not a bandwidth: write a number and Gb/s (or Mb/s, "
+			 "Tb/s, GB/s), e.g. 100 Gb/s", s);
+		return -EINVAL;
+	}
+	*gbps = v * f;
+	return 0;
+}
+
+/* "90% line" / "75% pcie" */
+static int relative(const char *s, const char *end, struct gd_ck_threshold *t)
+{
+	const char *w = end + 1;
+	size_t n;
+
+	while (isspace((unsigned char)*w))
+		w++;
+	n = strlen(w);
+	while (n && isspace((unsigned char)w[n - 1]))
+		n--;
+	if (n == 4 && strncmp(w, "line", 4) == 0)
+		t->kind = GD_CK_LINE;
+	else if (n == 4 && strncmp(w, "pcie", 4) == 0)
+		t->kind = GD_CK_PCIE;
+	else
+		return -EINVAL;
+	return t->value > 0 && t->value <= 100 ? 0 : -ERANGE;
+}
+
+int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_threshold *t,
+			  char *why, size_t len)
+{
+	static const struct unit lat[] = { { "us", 1 }, { "µs", 1 }, { "ns", 1e-3 },
+					   { "ms", 1e3 }, { NULL, 0 } };
+	static const struct unit rate[] = { { "Mpps", 1 }, { "Kpps", 1e-3 }, { "pps", 1e-6 },
+					    { NULL, 0 } };
+	const struct unit *units = m == GD_CK_MSG_RATE ? rate : m >= GD_CK_LAT_AVG ? lat : bw_units;
+	const char *end;
+	double f;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->metric = m;
+	snprintf(t->text, sizeof(t->text), "%s", s);
+	if (number(s, &t->value, &end) || !*end)
+		goto bad;
+	if (*end == '%') {
+		if (m != GD_CK_BW_AVG && m != GD_CK_BW_PEAK)
+			goto bad;
+		ret = relative(s, end, t);
+		if (ret == -ERANGE) {
+			snprintf(why, len, "'%s': a percentage is above 0 and at most 100", s);
+			return -EINVAL;
+		}
+		if (ret)
+			goto bad;
+		return 0;
+	}
+	if (unit_factor(end, units, &f))
+		goto bad;
+	t->kind = GD_CK_ABS;
+	t->value *= f;
+	return 0;
+bad:
+	if (m == GD_CK_MSG_RATE)
+		snprintf(why, len, "'%s' is not a message rate: write a number and Mpps (or "
+			 "Kpps, pps), e.g. 1.5 Mpps", s);
+	else if (m >= GD_CK_LAT_AVG)
+		snprintf(why, len, "'%s' is not a latency: write a number and us (or ns, ms), "
+			 "e.g. 5 us", s);
+	else
+		snprintf(why, len, "'%s' is not a bandwidth threshold: write a number and Gb/s "
+			 "(or Mb/s, GB/s), or a percentage of the line rate or PCIe limit: "
+			 "'90%% line', '80%% pcie'", s);
+	return -EINVAL;
+}

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * IBGDA device side: producer kernels over the shared protocol
+ * (ibgda_dev.h) at thread, warp (lane i writes WQE i, lane 0 reserves and
+ * rings) and CTA scope; a quiet kernel; a single-WQE latency kernel; and the
+ * encoder sample kernel. Every wait inside is bounded by the QP's
+ * %globaltimer deadline (the failure record names QPN and indices).
+ */
+#include <cuda_runtime.h>
+
+#include "ibgda_kernels.h"
+
+__device__ static void build_item(const struct gd_ibgda_kargs &a, const struct gd_ibgda_qp *qp,
+				  uint64_t idx, uint64_t item, struct gd_mlx5_wqebb *w)
+{
+	struct gd_mlx5_wr wr;
+
+	wr.opcode = GD_MLX5_OP_RDMA_WRITE;
+	wr.fm_ce_se = (idx + 1) % a.sig_every == 0 ? GD_MLX5_CTRL_CQ_UPDATE : 0;
+	wr.pi = (uint16_t)idx;
+	wr.qpn = qp->qpn;
+	wr.laddr = a.src + 8 * item;
+	wr.lkey = a.lkey;
+	wr.len = 8;
+	wr.raddr = a.dst + 8 * item;
+	wr.rkey = item == a.bad_at ? 0xbad : a.rkey;
+	wr.imm = 0;
+	wr.op1 = wr.op2 = 0;
+	gd_mlx5_wqe_rc(w, &wr);
+}
+
+__device__ static void fence_writes(const struct gd_ibgda_qp *qp)
+{
+	gd_ib_fence(qp->flags);
+}
+
+__global__ void k_post_thread(struct gd_ibgda_kargs a)
+{
+	uint64_t g = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+	uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+	const struct gd_ibgda_qp *qp = &a.qps[(g / 32) % a.nqps];
+
+	for (uint32_t k = 0; k < a.iters; k++) {
+		struct gd_mlx5_wqebb w;
+		uint64_t base = gd_ibgda_reserve(qp, 1);
+
+		if (base == ~0ull)
+			return;
+		build_item(a, qp, base, k * T + g, &w);
+		gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base), &w);
+		if (gd_ibgda_submit(qp, base, 1, 0))
+			return;
+	}
+}
+
+__global__ void k_post_warp(struct gd_ibgda_kargs a)
+{
+	uint64_t g = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+	uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+	uint32_t lane = threadIdx.x & 31;
+	const struct gd_ibgda_qp *qp = &a.qps[(g / 32) % a.nqps];
+
+	for (uint32_t k = 0; k < a.iters; k++) {
+		struct gd_mlx5_wqebb w;
+		uint64_t base = 0;
+		int bad;
+
+		if (lane == 0)
+			base = gd_ibgda_reserve(qp, 32);
+		base = __shfl_sync(0xffffffffu, base, 0);
+		if (base == ~0ull)
+			return;
+		build_item(a, qp, base + lane, k * T + g, &w);
+		gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base + lane), &w);
+		fence_writes(qp);
+		__syncwarp();
+		bad = 0;
+		if (lane == 0)
+			bad = gd_ibgda_submit(qp, base, 32, 0);
+		if (__shfl_sync(0xffffffffu, bad, 0))
+			return;
+	}
+}
+
+__global__ void k_post_cta(struct gd_ibgda_kargs a)
+{
+	__shared__ uint64_t base;
+	__shared__ int bad;
+	uint64_t g = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+	uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+	const struct gd_ibgda_qp *qp = &a.qps[blockIdx.x % a.nqps];
+
+	for (uint32_t k = 0; k < a.iters; k++) {
+		struct gd_mlx5_wqebb w;
+
+		if (threadIdx.x == 0)
+			base = gd_ibgda_reserve(qp, blockDim.x);
+		__syncthreads();
+		if (base == ~0ull)
+			return;
+		build_item(a, qp, base + threadIdx.x, k * T + g, &w);
+		gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base + threadIdx.x), &w);
+		fence_writes(qp);
+		__syncthreads();
+		if (threadIdx.x == 0)
+			bad = gd_ibgda_submit(qp, base, blockDim.x, 0);
+		__syncthreads();
+		if (bad)
+			return;
+	}
+}
+
+/* One thread per QP: a signalled NOP behind everything, then wait for it. */
+__global__ void k_quiet(struct gd_ibgda_qp *qps, uint32_t nqps)
+{
+	uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
+	const struct gd_ibgda_qp *qp;
+	struct gd_mlx5_wqebb w;
+	struct gd_mlx5_wr nop = {};
+	uint64_t base;
+
+	if (q >= nqps)
+		return;
+	qp = &qps[q];
+	if (gd_ibgda_failed(qp))
+		return;
+	base = gd_ibgda_reserve(qp, 1);
+	if (base == ~0ull)
+		return;
+	nop.opcode = GD_MLX5_OP_NOP;
+	nop.fm_ce_se = GD_MLX5_CTRL_CQ_UPDATE;
+	nop.pi = (uint16_t)base;
+	nop.qpn = qp->qpn;
+	gd_mlx5_wqe_rc(&w, &nop);
+	gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base), &w);
+	if (gd_ibgda_publish(qp, base, 1))
+		return;
+	gd_ibgda_quiet(qp, base + 1);
+}
+
+__global__ void k_latency(struct gd_ibgda_kargs a, uint64_t *t_db, uint64_t *t_cqe)
+{
+	const struct gd_ibgda_qp *qp = &a.qps[0];
+
+	for (uint32_t k = 0; k < a.iters; k++) {
+		struct gd_mlx5_wqebb w;
+		uint64_t t0 = gd_ib_now(), t1, base;
+		struct gd_ibgda_kargs one = a;
+
+		one.sig_every = 1;
+		base = gd_ibgda_reserve(qp, 1);
+		if (base == ~0ull)
+			return;
+		build_item(one, qp, base, k, &w);
+		gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base), &w);
+		if (gd_ibgda_submit(qp, base, 1, 1))
+			return;
+		t1 = gd_ib_now();
+		if (gd_ibgda_wait(qp, base + 1, 4))
+			return;
+		t_db[k] = t1 - t0;
+		t_cqe[k] = gd_ib_now() - t0;
+	}
+}
+
+__global__ void k_sample(uint8_t *out, uint32_t n, uint64_t seed)
+{
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		gd_ibgda_sample(seed, i, out + (size_t)i * GD_IBGDA_SAMPLE_BYTES);
+}
+
+extern "C" int gd_ibgda_launch_sample(uint8_t *out, uint32_t n, uint64_t seed, void *stream)
+{
+	k_sample<<<(n + 127) / 128, 128, 0, (cudaStream_t)stream>>>(out, n, seed);
+	return (int)cudaGetLastError();
+}
+
+extern "C" int gd_ibgda_launch_post(const struct gd_ibgda_kargs *a, uint32_t ctas,
+				    uint32_t threads, void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+
+	if (a->scope == GD_IBGDA_SCOPE_WARP)
+		k_post_warp<<<ctas, threads, 0, s>>>(*a);
+	else if (a->scope == GD_IBGDA_SCOPE_CTA)
+		k_post_cta<<<ctas, threads, 0, s>>>(*a);
+	else
+		k_post_thread<<<ctas, threads, 0, s>>>(*a);
+	return (int)cudaGetLastError();
+}
+
+extern "C" int gd_ibgda_launch_quiet(struct gd_ibgda_qp *qps, uint32_t nqps, void *stream)
+{
+	k_quiet<<<(nqps + 31) / 32, 32, 0, (cudaStream_t)stream>>>(qps, nqps);
+	return (int)cudaGetLastError();
+}
+
+extern "C" int gd_ibgda_launch_latency(const struct gd_ibgda_kargs *a, uint64_t *t_db,
+				       uint64_t *t_cqe, void *stream)
+{
+	k_latency<<<1, 1, 0, (cudaStream_t)stream>>>(*a, t_db, t_cqe);
+	return (int)cudaGetLastError();
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The DEVX command images IBGDA sends (pure builders over mlx5_prm.h, so
+ * tests check every field a real ConnectX will read): QUERY_HCA_CAP,
+ * CREATE_CQ (collapsed, overrun-ignore, buffers in umem), CREATE_QP (RC,
+ * zero-size RQ, SQ and doorbell record in umem), RST2INIT, INIT2RTR (IB and
+ * RoCE paths), RTR2RTS. Values follow notes/ibgda.md section 1.2.
+ */
+#ifndef GD_MLX5_CMD_H
+#define GD_MLX5_CMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlx5_prm.h"
+
+struct gd_cq_attr {
+	uint32_t log_size, uar_page, eqn, umem_id, dbr_umem_id;
+	uint64_t umem_offset, dbr_offset;
+	bool collapsed;
+};
+
+struct gd_qp_attr {
+	uint32_t pd, uar_page, cqn, log_sq_size, umem_id, dbr_umem_id, user_index;
+	uint64_t umem_offset, dbr_offset;
+};
+
+struct gd_qp_path {
+	uint32_t qpn, remote_qpn, port, mtu, log_rra_max, log_sra_max, psn_send, psn_recv;
+	bool roce;
+	uint16_t rlid, udp_sport;           /* IB lid; RoCE v2 UDP source port */
+	uint8_t sl, tclass, gid_index, hop_limit;
+	uint8_t rgid[16], rmac[6];
+};
+
+void gd_cmd_query_hca_cap(uint8_t in[GD_PRM_BYTES(QUERY_HCA_CAP_IN)], uint32_t cap_type);
+void gd_cmd_create_cq(uint8_t in[GD_PRM_BYTES(CREATE_CQ_IN)], const struct gd_cq_attr *a);
+void gd_cmd_create_qp(uint8_t in[GD_PRM_BYTES(CREATE_QP_IN)], const struct gd_qp_attr *a);
+void gd_cmd_rst2init(uint8_t in[GD_PRM_BYTES(MODIFY_QP_IN)], const struct gd_qp_path *p);
+void gd_cmd_init2rtr(uint8_t in[GD_PRM_BYTES(MODIFY_QP_IN)], const struct gd_qp_path *p);
+void gd_cmd_rtr2rts(uint8_t in[GD_PRM_BYTES(MODIFY_QP_IN)], const struct gd_qp_path *p);
+
+#endif

@@ -1,0 +1,40 @@
+# shellcheck shell=sh
+# Helpers for the gd_check tests of 'make check' (sourced, not a test itself).
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}" "${top_builddir:=$top_srcdir}"
+GD_CHECK=$top_builddir/tools/gd_check
+SPECS=$top_srcdir/tests/check/specs
+H20_XML=$top_srcdir/tests/fixtures/topo/h20/topology.xml
+H20_SYSFS=$top_srcdir/tests/fixtures/sysfs/h20
+# Debian's python3 (python3-junitparser is a Debian package, not in a pyenv)
+PY=/usr/bin/python3
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+finish() { [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }; exit 0; }
+[ -x "$GD_CHECK" ] || { echo "SKIP: $GD_CHECK not built"; exit 77; }
+
+# junit_check FILE TESTS FAILURES SKIPPED: parse with junitparser, compare the totals
+junit_check() {
+	"$PY" - "$@" <<'PYEOF'
+import sys
+from junitparser import JUnitXml
+path, want = sys.argv[1], [int(x) for x in sys.argv[2:5]]
+xml = JUnitXml.fromfile(path)
+tests = fails = skips = 0
+for suite in xml:
+    for case in suite:
+        tests += 1
+        for r in case.result:
+            kind = type(r).__name__
+            if kind == "Failure":
+                fails += 1
+                if not r.message:
+                    sys.exit("a failure without a message: " + case.name)
+            elif kind == "Skipped":
+                skips += 1
+got = [tests, fails, skips]
+if got != want:
+    sys.exit("junit %s: tests/failures/skipped %s, expected %s" % (path, got, want))
+PYEOF
+}
+have_junitparser() { "$PY" -c 'import junitparser' 2>/dev/null; }

@@ -1,0 +1,61 @@
+#!/bin/sh
+# gd_check's spec errors end to end: every bad spec in tests/check/specs/bad-*.yaml names
+# FILE:LINE:COLUMN and exits 2 (its first line says "# expect: LINE:COLUMN WORDS");
+# --example round-trips; topology checks against the H20 fixture give PASS and FAIL,
+# exit 1, and JUnit that junitparser reads.
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+for spec in "$SPECS"/bad-*.yaml; do
+	expect=$(sed -n '1s/^# expect: //p' "$spec")
+	pos=${expect%% *}
+	words=${expect#* }
+	"$GD_CHECK" "$spec" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 2 ]; then fail "$(basename "$spec"): exit $rc, expected 2"; cat "$tmp/err"; continue; fi
+	if ! grep -q "$(basename "$spec"):$pos: .*$words" "$tmp/err"; then
+		fail "$(basename "$spec"): expected '$pos: ...$words' in:"; cat "$tmp/err"; continue
+	fi
+	ok "$(basename "$spec"): $(cut -c1-120 "$tmp/err")"
+done
+"$GD_CHECK" "$tmp/absent.yaml" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "cannot open the spec" "$tmp/err" && ok "a missing spec: exit 3" || fail "missing spec"
+"$GD_CHECK" 2>"$tmp/err"
+[ $? -eq 2 ] && ok "no spec: exit 2" || fail "no spec"
+
+# --example for the H20 fixture is a spec gd_check accepts
+"$GD_CHECK" --example --topology "$H20_XML" --sysfs-root "$H20_SYSFS" >"$tmp/ex.yaml" ||
+	fail "--example"
+"$GD_CHECK" --dry-run --topology "$H20_XML" --sysfs-root "$H20_SYSFS" "$tmp/ex.yaml" >"$tmp/out" 2>&1 &&
+	grep -q "run(s); nothing was run" "$tmp/out" && ok "--example round trip (H20 fixture)" ||
+	{ fail "--example round trip"; cat "$tmp/out"; }
+grep -q "gpus: 8" "$tmp/ex.yaml" && grep -q "worst_gpu_nic_class: NODE" "$tmp/ex.yaml" &&
+	ok "--example counts and classes" || fail "--example content"
+
+# topology against the H20 fixture: gpus/numa PASS, nics and worst class FAIL
+"$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --junit "$tmp/t.xml" \
+	"$SPECS/h20-topology.yaml" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || { fail "h20-topology: exit $rc, expected 1"; cat "$tmp/out" "$tmp/err"; }
+grep -q "^topology  gpus .* PASS" "$tmp/out" && grep -q "^topology  nics .* FAIL" "$tmp/out" &&
+	grep -q "worst_gpu_nic_class .* FAIL .*NODE (GPU0)" "$tmp/out" &&
+	ok "h20-topology: PASS and FAIL lines" || { fail "h20-topology table"; cat "$tmp/out"; }
+grep -q "spec .*h20-topology.yaml (sha256 $(sha256sum "$SPECS/h20-topology.yaml" | cut -c1-16)" \
+	"$tmp/out" && ok "the report names the spec's sha256" || fail "sha256 in the header"
+if have_junitparser; then
+	junit_check "$tmp/t.xml" 5 2 0 && ok "JUnit read by junitparser" || fail "JUnit"
+else
+	echo "note: python3-junitparser missing: JUnit not validated"
+fi
+"$GD_CHECK" --json --topology "$H20_XML" --sysfs-root "$H20_SYSFS" "$SPECS/h20-topology.yaml" \
+	>"$tmp/j" 2>/dev/null
+"$PY" - "$tmp/j" <<'PYEOF' && ok "--json: JSON Lines with schema, types, summary" || fail "--json"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert all(r["schema"] == 1 for r in recs)
+assert recs[0]["type"] == "check_run" and len(recs[0]["spec_sha256"]) == 64
+assert recs[-1]["type"] == "check_summary" and recs[-1]["fail"] == 2 and recs[-1]["exit_code"] == 1
+assert sum(r["type"] == "check" for r in recs) == 5
+PYEOF
+finish

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* gd_check's spec loader and value parsers: good specs, bad ones with their positions, SHA-256. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "check_mpi.h"
+#include "spec.h"
+
+static int parse(const char *text, struct gd_ck_spec *s, char *err, size_t len)
+{
+	return gd_ck_spec_parse("t.yaml", (const unsigned char *)text, strlen(text), s, err, len);
+}
+
+static void good_spec(void **state)
+{
+	const char *y = "version: 1\nname: box\n"
+			"topology: {gpus: 8, nics: 4, worst_gpu_nic_class: PIX}\n"
+			"devices:\n  - name: mlx5_0\n    state: ACTIVE\n    min_rate: 200 Gb/s\n"
+			"    mtu: 4096\n    gid_type: RoCE v2\n    bond_slaves_up: 2\n"
+			"doctor:\n  must_pass: [memlock, rdma.port]\n"
+			"tests:\n  - name: w\n    op: write\n    size: 1M\n    duration: 3s\n"
+			"    qps: 4\n    memory: gpu\n    pairs: each-gpu-nearest-nic\n"
+			"    thresholds: {min_bw: 90% line, min_peak_bw: 80% pcie, min_msg_rate: 2 Kpps}\n"
+			"  - name: l\n    op: send\n    type: lat\n    iterations: 1000\n"
+			"    thresholds: {max_lat: 2500 ns, max_lat_p99: 5 us}\n"
+			"  - name: p\n    op: read\n    sweep: [4K, 8M]\n    pairs: ring\n";
+	struct gd_ck_spec s;
+	char err[1024] = "";
+
+	(void)state;
+	assert_int_equal(parse(y, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.topo.gpus, 8);
+	assert_int_equal(s.topo.worst_class, 2); /* PIX in enum gd_link */
+	assert_int_equal(s.ndevices, 1);
+	assert_true(s.devices[0].min_rate_gbps == 200);
+	assert_int_equal(s.devices[0].bond_slaves_up, 2);
+	assert_int_equal(s.ndoctor, 2);
+	assert_int_equal(s.ntests, 3);
+	assert_int_equal(s.tests[0].size, 1 << 20);
+	assert_int_equal(s.tests[0].duration_s, 3);
+	assert_int_equal(s.tests[0].nth, 3);
+	assert_int_equal(s.tests[0].th[0].kind, GD_CK_LINE);
+	assert_true(s.tests[0].th[0].value == 90);
+	assert_int_equal(s.tests[0].th[1].kind, GD_CK_PCIE);
+	assert_true(s.tests[0].th[2].value == 0.002);
+	assert_true(s.tests[1].th[0].value == 2.5);
+	assert_int_equal(s.tests[1].size, 2);
+	assert_int_equal(s.tests[2].pairs, GD_CK_HOSTS);
+	assert_int_equal(s.tests[2].pattern, GD_CK_PAT_RING);
+	assert_int_equal(s.tests[2].sweep_max, 8 << 20);
+	gd_ck_spec_free(&s);
+}
+
+/* Each bad spec: the position and a word of the message. */
+static void bad_specs(void **state)
+{
+	static const struct {
+		const char *yaml, *where, *word;
+	} cases[] = {
+		{ "tests:\n  - name: a\n    sise: 4K\n", "t.yaml:3:5:", "unknown key 'sise'" },
+		{ "tests:\n  - name: a\n    qps: many\n", "t.yaml:3:10:", "whole number" },
+		{ "tests:\n  - name: a\n    size: 4 parsecs\n", "t.yaml:3:11:", "not a size" },
+		{ "tests:\n  - name: a\n    thresholds: {min_bw: 10 furlongs}\n", "t.yaml:3:26:",
+		  "not a bandwidth" },
+		{ "tests:\n  - name: a\n    type: lat\n    thresholds: {max_lat: 5 Gb/s}\n",
+		  "t.yaml:4:27:", "not a latency" },
+		{ "tests:\n  - name: a\n    thresholds: {min_msg_rate: 5 us}\n", "t.yaml:3:32:",
+		  "not a message rate" },
+		{ "tests:\n  - name: a\n    thresholds: {min_bw: 150% line}\n", "t.yaml:3:26:",
+		  "at most 100" },
+		{ "tests:\n  - name: a\n    thresholds: {max_lat: 5 us}\n", "t.yaml:3:27:",
+		  "latency test" },
+		{ "topology:\n  gpus: [1, 2]\n", "t.yaml:2:9:", "must be a scalar" },
+		{ "devices: {name: x}\n", "t.yaml:1:10:", "must be a list" },
+		{ "tests:\n  - name: a\n   op: write\n", "t.yaml:3:", "YAML syntax error" },
+		{ "tests: [\n", "t.yaml:2:1:", "YAML syntax error" },
+		{ "tests:\n  - name: a\n    op: write\n    op: read\n", "t.yaml:4:5:", "twice" },
+		{ "tests:\n  - name: a\n  - name: a\n", "t.yaml:3:5:", "unique" },
+		{ "tests:\n  - op: write\n", "t.yaml:2:5:", "needs a name" },
+		{ "", "t.yaml:1:1:", "empty" },
+		{ "devices:\n  - name: m\n    mtu: 1500\n", "t.yaml:3:10:", "IB MTU" },
+		{ "tests:\n  - name: a\n    pairs: {hosts: [a]}\n", "t.yaml:3:20:", "two hosts" },
+		{ "tests:\n  - name: a\n    op: atomic\n    size: 64\n", "t.yaml:2:5:", "8 bytes" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gd_ck_spec s;
+		char err[1024] = "";
+
+		if (parse(cases[i].yaml, &s, err, sizeof(err)) != -EINVAL)
+			fail_msg("case %zu loaded", i);
+		if (strncmp(err, cases[i].where, strlen(cases[i].where)) ||
+		    !strstr(err, cases[i].word))
+			fail_msg("case %zu: '%s' (expected %s ... %s)", i, err, cases[i].where,
+				 cases[i].word);
+	}
+}
+
+static void values(void **state)
+{
+	struct gd_ck_threshold t;
+	char why[256];
+	uint64_t b;
+	uint32_t sec;
+	double g;
+
+	(void)state;
+	assert_int_equal(gd_ck_parse_size("64K", &b, why, sizeof(why)), 0);
+	assert_int_equal(b, 65536);
+	assert_int_equal(gd_ck_parse_size("0", &b, why, sizeof(why)), -EINVAL);
+	assert_int_equal(gd_ck_parse_size("1.5K", &b, why, sizeof(why)), 0);
+	assert_int_equal(b, 1536);
+	assert_int_equal(gd_ck_parse_seconds("2m", &sec, why, sizeof(why)), 0);
+	assert_int_equal(sec, 120);
+	assert_int_equal(gd_ck_parse_seconds("0.5s", &sec, why, sizeof(why)), -EINVAL);
+	assert_int_equal(gd_ck_parse_rate("25 GB/s", &g, why, sizeof(why)), 0);
+	assert_true(g == 200);
+	assert_int_equal(gd_ck_parse_threshold(GD_CK_BW_AVG, "nan Gb/s", &t, why, sizeof(why)),
+			 -EINVAL);
+	assert_int_equal(gd_ck_parse_threshold(GD_CK_BW_AVG, "-1 Gb/s", &t, why, sizeof(why)),
+			 -EINVAL);
+	assert_int_equal(gd_ck_parse_threshold(GD_CK_LAT_AVG, "3 µs", &t, why, sizeof(why)), 0);
+	assert_int_equal(gd_ck_parse_threshold(GD_CK_LAT_AVG, "50% line", &t, why, sizeof(why)),
+			 -EINVAL);
+}
+
+static void sha256(void **state)
+{
+	char h[65];
+
+	(void)state;
+	gd_ck_sha256_hex((const unsigned char *)"", 0, h);
+	assert_string_equal(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	gd_ck_sha256_hex((const unsigned char *)"abc", 3, h);
+	assert_string_equal(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	/* two blocks of padding (56 bytes) */
+	gd_ck_sha256_hex((const unsigned char *)"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+			 56, h);
+	assert_string_equal(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+static void pairs(void **state)
+{
+	int p[64][2];
+
+	(void)state;
+	assert_int_equal(gd_ck_pairs(GD_CK_PAT_PAIRWISE, 4, p, 64), 2);
+	assert_int_equal(p[1][0], 1);
+	assert_int_equal(p[1][1], 3);
+	assert_int_equal(gd_ck_pairs(GD_CK_PAT_RING, 4, p, 64), 4);
+	assert_int_equal(p[3][0], 3);
+	assert_int_equal(p[3][1], 0);
+	assert_int_equal(gd_ck_pairs(GD_CK_PAT_RING, 2, p, 64), 1);
+	assert_int_equal(gd_ck_pairs(GD_CK_PAT_ALL_PAIRS, 4, p, 64), 6);
+	assert_int_equal(gd_ck_pairs(GD_CK_PAT_ALL_PAIRS, 1, p, 64), 0);
+}
+
+/* The rank and size of mpirun (Open MPI), PMIx, PMI and srun (Slurm), first found wins. */
+static void launcher_env(void **state)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+					    "PMIX_RANK", "PMIX_SIZE", "PMI_RANK", "PMI_SIZE",
+					    "SLURM_PROCID", "SLURM_NTASKS" };
+	struct gd_ck_launch l;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		unsetenv(vars[i]);
+	gd_ck_launch_env(&l);
+	assert_int_equal(l.size, 1);
+	assert_null(l.source);
+	setenv("SLURM_PROCID", "3", 1);
+	setenv("SLURM_NTASKS", "4", 1);
+	gd_ck_launch_env(&l);
+	assert_int_equal(l.rank, 3);
+	assert_int_equal(l.size, 4);
+	assert_string_equal(l.source, "SLURM_PROCID");
+	setenv("OMPI_COMM_WORLD_RANK", "1", 1);
+	setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+	gd_ck_launch_env(&l);
+	assert_int_equal(l.rank, 1);
+	assert_string_equal(l.source, "OMPI_COMM_WORLD_RANK");
+	setenv("OMPI_COMM_WORLD_RANK", "5", 1); /* rank beyond size: not trusted */
+	gd_ck_launch_env(&l);
+	assert_int_equal(l.size, 1);
+	assert_int_equal(l.rank, 0);
+	unsetenv("OMPI_COMM_WORLD_RANK");
+	unsetenv("OMPI_COMM_WORLD_SIZE");
+	unsetenv("SLURM_PROCID");
+	unsetenv("SLURM_NTASKS");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(good_spec), cmocka_unit_test(bad_specs), cmocka_unit_test(values),
+		cmocka_unit_test(sha256), cmocka_unit_test(pairs), cmocka_unit_test(launcher_env),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,33 @@
+#!/bin/bash
+# gd_check under Debian's Open MPI in the Soft-RoCE guest: 2 and 4 ranks on one rxe0 (one
+# device talking to itself), pairwise, ring and all-pairs; MPI only carries addresses and
+# results, the data path is RDMA; rank 0 prints the per-pair table and the worst pair.
+# Needs gd_check built with configure --with-mpi (skips otherwise).
+#   flock /tmp/gd-vm.lock timeout 900 scripts/gd-vm -- env top_builddir=$PWD tests/vm/check-mpi.sh
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}" "${top_builddir:=$top_srcdir}"
+. "$top_srcdir/tests/vm/lib.sh"
+vm_require_guest
+ck=$top_builddir/tools/gd_check
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
+ldd "$ck" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (configure --with-mpi)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# as root in the guest; no other network than the veths: keep Open MPI on this node
+mpi() { timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader \
+	--mca btl_vader_single_copy_mechanism none -np "$@"; }
+
+for n in 2 4; do
+	mpi "$n" "$ck" "$top_srcdir/tests/check/specs/guest-pairs.yaml" >"$tmp/out$n" 2>&1
+	rc=$?
+	cat "$tmp/out$n"
+	vm_check "$n ranks: exit 0" test $rc -eq 0
+	vm_check "$n ranks: header names the launcher" grep -q "^$n ranks (OMPI_COMM_WORLD_RANK, MPI)" "$tmp/out$n"
+	pw=$((n / 2)); ring=$n; [ $n = 2 ] && ring=1; ap=$((n * (n - 1) / 2))
+	vm_check "$n ranks: pairwise $pw pair(s)" grep -q "^pairwise: $pw pair(s), pattern pairwise" "$tmp/out$n"
+	vm_check "$n ranks: ring $ring pair(s)" grep -q "^ring: $ring pair(s), pattern ring" "$tmp/out$n"
+	vm_check "$n ranks: all-pairs $ap pair(s)" grep -q "^all-pairs-lat: $ap pair(s), pattern all-pairs" "$tmp/out$n"
+	vm_check "$n ranks: worst pair" grep -q "^worst pair: rank [0-9] -> rank [0-9]" "$tmp/out$n"
+	vm_check "$n ranks: one report (rank 0 only)" test "$(grep -c '^gd_check ' "$tmp/out$n")" = 1
+	vm_check "$n ranks: no failed pair" bash -c "! grep -q 'FAIL' '$tmp/out$n'"
+done
+vm_exit

@@ -1,0 +1,76 @@
+#!/bin/bash
+# gd_check in the Soft-RoCE guest (real rxe0 and rxe_bond0, the engine through its library):
+# a spec that passes (exit 0) and one where every threshold kind fails (exit 1), both
+# JUnit files read by Debian's python3-junitparser; the matrix host rows with a gnuplot PNG
+# (size and pixel probe); bond shares on rxe_bond0; the example spec of the guest.
+#   flock /tmp/gd-vm.lock timeout 900 scripts/gd-vm -- env top_builddir=$PWD tests/vm/check-specs.sh
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}" "${top_builddir:=$top_srcdir}"
+. "$top_srcdir/tests/vm/lib.sh"
+vm_require_guest
+ck=$top_builddir/tools/gd_check
+specs=$top_srcdir/tests/check/specs
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+junit() { # FILE TESTS FAILURES SKIPPED
+	"$py" - "$@" <<'PYEOF'
+import sys
+from junitparser import JUnitXml
+xml = JUnitXml.fromfile(sys.argv[1])
+n = f = s = 0
+for suite in xml:
+    for case in suite:
+        n += 1
+        for r in case.result:
+            k = type(r).__name__
+            f += k == "Failure"
+            s += k == "Skipped"
+            if k == "Failure" and not any(c.isdigit() for c in (r.message or "")):
+                sys.exit("failure without numbers: %s: %s" % (case.name, r.message))
+got, want = [n, f, s], [int(x) for x in sys.argv[2:5]]
+print("junit %s: tests %d failures %d skipped %d" % (sys.argv[1], n, f, s))
+sys.exit(0 if got == want else "expected %s" % want)
+PYEOF
+}
+
+"$ck" "$specs/guest-pass.yaml" --junit "$tmp/pass.xml" >"$tmp/pass" 2>&1
+rc=$?
+cat "$tmp/pass"
+vm_check "passing spec: exit 0" test $rc -eq 0
+vm_check "passing spec: JUnit 12 tests, 0 failures" junit "$tmp/pass.xml" 12 0 0
+vm_check "reproduce line names gd_write_bw" grep -q "reproduce .*gd_write_bw -d rxe0" "$tmp/pass"
+
+"$ck" "$specs/guest-fail.yaml" --junit "$tmp/fail.xml" >"$tmp/fail" 2>&1
+rc=$?
+cat "$tmp/fail"
+vm_check "failing spec: exit 1" test $rc -eq 1
+for c in "gpus .*FAIL" "rxe0 port 1 state .*FAIL" "mlx5_9 present .*FAIL" "bw rxe0 host: min_bw .*FAIL" \
+	"min_peak_bw .*FAIL .*90% of line rate 10" "min_msg_rate .*FAIL" "bw-pcie rxe0 host: min_bw .*SKIP" \
+	"max_lat .*FAIL" "max_lat_p99 .*FAIL"; do
+	vm_check "failing spec: $c" grep -q "$c" "$tmp/fail"
+done
+vm_check "failing spec: JUnit 9 tests, 8 failures, 1 skipped" junit "$tmp/fail.xml" 9 8 1
+
+"$ck" --json "$specs/guest-fail.yaml" >"$tmp/json" 2>/dev/null
+vm_check "--json summary" "$py" -c "
+import json,sys; r=[json.loads(l) for l in open('$tmp/json')]
+s=r[-1]; assert s['type']=='check_summary' and s['fail']==8 and s['exit_code']==1, s
+assert all('command' in x for x in r if x['type']=='check')"
+
+"$ck" --matrix -D 1 --plot "$tmp/m.png" >"$tmp/matrix" 2>&1
+rc=$?
+cat "$tmp/matrix"
+vm_check "--matrix: exit 0" test $rc -eq 0
+vm_check "--matrix: host rows of rxe0 and rxe_bond0" grep -q "^rxe_bond0  *host  *N/A  *[0-9.]* *[0-9.]*$" "$tmp/matrix"
+vm_check "--matrix: grid" grep -q "^host  *[0-9.]* N/A  *[0-9.]* N/A" "$tmp/matrix"
+vm_check "--matrix --plot: 480x240 PNG with blue/red cells" "$py" "$top_srcdir/tests/check/pngprobe.py" \
+	"$tmp/m.png" 480 240 red:1
+
+"$ck" "$specs/guest-bond.yaml" >"$tmp/bond" 2>&1
+cat "$tmp/bond"
+vm_check "bond: shares of both slaves reported" grep -q "bond0 slaves (slave netdev statistics): veth[0-9a-z_]* [0-9.]*% .* veth[0-9a-z_]* [0-9.]*%" "$tmp/bond"
+vm_check "bond: one QP takes one slave (bond-balance FAIL with the hint)" grep -q "one QP is one flow" "$tmp/bond"
+
+"$ck" --example >"$tmp/ex.yaml"
+vm_check "--example names both devices and the bond" grep -q "bond_mode: 802.3ad" "$tmp/ex.yaml"
+vm_exit

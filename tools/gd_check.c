@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* gd_check: hardware acceptance from a YAML spec; the NIC x GPU matrix; pairs under mpirun/srun. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "check.h"
+#include "check_mpi.h"
+#include "gd.h"
+#include "log.h"
+#include "machine.h"
+#include "opts.h"
+#include "spec.h"
+#include "sysfs.h"
+
+enum { O_JSON = 1, O_JUNIT, O_EXAMPLE, O_MATRIX, O_PLOT, O_DRY_RUN, O_TOPOLOGY, O_PORT,
+       O_DURATION };
+
+static const struct gd_opt check_opts[] = {
+	{ "json", 'j', GD_NO_ARG, NULL, "print JSON Lines instead of the table", O_JSON },
+	{ "junit", 0, GD_REQ_ARG, "FILE", "also write a JUnit XML report to FILE", O_JUNIT },
+	{ "example", 0, GD_NO_ARG, NULL, "print a commented spec for this machine and exit", O_EXAMPLE },
+	{ "matrix", 'm', GD_NO_ARG, NULL, "run the NIC x GPU (and host memory) matrix without a spec", O_MATRIX },
+	{ "plot", 0, GD_REQ_ARG, "FILE.png", "plot the matrix (heatmap) and sweeps with gnuplot", O_PLOT },
+	{ "dry-run", 'n', GD_NO_ARG, NULL, "list the runs with their path classes, run nothing", O_DRY_RUN },
+	{ "topology", 't', GD_REQ_ARG, "FILE", "read an hwloc XML topology instead of this machine", O_TOPOLOGY },
+	{ "port", 'p', GD_REQ_ARG, "PORT", "first side-channel TCP port of the runs (default 18600)", O_PORT },
+	{ "duration", 'D', GD_REQ_ARG, "SEC", "seconds per run of --matrix (default 2)", O_DURATION },
+	{ NULL },
+};
+static const struct gd_opt *const tables[] = { gd_common_opts, check_opts, gd_sysfs_opts, NULL };
+static const struct gd_cmd cmd = {
+	.synopsis = "[options] [SPEC]",
+	.summary = "Check this machine against an acceptance spec (YAML): topology, devices, "
+		   "gd_doctor checks and bandwidth/latency thresholds; PASS/FAIL/SKIP table, JSON "
+		   "or JUnit.",
+	.tables = tables,
+};
+
+struct args {
+	struct gd_ck_opts o;
+	const char *junit;
+	bool example, matrix;
+	uint64_t duration;
+};
+
+static int handle(void *ctx, int id, const char *arg)
+{
+	struct args *a = ctx;
+	uint64_t v;
+	int ret;
+
+	switch (id) {
+	case O_JSON: a->o.json = true; return 0;
+	case O_JUNIT: a->junit = arg; return 0;
+	case O_EXAMPLE: a->example = true; return 0;
+	case O_MATRIX: a->matrix = true; return 0;
+	case O_PLOT: a->o.plot = arg; return 0;
+	case O_DRY_RUN: a->o.dry_run = true; return 0;
+	case O_TOPOLOGY: a->o.xml = arg; return 0;
+	case O_DURATION: return gd_opt_u64("--duration", arg, 1, 3600, &a->duration);
+	case O_PORT:
+		ret = gd_opt_u64("--port", arg, 1024, 64000, &v);
+		a->o.base_port = (uint16_t)v;
+		return ret;
+	}
+	return -EINVAL;
+}
+
+/* --matrix without a spec: one nic-gpu-matrix write test. */
+static void matrix_spec(struct gd_ck_spec *s, struct gd_ck_test *t, uint32_t duration)
+{
+	memset(s, 0, sizeof(*s));
+	memset(t, 0, sizeof(*t));
+	snprintf(s->path, sizeof(s->path), "(--matrix)");
+	gd_ck_sha256_hex((const unsigned char *)"", 0, s->sha256);
+	s->topo = (struct gd_ck_topology){ -1, -1, -1, -1, false, false };
+	snprintf(t->name, sizeof(t->name), "matrix");
+	snprintf(t->initiator, sizeof(t->initiator), "cpu");
+	t->op = GD_OP_WRITE;
+	t->kind = GD_KIND_BW;
+	t->size = 1 << 20;
+	t->qps = 1;
+	t->duration_s = duration;
+	t->pairs = GD_CK_NIC_GPU_MATRIX;
+	s->tests = t;
+	s->ntests = 1;
+}
+
+static int report(const struct args *a, const struct gd_ck_report *r)
+{
+	int ret;
+
+	if (a->o.dry_run)
+		return gd_tool_flush_stdout();
+	if (a->junit) {
+		ret = gd_ck_write_junit(r, a->junit);
+		if (ret) {
+			gd_error("cannot write the JUnit report %s: %s", a->junit, strerror(-ret));
+			return GD_EXIT_ENV;
+		}
+	}
+	if (a->o.json)
+		gd_ck_print_json(r, stdout);
+	else
+		gd_ck_print_table(r, stdout);
+	ret = gd_tool_flush_stdout();
+	return ret ?: gd_ck_exit_code(r);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	gd_bench_stop = 1;
+}
+
+static int run(struct args *a, const char *path)
+{
+	struct gd_ck_spec spec;
+	struct gd_ck_test mt;
+	struct gd_ck_report r = { 0 };
+	char err[1024];
+	int ret;
+
+	if (a->matrix && !path) {
+		matrix_spec(&spec, &mt, a->duration ? (uint32_t)a->duration : 2);
+	} else if ((ret = gd_ck_spec_load(path, &spec, err, sizeof(err)))) {
+		gd_error("%s", err);
+		return ret == -EINVAL ? GD_EXIT_USAGE : GD_EXIT_ENV;
+	}
+	a->o.out = a->o.json ? NULL : stdout;
+	a->o.progress = isatty(STDERR_FILENO);
+	if (gd_ck_launch()->rank > 0)
+		a->o.out = NULL;
+	if (a->o.out && !a->o.dry_run) {
+		gd_ck_host_facts(a->o.m, &r.host);
+		snprintf(r.spec_path, sizeof(r.spec_path), "%s", spec.path);
+		snprintf(r.spec_sha256, sizeof(r.spec_sha256), "%s", spec.sha256);
+		gd_ck_print_header(&r, stdout);
+		if (gd_ck_launch()->size > 1)
+			printf("%d ranks (%s%s)\n\n", gd_ck_launch()->size, gd_ck_launch()->source,
+			       gd_ck_launch()->mpi ? ", MPI" : ", no MPI in this build");
+	}
+	ret = gd_ck_run_spec(&spec, &a->o, &r);
+	if (!ret && gd_ck_launch()->rank == 0)
+		ret = report(a, &r);
+	else if (!ret)
+		ret = gd_ck_exit_code(&r);
+	gd_ck_report_free(&r);
+	if (spec.tests != &mt)
+		gd_ck_spec_free(&spec);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { .o = { .base_port = 18600 } };
+	struct gd_ck_launch l;
+	struct gd_machine mach;
+	struct sigaction sa;
+	int first = argc, ret;
+
+	bool help = false;
+
+	gd_log_init(argv[0]);
+	first = gd_opts_parse(&cmd, argc, argv, handle, &a, &help);
+	if (first < 0)
+		return GD_EXIT_USAGE;
+	if (help)
+		return gd_tool_flush_stdout();
+	if (argc - first > 1) {
+		gd_error("unexpected argument '%s': give one spec; try '%s --help'", argv[first + 1],
+			 gd_progname());
+		return GD_EXIT_USAGE;
+	}
+	if (gd_tool_machine(&mach) != GD_TOOL_CONTINUE)
+		return GD_EXIT_USAGE;
+	a.o.m = &mach;
+	if (a.example)
+		return gd_ck_print_example(stdout, &mach, a.o.xml) ?: gd_tool_flush_stdout();
+	if (first >= argc && !a.matrix) {
+		gd_error("give a spec (gd_check SPEC), or --matrix, or --example to write one");
+		return GD_EXIT_USAGE;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	gd_ck_launch_init(&l, &argc, &argv);
+	ret = run(&a, first < argc ? argv[first] : NULL);
+	ret = gd_ck_launch_exit(ret);
+	gd_ck_launch_fini(&l);
+	return ret;
+}
