@@ -18,7 +18,7 @@
 #include "sysfs.h"
 
 enum { O_JSON = 1, O_JUNIT, O_EXAMPLE, O_MATRIX, O_PLOT, O_DRY_RUN, O_TOPOLOGY, O_PORT,
-       O_DURATION };
+       O_DURATION, O_SIZE };
 
 static const struct gd_opt check_opts[] = {
 	{ "json", 'j', GD_NO_ARG, NULL, "print JSON Lines instead of the table", O_JSON },
@@ -30,6 +30,7 @@ static const struct gd_opt check_opts[] = {
 	{ "topology", 't', GD_REQ_ARG, "FILE", "read an hwloc XML topology instead of this machine", O_TOPOLOGY },
 	{ "port", 'p', GD_REQ_ARG, "PORT", "first side-channel TCP port of the runs (default 18600)", O_PORT },
 	{ "duration", 'D', GD_REQ_ARG, "SEC", "seconds per run of --matrix (default 2)", O_DURATION },
+	{ "size", 's', GD_REQ_ARG, "BYTES", "message size of --matrix (default 1M; K, M suffixes)", O_SIZE },
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, check_opts, gd_sysfs_opts, NULL };
@@ -45,7 +46,7 @@ struct args {
 	struct gd_ck_opts o;
 	const char *junit;
 	bool example, matrix;
-	uint64_t duration;
+	uint64_t duration, size;
 };
 
 static int handle(void *ctx, int id, const char *arg)
@@ -63,6 +64,7 @@ static int handle(void *ctx, int id, const char *arg)
 	case O_DRY_RUN: a->o.dry_run = true; return 0;
 	case O_TOPOLOGY: a->o.xml = arg; return 0;
 	case O_DURATION: return gd_opt_u64("--duration", arg, 1, 3600, &a->duration);
+	case O_SIZE: return gd_opt_size("--size", arg, 1, 8u << 20, &a->size);
 	case O_PORT:
 		ret = gd_opt_u64("--port", arg, 1024, 64000, &v);
 		a->o.base_port = (uint16_t)v;
@@ -72,7 +74,8 @@ static int handle(void *ctx, int id, const char *arg)
 }
 
 /* --matrix without a spec: one nic-gpu-matrix write test. */
-static void matrix_spec(struct gd_ck_spec *s, struct gd_ck_test *t, uint32_t duration)
+static void matrix_spec(struct gd_ck_spec *s, struct gd_ck_test *t, uint32_t duration,
+			uint64_t size)
 {
 	memset(s, 0, sizeof(*s));
 	memset(t, 0, sizeof(*t));
@@ -83,7 +86,7 @@ static void matrix_spec(struct gd_ck_spec *s, struct gd_ck_test *t, uint32_t dur
 	snprintf(t->initiator, sizeof(t->initiator), "cpu");
 	t->op = GD_OP_WRITE;
 	t->kind = GD_KIND_BW;
-	t->size = 1 << 20;
+	t->size = size ? size : 1 << 20;
 	t->qps = 1;
 	t->duration_s = duration;
 	t->pairs = GD_CK_NIC_GPU_MATRIX;
@@ -127,7 +130,7 @@ static int run(struct args *a, const char *path)
 	int ret;
 
 	if (a->matrix && !path) {
-		matrix_spec(&spec, &mt, a->duration ? (uint32_t)a->duration : 2);
+		matrix_spec(&spec, &mt, a->duration ? (uint32_t)a->duration : 2, a->size);
 	} else if ((ret = gd_ck_spec_load(path, &spec, err, sizeof(err)))) {
 		gd_error("%s", err);
 		return ret == -EINVAL ? GD_EXIT_USAGE : GD_EXIT_ENV;

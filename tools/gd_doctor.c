@@ -10,7 +10,7 @@
 #include "opts.h"
 #include "sysfs.h"
 
-enum { OPT_JSON = 1, OPT_DEV, OPT_CHECK, OPT_LIST };
+enum { OPT_JSON = 1, OPT_DEV, OPT_CHECK, OPT_LIST, OPT_TOPOLOGY };
 
 static const struct gd_opt doctor_opts[] = {
 	{ "json", 0, GD_NO_ARG, NULL, "print JSON Lines: one record per check, then a summary",
@@ -18,6 +18,8 @@ static const struct gd_opt doctor_opts[] = {
 	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "check only this RDMA device", OPT_DEV },
 	{ "check", 0, GD_REQ_ARG, "ID", "run only the checks whose id starts with ID", OPT_CHECK },
 	{ "list", 0, GD_NO_ARG, NULL, "list the checks and exit", OPT_LIST },
+	{ "topology", 't', GD_REQ_ARG, "FILE",
+	  "place GPUs and NICs by an hwloc XML topology (as gd_topo --topology)", OPT_TOPOLOGY },
 	{ NULL },
 };
 
@@ -52,6 +54,9 @@ static int on_opt(void *ctx, int id, const char *arg)
 	case OPT_LIST:
 		a->list = true;
 		return 0;
+	case OPT_TOPOLOGY:
+		a->d.xml = arg;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -74,10 +79,15 @@ int main(int argc, char **argv)
 		return gd_tool_flush_stdout();
 	}
 	ret = gd_doctor_init(&a.d);
+	if (ret && a.d.xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL)) {
+		gd_doctor_fini(&a.d); /* a bad --topology file: the message named it */
+		return GD_EXIT_USAGE;
+	}
 	if (ret == -ENXIO) /* -d names no device: the message lists them */
 		return GD_EXIT_USAGE;
 	if (ret) {
 		gd_error("cannot read the machine's devices: %s", strerror(-ret));
+		gd_doctor_fini(&a.d);
 		return GD_EXIT_ENV;
 	}
 	ret = gd_doctor_run(&a.d);

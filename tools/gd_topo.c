@@ -33,13 +33,12 @@ static const struct gd_opt *const tables[] = { gd_common_opts, topo_opts, gd_sys
 static int complete(const struct gd_machine *m, const char *what, FILE *out)
 {
 	struct gd_topo t;
-	struct gd_topo_src src = { NULL, m };
 	char err[256];
 
 	if (strcmp(what, "gpus") != 0)
 		return -EINVAL;
 	memset(&t, 0, sizeof(t));
-	if (gd_topo_load(&t, &src, err, sizeof(err)) == 0 && gd_topo_find_gpus(&t) == 0)
+	if (gd_topo_open_locality(&t, m, NULL, err, sizeof(err)) == 0 && gd_topo_find_gpus(&t) == 0)
 		for (size_t i = 0; i < t.ngpus; i++)
 			fprintf(out, "%zu\n", i);
 	gd_topo_free(&t);
@@ -135,7 +134,7 @@ static int find_nics(const struct args *a, struct gd_topo *t)
 {
 	int ret;
 
-	if (a->xml && !(a->m.fixture && gd_sysfs_exists(&a->m, "/sys/class/infiniband"))) {
+	if (gd_topo_nics_from_xml(&a->m, a->xml)) {
 		gd_debug("NICs from the OpenFabrics devices of %s", a->xml);
 		return gd_topo_find_nics_hwloc(t);
 	}
@@ -197,11 +196,13 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 			       GD_EXIT_USAGE : GD_EXIT_ENV;
 	}
 	if (t->no_cpu_topology)
-		gd_warn("%s has no sys/devices/system/cpu: CPU and NUMA affinity are shown as N/A, "
-			"and devices on different sockets may show NODE instead of SYS; copy "
-			"sys/devices/system/{cpu,node} into the tree, or replay an hwloc XML with "
-			"--topology",
-			a->m.root);
+		gd_warn("%s has no sys/devices/system/cpu: CPU and NUMA affinity are shown as N/A; "
+			"copy sys/devices/system/{cpu,node} into the tree, or replay an hwloc XML "
+			"with --topology", a->m.root);
+	if (gd_topo_open_locality(t, &a->m, a->xml, err, sizeof(err))) {
+		gd_error("%s", err);
+		return GD_EXIT_USAGE;
+	}
 	if (gd_topo_find_gpus(t) || find_nics(a, t))
 		return GD_EXIT_ENV;
 	if (t->ngpus < t->xml_nvidia_objs) { /* GPUs that vanished are never a silent exit 0 */
@@ -212,10 +213,14 @@ static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *
 	}
 	if (load_nvlinks(a, t, nv))
 		return GD_EXIT_USAGE;
+	if (gd_topo_classify(t, nv, a->pci_only)) {
+		gd_error("out of memory");
+		return GD_EXIT_ENV;
+	}
 	/* PCIe link files: on this machine, or in a fixture tree (not for a replayed XML alone) */
 	if (!a->xml || a->m.fixture)
 		gd_topo_read_links(t);
-	if (gd_topo_classify(t, nv, a->pci_only) || gd_topo_advise(t, adv)) {
+	if (gd_topo_advise(t, adv)) {
 		gd_error("out of memory");
 		return GD_EXIT_ENV;
 	}

@@ -56,6 +56,23 @@ static inline uint64_t gd_now_ns(void)
 	return gd_clock_mono_ns();
 }
 
+/* Raw timestamps for the hot loops: TSC ticks (or nanoseconds without a
+ * TSC), converted after the run with gd_tick_ns(). */
+static inline uint64_t gd_ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (gd_clock.tsc)
+		return __builtin_ia32_rdtsc();
+#endif
+	return gd_clock_mono_ns();
+}
+
+/* Nanoseconds per tick of gd_ticks(). */
+static inline double gd_tick_ns(void)
+{
+	return gd_clock.tsc ? gd_clock.ns_per_tick : 1.0;
+}
+
 /* Results of one bandwidth measurement (one side, one size). */
 struct gd_bw_result {
 	uint64_t size;
@@ -65,6 +82,10 @@ struct gd_bw_result {
 	double avg_Bps;
 	double msg_rate;	/* messages per second */
 	double seconds;		/* measured window */
+	/* adaptive sweep (-a with --precision > 0), measured by an initiator */
+	uint32_t windows;	/* windows kept (the first is dropped) */
+	double ci95_rel;	/* 95 % CI half-width / mean of the per-window rate, 0 = none */
+	bool converged;		/* stopped by the precision rule, not by the cap */
 };
 
 /* ---- the library entry point and its result model ---- */
@@ -79,13 +100,14 @@ struct gd_bench_facts {
 	char device[64];		/* RDMA device, e.g. "mlx5_0", "rxe0" */
 	uint8_t port;
 	bool roce;			/* link layer Ethernet */
+	bool iwarp;			/* transport iWARP (else IB/RoCE) */
 	int gid_index;			/* -1: no GRH (InfiniBand LID routing) */
 	char gid[46];			/* the GID as an IPv6 address */
 	char gid_type[16];		/* "RoCE v2", "RoCE v1", "IB" */
 	char gid_netdev[32];
 	char gid_choice[8];		/* "auto" (routes to the peer), "user" (-x), "rdma_cm" */
 	uint32_t mtu;			/* path MTU in bytes (the smaller of both sides) */
-	char memory[16];		/* "host", "hugepage", "cuda" */
+	char memory[16];		/* "host", "hugepage", "cuda" (device or staging) */
 	char gpu[256];			/* cuda: "GPU 0 NAME (BDF, PIX to mlx5_0), device memory via dma-buf" */
 	char gpu_path_class[8];		/* cuda: "PIX".."SYS" between the GPU and the NIC, "" unknown */
 	uint32_t tx_depth;		/* effective values (clamped by the engine) */
@@ -154,12 +176,15 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 extern volatile sig_atomic_t gd_bench_stop;
 
 /*
- * perftest's peak: the cheapest per-message cost over any window from post i
- * to completion j >= i: min over (tc[j] - tp[i]) / (j - i + 1), with posts
- * stepping by post_list and completions by cq_mod. Returns messages per
- * second, 0 when n == 0. Exposed for unit tests.
+ * perftest's peak from raw stamps: tp[g] is the tick of post g (post_list
+ * messages each, nposts posts), tc[c] the tick of completion c and tn[c]
+ * the number of messages complete after it (non-decreasing). The cheapest
+ * per-message cost over any window from a post to a later completion:
+ * min over g, c with tn[c] > g * post_list of
+ * (tc[c] - tp[g]) / (tn[c] - g * post_list).
+ * Returns messages per second, 0 when there is no such pair.
  */
-double gd_bw_peak_rate(const uint64_t *tp, const uint64_t *tc, uint64_t n, uint32_t post_list,
-		       uint32_t cq_mod);
+double gd_bw_peak_rate(const uint64_t *tp, uint64_t nposts, uint32_t post_list,
+		       const uint64_t *tc, const uint64_t *tn, uint64_t ncomp, double ns_per_tick);
 
 #endif

@@ -1,37 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Internal state of one benchmark run, shared by bench.c, bench_run.c and bench_report.c. */
+/*
+ * The lifecycle's state of one benchmark side, shared by bench.c (setup,
+ * run, teardown), bench_size.c (one size: the loop, the results exchange,
+ * the result model, the report) and bench_data.c (payload pattern and
+ * --validate). The loops (loop.h) and the report (bench_report.h) do not
+ * see it.
+ */
 #ifndef GD_BENCH_INT_H
 #define GD_BENCH_INT_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "bench.h"
 #include "bench_params.h"
+#include "bench_report.h"
 #include "cm.h"
 #include "conn.h"
+#include "loop.h"
 #include "mem.h"
-#include "ops.h"
-#include "bench_report.h"
+#include "plan.h"
 #include "progress.h"
 
 struct gd_oob;
 
 struct gd_bench {
 	struct gd_bench_params p;
+	struct gd_bench_plan plan;
 	struct gd_oob *oob;
 	struct gd_conn conn;
 	struct gd_cm cm;
 	struct gd_buf buf;
-	struct gd_mem_roles roles;
 	struct gd_qp_run *q;		/* p.num_qps */
 	struct gd_wire_conn *local;	/* my connection data per QP */
 	struct gd_wire_conn *remote;	/* the peer's */
-	size_t slot;			/* bytes of each half of a QP's region */
-	uint32_t tx_depth;		/* effective (clamped) values */
-	uint32_t cq_mod;
+	struct gd_loop loop;
+	struct gd_report rep;
 	char host[256];
 	char peer[300];
 	int exit_code;			/* set where a failure is detected */
@@ -40,13 +45,20 @@ struct gd_bench {
 	struct gd_bench_result *res;	/* the result model being filled */
 };
 
-/* bench_run.c: the measurement loops. Return 0 or -errno; b->exit_code set. */
-int gd_bench_run_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *res, bool *sent);
-int gd_bench_run_lat(struct gd_bench *b, uint64_t size, double **samples, size_t *n);
-/* The region of QP i: my local half and my target half. */
+/* bench.c: the region of QP i, my local half and my target half. */
 uint8_t *gd_bench_local(struct gd_bench *b, uint32_t i);
 uint8_t *gd_bench_target(struct gd_bench *b, uint32_t i);
-/* Fill *res for the side channel's RESULTS message and send it. */
-int gd_bench_send_bw_results(struct gd_bench *b, const struct gd_bw_result *res);
+
+/* bench_size.c: one size of a bandwidth or latency test; *ops_total adds the
+ * operations the peer completed (atomic --validate). 0 or -errno, exit_code set. */
+int gd_bench_bw_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total);
+int gd_bench_lat_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total);
+/* The loop's hooks (struct gd_loop): results to the peer, an interval's line. */
+int gd_bench_measured(void *bench, const struct gd_bw_result *res);
+void gd_bench_interval(void *bench, const struct gd_bw_result *res);
+
+/* bench_data.c: the pattern before the run, --validate after it. */
+int gd_bench_fill(struct gd_bench *b);
+int gd_bench_validate(struct gd_bench *b, uint64_t last_size, uint64_t peer_ops);
 
 #endif

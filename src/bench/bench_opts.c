@@ -23,7 +23,7 @@ enum {
 	B_USE_CUDA, B_CUDA_BUS_ID, B_CUDA_DMABUF, B_GPU_STAGING,
 	/* bandwidth */
 	B_BIDIR, B_QPS, B_TX_DEPTH, B_CQ_MOD, B_POST_LIST, B_NO_PEAK, B_GBITS, B_INFINITE,
-	B_LIMIT_BW, B_LIMIT_MSGRATE,
+	B_LIMIT_BW, B_LIMIT_MSGRATE, B_PRECISION,
 	/* latency */
 	B_CYCLES, B_HIST, B_UNSORTED, B_LAT_GAP,
 	/* per op */
@@ -74,6 +74,7 @@ static const struct gd_opt bw_opts[] = {
 	{ "run_infinitely", 0, GD_NO_ARG, NULL, "run until interrupted, reporting every -D seconds (default 5)", B_INFINITE },
 	{ "limit_bw", 'w', GD_REQ_ARG, "BW", "fail (exit 1) when the average bandwidth is below BW (report unit)", B_LIMIT_BW },
 	{ "limit_msgrate", 'y', GD_REQ_ARG, "MPPS", "fail (exit 1) when the message rate is below MPPS", B_LIMIT_MSGRATE },
+	{ "precision", 0, GD_REQ_ARG, "PCT", "-a: stop a size when the 95% interval of its rate is within PCT % (default 1; 0: run -n each)", B_PRECISION },
 	{ NULL },
 };
 
@@ -384,12 +385,11 @@ static int parse_cuda(const char *arg, int *use_cuda)
 	return gd_opt_int("--use_cuda", arg, 0, 1023, use_cuda);
 }
 
-static int handle_common(struct gd_bench_params *p, int id, const char *arg)
+/* Side channel, device and addressing options; 1 when id is not one of them. */
+static int handle_link(struct gd_bench_params *p, int id, const char *arg)
 {
-	static const char *const outputs[] = { "bandwidth", "message_rate", "latency", NULL };
-	static const char *const atomics[] = { "FETCH_AND_ADD", "CMP_AND_SWAP", NULL };
 	uint32_t v32 = 0;
-	int v = 0, ret;
+	int ret;
 
 	switch (id) {
 	case B_PORT:
@@ -413,6 +413,27 @@ static int handle_common(struct gd_bench_params *p, int id, const char *arg)
 	case B_MTU:
 		p->given |= GD_GIVEN_MTU;
 		return parse_mtu(arg, &p->mtu);
+	case B_RDMA_CM:
+		p->conn = GD_CONN_RDMA_CM;
+		return 0;
+	case B_SOURCE_IP:
+		return set_addr(p->source_ip, sizeof(p->source_ip), "--bind_source_ip", arg, false);
+	case B_TIMEOUT:
+		ret = u32_opt("--timeout", arg, 1, 3600, &v32);
+		p->timeout_ms = v32 * 1000;
+		return ret;
+	}
+	return 1;
+}
+
+/* Sizes, length of the run and reporting; 1 when id is not one of them. */
+static int handle_run(struct gd_bench_params *p, int id, const char *arg)
+{
+	static const char *const outputs[] = { "bandwidth", "message_rate", "latency", NULL };
+	uint32_t v32 = 0;
+	int v = 0, ret;
+
+	switch (id) {
 	case B_SIZE:
 		p->given |= GD_GIVEN_SIZE;
 		return gd_opt_size("-s/--size", arg, 1, UINT32_MAX / 2, &p->size);
@@ -433,9 +454,6 @@ static int handle_common(struct gd_bench_params *p, int id, const char *arg)
 		ret = u32_opt("-I/--inline_size", arg, 0, 1024, &v32);
 		p->inline_size = (int32_t)v32;
 		return ret;
-	case B_RDMA_CM:
-		p->conn = GD_CONN_RDMA_CM;
-		return 0;
 	case B_CPU_FREQ:
 		p->cpu_freq_quiet = true;
 		return 0;
@@ -443,11 +461,26 @@ static int handle_common(struct gd_bench_params *p, int id, const char *arg)
 		ret = gd_opt_choice("--output", arg, outputs, &v);
 		p->output = (enum gd_output)(v + 1);
 		return ret;
+	case B_WARM_UP:
+		p->perform_warm_up = true;
+		return 0;
+	case B_JSON:
+		p->json = true;
+		return 0;
+	case B_VALIDATE:
+		p->validate = true;
+		return 0;
+	}
+	return 1;
+}
+
+/* Memory and placement; 1 when id is not one of them. */
+static int handle_memory(struct gd_bench_params *p, int id, const char *arg)
+{
+	switch (id) {
 	case B_HUGEPAGES:
 		p->use_hugepages = true;
 		return 0;
-	case B_SOURCE_IP:
-		return set_addr(p->source_ip, sizeof(p->source_ip), "--bind_source_ip", arg, false);
 	case B_PIN_CORES:
 		if (!arg || strspn(arg, "0123456789,-") != strlen(arg) || !*arg) {
 			gd_error("invalid value '%s' for --pin_cores: expected a CPU list such as 0-3,8",
@@ -455,19 +488,6 @@ static int handle_common(struct gd_bench_params *p, int id, const char *arg)
 			return -EINVAL;
 		}
 		return set_string(p->pin_cores, sizeof(p->pin_cores), "--pin_cores", arg);
-	case B_WARM_UP:
-		p->perform_warm_up = true;
-		return 0;
-	case B_JSON:
-		p->json = true;
-		return 0;
-	case B_TIMEOUT:
-		ret = u32_opt("--timeout", arg, 1, 3600, &v32);
-		p->timeout_ms = v32 * 1000;
-		return ret;
-	case B_VALIDATE:
-		p->validate = true;
-		return 0;
 	case B_USE_CUDA:
 		return parse_cuda(arg, &p->use_cuda);
 	case B_CUDA_BUS_ID:
@@ -484,6 +504,17 @@ static int handle_common(struct gd_bench_params *p, int id, const char *arg)
 	case B_GPU_STAGING:
 		p->gpu_staging = true;
 		return 0;
+	}
+	return 1;
+}
+
+/* Per-op options (-r, -o, -A, _with_imm); 1 when id is not one of them. */
+static int handle_per_op(struct gd_bench_params *p, int id, const char *arg)
+{
+	static const char *const atomics[] = { "FETCH_AND_ADD", "CMP_AND_SWAP", NULL };
+	int v = 0, ret;
+
+	switch (id) {
 	case B_RX_DEPTH:
 		p->given |= GD_GIVEN_RX_DEPTH;
 		return u32_opt("-r/--rx-depth", arg, 1, 16384, &p->rx_depth);
@@ -502,7 +533,18 @@ static int handle_common(struct gd_bench_params *p, int id, const char *arg)
 		p->send_with_imm = true;
 		return 0;
 	}
-	return 1; /* not a common option */
+	return 1;
+}
+
+static int handle_common(struct gd_bench_params *p, int id, const char *arg)
+{
+	int ret = handle_link(p, id, arg);
+
+	if (ret == 1)
+		ret = handle_run(p, id, arg);
+	if (ret == 1)
+		ret = handle_memory(p, id, arg);
+	return ret == 1 ? handle_per_op(p, id, arg) : ret; /* 1: not a common option */
 }
 
 static int handle_kind(struct gd_bench_params *p, int id, const char *arg)
@@ -536,6 +578,14 @@ static int handle_kind(struct gd_bench_params *p, int id, const char *arg)
 		return parse_double("-w/--limit_bw", arg, &p->limit_bw);
 	case B_LIMIT_MSGRATE:
 		return parse_double("-y/--limit_msgrate", arg, &p->limit_msgrate);
+	case B_PRECISION:
+		if (parse_double("--precision", arg, &p->precision))
+			return -EINVAL;
+		if (p->precision > 100) {
+			gd_error("--precision %s: a percentage from 0 (off) to 100", arg);
+			return -EINVAL;
+		}
+		return 0;
 	case B_CYCLES:
 		p->report_cycles = true;
 		return 0;
@@ -585,8 +635,10 @@ static int check_sizes(struct gd_bench_params *p)
 			 (unsigned long long)p->size);
 		return -EINVAL;
 	}
-	if (p->all_sizes && p->duration_s)
-		return conflict("-a/--all", "-D/--duration", "a timed run takes one message size");
+	if (p->all_sizes && p->duration_s && !(p->precision > 0 && p->kind == GD_KIND_BW))
+		return conflict("-a/--all", "-D/--duration", p->kind == GD_KIND_BW ?
+				"with --precision 0 a timed run takes one message size" :
+				"a timed latency run takes one message size");
 	if (p->all_sizes && p->run_infinitely)
 		return conflict("-a/--all", "--run_infinitely", "an endless run takes one message size");
 	if (p->inline_size > 0 && (p->op == GD_OP_READ || p->op == GD_OP_ATOMIC)) {

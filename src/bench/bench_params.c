@@ -37,6 +37,7 @@ void gd_bench_params_defaults(struct gd_bench_params *p, enum gd_bench_op op,
 	p->post_list = 1;
 	p->output = GD_OUTPUT_FULL;
 	p->use_cuda = GD_CUDA_NONE;
+	p->precision = bw ? GD_BENCH_DEF_PRECISION : 0;
 	gd_init_opts_defaults(&p->init);
 }
 
@@ -137,6 +138,7 @@ int gd_bench_params_to_json(const struct gd_bench_params *p, struct json_object 
 	gd_json_add_int(o, "duration_s", p->duration_s);
 	gd_json_add_int(o, "margin_s", p->margin_s);
 	gd_json_add_bool(o, "run_infinitely", p->run_infinitely);
+	gd_json_add_double(o, "precision_pct", p->precision);
 	gd_json_add_int(o, "qps", p->num_qps);
 	gd_json_add_int(o, "tx_depth", p->tx_depth);
 	gd_json_add_int(o, "rx_depth", p->rx_depth);

@@ -42,6 +42,7 @@ enum gd_output { GD_OUTPUT_FULL = 0, GD_OUTPUT_BANDWIDTH, GD_OUTPUT_MSG_RATE, GD
 #define GD_BENCH_ATOMIC_SIZE 8
 #define GD_BENCH_MAX_SIZE_ALL (1u << 23) /* -a sweeps 2 .. 2^23 as perftest */
 #define GD_BENCH_PEAK_MAX_ITERS 20000    /* peak is O(N^2/cq_mod): perftest's cut-off */
+#define GD_BENCH_DEF_PRECISION 1.0      /* --precision, percent: the adaptive sweep's epsilon */
 
 /* --use_cuda values besides a device index */
 #define GD_CUDA_NONE (-1)
@@ -67,6 +68,7 @@ enum gd_bench_given {
 	GD_GIVEN_GID = 1u << 11,
 	GD_GIVEN_MTU = 1u << 12,
 	GD_GIVEN_QPS = 1u << 13,
+	GD_GIVEN_PRECISION = 1u << 14,
 };
 
 struct gd_bench_params {
@@ -101,6 +103,7 @@ struct gd_bench_params {
 	uint32_t duration_s;		/* -D, 0 = iteration-based */
 	uint32_t margin_s;		/* -f, with -D; default duration/4 */
 	bool run_infinitely;		/* --run_infinitely (bw): report every duration_s */
+	double precision;		/* --precision, percent (bw with -a): adaptive sweep, 0 = off */
 
 	/* queues and posting */
 	uint32_t num_qps;		/* -q, bw only, default 1 */

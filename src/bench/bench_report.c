@@ -7,11 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_int.h"
+#include "conn.h"
 #include "gd.h"
-#include "gid.h"
-#include "gpu_mem.h"
 #include "jsonout.h"
+#include "mem.h"
 #include "log.h"
 #include "proxy_bench.h"
 #include "stats.h"
@@ -19,9 +18,9 @@
 #define DASHES "---------------------------------------------------------------------------------------"
 
 /* perftest's units: MiB/s (2^20 bytes) or Gb/s (10^9 bits) */
-double gd_bench_report_bw_value(const struct gd_bench *b, double Bps)
+double gd_report_bw_value(const struct gd_bench_params *p, double Bps)
 {
-	return gd_bw_in_unit(Bps, b->p.report_gbits);
+	return gd_bw_in_unit(Bps, p->report_gbits);
 }
 
 void gd_bench_title(const struct gd_bench_params *p, char *buf, size_t len)
@@ -33,172 +32,188 @@ void gd_bench_title(const struct gd_bench_params *p, char *buf, size_t len)
 		 p->kind == GD_KIND_BW ? " BW Test" : " Latency Test");
 }
 
-void gd_bench_report_waiting(struct gd_bench *b)
+void gd_report_waiting(const struct gd_report *r)
 {
-	if (!b->out)
+	if (!r->out)
 		return;
-	fprintf(b->out, "\n************************************\n"
+	fprintf(r->out, "\n************************************\n"
 			"* Waiting for client to connect... *\n"
 			"************************************\n");
-	fflush(b->out);
+	fflush(r->out);
 }
 
-static void print_addr(struct gd_bench *b, const char *who, const struct gd_wire_conn *c)
+static void print_addr(const struct gd_report *r, const char *who, const struct gd_wire_conn *c)
 {
-	const struct gd_bench_params *p = &b->p;
+	const struct gd_bench_params *p = r->p;
 	char gid[80];
 
-	fprintf(b->out, " %s address: LID %#04x QPN %#06x PSN %#06x", who, c->lid, c->qpn, c->psn);
+	fprintf(r->out, " %s address: LID %#04x QPN %#06x PSN %#06x", who, c->lid, c->qpn, c->psn);
 	if (p->op == GD_OP_READ || p->op == GD_OP_ATOMIC)
-		fprintf(b->out, " OUT %#04x", c->out_reads);
+		fprintf(r->out, " OUT %#04x", c->out_reads);
 	if (p->op != GD_OP_SEND)
-		fprintf(b->out, " RKey %#08x VAddr %#016llx", c->rkey, (unsigned long long)c->vaddr);
-	fprintf(b->out, "\n");
+		fprintf(r->out, " RKey %#08x VAddr %#016llx", c->rkey, (unsigned long long)c->vaddr);
+	fprintf(r->out, "\n");
 	if (c->gid_index >= 0) {
 		gd_gid_perftest_str(c->gid, gid, sizeof(gid));
-		fprintf(b->out, " GID: %s\n", gid);
+		fprintf(r->out, " GID: %s\n", gid);
 	}
 }
 
-static void bw_title(struct gd_bench *b)
+static void bw_title(const struct gd_report *r)
 {
-	if (b->p.report_gbits)
-		fprintf(b->out, " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   "
-				"MsgRate[Mpps]\n");
+	const char *ci = r->adaptive ? "   CI95[%]" : "";
+
+	if (r->p->report_gbits)
+		fprintf(r->out, " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   "
+				"MsgRate[Mpps]%s\n", ci);
 	else
-		fprintf(b->out, " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   "
-				"MsgRate[Mpps]\n");
+		fprintf(r->out, " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   "
+				"MsgRate[Mpps]%s\n", ci);
 }
 
-static const char *lat_unit(const struct gd_bench *b)
+static const char *lat_unit(const struct gd_report *r)
 {
-	return b->p.report_cycles ? "nsec" : "usec";
+	return r->p->report_cycles ? "nsec" : "usec";
 }
 
-static void lat_title(struct gd_bench *b)
+static void lat_title(const struct gd_report *r)
 {
-	const char *u = lat_unit(b);
+	const char *u = lat_unit(r);
 
-	if (b->p.duration_s) {
-		fprintf(b->out, " #bytes        #iterations       t_avg[%s]    tps average\n", u);
+	if (r->p->duration_s) {
+		fprintf(r->out, " #bytes        #iterations       t_avg[%s]    tps average\n", u);
 		return;
 	}
-	fprintf(b->out, " #bytes #iterations    t_min[%s]    t_max[%s]  t_typical[%s]    "
+	fprintf(r->out, " #bytes #iterations    t_min[%s]    t_max[%s]  t_typical[%s]    "
 			"t_avg[%s]    t_stdev[%s]   99%% percentile[%s]   99.9%% percentile[%s] \n",
 		u, u, u, u, u, u, u);
 }
 
-void gd_bench_report_header(struct gd_bench *b)
+static void header_queues(const struct gd_report *r)
 {
-	const struct gd_bench_params *p = &b->p;
-	const struct gd_conn *c = &b->conn;
-	bool rd = p->op == GD_OP_READ || p->op == GD_OP_ATOMIC;
-	char title[96], gpu[256];
+	const struct gd_bench_params *p = r->p;
+	const struct gd_bench_facts *f = r->f;
 
-	if (!b->out)
-		return;
-	gd_bench_title(p, title, sizeof(title));
-	fprintf(b->out, "%s\n", DASHES);
-	fprintf(b->out, "                    %s\n", title);
-	fprintf(b->out, " Dual-port       : OFF\t\tDevice         : %s\n", c->dev_name);
-	fprintf(b->out, " Number of qps   : %u\t\tTransport type : %s\n", p->num_qps,
-		c->ctx && c->ctx->device->transport_type == IBV_TRANSPORT_IWARP ? "IW" : "IB");
-	fprintf(b->out, " Connection type : RC\t\tUsing SRQ      : OFF\n");
-	fprintf(b->out, " PCIe relax order: OFF\t\tLock-free      : OFF\n");
-	fprintf(b->out, " ibv_wr* API     : OFF\t\tUsing Enhanced Reorder      : OFF\n");
 	if (p->role == GD_ROLE_CLIENT || p->bidirectional || p->kind == GD_KIND_LAT)
-		fprintf(b->out, " TX depth        : %u\n", b->tx_depth);
+		fprintf(r->out, " TX depth        : %u\n", f->tx_depth);
 	if (gd_bench_uses_recv(p))
-		fprintf(b->out, " RX depth        : %u\n", p->rx_depth);
+		fprintf(r->out, " RX depth        : %u\n", p->rx_depth);
 	if (p->kind == GD_KIND_BW) {
-		fprintf(b->out, " CQ Moderation   : %u\n", b->cq_mod);
-		fprintf(b->out, " CQE Poll Batch  : 16\n");
+		fprintf(r->out, " CQ Moderation   : %u\n", f->cq_mod);
+		fprintf(r->out, " CQE Poll Batch  : 16\n");
 	}
 	if (p->post_list > 1)
-		fprintf(b->out, " Post List       : %u\n", p->post_list);
-	fprintf(b->out, " Mtu             : %u[B]\n",
-		b->remote ? GD_MIN(c->mtu, b->remote[0].mtu ? b->remote[0].mtu : c->mtu) : (uint32_t)c->mtu);
-	fprintf(b->out, " Link type       : %s\n", c->roce ? "Ethernet" : "IB");
-	if (c->gid_index >= 0) {
-		fprintf(b->out, " GID index       : %d\n", c->gid_index);
-		fprintf(b->out, " GID type        : %s%s%s%s\n", gd_gid_type_str(c->gid_type),
-			c->gid_netdev[0] ? " on " : "", c->gid_netdev,
-			p->conn == GD_CONN_RDMA_CM ? " (chosen by rdma_cm)" :
-			c->gid_auto ? " (auto: routes to the peer)" : " (-x)");
+		fprintf(r->out, " Post List       : %u\n", p->post_list);
+}
+
+static void header_link(const struct gd_report *r)
+{
+	const struct gd_bench_params *p = r->p;
+	const struct gd_bench_facts *f = r->f;
+	char gpu[256];
+
+	fprintf(r->out, " Mtu             : %u[B]\n", f->mtu);
+	fprintf(r->out, " Link type       : %s\n", f->roce ? "Ethernet" : "IB");
+	if (f->gid_index >= 0) {
+		fprintf(r->out, " GID index       : %d\n", f->gid_index);
+		fprintf(r->out, " GID type        : %s%s%s%s\n", f->gid_type,
+			f->gid_netdev[0] ? " on " : "", f->gid_netdev,
+			!strcmp(f->gid_choice, "rdma_cm") ? " (chosen by rdma_cm)" :
+			!strcmp(f->gid_choice, "auto") ? " (auto: routes to the peer)" : " (-x)");
 	}
-	if (rd)
-		fprintf(b->out, " Outstand reads  : %u\n", c->out_reads);
+	if (p->op == GD_OP_READ || p->op == GD_OP_ATOMIC)
+		fprintf(r->out, " Outstand reads  : %u\n", f->out_reads);
 	else
-		fprintf(b->out, " Max inline data : %u[B]\n", c->max_inline);
-	fprintf(b->out, " rdma_cm QPs\t : %s\n", p->conn == GD_CONN_RDMA_CM ? "ON" : "OFF");
-	fprintf(b->out, " Data ex. method : Ethernet\n");
-	if (b->buf.kind == GD_BUF_CUDA && gd_gpu_buf_describe(&b->buf, gpu, sizeof(gpu)) == 0)
-		fprintf(b->out, " Memory          : cuda: %s\n", gpu); /* the GPU, its path, the registration */
+		fprintf(r->out, " Max inline data : %u[B]\n", f->max_inline);
+	fprintf(r->out, " rdma_cm QPs\t : %s\n", p->conn == GD_CONN_RDMA_CM ? "ON" : "OFF");
+	fprintf(r->out, " Data ex. method : Ethernet\n");
+	if (r->buf && r->buf->ops->describe && r->buf->ops->describe(r->buf, gpu, sizeof(gpu)) == 0)
+		fprintf(r->out, " Memory          : cuda: %s\n", gpu); /* the GPU, its path, the registration */
 	else
-		fprintf(b->out, " Memory          : %s\n", gd_buf_kind_name(b->buf.kind));
+		fprintf(r->out, " Memory          : %s\n", f->memory);
 	if (p->init.initiator != GD_INIT_CPU) {
 		char ini[256];
 
-		gd_init_opts_header(&p->init, gd_proxy_bench_producer(p), p->num_qps, ini, sizeof(ini));
-		fprintf(b->out, " Initiator       : %s\n", ini);
+		gd_init_opts_header(&p->init, gd_proxy_bench_producer(p), p->num_qps, ini,
+				    sizeof(ini));
+		fprintf(r->out, " Initiator       : %s\n", ini);
 	}
-	fprintf(b->out, "%s\n", DASHES);
-	for (uint32_t i = 0; i < p->num_qps; i++) {
-		print_addr(b, "local", &b->local[i]);
-		print_addr(b, "remote", &b->remote[i]);
-	}
-	fprintf(b->out, "%s\n", DASHES);
-	if (p->kind == GD_KIND_BW)
-		bw_title(b);
-	else
-		lat_title(b);
-	fflush(b->out);
 }
 
-void gd_bench_report_footer(struct gd_bench *b)
+void gd_report_header(const struct gd_report *r)
 {
-	if (!b->out)
+	const struct gd_bench_params *p = r->p;
+	char title[96];
+
+	if (!r->out)
 		return;
-	fprintf(b->out, "%s\n", DASHES);
-	fflush(b->out);
+	gd_bench_title(p, title, sizeof(title));
+	fprintf(r->out, "%s\n", DASHES);
+	fprintf(r->out, "                    %s\n", title);
+	fprintf(r->out, " Dual-port       : OFF\t\tDevice         : %s\n", r->f->device);
+	fprintf(r->out, " Number of qps   : %u\t\tTransport type : %s\n", p->num_qps,
+		r->f->iwarp ? "IW" : "IB");
+	fprintf(r->out, " Connection type : RC\t\tUsing SRQ      : OFF\n");
+	fprintf(r->out, " PCIe relax order: OFF\t\tLock-free      : OFF\n");
+	fprintf(r->out, " ibv_wr* API     : OFF\t\tUsing Enhanced Reorder      : OFF\n");
+	header_queues(r);
+	header_link(r);
+	fprintf(r->out, "%s\n", DASHES);
+	for (uint32_t i = 0; i < r->nqp; i++) {
+		print_addr(r, "local", &r->local[i]);
+		print_addr(r, "remote", &r->remote[i]);
+	}
+	fprintf(r->out, "%s\n", DASHES);
+	if (p->kind == GD_KIND_BW)
+		bw_title(r);
+	else
+		lat_title(r);
+	fflush(r->out);
+}
+
+void gd_report_footer(const struct gd_report *r)
+{
+	if (!r->out)
+		return;
+	fprintf(r->out, "%s\n", DASHES);
+	fflush(r->out);
 }
 
 /* ---- JSON ---- */
 
-static json_object *json_common(struct gd_bench *b, const char *type)
+static json_object *json_common(const struct gd_report *r, const char *type)
 {
-	const struct gd_conn *c = &b->conn;
+	const struct gd_bench_facts *f = r->f;
 	json_object *o = gd_json_record(type);
-	json_object *params = json_object_new_object();
-	char gid[INET6_ADDRSTRLEN] = "";
+	json_object *params = NULL;
 
-	gd_json_add_str(o, "role", gd_bench_role_name(b->p.role));
-	gd_json_add_str(o, "host", b->host);
-	gd_json_add_str(o, "peer", b->peer);
-	gd_json_add_str(o, "device", c->dev_name);
-	gd_json_add_int(o, "port", c->port);
-	gd_json_add_str(o, "link_layer", c->roce ? "Ethernet" : "InfiniBand");
-	gd_json_add_int(o, "gid_index", c->gid_index);
-	if (c->gid_index >= 0) {
-		inet_ntop(AF_INET6, c->gid.raw, gid, sizeof(gid));
-		gd_json_add_str(o, "gid", gid);
-		gd_json_add_str(o, "gid_type", gd_gid_type_str(c->gid_type));
-		gd_json_add_str(o, "gid_netdev", c->gid_netdev);
-		gd_json_add_str(o, "gid_choice", b->p.conn == GD_CONN_RDMA_CM ? "rdma_cm" :
-				c->gid_auto ? "auto" : "user");
+	gd_json_add_str(o, "role", gd_bench_role_name(r->p->role));
+	gd_json_add_str(o, "host", f->host);
+	gd_json_add_str(o, "peer", f->peer);
+	gd_json_add_str(o, "device", f->device);
+	gd_json_add_int(o, "port", f->port);
+	gd_json_add_str(o, "link_layer", f->roce ? "Ethernet" : "InfiniBand");
+	gd_json_add_int(o, "gid_index", f->gid_index);
+	if (f->gid_index >= 0) {
+		gd_json_add_str(o, "gid", f->gid);
+		gd_json_add_str(o, "gid_type", f->gid_type);
+		gd_json_add_str(o, "gid_netdev", f->gid_netdev);
+		gd_json_add_str(o, "gid_choice", f->gid_choice);
 	}
-	gd_json_add_int(o, "mtu_bytes", b->remote ? GD_MIN(c->mtu, b->remote[0].mtu) : (uint32_t)c->mtu);
-	gd_json_add_str(o, "memory", gd_buf_kind_name(b->buf.kind));
-	if (b->buf.kind == GD_BUF_CUDA)
-		gd_gpu_buf_json(&b->buf, o); /* "gpu": index, name, pci, path_class, registration */
-	gd_init_opts_to_json(&b->p.init, gd_proxy_bench_producer(&b->p), b->p.num_qps, o);
-	gd_bench_params_to_json(&b->p, params);
-	/* the effective values where the engine clamped them */
-	gd_json_add_int(params, "tx_depth_effective", b->tx_depth);
-	gd_json_add_int(params, "cq_mod_effective", b->cq_mod);
-	gd_json_add_int(params, "max_inline_effective", c->max_inline);
-	gd_json_add_int(params, "out_reads_effective", c->out_reads);
-	json_object_object_add(o, "params", params);
+	gd_json_add_int(o, "mtu_bytes", f->mtu);
+	gd_json_add_str(o, "memory", f->memory);
+	if (r->buf && r->buf->ops->json)
+		r->buf->ops->json(r->buf, o); /* "gpu": index, name, pci, path_class, registration */
+	gd_init_opts_to_json(&r->p->init, gd_proxy_bench_producer(r->p), r->p->num_qps, o);
+	/* "params": every parameter, and the values the engine clamped (it was
+	 * nested twice, "params": {"params": ...}, before) */
+	gd_bench_params_to_json(r->p, o);
+	if (!json_object_object_get_ex(o, "params", &params))
+		return o;
+	gd_json_add_int(params, "tx_depth_effective", f->tx_depth);
+	gd_json_add_int(params, "cq_mod_effective", f->cq_mod);
+	gd_json_add_int(params, "max_inline_effective", f->max_inline);
+	gd_json_add_int(params, "out_reads_effective", f->out_reads);
 	return o;
 }
 
@@ -215,132 +230,184 @@ static json_object *bw_json(const struct gd_bw_result *r)
 	gd_json_add_double(o, "bw_avg_mib_per_s", r->avg_Bps / 1048576.0);
 	gd_json_add_double(o, "bw_avg_gbit_per_s", r->avg_Bps * 8 / 1e9);
 	gd_json_add_double(o, "msg_rate_mpps", r->msg_rate / 1e6);
+	if (r->windows) {
+		gd_json_add_int(o, "windows", r->windows);
+		gd_json_add_double(o, "ci95_rel", r->ci95_rel);
+		gd_json_add_bool(o, "converged", r->converged);
+	}
 	return o;
 }
 
-void gd_bench_report_bw_line(struct gd_bench *b, const struct gd_bw_result *mine,
-			     const struct gd_bw_result *peer)
+/* The reported numbers of a size as one gd_bw_result. */
+static struct gd_bw_result shown(const struct gd_bench_size_result *s)
 {
-	struct gd_bw_result sum = *mine;
-	double peak, avg;
+	struct gd_bw_result b = s->has_local ? s->local : s->peer;
 
-	if (!b->out)
-		return;
-	if (peer) { /* bidirectional: perftest adds both directions */
-		sum.avg_Bps += peer->avg_Bps;
-		sum.msg_rate += peer->msg_rate;
-		sum.peak_Bps = mine->peak_Bps > 0 && peer->peak_Bps > 0 ?
-			       mine->peak_Bps + peer->peak_Bps : 0;
-		sum.iters = mine->iters;
-	}
-	if (b->p.json) {
-		json_object *o = json_common(b, "bw_result");
-		bool passive = !b->roles.initiator && !b->roles.receiver;
+	b.size = s->size;
+	b.iters = s->iters;
+	b.peak_Bps = s->bw_peak_Bps;
+	b.avg_Bps = s->bw_avg_Bps;
+	b.msg_rate = s->msg_rate;
+	b.windows = s->windows;
+	b.ci95_rel = s->ci95_rel;
+	b.converged = s->converged;
+	return b;
+}
 
-		/* a passive side (server of a write/read/atomic test) prints the
-		 * numbers its client measured, as perftest */
-		gd_json_add_str(o, "measured_by", passive ? "peer" : peer ? "both" : "self");
-		json_object_object_add(o, "results", bw_json(&sum));
-		if (!passive)
-			json_object_object_add(o, "local_results", bw_json(mine));
-		if (peer)
-			json_object_object_add(o, "peer_results", bw_json(peer));
-		gd_json_emit(o, b->out);
-		return;
-	}
-	peak = gd_bench_report_bw_value(b, sum.peak_Bps);
-	avg = gd_bench_report_bw_value(b, sum.avg_Bps);
-	switch (b->p.output) {
+static void bw_json_line(const struct gd_report *r, const struct gd_bench_size_result *s)
+{
+	json_object *o = json_common(r, "bw_result");
+	struct gd_bw_result sum = shown(s);
+	bool both = r->p->bidirectional;
+
+	/* a passive side (server of a write/read/atomic test) prints the
+	 * numbers its client measured, as perftest */
+	gd_json_add_str(o, "measured_by", r->passive ? "peer" : both ? "both" : "self");
+	json_object_object_add(o, "results", bw_json(&sum));
+	if (!r->passive)
+		json_object_object_add(o, "local_results", bw_json(&s->local));
+	if (both)
+		json_object_object_add(o, "peer_results", bw_json(&s->peer));
+	gd_json_emit(o, r->out);
+}
+
+static void bw_text_line(const struct gd_report *r, const struct gd_bw_result *b)
+{
+	double peak = gd_report_bw_value(r->p, b->peak_Bps);
+	double avg = gd_report_bw_value(r->p, b->avg_Bps);
+	const char *fmt = r->p->report_gbits && avg < 0.1 ?
+		" %-7llu    %-10llu       %-7.6lf            %-7.6lf\t\t     %-7.6lf" :
+		" %-7llu    %-10llu       %-7.2lf            %-7.2lf\t\t     %-7.6lf";
+
+	switch (r->p->output) {
 	case GD_OUTPUT_BANDWIDTH:
-		fprintf(b->out, "%f\n", avg);
+		fprintf(r->out, "%f\n", avg);
 		return;
 	case GD_OUTPUT_MSG_RATE:
-		fprintf(b->out, "%f\n", sum.msg_rate / 1e6);
+		fprintf(r->out, "%f\n", b->msg_rate / 1e6);
 		return;
-	case GD_OUTPUT_LATENCY:
-	case GD_OUTPUT_FULL:
-	case GD_OUTPUT_COUNT:
+	default:
 		break;
 	}
-	if (b->p.report_gbits && avg < 0.1)
-		fprintf(b->out, " %-7llu    %-10llu       %-7.6lf            %-7.6lf\t\t     %-7.6lf\n",
-			(unsigned long long)sum.size, (unsigned long long)sum.iters, peak, avg,
-			sum.msg_rate / 1e6);
-	else
-		fprintf(b->out, " %-7llu    %-10llu       %-7.2lf            %-7.2lf\t\t     %-7.6lf\n",
-			(unsigned long long)sum.size, (unsigned long long)sum.iters, peak, avg,
-			sum.msg_rate / 1e6);
-	fflush(b->out);
+	fprintf(r->out, fmt, (unsigned long long)b->size, (unsigned long long)b->iters, peak, avg,
+		b->msg_rate / 1e6);
+	if (r->adaptive && b->windows >= 2)
+		fprintf(r->out, "     %.2f%s", b->ci95_rel * 100, b->converged ? "" : " (cap)");
+	else if (r->adaptive)
+		fprintf(r->out, "     -");
+	fprintf(r->out, "\n");
+	fflush(r->out);
 }
 
-static void histogram(struct gd_bench *b, const double *s, size_t n)
+void gd_report_bw(const struct gd_report *r, const struct gd_bench_size_result *s)
 {
-	fprintf(b->out, "#, %s\n", lat_unit(b));
+	struct gd_bw_result b;
+
+	if (!r->out)
+		return;
+	if (r->p->json) {
+		bw_json_line(r, s);
+		return;
+	}
+	b = shown(s);
+	bw_text_line(r, &b);
+}
+
+void gd_report_bw_interval(const struct gd_report *r, const struct gd_bw_result *res)
+{
+	if (!r->out)
+		return;
+	if (r->p->json) {
+		struct gd_bench_size_result s;
+
+		memset(&s, 0, sizeof(s));
+		s.size = res->size;
+		s.iters = res->iters;
+		s.bw_avg_Bps = res->avg_Bps;
+		s.msg_rate = res->msg_rate;
+		s.has_local = true;
+		s.local = *res;
+		bw_json_line(r, &s);
+		return;
+	}
+	bw_text_line(r, res);
+}
+
+static void histogram(const struct gd_report *r, const double *s, size_t n)
+{
+	fprintf(r->out, "#, %s\n", lat_unit(r));
 	for (size_t i = 0; i < n; i++)
-		fprintf(b->out, "%zu, %.3f\n", i + 1, b->p.report_cycles ? s[i] * 1000 : s[i]);
+		fprintf(r->out, "%zu, %.3f\n", i + 1, r->p->report_cycles ? s[i] * 1000 : s[i]);
 }
 
-void gd_bench_report_lat(struct gd_bench *b, uint64_t size, double *samples, size_t n)
+static void lat_json(const struct gd_report *r, const struct gd_bench_size_result *s)
 {
-	struct gd_lat_stats st;
-	double k = b->p.report_cycles ? 1000.0 : 1.0; /* -C: nanoseconds */
-	double *copy = NULL;
+	const struct gd_lat_stats *st = &s->lat;
+	json_object *o = json_common(r, "lat_result");
+	json_object *j = json_object_new_object();
 
-	if (!n || !b->out) /* the passive side of a read/atomic test: the client reports */
-		return;
-	if (b->p.unsorted && !b->p.json) {
-		copy = malloc(n * sizeof(*copy));
-		if (copy)
-			memcpy(copy, samples, n * sizeof(*copy));
-	}
-	gd_lat_stats_compute(samples, n, &st); /* sorts samples */
-	if (b->p.json) {
-		json_object *o = json_common(b, "lat_result");
-		json_object *r = json_object_new_object();
+	gd_json_add_u64(j, "size_bytes", s->size);
+	gd_json_add_u64(j, "iterations", s->iters);
+	gd_json_add_u64(j, "samples", st->n);
+	gd_json_add_double(j, "t_min_usec", st->min);
+	gd_json_add_double(j, "t_max_usec", st->max);
+	gd_json_add_double(j, "t_typical_usec", st->typical);
+	gd_json_add_double(j, "t_avg_usec", st->avg);
+	gd_json_add_double(j, "t_stdev_usec", st->stdev);
+	for (int q = 0; q < GD_PCT_COUNT; q++) {
+		char key[32];
 
-		gd_json_add_u64(r, "size_bytes", size);
-		gd_json_add_u64(r, "iterations", b->p.duration_s ? n : b->p.iters);
-		gd_json_add_u64(r, "samples", n);
-		gd_json_add_double(r, "t_min_usec", st.min);
-		gd_json_add_double(r, "t_max_usec", st.max);
-		gd_json_add_double(r, "t_typical_usec", st.typical);
-		gd_json_add_double(r, "t_avg_usec", st.avg);
-		gd_json_add_double(r, "t_stdev_usec", st.stdev);
-		for (int q = 0; q < GD_PCT_COUNT; q++) {
-			char key[32];
-			snprintf(key, sizeof(key), "p%s_usec", gd_pct_label(q));
-			for (char *c = key; *c; c++)
-				if (*c == '.')
-					*c = '_';
-			gd_json_add_double(r, key, st.pct[q]);
-			if (st.at_max & (1u << q)) {
-				strcat(key, "_is_max");
-				gd_json_add_bool(r, key, 1);
-			}
+		snprintf(key, sizeof(key), "p%s_usec", gd_pct_label(q));
+		for (char *c = key; *c; c++)
+			if (*c == '.')
+				*c = '_';
+		gd_json_add_double(j, key, st->pct[q]);
+		if (st->at_max & (1u << q)) {
+			strcat(key, "_is_max");
+			gd_json_add_bool(j, key, 1);
 		}
-		json_object_object_add(o, "results", r);
-		gd_json_emit(o, b->out);
+	}
+	json_object_object_add(o, "results", j);
+	gd_json_emit(o, r->out);
+}
+
+static void lat_text(const struct gd_report *r, const struct gd_bench_size_result *s)
+{
+	const struct gd_lat_stats *st = &s->lat;
+	double k = r->p->report_cycles ? 1000.0 : 1.0; /* -C: nanoseconds */
+	bool pingpong = r->p->op == GD_OP_WRITE || r->p->op == GD_OP_SEND;
+
+	if (r->p->duration_s) {
+		double tps = st->avg > 0 ? 1e6 / (st->avg * (pingpong ? 2 : 1)) : 0;
+
+		fprintf(r->out, " %-7llu       %-10llu        %-7.2f        %-7.2f\n",
+			(unsigned long long)s->size, (unsigned long long)st->n, st->avg * k, tps);
 		return;
 	}
-	if (b->p.output != GD_OUTPUT_FULL) { /* perftest prints the average latency */
-		fprintf(b->out, "%f\n", st.avg * k);
+	fprintf(r->out, " %-7llu %-10llu   %-7.2lf        %-7.2lf      %-7.2lf  \t       "
+			"%-7.2lf     \t%-7.2lf \t\t%-7.2lf \t\t%-7.2lf\n",
+		(unsigned long long)s->size, (unsigned long long)s->iters, st->min * k, st->max * k,
+		st->typical * k, st->avg * k, st->stdev * k, st->pct[GD_P99] * k,
+		st->pct[GD_P999] * k);
+}
+
+void gd_report_lat(const struct gd_report *r, const struct gd_bench_size_result *s,
+		   const double *sorted, const double *unsorted, size_t n)
+{
+	if (!r->out || !s->has_lat) /* the passive side of a read/atomic test: the client reports */
+		return;
+	if (r->p->json) {
+		lat_json(r, s);
 		return;
 	}
-	if (b->p.duration_s) {
-		double tps = st.avg > 0 ? 1e6 / (st.avg * (b->p.op == GD_OP_WRITE ||
-						b->p.op == GD_OP_SEND ? 2 : 1)) : 0;
-		fprintf(b->out, " %-7llu       %-10llu        %-7.2f        %-7.2f\n",
-			(unsigned long long)size, (unsigned long long)n, st.avg * k, tps);
-	} else {
-		fprintf(b->out, " %-7llu %-10llu   %-7.2lf        %-7.2lf      %-7.2lf  \t       "
-				"%-7.2lf     \t%-7.2lf \t\t%-7.2lf \t\t%-7.2lf\n",
-			(unsigned long long)size, (unsigned long long)b->p.iters, st.min * k, st.max * k,
-			st.typical * k, st.avg * k, st.stdev * k, st.pct[GD_P99] * k, st.pct[GD_P999] * k);
+	if (r->p->output != GD_OUTPUT_FULL) { /* perftest prints the average latency */
+		fprintf(r->out, "%f\n", s->lat.avg * (r->p->report_cycles ? 1000.0 : 1.0));
+		return;
 	}
-	if (b->p.unsorted && copy)
-		histogram(b, copy, n);
-	else if (b->p.histogram)
-		histogram(b, samples, n);
-	free(copy);
-	fflush(b->out);
+	lat_text(r, s);
+	if (r->p->unsorted && unsorted)
+		histogram(r, unsorted, n);
+	else if (r->p->histogram)
+		histogram(r, sorted, n);
+	fflush(r->out);
 }

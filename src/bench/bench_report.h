@@ -4,29 +4,50 @@
  * (same columns, order and units, so scripts that parse perftest keep
  * working), --output=bandwidth|message_rate|latency (one bare number per
  * size), and --json (one JSON object per result, through jsonout.h).
+ *
+ * The report reads the result model (bench.h: the plan facts and one
+ * struct gd_bench_size_result per size) and the parameters for the display
+ * options; it knows nothing of the engine's state.
  */
 #ifndef GD_BENCH_REPORT_H
 #define GD_BENCH_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bench.h"
+#include "wire.h"
 
-struct gd_bench;
+struct gd_buf;
+
+struct gd_report {
+	FILE *out;				/* NULL: print nothing */
+	const struct gd_bench_params *p;	/* the test and the display options */
+	const struct gd_bench_facts *f;		/* what the run used */
+	const struct gd_buf *buf;		/* its backend describes GPU memory (JSON "gpu") */
+	bool passive;				/* the peer measured (write/read/atomic server) */
+	bool adaptive;				/* -a with --precision: the interval column */
+	/* the header's address lines: my and the peer's data per QP */
+	const struct gd_wire_conn *local, *remote;
+	uint32_t nqp;
+};
 
 /* The server's banner while it waits for its client. */
-void gd_bench_report_waiting(struct gd_bench *b);
+void gd_report_waiting(const struct gd_report *r);
 /* The header block (device, QPs, MTU, GID...) and the table title. */
-void gd_bench_report_header(struct gd_bench *b);
-void gd_bench_report_footer(struct gd_bench *b);
-/* One bandwidth result; peer != NULL in bidirectional runs (the line shows the sum). */
-void gd_bench_report_bw_line(struct gd_bench *b, const struct gd_bw_result *mine,
-			     const struct gd_bw_result *peer);
-/* Latency statistics of n samples (usec, sorted in place), -H/-U histograms. */
-void gd_bench_report_lat(struct gd_bench *b, uint64_t size, double *samples, size_t n);
+void gd_report_header(const struct gd_report *r);
+void gd_report_footer(const struct gd_report *r);
+/* One size of a bandwidth test. */
+void gd_report_bw(const struct gd_report *r, const struct gd_bench_size_result *s);
+/* --run_infinitely: one interval's line. */
+void gd_report_bw_interval(const struct gd_report *r, const struct gd_bw_result *res);
+/* One size of a latency test; samples (usec, sorted) and the unsorted copy for -U. */
+void gd_report_lat(const struct gd_report *r, const struct gd_bench_size_result *s,
+		   const double *sorted, const double *unsorted, size_t n);
 /* Bytes/s in the report's unit (MiB/s, or Gb/s with --report_gbits). */
-double gd_bench_report_bw_value(const struct gd_bench *b, double Bps);
+double gd_report_bw_value(const struct gd_bench_params *p, double Bps);
 
 /* perftest's title: "RDMA_Write BW Test", "Atomic CMP_AND_SWAP Latency Test"... */
 void gd_bench_title(const struct gd_bench_params *p, char *buf, size_t len);

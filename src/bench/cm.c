@@ -95,7 +95,7 @@ static int expect(struct gd_cm *cm, enum rdma_cm_event_type want, const char *st
 	return 0;
 }
 
-static int pick_ctx(struct gd_cm *cm, const struct gd_bench_params *p)
+static int pick_ctx(struct gd_cm *cm, const struct gd_link_cfg *p)
 {
 	int n = 0;
 
@@ -146,7 +146,7 @@ static int resolve(const char *host, uint16_t port, bool passive, bool ipv6,
 	return 0;
 }
 
-int gd_cm_init(struct gd_cm *cm, const struct gd_bench_params *p, struct ibv_context **ctx)
+int gd_cm_init(struct gd_cm *cm, const struct gd_link_cfg *p, struct ibv_context **ctx)
 {
 	int ret;
 
@@ -201,7 +201,7 @@ static void conn_param(struct rdma_conn_param *cp, const struct gd_conn *conn)
 }
 
 static int create_qp(struct gd_cm *cm, struct rdma_cm_id *id, struct gd_conn *conn,
-		     const struct gd_bench_params *p, uint32_t i)
+		     const struct gd_link_cfg *p, uint32_t i)
 {
 	struct ibv_qp_init_attr a;
 	uint32_t inl = (p->op == GD_OP_WRITE || p->op == GD_OP_SEND) ?
@@ -224,7 +224,7 @@ static int create_qp(struct gd_cm *cm, struct rdma_cm_id *id, struct gd_conn *co
 	return 0;
 }
 
-int gd_cm_connect(struct gd_cm *cm, struct gd_conn *conn, const struct gd_bench_params *p)
+int gd_cm_connect(struct gd_cm *cm, struct gd_conn *conn, const struct gd_link_cfg *p)
 {
 	struct sockaddr_storage dst, src;
 	struct rdma_conn_param cp;
@@ -283,7 +283,7 @@ int gd_cm_connect(struct gd_cm *cm, struct gd_conn *conn, const struct gd_bench_
 	return 0;
 }
 
-int gd_cm_accept(struct gd_cm *cm, struct gd_conn *conn, const struct gd_bench_params *p)
+int gd_cm_accept(struct gd_cm *cm, struct gd_conn *conn, const struct gd_link_cfg *p)
 {
 	struct rdma_conn_param cp;
 	uint64_t deadline = now_ms() + (uint64_t)cm->timeout_ms;

@@ -17,6 +17,7 @@
 #include "bench_params.h"
 
 struct gd_conn;
+struct gd_link_cfg;
 
 struct gd_cm {
 	struct rdma_event_channel *ch;
@@ -30,11 +31,11 @@ struct gd_cm {
 
 /* Event channel, the device context (-d, or the first with port -i ACTIVE),
  * and on the server the listening id. */
-int gd_cm_init(struct gd_cm *cm, const struct gd_bench_params *p, struct ibv_context **ctx);
+int gd_cm_init(struct gd_cm *cm, const struct gd_link_cfg *p, struct ibv_context **ctx);
 /* Client: per QP resolve address and route, create the QP on conn's PD/CQs, connect. */
-int gd_cm_connect(struct gd_cm *cm, struct gd_conn *conn, const struct gd_bench_params *p);
+int gd_cm_connect(struct gd_cm *cm, struct gd_conn *conn, const struct gd_link_cfg *p);
 /* Server: per QP wait for a connect request, create the QP, accept. */
-int gd_cm_accept(struct gd_cm *cm, struct gd_conn *conn, const struct gd_bench_params *p);
+int gd_cm_accept(struct gd_cm *cm, struct gd_conn *conn, const struct gd_link_cfg *p);
 /* Copy what rdma_cm chose (QPs, GID index, path MTU) into conn for the report. */
 void gd_cm_update_conn(struct gd_cm *cm, struct gd_conn *conn);
 /* Disconnect and destroy the QPs and ids (before the CQs and PD go). */

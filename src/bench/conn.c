@@ -88,7 +88,7 @@ int gd_conn_no_device(const char *dev, struct ibv_device **list, int n, int err)
 }
 
 /* Why the device rule (choose.h) found nothing: the engine's messages. */
-static void no_device(const struct gd_bench_params *p, const struct gd_hca *hca, int err)
+static void no_device(const struct gd_link_cfg *p, const struct gd_hca *hca, int err)
 {
 	const struct gd_port *pt = hca->name[0] ? gd_hca_port(hca, p->ib_port) : NULL;
 
@@ -148,7 +148,7 @@ static int open_named(struct gd_conn *c, const char *name)
 }
 
 /* -d, else the first device whose port -i is ACTIVE (choose.h); verbs confirms. */
-static int open_by_name(struct gd_conn *c, const struct gd_bench_params *p)
+static int open_by_name(struct gd_conn *c, const struct gd_link_cfg *p)
 {
 	struct gd_hca hca;
 	int ret = gd_dev_choose(&p->machine, p->dev, p->ib_port, &hca);
@@ -211,7 +211,7 @@ static void warn_unrouted(const struct gd_conn *c, const struct gd_gid_choice *c
 }
 
 /* -x, else the GID rule (gid.h) over the port's table in sysfs. */
-static int choose_gid(struct gd_conn *c, const struct gd_bench_params *p,
+static int choose_gid(struct gd_conn *c, const struct gd_link_cfg *p,
 		      const struct gd_port *port, const struct sockaddr *peer)
 {
 	struct gd_gid_choice ch;
@@ -242,7 +242,7 @@ static int choose_gid(struct gd_conn *c, const struct gd_bench_params *p,
 	return ret;
 }
 
-int gd_conn_choose_gid(struct gd_conn *c, const struct gd_bench_params *p,
+int gd_conn_choose_gid(struct gd_conn *c, const struct gd_link_cfg *p,
 		       const struct sockaddr *peer)
 {
 	const struct gd_port *port;
@@ -264,7 +264,7 @@ int gd_conn_choose_gid(struct gd_conn *c, const struct gd_bench_params *p,
 	return port ? ret : -ENODEV;
 }
 
-int gd_conn_open(struct gd_conn *c, const struct gd_bench_params *p, struct ibv_context *ctx)
+int gd_conn_open(struct gd_conn *c, const struct gd_link_cfg *p, struct ibv_context *ctx)
 {
 	int ret;
 
@@ -309,7 +309,7 @@ int gd_conn_open(struct gd_conn *c, const struct gd_bench_params *p, struct ibv_
 	return 0;
 }
 
-static uint32_t send_depth(const struct gd_bench_params *p)
+static uint32_t send_depth(const struct gd_link_cfg *p)
 {
 	uint32_t d = p->tx_depth;
 	if (p->kind == GD_KIND_LAT)
@@ -317,7 +317,7 @@ static uint32_t send_depth(const struct gd_bench_params *p)
 	return d;
 }
 
-int gd_conn_alloc(struct gd_conn *c, const struct gd_bench_params *p)
+int gd_conn_alloc(struct gd_conn *c, const struct gd_link_cfg *p)
 {
 	uint32_t nq = p->num_qps;
 	int cqe = (int)GD_MIN((uint64_t)(send_depth(p) + 1) * nq, (uint64_t)c->dev_attr.max_cqe);
@@ -345,7 +345,7 @@ int gd_conn_alloc(struct gd_conn *c, const struct gd_bench_params *p)
 	return c->qp ? 0 : -ENOMEM;
 }
 
-void gd_conn_qp_init_attr(const struct gd_conn *c, const struct gd_bench_params *p,
+void gd_conn_qp_init_attr(const struct gd_conn *c, const struct gd_link_cfg *p,
 			  struct ibv_qp_init_attr *a, uint32_t inline_size)
 {
 	memset(a, 0, sizeof(*a));
@@ -353,14 +353,14 @@ void gd_conn_qp_init_attr(const struct gd_conn *c, const struct gd_bench_params 
 	a->recv_cq = c->recv_cq;
 	a->qp_type = IBV_QPT_RC;
 	a->cap.max_send_wr = send_depth(p);
-	a->cap.max_recv_wr = gd_bench_uses_recv(p) ? p->rx_depth : 1;
+	a->cap.max_recv_wr = p->uses_recv ? p->rx_depth : 1;
 	a->cap.max_send_sge = 1;
 	a->cap.max_recv_sge = 1;
 	a->cap.max_inline_data = inline_size;
 	a->sq_sig_all = 0;
 }
 
-int gd_conn_qp_access(const struct gd_bench_params *p)
+int gd_conn_qp_access(const struct gd_link_cfg *p)
 {
 	switch (p->op) {
 	case GD_OP_WRITE: return IBV_ACCESS_REMOTE_WRITE;
@@ -370,12 +370,12 @@ int gd_conn_qp_access(const struct gd_bench_params *p)
 	}
 }
 
-static bool inline_allowed(const struct gd_bench_params *p)
+static bool inline_allowed(const struct gd_link_cfg *p)
 {
 	return p->op == GD_OP_WRITE || p->op == GD_OP_SEND;
 }
 
-static struct ibv_qp *create_one(struct gd_conn *c, const struct gd_bench_params *p)
+static struct ibv_qp *create_one(struct gd_conn *c, const struct gd_link_cfg *p)
 {
 	static const uint32_t tries[] = { 1024, 512, 256, 220, 128, 64, 0 };
 	struct ibv_qp_init_attr a;
@@ -404,7 +404,7 @@ static struct ibv_qp *create_one(struct gd_conn *c, const struct gd_bench_params
 	return NULL;
 }
 
-static int to_init(struct gd_conn *c, const struct gd_bench_params *p, struct ibv_qp *qp)
+static int to_init(struct gd_conn *c, const struct gd_link_cfg *p, struct ibv_qp *qp)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT,
@@ -422,7 +422,7 @@ static int to_init(struct gd_conn *c, const struct gd_bench_params *p, struct ib
 	return 0;
 }
 
-int gd_conn_create_qps(struct gd_conn *c, const struct gd_bench_params *p)
+int gd_conn_create_qps(struct gd_conn *c, const struct gd_link_cfg *p)
 {
 	for (uint32_t i = 0; i < p->num_qps; i++) {
 		int ret;
@@ -470,7 +470,7 @@ void gd_conn_local_info(const struct gd_conn *c, uint32_t i, uint32_t rkey, uint
 	info->mtu = c->mtu;
 }
 
-int gd_conn_connect(struct gd_conn *c, const struct gd_bench_params *p, uint32_t i,
+int gd_conn_connect(struct gd_conn *c, const struct gd_link_cfg *p, uint32_t i,
 		    const struct gd_wire_conn *local, const struct gd_wire_conn *remote)
 {
 	struct ibv_qp *qp = c->qp[i];

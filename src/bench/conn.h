@@ -21,6 +21,32 @@
 
 /* What one side tells the other about one QP: struct gd_wire_conn (wire.h). */
 
+/*
+ * What the verbs and rdma_cm side needs from the plan (plan.h fills it from
+ * the parameters): the device, the addressing, the queue sizes, the op.
+ * Field names are the parameters' own.
+ */
+struct gd_link_cfg {
+	struct gd_machine machine;	/* whose sysfs names the device and its GIDs */
+	char dev[GD_BENCH_DEV_MAX];	/* -d, "" = the device rule's choice */
+	uint8_t ib_port;
+	int gid_index;			/* -x, -1 = auto */
+	bool ipv6;
+	uint32_t mtu;			/* bytes, 0 = the port's active MTU */
+	enum gd_bench_op op;
+	enum gd_bench_kind kind;
+	bool uses_recv;			/* the test posts receives (send, write_with_imm) */
+	uint32_t num_qps, tx_depth, rx_depth, out_reads;
+	int32_t inline_size;		/* -1 = the largest the QP takes */
+	/* rdma_cm (-R) */
+	enum gd_bench_role role;
+	char peer[GD_BENCH_HOST_MAX];
+	char bind_addr[GD_BENCH_HOST_MAX];
+	char source_ip[GD_BENCH_HOST_MAX];
+	uint16_t tcp_port;
+	uint32_t timeout_ms;
+};
+
 struct gd_conn {
 	struct ibv_context *ctx;
 	bool own_ctx;			/* false when rdma_cm owns the context */
@@ -54,33 +80,33 @@ struct gd_conn {
  * devices" with the fix gd_devinfo gives (-ENODEV, exit 3). Prints the message.
  */
 int gd_conn_no_device(const char *dev, struct ibv_device **list, int n, int err);
-int gd_conn_open(struct gd_conn *c, const struct gd_bench_params *p, struct ibv_context *ctx);
+int gd_conn_open(struct gd_conn *c, const struct gd_link_cfg *p, struct ibv_context *ctx);
 /* Choose the GID: -x, or gd_gid_choose (gid.h) over the port's table read
  * from p->machine, toward peer (the side channel's peer address, or NULL);
  * verbs confirms the entry. */
-int gd_conn_choose_gid(struct gd_conn *c, const struct gd_bench_params *p,
+int gd_conn_choose_gid(struct gd_conn *c, const struct gd_link_cfg *p,
 		       const struct sockaddr *peer);
 /* PD and CQs sized for the test. */
-int gd_conn_alloc(struct gd_conn *c, const struct gd_bench_params *p);
+int gd_conn_alloc(struct gd_conn *c, const struct gd_link_cfg *p);
 /* QP creation attributes for this test (also used by rdma_cm). */
-void gd_conn_qp_init_attr(const struct gd_conn *c, const struct gd_bench_params *p,
+void gd_conn_qp_init_attr(const struct gd_conn *c, const struct gd_link_cfg *p,
 			  struct ibv_qp_init_attr *a, uint32_t inline_size);
 /* Create p->num_qps RC QPs in INIT (OOB method). */
-int gd_conn_create_qps(struct gd_conn *c, const struct gd_bench_params *p);
+int gd_conn_create_qps(struct gd_conn *c, const struct gd_link_cfg *p);
 /* Record the QPs rdma_cm created (takes n pointers). */
 int gd_conn_adopt_qps(struct gd_conn *c, struct ibv_qp **qps, uint32_t n);
 /* Fill my connection data for QP i. */
 void gd_conn_local_info(const struct gd_conn *c, uint32_t i, uint32_t rkey, uint64_t vaddr,
 			struct gd_wire_conn *info);
 /* INIT -> RTR -> RTS of QP i with the peer's data. */
-int gd_conn_connect(struct gd_conn *c, const struct gd_bench_params *p, uint32_t i,
+int gd_conn_connect(struct gd_conn *c, const struct gd_link_cfg *p, uint32_t i,
 		    const struct gd_wire_conn *local, const struct gd_wire_conn *remote);
 /* Destroy the QPs we created (not rdma_cm's), then everything else. */
 void gd_conn_close_qps(struct gd_conn *c);
 void gd_conn_close(struct gd_conn *c);
 
 /* The QP access flags of the responder side for this test. */
-int gd_conn_qp_access(const struct gd_bench_params *p);
+int gd_conn_qp_access(const struct gd_link_cfg *p);
 
 uint32_t gd_mtu_bytes(enum ibv_mtu m);
 enum ibv_mtu gd_mtu_enum(uint32_t bytes);

@@ -13,27 +13,16 @@
 #include "gd.h"
 #include "log.h"
 
-#include "gpu_mem.h"
-
 #define HUGEPAGE_SIZE (2u << 20)
 
-const char *gd_buf_kind_name(enum gd_buf_kind k)
-{
-	switch (k) {
-	case GD_BUF_HOST: return "host";
-	case GD_BUF_HUGEPAGE: return "hugepage";
-	case GD_BUF_CUDA: return "cuda";
-	}
-	return "?";
-}
-
-static int alloc_host(struct gd_buf *b, size_t length)
+static int alloc_host(struct gd_buf *b, size_t length, const struct gd_buf_spec *spec)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t len = (length + page - 1) / page * page;
 	void *p;
 	int ret = posix_memalign(&p, page, len);
 
+	(void)spec;
 	if (ret) {
 		gd_error("cannot allocate %zu bytes of host memory: %s", len, strerror(ret));
 		return -ret;
@@ -44,12 +33,18 @@ static int alloc_host(struct gd_buf *b, size_t length)
 	return 0;
 }
 
-static int alloc_hugepage(struct gd_buf *b, size_t length)
+static void free_host(struct gd_buf *b)
+{
+	free(b->addr);
+}
+
+static int alloc_hugepage(struct gd_buf *b, size_t length, const struct gd_buf_spec *spec)
 {
 	size_t len = (length + HUGEPAGE_SIZE - 1) / HUGEPAGE_SIZE * HUGEPAGE_SIZE;
 	int id = shmget(IPC_PRIVATE, len, SHM_HUGETLB | IPC_CREAT | SHM_R | SHM_W);
 	void *p;
 
+	(void)spec;
 	if (id < 0) {
 		int err = errno;
 		gd_error("cannot allocate %zu bytes of hugepage memory: %s; reserve 2 MiB pages "
@@ -72,21 +67,39 @@ static int alloc_hugepage(struct gd_buf *b, size_t length)
 	return 0;
 }
 
-int gd_buf_alloc(struct gd_buf *b, enum gd_buf_kind kind, size_t length,
-		 const struct gd_bench_params *p)
+static void free_hugepage(struct gd_buf *b)
 {
+	if (b->addr)
+		shmdt(b->addr);
+}
+
+const struct gd_buf_ops gd_buf_host = {
+	.name = "host", .host_visible = true, .alloc = alloc_host, .free = free_host,
+};
+
+const struct gd_buf_ops gd_buf_hugepage = {
+	.name = "hugepage", .host_visible = true, .alloc = alloc_hugepage, .free = free_hugepage,
+};
+
+const char *gd_buf_name(const struct gd_buf *b)
+{
+	return b->ops ? b->ops->name : "?";
+}
+
+int gd_buf_alloc(struct gd_buf *b, const struct gd_buf_ops *ops, size_t length,
+		 const struct gd_buf_spec *spec)
+{
+	struct gd_buf_spec none;
+
 	memset(b, 0, sizeof(*b));
-	b->kind = kind;
+	b->ops = ops;
 	b->shmid = -1;
-	switch (kind) {
-	case GD_BUF_HOST:
-		return alloc_host(b, length);
-	case GD_BUF_HUGEPAGE:
-		return alloc_hugepage(b, length);
-	case GD_BUF_CUDA:
-		return gd_gpu_buf_alloc(b, length, p);
+	if (!spec) {
+		memset(&none, 0, sizeof(none));
+		none.cuda = GD_CUDA_NONE;
+		spec = &none;
 	}
-	return -EINVAL;
+	return ops->alloc(b, length, spec);
 }
 
 int gd_buf_register(struct gd_buf *b, struct ibv_pd *pd, int access)
@@ -94,14 +107,13 @@ int gd_buf_register(struct gd_buf *b, struct ibv_pd *pd, int access)
 	char acc[96];
 
 	b->access = access;
-	if (b->kind == GD_BUF_CUDA)
-		return gd_gpu_buf_register(b, pd, access);
+	if (b->ops->reg)
+		return b->ops->reg(b, pd, access);
 	b->mr = ibv_reg_mr(pd, b->addr, b->length, access);
 	if (!b->mr) {
 		int err = errno ? errno : EINVAL;
 		gd_error("cannot register %zu bytes of %s memory (access %s): %s%s", b->length,
-			 gd_buf_kind_name(b->kind), gd_mem_access_str(access, acc, sizeof(acc)),
-			 strerror(err),
+			 gd_buf_name(b), gd_mem_access_str(access, acc, sizeof(acc)), strerror(err),
 			 err == ENOMEM || err == EPERM ?
 			 "; raise the locked-memory limit (ulimit -l unlimited)" : "");
 		return -err;
@@ -111,21 +123,12 @@ int gd_buf_register(struct gd_buf *b, struct ibv_pd *pd, int access)
 
 void gd_buf_free(struct gd_buf *b)
 {
-	if (b->mr && b->kind != GD_BUF_CUDA)
+	if (!b->ops)
+		return;
+	if (b->mr && !b->ops->reg)
 		ibv_dereg_mr(b->mr);
-	switch (b->kind) {
-	case GD_BUF_HOST:
-		free(b->addr);
-		break;
-	case GD_BUF_HUGEPAGE:
-		if (b->addr)
-			shmdt(b->addr);
-		break;
-	case GD_BUF_CUDA:
-		gd_gpu_buf_free(b);
-		break;
-	}
 	b->mr = NULL;
+	b->ops->free(b);
 	b->addr = NULL;
 }
 
@@ -136,109 +139,101 @@ static int range_ok(const struct gd_buf *b, size_t off, size_t len)
 	return 0;
 }
 
-int gd_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0)
+static int buf_write(struct gd_buf *b, size_t off, const void *src, size_t len)
 {
-	uint8_t *p;
-
-	if (range_ok(b, off, len))
-		return -ERANGE;
-	if (b->kind == GD_BUF_CUDA)
-		return gd_gpu_buf_fill(b, off, len, off0);
-	p = (uint8_t *)b->addr + off;
-	gd_pattern_fill(p, len, off0);
-	return 0;
-}
-
-int gd_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0, size_t *bad)
-{
-	const uint8_t *p;
-
-	if (range_ok(b, off, len))
-		return -ERANGE;
-	if (b->kind == GD_BUF_CUDA)
-		return gd_gpu_buf_verify(b, off, len, off0, bad);
-	p = (const uint8_t *)b->addr + off;
-	*bad = gd_pattern_check(p, len, off0);
-	return *bad < len ? -EBADMSG : 0;
-}
-
-int gd_buf_set_u64(struct gd_buf *b, size_t off, uint64_t v)
-{
-	if (range_ok(b, off, 8))
-		return -ERANGE;
-	if (b->kind == GD_BUF_CUDA)
-		return gd_gpu_buf_write(b, off, &v, 8);
-	memcpy((uint8_t *)b->addr + off, &v, 8);
-	return 0;
+	if (b->ops->host_visible) {
+		memcpy((uint8_t *)b->addr + off, src, len);
+		return 0;
+	}
+	return b->ops->write(b, off, src, len);
 }
 
 int gd_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len)
 {
 	if (range_ok(b, off, len))
 		return -ERANGE;
-	if (b->kind == GD_BUF_CUDA)
-		return gd_gpu_buf_read(b, off, dst, len);
-	memcpy(dst, (const uint8_t *)b->addr + off, len);
-	return 0;
+	if (b->ops->host_visible) {
+		memcpy(dst, (const uint8_t *)b->addr + off, len);
+		return 0;
+	}
+	return b->ops->read(b, off, dst, len);
+}
+
+/* Memory the CPU cannot touch goes through a bounce buffer of CHUNK bytes. */
+#define CHUNK ((size_t)4 << 20)
+
+int gd_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0)
+{
+	uint8_t *tmp;
+	int ret = 0;
+
+	if (range_ok(b, off, len))
+		return -ERANGE;
+	if (b->ops->host_visible) {
+		gd_pattern_fill((uint8_t *)b->addr + off, len, off0);
+		return 0;
+	}
+	tmp = malloc(len < CHUNK ? (len ? len : 1) : CHUNK);
+	if (!tmp)
+		return -ENOMEM;
+	for (size_t done = 0; done < len && !ret;) {
+		size_t n = len - done < CHUNK ? len - done : CHUNK;
+
+		gd_pattern_fill(tmp, n, off0 + done);
+		ret = buf_write(b, off + done, tmp, n);
+		done += n;
+	}
+	free(tmp);
+	return ret;
+}
+
+static size_t first_bad(const uint8_t *p, size_t n, uint64_t off0)
+{
+	return gd_pattern_check(p, n, off0);
+}
+
+int gd_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0, size_t *bad)
+{
+	uint8_t *tmp;
+	int ret = 0;
+
+	if (range_ok(b, off, len))
+		return -ERANGE;
+	if (b->ops->host_visible) {
+		size_t i = first_bad((const uint8_t *)b->addr + off, len, off0);
+
+		if (i < len)
+			*bad = i;
+		return i < len ? -EBADMSG : 0;
+	}
+	tmp = malloc(len < CHUNK ? (len ? len : 1) : CHUNK);
+	if (!tmp)
+		return -ENOMEM;
+	for (size_t done = 0; done < len && !ret;) {
+		size_t n = len - done < CHUNK ? len - done : CHUNK, i;
+
+		ret = gd_buf_read(b, off + done, tmp, n);
+		i = ret ? n : first_bad(tmp, n, off0 + done);
+		if (i < n) {
+			*bad = done + i;
+			ret = -EBADMSG;
+		}
+		done += n;
+	}
+	free(tmp);
+	return ret;
+}
+
+int gd_buf_set_u64(struct gd_buf *b, size_t off, uint64_t v)
+{
+	if (range_ok(b, off, 8))
+		return -ERANGE;
+	return buf_write(b, off, &v, 8);
 }
 
 int gd_buf_get_u64(const struct gd_buf *b, size_t off, uint64_t *v)
 {
 	return gd_buf_read(b, off, v, 8);
-}
-
-void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r)
-{
-	bool client = p->role == GD_ROLE_CLIENT;
-	bool lat = p->kind == GD_KIND_LAT;
-	/* ping-pong latency tests (write, send) have both sides initiate */
-	bool pingpong = lat && (p->op == GD_OP_WRITE || p->op == GD_OP_SEND);
-	bool both = p->bidirectional || pingpong;
-
-	r->initiator = client || both;
-	r->target = !client || both;
-	r->receiver = r->target && gd_bench_uses_recv(p);
-	if (p->op == GD_OP_SEND) /* a send has no remote buffer access, only receives */
-		r->target = false;
-}
-
-int gd_mem_access(const struct gd_bench_params *p)
-{
-	struct gd_mem_roles r;
-	int a = 0;
-	bool client = p->role == GD_ROLE_CLIENT;
-	bool lat = p->kind == GD_KIND_LAT;
-	bool pingpong = lat && (p->op == GD_OP_WRITE || p->op == GD_OP_SEND);
-	bool both = p->bidirectional || pingpong;
-
-	gd_mem_roles(p, &r);
-	switch (p->op) {
-	case GD_OP_WRITE:
-		if (r.target)
-			a |= IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_LOCAL_WRITE;
-		break;
-	case GD_OP_READ:
-		if (r.target)
-			a |= IBV_ACCESS_REMOTE_READ;
-		if (r.initiator)
-			a |= IBV_ACCESS_LOCAL_WRITE; /* the read data lands here */
-		break;
-	case GD_OP_ATOMIC:
-		if (r.target)
-			a |= IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_LOCAL_WRITE;
-		if (r.initiator)
-			a |= IBV_ACCESS_LOCAL_WRITE; /* the fetched value lands here */
-		break;
-	case GD_OP_SEND:
-		if (!client || both)
-			a |= IBV_ACCESS_LOCAL_WRITE; /* receive buffers */
-		break;
-	default:
-		break;
-	}
-	if (r.receiver)
-		a |= IBV_ACCESS_LOCAL_WRITE;
-	return a;
 }
 
 const char *gd_mem_access_str(int access, char *buf, size_t len)

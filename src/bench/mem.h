@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Benchmark buffers: where the bytes live (host, hugepage, GPU) and their
- * memory region. One struct gd_buf per side; the engine carves it into
- * per-QP regions (see bench.c).
+ * Benchmark buffers: where the bytes live and their memory region. One
+ * struct gd_buf per side; the engine carves it into per-QP regions.
  *
- * The GPU backend is gpu_mem.h's gd_gpu_buf_*() (src/gpu/gpu_bench.c, always
- * built; without a CUDA driver they fail with -ENOENT/-ENODEV/-ENOSYS).
+ * Each kind of memory is a backend, a table of operations (struct
+ * gd_buf_ops): host and hugepage memory here, GPU device memory and pinned
+ * host staging in src/gpu/gpu_buf.h. The engine picks the backend once (its
+ * plan) and every buffer operation goes through the table: no caller asks
+ * which kind of memory it holds.
  */
 #ifndef GD_MEM_H
 #define GD_MEM_H
@@ -15,27 +17,60 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
-#include "bench_params.h"
+#include "bench_params.h" /* GD_CUDA_*, size limits */
+#include "machine.h"
 #include "pattern.h"
 
-enum gd_buf_kind { GD_BUF_HOST = 0, GD_BUF_HUGEPAGE, GD_BUF_CUDA };
+/* What a backend needs to allocate (nothing else of the run's parameters). */
+struct gd_buf_spec {
+	int cuda;			/* GPU: a CUDA index, or GD_CUDA_AUTO (nearest the NIC) */
+	char cuda_bus_id[GD_BENCH_BDF_MAX]; /* GPU: by PCI address instead, "" = by index */
+	bool dmabuf;			/* GPU: register through dma-buf only */
+	char nic[GD_BENCH_DEV_MAX];	/* the RDMA device the run uses (GPU choice, path class) */
+	const struct gd_machine *m;	/* whose sysfs places the GPU and the NIC (NULL: live) */
+};
+
+struct gd_buf;
+
+struct gd_buf_ops {
+	const char *name;		/* "host", "hugepage", "cuda", "cuda_staging" */
+	bool host_visible;		/* the CPU may read and write addr directly */
+	/* length bytes (rounded up as the backend needs), zeroed; sets addr/length */
+	int (*alloc)(struct gd_buf *b, size_t length, const struct gd_buf_spec *spec);
+	/* sets b->mr; NULL: ibv_reg_mr on addr */
+	int (*reg)(struct gd_buf *b, struct ibv_pd *pd, int access);
+	void (*free)(struct gd_buf *b);	/* deregisters too */
+	/* copies for memory the CPU cannot touch (NULL when host_visible) */
+	int (*write)(struct gd_buf *b, size_t off, const void *src, size_t len);
+	int (*read)(const struct gd_buf *b, size_t off, void *dst, size_t len);
+	/* header text and JSON "gpu" object (NULL: the name says it all) */
+	int (*describe)(const struct gd_buf *b, char *out, size_t len);
+	void (*json)(const struct gd_buf *b, void *json_record);
+	/* "PIX".."SYS" between the memory's device and the NIC, "" unknown (NULL: none) */
+	const char *(*path_class)(const struct gd_buf *b);
+};
+
+extern const struct gd_buf_ops gd_buf_host;
+extern const struct gd_buf_ops gd_buf_hugepage;
 
 struct gd_buf {
+	const struct gd_buf_ops *ops;
 	void *addr;
 	size_t length;
-	enum gd_buf_kind kind;
 	struct ibv_mr *mr;
 	int access;		/* what mr was registered with */
 	int shmid;		/* hugepage segment, -1 otherwise */
 	void *priv;		/* backend data (GPU context...) */
 };
 
-/* Allocate length bytes (rounded up to the page or hugepage size), zeroed. */
-int gd_buf_alloc(struct gd_buf *b, enum gd_buf_kind kind, size_t length,
-		 const struct gd_bench_params *p);
+/* Allocate length bytes with backend ops (zeroed). spec may be NULL for host memory. */
+int gd_buf_alloc(struct gd_buf *b, const struct gd_buf_ops *ops, size_t length,
+		 const struct gd_buf_spec *spec);
 /* Register with exactly `access`. Returns 0 or -errno (message printed). */
 int gd_buf_register(struct gd_buf *b, struct ibv_pd *pd, int access);
 void gd_buf_free(struct gd_buf *b);
+/* The backend's name ("host", "cuda"...), for headers and JSON. */
+const char *gd_buf_name(const struct gd_buf *b);
 
 /* Write the payload pattern (pattern.h) at [off, off+len) of b, counting
  * offsets from `off0`. */
@@ -49,22 +84,7 @@ int gd_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len);
 int gd_buf_set_u64(struct gd_buf *b, size_t off, uint64_t v);
 int gd_buf_get_u64(const struct gd_buf *b, size_t off, uint64_t *v);
 
-/* Which side plays which part for these parameters. */
-struct gd_mem_roles {
-	bool initiator; /* posts the test's operations */
-	bool target;    /* the peer's operations land in / read from my buffer */
-	bool receiver;  /* posts receive WRs (send, write_with_imm) */
-};
-void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r);
-/*
- * The MR access flags for this side: only the remote access the test needs
- * (write: REMOTE_WRITE, read: REMOTE_READ, atomic: REMOTE_ATOMIC, send: none)
- * and only when this side is a target; LOCAL_WRITE when the NIC writes into
- * the buffer (read/atomic initiator, receiver, any remote write/atomic target).
- */
-int gd_mem_access(const struct gd_bench_params *p);
 /* "LOCAL_WRITE|REMOTE_WRITE" for headers and JSON. */
 const char *gd_mem_access_str(int access, char *buf, size_t len);
-const char *gd_buf_kind_name(enum gd_buf_kind k);
 
 #endif

@@ -7,56 +7,138 @@
 #include "gd.h"
 #include "log.h"
 
-static enum ibv_wr_opcode wr_opcode(const struct gd_qp_run *q)
+#define RW IBV_ACCESS_REMOTE_WRITE
+#define RR IBV_ACCESS_REMOTE_READ
+#define RA IBV_ACCESS_REMOTE_ATOMIC
+
+static const struct gd_op_desc op_table[GD_OP_COUNT] = {
+	[GD_OP_WRITE] = { .op = GD_OP_WRITE, .name = "write", .opcode = IBV_WR_RDMA_WRITE,
+			  .opcode_alt = IBV_WR_RDMA_WRITE_WITH_IMM, .wr_name = "RDMA_WRITE",
+			  .wr_name_alt = "RDMA_WRITE_WITH_IMM", .target_access = RW, .remote = true,
+			  .recv_alt = true, .rotate = true, .inline_ok = true, .fill = GD_DATA_INITIATOR,
+			  .check = GD_DATA_TARGET },
+	[GD_OP_READ] = { .op = GD_OP_READ, .name = "read", .opcode = IBV_WR_RDMA_READ, .opcode_alt = IBV_WR_RDMA_READ,
+			 .wr_name = "RDMA_READ", .wr_name_alt = "RDMA_READ", .target_access = RR,
+			 .initiator_written = true, .remote = true, .rotate = true,
+			 .fill = GD_DATA_TARGET, .check = GD_DATA_INITIATOR },
+	[GD_OP_ATOMIC] = { .op = GD_OP_ATOMIC, .name = "atomic", .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+			   .opcode_alt = IBV_WR_ATOMIC_CMP_AND_SWP, .wr_name = "ATOMIC_FETCH_AND_ADD",
+			   .wr_name_alt = "ATOMIC_CMP_AND_SWAP", .target_access = RA,
+			   .initiator_written = true, .remote = true, .rotate = true, .fixed_size = 8,
+			   .check_counter = true },
+	[GD_OP_SEND] = { .op = GD_OP_SEND, .name = "send", .opcode = IBV_WR_SEND, .opcode_alt = IBV_WR_SEND_WITH_IMM,
+			 .wr_name = "SEND", .wr_name_alt = "SEND_WITH_IMM", .recv = true, .inline_ok = true,
+			 .fill = GD_DATA_INITIATOR, .check = GD_DATA_TARGET },
+};
+
+const struct gd_op_desc *gd_op_desc(enum gd_bench_op op)
 {
-	switch (q->op) {
-	case GD_OP_WRITE:
-		return q->with_imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
-	case GD_OP_READ:
-		return IBV_WR_RDMA_READ;
-	case GD_OP_ATOMIC:
-		return q->atype == GD_ATOMIC_CMP_AND_SWAP ? IBV_WR_ATOMIC_CMP_AND_SWP :
-							    IBV_WR_ATOMIC_FETCH_AND_ADD;
-	case GD_OP_SEND:
-	default:
-		return q->with_imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
+	return (unsigned)op < GD_OP_COUNT ? &op_table[op] : NULL;
+}
+
+static void prepare_wr(struct gd_qp_run *q, uint32_t i, uint32_t post_list)
+{
+	const struct gd_op_desc *d = q->desc;
+	struct ibv_send_wr *wr = &q->wr[i];
+	struct ibv_sge *sge = &q->sge[i];
+
+	memset(wr, 0, sizeof(*wr));
+	sge->addr = q->local_addr;
+	sge->length = d->fixed_size ? d->fixed_size : q->size;
+	sge->lkey = q->lkey;
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+	wr->opcode = q->alt ? d->opcode_alt : d->opcode;
+	wr->next = i + 1 < post_list ? &q->wr[i + 1] : NULL;
+	wr->send_flags = q->inl ? IBV_SEND_INLINE : 0;
+	if (d->fixed_size) { /* atomic */
+		wr->wr.atomic.remote_addr = q->remote_addr;
+		wr->wr.atomic.rkey = q->rkey;
+		wr->wr.atomic.compare_add = 1;
+		wr->wr.atomic.swap = 0;
+	} else if (d->remote) {
+		wr->wr.rdma.remote_addr = q->remote_addr;
+		wr->wr.rdma.rkey = q->rkey;
 	}
 }
 
-void gd_ops_prepare(struct gd_qp_run *q, uint32_t post_list)
+void gd_ops_prepare(struct gd_qp_run *q, uint32_t post_list, bool rotate)
 {
+	uint32_t len = q->desc->fixed_size ? q->desc->fixed_size : q->size;
+
 	if (post_list > GD_MAX_POST_LIST)
 		post_list = GD_MAX_POST_LIST;
-	for (uint32_t i = 0; i < post_list; i++) {
-		struct ibv_send_wr *wr = &q->wr[i];
-		struct ibv_sge *sge = &q->sge[i];
+	for (uint32_t i = 0; i < post_list; i++)
+		prepare_wr(q, i, post_list);
+	/* perftest: with one WR per post and at most half the cycle per message */
+	q->cycle_step = 0;
+	q->cycle_off = 0;
+	if (rotate && q->desc->rotate && post_list == 1 && len <= GD_CYCLE_BYTES / 2)
+		q->cycle_step = (len + GD_CYCLE_STEP - 1) / GD_CYCLE_STEP * GD_CYCLE_STEP;
+}
 
-		memset(wr, 0, sizeof(*wr));
-		sge->addr = q->local_addr;
-		sge->length = q->op == GD_OP_ATOMIC ? 8 : q->size;
-		sge->lkey = q->lkey;
-		wr->sg_list = sge;
-		wr->num_sge = 1;
-		wr->opcode = wr_opcode(q);
-		wr->next = i + 1 < post_list ? &q->wr[i + 1] : NULL;
-		if (q->op == GD_OP_ATOMIC) {
-			wr->wr.atomic.remote_addr = q->remote_addr;
-			wr->wr.atomic.rkey = q->rkey;
-			wr->wr.atomic.compare_add = 1;
-			wr->wr.atomic.swap = 0;
-		} else if (q->op != GD_OP_SEND) {
-			wr->wr.rdma.remote_addr = q->remote_addr;
-			wr->wr.rdma.rkey = q->rkey;
+void gd_ops_prepare_recv(struct gd_qp_run *q, uint32_t length)
+{
+	bool data = q->desc->recv; /* write_with_imm consumes a receive without data */
+
+	q->rsge.addr = q->recv_addr;
+	q->rsge.length = length;
+	q->rsge.lkey = q->lkey;
+	for (uint32_t i = 0; i < GD_RECV_BATCH; i++) {
+		struct ibv_recv_wr *r = &q->rwr[i];
+
+		memset(r, 0, sizeof(*r));
+		r->wr_id = gd_wr_id(q->index, 1);
+		r->sg_list = data ? &q->rsge : NULL;
+		r->num_sge = data ? 1 : 0;
+		r->next = i + 1 < GD_RECV_BATCH ? &q->rwr[i + 1] : NULL;
+	}
+}
+
+/* The next post's addresses within the cycle; CMP_AND_SWAP compares the
+ * count of operations its word has seen (op k of a QP hits word k mod W
+ * for the m = k / W-th time: compare m, swap m+1), so the words still sum
+ * to the number of operations. */
+static void rotate_one(struct gd_qp_run *q, struct ibv_send_wr *wr)
+{
+	uint32_t off = q->cycle_off;
+
+	q->sge[0].addr = q->local_addr + off;
+	if (q->desc->fixed_size) {
+		wr->wr.atomic.remote_addr = q->remote_addr + off;
+		if (q->alt) {
+			uint64_t m = q->atomic_next / (GD_CYCLE_BYTES / q->cycle_step);
+
+			wr->wr.atomic.compare_add = m;
+			wr->wr.atomic.swap = m + 1;
+		}
+	} else {
+		wr->wr.rdma.remote_addr = q->remote_addr + off;
+	}
+	off += q->cycle_step;
+	q->cycle_off = off + q->cycle_step > GD_CYCLE_BYTES ? 0 : off;
+}
+
+/* Per-post fields of n chained WRs: immediate data, CMP_AND_SWAP values. */
+static void stamp_wrs(struct gd_qp_run *q, uint32_t n, uint32_t imm)
+{
+	bool cas = q->desc->fixed_size && q->alt;
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct ibv_send_wr *wr = &q->wr[i];
+
+		wr->send_flags = q->inl ? IBV_SEND_INLINE : 0;
+		wr->wr_id = 0;
+		if (q->alt && !q->desc->fixed_size)
+			wr->imm_data = htobe32(imm);
+		if (cas && !q->cycle_step) {
+			/* op k compares k and swaps k+1: the final value counts the ops */
+			wr->wr.atomic.compare_add = q->atomic_next + i;
+			wr->wr.atomic.swap = q->atomic_next + i + 1;
 		}
 	}
-	memset(&q->rwr, 0, sizeof(q->rwr));
-	q->rsge.addr = q->recv_addr;
-	q->rsge.length = q->size;
-	q->rsge.lkey = q->lkey;
-	q->rwr.wr_id = gd_wr_id(q->index, 1);
-	/* write_with_imm consumes a receive without data: no SGE */
-	q->rwr.sg_list = q->op == GD_OP_SEND ? &q->rsge : NULL;
-	q->rwr.num_sge = q->op == GD_OP_SEND ? 1 : 0;
+	if (q->cycle_step)
+		rotate_one(q, &q->wr[0]);
 }
 
 int gd_ops_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, uint32_t imm)
@@ -66,19 +148,7 @@ int gd_ops_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, 
 	struct ibv_send_wr *saved_next = last->next;
 	int ret;
 
-	for (uint32_t i = 0; i < n; i++) {
-		struct ibv_send_wr *wr = &q->wr[i];
-
-		wr->send_flags = q->inl ? IBV_SEND_INLINE : 0;
-		wr->wr_id = 0;
-		if (q->with_imm)
-			wr->imm_data = htobe32(imm);
-		if (q->op == GD_OP_ATOMIC && q->atype == GD_ATOMIC_CMP_AND_SWAP) {
-			/* op k compares k and swaps k+1: the final value counts the ops */
-			wr->wr.atomic.compare_add = q->atomic_next + i;
-			wr->wr.atomic.swap = q->atomic_next + i + 1;
-		}
-	}
+	stamp_wrs(q, n, imm);
 	if (signal) {
 		last->send_flags |= IBV_SEND_SIGNALED;
 		last->wr_id = gd_wr_id(q->index, covered);
@@ -87,12 +157,12 @@ int gd_ops_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, 
 	ret = ibv_post_send(q->qp, q->wr, &bad); /* returns an errno value */
 	last->next = saved_next;
 	if (ret) {
-		gd_error("cannot post %u %s work request(s) on QP 0x%06x: %s%s", n,
-			 q->op == GD_OP_SEND ? "send" : "RDMA", q->qp->qp_num, strerror(ret),
+		gd_error("cannot post %u %s work request(s) on QP 0x%06x: %s%s", n, q->desc->wr_name,
+			 q->qp->qp_num, strerror(ret),
 			 ret == ENOMEM ? " (send queue full: lower -t or -l)" : "");
 		return -ret;
 	}
-	if (q->op == GD_OP_ATOMIC)
+	if (q->desc->fixed_size)
 		q->atomic_next += n;
 	q->posted += n;
 	return 0;
@@ -100,32 +170,23 @@ int gd_ops_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, 
 
 int gd_ops_post_recv(struct gd_qp_run *q, uint32_t n)
 {
-	struct ibv_recv_wr *bad;
+	while (n) {
+		uint32_t k = n < GD_RECV_BATCH ? n : GD_RECV_BATCH;
+		struct ibv_recv_wr *bad, *last = &q->rwr[k - 1], *saved = last->next;
+		int ret;
 
-	for (uint32_t i = 0; i < n; i++) {
-		int ret = ibv_post_recv(q->qp, &q->rwr, &bad);
+		last->next = NULL;
+		ret = ibv_post_recv(q->qp, q->rwr, &bad);
+		last->next = saved;
 		if (ret) {
-			gd_error("cannot post a receive on QP 0x%06x: %s%s", q->qp->qp_num,
+			gd_error("cannot post %u receive(s) on QP 0x%06x: %s%s", k, q->qp->qp_num,
 				 strerror(ret), ret == ENOMEM ? " (receive queue full: lower -r)" : "");
 			return -ret;
 		}
-		q->recv_posted++;
+		q->recv_posted += k;
+		n -= k;
 	}
 	return 0;
-}
-
-const char *gd_wc_opcode_str(enum ibv_wc_opcode op)
-{
-	switch (op) {
-	case IBV_WC_SEND: return "SEND";
-	case IBV_WC_RDMA_WRITE: return "RDMA_WRITE";
-	case IBV_WC_RDMA_READ: return "RDMA_READ";
-	case IBV_WC_COMP_SWAP: return "ATOMIC_CMP_AND_SWAP";
-	case IBV_WC_FETCH_ADD: return "ATOMIC_FETCH_AND_ADD";
-	case IBV_WC_RECV: return "RECV";
-	case IBV_WC_RECV_RDMA_WITH_IMM: return "RECV_RDMA_WITH_IMM";
-	default: return "UNKNOWN";
-	}
 }
 
 const char *gd_wc_hint(enum ibv_wc_status s)
@@ -159,12 +220,4 @@ const char *gd_wc_hint(enum ibv_wc_status s)
 	default:
 		return "see the device's documentation of this completion status";
 	}
-}
-
-void gd_wc_report(const struct ibv_wc *wc, const char *dev, const char *side)
-{
-	gd_error("completion error on %s QP 0x%06x (%s, %s): %s (%d): %s", dev, wc->qp_num,
-		 side, wc->status == IBV_WC_WR_FLUSH_ERR ? "flushed WR" :
-		 gd_wc_opcode_str(wc->opcode), ibv_wc_status_str(wc->status), wc->status,
-		 gd_wc_hint(wc->status));
 }

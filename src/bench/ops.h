@@ -14,7 +14,39 @@
 #include "bench_params.h"
 
 #define GD_MAX_POST_LIST 1024
+#define GD_RECV_BATCH 64	/* receives re-posted in one chained call, at most */
+#define GD_CYCLE_BYTES 4096	/* small messages rotate through this much of the region */
+#define GD_CYCLE_STEP 64	/* ... in steps of at least a cache line */
 
+/* Where the engine writes the payload pattern before a run, and where
+ * --validate compares it after. */
+enum gd_op_data { GD_DATA_NONE = 0, GD_DATA_INITIATOR, GD_DATA_TARGET };
+
+/*
+ * The per-operation table: everything that differs between write, read,
+ * atomic and send, in one place. "alt" is the variant: _with_imm for write
+ * and send, CMP_AND_SWAP for atomic.
+ */
+struct gd_op_desc {
+	enum gd_bench_op op;
+	const char *name;		/* "write" */
+	enum ibv_wr_opcode opcode, opcode_alt;
+	const char *wr_name, *wr_name_alt; /* "RDMA_WRITE", ... for messages */
+	int target_access;		/* remote access the target's MR and QP need */
+	bool initiator_written;		/* the NIC writes the initiator's buffer (read, atomic) */
+	bool remote;			/* addresses the peer's memory (all but send) */
+	bool recv_alt;			/* the variant consumes a receive (write_with_imm) */
+	bool recv;			/* always consumes a receive (send) */
+	bool rotate;			/* small messages rotate through GD_CYCLE_BYTES */
+	bool inline_ok;			/* the payload may be posted inline (write, send) */
+	uint32_t fixed_size;		/* atomic: 8; 0 = the message size */
+	enum gd_op_data fill;		/* the pattern's source before the run */
+	enum gd_op_data check;		/* where --validate compares it */
+	bool check_counter;		/* atomic: the target's counters sum to the peer's ops */
+};
+
+/* The entry of op (GD_OP_WRITE..GD_OP_SEND); NULL out of range. */
+const struct gd_op_desc *gd_op_desc(enum gd_bench_op op);
 /* One QP's state during a run. */
 struct gd_qp_run {
 	uint32_t index;
@@ -26,9 +58,10 @@ struct gd_qp_run {
 	uint64_t recv_addr;	/* receives land here */
 	uint32_t size;		/* message size of this run */
 	bool inl;		/* post inline */
-	enum gd_bench_op op;
-	enum gd_atomic_type atype;
-	bool with_imm;		/* write_with_imm / send_with_imm */
+	const struct gd_op_desc *desc;
+	bool alt;		/* with_imm / CMP_AND_SWAP */
+	uint32_t cycle_step;	/* address rotation per post, 0 = none (ops.c) */
+	uint32_t cycle_off;	/* current offset within GD_CYCLE_BYTES */
 
 	uint64_t posted;	/* send WRs posted */
 	uint64_t completed;	/* send WRs known complete */
@@ -39,7 +72,7 @@ struct gd_qp_run {
 
 	struct ibv_send_wr wr[GD_MAX_POST_LIST];
 	struct ibv_sge sge[GD_MAX_POST_LIST];
-	struct ibv_recv_wr rwr;
+	struct ibv_recv_wr rwr[GD_RECV_BATCH];
 	struct ibv_sge rsge;
 };
 
@@ -51,22 +84,31 @@ static inline uint64_t gd_wr_id(uint32_t qp, uint32_t count)
 static inline uint32_t gd_wr_id_qp(uint64_t id) { return (uint32_t)(id >> 32); }
 static inline uint32_t gd_wr_id_count(uint64_t id) { return (uint32_t)id; }
 
-/* Build the WR templates (post_list chained WRs) for this op and size. */
-void gd_ops_prepare(struct gd_qp_run *q, uint32_t post_list);
+/*
+ * Build the send WR templates (post_list chained WRs) for this op and size.
+ * rotate: move the local and remote addresses by the size (rounded up to
+ * GD_CYCLE_STEP) per post within GD_CYCLE_BYTES, as perftest does for
+ * small messages (atomics to one word serialise on real adapters); the
+ * caller makes sure both regions hold GD_CYCLE_BYTES.
+ */
+void gd_ops_prepare(struct gd_qp_run *q, uint32_t post_list, bool rotate);
+/*
+ * Build the receive WR: one SGE of `length` bytes at recv_addr. Receives
+ * posted for one message size are still queued when the next size starts:
+ * give the slot size (the largest message of the run), never the size.
+ */
+void gd_ops_prepare_recv(struct gd_qp_run *q, uint32_t length);
 /*
  * Post n chained WRs (n <= post_list); the last one is signalled when
  * `signal` is set, with wr_id covering `covered` WRs. imm is used by the
  * _with_imm variants. Returns 0 or -errno (message printed).
  */
 int gd_ops_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, uint32_t imm);
-/* Post n receives (one SGE of size bytes at recv_addr; none for write_with_imm). */
+/* Post n receives (one SGE of the prepared length at recv_addr; none for
+ * write_with_imm), chained GD_RECV_BATCH at a time. */
 int gd_ops_post_recv(struct gd_qp_run *q, uint32_t n);
 
-/* "RDMA_WRITE", "RECV"... for a completion's opcode. */
-const char *gd_wc_opcode_str(enum ibv_wc_opcode op);
 /* The most likely cause of a failed completion, for the user. */
 const char *gd_wc_hint(enum ibv_wc_status s);
-/* Print "completion error on QP 0x.. (op): status (n): hint" (the proxy's receiver). */
-void gd_wc_report(const struct ibv_wc *wc, const char *dev, const char *side);
 
 #endif

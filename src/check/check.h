@@ -43,6 +43,11 @@ struct gd_ck_measure {
 	uint64_t size[24];
 	double bw_avg_gbps[24], bw_peak_gbps[24], msg_rate_mpps[24];
 	double lat_avg_us[24], lat_p99_us[24];
+	/* the sender's bond, when its device is bonded (pairs between ranks) */
+	bool bonded;
+	double bond_min, bond_total;	/* smallest share (percent, -1: none); bytes counted */
+	char bond_name[32];
+	char bond_msg[384];
 };
 
 /* The machine the report describes. */

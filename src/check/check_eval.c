@@ -130,6 +130,12 @@ static void one(struct gd_ck_report *r, const struct gd_ck_run *run, const struc
 		return;
 	}
 	v = measured(th->metric, m, k);
+	if (th->metric == GD_CK_BW_PEAK && v == 0) {
+		it->status = GD_CK_SKIP;
+		snprintf(it->message, sizeof(it->message), "the engine measures no peak in a timed "
+			 "run (as perftest): give iterations instead of duration");
+		return;
+	}
 	gd_ck_fmt_value(th->metric, v, it->measured, sizeof(it->measured));
 	it->status = (gd_ck_metric_is_min(th->metric) ? v >= lim : v <= lim) ? GD_CK_PASS :
 										GD_CK_FAIL;
@@ -165,6 +171,11 @@ void gd_ck_evaluate(struct gd_ck_report *r, const struct gd_ck_run *run,
 		return;
 	}
 	it->status = GD_CK_PASS;
+	if (t->kind == GD_KIND_BW && m->bw_avg_gbps[m->nsizes - 1] <= 0) {
+		it->status = GD_CK_FAIL;
+		snprintf(it->message, sizeof(it->message), "the run completed but measured no "
+			 "traffic in its window: lengthen duration or use smaller messages");
+	}
 	if (t->kind == GD_KIND_BW)
 		gd_ck_fmt_value(GD_CK_BW_AVG, m->bw_avg_gbps[m->nsizes - 1], it->measured,
 				sizeof(it->measured));

@@ -5,10 +5,13 @@
  * command. Thresholds are set at 50% of the line rate: a starting point.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "check_machine.h"
+#include "check_sections.h"
+#include "doctor.h"
 #include "gid.h"
 
 static const char *worst_class(const struct gd_ck_machine *m)
@@ -17,11 +20,11 @@ static const char *worst_class(const struct gd_ck_machine *m)
 
 	for (size_t g = 0; g < m->t.ngpus; g++) {
 		int nic = m->adv.nic_for_gpu ? m->adv.nic_for_gpu[g] : -1;
-		int c = nic < 0 ? GD_LINK_NA : (int)gd_topo_cls(&m->t, g, m->t.ngpus + (size_t)nic);
+		int c = nic < 0 ? GD_LOC_NA : (int)gd_topo_cls(&m->t, g, m->t.ngpus + (size_t)nic);
 
 		worst = c > worst ? c : worst;
 	}
-	return worst < 0 ? NULL : gd_link_str((enum gd_link)worst);
+	return worst < 0 ? NULL : gd_loc_class_str((enum gd_loc_class)worst);
 }
 
 static void topology(FILE *out, const struct gd_ck_machine *m)
@@ -76,19 +79,23 @@ static void devices(FILE *out, const struct gd_ck_machine *m)
 
 static void tests(FILE *out, const struct gd_ck_machine *m)
 {
+	/* software devices (rxe, siw: no PCI device) get an absolute floor, not a % of a rate
+	 * they do not reach */
+	bool soft = m->nhcas && !m->hcas[0].pci_addr[0];
 	double rate = m->nhcas && m->hcas[0].nports ? m->hcas[0].ports[0].rate_gbps : 0;
-	bool bond = false;
+	const char *bond = NULL;
 
-	for (size_t i = 0; i < m->nhcas; i++) {
+	for (size_t i = 0; i < m->nhcas && !bond; i++) {
 		struct gd_bond b;
 
 		memset(&b, 0, sizeof(b));
 		if (m->hcas[i].nports && !gd_port_bond(m->mach, &m->hcas[i].ports[0], &b))
-			bond = true;
+			bond = m->hcas[i].name;
 		gd_bond_free(&b);
 		memset(&b, 0, sizeof(b));
-		if (m->hcas[i].parent_netdev[0] && !gd_bond_read(m->mach, m->hcas[i].parent_netdev, &b))
-			bond = true;
+		if (!bond && m->hcas[i].parent_netdev[0] &&
+		    !gd_bond_read(m->mach, m->hcas[i].parent_netdev, &b))
+			bond = m->hcas[i].name;
 		gd_bond_free(&b);
 	}
 	fprintf(out, "# Tests run one at a time through the benchmark engine, loopback through each\n"
@@ -97,21 +104,48 @@ static void tests(FILE *out, const struct gd_ck_machine *m)
 		"tests:\n");
 	fprintf(out, "  - name: write-bw\n    op: write\n    type: bw\n    size: 64K\n"
 		"    duration: 2s\n    pairs: each-nic-loopback\n    thresholds:\n");
-	if (rate > 0)
-		fprintf(out, "      min_bw: 1%% line        # raise it: 1%% suits a software device\n");
+	if (rate > 0 && !soft)
+		fprintf(out, "      min_bw: 80%% line       # of each port's rate\n");
 	else
-		fprintf(out, "      min_bw: 0.01 Gb/s\n");
+		fprintf(out, "      min_bw: 0.01 Gb/s      # a software device: a floor, not a %% of its rate\n");
 	fprintf(out, "  - name: write-lat\n    op: write\n    type: lat\n    size: 2\n"
 		"    iterations: 1000\n    pairs: each-nic-loopback\n    thresholds:\n"
 		"      max_lat: 10 ms\n");
 	if (m->t.ngpus)
 		fprintf(out, "  - name: matrix\n    op: write\n    type: bw\n    size: 1M\n"
 			"    duration: 2s\n    pairs: nic-gpu-matrix\n");
-	if (bond)
-		fprintf(out, "  - name: bond\n    op: write\n    type: bw\n    check: bond-balance\n"
-			"    qps: 4\n    duration: 2s\n    min_slave_share: 5%%\n");
+	if (bond) /* a loopback's traffic never passes the slaves: only between hosts */
+		fprintf(out, "  # %s is bonded: between two hosts (pairs: pairwise under mpirun),\n"
+			"  # check that traffic uses every slave (a loopback never passes them):\n"
+			"  # - name: bond\n  #   op: write\n  #   check: bond-balance\n"
+			"  #   device: %s\n  #   qps: 4\n  #   pairs: pairwise\n"
+			"  #   min_slave_share: 5%%\n", bond, bond);
 	fprintf(out, "  # between nodes, under mpirun or srun:\n"
 		"  # - name: pairs\n  #   op: write\n  #   pairs: pairwise   # or ring, all-pairs\n");
+}
+
+/* The gd_doctor checks that PASS here now: "snapshot a good node, then enforce it". */
+static void doctor(FILE *out, const struct gd_machine *mach)
+{
+	struct gd_ck_spec s = { 0 };
+	struct gd_ck_report r = { 0 };
+	size_t n = 0;
+
+	for (const struct gd_check *c = gd_checks; c->id; c++)
+		n++;
+	s.doctor = calloc(n ? n : 1, sizeof(*s.doctor));
+	for (const struct gd_check *c = gd_checks; s.doctor && c->id; c++)
+		snprintf(s.doctor[s.ndoctor++], GD_CK_NAME, "%s", c->id);
+	fprintf(out, "# gd_doctor checks that PASS here now and must keep passing (gd_doctor\n"
+		"# --list names all of them; WARN, FAIL and SKIP ones are left out):\n"
+		"doctor:\n  must_pass: [");
+	if (s.doctor && !gd_ck_doctor(&s, mach, &r))
+		for (size_t i = 0, k = 0; i < r.n; i++)
+			if (r.items[i].status == GD_CK_PASS)
+				fprintf(out, "%s%s", k++ ? ", " : "", r.items[i].name);
+	fprintf(out, "]\n\n");
+	gd_ck_report_free(&r);
+	free(s.doctor);
 }
 
 int gd_ck_print_example(FILE *out, const struct gd_machine *mach, const char *xml)
@@ -128,8 +162,7 @@ int gd_ck_print_example(FILE *out, const struct gd_machine *mach, const char *xm
 		"version: 1\nname: \"%s\"\n\n", host, h.version, host);
 	topology(out, &m);
 	devices(out, &m);
-	fprintf(out, "# gd_doctor checks that must PASS ('gd_doctor --list' names them):\n"
-		"doctor:\n  must_pass: [memlock, rdma.devices]\n\n");
+	doctor(out, mach);
 	tests(out, &m);
 	gd_ck_machine_free(&m);
 	return 0;

@@ -58,6 +58,12 @@ int gd_ck_bond_sample(const struct gd_machine *m, const char *dev, int port,
 double gd_ck_bond_shares(const struct gd_ck_bond_sample *before,
 			 const struct gd_ck_bond_sample *after, char *msg, size_t len);
 
+/* The bond verdict of a run from the slaves' shares (check_run.c): appended to the run's
+ * last item, or a bond-balance item. */
+void gd_ck_bond_verdict(struct gd_ck_report *r, const struct gd_ck_run *run,
+			const struct gd_ck_measure *m, const char *msg, double min, double total,
+			const char *bond);
+
 /* Thresholds of a test against one measurement: one item each (check_eval.c). */
 void gd_ck_evaluate(struct gd_ck_report *r, const struct gd_ck_run *run,
 		    const struct gd_ck_measure *m, double seconds);

@@ -31,9 +31,10 @@ int gd_ck_machine_load(struct gd_ck_machine *m, const struct gd_machine *mach, c
 		gd_warn("topology: %s", err);
 		return 0; /* the topology section then SKIPs with the reason */
 	}
-	if (gd_topo_find_gpus(&m->t))
+	/* the locality source gd_topo and gd_doctor use (gd_topo_open_locality) */
+	if (gd_topo_open_locality(&m->t, mach, xml, err, sizeof(err)) || gd_topo_find_gpus(&m->t))
 		return 0;
-	if (xml && !(mach->fixture && gd_sysfs_exists(mach, "/sys/class/infiniband")))
+	if (gd_topo_nics_from_xml(mach, xml))
 		ret = gd_topo_find_nics_hwloc(&m->t);
 	else
 		ret = gd_topo_find_nics_rdma(&m->t);
@@ -140,7 +141,7 @@ static void fill_gpu(const struct gd_ck_machine *m, size_t nic, size_t gpu, stru
 	snprintf(r->label, sizeof(r->label), "%s GPU%zu", r->dev, gpu);
 	if (nic < m->t.nnics)
 		snprintf(r->cls, sizeof(r->cls), "%s",
-			 gd_link_str(gd_topo_cls(&m->t, gpu, m->t.ngpus + nic)));
+			 gd_loc_class_str(gd_topo_cls(&m->t, gpu, m->t.ngpus + nic)));
 	else
 		snprintf(r->cls, sizeof(r->cls), "N/A");
 	if (g > 0 && (r->pcie_gbps <= 0 || g < r->pcie_gbps))

@@ -10,6 +10,7 @@
 
 #include "check_matrix.h"
 #include "jsonout.h"
+#include "gd.h"
 #include "log.h"
 
 struct gd_ck_matrix *gd_ck_matrix_new(const struct gd_ck_machine *m)
@@ -206,8 +207,8 @@ static void heatmap(const struct gd_ck_matrix *mx, FILE *f, const char *path)
 	const char *nics[64], *mems[64];
 	size_t nn = distinct(mx, true, nics, 64), nm = distinct(mx, false, mems, 64);
 
-	fprintf(f, "set terminal pngcairo noenhanced size %zu,%zu\nset output '%s'\n", 240 + 120 * nn,
-		200 + 40 * nm, path);
+	fprintf(f, "set terminal pngcairo noenhanced size %zu,%zu\nset output '%s'\n",
+		GD_MAX((size_t)640, 240 + 120 * nn), 200 + 40 * nm, path);
 	if (mx->plan)
 		fprintf(f, "set title 'gd_check --dry-run: path class, NIC x memory'\n"
 			"set palette defined (1 '#1a9850', 3 '#fee08b', 7 '#d73027')\nset cbrange [1:7]\n"
@@ -242,7 +243,13 @@ static void heatmap(const struct gd_ck_matrix *mx, FILE *f, const char *path)
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "EOD\nplot $M matrix with image\n");
+	/* boxes, not 'with image' (which needs a 2x2 grid at least) */
+	fprintf(f, "EOD\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5] reverse\n", nn - 1, nm - 1);
+	if (!mx->plan)
+		fprintf(f, "stats $M matrix using 3 nooutput\n"
+			"if (STATS_max <= STATS_min) set cbrange [0:STATS_max > 0 ? STATS_max * 1.2 : 1]\n");
+	fprintf(f, "plot $M matrix using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 "
+		"fc palette\n");
 }
 
 static void sweeps(const struct gd_ck_matrix *mx, FILE *f, const char *path)

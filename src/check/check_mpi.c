@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_MPI
 #include <mpi.h>
@@ -135,6 +136,24 @@ struct addr {
 	double line_gbps;
 };
 
+/*
+ * Wait for a non-blocking collective without spinning: ranks outside the
+ * running pair must leave the CPU to it (Open MPI busy-polls in blocking
+ * collectives, which starved the pair when ranks share cores).
+ */
+static void wait_idle(MPI_Request *rq)
+{
+	struct timespec ts = { 0, 1000 * 1000 };
+	int done = 0;
+
+	for (;;) {
+		MPI_Test(rq, &done, MPI_STATUS_IGNORE);
+		if (done)
+			return;
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* This rank's device for test t: its `device`, else the first RDMA device. */
 static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct addr *a,
 		   struct gd_ck_run *run)
@@ -167,12 +186,29 @@ static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, st
 }
 
 /* One pair: server rank s, client rank c; every rank gets the client's measurement. */
-static void one_pair(const struct gd_ck_run *mine, const struct addr *all, int s, int c,
-		     uint16_t port, struct gd_ck_measure *m)
+/* The sender's bond shares over its run (bandwidth tests on a bonded device). */
+static void bond_after(const struct gd_machine *mach, const struct gd_ck_run *run,
+		       const struct gd_ck_bond_sample *b0, struct gd_ck_measure *m)
+{
+	struct gd_ck_bond_sample b1;
+
+	if (gd_ck_bond_sample(mach, run->dev, run->port, &b1))
+		return;
+	m->bonded = true;
+	m->bond_min = gd_ck_bond_shares(b0, &b1, m->bond_msg, sizeof(m->bond_msg));
+	for (size_t i = 0; i < b1.n && i < b0->n; i++)
+		m->bond_total += (double)(b1.bytes[i] - b0->bytes[i]);
+	snprintf(m->bond_name, sizeof(m->bond_name), "%s", b1.bond);
+}
+
+static void one_pair(const struct gd_machine *mach, const struct gd_ck_run *mine,
+		     const struct addr *all, int s, int c, uint16_t port, struct gd_ck_measure *m)
 {
 	struct gd_bench_result *res = calloc(1, sizeof(*res));
 	struct gd_bench_params p;
 	struct gd_ck_run run = *mine;
+	struct gd_ck_bond_sample b0;
+	bool bonded = false;
 
 	memset(m, 0, sizeof(*m));
 	run.tcp_port = port;
@@ -180,7 +216,11 @@ static void one_pair(const struct gd_ck_run *mine, const struct addr *all, int s
 	if (res && (launch.rank == s || launch.rank == c)) {
 		gd_ck_params(&run, run.t->sweep_min ? run.t->sweep_min : run.t->size,
 			     launch.rank == s ? GD_ROLE_SERVER : GD_ROLE_CLIENT, &p);
+		bonded = launch.rank == c && run.t->kind == GD_KIND_BW &&
+			 !gd_ck_bond_sample(mach, run.dev, run.port, &b0);
 		m->exit_code = gd_bench_run_side(&p, NULL, res);
+		if (bonded)
+			bond_after(mach, &run, &b0, m);
 		if (!m->exit_code)
 			gd_ck_take(res, m);
 		else
@@ -193,8 +233,12 @@ static void one_pair(const struct gd_ck_run *mine, const struct addr *all, int s
 	{
 		struct gd_ck_measure sm = *m;
 
-		MPI_Bcast(&sm, sizeof(sm), MPI_BYTE, s, MPI_COMM_WORLD);
-		MPI_Bcast(m, sizeof(*m), MPI_BYTE, c, MPI_COMM_WORLD);
+		MPI_Request rq;
+
+		MPI_Ibcast(&sm, sizeof(sm), MPI_BYTE, s, MPI_COMM_WORLD, &rq);
+		wait_idle(&rq);
+		MPI_Ibcast(m, sizeof(*m), MPI_BYTE, c, MPI_COMM_WORLD, &rq);
+		wait_idle(&rq);
 		if (!m->exit_code && sm.exit_code)
 			*m = sm;
 	}
@@ -264,18 +308,27 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 	for (size_t k = 0; k < np; k++) {
 		uint64_t t0 = gd_clock_mono_ns();
 
-		one_pair(&run, all, pairs[k][0], pairs[k][1], (*port)++, &ms[k]);
+		one_pair(m->mach, &run, all, pairs[k][0], pairs[k][1], (*port)++, &ms[k]);
 		if (launch.rank == 0) {
 			struct gd_ck_run x = run;
 
+			x.tcp_port = (uint16_t)(*port - 1);
 			snprintf(x.label, sizeof(x.label), "rank%d(%s)->rank%d(%s)", pairs[k][0],
 				 all[pairs[k][0]].dev, pairs[k][1], all[pairs[k][1]].dev);
 			snprintf(x.peer_ip, sizeof(x.peer_ip), "%s", all[pairs[k][0]].ip);
 			snprintf(x.cls, sizeof(x.cls), "net");
 			x.line_gbps = all[pairs[k][0]].line_gbps;
 			gd_ck_evaluate(r, &x, &ms[k], (double)(gd_clock_mono_ns() - t0) / 1e9);
+			if (ms[k].bonded)
+				gd_ck_bond_verdict(r, &x, &ms[k], ms[k].bond_msg, ms[k].bond_min,
+						   ms[k].bond_total, ms[k].bond_name);
 		}
-		MPI_Barrier(MPI_COMM_WORLD);
+		{
+			MPI_Request rq;
+
+			MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+			wait_idle(&rq);
+		}
 	}
 	if (launch.rank == 0 && o->out)
 		print_pairs(o->out, t, all, pairs, ms, np);

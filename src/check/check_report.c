@@ -84,7 +84,7 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 		gd_json_add_str_or_null(rec, "message", it->message);
 		gd_json_add_str_or_null(rec, "command", it->command);
 		gd_json_add_str_or_null(rec, "path_class", it->path_class);
-		gd_json_add_double(rec, "seconds", it->seconds);
+		gd_json_add_double(rec, "elapsed_s", it->seconds);
 		ret = gd_json_emit(rec, out);
 	}
 	if (!ret && r->matrix)
@@ -95,7 +95,7 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 	gd_json_add_int(rec, "pass", n[GD_CK_PASS]);
 	gd_json_add_int(rec, "fail", n[GD_CK_FAIL]);
 	gd_json_add_int(rec, "skip", n[GD_CK_SKIP]);
-	gd_json_add_double(rec, "seconds", r->seconds);
+	gd_json_add_double(rec, "elapsed_s", r->seconds);
 	gd_json_add_int(rec, "exit_code", gd_ck_exit_code(r));
 	return ret ?: gd_json_emit(rec, out);
 }

@@ -13,6 +13,7 @@
 #include "check_matrix.h"
 #include "check_mpi.h"
 #include "check_sections.h"
+#include "jsonout.h"
 #include "log.h"
 #include "progress.h"
 
@@ -47,21 +48,18 @@ static double moved_bytes(const struct gd_ck_test *t, const struct gd_ck_measure
 	return m->bw_avg_gbps[m->nsizes - 1] * 1e9 / 8 * (t->duration_s ? t->duration_s : 1);
 }
 
-static void bond_items(struct gd_ck_report *r, const struct gd_ck_run *run,
-		       const struct gd_ck_measure *m, const struct gd_ck_bond_sample *b0,
-		       const struct gd_ck_bond_sample *b1)
+void gd_ck_bond_verdict(struct gd_ck_report *r, const struct gd_ck_run *run,
+			const struct gd_ck_measure *m, const char *shares, double min, double total,
+			const char *bond)
 {
 	const struct gd_ck_test *t = run->t;
-	char msg[512];
-	double min = gd_ck_bond_shares(b0, b1, msg, sizeof(msg)), total = 0;
 	double want = t->min_slave_share > 0 ? t->min_slave_share : 10;
-	bool bypass;
+	/* a loopback never leaves the host: the kernel routes it through lo, past the slaves */
+	bool bypass = total < 0.1 * moved_bytes(t, m);
+	char msg[640];
 	struct gd_ck_item *it;
 
-	for (size_t i = 0; i < b1->n && i < b0->n; i++)
-		total += (double)(b1->bytes[i] - b0->bytes[i]);
-	/* a loopback never leaves the host: the kernel routes it through lo, past the slaves */
-	bypass = total < 0.1 * moved_bytes(t, m);
+	snprintf(msg, sizeof(msg), "%s", shares);
 	if (bypass)
 		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), "; the slaves carried %.0f "
 			 "bytes of the run's ~%.0f: its traffic did not pass them (a loopback stays "
@@ -73,7 +71,7 @@ static void bond_items(struct gd_ck_report *r, const struct gd_ck_run *run,
 			 "%s%s", it->message[0] ? "; " : "", msg);
 		if (!bypass && min >= 0 && min < 1 && t->qps >= 2)
 			gd_warn("%s: one slave of %s carried almost nothing with %u QPs: %s",
-				run->label, b1->bond, t->qps, msg);
+				run->label, bond, t->qps, msg);
 		return;
 	}
 	it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s %s: bond-balance", t->name, run->label);
@@ -83,6 +81,11 @@ static void bond_items(struct gd_ck_report *r, const struct gd_ck_run *run,
 	snprintf(it->message, sizeof(it->message), "%s", msg);
 	snprintf(it->path_class, sizeof(it->path_class), "%s", run->cls);
 	gd_ck_command(run, t->size, it->command, sizeof(it->command));
+	if (moved_bytes(t, m) <= 0) {
+		it->status = GD_CK_SKIP;
+		snprintf(it->message, sizeof(it->message), "the run measured no traffic: %s", msg);
+		return;
+	}
 	if (bypass || min < 0) {
 		it->status = GD_CK_SKIP;
 		snprintf(it->measured, sizeof(it->measured), "no slave traffic");
@@ -94,8 +97,20 @@ static void bond_items(struct gd_ck_report *r, const struct gd_ck_run *run,
 		snprintf(it->message + strlen(it->message), sizeof(it->message) - strlen(it->message),
 			 "; one QP is one flow and takes one slave: use qps: 2 or more");
 	if (it->status == GD_CK_FAIL && t->qps >= 2)
-		gd_warn("%s: one slave of %s carried %.1f%% with %u QPs: %s", run->label, b1->bond,
-			min, t->qps, msg);
+		gd_warn("%s: one slave of %s carried %.1f%% with %u QPs: %s", run->label, bond, min,
+			t->qps, msg);
+}
+
+static void bond_items(struct gd_ck_report *r, const struct gd_ck_run *run,
+		       const struct gd_ck_measure *m, const struct gd_ck_bond_sample *b0,
+		       const struct gd_ck_bond_sample *b1)
+{
+	char msg[512];
+	double min = gd_ck_bond_shares(b0, b1, msg, sizeof(msg)), total = 0;
+
+	for (size_t i = 0; i < b1->n && i < b0->n; i++)
+		total += (double)(b1->bytes[i] - b0->bytes[i]);
+	gd_ck_bond_verdict(r, run, m, msg, min, total, b1->bond);
 }
 
 struct runner {
@@ -143,6 +158,27 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	}
 	if (x->mx)
 		gd_ck_matrix_add(x->mx, run, &m);
+}
+
+static void dry_run_json(const struct gd_ck_runs *rs, FILE *out)
+{
+	char cmd[600];
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct gd_ck_run *r = &rs->v[i];
+		json_object *rec = gd_json_record("check_plan");
+
+		gd_ck_command(r, r->t->sweep_min ? r->t->sweep_min : r->t->size, cmd, sizeof(cmd));
+		gd_json_add_str(rec, "test", r->t->name);
+		gd_json_add_str(rec, "run", r->label);
+		gd_json_add_str(rec, "device", r->dev);
+		gd_json_add_str(rec, "memory", r->gpu >= 0 ? "gpu" : "host");
+		gd_json_add_str(rec, "path_class", r->cls);
+		gd_json_add_int_or_null(rec, "line_gbps", (int64_t)r->line_gbps, r->line_gbps > 0);
+		gd_json_add_int_or_null(rec, "pcie_gbps", (int64_t)r->pcie_gbps, r->pcie_gbps > 0);
+		gd_json_add_str(rec, "command", cmd);
+		gd_json_emit(rec, out);
+	}
 }
 
 static void dry_run(const struct gd_ck_runs *rs, FILE *out)
@@ -223,7 +259,10 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 	for (size_t i = 0; i < rs.n; i++)
 		rs.v[i].tcp_port = (uint16_t)(o->base_port + i % 1000);
 	if (o->dry_run) {
-		dry_run(&rs, stdout);
+		if (o->json)
+			dry_run_json(&rs, stdout);
+		else
+			dry_run(&rs, stdout);
 		if (o->plot)
 			ret = plot_plan(&rs, o->plot);
 		goto out;

@@ -50,7 +50,7 @@ static void worst_class(struct gd_ck_report *r, const struct gd_ck_machine *m, i
 	}
 	for (size_t g = 0; g < m->t.ngpus; g++) {
 		int nic = m->adv.nic_for_gpu[g];
-		int c = nic < 0 ? GD_LINK_NA : (int)gd_topo_cls(&m->t, g, m->t.ngpus + (size_t)nic);
+		int c = nic < 0 ? GD_LOC_NA : (int)gd_topo_cls(&m->t, g, m->t.ngpus + (size_t)nic);
 
 		if (c > worst) {
 			worst = c;

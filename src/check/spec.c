@@ -165,7 +165,7 @@ static int each_key(struct ld *l, yaml_node_t *map, const char *what, const char
 
 /* ---- topology ---- */
 
-/* The order of enum gd_link (topo.h); NV is not a GPU-to-NIC class. */
+/* The order of enum gd_loc_class (locality.h); NV is not a GPU-to-NIC class. */
 static const char *const link_names[] = { "X", "NV", "PIX", "PXB", "PHB", "NODE", "SYS", NULL };
 
 static int topo_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)

@@ -98,7 +98,7 @@ struct gd_ck_device {
 
 struct gd_ck_topology {
 	int gpus, nics, numa_nodes;	/* -1 unchecked */
-	int worst_class;		/* enum gd_link: the worst allowed GPU-to-nearest-NIC class; -1 */
+	int worst_class;		/* enum gd_loc_class: the worst allowed GPU-to-nearest-NIC class; -1 */
 	bool same_numa;			/* every GPU's nearest NIC on its NUMA node */
 	bool given;
 };

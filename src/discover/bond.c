@@ -494,3 +494,21 @@ int gd_bond_list(const struct gd_machine *m, char ***names, size_t *count)
 	*count = got;
 	return 0;
 }
+
+bool gd_bond_speed_mismatch(const struct gd_bond *b, size_t *ref, size_t *other)
+{
+	size_t r = b->nslaves;
+
+	for (size_t i = 0; i < b->nslaves; i++) {
+		if (b->slaves[i].speed_mbps <= 0)
+			continue;
+		if (r == b->nslaves) {
+			r = i;
+		} else if (b->slaves[i].speed_mbps != b->slaves[r].speed_mbps) {
+			*ref = r;
+			*other = i;
+			return true;
+		}
+	}
+	return false;
+}

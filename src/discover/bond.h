@@ -3,6 +3,9 @@
 #ifndef GD_BOND_H
 #define GD_BOND_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "rdma_dev.h"
 
 /* The kernel's bonding modes (BOND_MODE_* in include/net/bonding.h). */
@@ -16,6 +19,15 @@ int gd_bond_mode_num(const char *name);
 const char *gd_bond_mode_name(int num);
 /* "IEEE 802.3ad Dynamic link aggregation" -> 4; -1 unknown. */
 int gd_bond_mode_from_proc(const char *desc);
+
+/*
+ * The slave-speed rule, in every mode: 802.3ad cannot aggregate slaves of
+ * different speeds (one sits idle), the balancing modes cap every flow hashed
+ * to the slow slave, and active-backup loses bandwidth on failover. Slaves of
+ * unknown speed (down) are left to the slave-down rule. Returns true with the
+ * first slave (ref) and the first that differs from it (other).
+ */
+bool gd_bond_speed_mismatch(const struct gd_bond *b, size_t *ref, size_t *other);
 
 /* All bonds on the machine (sysfs bonding/, else /proc/net/bonding), sorted. */
 int gd_bond_list(const struct gd_machine *m, char ***names, size_t *count);

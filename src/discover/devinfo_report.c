@@ -206,7 +206,7 @@ void gd_devinfo_log_errors(const struct gd_devinfo *di)
 
 static void warn_bond(const struct gd_bond *b)
 {
-	size_t up = 0;
+	size_t up = 0, r, o;
 
 	for (size_t i = 0; i < b->nslaves; i++) {
 		const struct gd_bond_slave *s = &b->slaves[i];
@@ -227,14 +227,10 @@ static void warn_bond(const struct gd_bond *b)
 	if (up < b->nslaves)
 		gd_warn("%s: %zu of %zu slaves up; the bond runs below its full bandwidth", b->name,
 			up, b->nslaves);
-	if (b->mode_num != GD_BOND_8023AD || !b->nslaves || b->slaves[0].speed_mbps <= 0)
-		return;
-	for (size_t i = 1; i < b->nslaves; i++)
-		if (b->slaves[i].speed_mbps != b->slaves[0].speed_mbps &&
-		    b->slaves[i].speed_mbps > 0)
-			gd_warn("%s: slaves %s and %s run at different speeds (%d and %d Mb/s)",
-				b->name, b->slaves[0].name, b->slaves[i].name,
-				b->slaves[0].speed_mbps, b->slaves[i].speed_mbps);
+	if (gd_bond_speed_mismatch(b, &r, &o))
+		gd_warn("%s: slaves %s and %s run at different speeds (%d and %d Mb/s)", b->name,
+			b->slaves[r].name, b->slaves[o].name, b->slaves[r].speed_mbps,
+			b->slaves[o].speed_mbps);
 }
 
 /* What a port that is not ACTIVE most likely needs. */
@@ -270,11 +266,14 @@ void gd_devinfo_log_warnings(const struct gd_devinfo *di)
 			if (port->state && port->state != GD_PORT_ACTIVE)
 				gd_warn("%s port %d is %s (%s)%s", hca->name, port->num,
 					port->state_str, port->phys_state_str, port_hint(port));
-			if (port->roce_mtu > 0 && port->roce_mtu < 4096)
-				gd_warn("%s port %d: RoCE MTU at most %d because %s has MTU %d; "
-					"set it to 4200 or more for 4096 (ip link set %s mtu 4200)",
+			if (port->roce_mtu > 0 && port->roce_mtu < 4096) {
+				char fix[192];
+
+				gd_mtu_advice(port->netdev, fix, sizeof(fix));
+				gd_warn("%s port %d: RoCE MTU at most %d because %s has MTU %d; %s",
 					hca->name, port->num, port->roce_mtu, port->netdev,
-					port->netdev_mtu, port->netdev);
+					port->netdev_mtu, fix);
+			}
 		}
 	}
 	for (size_t i = 0; i < di->nbonds; i++)

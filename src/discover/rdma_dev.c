@@ -125,12 +125,19 @@ const char *gd_counter_name(enum gd_counter c)
 int gd_rdma_roce_mtu(int netdev_mtu)
 {
 	/* the kernel's iboe_get_mtu(): GRH 40, UDP 8, BTH 12, XRC 4, AtomicETH 28, ICRC 4 */
-	int room = netdev_mtu - 96;
+	int room = netdev_mtu - (GD_ROCE_4096_MIN_MTU - 4096);
 
 	for (int mtu = 4096; mtu >= 256; mtu /= 2)
 		if (room >= mtu)
 			return mtu;
 	return 0;
+}
+
+void gd_mtu_advice(const char *netdev, char *buf, size_t len)
+{
+	snprintf(buf, len, "ip link set %s mtu %d (any MTU >= %d gives a 4096 RoCE MTU), on the "
+		 "switch ports and the peers too", netdev[0] ? netdev : "NETDEV", GD_NETDEV_MTU_ADVICE,
+		 GD_ROCE_4096_MIN_MTU);
 }
 
 static void read_counters(const struct gd_machine *m, struct gd_hca *hca, struct gd_port *p)

@@ -176,6 +176,14 @@ int gd_bond_parse_proc(const char *text, struct gd_bond *bond);
 
 /* The IB MTU (256..4096 bytes) RoCE can use over a netdev MTU; 0 if none. */
 int gd_rdma_roce_mtu(int netdev_mtu);
+/*
+ * The MTU advice, one value everywhere: jumbo frames (9000), what switches
+ * and peers are usually set to; any netdev MTU from GD_ROCE_4096_MIN_MTU on
+ * gives RoCE its 4096-byte path MTU. "ip link set DEV mtu 9000 (...)".
+ */
+#define GD_NETDEV_MTU_ADVICE 9000
+#define GD_ROCE_4096_MIN_MTU (4096 + 96)
+void gd_mtu_advice(const char *netdev, char *buf, size_t len);
 
 /* The bond behind a port's netdev, or -ENOENT. */
 int gd_port_bond(const struct gd_machine *m, const struct gd_port *port, struct gd_bond *bond);

@@ -270,47 +270,62 @@ static int find_nics(struct gd_doctor *d)
 	return 0;
 }
 
-static void pair_gpu(struct gd_doctor *d, struct gd_doc_gpu *g)
+/* The locality's NICs: the RDMA devices, or a replayed XML's OpenFabrics devices. */
+static int locality_nics(struct gd_doctor *d)
 {
-	g->nic = -1;
-	g->cls = GD_PATH_UNKNOWN;
-	for (size_t i = 0; i < d->nnics; i++) {
-		enum gd_path_class c;
+	struct gd_locality *l = &d->topo.loc;
+	int ret = 0;
 
-		if (!d->nics[i].pci[0])
-			continue;
-		c = gd_pci_path_class(d->m, g->pci, d->nics[i].pci);
-		if (g->nic < 0 || c < g->cls) {
-			g->nic = (int)i;
-			g->cls = c;
-		}
+	if (!gd_topo_nics_from_xml(d->m, d->xml)) {
+		for (size_t k = 0; k < d->nnics && !ret; k++)
+			ret = gd_loc_add_nic(l, d->nics[k].name, d->nics[k].pci);
+		return ret;
 	}
+	ret = gd_topo_find_nics_hwloc(&d->topo);
+	for (size_t k = 0; k < d->topo.nnics && !ret; k++)
+		if (!d->only_dev || !strcmp(d->topo.nics[k].name, d->only_dev))
+			ret = gd_loc_add_nic(l, d->topo.nics[k].name, d->topo.nics[k].busid);
+	return ret;
+}
+
+static int find_locality(struct gd_doctor *d)
+{
+	struct gd_locality *l = &d->topo.loc;
+	char err[512];
+	int ret = gd_topo_open_locality(&d->topo, d->m, d->xml, err, sizeof(err));
+
+	if (ret) {
+		gd_error("%s", err);
+		return ret;
+	}
+	ret = gd_loc_add_gpus(l);
+	if (!ret)
+		ret = locality_nics(d);
+	if (!ret)
+		ret = gd_loc_decide(l);
+	if (ret)
+		return ret;
+	d->ngpus = l->ngpus;
+	d->gpus = calloc(d->ngpus + 1, sizeof(*d->gpus));
+	if (!d->gpus)
+		return -ENOMEM;
+	for (size_t g = 0; g < d->ngpus; g++) {
+		struct gd_doc_gpu *gpu = &d->gpus[g];
+
+		snprintf(gpu->pci, sizeof(gpu->pci), "%s", l->gpus[g].place.busid);
+		gpu->nic = l->nic_for_gpu[g];
+		gpu->cls = gpu->nic >= 0 ? gd_loc_gpu_nic(l, g, (size_t)gpu->nic) : GD_LOC_NA;
+	}
+	return 0;
 }
 
 int gd_doctor_init(struct gd_doctor *d)
 {
-	char (*bdfs)[GD_BDF_LEN];
 	int ret;
 
 	d->live = !d->m->fixture;
 	ret = find_nics(d);
-	if (ret)
-		return ret;
-	ret = gd_pci_list_gpus(d->m, &bdfs, &d->ngpus);
-	if (ret)
-		return ret;
-	d->gpus = calloc(d->ngpus ? d->ngpus : 1, sizeof(*d->gpus));
-	if (!d->gpus) {
-		free(bdfs);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < d->ngpus; i++) {
-		snprintf(d->gpus[i].pci, sizeof(d->gpus[i].pci), "%s", bdfs[i]);
-		d->gpus[i].numa = gd_pci_numa(d->m, bdfs[i]);
-		pair_gpu(d, &d->gpus[i]);
-	}
-	free(bdfs);
-	return 0;
+	return ret ? ret : find_locality(d);
 }
 
 void gd_doctor_fini(struct gd_doctor *d)
@@ -319,6 +334,7 @@ void gd_doctor_fini(struct gd_doctor *d)
 	free(d->nics);
 	if (d->hcas)
 		gd_rdma_free(d->hcas, d->nnics);
+	gd_topo_free(&d->topo);
 	d->gpus = NULL;
 	d->nics = NULL;
 	d->hcas = NULL;

@@ -8,7 +8,9 @@
  * the reason.
  *
  * RDMA devices, ports, GIDs and bonds come from the discovery API
- * (src/rdma_dev.h); the GPU-NIC path from the sysfs PCI tree (src/pcipath.h).
+ * (rdma_dev.h); GPUs, the GPU-NIC pairs, their path classes and the advice
+ * thresholds from the locality module (locality.h), which the checks wrap
+ * with evidence.
  */
 #ifndef GD_DOCTOR_H
 #define GD_DOCTOR_H
@@ -17,8 +19,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "pcipath.h"
+#include "locality.h"
 #include "rdma_dev.h"
+#include "topo.h"
 
 enum gd_check_status { GD_CHECK_PASS, GD_CHECK_WARN, GD_CHECK_FAIL, GD_CHECK_SKIP };
 #define GD_CHECK_NSTATUS 4
@@ -51,9 +54,8 @@ struct gd_doc_nic {
 
 struct gd_doc_gpu {
 	char pci[GD_BDF_LEN];
-	int numa;
-	int nic;                  /* index of the nearest NIC in nics, -1 none */
-	enum gd_path_class cls;   /* to that NIC */
+	int nic;                  /* its nearest NIC in topo.loc.nics, -1 none */
+	enum gd_loc_class cls;    /* to that NIC */
 };
 
 struct gd_doctor {
@@ -63,10 +65,12 @@ struct gd_doctor {
 	FILE *out;
 	const char *only_dev;     /* -d: limit RDMA checks to this device */
 	const char *only_check;   /* --check: run checks whose id starts with this */
+	const char *xml;          /* --topology: GPUs and NICs placed by an hwloc XML */
+	struct gd_topo topo;      /* topo.loc: the locality module's view and decisions */
 	struct gd_doc_gpu *gpus;
 	size_t ngpus;
-	struct gd_doc_nic *nics;  /* one per hca, same order */
-	struct gd_hca *hcas;	  /* gd_rdma_discover(m), -d applied */
+	struct gd_doc_nic *nics;  /* one per hca, same order (the RDMA checks) */
+	struct gd_hca *hcas;      /* gd_rdma_discover(), -d applied */
 	size_t nnics;
 	int counts[GD_CHECK_NSTATUS];
 };
@@ -80,7 +84,7 @@ struct gd_check {
 
 extern const struct gd_check gd_checks[];
 
-/* Discover GPUs and NICs (sysfs), pair each GPU with its nearest NIC. */
+/* Discover GPUs and NICs, pair each GPU with its nearest NIC (locality.h). */
 int gd_doctor_init(struct gd_doctor *d);
 void gd_doctor_fini(struct gd_doctor *d);
 /* Run every registered check (or those matching only_check). Returns the

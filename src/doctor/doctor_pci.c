@@ -7,7 +7,7 @@
 
 #include "doctor.h"
 #include "gd.h"
-#include "pcipath.h"
+#include "locality.h"
 #include "sysfs.h"
 
 static bool need_pairs(struct gd_doctor *d, const struct gd_check *c)
@@ -19,9 +19,30 @@ static bool need_pairs(struct gd_doctor *d, const struct gd_check *c)
 	return true;
 }
 
-static const struct gd_doc_nic *gpu_nic(const struct gd_doctor *d, size_t i)
+static const struct gd_loc_dev *gpu_nic(const struct gd_doctor *d, size_t i)
 {
-	return d->gpus[i].nic >= 0 ? &d->nics[d->gpus[i].nic] : NULL;
+	return d->gpus[i].nic >= 0 ? &d->topo.loc.nics[d->gpus[i].nic] : NULL;
+}
+
+/* Where the evidence came from: the sysfs tree, or hwloc (this machine or an XML). */
+static void place_source(const struct gd_doctor *d, const char *bdf, const char *file, char *buf,
+			 size_t len)
+{
+	if (d->topo.loc.src.hw)
+		snprintf(buf, len, "hwloc%s%s: %s", d->xml ? " " : "", d->xml ? d->xml : "", bdf);
+	else
+		snprintf(buf, len, "/sys/bus/pci/devices/%s%s", bdf, file);
+}
+
+static void place_ev(const struct gd_doctor *d, struct gd_check_result *r,
+		     const struct gd_loc_place *p)
+{
+	char src[192];
+
+	if (!p->known)
+		return;
+	place_source(d, p->busid, "", src, sizeof(src));
+	gd_res_ev(r, src, "%s/%s (%d bridge(s) above)", p->host, p->busid, p->nbridges);
 }
 
 void gd_chk_path(struct gd_doctor *d, const struct gd_check *c)
@@ -30,10 +51,8 @@ void gd_chk_path(struct gd_doctor *d, const struct gd_check *c)
 		return;
 	for (size_t i = 0; i < d->ngpus; i++) {
 		const struct gd_doc_gpu *g = &d->gpus[i];
-		const struct gd_doc_nic *n = gpu_nic(d, i);
-		struct gd_pci_chain a, b;
+		const struct gd_loc_dev *n = gpu_nic(d, i);
 		struct gd_check_result r;
-		char live[192];
 
 		gd_res_init(&r, c, "GPU %s", g->pci);
 		if (!n) {
@@ -41,29 +60,27 @@ void gd_chk_path(struct gd_doctor *d, const struct gd_check *c)
 			continue;
 		}
 		snprintf(r.subject, sizeof(r.subject), "GPU %s <-> %s", g->pci, n->name);
-		snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s", g->pci);
-		if (gd_pci_chain(d->m, g->pci, &a) == 0)
-			gd_res_ev(&r, live, "%s/%s (%d bridge(s) above)", a.host, g->pci, a.n - 1);
-		snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s", n->pci);
-		if (gd_pci_chain(d->m, n->pci, &b) == 0)
-			gd_res_ev(&r, live, "%s/%s (%d bridge(s) above)", b.host, n->pci, b.n - 1);
-		switch (g->cls) {
-		case GD_PATH_PIX:
-		case GD_PATH_PXB:
+		place_ev(d, &r, &d->topo.loc.gpus[i].place);
+		place_ev(d, &r, &n->place);
+		if (gd_loc_path_verdict(g->cls) == GD_LOC_OK) {
 			gd_res_emit(d, &r, GD_CHECK_PASS, "nearest NIC %s (%s) is %s: peer-to-peer stays below the CPU",
-				    n->name, n->pci, gd_path_class_str(g->cls));
-			break;
-		case GD_PATH_UNKNOWN:
-			gd_res_emit(d, &r, GD_CHECK_SKIP, "cannot place %s or %s in the PCI tree",
-				    g->pci, n->pci);
-			break;
-		default:
-			gd_res_fix(&r, "use a NIC under the same PCIe switch as the GPU, or expect reduced GPUDirect bandwidth");
-			gd_res_emit(d, &r, GD_CHECK_WARN, "nearest NIC %s (%s) is %s: traffic crosses the %s",
-				    n->name, n->pci, gd_path_class_str(g->cls),
-				    g->cls == GD_PATH_SYS ? "CPU interconnect" : "CPU root complex");
+				    n->name, n->place.busid, gd_loc_class_str(g->cls));
+			continue;
 		}
+		gd_res_fix(&r, "use a NIC under the same PCIe switch as the GPU, or expect reduced GPUDirect bandwidth");
+		gd_res_emit(d, &r, GD_CHECK_WARN, "nearest NIC %s (%s) is %s: traffic crosses the %s",
+			    n->name, n->place.busid, gd_loc_class_str(g->cls),
+			    g->cls == GD_LOC_SYS ? "CPU interconnect" : "CPU root complex");
 	}
+}
+
+static void numa_ev(const struct gd_doctor *d, struct gd_check_result *r,
+		    const struct gd_loc_place *p)
+{
+	char src[192];
+
+	place_source(d, p->busid, "/numa_node", src, sizeof(src));
+	gd_res_ev(r, src, "%s", p->nodes[0] ? p->nodes : "-1");
 }
 
 void gd_chk_numa(struct gd_doctor *d, const struct gd_check *c)
@@ -72,161 +89,86 @@ void gd_chk_numa(struct gd_doctor *d, const struct gd_check *c)
 		return;
 	for (size_t i = 0; i < d->ngpus; i++) {
 		const struct gd_doc_gpu *g = &d->gpus[i];
-		const struct gd_doc_nic *n = gpu_nic(d, i);
+		const struct gd_loc_dev *n = gpu_nic(d, i);
+		const char *gn = d->topo.loc.gpus[i].place.nodes;
 		struct gd_check_result r;
-		char live[192];
 
 		if (!n) {
 			gd_res_skip(d, c, NULL, "no RDMA device with a PCI address to pair with");
 			continue;
 		}
 		gd_res_init(&r, c, "GPU %s <-> %s", g->pci, n->name);
-		snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/numa_node", g->pci);
-		gd_res_ev(&r, live, "%d", g->numa);
-		snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/numa_node", n->pci);
-		gd_res_ev(&r, live, "%d", n->numa);
-		if (g->numa < 0 || n->numa < 0)
+		numa_ev(d, &r, &d->topo.loc.gpus[i].place);
+		numa_ev(d, &r, &n->place);
+		if (!gn[0] || !n->place.nodes[0])
 			gd_res_emit(d, &r, GD_CHECK_SKIP, "NUMA node not reported by the firmware (-1)");
-		else if (g->numa == n->numa)
-			gd_res_emit(d, &r, GD_CHECK_PASS, "both on NUMA node %d", g->numa);
+		else if (gd_loc_numa_verdict(gn, n->place.nodes) == GD_LOC_OK)
+			gd_res_emit(d, &r, GD_CHECK_PASS, "both on NUMA node %s", gn);
 		else {
-			gd_res_fix(&r, "pair the GPU with a NIC on NUMA node %d, and pin the benchmark there",
-				   g->numa);
-			gd_res_emit(d, &r, GD_CHECK_WARN, "GPU on NUMA node %d, NIC on node %d", g->numa,
-				    n->numa);
+			gd_res_fix(&r, "pair the GPU with a NIC on NUMA node %s, and pin the benchmark there",
+				   gn);
+			gd_res_emit(d, &r, GD_CHECK_WARN, "GPU on NUMA node %s, NIC on node %s", gn,
+				    n->place.nodes);
 		}
 	}
 }
 
 /* ---- link training ---- */
 
-struct link_verdict {
-	enum gd_check_status st;
-	char worst[200];
-};
-
-/*
- * One link: child is the upstream-facing end (endpoint or switch upstream
- * port), parent the port above it. The child's current speed and width are
- * the link's; it should train to what both ends can do, so a Gen5 NIC in a
- * Gen4 slot is not a fault.
- */
-/* A link speed file the kernel did not write: text that is neither a rate nor "Unknown". */
-static bool malformed_speed(const char *text, double gts)
+static void hop_ev(struct gd_check_result *r, const struct gd_loc_hop *h)
 {
-	return text[0] && !gts && strncmp(text, "Unknown", 7) != 0;
+	char live[192];
+
+	if (h->link.bad_file[0]) {
+		snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/%s", h->child, h->link.bad_file);
+		gd_res_ev(r, live, "'%s' is not a PCIe transfer rate: ignored", h->link.bad_text);
+		if (!h->link.known)
+			return;
+	}
+	snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/current_link_{speed,width}", h->child);
+	if (h->parent[0])
+		gd_res_ev(r, live, "%.1f GT/s x%d on the link from %s (both ends capable of %.1f GT/s x%d)",
+			  h->link.cur_gts, h->link.cur_width, h->parent, h->want_gts, h->want_width);
+	else
+		gd_res_ev(r, live, "%.1f GT/s x%d (max %.1f GT/s x%d), on the root complex",
+			  h->link.cur_gts, h->link.cur_width, h->want_gts, h->want_width);
 }
 
-/* Malformed speeds ("nan GT/s", "1e999 GT/s") are unknown, never a PASS: WARN, naming them. */
-static bool judge_malformed(struct gd_check_result *r, const char *bdf,
-			    const struct gd_pci_link *l, struct link_verdict *v)
-{
-	char live[192], why[200];
-	const char *what = malformed_speed(l->cur_speed, l->cur_gts) ? "current" :
-			   malformed_speed(l->max_speed, l->max_gts) ? "max" : NULL;
-	const char *text = what && what[0] == 'c' ? l->cur_speed : l->max_speed;
-
-	if (!what)
-		return false;
-	snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/%s_link_speed", bdf, what);
-	gd_res_ev(r, live, "'%.40s' is not a PCIe transfer rate: ignored", text);
-	snprintf(why, sizeof(why), "%s %s_link_speed '%.40s' is not a PCIe rate", bdf, what, text);
-	if (GD_CHECK_WARN > v->st) {
-		v->st = GD_CHECK_WARN;
-		snprintf(v->worst, sizeof(v->worst), "%s", why);
-	}
-	return true;
-}
-
-static void judge_link(const struct gd_machine *m, struct gd_check_result *r, const char *child,
-		       const char *parent, bool gpu_link, struct link_verdict *v)
-{
-	enum gd_check_status st = GD_CHECK_PASS;
-	struct gd_pci_link l, p;
-	double want;
-	int wantw;
-	char why[200], live[192];
-
-	if (gd_pci_read_link(m, child, &l) || judge_malformed(r, child, &l, v) || !l.cur_gts)
-		return;
-	want = l.max_gts;
-	wantw = l.max_width;
-	if (gd_pci_read_link(m, parent, &p) == 0 && p.max_gts) {
-		want = GD_MIN(want, p.max_gts);
-		if (p.max_width)
-			wantw = GD_MIN(wantw, p.max_width);
-	}
-	snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/current_link_{speed,width}", child);
-	gd_res_ev(r, live, "%.1f GT/s x%d on the link from %s (both ends capable of %.1f GT/s x%d)",
-		  l.cur_gts, l.cur_width, parent, want, wantw);
-	if (wantw && l.cur_width < wantw) {
-		st = GD_CHECK_FAIL;
-		snprintf(why, sizeof(why), "%s -> %s trained x%d, capable x%d", parent, child,
-			 l.cur_width, wantw);
-	} else if (want && l.cur_gts + 0.1 < want) {
-		/* an idle GPU lowers its link speed to save power: only a warning */
-		st = gpu_link ? GD_CHECK_WARN : GD_CHECK_FAIL;
-		snprintf(why, sizeof(why), "%s -> %s at %.1f GT/s (Gen%d), capable %.1f GT/s (Gen%d)%s",
-			 parent, child, l.cur_gts, gd_pcie_gen(l.cur_gts), want, gd_pcie_gen(want),
-			 gpu_link ? "; an idle GPU downshifts, re-check under load" : "");
-	}
-	if (st > v->st) {
-		v->st = st;
-		snprintf(v->worst, sizeof(v->worst), "%s", why);
-	}
-}
-
+/* The locality module judges every link on the chain; this adds the evidence. */
 static void link_chain(struct gd_doctor *d, const struct gd_check *c, const char *subject,
 		       const char *bdf, bool is_gpu)
 {
-	struct link_verdict v = { GD_CHECK_PASS, "" };
+	const struct gd_loc_hop *w;
 	struct gd_check_result r;
-	struct gd_pci_chain ch;
-	int step;
+	struct gd_loc_place p;
+	struct gd_loc_links links;
 
 	gd_res_init(&r, c, "%s", subject);
-	if (gd_pci_chain(d->m, bdf, &ch)) {
+	if (gd_loc_place(&d->topo.loc.src, bdf, &p)) {
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "%s not found under /sys/bus/pci/devices", bdf);
 		return;
 	}
-	/* root port, then (switch upstream port, downstream port) pairs: a link
-	 * joins chain[i-1] and chain[i] for every other i from the device up.
-	 * An odd chain (unusual virtual bridges) is checked at every hop. */
-	step = ch.n % 2 == 0 ? 2 : 1;
-	for (int i = ch.n - 1; i >= 1; i -= step)
-		judge_link(d->m, &r, ch.bdf[i], ch.bdf[i - 1], is_gpu && i == ch.n - 1, &v);
-	if (ch.n == 1) {
-		struct gd_pci_link l;
-
-		if (gd_pci_read_link(d->m, bdf, &l) == 0 && !judge_malformed(&r, bdf, &l, &v) &&
-		    l.cur_gts) {
-			char live[192];
-
-			snprintf(live, sizeof(live), "/sys/bus/pci/devices/%s/current_link_{speed,width}", bdf);
-			gd_res_ev(&r, live, "%.1f GT/s x%d (max %.1f GT/s x%d), on the root complex",
-				  l.cur_gts, l.cur_width, l.max_gts, l.max_width);
-			if (l.cur_width < l.max_width) {
-				v.st = GD_CHECK_FAIL;
-				snprintf(v.worst, sizeof(v.worst), "%s trained x%d, capable x%d", bdf,
-					 l.cur_width, l.max_width);
-			} else if (l.cur_gts + 0.1 < l.max_gts) {
-				v.st = is_gpu ? GD_CHECK_WARN : GD_CHECK_FAIL;
-				snprintf(v.worst, sizeof(v.worst), "%s at %.1f GT/s, capable %.1f GT/s",
-					 bdf, l.cur_gts, l.max_gts);
-			}
-		}
-	}
-	if (!r.nev) {
+	gd_loc_judge_links(d->m, &p, is_gpu, &links);
+	for (size_t i = 0; i < links.n; i++)
+		hop_ev(&r, &links.hop[i]);
+	if (!links.n) {
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "no PCIe link attributes (not a PCIe device?)");
 		return;
 	}
-	if (v.st == GD_CHECK_PASS) {
+	w = &links.hop[links.worst];
+	if (w->v == GD_LOC_OK) {
 		gd_res_emit(d, &r, GD_CHECK_PASS, "every link on the path trained to its capability");
 		return;
 	}
 	gd_res_fix(&r, "reseat the card, check the slot/riser and the BIOS PCIe speed; compare lspci -vv LnkSta with LnkCap");
-	gd_res_emit(d, &r, v.st, "%s: %s", strstr(v.worst, "not a PCIe rate") ?
-		    "link speed unknown" : "link below capability", v.worst);
+	if (w->link.bad_file[0]) {
+		gd_res_emit(d, &r, GD_CHECK_WARN, "link below capability: %s", w->why);
+		return;
+	}
+	gd_res_emit(d, &r, w->v == GD_LOC_BAD ? GD_CHECK_FAIL : GD_CHECK_WARN,
+		    "link below capability: %s%s%s %s %s%s", w->parent, w->parent[0] ? " -> " : "",
+		    w->child, w->link.cur_width < w->want_width ? "trained" : "at", w->why,
+		    w->v == GD_LOC_WARN ? "; an idle GPU downshifts, re-check under load" : "");
 }
 
 void gd_chk_link(struct gd_doctor *d, const struct gd_check *c)
@@ -285,38 +227,39 @@ static enum gd_check_status acs_bridge(const struct gd_machine *m, struct gd_che
 	return ctrl & (GD_ACS_RR | GD_ACS_CR) ? GD_CHECK_FAIL : GD_CHECK_PASS;
 }
 
+static void acs_bridges(const struct gd_machine *m, struct gd_check_result *r, const struct gd_loc_place *p, int from,
+			int *redirect, int *skipped)
+{
+	for (int j = from; j < p->nbridges; j++) {
+		enum gd_check_status s = acs_bridge(m, r, p->bridge[j]);
+
+		*redirect += s == GD_CHECK_FAIL;
+		*skipped += s == GD_CHECK_SKIP;
+	}
+}
+
 static void acs_pair(struct gd_doctor *d, const struct gd_check *c, size_t i)
 {
 	const struct gd_doc_gpu *g = &d->gpus[i];
-	const struct gd_doc_nic *n = gpu_nic(d, i);
-	struct gd_pci_chain a, b;
+	const struct gd_loc_dev *n = gpu_nic(d, i);
+	const struct gd_loc_place *a = &d->topo.loc.gpus[i].place, *b = &n->place;
 	struct gd_check_result r;
 	int k, redirect = 0, skipped = 0;
 
 	gd_res_init(&r, c, "GPU %s <-> %s", g->pci, n->name);
-	if (gd_pci_chain(d->m, g->pci, &a) || gd_pci_chain(d->m, n->pci, &b)) {
+	if (!a->known || !b->known) {
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "cannot place the pair in the PCI tree");
 		return;
 	}
-	if (g->cls != GD_PATH_PIX && g->cls != GD_PATH_PXB) {
+	if (gd_loc_path_verdict(g->cls) != GD_LOC_OK) {
 		gd_res_emit(d, &r, GD_CHECK_SKIP, "path is %s: peer-to-peer goes through the CPU anyway",
-			    gd_path_class_str(g->cls));
+			    gd_loc_class_str(g->cls));
 		return;
 	}
-	k = gd_pci_common(&a, &b);
-	/* the common bridge and every bridge below it on both legs */
-	for (int j = k; j < a.n - 1; j++) {
-		enum gd_check_status s = acs_bridge(d->m, &r, a.bdf[j]);
-
-		redirect += s == GD_CHECK_FAIL;
-		skipped += s == GD_CHECK_SKIP;
-	}
-	for (int j = k + 1; j < b.n - 1; j++) {
-		enum gd_check_status s = acs_bridge(d->m, &r, b.bdf[j]);
-
-		redirect += s == GD_CHECK_FAIL;
-		skipped += s == GD_CHECK_SKIP;
-	}
+	k = gd_loc_common_bridges(a, b);
+	/* the deepest common bridge and every bridge below it on both legs */
+	acs_bridges(d->m, &r, a, k - 1, &redirect, &skipped);
+	acs_bridges(d->m, &r, b, k, &redirect, &skipped);
 	if (redirect) {
 		gd_res_fix(&r, "disable ACS on these bridges (BIOS, or setpci ECAP_ACS+0x6.w=0000 at boot); keep it only where VMs need isolation");
 		gd_res_emit(d, &r, GD_CHECK_FAIL,

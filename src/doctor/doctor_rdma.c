@@ -10,6 +10,7 @@
 
 #include "doctor.h"
 #include "doctor_int.h"
+#include "bond.h"
 #include "gd.h"
 #include "readfile.h"
 #include "sysfs.h"
@@ -179,14 +180,17 @@ static void mtu_one(struct gd_doctor *d, const struct gd_check *c, const struct 
 		snprintf(seen->first_port, sizeof(seen->first_port), "%s (%s port %d)", p->netdev,
 			 n->name, p->num);
 	} else if (roce != seen->first) {
-		gd_res_fix(&r, "set the same MTU (9000 recommended) on every RoCE netdev and on the peers");
+		gd_res_fix(&r, "set the same MTU (%d recommended) on every RoCE netdev and on the peers",
+			   GD_NETDEV_MTU_ADVICE);
 		gd_res_emit(d, &r, GD_CHECK_FAIL, "MTU mismatch: RoCE MTU %d here, %d on %s", roce,
 			    seen->first, seen->first_port);
 		return;
 	}
 	if (roce < 4096) {
-		gd_res_fix(&r, "ip link set %s mtu 9000 (>= 4200 gives a 4096 RoCE MTU), on the switch too",
-			   p->netdev);
+		char fix[192];
+
+		gd_mtu_advice(p->netdev, fix, sizeof(fix));
+		gd_res_fix(&r, "%s", fix);
 		gd_res_emit(d, &r, GD_CHECK_WARN, "RoCE path MTU %d from netdev %s mtu %d (4096 wanted)",
 			    roce, p->netdev, mtu);
 		return;
@@ -251,7 +255,8 @@ void gd_chk_gid(struct gd_doctor *d, const struct gd_check *c)
 static void bond_one(struct gd_doctor *d, const struct gd_check *c, const char *ibdev,
 		     const struct gd_bond *b)
 {
-	int speed0 = -2, down = 0, mixed = 0, nslaves = (int)b->nslaves;
+	int speed0 = -1, down = 0, nslaves = (int)b->nslaves;
+	size_t ref, other;
 	struct gd_check_result r;
 	char live[192];
 
@@ -266,10 +271,8 @@ static void bond_one(struct gd_doctor *d, const struct gd_check *c, const char *
 		gd_res_ev(&r, live, "bonding_slave/mii_status %s, speed %d Mb/s",
 			  s->mii_status[0] ? s->mii_status : "?", s->speed_mbps);
 		down += strcmp(s->mii_status, "up") != 0;
-		if (speed0 == -2)
+		if (speed0 < 0)
 			speed0 = s->speed_mbps;
-		else if (s->speed_mbps != speed0)
-			mixed++;
 	}
 	/* values the bond reader refused (validated there) are evidence, never a silent PASS */
 	for (size_t i = 0; i < b->errors.n; i++)
@@ -283,9 +286,11 @@ static void bond_one(struct gd_doctor *d, const struct gd_check *c, const char *
 			   b->name);
 		gd_res_emit(d, &r, GD_CHECK_FAIL, "%d of %d slave(s) down: the bond runs at reduced bandwidth",
 			    down, nslaves);
-	} else if (mixed) {
+	} else if (gd_bond_speed_mismatch(b, &ref, &other)) {
 		gd_res_fix(&r, "check cables and switch ports so every slave links at the same speed");
-		gd_res_emit(d, &r, GD_CHECK_FAIL, "slaves at different speeds");
+		gd_res_emit(d, &r, GD_CHECK_FAIL, "slaves at different speeds (%s %d, %s %d Mb/s)",
+			    b->slaves[ref].name, b->slaves[ref].speed_mbps, b->slaves[other].name,
+			    b->slaves[other].speed_mbps);
 	} else if (b->errors.n) {
 		gd_res_fix(&r, "check the bonding driver's files (cat /proc/net/bonding/%s)", b->name);
 		gd_res_emit(d, &r, GD_CHECK_WARN, "%zu bonding file(s) unreadable or malformed: "

@@ -10,10 +10,12 @@
 
 #include "gdr_env.h"
 #include "log.h"
+#include "locality.h"
 #include "pattern.h"
 #include "pcipath.h"
 #include "sysfs.h"
 #include "topo.h"
+#include "topo_nics.h"
 
 #define GPU_PAGE (64 * 1024)
 #define COPY_CHUNK ((size_t)4 << 20)
@@ -46,92 +48,103 @@ int gd_gpu_select_parse(const char *arg, struct gd_gpu_select *sel)
 	return 0;
 }
 
-/* ---- distance to the NIC: the topology core (hwloc), else the sysfs tree ---- */
+/* ---- the GPU nearest the NIC: the locality module decides (locality.h) ---- */
 
-struct nic_dist {
-	const struct gd_machine *m;
+/* The machine as gd_topo and gd_doctor see it: GPUs, RDMA devices, decisions. */
+static int open_locality(struct gd_topo *t, const struct gd_machine *m)
+{
+	char err[512];
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = gd_topo_open_locality(t, m, NULL, err, sizeof(err));
+	if (!ret)
+		ret = gd_topo_find_gpus(t);
+	if (!ret)
+		ret = gd_topo_find_nics_rdma(t);
+	if (!ret)
+		ret = gd_topo_classify(t, NULL, true);
+	if (ret)
+		gd_debug("locality unavailable: %s", strerror(-ret));
+	return ret;
+}
+
+/* Which locality GPU each CUDA device is; visible[g] when CUDA sees GPU g. */
+static void map_cuda(const struct gd_locality *l, const char (*cuda_pci)[GD_CUDA_BUSID_LEN],
+		     int count, bool *visible, int *cuda_of)
+{
+	for (int i = 0; i < count; i++) {
+		int g = cuda_pci[i][0] ? gd_loc_gpu_by_busid(l, cuda_pci[i]) : -1;
+
+		if (g >= 0 && !visible[g]) {
+			visible[g] = true;
+			cuda_of[g] = i;
+		}
+	}
+}
+
+/* The locality GPU --use_cuda=auto takes for the NIC, and its class; -1 none. */
+static int auto_gpu(const struct gd_locality *l, const char *nic_pci,
+		    const char (*cuda_pci)[GD_CUDA_BUSID_LEN], int count, int *cuda,
+		    enum gd_loc_class *cls)
+{
+	bool *visible = calloc(l->ngpus + 1, sizeof(*visible));
+	int *cuda_of = calloc(l->ngpus + 1, sizeof(*cuda_of));
+	int k = gd_loc_nic_by_busid(l, nic_pci), g = -1;
+
+	if (visible && cuda_of && k >= 0) {
+		map_cuda(l, cuda_pci, count, visible, cuda_of);
+		g = gd_loc_gpu_for_nic(l, (size_t)k, visible);
+	}
+	if (g >= 0) {
+		*cuda = cuda_of[g];
+		*cls = gd_loc_gpu_nic(l, (size_t)g, (size_t)k);
+	}
+	free(visible);
+	free(cuda_of);
+	return g;
+}
+
+int gd_gpu_auto_pick(const struct gd_machine *m, const char *nic_pci,
+		     const char (*cuda_pci)[GD_CUDA_BUSID_LEN], int count, int *index,
+		     enum gd_loc_class *cls)
+{
 	struct gd_topo t;
-	bool topo;       /* hwloc loaded */
-	hwloc_obj_t nic;
-};
+	int ret = open_locality(&t, m);
 
-static hwloc_obj_t pci_obj(struct gd_topo *t, const char *bdf)
-{
-	unsigned dom, bus, dev, fn;
-
-	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
-		return NULL;
-	return hwloc_get_pcidev_by_busid(t->hw, dom, bus, dev, fn);
+	*index = 0;
+	*cls = GD_LOC_NA;
+	if (!ret && auto_gpu(&t.loc, nic_pci, cuda_pci, count, index, cls) < 0)
+		ret = -ENODEV;
+	gd_topo_free(&t);
+	return ret;
 }
 
-static void dist_open(struct nic_dist *nd, const struct gd_machine *m, const char *nic_pci)
-{
-	struct gd_topo_src src = {NULL, m};
-	char err[256];
-
-	memset(nd, 0, sizeof(*nd));
-	nd->m = m;
-	if (m->fixture || gd_topo_load(&nd->t, &src, err, sizeof(err))) {
-		gd_debug("topology core unavailable, using the sysfs PCI tree");
-		return;
-	}
-	nd->topo = true;
-	nd->nic = pci_obj(&nd->t, nic_pci);
-}
-
-static void dist_close(struct nic_dist *nd)
-{
-	if (nd->topo)
-		gd_topo_free(&nd->t);
-}
-
-/* Path class name and rank (lower is nearer) between a GPU and the NIC. */
-static int dist(struct nic_dist *nd, const char *gpu_pci, const char *nic_pci, const char **name)
-{
-	if (nd->topo && nd->nic) {
-		enum gd_link l = gd_topo_classify_objs(nd->t.hw, pci_obj(&nd->t, gpu_pci), nd->nic);
-
-		*name = l == GD_LINK_NA ? "" : gd_link_str(l);
-		return (int)l;
-	}
-	enum gd_path_class c = gd_pci_path_class(nd->m, gpu_pci, nic_pci);
-
-	*name = c == GD_PATH_UNKNOWN ? "" : gd_path_class_str(c);
-	return (int)c + 100; /* never mixed with hwloc ranks in one pick */
-}
-
-/* auto: the CUDA device nearest the NIC (path class); without a NIC
- * address, device 0. */
+/* auto: the CUDA device the locality module gives the NIC; without a NIC
+ * address, or with no GPU it can place, device 0. */
 static int pick_auto(const struct gd_gpu_select *sel, int count, int *index, char *why,
 		     size_t why_len)
 {
-	const char *best_name = "", *name;
+	char (*pci)[GD_CUDA_BUSID_LEN] = calloc((size_t)count + 1, sizeof(*pci));
+	enum gd_loc_class cls = GD_LOC_NA;
 	struct gd_cuda_dev info;
-	struct nic_dist nd;
-	int best = -1;
 
 	*index = 0;
-	if (!sel->nic_pci[0]) {
+	if (!sel->nic_pci[0] || !pci) {
+		free(pci);
 		snprintf(why, why_len, "auto: no NIC with a PCI address to be near, CUDA device 0");
 		return 0;
 	}
-	dist_open(&nd, sel->m, sel->nic_pci);
-	for (int i = 0; i < count; i++) {
-		int d;
-
-		if (gd_cuda_device_info(i, &info))
-			continue;
-		d = dist(&nd, info.pci, sel->nic_pci, &name);
-		if (best < 0 || d < best) {
-			best = d;
-			best_name = name;
-			*index = i;
-		}
-	}
+	for (int i = 0; i < count; i++)
+		if (!gd_cuda_device_info(i, &info))
+			snprintf(pci[i], sizeof(pci[i]), "%s", info.pci);
+	if (gd_gpu_auto_pick(sel->m, sel->nic_pci, (const char(*)[GD_CUDA_BUSID_LEN])pci, count,
+			     index, &cls))
+		*index = 0;
+	free(pci);
 	snprintf(why, why_len, "auto: CUDA device %d is nearest to %s (%s): %s", *index,
 		 sel->nic_name[0] ? sel->nic_name : sel->nic_pci, sel->nic_pci,
-		 best_name[0] ? best_name : "path unknown");
-	dist_close(&nd);
+		 cls == GD_LOC_NA ? "path unknown" : gd_loc_class_str(cls));
 	return 0;
 }
 
@@ -214,16 +227,20 @@ int gd_gpu_open(const struct gd_gpu_select *sel, struct gd_gpu *gpu)
 
 void gd_gpu_set_nic(struct gd_gpu *gpu, const char *nic_pci)
 {
-	const char *name = "";
-	struct nic_dist nd;
+	struct gd_loc_place a, b;
+	enum gd_loc_class c;
+	struct gd_topo t = { 0 };
+	char err[512];
 
 	gpu->path_class[0] = '\0';
-	if (!nic_pci || !*nic_pci)
+	if (!nic_pci || !*nic_pci || gd_topo_open_locality(&t, gpu->m, NULL, err, sizeof(err)))
 		return;
-	dist_open(&nd, gpu->m, nic_pci);
-	dist(&nd, gpu->info.pci, nic_pci, &name);
-	snprintf(gpu->path_class, sizeof(gpu->path_class), "%s", name);
-	dist_close(&nd);
+	gd_loc_place(&t.loc.src, gpu->info.pci, &a);
+	gd_loc_place(&t.loc.src, nic_pci, &b);
+	c = gd_loc_classify(&a, &b);
+	if (c != GD_LOC_NA)
+		snprintf(gpu->path_class, sizeof(gpu->path_class), "%s", gd_loc_class_str(c));
+	gd_topo_free(&t);
 }
 
 void gd_gpu_close(struct gd_gpu *gpu)

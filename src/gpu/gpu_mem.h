@@ -7,12 +7,12 @@
  * mode allocates pinned host memory (cuMemAllocHost) instead, labelled as such.
  *
  * Two layers: struct gd_gpu / struct gd_gpu_mem (below) work on their own
- * (gd_doctor, tests/gpu); the gd_gpu_buf_*() functions at the end are the
- * backend the benchmark engine's buffer layer (src/bench/mem.h) calls for
- * --use_cuda, --use_cuda_bus_id, --use_cuda_dmabuf and --gpu_staging
- * (implemented in src/gpu/gpu_bench.c). auto picks the GPU nearest the NIC
- * by the topology core (src/topo/topo.h, hwloc) on a live machine, else by
- * the sysfs PCI tree (src/topo/pcipath.h).
+ * (gd_doctor, tests/gpu); gpu_buf.h makes them the benchmark engine's
+ * buffer backends (src/bench/mem.h) for --use_cuda, --use_cuda_bus_id,
+ * --use_cuda_dmabuf and --gpu_staging.
+ * auto picks the GPU nearest the NIC by the topology core
+ * (src/topo/topo.h, hwloc) on a live machine, else by the sysfs PCI tree
+ * (src/topo/pcipath.h).
  * Functions return 0 or a negative errno and print their reason with
  * gd_error(); -ENOENT/-ENODEV/-ENOSYS mean "no CUDA" (exit code 3).
  */
@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "cuda.h"
+#include "locality.h"
 #include "machine.h"
 
 struct ibv_pd;
@@ -54,6 +55,15 @@ struct gd_gpu {
 
 int gd_gpu_open(const struct gd_gpu_select *sel, struct gd_gpu *gpu);
 void gd_gpu_close(struct gd_gpu *gpu);
+/*
+ * --use_cuda=auto's choice (locality.h gd_loc_gpu_for_nic) without CUDA:
+ * cuda_pci[i] is CUDA device i's PCI address ("" unknown). index: the chosen
+ * device (0 when none); cls: its path class to the NIC. 0, or -ENODEV when
+ * no visible GPU can be placed near the NIC, or -errno.
+ */
+int gd_gpu_auto_pick(const struct gd_machine *m, const char *nic_pci,
+		     const char (*cuda_pci)[GD_CUDA_BUSID_LEN], int count, int *index,
+		     enum gd_loc_class *cls);
 /* Fill gpu->path_class ("PIX".."SYS") relative to a NIC's PCI address. */
 void gd_gpu_set_nic(struct gd_gpu *gpu, const char *nic_pci);
 
@@ -120,37 +130,5 @@ int gd_gpu_mem_register(struct gd_gpu_mem *buf, struct ibv_pd *pd, int access,
 /* Explanations for a failed method (exposed for tests). */
 void gd_gpu_explain_dmabuf(const struct gd_machine *m, int err, char *out, size_t len);
 void gd_gpu_explain_peermem(const struct gd_machine *m, int err, char *out, size_t len);
-
-/* ---- the benchmark engine's GPU backend (src/mem.h, src/bench_params.h) ---- */
-
-struct gd_buf;
-struct gd_bench_params;
-
-/*
- * Allocate b->length = length bytes of GPU memory (or pinned host staging
- * with --gpu_staging) on the GPU the parameters name (--use_cuda=N|auto,
- * --use_cuda_bus_id; auto: nearest to -d's NIC), zeroed. b->addr is the
- * address verbs registers; b->priv holds the GPU state.
- */
-int gd_gpu_buf_alloc(struct gd_buf *b, size_t length, const struct gd_bench_params *p);
-/* dma-buf then peer memory (--use_cuda_dmabuf: dma-buf only); sets b->mr. */
-int gd_gpu_buf_register(struct gd_buf *b, struct ibv_pd *pd, int access);
-/* Deregisters b->mr too. */
-void gd_gpu_buf_free(struct gd_buf *b);
-/* The payload pattern (pattern.h) at [off, off+len), offsets from off0,
- * copied through the host. verify: -EBADMSG and *bad relative to off. */
-int gd_gpu_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0);
-int gd_gpu_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0, size_t *bad);
-/* Bytes in or out of the buffer (copies through the host). */
-int gd_gpu_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len);
-int gd_gpu_buf_write(struct gd_buf *b, size_t off, const void *src, size_t len);
-/* For the run header and JSON: the GPU, the memory and the registration used. */
-/* The GPU of a CUDA buffer, NULL before gd_gpu_buf_alloc. */
-const struct gd_gpu *gd_gpu_buf_gpu(const struct gd_buf *b);
-/* "GPU 0 NVIDIA H100 80GB HBM3 (0000:18:00.0, PIX to mlx5_0), device memory via dma-buf" */
-int gd_gpu_buf_describe(const struct gd_buf *b, char *out, size_t len);
-/* Add "gpu": {index, name, pci, numa_node, nic, path_class, memory, registration}
- * to a JSON record (json_object *). */
-void gd_gpu_buf_json(const struct gd_buf *b, void *json_record);
 
 #endif

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench_int.h"
+#include "loop.h"
 #include "gd.h"
 #include "hostprod.h"
 #include "initiator.h"
@@ -23,7 +23,7 @@
 #define MAX_BATCH 64
 
 struct run {
-	struct gd_bench *b;
+	struct gd_loop *l;
 	struct gd_tv *tv;
 	struct gd_proxy *px;
 	struct gd_ring_fail fail;
@@ -37,13 +37,13 @@ const char *gd_proxy_bench_producer(const struct gd_bench_params *p)
 	return GD_HOST_PRODUCER_LABEL;
 }
 
-static uint32_t desc_op(const struct gd_bench_params *p)
+static uint32_t desc_op(const struct gd_loop_cfg *c)
 {
-	switch (p->op) {
-	case GD_OP_WRITE: return p->write_with_imm ? GD_DESC_WRITE_IMM : GD_DESC_WRITE;
+	switch (c->op->op) {
+	case GD_OP_WRITE: return c->alt ? GD_DESC_WRITE_IMM : GD_DESC_WRITE;
 	case GD_OP_READ: return GD_DESC_READ;
-	case GD_OP_ATOMIC: return p->atomic_type == GD_ATOMIC_CMP_AND_SWAP ? GD_DESC_CAS : GD_DESC_FADD;
-	default: return p->send_with_imm ? GD_DESC_SEND_IMM : GD_DESC_SEND;
+	case GD_OP_ATOMIC: return c->alt ? GD_DESC_CAS : GD_DESC_FADD;
+	default: return c->alt ? GD_DESC_SEND_IMM : GD_DESC_SEND;
 	}
 }
 
@@ -68,31 +68,30 @@ static uint32_t parse_cores(const char *list, int *cores, uint32_t max)
 	return n;
 }
 
-static int run_open(struct run *r, struct gd_bench *b, uint64_t size)
+static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 {
-	const struct gd_bench_params *p = &b->p;
+	const struct gd_loop_cfg *c = &l->cfg;
 	struct gd_tv_qp qps[256];
 	struct gd_proxy_cfg cfg = { 0 };
-	uint32_t batch = GD_MIN((uint32_t)MAX_BATCH, b->tx_depth);
+	uint32_t batch = GD_MIN((uint32_t)MAX_BATCH, c->tx_depth);
 
 	memset(r, 0, sizeof(*r));
-	r->b = b;
-	for (uint32_t i = 0; i < p->num_qps && i < 256; i++)
-		qps[i] = (struct gd_tv_qp){ b->q[i].qp, b->q[i].local_addr, b->q[i].lkey,
-					    b->q[i].remote_addr, b->q[i].rkey };
-	/* inline copies the payload with the CPU: never from GPU memory */
-	r->tv = gd_tv_create(qps, p->num_qps, b->conn.send_cq, p->init.proxy_threads, batch,
-			     b->buf.kind == GD_BUF_CUDA ? 0 : b->conn.max_inline);
+	r->l = l;
+	for (uint32_t i = 0; i < c->nqp && i < 256; i++)
+		qps[i] = (struct gd_tv_qp){ l->q[i].qp, l->q[i].local_addr, l->q[i].lkey,
+					    l->q[i].remote_addr, l->q[i].rkey };
+	r->tv = gd_tv_create(qps, c->nqp, l->send_cq, c->init.proxy_threads, batch,
+			     c->max_inline);
 	if (!r->tv)
 		return -ENOMEM;
-	if (p->pin_cores[0])
-		r->ncores = parse_cores(p->pin_cores, r->cores, GD_RING_MAX);
-	cfg.nthreads = p->init.proxy_threads;
-	cfg.nqps = p->num_qps;
-	cfg.ring_slots = p->init.ring_slots;
+	if (c->pin_cores[0])
+		r->ncores = parse_cores(c->pin_cores, r->cores, GD_RING_MAX);
+	cfg.nthreads = c->init.proxy_threads;
+	cfg.nqps = c->nqp;
+	cfg.ring_slots = c->init.ring_slots;
 	cfg.batch = batch;
-	cfg.sq_depth = b->tx_depth;
-	cfg.timeout_ns = (uint64_t)p->timeout_ms * 1000000ull;
+	cfg.sq_depth = c->tx_depth;
+	cfg.timeout_ns = (uint64_t)c->timeout_ms * 1000000ull;
 	cfg.cores = r->ncores ? r->cores : NULL;
 	cfg.ncores = r->ncores;
 	gd_tv_ops(r->tv, &cfg.tp);
@@ -100,9 +99,9 @@ static int run_open(struct run *r, struct gd_bench *b, uint64_t size)
 	if (!r->px || gd_proxy_start(r->px))
 		return -EINVAL;
 	gd_proxy_ring_set(r->px, &r->a.set);
-	r->a.op = desc_op(p);
-	r->a.group_size = gd_init_group_size(&p->init);
-	r->a.ngroups = gd_init_groups(&p->init);
+	r->a.op = desc_op(c);
+	r->a.group_size = gd_init_group_size(&c->init);
+	r->a.ngroups = gd_init_groups(&c->init);
 	r->a.nregions = 1;
 	r->a.size = size;
 	r->a.region_bytes = 0; /* offsets are relative to each QP's own regions */
@@ -119,7 +118,7 @@ static void run_close(struct run *r)
 /* While producers run: ^C, the peer and the proxy's error word stop them. */
 static int watch(struct run *r, struct gd_host_prod *h)
 {
-	struct gd_bench *b = r->b;
+	struct gd_loop *l = r->l;
 	uint64_t last = gd_now_ns();
 	struct timespec ts = { 0, 1000000 };
 
@@ -130,18 +129,18 @@ static int watch(struct run *r, struct gd_host_prod *h)
 		if (gd_bench_stop) {
 			gd_proxy_stop_producers(r->px);
 			gd_error("interrupted");
-			gd_oob_send_error(b->oob, GD_EXIT_FAIL, "the peer was interrupted");
-			b->exit_code = GD_EXIT_FAIL;
+			gd_oob_send_error(l->oob, GD_EXIT_FAIL, "the peer was interrupted");
+			l->exit_code = GD_EXIT_FAIL;
 			return -EINTR;
 		}
 		if (gd_proxy_error(r->px))
 			gd_proxy_stop_producers(r->px);
 		if (now - last >= PEER_CHECK_NS) {
 			last = now;
-			ret = gd_oob_check_peer(b->oob);
+			ret = gd_oob_check_peer(l->oob);
 			if (ret < 0) {
 				gd_proxy_stop_producers(r->px);
-				b->exit_code = GD_EXIT_FAIL;
+				l->exit_code = GD_EXIT_FAIL;
 				return ret;
 			}
 		}
@@ -154,7 +153,7 @@ static int watch(struct run *r, struct gd_host_prod *h)
  * indices and outstanding counts; tell the peer. */
 static int report_fault(struct run *r, int code)
 {
-	struct gd_bench *b = r->b;
+	struct gd_loop *l = r->l;
 	uint64_t e = gd_proxy_error(r->px);
 	char msg[512];
 
@@ -168,19 +167,19 @@ static int report_fault(struct run *r, int code)
 	if (e && gd_err_kind(e) == GD_ERR_COMPLETION)
 		gd_info("%s", gd_wc_hint((enum ibv_wc_status)gd_err_status(e)));
 	gd_proxy_dump(r->px, stderr);
-	gd_oob_send_error(b->oob, GD_EXIT_FAIL, "proxy: %s", msg);
-	b->exit_code = GD_EXIT_FAIL;
+	gd_oob_send_error(l->oob, GD_EXIT_FAIL, "proxy: %s", msg);
+	l->exit_code = GD_EXIT_FAIL;
 	return -EIO;
 }
 
 static int produce(struct run *r, uint64_t lat_n, uint64_t *lat_ns, uint64_t *ns)
 {
-	const struct gd_bench_params *p = &r->b->p;
+	const struct gd_loop_cfg *c = &r->l->cfg;
 	struct gd_host_prod *h = NULL;
 	int ret, code;
 
 	ret = lat_ns ? gd_host_prod_start_lat(&r->a, lat_n, lat_ns, &h)
-		     : gd_host_prod_start(&r->a, p->init.ctas, NULL, 0, &h);
+		     : gd_host_prod_start(&r->a, c->init.ctas, NULL, 0, &h);
 	if (ret && !h)
 		return ret;
 	ret = watch(r, h);
@@ -193,22 +192,26 @@ static int produce(struct run *r, uint64_t lat_n, uint64_t *lat_ns, uint64_t *ns
 	return 0;
 }
 
-int gd_proxy_bench_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *res, bool *sent)
+/* bw: the initiator's measurement through the ring; a receiver only (the
+ * send server) runs the CPU loop. */
+static int proxy_run_bw(struct gd_loop *l, uint64_t size, struct gd_bw_result *res, bool *sent)
 {
-	const struct gd_bench_params *p = &b->p;
-	uint32_t groups = gd_init_groups(&p->init);
-	uint64_t total = p->iters * p->num_qps, ns = 0;
+	const struct gd_loop_cfg *c = &l->cfg;
+	uint32_t groups = gd_init_groups(&c->init);
+	uint64_t total = c->iters * c->nqp, ns = 0;
 	struct gd_proxy_stats st;
 	struct run r;
 	int ret;
 
+	if (!c->initiator)
+		return gd_loop_cpu.run_bw(l, size, res, sent);
 	memset(res, 0, sizeof(*res));
 	res->size = size;
 	*sent = false;
-	ret = run_open(&r, b, size);
+	ret = run_open(&r, l, size);
 	if (ret) {
 		run_close(&r);
-		b->exit_code = GD_EXIT_FAIL;
+		l->exit_code = GD_EXIT_FAIL;
 		return ret;
 	}
 	r.a.per_group = (total + groups - 1) / groups;
@@ -227,7 +230,7 @@ int gd_proxy_bench_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *re
 			"%" PRIu64 " completions polled in %" PRIu64 " polls", st.requests, st.chains,
 			st.chains ? (double)st.requests / (double)st.chains : 0, st.completions,
 			st.polls);
-	ret = gd_bench_send_bw_results(b, res);
+	ret = l->measured(l->owner, res);
 	if (ret)
 		return ret;
 	*sent = true;
@@ -236,23 +239,21 @@ int gd_proxy_bench_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *re
 
 /* The receiver of a proxy latency test (send, write with immediate): take n
  * messages, re-posting each receive; deadline, ^C and the peer end it. */
-static int drain_receives(struct gd_bench *b, uint64_t n)
+static int drain_receives(struct gd_loop *l, uint64_t n)
 {
 	uint64_t got = 0, now, last = gd_now_ns(), check = last;
-	uint64_t timeout = (uint64_t)b->p.timeout_ms * 1000000ull;
+	uint64_t timeout = (uint64_t)l->cfg.timeout_ms * 1000000ull;
 	struct ibv_wc wc[16];
 
 	while (got < n) {
-		int ne = ibv_poll_cq(b->conn.recv_cq, 16, wc);
+		int ne = ibv_poll_cq(l->recv_cq, 16, wc);
 
 		for (int k = 0; k < ne; k++) {
-			if (wc[k].status != IBV_WC_SUCCESS) {
-				gd_wc_report(&wc[k], b->conn.dev_name, "receiver");
-				b->exit_code = GD_EXIT_FAIL;
-				return -EIO;
-			}
-			if (gd_ops_post_recv(&b->q[0], 1)) {
-				b->exit_code = GD_EXIT_FAIL;
+			if (wc[k].status != IBV_WC_SUCCESS)
+				return gd_loop_wc_failed(l, &wc[k], true);
+			l->q[0].recv_done++;
+			if (gd_ops_post_recv(&l->q[0], 1)) {
+				l->exit_code = GD_EXIT_FAIL;
 				return -EIO;
 			}
 			got++;
@@ -267,15 +268,15 @@ static int drain_receives(struct gd_bench *b, uint64_t n)
 				 "cannot poll the receive queue" : gd_bench_stop ? "interrupted" :
 				 "no message within --timeout: the link is down or the peer stopped",
 				 got, n);
-			b->exit_code = GD_EXIT_FAIL;
+			l->exit_code = GD_EXIT_FAIL;
 			return -EIO;
 		}
 		if (now - check > PEER_CHECK_NS) {
-			int ret = gd_oob_check_peer(b->oob);
+			int ret = gd_oob_check_peer(l->oob);
 
 			check = now;
 			if (ret < 0) {
-				b->exit_code = GD_EXIT_FAIL;
+				l->exit_code = GD_EXIT_FAIL;
 				return ret;
 			}
 		}
@@ -283,35 +284,35 @@ static int drain_receives(struct gd_bench *b, uint64_t n)
 	return 0;
 }
 
-int gd_proxy_bench_lat(struct gd_bench *b, uint64_t size, double **samples, size_t *n)
+static int proxy_run_lat(struct gd_loop *l, uint64_t size, double **samples, size_t *n)
 {
-	const struct gd_bench_params *p = &b->p;
+	const struct gd_loop_cfg *c = &l->cfg;
 	uint64_t *ns;
 	struct run r;
 	int ret;
 
 	*samples = NULL;
 	*n = 0;
-	if (!b->roles.initiator)
-		return b->roles.receiver ? drain_receives(b, p->iters) : 0;
-	ns = calloc(p->iters, sizeof(*ns));
-	*samples = calloc(p->iters, sizeof(**samples));
+	if (!c->initiator)
+		return c->receiver ? drain_receives(l, c->iters) : 0;
+	ns = calloc(c->iters, sizeof(*ns));
+	*samples = calloc(c->iters, sizeof(**samples));
 	if (!ns || !*samples) {
 		free(ns);
 		free(*samples);
 		*samples = NULL;
 		return -ENOMEM;
 	}
-	ret = run_open(&r, b, size);
+	ret = run_open(&r, l, size);
 	if (!ret) {
 		r.a.ngroups = 1;
-		r.a.per_group = p->iters;
-		ret = produce(&r, p->iters, ns, NULL);
+		r.a.per_group = c->iters;
+		ret = produce(&r, c->iters, ns, NULL);
 	} else {
-		b->exit_code = GD_EXIT_FAIL;
+		l->exit_code = GD_EXIT_FAIL;
 	}
 	run_close(&r);
-	for (uint64_t i = 0; !ret && i < p->iters; i++)
+	for (uint64_t i = 0; !ret && i < c->iters; i++)
 		(*samples)[i] = (double)ns[i] / 1000.0;
 	free(ns);
 	if (ret) {
@@ -319,6 +320,13 @@ int gd_proxy_bench_lat(struct gd_bench *b, uint64_t size, double **samples, size
 		*samples = NULL;
 		return ret;
 	}
-	*n = p->iters;
+	*n = c->iters;
 	return 0;
 }
+
+/* The proxy initiator behind the engine's loop seam (loop.h). */
+const struct gd_loop_ops gd_loop_proxy = {
+	.name = "proxy",
+	.run_bw = proxy_run_bw,
+	.run_lat = proxy_run_lat,
+};

@@ -23,12 +23,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct gd_bench;
-struct gd_bw_result;
 struct gd_bench_params;
+struct gd_loop_ops;
 
-int gd_proxy_bench_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *res, bool *sent);
-int gd_proxy_bench_lat(struct gd_bench *b, uint64_t size, double **samples, size_t *n);
+/* The engine's loop for --initiator=proxy (loop.h); the plan picks it. */
+extern const struct gd_loop_ops gd_loop_proxy;
 /* Conflicts of --initiator=proxy with other options: 0 or -EINVAL after a message. */
 int gd_proxy_bench_check(const struct gd_bench_params *p);
 /* "host producer (no GPU)" (the tools' producer). */

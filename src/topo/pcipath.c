@@ -14,13 +14,6 @@
 #include "readfile.h"
 #include "sysfs.h"
 
-const char *gd_path_class_str(enum gd_path_class c)
-{
-	static const char *const names[] = { "X", "PIX", "PXB", "PHB", "NODE", "SYS", "?" };
-
-	return names[c <= GD_PATH_UNKNOWN ? c : GD_PATH_UNKNOWN];
-}
-
 static bool is_bdf(const char *s)
 {
 	unsigned d, b, dev, f;
@@ -58,36 +51,6 @@ int gd_pci_chain(const struct gd_machine *m, const char *bdf, struct gd_pci_chai
 	return gd_pci_parse_chain(real, c);
 }
 
-int gd_pci_common(const struct gd_pci_chain *a, const struct gd_pci_chain *b)
-{
-	int i = -1;
-
-	if (strcmp(a->host, b->host) != 0)
-		return -1;
-	while (i + 1 < a->n - 1 && i + 1 < b->n - 1 && strcmp(a->bdf[i + 1], b->bdf[i + 1]) == 0)
-		i++;
-	return i;
-}
-
-enum gd_path_class gd_pci_classify(const struct gd_pci_chain *a, const struct gd_pci_chain *b,
-				   int numa_a, int numa_b)
-{
-	int k;
-
-	if (a->n == b->n && strcmp(a->host, b->host) == 0 &&
-	    strcmp(a->bdf[a->n - 1], b->bdf[b->n - 1]) == 0)
-		return GD_PATH_X;
-	if (strcmp(a->host, b->host) != 0)
-		return numa_a >= 0 && numa_a == numa_b ? GD_PATH_NODE : GD_PATH_SYS;
-	k = gd_pci_common(a, b);
-	if (k < 0)
-		return GD_PATH_PHB;
-	/* bridges below the common one on each leg, the endpoint excluded */
-	if (a->n - k - 2 <= 1 && b->n - k - 2 <= 1)
-		return GD_PATH_PIX;
-	return GD_PATH_PXB;
-}
-
 int gd_pci_numa(const struct gd_machine *m, const char *bdf)
 {
 	int node;
@@ -97,29 +60,20 @@ int gd_pci_numa(const struct gd_machine *m, const char *bdf)
 	return node;
 }
 
-enum gd_path_class gd_pci_path_class(const struct gd_machine *m, const char *bdf_a,
-				     const char *bdf_b)
-{
-	struct gd_pci_chain a, b;
-
-	if (gd_pci_chain(m, bdf_a, &a) || gd_pci_chain(m, bdf_b, &b))
-		return GD_PATH_UNKNOWN;
-	return gd_pci_classify(&a, &b, gd_pci_numa(m, bdf_a), gd_pci_numa(m, bdf_b));
-}
-
-double gd_parse_link_speed(const char *s)
+int gd_pcie_parse_speed(const char *s, double *gts)
 {
 	char *end;
 	double v;
 
 	/* "16.0 GT/s PCIe", "8 GT/s"; "Unknown", "nan GT/s", "1e999 GT/s", hex floats
-	 * and absurd rates are unknown (0), never a rate that passes a check */
+	 * and absurd rates are malformed, never a rate that passes a check */
 	if (!isdigit((unsigned char)s[0]) || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
-		return 0;
+		return -EINVAL;
 	v = strtod(s, &end);
 	if (end == s || strncmp(end, " GT/s", 5) != 0 || !(v > 0 && v <= 1024))
-		return 0;
-	return v;
+		return -EINVAL;
+	*gts = v;
+	return 0;
 }
 
 int gd_pcie_gen(double gts)
@@ -132,21 +86,39 @@ int gd_pcie_gen(double gts)
 	return 0;
 }
 
-int gd_pci_read_link(const struct gd_machine *m, const char *bdf, struct gd_pci_link *l)
+/* A speed file: its rate, or 0 for "Unknown"; malformed text is named in l. */
+static double read_speed(const struct gd_machine *m, const char *bdf, const char *file,
+			 struct gd_pcie_link *l)
+{
+	char buf[64];
+	double gts = 0;
+
+	if (gd_sysfs_read_str(m, buf, sizeof(buf), "/sys/bus/pci/devices/%s/%s", bdf, file) ||
+	    !gd_pcie_parse_speed(buf, &gts) || !strncmp(buf, "Unknown", 7))
+		return gts;
+	if (!l->bad_file[0]) {
+		snprintf(l->bad_file, sizeof(l->bad_file), "%s", file);
+		snprintf(l->bad_text, sizeof(l->bad_text), "%.40s", buf);
+	}
+	return 0;
+}
+
+int gd_pci_read_link(const struct gd_machine *m, const char *bdf, struct gd_pcie_link *l)
 {
 	int ret;
 
 	memset(l, 0, sizeof(*l));
-	ret = gd_sysfs_read_str(m, l->cur_speed, sizeof(l->cur_speed),
-				"/sys/bus/pci/devices/%s/current_link_speed", bdf);
-	if (ret)
-		return ret;
-	gd_sysfs_read_str(m, l->max_speed, sizeof(l->max_speed),
-			  "/sys/bus/pci/devices/%s/max_link_speed", bdf);
-	gd_sysfs_read_int(m, &l->cur_width, "/sys/bus/pci/devices/%s/current_link_width", bdf);
-	gd_sysfs_read_int(m, &l->max_width, "/sys/bus/pci/devices/%s/max_link_width", bdf);
-	l->cur_gts = gd_parse_link_speed(l->cur_speed);
-	l->max_gts = gd_parse_link_speed(l->max_speed);
+	l->cur_gts = read_speed(m, bdf, "current_link_speed", l);
+	l->max_gts = read_speed(m, bdf, "max_link_speed", l);
+	if (!l->cur_gts)
+		return -EINVAL;
+	ret = gd_sysfs_read_int(m, &l->cur_width, "/sys/bus/pci/devices/%s/current_link_width",
+				bdf);
+	if (ret || l->cur_width <= 0)
+		return ret ? ret : -EINVAL;
+	if (gd_sysfs_read_int(m, &l->max_width, "/sys/bus/pci/devices/%s/max_link_width", bdf))
+		l->max_width = 0;
+	l->known = true;
 	return 0;
 }
 
@@ -252,45 +224,4 @@ int gd_pci_mem_resource(const struct gd_machine *m, const char *bdf, int nth, ui
 		}
 	}
 	return -ENOENT;
-}
-
-static bool is_nvidia_gpu(const struct gd_machine *m, const char *bdf)
-{
-	char vendor[16], cls[16];
-
-	if (gd_sysfs_read_str(m, vendor, sizeof(vendor), "/sys/bus/pci/devices/%s/vendor", bdf) ||
-	    gd_sysfs_read_str(m, cls, sizeof(cls), "/sys/bus/pci/devices/%s/class", bdf))
-		return false;
-	return strcmp(vendor, "0x10de") == 0 &&
-	       (strncmp(cls, "0x0300", 6) == 0 || strncmp(cls, "0x0302", 6) == 0);
-}
-
-int gd_pci_list_gpus(const struct gd_machine *m, char (**bdfs)[GD_BDF_LEN], size_t *count)
-{
-	char **names;
-	size_t n, k = 0;
-	int ret = gd_sysfs_list(m, &names, &n, "/sys/bus/pci/devices");
-
-	*bdfs = NULL;
-	*count = 0;
-	if (ret)
-		return ret == -ENOENT ? 0 : ret;
-	*bdfs = calloc(n ? n : 1, GD_BDF_LEN);
-	if (!*bdfs) {
-		gd_sysfs_free_list(names, n);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		char path[PATH_MAX];
-		struct stat st;
-
-		if (is_nvidia_gpu(m, names[i]))
-			snprintf((*bdfs)[k++], GD_BDF_LEN, "%s", names[i]);
-		else if (!gd_sysfs_path(m, path, sizeof(path), "/sys/bus/pci/devices/%s", names[i]) &&
-			 stat(path, &st) && errno == ELOOP) /* a device that vanishes says so */
-			gd_warn("%s: %s; this PCI device is ignored", path, strerror(ELOOP));
-	}
-	*count = k;
-	gd_sysfs_free_list(names, n);
-	return 0;
 }

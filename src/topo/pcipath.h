@@ -1,19 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * PCIe facts from sysfs (through sysfs.h): the bridge chain above a device,
- * the path class between two devices (nvidia-smi topo's PIX/PXB/PHB/NODE/SYS),
- * link speed and width, config space (ACS), BAR sizes, NUMA node.
- *
- * Path class, from the canonical sysfs path (/sys/devices/pci0000:17/A/B/C):
- *  - different host bridges: NODE if both report the same NUMA node, else SYS
- *    (SYS also when a NUMA node is unknown);
- *  - same host bridge, no common bridge: PHB;
- *  - a common bridge: PIX when each leg has one bridge below the common
- *    one (a single switch), PXB when more (several switches).
- * This is the rule nvidia-smi documents, applied to the sysfs tree; the
- * hwloc-based topology core (src/topo.h) supersedes it where it is present.
- *
- * Owner: the doctor feature (mk/doctor.am).
+ * PCIe facts from sysfs (through sysfs.h): the bridge chain above a device
+ * (from its canonical path, /sys/devices/pci0000:17/A/B/C), link speed and
+ * width, config space (ACS), BAR sizes, NUMA node. Path classes and the
+ * rules built on these facts live in locality.h.
  */
 #ifndef GD_PCIPATH_H
 #define GD_PCIPATH_H
@@ -33,32 +23,25 @@ struct gd_pci_chain {
 	char bdf[GD_PCI_CHAIN_MAX][GD_BDF_LEN]; /* root port first, the device last */
 };
 
-enum gd_path_class {
-	GD_PATH_X, GD_PATH_PIX, GD_PATH_PXB, GD_PATH_PHB, GD_PATH_NODE, GD_PATH_SYS,
-	GD_PATH_UNKNOWN,
-};
-
-const char *gd_path_class_str(enum gd_path_class c);
 /* Split a canonical sysfs device path into its chain (exposed for tests). */
 int gd_pci_parse_chain(const char *devpath, struct gd_pci_chain *c);
 int gd_pci_chain(const struct gd_machine *m, const char *bdf, struct gd_pci_chain *c);
-/* Index of the deepest common bridge in both chains, or -1. */
-int gd_pci_common(const struct gd_pci_chain *a, const struct gd_pci_chain *b);
-enum gd_path_class gd_pci_classify(const struct gd_pci_chain *a, const struct gd_pci_chain *b,
-				   int numa_a, int numa_b);
-enum gd_path_class gd_pci_path_class(const struct gd_machine *m, const char *bdf_a,
-				     const char *bdf_b);
 int gd_pci_numa(const struct gd_machine *m, const char *bdf); /* -1 unknown */
 
-struct gd_pci_link {
-	char cur_speed[32], max_speed[32]; /* sysfs text: "16.0 GT/s PCIe" */
-	double cur_gts, max_gts;            /* 16.0; 0 unknown */
-	int cur_width, max_width;           /* lanes; 0 unknown */
+/* A PCIe link as sysfs reports it (current_link_*, max_link_*). */
+struct gd_pcie_link {
+	bool known;              /* the current speed and width were read */
+	double cur_gts, max_gts; /* GT/s; max 0 unknown */
+	int cur_width, max_width; /* lanes; max 0 unknown */
+	/* a speed file that is neither a rate nor "Unknown" ("nan GT/s"): its name and text */
+	char bad_file[24], bad_text[48];
 };
 
-/* "16.0 GT/s PCIe" -> 16.0, "2.5 GT/s" -> 2.5, "Unknown" -> 0 */
-double gd_parse_link_speed(const char *s);
-int gd_pci_read_link(const struct gd_machine *m, const char *bdf, struct gd_pci_link *l);
+/* "32.0 GT/s PCIe" -> 32.0; -EINVAL if malformed ("Unknown"). */
+int gd_pcie_parse_speed(const char *s, double *gts);
+/* 0, or -errno when the current speed or width cannot be read (bad_* then
+ * name a malformed speed file, also a malformed max_link_speed). */
+int gd_pci_read_link(const struct gd_machine *m, const char *bdf, struct gd_pcie_link *l);
 /* PCIe generation of a transfer rate: 2.5->1 ... 64->6; 0 unknown */
 int gd_pcie_gen(double gts);
 
@@ -85,7 +68,5 @@ void gd_acs_str(uint16_t ctrl, char *buf, size_t len);
 /* Size of the n-th non-empty memory resource (0-based) in .../resource. */
 int gd_pci_mem_resource(const struct gd_machine *m, const char *bdf, int nth, uint64_t *size);
 
-/* NVIDIA GPUs (vendor 0x10de, class 0x0300xx/0x0302xx), sorted by address. */
-int gd_pci_list_gpus(const struct gd_machine *m, char (**bdfs)[GD_BDF_LEN], size_t *count);
 
 #endif

@@ -13,22 +13,9 @@
 #include <hwloc/export.h>
 
 #include "gd.h"
+#include "log.h"
 #include "readfile.h"
 #include "sysfs.h"
-
-#define PCI_VENDOR_NVIDIA 0x10de
-#define PCI_BASE_CLASS_DISPLAY 0x03
-
-static const char *const link_names[] = {
-	[GD_LINK_X] = "X",       [GD_LINK_NV] = "NV",     [GD_LINK_PIX] = "PIX",
-	[GD_LINK_PXB] = "PXB",   [GD_LINK_PHB] = "PHB",   [GD_LINK_NODE] = "NODE",
-	[GD_LINK_SYS] = "SYS",   [GD_LINK_NA] = "N/A",
-};
-
-const char *gd_link_str(enum gd_link l)
-{
-	return (size_t)l < GD_ARRAY_SIZE(link_names) ? link_names[l] : "?";
-}
 
 #if HWLOC_API_VERSION >= 0x00020800
 #define TOPO_SKIP_FLAGS (HWLOC_TOPOLOGY_FLAG_NO_DISTANCES | HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS | \
@@ -184,11 +171,35 @@ void gd_topo_free(struct gd_topo *t)
 {
 	if (t->hw)
 		hwloc_topology_destroy(t->hw);
+	gd_loc_free(&t->loc);
 	free(t->gpus);
 	free(t->nics);
 	free(t->cls);
 	free(t->nvlinks);
 	memset(t, 0, sizeof(*t));
+}
+
+int gd_topo_open_locality(struct gd_topo *t, const struct gd_machine *m, const char *xml,
+			  char *err, size_t errlen)
+{
+	struct gd_topo_src src = { xml, m };
+	int ret;
+
+	t->m = m;
+	t->loc.src.m = m;
+	if (!xml && m->fixture) {
+		t->loc.src.hw = NULL; /* a fixture tree: its PCI tree and numa_node files */
+		return 0;
+	}
+	if (!t->hw) {
+		ret = gd_topo_load(t, &src, err, errlen);
+		if (ret && xml)
+			return ret;
+		if (ret) /* this machine without hwloc: the sysfs tree still answers */
+			gd_debug("%s; locality from the sysfs PCI tree", err);
+	}
+	t->loc.src.hw = t->hw;
+	return 0;
 }
 
 int gd_topo_export_xml(struct gd_topo *t, const char *path)
@@ -202,48 +213,20 @@ static void obj_busid(hwloc_obj_t o, char *buf, size_t len)
 		 o->attr->pcidev.dev, o->attr->pcidev.func);
 }
 
-static bool is_gpu_memory(hwloc_obj_t numa)
-{
-	return numa->subtype && !strcmp(numa->subtype, "GPUMemory");
-}
-
-/*
- * The CPU NUMA nodes of an object: a GPU's own memory node (Grace Hopper)
- * sits in its package's nodeset but is neither "NUMA Affinity" nor a reason
- * to call two devices of one socket SYS. Returns the node count.
- */
-static int cpu_nodes(hwloc_topology_t hw, hwloc_obj_t o, hwloc_bitmap_t out)
-{
-	hwloc_obj_t m = NULL;
-
-	hwloc_bitmap_zero(out);
-	if (!o->nodeset)
-		return 0;
-	while ((m = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, m)))
-		if (!is_gpu_memory(m) && hwloc_bitmap_isset(o->nodeset, m->os_index))
-			hwloc_bitmap_set(out, m->os_index);
-	return hwloc_bitmap_weight(out);
-}
-
 static void obj_affinity(const struct gd_topo *t, hwloc_obj_t o, char *cpus, size_t clen,
 			 char *nodes, size_t nlen)
 {
-	hwloc_topology_t hw = t->hw;
-	hwloc_obj_t anc = o ? hwloc_get_non_io_ancestor_obj(hw, o) : NULL;
-	hwloc_bitmap_t set;
+	hwloc_obj_t anc = o ? hwloc_get_non_io_ancestor_obj(t->hw, o) : NULL;
 
-	if (t->no_cpu_topology || !anc || !anc->cpuset || !anc->nodeset ||
-	    !(set = hwloc_bitmap_alloc())) {
+	if (t->no_cpu_topology || !anc || !anc->cpuset || !anc->nodeset) {
 		snprintf(cpus, clen, "N/A");
 		snprintf(nodes, nlen, "N/A");
 		return;
 	}
 	hwloc_bitmap_list_snprintf(cpus, clen, anc->cpuset);
-	if (cpu_nodes(hw, anc, set) <= 0)
+	gd_loc_hwloc_nodes(t->hw, anc, nodes, nlen);
+	if (!nodes[0])
 		snprintf(nodes, nlen, "N/A");
-	else
-		hwloc_bitmap_list_snprintf(nodes, nlen, set);
-	hwloc_bitmap_free(set);
 }
 
 /* A NUMA node of GPU memory (Grace Hopper) names its GPU in PCIBusID. */
@@ -251,7 +234,7 @@ static int gpu_numa_id(hwloc_topology_t hw, const struct gd_busid *id)
 {
 	hwloc_obj_t n = NULL;
 
-	while ((n = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, n))) {
+	while (hw && (n = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, n))) {
 		const char *bus = hwloc_obj_get_info_by_name(n, "PCIBusID");
 		struct gd_busid nid;
 
@@ -262,38 +245,35 @@ static int gpu_numa_id(hwloc_topology_t hw, const struct gd_busid *id)
 	return -1;
 }
 
-static int cmp_gpu(const void *a, const void *b)
+static hwloc_obj_t pci_obj(hwloc_topology_t hw, const struct gd_busid *id)
 {
-	return gd_busid_cmp(&((const struct gd_topo_gpu *)a)->id,
-			    &((const struct gd_topo_gpu *)b)->id);
+	return hw ? hwloc_get_pcidev_by_busid(hw, id->domain, id->bus, id->dev, id->fn) : NULL;
 }
 
+/* The GPUs of the locality source (one listing), with hwloc's affinity. */
 int gd_topo_find_gpus(struct gd_topo *t)
 {
-	hwloc_obj_t o = NULL;
+	char (*bdfs)[GD_BDF_LEN];
+	size_t n;
+	int ret = gd_loc_list_gpus(&t->loc.src, &bdfs, &n);
 
-	while ((o = hwloc_get_next_pcidev(t->hw, o))) {
-		struct gd_topo_gpu *g, *v;
+	if (ret)
+		return ret;
+	t->gpus = calloc(n + 1, sizeof(*t->gpus));
+	if (!t->gpus) {
+		free(bdfs);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct gd_topo_gpu *g = &t->gpus[t->ngpus++];
 
-		if (o->attr->pcidev.vendor_id != PCI_VENDOR_NVIDIA ||
-		    (o->attr->pcidev.class_id >> 8) != PCI_BASE_CLASS_DISPLAY)
-			continue;
-		v = realloc(t->gpus, (t->ngpus + 1) * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		t->gpus = v;
-		g = &t->gpus[t->ngpus++];
-		memset(g, 0, sizeof(*g));
-		g->obj = o;
-		g->device_id = o->attr->pcidev.device_id;
-		obj_busid(o, g->busid, sizeof(g->busid));
+		snprintf(g->busid, sizeof(g->busid), "%s", bdfs[i]);
 		gd_busid_parse(g->busid, &g->id);
-		obj_affinity(t, o, g->cpus, sizeof(g->cpus), g->nodes, sizeof(g->nodes));
+		g->obj = pci_obj(t->hw, &g->id);
+		obj_affinity(t, g->obj, g->cpus, sizeof(g->cpus), g->nodes, sizeof(g->nodes));
 		g->gpu_numa_id = gpu_numa_id(t->hw, &g->id);
 	}
-	/* NVML (and nvidia-smi) number GPUs in PCI order, hwloc lists them in tree order */
-	if (t->ngpus > 1) /* qsort(NULL, 0) is undefined */
-		qsort(t->gpus, t->ngpus, sizeof(*t->gpus), cmp_gpu);
+	free(bdfs);
 	return 0;
 }
 
@@ -311,11 +291,16 @@ int gd_topo_add_nic(struct gd_topo *t, const char *name, const char *busid, cons
 	snprintf(n->name, sizeof(n->name), "%s", name);
 	snprintf(n->legend_extra, sizeof(n->legend_extra), "%s", extra ? extra : "");
 	if (busid && *busid && !gd_busid_parse(busid, &id)) {
-		n->obj = hwloc_get_pcidev_by_busid(t->hw, id.domain, id.bus, id.dev, id.fn);
+		n->obj = pci_obj(t->hw, &id);
 		gd_busid_format(&id, n->busid, sizeof(n->busid));
 	}
 	obj_affinity(t, n->obj, (char[256]){ 0 }, 256, n->nodes, sizeof(n->nodes));
 	return 0;
+}
+
+bool gd_topo_nics_from_xml(const struct gd_machine *m, const char *xml)
+{
+	return xml && !(m->fixture && gd_sysfs_exists(m, "/sys/class/infiniband"));
 }
 
 int gd_topo_find_nics_hwloc(struct gd_topo *t)
@@ -352,60 +337,29 @@ void gd_topo_sort_nics(struct gd_topo *t)
 		qsort(t->nics, t->nnics, sizeof(*t->nics), cmp_nic);
 }
 
-/* Bridges strictly between an object and its ancestor top. */
-static int bridges_below(hwloc_obj_t o, hwloc_obj_t top)
+static const struct gd_loc_place *dev_place(const struct gd_topo *t, size_t i)
 {
-	int n = 0;
-
-	for (o = o->parent; o && o != top; o = o->parent)
-		if (o->type == HWLOC_OBJ_BRIDGE)
-			n++;
-	return n;
+	return i < t->ngpus ? &t->loc.gpus[i].place : &t->loc.nics[i - t->ngpus].place;
 }
 
-/* The lowest common ancestor, by walking parents (never hwloc's helper on I/O objects). */
-static hwloc_obj_t lowest_common(hwloc_obj_t a, hwloc_obj_t b)
+enum gd_loc_class gd_topo_pcie_cls(const struct gd_topo *t, size_t i, size_t j)
 {
-	for (hwloc_obj_t x = a->parent; x; x = x->parent)
-		for (hwloc_obj_t y = b->parent; y; y = y->parent)
-			if (x == y)
-				return x;
-	return NULL;
+	return i == j ? GD_LOC_X : gd_loc_classify(dev_place(t, i), dev_place(t, j));
 }
 
-enum gd_link gd_topo_classify_objs(hwloc_topology_t hw, hwloc_obj_t a, hwloc_obj_t b)
+/* The locality module's view of the listed devices, and its decisions. */
+static int decide(struct gd_topo *t)
 {
-	hwloc_bitmap_t set;
-	hwloc_obj_t l;
-	int nodes;
+	struct gd_loc_src src = t->loc.src;
+	int ret = 0;
 
-	if (!a || !b)
-		return GD_LINK_NA;
-	if (a == b)
-		return GD_LINK_PIX; /* two devices on one PCI function */
-	l = lowest_common(a, b);
-	if (!l)
-		return GD_LINK_NA;
-	if (l->type == HWLOC_OBJ_BRIDGE) {
-		if (l->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST)
-			return GD_LINK_PHB;
-		if (bridges_below(a, l) <= 1 && bridges_below(b, l) <= 1)
-			return GD_LINK_PIX;
-		return GD_LINK_PXB;
-	}
-	if (l->type == HWLOC_OBJ_PCI_DEVICE)
-		return GD_LINK_PIX;
-	/* CPU side: one NUMA node or several */
-	if (!(set = hwloc_bitmap_alloc()))
-		return GD_LINK_NA;
-	nodes = cpu_nodes(hw, l, set);
-	hwloc_bitmap_free(set);
-	return nodes > 1 ? GD_LINK_SYS : GD_LINK_NODE;
-}
-
-static hwloc_obj_t dev_obj(const struct gd_topo *t, size_t i)
-{
-	return i < t->ngpus ? t->gpus[i].obj : t->nics[i - t->ngpus].obj;
+	gd_loc_free(&t->loc);
+	t->loc.src = src;
+	for (size_t i = 0; i < t->ngpus && !ret; i++)
+		ret = gd_loc_add_gpu(&t->loc, t->gpus[i].busid);
+	for (size_t k = 0; k < t->nnics && !ret; k++)
+		ret = gd_loc_add_nic(&t->loc, t->nics[k].name, t->nics[k].busid);
+	return ret ? ret : gd_loc_decide(&t->loc);
 }
 
 bool gd_topo_busid_is_gpu(const struct gd_busid *id, void *ctx)
@@ -426,12 +380,12 @@ int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_on
 	free(t->nvlinks);
 	t->cls = calloc(n * n + 1, sizeof(*t->cls));
 	t->nvlinks = calloc(n * n + 1, sizeof(*t->nvlinks));
-	if (!t->cls || !t->nvlinks)
+	if (!t->cls || !t->nvlinks || decide(t))
 		return -ENOMEM;
 	t->pci_only = pci_only;
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < n; j++) {
-			enum gd_link c = i == j ? GD_LINK_X : gd_topo_classify_objs(t->hw, dev_obj(t, i), dev_obj(t, j));
+			enum gd_loc_class c = gd_topo_pcie_cls(t, i, j);
 			int links = 0;
 
 			if (i != j && i < t->ngpus && j < t->ngpus && nv)
@@ -439,7 +393,7 @@ int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_on
 							gd_topo_busid_is_gpu, t);
 			t->nvlinks[i * n + j] = links;
 			if (links > 0 && !pci_only)
-				c = GD_LINK_NV;
+				c = GD_LOC_NV;
 			t->cls[i * n + j] = c;
 		}
 	}
@@ -448,79 +402,34 @@ int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_on
 
 void gd_topo_cell(const struct gd_topo *t, size_t i, size_t j, char *buf, size_t len)
 {
-	enum gd_link c = gd_topo_cls(t, i, j);
+	enum gd_loc_class c = gd_topo_cls(t, i, j);
 
-	if (c == GD_LINK_NV)
+	if (c == GD_LOC_NV)
 		snprintf(buf, len, "NV%d", gd_topo_nv(t, i, j));
 	else
-		snprintf(buf, len, "%s", gd_link_str(c));
+		snprintf(buf, len, "%s", gd_loc_class_str(c));
 }
 
-int gd_pcie_parse_speed(const char *s, double *gts)
+/* Judge every link up to the root port; keep the device's own for the report. */
+static void read_links(const struct gd_machine *m, const struct gd_loc_place *p, bool gpu,
+		       struct gd_pcie_link *l, struct gd_loc_links *links)
 {
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || v <= 0 || strncmp(end, " GT/s", 5))
-		return -EINVAL;
-	*gts = v;
-	return 0;
-}
-
-static int read_link_max(const struct gd_machine *m, const char *busid, double *gts, int *width)
-{
-	char buf[64];
-
-	if (gd_sysfs_read_str(m, buf, sizeof(buf), "/sys/bus/pci/devices/%s/max_link_speed",
-			      busid) ||
-	    gd_pcie_parse_speed(buf, gts) ||
-	    gd_sysfs_read_int(m, width, "/sys/bus/pci/devices/%s/max_link_width", busid))
-		return -ENOENT;
-	return 0;
-}
-
-/* The PCI bridge port above a device in the hwloc tree ("" at a host bridge). */
-static int parent_port(hwloc_obj_t o, char *port, size_t len)
-{
-	hwloc_obj_t p = o ? o->parent : NULL;
-
-	if (!p || p->type != HWLOC_OBJ_BRIDGE || p->attr->bridge.upstream_type != HWLOC_OBJ_BRIDGE_PCI)
-		return -ENOENT;
-	snprintf(port, len, "%04x:%02x:%02x.%x", p->attr->bridge.upstream.pci.domain,
-		 p->attr->bridge.upstream.pci.bus, p->attr->bridge.upstream.pci.dev,
-		 p->attr->bridge.upstream.pci.func);
-	return 0;
-}
-
-static void read_link(const struct gd_machine *m, const char *busid, hwloc_obj_t obj,
-		      struct gd_pcie_link *l)
-{
-	char buf[64], port[64];
-	double pgts;
-	int pwidth;
-
+	gd_loc_judge_links(m, p, gpu, links);
 	memset(l, 0, sizeof(*l));
-	if (!busid[0])
+	if (!links->n || strcmp(links->hop[0].child, p->busid))
 		return;
-	if (gd_sysfs_read_str(m, buf, sizeof(buf), "/sys/bus/pci/devices/%s/current_link_speed",
-			      busid) ||
-	    gd_pcie_parse_speed(buf, &l->cur_gts) ||
-	    gd_sysfs_read_int(m, &l->cur_width, "/sys/bus/pci/devices/%s/current_link_width",
-			      busid) ||
-	    read_link_max(m, busid, &l->max_gts, &l->max_width))
-		return;
+	*l = links->hop[0].link;
 	/* the link can run no faster than the port above it allows */
-	if (!parent_port(obj, port, sizeof(port)) && !read_link_max(m, port, &pgts, &pwidth)) {
-		l->max_gts = GD_MIN(l->max_gts, pgts);
-		l->max_width = GD_MIN(l->max_width, pwidth);
-	}
-	l->known = l->cur_width > 0 && l->max_width > 0;
+	l->max_gts = links->hop[0].want_gts;
+	l->max_width = links->hop[0].want_width;
+	l->known = l->max_width > 0 && l->max_gts > 0;
 }
 
 void gd_topo_read_links(struct gd_topo *t)
 {
 	for (size_t i = 0; i < t->ngpus; i++)
-		read_link(t->m, t->gpus[i].busid, t->gpus[i].obj, &t->gpus[i].link);
+		read_links(t->m, &t->loc.gpus[i].place, true, &t->gpus[i].link, &t->gpus[i].links);
 	for (size_t i = 0; i < t->nnics; i++)
-		read_link(t->m, t->nics[i].busid, t->nics[i].obj, &t->nics[i].link);
+		read_links(t->m, &t->loc.nics[i].place, false, &t->nics[i].link, &t->nics[i].links);
+	t->links_read = true;
 }

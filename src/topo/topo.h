@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * PCIe/NUMA topology of GPUs and RDMA NICs, from hwloc (the live machine,
- * a fixture sysfs root, or an hwloc XML file), classified like
- * `nvidia-smi topo -m`: X, NV#, PIX, PXB, PHB, NODE, SYS.
- *
- * Link classes come from our own walk up obj->parent (hwloc's
- * hwloc_get_common_ancestor_obj() must not be used on I/O objects).
+ * The machine matrix of GPUs and RDMA NICs for gd_topo: hwloc (the live
+ * machine, a fixture sysfs root, or an hwloc XML file) for CPU and NUMA
+ * affinity, NVLink counts, and the path classes and nearest NICs that the
+ * locality module (locality.h) decides.
  */
 #ifndef GD_TOPO_H
 #define GD_TOPO_H
@@ -14,28 +12,8 @@
 #include <stddef.h>
 #include <hwloc.h>
 
-#include "machine.h"
+#include "locality.h"
 #include "nvlink.h"
-
-enum gd_link {
-	GD_LINK_X,    /* the device itself */
-	GD_LINK_NV,   /* NVLink (GPU pairs; the count is separate) */
-	GD_LINK_PIX,  /* at most one PCIe bridge */
-	GD_LINK_PXB,  /* several bridges, below the host bridge */
-	GD_LINK_PHB,  /* a PCIe host bridge */
-	GD_LINK_NODE, /* host bridges within one NUMA node */
-	GD_LINK_SYS,  /* the SMP interconnect between NUMA nodes */
-	GD_LINK_NA,   /* unknown: a device without a PCI parent (rxe, siw) */
-};
-
-const char *gd_link_str(enum gd_link l); /* "PIX"; "NV" for GD_LINK_NV */
-
-/* A PCIe link as sysfs reports it; known=false when the files are absent. */
-struct gd_pcie_link {
-	bool known;
-	double cur_gts, max_gts; /* GT/s */
-	int cur_width, max_width;
-};
 
 struct gd_topo_gpu {
 	char busid[24];          /* "0000:18:00.0" */
@@ -44,8 +22,8 @@ struct gd_topo_gpu {
 	char cpus[256];          /* CPU affinity, "0-47,96-143" */
 	char nodes[64];          /* NUMA affinity, "0" */
 	int gpu_numa_id;         /* GPU memory NUMA node (Grace Hopper), -1: N/A */
-	unsigned short device_id;
-	struct gd_pcie_link link;
+	struct gd_pcie_link link; /* its own link; max: what both ends can do */
+	struct gd_loc_links links; /* every link up to the root port (advice) */
 };
 
 struct gd_topo_nic {
@@ -55,6 +33,7 @@ struct gd_topo_nic {
 	char legend_extra[192];  /* "bond0: reth0 reth1", "no PCI device, over veth0" */
 	char nodes[64];
 	struct gd_pcie_link link;
+	struct gd_loc_links links;
 };
 
 struct gd_topo {
@@ -64,13 +43,17 @@ struct gd_topo {
 	size_t ngpus;
 	struct gd_topo_nic *nics;
 	size_t nnics;
+	/* where the devices are and what is decided about them (same order) */
+	struct gd_locality loc;
 	/* (ngpus + nnics)^2 matrices, GPUs first, filled by gd_topo_classify() */
-	enum gd_link *cls;
+	enum gd_loc_class *cls;
 	int *nvlinks;
 	bool pci_only;
 	/* a --sysfs-root tree without sys/devices/system/cpu: hwloc knows no
-	 * CPUs or NUMA nodes there, so affinities are N/A and NODE may be SYS */
+	 * CPUs or NUMA nodes there, so affinities are N/A (the classes come
+	 * from the sysfs PCI tree and numa_node) */
 	bool no_cpu_topology;
+	bool links_read; /* PCIe link files were read (not for an XML alone) */
 	/* sysfs files of the RDMA devices that could not be read or parsed */
 	size_t nic_read_errors;
 	/* --topology: NVIDIA display-class PCI objects in the XML text; fewer GPUs
@@ -85,12 +68,23 @@ struct gd_topo_src {
 
 /* Load hwloc: 0 or -errno; err says why. */
 int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen);
+/*
+ * The locality source every tool uses (one rule): an hwloc XML when given;
+ * else, under a fixture root, the rooted sysfs PCI tree; else hwloc on this
+ * machine, or the sysfs tree when hwloc cannot load. Loads hwloc when it is
+ * needed and not loaded yet. 0, or -errno with err set (a bad XML).
+ */
+int gd_topo_open_locality(struct gd_topo *t, const struct gd_machine *m, const char *xml,
+			  char *err, size_t errlen);
 void gd_topo_free(struct gd_topo *t);
 /* Write the loaded hwloc topology as XML. */
 int gd_topo_export_xml(struct gd_topo *t, const char *path);
 
 /* GPUs: NVIDIA (0x10de) display/3D controllers, sorted by PCI address. */
 int gd_topo_find_gpus(struct gd_topo *t);
+/* Whether the NICs come from the XML's OpenFabrics devices (an XML without a
+ * fixture RDMA tree beside it) rather than the RDMA device reader. */
+bool gd_topo_nics_from_xml(const struct gd_machine *m, const char *xml);
 /* NICs from hwloc's OpenFabrics OS devices (their names and PCI parents). */
 int gd_topo_find_nics_hwloc(struct gd_topo *t);
 /* Add a NIC by name and PCI address ("" or NULL: no PCI parent). */
@@ -98,15 +92,16 @@ int gd_topo_add_nic(struct gd_topo *t, const char *name, const char *busid, cons
 /* Natural order of NIC names: mlx5_2 < mlx5_10. */
 void gd_topo_sort_nics(struct gd_topo *t);
 
-/* Class of two PCI objects (or NULL for "no PCI parent"). */
-enum gd_link gd_topo_classify_objs(hwloc_topology_t hw, hwloc_obj_t a, hwloc_obj_t b);
-/* Fill the matrices; NVLink counts override GPU pairs unless pci_only. */
+/* Fill the matrices and decide the nearest NICs; NVLink counts override GPU
+ * pairs unless pci_only. */
 int gd_topo_classify(struct gd_topo *t, const struct gd_nvlinks *nv, bool pci_only);
+/* The PCIe class of a pair, under any NVLink. */
+enum gd_loc_class gd_topo_pcie_cls(const struct gd_topo *t, size_t i, size_t j);
 /* Whether id is one of t's GPUs (ctx: the struct gd_topo), for gd_nvlink_count/validate. */
 bool gd_topo_busid_is_gpu(const struct gd_busid *id, void *ctx);
 
 /* Matrix cells, i and j index GPUs first then NICs. */
-static inline enum gd_link gd_topo_cls(const struct gd_topo *t, size_t i, size_t j)
+static inline enum gd_loc_class gd_topo_cls(const struct gd_topo *t, size_t i, size_t j)
 {
 	return t->cls[i * (t->ngpus + t->nnics) + j];
 }
@@ -117,9 +112,7 @@ static inline int gd_topo_nv(const struct gd_topo *t, size_t i, size_t j)
 /* "NV18", "PIX", "X", "N/A" */
 void gd_topo_cell(const struct gd_topo *t, size_t i, size_t j, char *buf, size_t len);
 
-/* Read current/max PCIe link speed and width through sysfs.h. */
+/* Read and judge the PCIe links of every device (after gd_topo_classify). */
 void gd_topo_read_links(struct gd_topo *t);
-/* "32.0 GT/s PCIe" -> 32.0; -EINVAL if malformed. */
-int gd_pcie_parse_speed(const char *s, double *gts);
 
 #endif

@@ -37,68 +37,36 @@ static int warn(struct gd_topo_advice *a, enum gd_topo_warn_kind kind, const cha
 	return 0;
 }
 
-/* The PCIe class from GPU g to NIC k (NVLink never joins a GPU and a NIC). */
-static enum gd_link gpu_nic(const struct gd_topo *t, size_t g, size_t k)
-{
-	return gd_topo_cls(t, g, t->ngpus + k);
-}
+static const char *const far_what[] = {
+	[GD_LOC_PHB] = "PCIe host bridge (the CPU's root complex)",
+	[GD_LOC_NODE] = "CPU between host bridges",
+	[GD_LOC_SYS] = "socket interconnect",
+};
 
-static enum gd_link best_class(const struct gd_topo *t, size_t g, size_t *ncand)
-{
-	enum gd_link best = GD_LINK_NA;
-
-	*ncand = 0;
-	for (size_t k = 0; k < t->nnics; k++) {
-		enum gd_link c = gpu_nic(t, g, k);
-
-		if (c == GD_LINK_NA)
-			continue;
-		if (c < best) {
-			best = c;
-			*ncand = 0;
-		}
-		if (c == best)
-			(*ncand)++;
-	}
-	return best;
-}
-
-/*
- * GPUs with a single nearest NIC take it first; the others take the least
- * loaded of their nearest NICs, the lowest index on ties.
- */
-static void assign(const struct gd_topo *t, struct gd_topo_advice *a, int *load)
-{
-	size_t max_cand = t->nnics;
-
-	for (size_t want = 1; want <= max_cand; want++) {
-		for (size_t g = 0; g < t->ngpus; g++) {
-			size_t ncand;
-			enum gd_link best = best_class(t, g, &ncand);
-			int pick = -1;
-
-			if (ncand != want || best == GD_LINK_NA)
-				continue;
-			for (size_t k = 0; k < t->nnics; k++)
-				if (gpu_nic(t, g, k) == best && (pick < 0 || load[k] < load[pick]))
-					pick = (int)k;
-			a->nic_for_gpu[g] = pick;
-			load[pick]++;
-		}
-	}
-}
-
+/* The worst link on the device's chain, when it is below what both ends can do. */
 static int link_warning(struct gd_topo_advice *a, const char *dev, const char *busid,
-			const struct gd_pcie_link *l, bool gpu)
+			const struct gd_loc_links *links, bool gpu)
 {
-	if (!l->known || (l->cur_gts >= l->max_gts - 0.01 && l->cur_width >= l->max_width))
+	const struct gd_loc_hop *h;
+
+	if (links->worst < 0 || links->hop[links->worst].v == GD_LOC_OK)
 		return 0;
+	h = &links->hop[links->worst];
+	if (h->link.bad_file[0])
+		return warn(a, GD_TOPO_WARN_PCIE_DOWN, dev, "%s (%s): %s: its link speed is unknown",
+			    dev, busid, h->why);
+	if (!strcmp(h->child, busid))
+		return warn(a, GD_TOPO_WARN_PCIE_DOWN, dev,
+			    "%s (%s): PCIe link runs at %.1f GT/s x%d, below its maximum %.1f GT/s x%d: check the slot, riser and BIOS settings, or reseat the card%s",
+			    dev, busid, h->link.cur_gts, h->link.cur_width, h->want_gts,
+			    h->want_width,
+			    gpu && h->v == GD_LOC_WARN
+				    ? " (an idle GPU lowers its link speed: check again under load)"
+				    : "");
 	return warn(a, GD_TOPO_WARN_PCIE_DOWN, dev,
-		    "%s (%s): PCIe link runs at %.1f GT/s x%d, below its maximum %.1f GT/s x%d: check the slot, riser and BIOS settings, or reseat the card%s",
-		    dev, busid, l->cur_gts, l->cur_width, l->max_gts, l->max_width,
-		    gpu && l->cur_width >= l->max_width
-			    ? " (an idle GPU lowers its link speed: check again under load)"
-			    : "");
+		    "%s (%s): the PCIe link %s -> %s above it runs at %.1f GT/s x%d, below its maximum %.1f GT/s x%d: check the switch's slot, riser and BIOS settings",
+		    dev, busid, h->parent, h->child, h->link.cur_gts, h->link.cur_width,
+		    h->want_gts, h->want_width);
 }
 
 static int gpu_warnings(const struct gd_topo *t, struct gd_topo_advice *a, size_t g)
@@ -110,47 +78,41 @@ static int gpu_warnings(const struct gd_topo *t, struct gd_topo_advice *a, size_
 	snprintf(dev, sizeof(dev), "GPU%zu", g);
 	if (k >= 0) {
 		const struct gd_topo_nic *nic = &t->nics[k];
-		enum gd_link c = gpu_nic(t, g, (size_t)k);
+		const char *gn = t->loc.gpus[g].place.nodes, *nn = t->loc.nics[k].place.nodes;
+		enum gd_loc_class c = gd_loc_gpu_nic(&t->loc, g, (size_t)k);
 
-		if (c == GD_LINK_NODE || c == GD_LINK_SYS)
+		if (gd_loc_path_verdict(c) != GD_LOC_OK)
 			ret = warn(a, GD_TOPO_WARN_FAR_NIC, dev,
 				   "%s (%s): its nearest NIC, NIC%d (%s), is %s away: GPUDirect RDMA crosses the %s, and NCCL turns it off beyond PXB by default (NCCL_NET_GDR_LEVEL); put a NIC under the GPU's PCIe switch, or let NCCL route through an NVLink peer (PXN)",
-				   dev, gpu->busid, k, nic->name, gd_link_str(c),
-				   c == GD_LINK_SYS ? "socket interconnect" : "CPU between host bridges");
-		if (!ret && strcmp(gpu->nodes, "N/A") && strcmp(nic->nodes, "N/A") &&
-		    strcmp(gpu->nodes, nic->nodes))
+				   dev, gpu->busid, k, nic->name, gd_loc_class_str(c), far_what[c]);
+		if (!ret && gd_loc_numa_verdict(gn, nn) != GD_LOC_OK)
 			ret = warn(a, GD_TOPO_WARN_NUMA, dev,
 				   "%s (NUMA %s) and its nearest NIC, NIC%d (%s, NUMA %s), are on different NUMA nodes: bind the process to NUMA %s and expect lower bandwidth",
-				   dev, gpu->nodes, k, nic->name, nic->nodes, gpu->nodes);
+				   dev, gn, k, nic->name, nn, gn);
 	}
 	if (!ret)
-		ret = link_warning(a, dev, gpu->busid, &gpu->link, true);
+		ret = link_warning(a, dev, gpu->busid, &gpu->links, true);
 	return ret;
 }
 
 int gd_topo_advise(const struct gd_topo *t, struct gd_topo_advice *a)
 {
-	int *load = calloc(t->nnics + 1, sizeof(*load));
 	int ret = 0;
 
 	memset(a, 0, sizeof(*a));
 	a->nic_for_gpu = malloc((t->ngpus + 1) * sizeof(*a->nic_for_gpu));
-	if (!load || !a->nic_for_gpu) {
-		free(load);
-		free(a->nic_for_gpu);
+	if (!a->nic_for_gpu)
 		return -ENOMEM;
-	}
+	/* the locality module's choice (gd_topo_classify asked it) */
 	for (size_t g = 0; g < t->ngpus; g++)
-		a->nic_for_gpu[g] = -1;
-	assign(t, a, load);
-	free(load);
+		a->nic_for_gpu[g] = t->loc.nic_for_gpu ? t->loc.nic_for_gpu[g] : -1;
 	for (size_t g = 0; g < t->ngpus && !ret; g++)
 		ret = gpu_warnings(t, a, g);
 	for (size_t k = 0; k < t->nnics && !ret; k++) {
 		char dev[24];
 
 		snprintf(dev, sizeof(dev), "NIC%zu", k);
-		ret = link_warning(a, dev, t->nics[k].busid, &t->nics[k].link, false);
+		ret = link_warning(a, dev, t->nics[k].busid, &t->nics[k].links, false);
 	}
 	if (ret)
 		gd_topo_advice_free(a);

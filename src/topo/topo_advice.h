@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Advice from a classified topology: the nearest NIC for each GPU (ties
- * broken so that NICs are shared evenly), and warnings for far NICs,
- * PCIe links below their maximum, and GPU/NIC pairs on different NUMA nodes.
+ * gd_topo's words for the locality module's verdicts (locality.h): the
+ * nearest NIC for each GPU, and warnings for a NIC from PHB on, GPU/NIC pairs
+ * on different NUMA nodes, and PCIe links on the chain below what both ends
+ * can do.
  */
 #ifndef GD_TOPO_ADVICE_H
 #define GD_TOPO_ADVICE_H
@@ -10,8 +11,8 @@
 #include "topo.h"
 
 enum gd_topo_warn_kind {
-	GD_TOPO_WARN_FAR_NIC,   /* the GPU's best NIC is NODE or SYS away */
-	GD_TOPO_WARN_PCIE_DOWN, /* current link speed/width below the maximum */
+	GD_TOPO_WARN_FAR_NIC,   /* the GPU's best NIC is GD_LOC_FAR (PHB) or farther */
+	GD_TOPO_WARN_PCIE_DOWN, /* a link on the chain below what both ends can do */
 	GD_TOPO_WARN_NUMA,      /* GPU and its NIC on different NUMA nodes */
 };
 

@@ -95,7 +95,7 @@ static void print_advice(const struct gd_topo *t, const struct gd_topo_advice *a
 					t->gpus[g].busid);
 			else
 				fprintf(out, "  GPU%zu (%s): NIC%d %s (%s)\n", g, t->gpus[g].busid, k,
-					t->nics[k].name, gd_link_str(gd_topo_cls(t, g, t->ngpus + k)));
+					t->nics[k].name, gd_loc_class_str(gd_topo_cls(t, g, t->ngpus + k)));
 		}
 	}
 	if (a->nw)
@@ -151,6 +151,22 @@ static void json_affinity(json_object *r, const char *key, const char *val)
 	gd_json_add_str_or_null(r, key, strcmp(val, "N/A") ? val : NULL);
 }
 
+/* The GPU --use_cuda=auto takes with this NIC (gd_loc_gpu_for_nic, as gpu_mem.c asks). */
+static void json_auto_gpu(const struct gd_topo *t, size_t k, json_object *r)
+{
+	int g = gd_loc_gpu_for_nic(&t->loc, k, NULL);
+	char name[24];
+
+	if (!t->ngpus)
+		return;
+	if (g < 0) {
+		json_object_object_add(r, "use_cuda_auto", NULL);
+		return;
+	}
+	snprintf(name, sizeof(name), "GPU%d", g);
+	gd_json_add_str(r, "use_cuda_auto", name);
+}
+
 static int json_devices(const struct gd_topo *t, FILE *out)
 {
 	int ret = 0;
@@ -182,6 +198,7 @@ static int json_devices(const struct gd_topo *t, FILE *out)
 		if (nic->legend_extra[0])
 			gd_json_add_str(r, "note", nic->legend_extra);
 		json_link(r, &nic->link);
+		json_auto_gpu(t, k, r);
 		ret = gd_json_emit(r, out);
 	}
 	return ret;
@@ -195,7 +212,7 @@ static int json_links(const struct gd_topo *t, FILE *out)
 	for (size_t i = 0; i < n && !ret; i++) {
 		for (size_t j = i + 1; j < n && !ret; j++) {
 			json_object *r = gd_json_record("topo_link");
-			enum gd_link c = gd_topo_cls(t, i, j);
+
 			char a[24], b[24], cell[24];
 
 			dev_name(t, i, a, sizeof(a));
@@ -206,12 +223,7 @@ static int json_links(const struct gd_topo *t, FILE *out)
 			gd_json_add_str(r, "class", cell);
 			if (i < t->ngpus && j < t->ngpus)
 				gd_json_add_int(r, "nvlinks", gd_topo_nv(t, i, j));
-			if (c == GD_LINK_NV) {
-				hwloc_obj_t oa = t->gpus[i].obj, ob = t->gpus[j].obj;
-				gd_json_add_str(r, "pcie_class", gd_link_str(gd_topo_classify_objs(t->hw, oa, ob)));
-			} else {
-				gd_json_add_str(r, "pcie_class", gd_link_str(c));
-			}
+			gd_json_add_str(r, "pcie_class", gd_loc_class_str(gd_topo_pcie_cls(t, i, j)));
 			ret = gd_json_emit(r, out);
 		}
 	}
@@ -233,7 +245,7 @@ static int json_advice(const struct gd_topo *t, const struct gd_topo_advice *a, 
 			snprintf(name, sizeof(name), "NIC%d", k);
 			gd_json_add_str(r, "nic", name);
 			gd_json_add_str(r, "device", t->nics[k].name);
-			gd_json_add_str(r, "class", gd_link_str(gd_topo_cls(t, g, t->ngpus + k)));
+			gd_json_add_str(r, "class", gd_loc_class_str(gd_topo_cls(t, g, t->ngpus + k)));
 		} else {
 			json_object_object_add(r, "nic", NULL);
 		}

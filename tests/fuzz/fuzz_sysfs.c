@@ -30,6 +30,7 @@
 #include "devinfo_report.h"
 #include "gdr_env.h"
 #include "jsonout.h"
+#include "locality.h"
 #include "machine.h"
 #include "pcipath.h"
 #include "readfile.h"
@@ -159,9 +160,12 @@ static void run_readers(void)
 	}
 	fclose(mem);
 	free(buf);
-	if (gd_pci_list_gpus(&machine, &gpus, &ngpus) == 0) {
+	if (gd_loc_list_gpus(&(struct gd_loc_src){ &machine, NULL }, &gpus, &ngpus) == 0) {
 		for (size_t i = 0; i < ngpus; i++) {
-			struct gd_pci_link l;
+			struct gd_loc_src lsrc = { &machine, NULL };
+			struct gd_loc_links links;
+			struct gd_loc_place place;
+			struct gd_pcie_link l;
 			struct gd_pci_chain ch;
 			uint8_t cfg[GD_PCI_CFG_SIZE];
 			size_t got;
@@ -171,6 +175,12 @@ static void run_readers(void)
 			    (l.cur_gts != l.cur_gts || l.cur_gts > 1024))
 				abort(); /* a rate is finite and plausible, or unknown (0) */
 			gd_pci_chain(&machine, gpus[i], &ch);
+			/* the locality module on the same tree: place, classify, judge the chain */
+			if (gd_loc_place(&lsrc, gpus[i], &place) == 0) {
+				gd_loc_judge_links(&machine, &place, true, &links);
+				if (gd_loc_classify(&place, &place) != GD_LOC_PIX)
+					abort();
+			}
 			gd_pci_numa(&machine, gpus[i]);
 			gd_pci_mem_resource(&machine, gpus[i], 1, &bar);
 			if (gd_pci_read_config(&machine, gpus[i], cfg, sizeof(cfg), &got) == 0)

@@ -78,9 +78,9 @@ optdeps="$srcdir/src/core/opts.c $srcdir/src/core/machine.c $srcdir/src/core/sys
 	"$srcdir/src/core/readfile.c" "$srcdir/src/gpu/cuda.c" $common $libs -ldl
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
-	"$srcdir"/src/discover/*.c "$srcdir"/src/topo/pcipath.c \
+	"$srcdir"/src/discover/*.c "$srcdir"/src/topo/pcipath.c "$srcdir"/src/topo/locality.c \
 	"$srcdir"/src/doctor/gdr_env.c "$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
-	"$srcdir"/src/core/opts.c $common $libs $(pkg-config --libs libibverbs 2>/dev/null || echo -libverbs)
+	"$srcdir"/src/core/opts.c $common $libs $(pkg-config --libs libibverbs hwloc 2>/dev/null || echo -libverbs -lhwloc)
 # the tree the sysfs fuzzer mutates (restored after every input)
 rm -rf "$work/tree"
 cp -a "$srcdir/tests/fixtures/doctor/good" "$work/tree"

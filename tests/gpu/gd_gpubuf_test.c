@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * GPU-tier test of the engine's buffer layer (src/mem.h) with GPU memory:
- * gd_buf_alloc(GD_BUF_CUDA) through the GPU backend (src/gpu_bench.c), the
+ * gd_buf_alloc(gd_buf_cuda) through the GPU backend (src/gpu/gpu_buf.c), the
  * engine's --validate pattern written and checked in GPU memory, the header
  * text and the JSON "gpu" object. Run by gpu-mem.sh on the GPU machine.
  * Usage: gd_gpubuf_test [N|auto] [staging]. Exit 0 pass, 1 fail, 3 no GPU.
@@ -12,7 +12,7 @@
 
 #include "bench_params.h"
 #include "gd.h"
-#include "gpu_mem.h"
+#include "gpu_buf.h"
 #include "jsonout.h"
 #include "log.h"
 #include "mem.h"
@@ -27,7 +27,7 @@ static void expect(int ok, const char *what)
 
 int main(int argc, char **argv)
 {
-	struct gd_bench_params p;
+	struct gd_buf_spec spec;
 	struct gd_buf b;
 	size_t bad = 0, len = (3 << 20) + 17;
 	char desc[256];
@@ -35,16 +35,16 @@ int main(int argc, char **argv)
 	int ret;
 
 	gd_log_init(argv[0]);
-	memset(&p, 0, sizeof(p));
-	p.use_cuda = argc > 1 && strcmp(argv[1], "auto") == 0 ? GD_CUDA_AUTO : 0;
-	p.gpu_staging = argc > 2 && strcmp(argv[2], "staging") == 0;
-	ret = gd_buf_alloc(&b, GD_BUF_CUDA, len, &p);
+	memset(&spec, 0, sizeof(spec));
+	spec.cuda = argc > 1 && strcmp(argv[1], "auto") == 0 ? GD_CUDA_AUTO : 0;
+	ret = gd_buf_alloc(&b, argc > 2 && strcmp(argv[2], "staging") == 0 ? &gd_buf_cuda_staging :
+			   &gd_buf_cuda, len, &spec);
 	if (ret)
 		return ret == -ENOENT || ret == -ENODEV || ret == -ENOSYS ? GD_EXIT_ENV : GD_EXIT_FAIL;
-	expect(gd_gpu_buf_describe(&b, desc, sizeof(desc)) == 0, "describe");
+	expect(b.ops->describe(&b, desc, sizeof(desc)) == 0, "describe");
 	printf("     Memory: cuda: %s\n", desc);
 	o = gd_json_record("buffer");
-	gd_gpu_buf_json(&b, o);
+	b.ops->json(&b, o);
 	gd_json_emit(o, stdout);
 	expect(gd_buf_verify(&b, 0, 4096, 0, &bad) == -EBADMSG, "a fresh (zeroed) buffer is not the pattern");
 	expect(gd_buf_fill(&b, 100, len - 100, 7) == 0, "engine pattern written at offset 100");

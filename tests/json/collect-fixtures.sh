@@ -23,8 +23,10 @@ for d in "$fx"/doctor/*/; do
 	"$t/gd_doctor" --json --sysfs-root "$d" >"$out/doctor-$n.jsonl" 2>/dev/null
 done
 "$t/gd_doctor" --list --json >"$out/doctor-list.jsonl" 2>/dev/null
-[ -x "$t/gd_check" ] && for f in "$top_srcdir"/tests/check/*.yaml; do
-	[ -f "$f" ] || continue
-	"$t/gd_check" --json --dry-run "$f" >"$out/check-$(basename "$f" .yaml).jsonl" 2>/dev/null
-done
+if [ -x "$t/gd_check" ]; then
+	h20=(--topology "$fx/topo/h20/topology.xml" --sysfs-root "$fx/sysfs/h20")
+	"$t/gd_check" --json --dry-run --matrix "${h20[@]}" >"$out/check-matrix-plan.jsonl" 2>/dev/null
+	"$t/gd_check" --json "${h20[@]}" "$top_srcdir/tests/check/specs/h20-topology.yaml" \
+		>"$out/check-h20-topology.jsonl" 2>/dev/null
+fi
 exit 0

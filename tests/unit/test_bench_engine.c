@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <cmocka.h>
@@ -15,6 +16,10 @@
 #include "bench_report.h"
 #include "conn.h"
 #include "mem.h"
+#include "gpu_buf.h"
+#include "ops.h"
+#include "plan.h"
+#include "loop.h"
 
 static struct gd_bench_params params(enum gd_bench_op op, enum gd_bench_kind kind,
 				     enum gd_bench_role role)
@@ -113,31 +118,91 @@ static void t_gid_str(void **s)
 
 static void t_peak(void **s)
 {
-	/* 4 messages posted at 0,10,20,30 ns, completed at 100,110,120,130:
-	 * with cq_mod 1 the cheapest window is all four: (130-0)/4 = 32.5 ns */
-	uint64_t tp[] = { 0, 10, 20, 30 }, tc[] = { 100, 110, 120, 130 };
-	double r = gd_bw_peak_rate(tp, tc, 4, 1, 1);
+	/* 4 messages posted at ticks 0,10,20,30, completed at 100,110,120,130
+	 * (ns per tick 1): with a completion per message the cheapest window is
+	 * all four: (130-0)/4 = 32.5 ns */
+	uint64_t tp[] = { 0, 10, 20, 30 }, tc[] = { 100, 110, 120, 130 }, tn[] = { 1, 2, 3, 4 };
+	uint64_t tc2[] = { 110, 130 }, tn2[] = { 2, 4 };
+	double r = gd_bw_peak_rate(tp, 4, 1, tc, tn, 4, 1.0);
 
 	(void)s;
 	assert_true(r > 1e9 / 32.5 - 1 && r < 1e9 / 32.5 + 1);
-	/* cq_mod 2: windows end at completions 1 and 3 (0-based) */
-	r = gd_bw_peak_rate(tp, tc, 4, 1, 2);
+	/* one completion per 2 messages: windows end at messages 2 and 4 */
+	r = gd_bw_peak_rate(tp, 4, 1, tc2, tn2, 2, 1.0);
 	assert_true(r > 1e9 / 32.5 - 1 && r < 1e9 / 32.5 + 1);
-	/* one message: its own time */
-	r = gd_bw_peak_rate(tp, tc, 1, 1, 1);
+	/* a post list of 2: posts 0 and 1 cover messages 0-1 and 2-3 */
+	r = gd_bw_peak_rate(tp, 2, 2, tc2, tn2, 2, 1.0);
+	assert_true(r > 1e9 / 32.5 - 1 && r < 1e9 / 32.5 + 1);
+	/* one message: its own time; ticks of 2 ns double it */
+	r = gd_bw_peak_rate(tp, 1, 1, tc, tn, 1, 1.0);
 	assert_true(r > 1e9 / 100.0 - 1 && r < 1e9 / 100.0 + 1);
-	assert_true(gd_bw_peak_rate(tp, tc, 0, 1, 1) == 0);
+	r = gd_bw_peak_rate(tp, 1, 1, tc, tn, 1, 2.0);
+	assert_true(r > 1e9 / 200.0 - 1 && r < 1e9 / 200.0 + 1);
+	assert_true(gd_bw_peak_rate(tp, 0, 1, tc, tn, 0, 1.0) == 0);
+}
+
+/* The per-op table: what differs between the four operations. */
+static void t_op_table(void **s)
+{
+	struct gd_bench_params p = params(GD_OP_ATOMIC, GD_KIND_BW, GD_ROLE_CLIENT);
+
+	(void)s;
+	assert_int_equal(gd_op_desc(GD_OP_WRITE)->opcode, IBV_WR_RDMA_WRITE);
+	assert_int_equal(gd_op_desc(GD_OP_SEND)->opcode_alt, IBV_WR_SEND_WITH_IMM);
+	assert_int_equal(gd_op_desc(GD_OP_ATOMIC)->fixed_size, 8);
+	assert_false(gd_op_desc(GD_OP_SEND)->remote);
+	assert_null(gd_op_desc(GD_OP_COUNT));
+	assert_string_equal(gd_op_wr_name(&p), "ATOMIC_FETCH_AND_ADD");
+	p.atomic_type = GD_ATOMIC_CMP_AND_SWAP;
+	assert_true(gd_op_alt(&p));
+	assert_string_equal(gd_op_wr_name(&p), "ATOMIC_CMP_AND_SWAP");
+	p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_CLIENT);
+	p.write_with_imm = true;
+	assert_string_equal(gd_op_wr_name(&p), "RDMA_WRITE_WITH_IMM");
+}
+
+/* Small messages rotate 64 B per post through 4 KiB, perftest's cycle;
+ * CMP_AND_SWAP compares the count its word has seen. No device: the WRs are
+ * only built (gd_ops_prepare) and their addresses read back. */
+static void t_rotation(void **s)
+{
+	struct gd_qp_run *q = calloc(1, sizeof(*q));
+
+	(void)s;
+	assert_non_null(q);
+	q->desc = gd_op_desc(GD_OP_ATOMIC);
+	q->alt = true;
+	q->local_addr = 0x10000;
+	q->remote_addr = 0x80000;
+	q->size = 8;
+	gd_ops_prepare(q, 1, true);
+	assert_int_equal(q->cycle_step, 64);
+	gd_ops_prepare(q, 4, true); /* a post list: no rotation (perftest) */
+	assert_int_equal(q->cycle_step, 0);
+	q->desc = gd_op_desc(GD_OP_SEND);
+	gd_ops_prepare(q, 1, true); /* the receiver validates offset 0 */
+	assert_int_equal(q->cycle_step, 0);
+	q->desc = gd_op_desc(GD_OP_WRITE);
+	q->size = 4096;
+	gd_ops_prepare(q, 1, true); /* more than half the cycle */
+	assert_int_equal(q->cycle_step, 0);
+	q->size = 100;
+	gd_ops_prepare(q, 1, false); /* the peer has no room */
+	assert_int_equal(q->cycle_step, 0);
+	gd_ops_prepare(q, 1, true);
+	assert_int_equal(q->cycle_step, 128);
+	free(q);
 }
 
 static void t_pattern(void **s)
 {
 	struct gd_buf b;
-	struct gd_bench_params p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_SERVER);
+	struct gd_buf_spec spec = { .cuda = 0 };
 	size_t bad = 0;
 	int ret;
 
 	(void)s;
-	assert_int_equal(gd_buf_alloc(&b, GD_BUF_HOST, 10000, &p), 0);
+	assert_int_equal(gd_buf_alloc(&b, &gd_buf_host, 10000, NULL), 0);
 	assert_int_equal(gd_buf_fill(&b, 100, 5000, 0), 0);
 	assert_int_equal(gd_buf_verify(&b, 100, 5000, 0, &bad), 0);
 	((uint8_t *)b.addr)[100 + 4321] ^= 1;
@@ -149,7 +214,7 @@ static void t_pattern(void **s)
 	gd_buf_free(&b);
 	/* GPU buffers without the GPU feature (-ENOTSUP), or without a CUDA
 	 * driver/device (-ENOENT, -ENODEV, -ENOSYS): a clear refusal */
-	ret = gd_buf_alloc(&b, GD_BUF_CUDA, 4096, &p);
+	ret = gd_buf_alloc(&b, &gd_buf_cuda, 4096, &spec);
 	if (ret == 0)
 		gd_buf_free(&b); /* a machine with a GPU */
 	else
@@ -199,6 +264,50 @@ static void t_run_side(void **s)
 	assert_false(r.facts_valid);
 }
 
+/* The bandwidth loop's shape per size: the -a deadline bug (100 x 4 MiB per
+ * signal), the adaptive window and in-flight limits. */
+static void t_bw_shape(void **s)
+{
+	struct gd_loop_cfg c;
+	struct gd_loop_bw_shape sh;
+
+	(void)s;
+	memset(&c, 0, sizeof(c));
+	c.post_list = 1;
+	c.cq_mod = 100;
+	c.tx_depth = 100;
+	gd_loop_bw_shape(&c, 8, &sh); /* small: -Q as given */
+	assert_int_equal(sh.sig_every, 100);
+	assert_int_equal(sh.depth, 100);
+	gd_loop_bw_shape(&c, 65536, &sh); /* 16 x 64 KiB = 1 MiB per completion */
+	assert_int_equal(sh.sig_every, 16);
+	gd_loop_bw_shape(&c, 4u << 20, &sh); /* every message above 1 MiB */
+	assert_int_equal(sh.sig_every, 1);
+	c.post_list = 4; /* a multiple of the post list, at least one */
+	c.cq_mod = 100;
+	gd_loop_bw_shape(&c, 200000, &sh);
+	assert_int_equal(sh.sig_every, 4);
+	gd_loop_bw_shape(&c, 8u << 20, &sh);
+	assert_int_equal(sh.sig_every, 4);
+	/* adaptive: windows of about tx_depth, at most 1 MiB, whole intervals;
+	 * at most 16 MiB in flight */
+	c.post_list = 1;
+	c.tx_depth = 128;
+	c.precision = 0.01;
+	gd_loop_bw_shape(&c, 2, &sh);
+	assert_int_equal(sh.depth, 128);
+	assert_int_equal(sh.window, 100);
+	gd_loop_bw_shape(&c, 65536, &sh);
+	assert_int_equal(sh.depth, 128);
+	assert_int_equal(sh.window, 16);
+	gd_loop_bw_shape(&c, 8u << 20, &sh);
+	assert_int_equal(sh.depth, 2);
+	assert_int_equal(sh.window, 1);
+	gd_loop_bw_shape(&c, 1u << 20, &sh);
+	assert_int_equal(sh.depth, 16);
+	assert_int_equal(sh.window, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,7 +315,8 @@ int main(void)
 		cmocka_unit_test(t_mtu),
 		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak),
 		cmocka_unit_test(t_pattern), cmocka_unit_test(t_title),
-		cmocka_unit_test(t_run_side),
+		cmocka_unit_test(t_run_side), cmocka_unit_test(t_op_table),
+		cmocka_unit_test(t_rotation), cmocka_unit_test(t_bw_shape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -160,7 +160,11 @@ static void conflicts_name_both(void **state)
 {
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-a/--all", "-s/--size", "-a", "-s", "64");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-D/--duration", "-n/--iters", "-D", "5", "-n", "100");
-	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-a/--all", "-D/--duration", "-a", "-D", "5");
+	/* -a with -D: the adaptive sweep caps each size at -D; refused without it */
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-a/--all", "-D/--duration", "-a", "-D", "5",
+		   "--precision", "0");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_LAT, -EINVAL, "-a/--all", "-D/--duration", "-a", "-D", "5");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "--precision", "0 (off) to 100", "--precision", "101");
 	EXPECT_ERR(GD_OP_ATOMIC, GD_KIND_BW, -EINVAL, "-s/--size", "8 bytes", "-s", "16");
 	EXPECT_ERR(GD_OP_ATOMIC, GD_KIND_LAT, -EINVAL, "-a/--all", "8 bytes", "-a");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "--run_infinitely", "-n/--iters", "--run_infinitely", "-n", "10");

@@ -163,6 +163,28 @@ static void modes(void **state)
 	assert_int_equal(gd_bond_mode_from_proc("load balancing (round-robin)"), 0);
 }
 
+/* One slave-speed rule for gd_devinfo and gd_doctor: every mode, unknown speeds left out. */
+static void speed_mismatch_in_every_mode(void **state)
+{
+	struct gd_bond_slave sl[3] = { { .speed_mbps = -1 }, { .speed_mbps = 100000 },
+				       { .speed_mbps = 200000 } };
+	struct gd_bond b = { .slaves = sl, .nslaves = 3 };
+	size_t r = 9, o = 9;
+
+	for (int mode = GD_BOND_RR; mode <= GD_BOND_ALB; mode++) {
+		b.mode_num = mode;
+		assert_true(gd_bond_speed_mismatch(&b, &r, &o));
+		assert_int_equal(r, 1); /* the down slave of unknown speed is not the reference */
+		assert_int_equal(o, 2);
+	}
+	sl[2].speed_mbps = 100000;
+	assert_false(gd_bond_speed_mismatch(&b, &r, &o));
+	sl[1].speed_mbps = -1;
+	assert_false(gd_bond_speed_mismatch(&b, &r, &o));
+	b.nslaves = 0;
+	assert_false(gd_bond_speed_mismatch(&b, &r, &o));
+}
+
 static void set_box(const char *box)
 {
 	assert_int_equal(gd_fixture_use(box), 0);
@@ -287,6 +309,7 @@ int main(void)
 		cmocka_unit_test(rejects_malformed),
 		cmocka_unit_test(rejects_overlong_line),
 		cmocka_unit_test(modes),
+		cmocka_unit_test(speed_mismatch_in_every_mode),
 		cmocka_unit_test(reads_sysfs_lag),
 		cmocka_unit_test(reads_degraded_lag),
 		cmocka_unit_test(sysfs_and_proc_agree),

@@ -171,40 +171,63 @@ static void acs_walk(void **state)
 
 static void link_speed(void **state)
 {
-	assert_true(gd_parse_link_speed("16.0 GT/s PCIe") == 16.0);
-	assert_true(gd_parse_link_speed("2.5 GT/s PCIe") == 2.5);
-	assert_true(gd_parse_link_speed("8.0 GT/s") == 8.0);
-	assert_true(gd_parse_link_speed("Unknown") == 0);
+	double g = 0;
+
+	assert_int_equal(gd_pcie_parse_speed("16.0 GT/s PCIe", &g), 0);
+	assert_true(g == 16.0);
+	assert_int_equal(gd_pcie_parse_speed("2.5 GT/s PCIe", &g), 0);
+	assert_true(g == 2.5);
+	assert_int_equal(gd_pcie_parse_speed("8.0 GT/s", &g), 0);
+	assert_true(g == 8.0);
+	assert_int_equal(gd_pcie_parse_speed("Unknown", &g), -EINVAL);
 	assert_int_equal(gd_pcie_gen(32.0), 5);
 	assert_int_equal(gd_pcie_gen(2.5), 1);
 	assert_int_equal(gd_pcie_gen(3.0), 0);
 }
 
+/* The locality classifier over sysfs chains (the fixture source). */
+static enum gd_loc_class chain_cls(const struct gd_pci_chain *a, int na, const struct gd_pci_chain *b,
+				   int nb)
+{
+	struct gd_loc_place pa, pb;
+
+	gd_loc_place_chain(a, na, &pa);
+	gd_loc_place_chain(b, nb, &pb);
+	return gd_loc_classify(&pa, &pb);
+}
+
 static void path_class(void **state)
 {
 	struct gd_pci_chain gpu, nic, far, other_rp, deep;
+	struct gd_loc_place pg, pn;
 
 	assert_int_equal(gd_pci_parse_chain("/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0/0000:18:00.0", &gpu), 0);
 	assert_string_equal(gpu.host, "pci0000:15");
 	assert_int_equal(gpu.n, 4);
 	assert_string_equal(gpu.bdf[3], "0000:18:00.0");
 	assert_int_equal(gd_pci_parse_chain("/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:01.0/0000:19:00.0", &nic), 0);
-	assert_int_equal(gd_pci_common(&gpu, &nic), 1);
-	assert_int_equal(gd_pci_classify(&gpu, &nic, 0, 0), GD_PATH_PIX);
-	assert_int_equal(gd_pci_classify(&gpu, &gpu, 0, 0), GD_PATH_X);
+	gd_loc_place_chain(&gpu, 0, &pg);
+	gd_loc_place_chain(&nic, 0, &pn);
+	assert_int_equal(gd_loc_common_bridges(&pg, &pn), 2);
+	assert_int_equal(chain_cls(&gpu, 0, &nic, 0), GD_LOC_PIX);
+	assert_int_equal(chain_cls(&gpu, 0, &gpu, 0), GD_LOC_PIX); /* one function */
 	/* a second switch below the first on the NIC's leg */
 	assert_int_equal(gd_pci_parse_chain("/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:02.0/0000:1a:00.0/0000:1b:00.0/0000:1c:00.0", &deep), 0);
-	assert_int_equal(gd_pci_classify(&gpu, &deep, 0, 0), GD_PATH_PXB);
+	assert_int_equal(chain_cls(&gpu, 0, &deep, 0), GD_LOC_PXB);
 	/* same host bridge, different root ports */
 	assert_int_equal(gd_pci_parse_chain("/sys/devices/pci0000:15/0000:15:03.0/0000:20:00.0", &other_rp), 0);
-	assert_int_equal(gd_pci_classify(&gpu, &other_rp, 0, 0), GD_PATH_PHB);
+	assert_int_equal(chain_cls(&gpu, 0, &other_rp, 0), GD_LOC_PHB);
 	/* another host bridge: NODE on the same NUMA node, SYS otherwise or unknown */
 	assert_int_equal(gd_pci_parse_chain("/sys/devices/pci0000:b0/0000:b0:02.0/0000:b1:00.0", &far), 0);
-	assert_int_equal(gd_pci_classify(&gpu, &far, 0, 0), GD_PATH_NODE);
-	assert_int_equal(gd_pci_classify(&gpu, &far, 0, 1), GD_PATH_SYS);
-	assert_int_equal(gd_pci_classify(&gpu, &far, -1, -1), GD_PATH_SYS);
+	assert_int_equal(chain_cls(&gpu, 0, &far, 0), GD_LOC_NODE);
+	assert_int_equal(chain_cls(&gpu, 0, &far, 1), GD_LOC_SYS);
+	assert_int_equal(chain_cls(&gpu, -1, &far, -1), GD_LOC_SYS);
 	assert_int_equal(gd_pci_parse_chain("/sys/devices/virtual/net/bond0", &far), -EINVAL);
-	assert_string_equal(gd_path_class_str(GD_PATH_PXB), "PXB");
+	assert_string_equal(gd_loc_class_str(GD_LOC_PXB), "PXB");
+	/* the advice thresholds: from PHB on */
+	assert_int_equal(gd_loc_path_verdict(GD_LOC_PXB), GD_LOC_OK);
+	assert_int_equal(gd_loc_path_verdict(GD_LOC_PHB), GD_LOC_WARN);
+	assert_int_equal(gd_loc_path_verdict(GD_LOC_NA), GD_LOC_OK);
 }
 
 static void pci_normalize(void **state)

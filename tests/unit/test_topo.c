@@ -16,41 +16,46 @@
 static void load(struct gd_topo *t, const char *machine)
 {
 	const char *src = getenv("top_srcdir");
+	static struct gd_machine live;
 	char path[1024], err[512] = "";
-	struct gd_topo_src s = { path, NULL };
+	struct gd_topo_src s = { path, &live };
 
 	snprintf(path, sizeof(path), "%s/tests/fixtures/topo/%s/topology.xml", src ? src : ".",
 		 machine);
-	if (gd_topo_load(t, &s, err, sizeof(err)))
+	gd_machine_live(&live);
+	if (gd_topo_load(t, &s, err, sizeof(err)) ||
+	    gd_topo_open_locality(t, &live, path, err, sizeof(err)))
 		fail_msg("%s", err);
+	assert_ptr_equal(t->loc.src.hw, t->hw);
 	assert_int_equal(gd_topo_find_gpus(t), 0);
 	assert_int_equal(gd_topo_find_nics_hwloc(t), 0);
 }
 
-static hwloc_obj_t pci(struct gd_topo *t, const char *busid)
+/* The locality module's class of two PCI functions of the loaded XML. */
+static enum gd_loc_class cls(struct gd_topo *t, const char *a, const char *b)
 {
-	unsigned dom, bus, dev, fn;
-	hwloc_obj_t o;
+	struct gd_loc_place pa, pb;
 
-	assert_int_equal(sscanf(busid, "%x:%x:%x.%x", &dom, &bus, &dev, &fn), 4);
-	o = hwloc_get_pcidev_by_busid(t->hw, dom, bus, dev, fn);
-	assert_non_null(o);
-	return o;
+	assert_int_equal(gd_loc_place(&t->loc.src, a, &pa), 0);
+	if (!b) /* a device without a PCI place */
+		return gd_loc_classify(&pa, &(struct gd_loc_place){ 0 });
+	assert_int_equal(gd_loc_place(&t->loc.src, b, &pb), 0);
+	return gd_loc_classify(&pa, &pb);
 }
 
-#define CLS(t, a, b) gd_topo_classify_objs((t)->hw, pci(t, a), pci(t, b))
+#define CLS(t, a, b) cls(t, a, b)
 
 static void classes_of_the_pxb_box(void **state)
 {
 	struct gd_topo t;
 
 	load(&t, "pxb");
-	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:16:00.0"), GD_LINK_PIX); /* one switch */
-	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:17:00.0"), GD_LINK_PXB); /* two levels */
-	assert_int_equal(CLS(&t, "0000:17:00.0", "0000:16:00.0"), GD_LINK_PXB); /* symmetric */
-	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:91:00.0"), GD_LINK_SYS); /* two sockets */
-	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:15:00.0"), GD_LINK_PIX);
-	assert_int_equal(gd_topo_classify_objs(t.hw, pci(&t, "0000:15:00.0"), NULL), GD_LINK_NA);
+	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:16:00.0"), GD_LOC_PIX); /* one switch */
+	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:17:00.0"), GD_LOC_PXB); /* two levels */
+	assert_int_equal(CLS(&t, "0000:17:00.0", "0000:16:00.0"), GD_LOC_PXB); /* symmetric */
+	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:91:00.0"), GD_LOC_SYS); /* two sockets */
+	assert_int_equal(CLS(&t, "0000:15:00.0", "0000:15:00.0"), GD_LOC_PIX);
+	assert_int_equal(cls(&t, "0000:15:00.0", NULL), GD_LOC_NA);
 	gd_topo_free(&t);
 }
 
@@ -59,12 +64,12 @@ static void classes_of_the_pcie_box(void **state)
 	struct gd_topo t;
 
 	load(&t, "pcie2s");
-	assert_int_equal(CLS(&t, "0000:01:00.0", "0000:02:00.0"), GD_LINK_PHB); /* one root bus */
-	assert_int_equal(CLS(&t, "0000:01:00.0", "0000:21:00.0"), GD_LINK_NODE);
-	assert_int_equal(CLS(&t, "0000:21:00.0", "0000:21:00.1"), GD_LINK_PIX); /* two functions */
-	assert_int_equal(CLS(&t, "0000:83:00.0", "0000:84:00.0"), GD_LINK_PIX);
-	assert_int_equal(CLS(&t, "0000:83:00.0", "0000:a1:00.0"), GD_LINK_NODE);
-	assert_int_equal(CLS(&t, "0000:01:00.0", "0000:84:00.0"), GD_LINK_SYS);
+	assert_int_equal(CLS(&t, "0000:01:00.0", "0000:02:00.0"), GD_LOC_PHB); /* one root bus */
+	assert_int_equal(CLS(&t, "0000:01:00.0", "0000:21:00.0"), GD_LOC_NODE);
+	assert_int_equal(CLS(&t, "0000:21:00.0", "0000:21:00.1"), GD_LOC_PIX); /* two functions */
+	assert_int_equal(CLS(&t, "0000:83:00.0", "0000:84:00.0"), GD_LOC_PIX);
+	assert_int_equal(CLS(&t, "0000:83:00.0", "0000:a1:00.0"), GD_LOC_NODE);
+	assert_int_equal(CLS(&t, "0000:01:00.0", "0000:84:00.0"), GD_LOC_SYS);
 	gd_topo_free(&t);
 }
 
@@ -164,8 +169,44 @@ static void gpu_memory_node_is_not_a_cpu_node(void **state)
 	assert_int_equal(t.gpus[0].gpu_numa_id, 1);
 	assert_string_equal(t.gpus[0].nodes, "0");
 	/* one socket: NODE, although the package's nodeset holds the GPU's node too */
-	assert_int_equal(CLS(&t, "0009:01:00.0", "0000:01:00.0"), GD_LINK_NODE);
+	assert_int_equal(CLS(&t, "0009:01:00.0", "0000:01:00.0"), GD_LOC_NODE);
 	gd_topo_free(&t);
+}
+
+/* The nearest-NIC rule and --use_cuda=auto's inverse on a hand-made matrix. */
+static void nearest_nic_rule_and_auto(void **state)
+{
+	enum gd_loc_class cls[] = {
+		/* NIC0      NIC1 */
+		GD_LOC_PXB, GD_LOC_PXB,  /* GPU0: a tie */
+		GD_LOC_PIX, GD_LOC_SYS,  /* GPU1: only NIC0 is best, it goes first */
+		GD_LOC_NODE, GD_LOC_NODE, /* GPU2: a tie */
+		GD_LOC_NA, GD_LOC_NA,    /* GPU3: nothing placed */
+	};
+	struct gd_locality l = { .ngpus = 4, .nnics = 2, .cls = cls };
+	int nic[4];
+	bool visible[4] = { true, false, true, true };
+
+	gd_loc_assign(cls, 4, 2, nic);
+	assert_int_equal(nic[1], 0);
+	assert_int_equal(nic[0], 1); /* NIC0 already carries GPU1 */
+	assert_int_equal(nic[2], 0); /* loads equal again: the lower index */
+	assert_int_equal(nic[3], -1);
+	l.nic_for_gpu = nic;
+	/* auto with NIC0: the nearest of the GPUs that have it as nearest (GPU1 PIX) */
+	assert_int_equal(gd_loc_gpu_for_nic(&l, 0, NULL), 1);
+	/* GPU1 not visible to CUDA: GPU2, the other GPU whose nearest is NIC0 */
+	assert_int_equal(gd_loc_gpu_for_nic(&l, 0, visible), 2);
+	assert_int_equal(gd_loc_gpu_for_nic(&l, 1, NULL), 0);
+	visible[0] = false;
+	visible[2] = false; /* no GPU of NIC1's is visible: the nearest visible one, or none */
+	assert_int_equal(gd_loc_gpu_for_nic(&l, 1, visible), -1);
+	assert_int_equal(gd_loc_gpu_for_nic(&l, 5, NULL), -1);
+	/* the advice threshold */
+	assert_int_equal(gd_loc_path_verdict(GD_LOC_PXB), GD_LOC_OK);
+	assert_int_equal(gd_loc_path_verdict(GD_LOC_PHB), GD_LOC_WARN);
+	assert_int_equal(gd_loc_numa_verdict("0", "1"), GD_LOC_WARN);
+	assert_int_equal(gd_loc_numa_verdict("0", ""), GD_LOC_OK);
 }
 
 static void pcie_speed_parser(void **state)
@@ -189,6 +230,7 @@ int main(void)
 		cmocka_unit_test(natural_nic_order),
 		cmocka_unit_test(nearest_nics_are_shared_evenly),
 		cmocka_unit_test(gpu_memory_node_is_not_a_cpu_node),
+		cmocka_unit_test(nearest_nic_rule_and_auto),
 		cmocka_unit_test(pcie_speed_parser),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # as root in the guest; no other network than the veths: keep Open MPI on this node
 mpi() { timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader \
-	--mca btl_vader_single_copy_mechanism none -np "$@"; }
+	--mca btl_vader_single_copy_mechanism none --mca mpi_yield_when_idle 1 -np "$@"; }
 
 for n in 2 4; do
 	mpi "$n" "$ck" "$top_srcdir/tests/check/specs/guest-pairs.yaml" >"$tmp/out$n" 2>&1
@@ -28,6 +28,6 @@ for n in 2 4; do
 	vm_check "$n ranks: all-pairs $ap pair(s)" grep -q "^all-pairs-lat: $ap pair(s), pattern all-pairs" "$tmp/out$n"
 	vm_check "$n ranks: worst pair" grep -q "^worst pair: rank [0-9] -> rank [0-9]" "$tmp/out$n"
 	vm_check "$n ranks: one report (rank 0 only)" test "$(grep -c '^gd_check ' "$tmp/out$n")" = 1
-	vm_check "$n ranks: no failed pair" bash -c "! grep -q 'FAIL' '$tmp/out$n'"
+	vm_check "$n ranks: no failed pair" bash -c "! grep -q '^tests .* FAIL ' '$tmp/out$n'"
 done
 vm_exit

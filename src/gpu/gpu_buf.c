@@ -1,59 +1,55 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The benchmark engine's GPU backend: struct gd_buf (src/mem.h) over the GPU
- * memory core (gpu_mem.h).
+ * The GPU buffer backends of the benchmark engine (struct gd_buf_ops,
+ * src/bench/mem.h) over the GPU memory core (gpu_mem.h): device memory
+ * (GPUDirect) and pinned host staging.
  */
+#include "gpu_buf.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <infiniband/verbs.h>
 
-#include "bench_params.h"
-#include "choose.h"
 #include "gpu_mem.h"
 #include "jsonout.h"
 #include "log.h"
-#include "mem.h"
-
-#define CHUNK ((size_t)4 << 20)
+#include "sysfs.h"
 
 struct gpu_priv {
 	struct gd_gpu gpu;
 	struct gd_gpu_mem mem;
 	enum gd_gpu_reg mode;
 	char nic[64];
+	struct gd_machine machine;	/* gd_gpu keeps a pointer to it */
 };
 
-/* The NIC the run uses: the engine's device rule (choose.h). */
-static void nic_of(const struct gd_bench_params *p, struct gd_gpu_select *sel)
-{
-	struct gd_hca hca;
-
-	if (gd_dev_choose(&p->machine, p->dev, p->ib_port, &hca) == 0) {
-		snprintf(sel->nic_name, sizeof(sel->nic_name), "%s", hca.name);
-		snprintf(sel->nic_pci, sizeof(sel->nic_pci), "%s", hca.pci_addr);
-	}
-	gd_rdma_free_hca(&hca);
-}
-
-static void select_of(const struct gd_bench_params *p, struct gd_gpu_select *sel)
+/* The GPU the spec names; the NIC is the device the engine opened (its
+ * device rule), placed through the run's machine. */
+static void select_of(const struct gd_buf_spec *spec, const struct gd_machine *m,
+		      struct gd_gpu_select *sel)
 {
 	memset(sel, 0, sizeof(*sel));
-	sel->m = &p->machine;
-	nic_of(p, sel);
-	if (p->cuda_bus_id[0]) {
+	sel->m = m;
+	snprintf(sel->nic_name, sizeof(sel->nic_name), "%s", spec->nic);
+	if (sel->nic_name[0] &&
+	    gd_sysfs_link_name(m, sel->nic_pci, sizeof(sel->nic_pci),
+			       "/sys/class/infiniband/%s/device", sel->nic_name))
+		sel->nic_pci[0] = '\0';
+	if (spec->cuda_bus_id[0]) {
 		sel->by = GD_GPU_BY_BUS_ID;
-		snprintf(sel->bus_id, sizeof(sel->bus_id), "%s", p->cuda_bus_id);
-	} else if (p->use_cuda == GD_CUDA_AUTO) {
+		snprintf(sel->bus_id, sizeof(sel->bus_id), "%s", spec->cuda_bus_id);
+	} else if (spec->cuda == GD_CUDA_AUTO) {
 		sel->by = GD_GPU_AUTO;
 	} else {
 		sel->by = GD_GPU_BY_INDEX;
-		sel->index = p->use_cuda >= 0 ? p->use_cuda : 0;
+		sel->index = spec->cuda >= 0 ? spec->cuda : 0;
 	}
 }
 
-int gd_gpu_buf_alloc(struct gd_buf *b, size_t length, const struct gd_bench_params *p)
+static int gpu_alloc(struct gd_buf *b, size_t length, const struct gd_buf_spec *spec,
+		     enum gd_gpu_mem_kind kind)
 {
 	struct gd_gpu_select sel;
 	struct gpu_priv *g = calloc(1, sizeof(*g));
@@ -61,9 +57,13 @@ int gd_gpu_buf_alloc(struct gd_buf *b, size_t length, const struct gd_bench_para
 
 	if (!g)
 		return -ENOMEM;
-	select_of(p, &sel);
+	if (spec->m)
+		g->machine = *spec->m;
+	else
+		gd_machine_live(&g->machine);
+	select_of(spec, &g->machine, &sel);
 	snprintf(g->nic, sizeof(g->nic), "%s", sel.nic_name);
-	g->mode = p->cuda_dmabuf ? GD_GPU_REG_DMABUF : GD_GPU_REG_AUTO;
+	g->mode = spec->dmabuf ? GD_GPU_REG_DMABUF : GD_GPU_REG_AUTO;
 	ret = gd_gpu_open(&sel, &g->gpu);
 	if (ret) {
 		free(g);
@@ -71,8 +71,7 @@ int gd_gpu_buf_alloc(struct gd_buf *b, size_t length, const struct gd_bench_para
 	}
 	if (sel.nic_pci[0] && !g->gpu.path_class[0])
 		gd_gpu_set_nic(&g->gpu, sel.nic_pci);
-	ret = gd_gpu_mem_alloc(&g->gpu, length,
-			       p->gpu_staging ? GD_GPU_MEM_STAGING : GD_GPU_MEM_DEVICE, &g->mem);
+	ret = gd_gpu_mem_alloc(&g->gpu, length, kind, &g->mem);
 	if (!ret)
 		ret = gd_gpu_mem_check_device(&g->mem);
 	if (!ret)
@@ -89,7 +88,17 @@ int gd_gpu_buf_alloc(struct gd_buf *b, size_t length, const struct gd_bench_para
 	return 0;
 }
 
-int gd_gpu_buf_register(struct gd_buf *b, struct ibv_pd *pd, int access)
+static int alloc_device(struct gd_buf *b, size_t length, const struct gd_buf_spec *spec)
+{
+	return gpu_alloc(b, length, spec, GD_GPU_MEM_DEVICE);
+}
+
+static int alloc_staging(struct gd_buf *b, size_t length, const struct gd_buf_spec *spec)
+{
+	return gpu_alloc(b, length, spec, GD_GPU_MEM_STAGING);
+}
+
+static int gpu_register(struct gd_buf *b, struct ibv_pd *pd, int access)
 {
 	struct gpu_priv *g = b->priv;
 
@@ -98,7 +107,7 @@ int gd_gpu_buf_register(struct gd_buf *b, struct ibv_pd *pd, int access)
 	return gd_gpu_mem_register(&g->mem, pd, access, g->mode, &b->mr, NULL, 0);
 }
 
-void gd_gpu_buf_free(struct gd_buf *b)
+static void gpu_free(struct gd_buf *b)
 {
 	struct gpu_priv *g = b->priv;
 
@@ -113,71 +122,28 @@ void gd_gpu_buf_free(struct gd_buf *b)
 	b->priv = NULL;
 }
 
-int gd_gpu_buf_fill(struct gd_buf *b, size_t off, size_t len, uint64_t off0)
-{
-	struct gpu_priv *g = b->priv;
-	uint8_t *tmp = malloc(len < CHUNK ? (len ? len : 1) : CHUNK);
-	int ret = 0;
-
-	if (!tmp)
-		return -ENOMEM;
-	for (size_t done = 0; done < len && !ret;) {
-		size_t n = len - done < CHUNK ? len - done : CHUNK;
-
-		gd_pattern_fill(tmp, n, off0 + done);
-		ret = gd_gpu_mem_write(&g->mem, off + done, tmp, n);
-		done += n;
-	}
-	free(tmp);
-	return ret;
-}
-
-int gd_gpu_buf_verify(const struct gd_buf *b, size_t off, size_t len, uint64_t off0, size_t *bad)
-{
-	const struct gpu_priv *g = b->priv;
-	uint8_t *tmp = malloc(len < CHUNK ? (len ? len : 1) : CHUNK);
-	int ret = 0;
-
-	if (!tmp)
-		return -ENOMEM;
-	for (size_t done = 0; done < len && !ret;) {
-		size_t n = len - done < CHUNK ? len - done : CHUNK;
-
-		size_t i;
-
-		ret = gd_gpu_mem_read(&g->mem, off + done, tmp, n);
-		if (!ret && (i = gd_pattern_check(tmp, n, off0 + done)) < n) {
-			*bad = done + i;
-			ret = -EBADMSG;
-		}
-		done += n;
-	}
-	free(tmp);
-	return ret;
-}
-
-int gd_gpu_buf_read(const struct gd_buf *b, size_t off, void *dst, size_t len)
+static int gpu_read(const struct gd_buf *b, size_t off, void *dst, size_t len)
 {
 	const struct gpu_priv *g = b->priv;
 
 	return g ? gd_gpu_mem_read(&g->mem, off, dst, len) : -EINVAL;
 }
 
-int gd_gpu_buf_write(struct gd_buf *b, size_t off, const void *src, size_t len)
+static int gpu_write(struct gd_buf *b, size_t off, const void *src, size_t len)
 {
 	struct gpu_priv *g = b->priv;
 
 	return g ? gd_gpu_mem_write(&g->mem, off, src, len) : -EINVAL;
 }
 
-const struct gd_gpu *gd_gpu_buf_gpu(const struct gd_buf *b)
+static const char *gpu_path_class(const struct gd_buf *b)
 {
 	const struct gpu_priv *g = b->priv;
 
-	return g ? &g->gpu : NULL;
+	return g ? g->gpu.path_class : "";
 }
 
-int gd_gpu_buf_describe(const struct gd_buf *b, char *out, size_t len)
+static int gpu_describe(const struct gd_buf *b, char *out, size_t len)
 {
 	const struct gpu_priv *g = b->priv;
 
@@ -192,7 +158,7 @@ int gd_gpu_buf_describe(const struct gd_buf *b, char *out, size_t len)
 	return 0;
 }
 
-void gd_gpu_buf_json(const struct gd_buf *b, void *json_record)
+static void gpu_json(const struct gd_buf *b, void *json_record)
 {
 	const struct gpu_priv *g = b->priv;
 	json_object *o;
@@ -213,3 +179,16 @@ void gd_gpu_buf_json(const struct gd_buf *b, void *json_record)
 	gd_json_add_str(o, "selected_by", g->gpu.why);
 	json_object_object_add((json_object *)json_record, "gpu", o);
 }
+
+/* Staging is pinned host memory: the CPU touches it directly. */
+const struct gd_buf_ops gd_buf_cuda = {
+	.name = "cuda", .alloc = alloc_device, .reg = gpu_register, .free = gpu_free,
+	.write = gpu_write, .read = gpu_read, .describe = gpu_describe, .json = gpu_json,
+	.path_class = gpu_path_class,
+};
+
+const struct gd_buf_ops gd_buf_cuda_staging = {
+	.name = "cuda", .host_visible = true, .alloc = alloc_staging, .reg = gpu_register,
+	.free = gpu_free, .write = gpu_write, .read = gpu_read, .describe = gpu_describe,
+	.json = gpu_json, .path_class = gpu_path_class,
+};

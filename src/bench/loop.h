@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The measurement loops and the seam where the initiator is chosen.
+ *
+ * The lifecycle (bench.c) resolves a plan, connects, and hands a loop what
+ * it needs in struct gd_loop: its configuration (struct gd_loop_cfg, plain
+ * values, no gd_bench_params), the QPs and CQs, the side channel (only to
+ * notice a dead peer and to tell it of a failure) and two hooks back to the
+ * lifecycle. A loop returns its measurement (struct gd_bw_result, latency
+ * samples); it prints nothing itself.
+ *
+ * struct gd_loop_ops is the seam per initiator: gd_loop_cpu posts from this
+ * thread; gd_loop_proxy (src/initiator/proxy_bench.h) through the proxy
+ * ring; an IBGDA loop provides the same two entries. The plan picks one.
+ *
+ * Every wait has a deadline: a loop that sees no progress for the timeout
+ * checks the side channel; a dead peer or a silent link ends the run.
+ */
+#ifndef GD_LOOP_H
+#define GD_LOOP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#include "bench.h"
+#include "bench_params.h"
+#include "initiator.h"
+#include "ops.h"
+
+struct gd_oob;
+struct gd_progress;
+
+struct gd_loop_cfg {
+	enum gd_bench_kind kind;
+	const struct gd_op_desc *op;	/* the per-op table entry */
+	bool alt;			/* with_imm / CMP_AND_SWAP */
+	bool client;
+	bool initiator, receiver;	/* this side posts the operations / receives */
+	uint32_t nqp, post_list;
+	uint32_t tx_depth;		/* effective send window per QP */
+	uint32_t cq_mod;		/* effective moderation (capped in bytes per size) */
+	uint32_t rx_depth;		/* receives kept posted per QP */
+	uint32_t max_inline;		/* what the QPs take; write/send at most this inline */
+	uint64_t iters;			/* per QP; the cap of an adaptive size */
+	uint32_t duration_s, margin_s;	/* -D, -f: timed run (0 = counted) */
+	bool run_infinitely;
+	bool peak;			/* measure perftest's peak (counted runs) */
+	bool warm_up;			/* --perform_warm_up */
+	bool rotate;			/* both regions hold GD_CYCLE_BYTES: rotate small messages */
+	/* adaptive sweep: stop a size when the 95 % CI of the per-window rate
+	 * is within precision (relative), after min windows and min time */
+	double precision;		/* 0 = off (fixed -n / -D) */
+	double max_size_s;		/* cap per size in seconds, 0 = none */
+	uint64_t latency_gap_us;
+	uint32_t timeout_ms;
+	char dev_name[64];		/* for messages */
+	struct gd_init_opts init;	/* --initiator and its shape (proxy, IBGDA) */
+	char pin_cores[GD_BENCH_CORES_MAX]; /* --pin_cores (a proxy pins its threads) */
+};
+
+struct gd_loop {
+	struct gd_loop_cfg cfg;
+	struct gd_qp_run *q;		/* cfg.nqp */
+	struct ibv_cq *send_cq, *recv_cq;
+	struct gd_oob *oob;
+	/* latency ping-pong on the last byte: QP 0's target and local regions */
+	uint8_t *lat_target, *lat_local;
+	struct gd_progress *progress;
+	/* hooks to the lifecycle */
+	void *owner;
+	/* my measurement is final: tell the peer now (it may be draining) */
+	int (*measured)(void *owner, const struct gd_bw_result *r);
+	/* --run_infinitely: one interval's line */
+	void (*interval)(void *owner, const struct gd_bw_result *r);
+	int exit_code;			/* set where a failure is detected */
+};
+
+struct gd_loop_ops {
+	const char *name;		/* "cpu" */
+	/* One size. *sent: the results already went through measured(). */
+	int (*run_bw)(struct gd_loop *l, uint64_t size, struct gd_bw_result *res, bool *sent);
+	/* One size; *samples (malloc'ed, microseconds) and *n, none on a passive side. */
+	int (*run_lat)(struct gd_loop *l, uint64_t size, double **samples, size_t *n);
+};
+
+extern const struct gd_loop_ops gd_loop_cpu;
+
+/*
+ * The shape of gd_loop_cpu's bandwidth loop at one size (pure, for tests):
+ * sig_every  messages per signalled WR: -Q, but a completion at least every
+ *            1 MiB of payload (or every message above that), so that one is
+ *            due well within --timeout on a slow link;
+ * depth      send window per QP: -t, or in an adaptive sweep at most 16 MiB
+ *            in flight (at least 2 messages);
+ * window     messages per adaptive window: about depth, at most 1 MiB,
+ *            whole signalling intervals.
+ */
+struct gd_loop_bw_shape {
+	uint32_t sig_every, depth;
+	uint64_t window;
+};
+void gd_loop_bw_shape(const struct gd_loop_cfg *c, uint64_t size, struct gd_loop_bw_shape *s);
+
+/* For loop implementations: print a failed completion (op, QP, side, status,
+ * most likely cause), tell the peer, set l->exit_code; returns -EIO. */
+int gd_loop_wc_failed(struct gd_loop *l, const struct ibv_wc *wc, bool recv);
+
+/* Set by the tool's SIGINT handler (bench.h); a timed run ends cleanly. */
+
+#endif

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Deadlines, liveness, completion errors and per-size preparation of the CPU loops. */
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+
+#include "gd.h"
+#include "log.h"
+#include "loop_int.h"
+#include "oob.h"
+
+#define PEER_CHECK_NS 100000000ull /* 100 ms */
+
+uint64_t gd_loop_ns_to_ticks(uint64_t ns)
+{
+	return (uint64_t)((double)ns / gd_tick_ns());
+}
+
+void gd_watch_init(struct gd_watch *w, const struct gd_loop *l, const char *what)
+{
+	uint64_t now = gd_ticks();
+
+	w->last_progress = now;
+	w->last_check = now;
+	w->timeout = gd_loop_ns_to_ticks((uint64_t)l->cfg.timeout_ms * 1000000ull);
+	w->check_every = gd_loop_ns_to_ticks(PEER_CHECK_NS);
+	w->what = what;
+	w->stop_on_peer = false;
+	w->timed = l->cfg.duration_s > 0 || l->cfg.run_infinitely;
+}
+
+bool gd_loop_peer_readable(struct gd_loop *l)
+{
+	struct pollfd pfd = { .fd = gd_oob_fd(l->oob), .events = POLLIN };
+
+	return poll(&pfd, 1, 0) > 0;
+}
+
+int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now)
+{
+	int ret;
+
+	if (gd_bench_stop && (!w->timed || !l->cfg.initiator)) {
+		gd_error("interrupted");
+		gd_oob_send_error(l->oob, GD_EXIT_FAIL, "the peer was interrupted");
+		l->exit_code = GD_EXIT_FAIL;
+		return -EINTR;
+	}
+	if (now - w->last_check < w->check_every)
+		return 0;
+	w->last_check = now;
+	if (w->stop_on_peer && gd_loop_peer_readable(l))
+		return 1;
+	ret = gd_oob_check_peer(l->oob);
+	if (ret < 0) { /* closed, reset, or an ERROR from the peer: already printed */
+		l->exit_code = GD_EXIT_FAIL;
+		return ret;
+	}
+	if (now - w->last_progress > w->timeout) {
+		gd_error("no %s for %u s (--timeout): the link is down or the peer stopped "
+			 "sending; giving up", w->what, l->cfg.timeout_ms / 1000);
+		l->exit_code = GD_EXIT_FAIL;
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+int gd_loop_wc_failed(struct gd_loop *l, const struct ibv_wc *wc, bool recv)
+{
+	const struct gd_op_desc *d = l->cfg.op;
+
+	gd_error("completion error on %s QP 0x%06x (%s, %s): %s (%d): %s", l->cfg.dev_name,
+		 wc->qp_num, recv ? "RECV" : l->cfg.alt ? d->wr_name_alt : d->wr_name,
+		 l->cfg.client ? "client" : "server", ibv_wc_status_str(wc->status), wc->status,
+		 gd_wc_hint(wc->status));
+	l->exit_code = GD_EXIT_FAIL;
+	gd_oob_send_error(l->oob, GD_EXIT_FAIL, "completion error on its QP 0x%06x: %s",
+			  wc->qp_num, ibv_wc_status_str(wc->status));
+	return -EIO;
+}
+
+int gd_loop_poll(struct gd_loop *l, struct ibv_cq *cq, struct ibv_wc *wc, const char *which)
+{
+	int ne = ibv_poll_cq(cq, GD_POLL_BATCH, wc);
+
+	if (ne < 0) {
+		gd_error("cannot poll the %s completion queue of %s", which, l->cfg.dev_name);
+		l->exit_code = GD_EXIT_FAIL;
+		return -EIO;
+	}
+	return ne;
+}
+
+void gd_loop_prepare(struct gd_loop *l, uint64_t size)
+{
+	for (uint32_t i = 0; i < l->cfg.nqp; i++) {
+		struct gd_qp_run *q = &l->q[i];
+
+		q->size = (uint32_t)size;
+		q->inl = l->cfg.op->inline_ok && size <= l->cfg.max_inline && l->cfg.max_inline > 0;
+		q->posted = q->completed = q->since_signal = 0;
+		q->atomic_next = 0;
+		/* latency tests keep one address: write ping-pongs on its last byte */
+		gd_ops_prepare(q, l->cfg.post_list, l->cfg.rotate && l->cfg.kind == GD_KIND_BW);
+	}
+}
+
+int gd_loop_repost(struct gd_loop *l, struct gd_qp_run *q, uint32_t batch)
+{
+	uint64_t out = q->recv_posted - q->recv_done;
+	uint32_t missing = out < l->cfg.rx_depth ? (uint32_t)(l->cfg.rx_depth - out) : 0;
+	int ret;
+
+	if (missing < batch)
+		return 0;
+	ret = gd_ops_post_recv(q, missing);
+	if (ret)
+		l->exit_code = GD_EXIT_FAIL;
+	return ret;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Helpers shared by the CPU loops (loop_bw.c, loop_lat.c, loop_common.c). */
+#ifndef GD_LOOP_INT_H
+#define GD_LOOP_INT_H
+
+#include "loop.h"
+
+#define GD_POLL_BATCH 16
+
+/* Deadline and liveness checks for spin loops (times in ticks). */
+struct gd_watch {
+	uint64_t last_progress;
+	uint64_t last_check;
+	uint64_t timeout;	/* ticks */
+	uint64_t check_every;	/* ticks between side-channel checks */
+	const char *what;
+	bool stop_on_peer;	/* a timed receiver: the peer's results end the wait */
+	bool timed;		/* ^C ends a timed run cleanly (the loop handles it) */
+};
+
+uint64_t gd_loop_ns_to_ticks(uint64_t ns);
+void gd_watch_init(struct gd_watch *w, const struct gd_loop *l, const char *what);
+/* 0 to go on, 1 (stop_on_peer) the peer's results are waiting, or -errno
+ * with l->exit_code set. */
+int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now);
+bool gd_loop_peer_readable(struct gd_loop *l);
+/* Up to GD_POLL_BATCH completions from cq; a failed poll ends the run. */
+int gd_loop_poll(struct gd_loop *l, struct ibv_cq *cq, struct ibv_wc *wc, const char *which);
+/* Reset the QPs' counters and build the WRs for this size. */
+void gd_loop_prepare(struct gd_loop *l, uint64_t size);
+/* Re-post the receives QP q consumed, once at least `batch` are missing. */
+int gd_loop_repost(struct gd_loop *l, struct gd_qp_run *q, uint32_t batch);
+
+/* loop_lat.c: gd_loop_cpu's latency entry. */
+int gd_loop_cpu_lat(struct gd_loop *l, uint64_t size, double **samples, size_t *n);
+
+#endif

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The CPU latency loop: write ping-pong on the last byte of the message (or
+ * on receives with --write_with_imm), send/recv ping-pong, one outstanding
+ * read or atomic. Stamps are raw ticks, converted to microseconds after
+ * the run; a ping-pong's sample is half its round trip.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gd.h"
+#include "log.h"
+#include "loop_int.h"
+#include "mem.h"
+#include "progress.h"
+
+struct lat_run {
+	struct gd_loop *l;
+	struct gd_qp_run *q;
+	uint64_t size, iters;
+	bool client, pingpong, by_recv, timed, byte_poll;
+	volatile uint8_t *last;	/* my target's last byte (write ping-pong) */
+	uint8_t *mine;		/* my source's last byte */
+	uint64_t *ts;
+	size_t n, cap;
+	uint64_t t_end, t0;
+	struct gd_watch w;
+};
+
+/* Spin for one completion on the send or the receive CQ of QP 0; a receive
+ * is re-posted at once. Checks the deadline every 256 empty polls. */
+static int wait_completion(struct lat_run *r, bool recv)
+{
+	struct gd_loop *l = r->l;
+	struct ibv_cq *cq = recv ? l->recv_cq : l->send_cq;
+	struct ibv_wc wc;
+	unsigned spin = 0;
+
+	for (;;) {
+		int ne = ibv_poll_cq(cq, 1, &wc);
+
+		if (ne > 0) {
+			if (wc.status != IBV_WC_SUCCESS)
+				return gd_loop_wc_failed(l, &wc, recv);
+			r->w.last_progress = gd_ticks();
+			if (!recv) {
+				r->q->completed++;
+				return 0;
+			}
+			r->q->recv_done++;
+			return gd_loop_repost(l, r->q, 1);
+		}
+		if (ne < 0) {
+			l->exit_code = GD_EXIT_FAIL;
+			return -EIO;
+		}
+		if (++spin % 256 == 0) {
+			int ret = gd_watch_check(l, &r->w, gd_ticks());
+
+			if (ret)
+				return ret;
+		}
+	}
+}
+
+/* Spin until the last byte of my target region holds v (write ping-pong). */
+static int wait_byte(struct lat_run *r, uint8_t v)
+{
+	unsigned spin = 0;
+
+	while (*r->last != v) {
+		if (++spin % 1024 == 0) {
+			int ret = gd_watch_check(r->l, &r->w, gd_ticks());
+
+			if (ret)
+				return ret;
+		}
+	}
+	r->w.last_progress = gd_ticks();
+	return 0;
+}
+
+static int wait_peer(struct lat_run *r, uint8_t v)
+{
+	return r->by_recv ? wait_completion(r, true) : wait_byte(r, v);
+}
+
+static void gap(uint64_t us)
+{
+	if (us) {
+		uint64_t until = gd_now_ns() + us * 1000ull;
+
+		while (gd_now_ns() < until)
+			;
+	}
+}
+
+static int stamp(struct lat_run *r, uint64_t t)
+{
+	if (r->n >= r->cap) {
+		uint64_t *nt = realloc(r->ts, 2 * r->cap * sizeof(*nt));
+
+		if (!nt)
+			return -ENOMEM;
+		r->ts = nt;
+		r->cap *= 2;
+	}
+	r->ts[r->n++] = t;
+	return 0;
+}
+
+/* A timed run: 1 when it is over (the last stamp closes the last round
+ * trip). In a ping-pong only the client decides when to stop: a server that
+ * stopped on its own clock would leave the client waiting for a reply; it
+ * ends when the client's results arrive. */
+static int timed_over(struct lat_run *r, uint64_t now)
+{
+	if ((r->client && now >= r->t_end) || gd_bench_stop) {
+		gd_bench_stop = 0;
+		return stamp(r, now) ?: 1;
+	}
+	gd_progress_update(r->l->progress, gd_now_ns(), "%s: %.0f/%u s", gd_progname(),
+			   (double)(now - r->t0) * gd_tick_ns() / 1e9, r->l->cfg.duration_s);
+	return 0;
+}
+
+/* One exchange i: wait for the peer, stamp, post, wait for my completion. */
+static int one(struct lat_run *r, uint64_t i)
+{
+	uint8_t v = (uint8_t)(i % 255 + 1);
+	uint64_t now;
+	int ret;
+
+	if (r->pingpong && (!r->client || i > 0)) {
+		/* the peer's message i (server) or reply i-1 (client) */
+		ret = wait_peer(r, r->client ? (uint8_t)((i - 1) % 255 + 1) : v);
+		if (ret)
+			return ret;
+	}
+	now = gd_ticks();
+	if (r->timed && (ret = timed_over(r, now)))
+		return ret;
+	ret = stamp(r, now);
+	if (ret)
+		return ret;
+	if (r->byte_poll)
+		*r->mine = v;
+	ret = gd_ops_post(r->q, 1, true, 1, (uint32_t)i);
+	if (ret) {
+		r->l->exit_code = GD_EXIT_FAIL;
+		return ret;
+	}
+	ret = wait_completion(r, false);
+	if (ret || i + 1 != r->iters || (r->pingpong && !r->client))
+		return ret;
+	/* the last reply (or completion) closes the last sample */
+	if (r->client && r->pingpong)
+		ret = wait_peer(r, v);
+	return ret ? ret : stamp(r, gd_ticks());
+}
+
+static int samples_of(struct lat_run *r, double **samples, size_t *nsamples)
+{
+	double k = gd_tick_ns() / 1000.0 / (r->pingpong ? 2.0 : 1.0);
+	double *s;
+
+	if (r->n < 2)
+		return 0;
+	s = malloc((r->n - 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i + 1 < r->n; i++)
+		s[i] = (double)(r->ts[i + 1] - r->ts[i]) * k;
+	*samples = s;
+	*nsamples = r->n - 1;
+	return 0;
+}
+
+static void lat_setup(struct lat_run *r, struct gd_loop *l, uint64_t size)
+{
+	const struct gd_loop_cfg *c = &l->cfg;
+
+	memset(r, 0, sizeof(*r));
+	r->l = l;
+	r->q = &l->q[0];
+	r->size = size;
+	r->client = c->client;
+	r->pingpong = c->op->target_access == IBV_ACCESS_REMOTE_WRITE || c->op->recv;
+	r->by_recv = c->op->recv || (c->alt && c->op->recv_alt); /* send, write_with_imm */
+	r->byte_poll = r->pingpong && !r->by_recv;
+	r->timed = c->duration_s > 0;
+	r->iters = r->timed ? UINT64_MAX : c->iters;
+	r->last = l->lat_target + size - 1;
+	r->mine = l->lat_local + size - 1;
+	r->cap = r->timed ? 4096 : c->iters + 2;
+}
+
+int gd_loop_cpu_lat(struct gd_loop *l, uint64_t size, double **samples, size_t *nsamples)
+{
+	struct lat_run r;
+	int ret = 0;
+
+	*samples = NULL;
+	*nsamples = 0;
+	gd_loop_prepare(l, size);
+	lat_setup(&r, l, size);
+	if (!r.pingpong && !r.client)
+		return 0; /* read/atomic server: passive */
+	r.ts = malloc(r.cap * sizeof(*r.ts));
+	if (!r.ts)
+		return -ENOMEM;
+	gd_watch_init(&r.w, l, r.pingpong ? "reply from the peer" : "completion");
+	r.w.stop_on_peer = r.timed && !r.client;
+	r.t0 = gd_ticks();
+	r.t_end = r.t0 + gd_loop_ns_to_ticks((uint64_t)l->cfg.duration_s * 1000000000ull);
+	for (uint64_t i = 0; i < r.iters && !ret; i++) {
+		ret = one(&r, i);
+		if (!ret)
+			gap(l->cfg.latency_gap_us);
+	}
+	if (ret > 0) /* the timed run is over, or (server) the client finished */
+		ret = 0;
+	gd_progress_done(l->progress);
+	if (r.byte_poll)
+		*r.mine = gd_pattern_byte(size - 1); /* the next size sends the pattern there */
+	if (!ret)
+		ret = samples_of(&r, samples, nsamples);
+	free(r.ts);
+	return ret;
+}
