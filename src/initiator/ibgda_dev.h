@@ -411,8 +411,8 @@ GD_HD int gd_ibgda_poll(const struct gd_ibgda_qp *qp)
 	uint8_t t[16];
 	int rc = 0;
 
-	if (gd_ib_cas32(&c->poll, 0, 1) != 0)
-		return 0;
+	if (gd_ib_ld32(&c->poll) || gd_ib_cas32(&c->poll, 0, 1) != 0)
+		return 0; /* test, then test-and-set: spinners only read */
 	if (!(qp->flags & GD_IBGDA_COLLAPSED)) {
 		rc = gd_ibgda_poll_normal(qp);
 	} else {
@@ -512,7 +512,8 @@ GD_HD int gd_ibgda_ring(const struct gd_ibgda_qp *qp, uint64_t upto)
 		return 0;
 	}
 	while (gd_ib_ld(&c->prod_idx) < upto) {
-		if (!(qp->flags & GD_IBGDA_SHARED) || gd_ib_cas32(&c->lock, 0, 1) == 0) {
+		if (!(qp->flags & GD_IBGDA_SHARED) ||
+		    (!gd_ib_ld32(&c->lock) && gd_ib_cas32(&c->lock, 0, 1) == 0)) {
 			gd_ibgda_ring_now(qp);
 			if (qp->flags & GD_IBGDA_SHARED)
 				gd_ib_unlock(&c->lock);

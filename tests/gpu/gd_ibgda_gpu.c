@@ -132,10 +132,11 @@ static void setup_qps(struct setup *s, const struct opts *o)
 	CK(cudaMemset(s->snap, 0, o->qps * 16));
 	for (uint32_t q = 0; q < o->qps; q++) {
 		struct gd_ibgda_qp *qp = &s->hqps[q];
-		int shared =
-			o->scope == GD_IBGDA_SCOPE_THREAD ||
-			(o->scope == GD_IBGDA_SCOPE_WARP && o->ctas * o->threads / 32 > o->qps) ||
-			(o->scope == GD_IBGDA_SCOPE_CTA && o->ctas > o->qps);
+		/* the latency kernel is one thread: the QP's only ringer */
+		int shared = strcmp(o->cmd, "latency") &&
+			     (o->scope == GD_IBGDA_SCOPE_THREAD ||
+			      (o->scope == GD_IBGDA_SCOPE_WARP && o->ctas * o->threads / 32 > o->qps) ||
+			      (o->scope == GD_IBGDA_SCOPE_CTA && o->ctas > o->qps));
 
 		*qp = (struct gd_ibgda_qp){
 			.sq = s->sq + (size_t)q * o->nwqe * 64,
