@@ -340,7 +340,8 @@ GD_HD int gd_ibgda_spin(const struct gd_ibgda_qp *qp, struct gd_ib_spin *s, uint
 	}
 	if (!s->t0) {
 		s->t0 = now;
-		s->ns = 32;
+		if (!s->ns)
+			s->ns = 32;
 	} else if (now - s->t0 > qp->timeout_ns) {
 		gd_ibgda_fail(qp, GD_IBGDA_ERR_TIMEOUT, where, 0);
 		return -1;
@@ -472,9 +473,17 @@ GD_HD int gd_ibgda_publish(const struct gd_ibgda_qp *qp, uint64_t base, uint32_t
 	struct gd_ib_spin s = {0, 0};
 
 	gd_ib_fence(qp->flags);
-	while (gd_ib_ld(&qp->ctr->ready_head) != base)
+	for (;;) {
+		uint64_t d = base - gd_ib_ld(&qp->ctr->ready_head);
+
+		if (!d)
+			break;
+		/* sleep by distance: the next in line spins tight (~64 ns per
+		 * warp ahead), those far back leave the line alone (<= 1 us) */
+		s.ns = d < 16 ? 32 : d > 512 ? 1024 : (uint32_t)d * 2;
 		if (gd_ibgda_spin(qp, &s, 2))
 			return -1;
+	}
 	gd_ib_st64_rel(&qp->ctr->ready_head, base + n);
 	return 0;
 }
