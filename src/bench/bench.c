@@ -193,7 +193,8 @@ static void init_loop(struct gd_bench *b)
 	for (uint32_t i = 0; i < b->p.num_qps; i++) /* a peer without room (old gdperf) */
 		rotate = rotate && b->remote[i].buf_size >= GD_CYCLE_BYTES;
 	b->plan.loop.rotate = rotate;
-	b->plan.loop.max_inline = b->conn.max_inline;
+	/* inline sends copy the payload with the CPU: never from GPU memory */
+	b->plan.loop.max_inline = b->buf.ops && !b->buf.ops->host_visible ? 0 : b->conn.max_inline;
 	memset(l, 0, sizeof(*l));
 	l->cfg = b->plan.loop;
 	l->q = b->q;
