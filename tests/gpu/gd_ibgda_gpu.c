@@ -133,10 +133,11 @@ static void setup_qps(struct setup *s, const struct opts *o)
 	for (uint32_t q = 0; q < o->qps; q++) {
 		struct gd_ibgda_qp *qp = &s->hqps[q];
 		/* the latency kernel is one thread: the QP's only ringer */
-		int shared = strcmp(o->cmd, "latency") &&
-			     (o->scope == GD_IBGDA_SCOPE_THREAD ||
-			      (o->scope == GD_IBGDA_SCOPE_WARP && o->ctas * o->threads / 32 > o->qps) ||
-			      (o->scope == GD_IBGDA_SCOPE_CTA && o->ctas > o->qps));
+		int shared =
+			strcmp(o->cmd, "latency") &&
+			(o->scope == GD_IBGDA_SCOPE_THREAD ||
+			 (o->scope == GD_IBGDA_SCOPE_WARP && o->ctas * o->threads / 32 > o->qps) ||
+			 (o->scope == GD_IBGDA_SCOPE_CTA && o->ctas > o->qps));
 
 		*qp = (struct gd_ibgda_qp){
 			.sq = s->sq + (size_t)q * o->nwqe * 64,
@@ -474,26 +475,16 @@ static int cmd_latency(const struct opts *o)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
-		{"scope", 1, 0, 's'},
-		{"ctas", 1, 0, 'c'},
-		{"threads", 1, 0, 't'},
-		{"qps", 1, 0, 'q'},
-		{"iters", 1, 0, 'i'},
-		{"nwqe", 1, 0, 'w'},
-		{"ring_every", 1, 0, 'r'},
-		{"sig_every", 1, 0, 'g'},
-		{"sq", 1, 0, 'Q'},
-		{"normal_cq", 0, 0, 'N'},
-		{"cpudb", 0, 0, 'C'},
-		{"validate", 0, 0, 'V'},
-		{"bad_rkey_at", 1, 0, 'b'},
-		{"stall_at", 1, 0, 'S'},
-		{"timeout_ms", 1, 0, 'T'},
-		{"budget_ms", 1, 0, 'B'},
-		{"reps", 1, 0, 'R'},
-		{"n", 1, 0, 'n'},
-		{"dump_wqes", 1, 0, 'D'},
-		{0, 0, 0, 0},
+		{"scope", 1, 0, 's'},	    {"ctas", 1, 0, 'c'},
+		{"threads", 1, 0, 't'},	    {"qps", 1, 0, 'q'},
+		{"iters", 1, 0, 'i'},	    {"nwqe", 1, 0, 'w'},
+		{"ring_every", 1, 0, 'r'},  {"sig_every", 1, 0, 'g'},
+		{"sq", 1, 0, 'Q'},	    {"normal_cq", 0, 0, 'N'},
+		{"cpudb", 0, 0, 'C'},	    {"validate", 0, 0, 'V'},
+		{"bad_rkey_at", 1, 0, 'b'}, {"stall_at", 1, 0, 'S'},
+		{"timeout_ms", 1, 0, 'T'},  {"budget_ms", 1, 0, 'B'},
+		{"reps", 1, 0, 'R'},	    {"n", 1, 0, 'n'},
+		{"dump_wqes", 1, 0, 'D'},   {0, 0, 0, 0},
 	};
 	int c;
 
