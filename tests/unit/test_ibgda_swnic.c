@@ -372,6 +372,37 @@ static void stalled_nic(void **s)
 	rig_free(r);
 }
 
+/* The run budget: a stalled NIC with a long per-wait timeout still ends at
+ * the run's deadline, recorded as such (where 5), and the stop flag halts
+ * every other producer. */
+static void run_budget(void **s)
+{
+	struct rig *r = rig_new(64, GD_IBGDA_COLLAPSED | GD_IBGDA_SHARED, 8);
+	struct gd_ibgda_ctl ctl = {.budget_ns = 150000000ull};
+	uint64_t t0 = gd_ib_now();
+
+	r->qp.timeout_ns = 60000000000ull;
+	r->qp.ctl = &ctl;
+	gd_swnic_stop(&r->nic);
+	r->nic.stall_at = 300;
+	assert_int_equal(gd_swnic_start(&r->nic), 0);
+	gd_ibgda_run_start(&r->qp);
+	assert_int_not_equal(run(r, 3, 2000, 8, K_WRITE, UINT32_MAX), 0);
+	assert_true(gd_ib_now() - t0 < 5000000000ull);
+	assert_int_equal(r->err.code, GD_IBGDA_ERR_TIMEOUT);
+	assert_int_equal(r->err.where, 5);
+	assert_int_equal(ctl.stop, 1);
+	rig_free(r);
+}
+
+/* Many producers on one QP with single-WQE batches (thread scope without
+ * coalescing): the combining doorbell rings for waiting publishers, the
+ * data is right and the doorbell record never passes what is published. */
+static void combining_many(void **s)
+{
+	write_validate(GD_IBGDA_COLLAPSED | GD_IBGDA_SHARED, 256, 4, 8, 1, K_WRITE);
+}
+
 /* Rate-mode double: completes below the doorbell record without reading
  * the queue. */
 static void consume_only(void **s)
@@ -402,6 +433,8 @@ int main(void)
 		cmocka_unit_test(error_cqe_injected),
 		cmocka_unit_test(stalled_nic),
 		cmocka_unit_test(consume_only),
+		cmocka_unit_test(run_budget),
+		cmocka_unit_test(combining_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
