@@ -242,7 +242,7 @@ def main():
     # 30x slower (libpciaccess grows pci.ids by realloc): cases marked 'live'
     # read this machine and are left to the plain build
     with open(os.path.join(TOOLS, "gd_devinfo"), "rb") as f:
-        sanitized = b"AddressSanitizer" in f.read()
+        sanitized = b"__asan_init" in f.read()
     tmp = tempfile.mkdtemp(prefix="gd-hostile-")
     try:
         make_trees(tmp)
