@@ -75,8 +75,17 @@ wait_listen() {
 	return 1
 }
 
-# stamp: prefix every line with the seconds since $1 (line-buffered tools)
-stamp() { while IFS= read -r l; do echo "$(awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }') $l"; done; }
+# stamp T0: prefix every line with its arrival, in seconds since T0; builtins
+# only (a fork per line under TCG takes ~0.1 s and would delay the stamps)
+stamp() {
+	local l t0us now
+	t0us=${1/./}
+	t0us=${t0us:0:16}
+	while IFS= read -r l; do
+		now=${EPOCHREALTIME/./}
+		printf '%d.%03d %s\n' $(((now - t0us) / 1000000)) $((((now - t0us) / 1000) % 1000)) "$l"
+	done
+}
 
 # sweep IMPL ROUND -> a CSV line impl,round,wall_s,sizes,rc and $outdir/IMPL-ROUND.out
 sweep() {
@@ -84,7 +93,7 @@ sweep() {
 	port=$((port + 1))
 	if [ $impl = gd ]; then tool=$BIN/gd_${op}_bw; args="-d $DEV -x 1 -a $gd_args"
 	else tool=ib_${op}_bw; args="-d $DEV -x 1 -a -F $pt_args"; fi
-	t0=$(date +%s.%N)
+	t0=$EPOCHREALTIME
 	timeout -s KILL $limit stdbuf -oL $tool -p $port $args > "$WORK/s.out" 2>&1 &
 	spid=$!
 	if ! wait_listen $port; then
@@ -94,7 +103,7 @@ sweep() {
 	fi
 	timeout -s KILL $limit stdbuf -oL $tool -p $port $args $IP 2>&1 | stamp "$t0" > "$f"
 	rc=${PIPESTATUS[0]}
-	t1=$(date +%s.%N)
+	t1=$EPOCHREALTIME
 	wait $spid 2>/dev/null
 	n=$(awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ && NF >= 6' "$f" | wc -l)
 	echo "$impl,$round,$(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.2f", b - a }'),$n,$rc" |
@@ -128,7 +137,7 @@ def per_size(path):
     t, prev = {}, 0.0
     for line in open(path):
         f = line.split()
-        if len(f) >= 7 and f[1].isdigit() and f[2].isdigit():
+        if len(f) >= 6 and f[1].isdigit() and f[2].isdigit():
             ts = float(f[0])
             t[int(f[1])] = ts - prev
             prev = ts

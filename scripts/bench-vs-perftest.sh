@@ -19,18 +19,21 @@
 #       [--ops "write read send atomic"] [--kinds "bw lat"]
 #       [--variants "gd pt"] [--duration SEC | --iters-scale K]
 #       [--flags "-q 4"] [--strace] [--min-ratio R] [--out DIR] [--builddir DIR]
-#       [--host-log FILE] [--backlog N] | --sample-host
+#       [--host-log FILE] [--backlog N] | --sample-host | --summarize RUNS.CSV
 #
 # Variants: gd (gdperf), pt (perftest), gdm (gdperf, GDPERF_CLOCK=monotonic),
 # pto (perftest --use_old_post_send); ratios are against pt. --flags adds
 # options to every run of every tool (e.g. the message-rate flags -q/-l/-Q).
 # --strace adds, after the timed runs of a point, one -n run per variant
-# under `strace -c -f` (server and client): syscalls per message.
+# under `strace -c -f` (server and client): syscalls per message;
+# --strace-only does only that (no timed runs).
 # --out DIR keeps runs.csv, strace.csv, host.txt and summary.txt there.
 # --min-ratio R (a guard, not a measurement): exit 1 when any variant's speed
 # ratio against pt (rate gd/pt, latency pt/gd; over the quiet runs when there
 # are any) is below R. --sample-host only samples the host (until killed) for
 # a caller that runs several benchmarks in one guest, each with --host-log.
+# --summarize RUNS.CSV prints the table of earlier runs (with --variants and
+# --min-ratio as given), without running anything.
 # --backlog N sets the guest's net.core.netdev_max_backlog first (the drops
 # of that queue, softnet_dropped, are what the retransmits repair).
 # Each run is also streamed on stderr:
@@ -53,6 +56,7 @@ min_ratio=0
 host_log=
 backlog=
 sample_only=0
+summarize=
 outdir=
 builddir=${top_builddir:-$PWD}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -69,17 +73,19 @@ while [ $# -gt 0 ]; do
 	--iters-scale) scale=$2; shift 2 ;;
 	--flags) flags=$2; shift 2 ;;
 	--strace) do_strace=1; shift ;;
+	--strace-only) do_strace=1; pairs=0; shift ;;
 	--min-ratio) min_ratio=$2; shift 2 ;;
 	--host-log) host_log=$2; shift 2 ;;
 	--backlog) backlog=$2; shift 2 ;;
 	--sample-host) sample_only=1; shift ;;
+	--summarize) summarize=$2; shift 2 ;;
 	--out) mkdir -p "$2" && outdir=$(cd "$2" && pwd); shift 2 ;;
 	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
-	-h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,43p' "$0"; exit 0 ;;
 	*) echo "bench-vs-perftest: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
-[[ $pairs =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-perftest: --pairs takes a count, not '$pairs'" >&2; exit 2; }
+[[ $pairs =~ ^[0-9]+$ ]] || { echo "bench-vs-perftest: --pairs takes a count, not '$pairs'" >&2; exit 2; }
 [[ $min_ratio =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "bench-vs-perftest: --min-ratio takes a number, not '$min_ratio'" >&2; exit 2; }
 [ -z "$backlog" ] || [[ $backlog =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "bench-vs-perftest: --backlog takes a packet count, not '$backlog'" >&2; exit 2; }
@@ -105,9 +111,134 @@ sample_host() {
 	done
 }
 
+# summary CSV: the table (stdout) from the runs; exit 1 when --min-ratio is not met
+summary() {
+python3 - "$1" "$variants" "$min_ratio" <<'EOF'
+import csv, sys, math, statistics
+variants = sys.argv[2].split()
+min_ratio = float(sys.argv[3])
+below = []
+runs = {}
+for r in csv.reader(open(sys.argv[1])):
+    if len(r) < 14: continue
+    impl, op, kind, size, rnd, order, bw, peak, mpps, typ, wall, flag, t0, host = r[:14]
+    # wall: "t0 t1" (seconds since the epoch, the client's start and end)
+    w = wall.split()
+    wall = float(w[1]) - float(w[0]) if len(w) == 2 else float("nan")
+    # host: "h0 h1", each "time:busy:total:qemu:ncpu" jiffies of the host
+    # (CPUs busy outside QEMU = (busy - qemu) / total * ncpu over the run)
+    h = [x.split(":") for x in host.split()]
+    try:
+        (_, b0, t0_, q0, n), (_, b1, t1_, q1, _) = [[float(v) for v in x] for x in h]
+        host = ((b1 - b0) - (q1 - q0)) / (t1_ - t0_) * n if t1_ > t0_ else float("nan")
+    except ValueError:
+        host = float("nan")
+    key = (op, kind, int(size))
+    d = runs.setdefault(key, {})
+    try:
+        # bandwidth is compared by message rate: the same ratio at one size, and
+        # printed with 6 decimals where MiB/s has 2 (0.21 MiB/s at 8 B is a 5 % step)
+        v = float(mpps) if kind == "bw" else float(typ)
+        m = float(bw) if kind == "bw" else float("nan")
+    except ValueError:
+        v = m = float("nan")
+    cnt = dict(kv.split("=", 1) for kv in (r[14] if len(r) > 14 else "").split(";") if "=" in kv)
+    try: retries = int(cnt.get("completer_retry_err", 0))
+    except ValueError: retries = 0
+    d.setdefault(impl, []).append(dict(round=int(rnd), v=v, m=m, flag=flag, wall=wall, host=host,
+                                       retries=retries))
+
+def q(xs, p):
+    xs = sorted(xs)
+    if not xs: return float("nan")
+    k = (len(xs) - 1) * p
+    f = math.floor(k); c = math.ceil(k)
+    return xs[f] + (xs[c] - xs[f]) * (k - f)
+def med(xs): return q(xs, 0.5)
+def fmt(x, w=8, p=2):
+    return ("%*.*f" % (w, p, x)) if math.isfinite(x) else "%*s" % (w, "-")
+
+order = {"write": 0, "read": 1, "send": 2, "atomic": 3}
+HOST_BUSY = 0.5  # host CPUs busy outside QEMU during a run above which it is marked 'h'
+print("Median, min..max and IQR (q1..q3) of the message rate (Mpps; bw tools) or typical latency (us;")
+print("lat tools) per point and variant, and the median bandwidth (MiB/s);")
+print("runs: ok / ! (retransmit or RNR in hw_counters) / h (host busy outside QEMU > %.1f CPU) / X failed;" % HOST_BUSY)
+print("ratio = median / pt median (rate: > 1 gdperf faster; latency: < 1 gdperf faster); pair = median")
+print("[min..max] of the per-round ratios; quiet = ratio of medians over runs with neither ! nor h;")
+print("fit = ratio of the retry-free rates from a least-squares fit of 1/rate = a + b * retransmit")
+print("timeouts (completer_retry_err) over a variant's runs: time per message without retries")
+print("(given only when some run of each had at most one retry).")
+print()
+print("| op | kind | bytes | variant | median | min..max | IQR | MiB/s | runs ok/!/h/X | retries | wall s | ratio | pair ratio | quiet ratio | fit ratio |")
+print("|---|---|---:|---|---:|---|---|---:|---|---|---:|---:|---|---:|---:|")
+def fit0(xs):
+    """retry-free rate: 1 / a of 1/v = a + b * retries (OLS), or nan"""
+    pts = [(x["retries"], 1 / x["v"]) for x in xs if math.isfinite(x["v"]) and x["v"] > 0]
+    # at least 3 runs, one of them with at most one retry: no long extrapolation
+    if len(pts) < 3 or min(p[0] for p in pts) > 1: return float("nan")
+    mx = sum(p[0] for p in pts) / len(pts); my = sum(p[1] for p in pts) / len(pts)
+    sxx = sum((p[0] - mx) ** 2 for p in pts)
+    if sxx == 0:
+        return 1 / my if mx == 0 else float("nan")
+    b = sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx
+    a = my - b * mx
+    return 1 / a if a > 0 else float("nan")
+def quiet(x): return not x["flag"] and not (x["host"] > HOST_BUSY)
+for key in sorted(runs, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
+    op, kind, size = key
+    d = runs[key]
+    pt = [x for x in d.get("pt", []) if math.isfinite(x["v"])]
+    ptv = [x["v"] for x in pt]
+    ptq = [x["v"] for x in pt if quiet(x)]
+    for impl in variants:
+        xs = d.get(impl, [])
+        ok = [x for x in xs if math.isfinite(x["v"])]
+        vals = [x["v"] for x in ok]
+        qv = [x["v"] for x in ok if quiet(x)]
+        nflag = sum(1 for x in ok if x["flag"])
+        nhost = sum(1 for x in ok if not x["flag"] and x["host"] > HOST_BUSY)
+        p = 6 if kind == "bw" else 2
+        cells = [op, kind, str(size), impl, fmt(med(vals), 1, p),
+                 "%s..%s" % (fmt(min(vals) if vals else float("nan"), 1, p), fmt(max(vals) if vals else float("nan"), 1, p)),
+                 "%s..%s" % (fmt(q(vals, .25), 1, p), fmt(q(vals, .75), 1, p)),
+                 fmt(med([x["m"] for x in ok]), 1, 2) if kind == "bw" else "",
+                 "%d/%d/%d/%d" % (len(ok) - nflag - nhost, nflag, nhost, len(xs) - len(ok)),
+                 "%d..%d" % (min(x["retries"] for x in ok), max(x["retries"] for x in ok)) if ok else "",
+                 fmt(med([x["wall"] for x in xs]), 1, 2)]
+        if impl != "pt" and ptv and vals:
+            r = med(vals) / med(ptv)
+            pr = {x["round"]: x["v"] for x in pt}
+            pair = [x["v"] / pr[x["round"]] for x in ok if x["round"] in pr]
+            rq = med(qv) / med(ptq) if qv and ptq else float("nan")
+            rf = fit0(ok) / fit0(pt) if kind == "bw" else float("nan")
+            cells += [fmt(r, 1), "%s [%s..%s]" % (fmt(med(pair), 1), fmt(min(pair), 1), fmt(max(pair), 1)),
+                      fmt(rq, 1), fmt(rf, 1)]
+            speed = rq if math.isfinite(rq) else r
+            if kind != "bw": speed = 1 / speed
+            if min_ratio > 0 and not speed >= min_ratio:
+                below.append("%s %s %d %s: speed ratio %.3f < %.2f" % (op, kind, size, impl, speed, min_ratio))
+        else:
+            cells += ["", "", "", ""]
+            if impl != "pt" and min_ratio > 0:
+                below.append("%s %s %d %s: no result to compare (%d %s runs, %d pt runs)" % (
+                    op, kind, size, impl, len(vals), impl, len(ptv)))
+        print("| " + " | ".join(cells) + " |")
+for b in below: print("BELOW: " + b)
+if min_ratio > 0:
+    print("guard: %d point(s) below %.2f" % (len(below), min_ratio))
+sys.exit(1 if below else 0)
+EOF
+}
+
 # --sample-host: only sample (until killed), for a caller that runs several
 # benchmarks in one guest and passes the file to each with --host-log
 [ $sample_only = 1 ] && { sample_host; exit 0; }
+# --summarize CSV: only the table of earlier runs (their runs.csv)
+if [ -n "$summarize" ]; then
+	[ -r "$summarize" ] || { echo "bench-vs-perftest: cannot read $summarize" >&2; exit 2; }
+	summary "$summarize"
+	exit $?
+fi
 
 DEV=${GD_VM_DEV:-rxe0}
 IP=${GD_VM_IP:-10.0.0.1}
@@ -163,7 +294,7 @@ iters() {
 # wait_listen PORT: until something listens on it (30 s at most); no probe
 # connection, as each server accepts one peer
 wait_listen() {
-	local hex i l
+	local hex i l f
 	printf -v hex ':%04X ' "$1"
 	for ((i = 0; i < 600; i++)); do
 		for f in /proc/net/tcp /proc/net/tcp6; do
@@ -175,6 +306,17 @@ wait_listen() {
 		sleep 0.05
 	done
 	return 1
+}
+
+# reap PID: the server normally ends with its client; give it 10 s, then kill it
+reap() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$1" 2> /dev/null || break
+		sleep 0.2
+	done
+	kill -9 "$1" 2> /dev/null
+	wait "$1" 2> /dev/null
 }
 
 # counters NAME: every hw counter into the associative array NAME, and the
@@ -240,7 +382,7 @@ one() {
 	t0=$EPOCHREALTIME
 	out=$(env $ENVV timeout -s KILL 120 $TOOL $args $IP 2>&1)
 	t1=$EPOCHREALTIME
-	wait $spid 2>/dev/null
+	reap $spid
 	counters c1
 	h1=$(host_now)
 	for k in "${!c1[@]}"; do
@@ -274,7 +416,7 @@ strace_one() {
 	spid=$!
 	wait_listen $port || { kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null; return; }
 	env $ENVV timeout -s KILL 300 strace -c -f -o "$f.c" $TOOL $args $IP > "$f.out" 2>&1
-	wait $spid 2>/dev/null
+	reap $spid
 	n=$(awk -v size=$size '$1 == size && $2 ~ /^[0-9]+$/ { print $2; exit }' "$f.out")
 	local c s top
 	c=$(awk '$NF == "total" { print $4 }' "$f.c")
@@ -311,99 +453,7 @@ for op in $ops; do
 	done
 done
 
-python3 - "$CSV" "$variants" "$min_ratio" <<'EOF' | tee "$outdir/summary.txt"
-import csv, sys, math, statistics
-variants = sys.argv[2].split()
-min_ratio = float(sys.argv[3])
-below = []
-runs = {}
-for r in csv.reader(open(sys.argv[1])):
-    if len(r) < 14: continue
-    impl, op, kind, size, rnd, order, bw, peak, mpps, typ, wall, flag, t0, host = r[:14]
-    # wall: "t0 t1" (seconds since the epoch, the client's start and end)
-    w = wall.split()
-    wall = float(w[1]) - float(w[0]) if len(w) == 2 else float("nan")
-    # host: "h0 h1", each "time:busy:total:qemu:ncpu" jiffies of the host
-    # (CPUs busy outside QEMU = (busy - qemu) / total * ncpu over the run)
-    h = [x.split(":") for x in host.split()]
-    try:
-        (_, b0, t0_, q0, n), (_, b1, t1_, q1, _) = [[float(v) for v in x] for x in h]
-        host = ((b1 - b0) - (q1 - q0)) / (t1_ - t0_) * n if t1_ > t0_ else float("nan")
-    except ValueError:
-        host = float("nan")
-    key = (op, kind, int(size))
-    d = runs.setdefault(key, {})
-    try:
-        # bandwidth is compared by message rate: the same ratio at one size, and
-        # printed with 6 decimals where MiB/s has 2 (0.21 MiB/s at 8 B is a 5 % step)
-        v = float(mpps) if kind == "bw" else float(typ)
-        m = float(bw) if kind == "bw" else float("nan")
-    except ValueError:
-        v = m = float("nan")
-    d.setdefault(impl, []).append(dict(round=int(rnd), v=v, m=m, flag=flag, wall=wall, host=host))
-
-def q(xs, p):
-    xs = sorted(xs)
-    if not xs: return float("nan")
-    k = (len(xs) - 1) * p
-    f = math.floor(k); c = math.ceil(k)
-    return xs[f] + (xs[c] - xs[f]) * (k - f)
-def med(xs): return q(xs, 0.5)
-def fmt(x, w=8, p=2):
-    return ("%*.*f" % (w, p, x)) if math.isfinite(x) else "%*s" % (w, "-")
-
-order = {"write": 0, "read": 1, "send": 2, "atomic": 3}
-HOST_BUSY = 0.5  # host CPUs busy outside QEMU during a run above which it is marked 'h'
-print("Median, min..max and IQR (q1..q3) of the message rate (Mpps; bw tools) or typical latency (us;")
-print("lat tools) per point and variant, and the median bandwidth (MiB/s);")
-print("runs: ok / ! (retransmit or RNR in hw_counters) / h (host busy outside QEMU > %.1f CPU) / X failed;" % HOST_BUSY)
-print("ratio = median / pt median (rate: > 1 gdperf faster; latency: < 1 gdperf faster); pair = median")
-print("[min..max] of the per-round ratios; quiet = ratio of medians over runs with neither ! nor h.")
-print()
-print("| op | kind | bytes | variant | median | min..max | IQR | MiB/s | runs ok/!/h/X | wall s | ratio | pair ratio | quiet ratio |")
-print("|---|---|---:|---|---:|---|---|---:|---|---:|---:|---|---:|")
-def quiet(x): return not x["flag"] and not (x["host"] > HOST_BUSY)
-for key in sorted(runs, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
-    op, kind, size = key
-    d = runs[key]
-    pt = [x for x in d.get("pt", []) if math.isfinite(x["v"])]
-    ptv = [x["v"] for x in pt]
-    ptq = [x["v"] for x in pt if quiet(x)]
-    for impl in variants:
-        xs = d.get(impl, [])
-        ok = [x for x in xs if math.isfinite(x["v"])]
-        vals = [x["v"] for x in ok]
-        qv = [x["v"] for x in ok if quiet(x)]
-        nflag = sum(1 for x in ok if x["flag"])
-        nhost = sum(1 for x in ok if not x["flag"] and x["host"] > HOST_BUSY)
-        p = 6 if kind == "bw" else 2
-        cells = [op, kind, str(size), impl, fmt(med(vals), 1, p),
-                 "%s..%s" % (fmt(min(vals) if vals else float("nan"), 1, p), fmt(max(vals) if vals else float("nan"), 1, p)),
-                 "%s..%s" % (fmt(q(vals, .25), 1, p), fmt(q(vals, .75), 1, p)),
-                 fmt(med([x["m"] for x in ok]), 1, 2) if kind == "bw" else "",
-                 "%d/%d/%d/%d" % (len(ok) - nflag - nhost, nflag, nhost, len(xs) - len(ok)),
-                 fmt(med([x["wall"] for x in xs]), 1, 2)]
-        if impl != "pt" and ptv and vals:
-            r = med(vals) / med(ptv)
-            pr = {x["round"]: x["v"] for x in pt}
-            pair = [x["v"] / pr[x["round"]] for x in ok if x["round"] in pr]
-            rq = med(qv) / med(ptq) if qv and ptq else float("nan")
-            cells += [fmt(r, 1), "%s [%s..%s]" % (fmt(med(pair), 1), fmt(min(pair), 1), fmt(max(pair), 1)), fmt(rq, 1)]
-            speed = rq if math.isfinite(rq) else r
-            if kind != "bw": speed = 1 / speed
-            if min_ratio > 0 and not speed >= min_ratio:
-                below.append("%s %s %d %s: speed ratio %.3f < %.2f" % (op, kind, size, impl, speed, min_ratio))
-        else:
-            cells += ["", "", ""]
-            if impl != "pt" and min_ratio > 0:
-                below.append("%s %s %d %s: no result to compare (%d %s runs, %d pt runs)" % (
-                    op, kind, size, impl, len(vals), impl, len(ptv)))
-        print("| " + " | ".join(cells) + " |")
-for b in below: print("BELOW: " + b)
-if min_ratio > 0:
-    print("guard: %d point(s) below %.2f" % (len(below), min_ratio))
-sys.exit(1 if below else 0)
-EOF
+summary "$CSV" | tee "$outdir/summary.txt"
 rc=${PIPESTATUS[0]}
 [ "$outdir" = "$WORK" ] || echo "bench-vs-perftest: raw runs in $CSV" >&2
 rm -rf "$WORK"

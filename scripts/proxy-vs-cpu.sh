@@ -84,8 +84,9 @@ for size in $sizes; do
 	mc=$(cut -d' ' -f1 "$WORK/cpu" | median) mx=$(cut -d' ' -f1 "$WORK/proxy" | median)
 	spread=$(sort -g "$WORK/ratio" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f..%.3f", lo, hi }')
 	# message rate ratio equals the bandwidth ratio at a fixed size
+	ratio=$(awk -v c="${mc:-0}" -v x="${mx:-0}" 'BEGIN { print (c > 0 ? x / c : 0) }')
+	# at a fixed size the message-rate ratio equals the bandwidth ratio
 	printf '%-8s %14.2f %14.2f %10.3f %10.3f %18s\n' "$size" "${mc:-0}" "${mx:-0}" \
-		"$(awk -v c="${mc:-0}" -v x="${mx:-0}" 'BEGIN { print c > 0 ? x / c : 0 }')" \
-		"$(awk -v c="${mc:-0}" -v x="${mx:-0}" 'BEGIN { print c > 0 ? x / c : 0 }')" "$spread"
+		"$ratio" "$ratio" "$spread"
 done
 echo "goal: ratio >= 0.95 (Soft-RoCE under TCG: only the ratios mean something)"

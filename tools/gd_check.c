@@ -14,6 +14,7 @@
 #include "log.h"
 #include "machine.h"
 #include "opts.h"
+#include "readfile.h"
 #include "spec.h"
 #include "sysfs.h"
 
@@ -133,7 +134,9 @@ static int run(struct args *a, const char *path)
 		matrix_spec(&spec, &mt, a->duration ? (uint32_t)a->duration : 2, a->size);
 	} else if ((ret = gd_ck_spec_load(path, &spec, err, sizeof(err)))) {
 		gd_error("%s", err);
-		return ret == -EINVAL ? GD_EXIT_USAGE : GD_EXIT_ENV;
+		/* the spec named on the command line is the user's to fix */
+		return ret == -EINVAL || ret == -ENOENT || ret == -EISDIR || ret == -EFBIG ||
+			       ret == -GD_ENOTREG ? GD_EXIT_USAGE : GD_EXIT_ENV;
 	}
 	a->o.out = a->o.json ? NULL : stdout;
 	a->o.progress = isatty(STDERR_FILENO);
@@ -159,6 +162,27 @@ static int run(struct args *a, const char *path)
 	return ret;
 }
 
+/* Option values before anything runs: --json is honoured or refused, output files cannot block. */
+static int check_outputs(const struct args *a)
+{
+	const char *const files[] = { a->junit, a->o.plot };
+	int ret;
+
+	if (a->o.json && a->example) {
+		gd_error("--json and --example cannot be used together: the example is a YAML spec");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < GD_ARRAY_SIZE(files); i++) {
+		if (!files[i] || !(ret = gd_writefile_check(files[i])))
+			continue;
+		gd_error("cannot write %s: %s; give a regular file to --%s", files[i],
+			 ret == -GD_ENOTREG ? "a FIFO or socket (writing would wait for a reader)" :
+					      gd_strerror(ret), i ? "plot" : "junit");
+		return ret;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { .o = { .base_port = 18600 } };
@@ -176,10 +200,12 @@ int main(int argc, char **argv)
 	if (help)
 		return gd_tool_flush_stdout();
 	if (argc - first > 1) {
-		gd_error("unexpected argument '%s': give one spec; try '%s --help'", argv[first + 1],
-			 gd_progname());
+		gd_error("unexpected argument '%s': give one spec; try '%s --help'",
+			 gd_excerpt(argv[first + 1]), gd_progname());
 		return GD_EXIT_USAGE;
 	}
+	if (check_outputs(&a))
+		return GD_EXIT_USAGE;
 	if (gd_tool_machine(&mach) != GD_TOOL_CONTINUE)
 		return GD_EXIT_USAGE;
 	a.o.m = &mach;

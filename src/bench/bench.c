@@ -193,7 +193,8 @@ static void init_loop(struct gd_bench *b)
 	for (uint32_t i = 0; i < b->p.num_qps; i++) /* a peer without room (old gdperf) */
 		rotate = rotate && b->remote[i].buf_size >= GD_CYCLE_BYTES;
 	b->plan.loop.rotate = rotate;
-	b->plan.loop.max_inline = b->conn.max_inline;
+	/* inline sends copy the payload with the CPU: never from GPU memory */
+	b->plan.loop.max_inline = b->buf.ops && !b->buf.ops->host_visible ? 0 : b->conn.max_inline;
 	memset(l, 0, sizeof(*l));
 	l->cfg = b->plan.loop;
 	l->q = b->q;
@@ -520,12 +521,14 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 		free(b);
 		return res->exit_code = GD_EXIT_USAGE;
 	}
-	if ((b->p.init.initiator == GD_INIT_IBGDA || b->p.init.initiator == GD_INIT_IBGDA_CPUDB) &&
-	    !gd_ibgda_available(b->p.init.initiator)) {
-		gd_error("--initiator=%s: not built: this gdperf has no IBGDA mode yet (use cpu or "
-			 "proxy)", gd_initiator_name(b->p.init.initiator));
-		free(b);
-		return res->exit_code = GD_EXIT_ENV;
+	if (b->p.init.initiator == GD_INIT_IBGDA || b->p.init.initiator == GD_INIT_IBGDA_CPUDB) {
+		int rc = gd_ibgda_hook(&b->p.init, &b->p.machine, b->p.dev, b->p.ib_port,
+				       b->p.json ? stderr : out);
+
+		if (rc) {
+			free(b);
+			return res->exit_code = rc;
+		}
 	}
 	gethostname(b->host, sizeof(b->host) - 1);
 	gd_plan_from_params(&b->plan, &b->p);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "bench_opts.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -281,41 +280,10 @@ static int set_string(char *dst, size_t len, const char *opt, const char *arg)
 	return 0;
 }
 
-/* A numeric IPv4 or IPv6 address. */
-static bool numeric_ip(const char *s)
-{
-	unsigned char buf[sizeof(struct in6_addr)];
-
-	return inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1;
-}
-
-/* A host name by RFC 1123: letters, digits, '-' and '.', labels of 1 to 63. */
-static bool host_name(const char *s)
-{
-	size_t label = 0, n = strlen(s);
-
-	if (!n || n > 253)
-		return false;
-	for (; *s; s++) {
-		if (*s == '.') {
-			if (!label)
-				return false;
-			label = 0;
-		} else if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-			   (*s >= '0' && *s <= '9') || *s == '-') {
-			if (++label > 63)
-				return false;
-		} else {
-			return false;
-		}
-	}
-	return true;
-}
-
 /* Addresses are checked here, before any device or socket is opened (exit 2). */
 static int set_addr(char *dst, size_t len, const char *opt, const char *arg, bool names)
 {
-	if (arg && *arg && !numeric_ip(arg) && !(names && host_name(arg))) {
+	if (arg && *arg && !gd_host_ok(arg, names)) {
 		gd_error("invalid value '%s' for %s: expected %s", gd_excerpt(arg), opt,
 			 names ? "a host name or a numeric IPv4/IPv6 address" :
 				 "a numeric IPv4 or IPv6 address of this host");
@@ -809,11 +777,12 @@ int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kin
 	if (gd_tool_machine(&p->machine) != GD_TOOL_CONTINUE)
 		return -EINVAL;
 	if (idx < argc) {
-		if (set_string(p->peer, sizeof(p->peer), "HOST", argv[idx]))
+		if (set_addr(p->peer, sizeof(p->peer), "HOST", argv[idx], true))
 			return -EINVAL;
 		p->role = GD_ROLE_CLIENT;
 		if (idx + 1 < argc) {
-			gd_error("unexpected argument '%s': give one HOST (the server)", argv[idx + 1]);
+			gd_error("unexpected argument '%s': give one HOST (the server)",
+				 gd_excerpt(argv[idx + 1]));
 			return -EINVAL;
 		}
 	}

@@ -14,6 +14,8 @@
 
 #include "spec.h"
 
+#include "readfile.h"
+
 struct ld {
 	yaml_document_t doc;
 	const char *name;
@@ -628,43 +630,18 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 
 int gd_ck_spec_load(const char *path, struct gd_ck_spec *spec, char *err, size_t errlen)
 {
-	unsigned char *buf = NULL;
-	size_t len = 0, cap = 0;
-	FILE *f = fopen(path, "re");
-	int ret;
+	char *buf = NULL;
+	size_t len = 0;
+	/* bounded and non-blocking: a FIFO, /dev/zero or a huge file is refused at once */
+	int ret = gd_readfile_alloc(path, (size_t)16 << 20, &buf, &len);
 
 	memset(spec, 0, sizeof(*spec));
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: cannot open the spec: %s", path, strerror(errno));
-		return ret;
-	}
-	for (;;) {
-		if (len == cap) {
-			unsigned char *nb = cap < (16u << 20) ? realloc(buf, cap ? cap * 2 : 4096) : NULL;
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				snprintf(err, errlen, "%s: the spec is too large (16 MiB at most)", path);
-				return -EFBIG;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 4096;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	ret = ferror(f) ? -EIO : 0;
-	fclose(f);
 	if (ret) {
-		snprintf(err, errlen, "%s: cannot read the spec", path);
-		free(buf);
+		snprintf(err, errlen, "%s: cannot read the spec: %s%s", path, gd_strerror(ret),
+			 ret == -EFBIG ? " (16 MiB at most)" : "");
 		return ret;
 	}
-	ret = gd_ck_spec_parse(path, buf, len, spec, err, errlen);
+	ret = gd_ck_spec_parse(path, (const unsigned char *)buf, len, spec, err, errlen);
 	free(buf);
 	return ret;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "opts.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -313,6 +314,42 @@ int gd_tool_flush_stdout(void)
 		gd_error("cannot write the report to standard output (a full disk, or a closed "
 			 "descriptor?); make room where it goes, or send it elsewhere");
 	return GD_EXIT_ENV;
+}
+
+/* A numeric IPv4 or IPv6 address. */
+static bool numeric_ip(const char *s)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+
+	return inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1;
+}
+
+/* A host name by RFC 1123: letters, digits, '-' and '.', labels of 1 to 63. */
+static bool host_name(const char *s)
+{
+	size_t label = 0, n = strlen(s);
+
+	if (!n || n > 253)
+		return false;
+	for (; *s; s++) {
+		if (*s == '.') {
+			if (!label)
+				return false;
+			label = 0;
+		} else if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+			   (*s >= '0' && *s <= '9') || *s == '-') {
+			if (++label > 63)
+				return false;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
+bool gd_host_ok(const char *s, bool names)
+{
+	return s && (numeric_ip(s) || (names && host_name(s)));
 }
 
 static int bad_value(const char *opt, const char *arg, const char *why)

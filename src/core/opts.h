@@ -91,6 +91,12 @@ int gd_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max, uin
 /* Sizes accept K, M, G suffixes (powers of two), e.g. 64K. */
 int gd_opt_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 int gd_opt_int(const char *opt, const char *arg, int min, int max, int *out);
+/*
+ * A peer or local address as the user wrote it: a numeric IPv4/IPv6 address,
+ * or (names) a host name by RFC 1123. Checked before any lookup, so that
+ * garbage never reaches the resolver and is a usage error at once.
+ */
+bool gd_host_ok(const char *s, bool names);
 int gd_opt_choice(const char *opt, const char *arg, const char *const choices[], int *out);
 
 #endif

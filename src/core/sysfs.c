@@ -72,6 +72,19 @@ bool gd_sysfs_exists(const struct gd_machine *m, const char *fmt, ...)
 	return ROOTED_PATH(path, fmt) == 0 && access(path, F_OK) == 0;
 }
 
+/*
+ * Text attributes and procfs files hold no NUL or control bytes: those of a
+ * tree that does (a NUL that would cut the value short, an escape sequence for
+ * the terminal) read as '?'. Tabs and newlines stay.
+ */
+static void scrub(char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)buf[i] < 0x20 && buf[i] != '\n' && buf[i] != '\t') ||
+		    buf[i] == 0x7f)
+			buf[i] = '?';
+}
+
 static int read_file(const char *path, char *buf, size_t len)
 {
 	size_t n;
@@ -83,6 +96,7 @@ static int read_file(const char *path, char *buf, size_t len)
 		ret = -ENOSPC;
 	if (ret)
 		return fail(path, ret);
+	scrub(buf, n);
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 		buf[--n] = '\0';
 	return 0;
@@ -295,11 +309,15 @@ int gd_sysfs_list(const struct gd_machine *m, char ***names, size_t *count, cons
 int gd_sysfs_read_text(const struct gd_machine *m, char **out, const char *fmt, ...)
 {
 	char path[PATH_MAX];
+	size_t n;
 	int ret = ROOTED_PATH(path, fmt);
 
 	if (ret)
 		return ret;
 	/* bounded and non-blocking: a FIFO or an endless file in the tree is refused */
-	ret = gd_readfile_alloc(path, GD_READ_CAP_PROC, out, NULL);
-	return ret ? fail(path, ret) : 0;
+	ret = gd_readfile_alloc(path, GD_READ_CAP_PROC, out, &n);
+	if (ret)
+		return fail(path, ret);
+	scrub(*out, n);
+	return 0;
 }

@@ -29,6 +29,7 @@ int gd_sysfs_path(const struct gd_machine *m, char *buf, size_t len, const char 
 bool gd_sysfs_exists(const struct gd_machine *m, const char *fmt, ...) GD_PRINTF(2, 3);
 
 /* Whole file, trailing whitespace removed. -ENOSPC if it does not fit. */
+/* (NUL and control bytes other than tab and newline read as '?'.) */
 int gd_sysfs_read_str(const struct gd_machine *m, char *buf, size_t len, const char *fmt, ...)
 	GD_PRINTF(4, 5);
 /* Decimal, or hex with 0x. Rejects trailing garbage. */

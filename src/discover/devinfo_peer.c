@@ -9,17 +9,24 @@
 #include "choose.h"
 #include "jsonout.h"
 #include "log.h"
+#include "opts.h"
 
 /* The first address of host, as the benchmark client tries them (any family). */
 static int resolve(const char *host, struct sockaddr_storage *ss, char *text, size_t len)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
 	struct addrinfo *res = NULL;
-	int gai = getaddrinfo(host, NULL, &hints, &res);
+	int gai;
 
+	if (!gd_host_ok(host, true)) {
+		gd_error("--peer %s: not a host name or a numeric address; give the server's "
+			 "address or name, as for the test", gd_excerpt(host));
+		return -EINVAL;
+	}
+	gai = getaddrinfo(host, NULL, &hints, &res);
 	if (gai || !res) {
 		gd_error("--peer %s: %s; give the server's address or name, as for the test",
-			 host, gai ? gai_strerror(gai) : "no address");
+			 gd_excerpt(host), gai ? gai_strerror(gai) : "no address");
 		return -EINVAL;
 	}
 	memcpy(ss, res->ai_addr, res->ai_addrlen);

@@ -9,7 +9,7 @@
 
 #include <sys/socket.h>
 
-#include "rdma_dev.h"
+#include "rdma_types.h"
 
 /* "IB", "RoCE v1", "RoCE v2", "unknown": the one namer of GID types. */
 const char *gd_gid_type_str(enum gd_gid_type t);

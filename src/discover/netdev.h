@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rdma_dev.h"
+#include "rdma_types.h"
 
 struct gd_netdev {
 	char name[IF_NAMESIZE];

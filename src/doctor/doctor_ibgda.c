@@ -15,7 +15,8 @@ static enum gd_check_status verdict(const struct gd_ibgda_facts *f, const struct
 				    char *sum, size_t len)
 {
 	if (p->rc && f->mlx5 != 1) {
-		snprintf(sum, len, "not an mlx5 device: IBGDA cannot run here; --initiator=proxy works");
+		snprintf(sum, len,
+			 "not an mlx5 device: IBGDA cannot run here; --initiator=proxy works");
 		return GD_CHECK_WARN;
 	}
 	if (p->rc) {
@@ -23,8 +24,10 @@ static enum gd_check_status verdict(const struct gd_ibgda_facts *f, const struct
 		return GD_CHECK_FAIL;
 	}
 	if (p->cpu_doorbell) {
-		snprintf(sum, len, "ibgda-cpudb would run (a CPU rings the doorbell), queues in %s; "
-			 "--initiator=ibgda needs --ibgda_fallback", gd_ibgda_mem_name(p->mem));
+		snprintf(sum, len,
+			 "ibgda-cpudb would run (a CPU rings the doorbell), queues in %s; "
+			 "--initiator=ibgda needs --ibgda_fallback",
+			 gd_ibgda_mem_name(p->mem));
 		return GD_CHECK_WARN;
 	}
 	snprintf(sum, len, "ibgda would run: the GPU rings the doorbell, queues in %s",

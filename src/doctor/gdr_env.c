@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,8 +224,17 @@ int gd_registry_dword(const char *registry, const char *key)
 	for (const char *p = registry; p && *p;) {
 		while (*p == ';' || *p == ' ' || *p == '"')
 			p++;
-		if (strncasecmp(p, key, klen) == 0 && p[klen] == '=')
-			return (int)strtol(p + klen + 1, NULL, 0);
+		if (strncasecmp(p, key, klen) == 0 && p[klen] == '=') {
+			const char *v = p + klen + 1;
+			bool hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+			long n;
+
+			/* hex after 0x, else decimal (never octal); no digits: unknown */
+			if (hex ? !isxdigit((unsigned char)v[2]) : !isdigit((unsigned char)v[0]))
+				return -1;
+			n = strtol(v + (hex ? 2 : 0), NULL, hex ? 16 : 10);
+			return n < 0 || n > INT_MAX ? -1 : (int)n;
+		}
 		p = strchr(p, ';');
 	}
 	return -1;

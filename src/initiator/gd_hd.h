@@ -13,7 +13,7 @@
  *   gd_hd_cas        compare-and-swap (first error or failure record wins)
  *   gd_hd_fence_sys  order this thread's earlier writes (payload) before later
  *                    ones (descriptor) as seen by the other side of PCIe
- *   gd_hd_pause      back off in a wait (host: sched_yield, GPU: __nanosleep)
+ *   gd_hd_pause      back off in a wait (host: sched_yield, then 20 us sleeps; GPU: __nanosleep)
  *   gd_hd_now_ns     a nanosecond clock for deadlines: CLOCK_MONOTONIC on the
  *                    host, %globaltimer on the GPU
  */
@@ -74,7 +74,7 @@ GD_HD uint64_t gd_hd_now_ns(void)
 	return t;
 }
 
-GD_HD void gd_hd_pause(void)
+GD_HD void gd_hd_pause(uint32_t waits)
 {
 	__nanosleep(32);
 }
@@ -127,11 +127,20 @@ GD_HD uint64_t gd_hd_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Called every 64 empty polls of a wait: give the CPU away, as host
- * producers and proxy threads may outnumber the cores. */
-GD_HD void gd_hd_pause(void)
+/* Called every 64 empty polls of a wait (waits = how many times so far):
+ * give the CPU away, as host producers and proxy threads may outnumber the
+ * cores; after ~4096 calls (a long wait, e.g. a full ring on a slow link)
+ * sleep 20 us so that a waiting producer leaves the CPU to the proxy and
+ * the NIC's (Soft-RoCE's) own work. */
+GD_HD void gd_hd_pause(uint32_t waits)
 {
-	sched_yield();
+	if (waits < 4096) {
+		sched_yield();
+	} else {
+		struct timespec ts = { 0, 20000 };
+
+		nanosleep(&ts, NULL);
+	}
 }
 
 #endif

@@ -55,8 +55,18 @@ struct gd_ibgda_err {
 /* Per-QP management counters: GPU memory for GPU producers. 64 bytes. */
 struct gd_ibgda_ctr {
 	uint64_t resv_head, ready_head, prod_idx, cons_idx;
-	uint32_t lock, cq_ci;
-	uint64_t pad[3];
+	uint32_t lock, cq_ci; /* lock: the doorbell (one ringer at a time) */
+	uint32_t poll, pad32; /* poll: one CQ poller at a time */
+	uint64_t pad[2];
+};
+
+/* Run-wide control, in memory the producers reach cheaply (GPU memory for
+ * GPU producers): the stop flag every spin reads (the failure record itself
+ * lives in host memory, a PCIe round trip away), and an absolute deadline
+ * for the whole run, set from budget_ns by the first producer (0: none). */
+struct gd_ibgda_ctl {
+	uint32_t stop, pad;
+	uint64_t deadline, budget_ns;
 };
 
 struct gd_ibgda_qp {
@@ -72,7 +82,8 @@ struct gd_ibgda_qp {
 	uint32_t ring_every;   /* doorbell batching, WQEBBs (power of two) */
 	struct gd_ibgda_ctr *ctr;
 	struct gd_ibgda_err *err;
-	uint64_t timeout_ns;
+	uint64_t timeout_ns;   /* one wait without progress */
+	struct gd_ibgda_ctl *ctl; /* optional: stop flag and run deadline */
 };
 
 /* --- primitives: the only host/device differences ----------------------- */
@@ -126,9 +137,29 @@ GD_HD void gd_ib_st64_rel_sys(uint64_t *p, uint64_t v)
 {
 	asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
+GD_HD void gd_ib_st32_rlx_sys(uint32_t *p, uint32_t v)
+{
+	asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GD_HD void gd_ib_st64_rel(uint64_t *p, uint64_t v)
+{
+	asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
 GD_HD void gd_ib_unlock(uint32_t *p)
 {
 	atomicExch(p, 0u);
+}
+GD_HD uint32_t gd_ib_ld32(const uint32_t *p)
+{
+	return *(volatile const uint32_t *)p;
+}
+GD_HD void gd_ib_st32(uint32_t *p, uint32_t v)
+{
+	*(volatile uint32_t *)p = v;
+}
+GD_HD uint64_t gd_ib_ld64_rlx(const void *p)
+{
+	return *(volatile const uint64_t *)p;
 }
 GD_HD void gd_ib_fence(uint32_t flags)
 {
@@ -137,9 +168,9 @@ GD_HD void gd_ib_fence(uint32_t flags)
 	else
 		__threadfence();
 }
-GD_HD void gd_ib_pause(void)
+GD_HD void gd_ib_pause(uint32_t ns)
 {
-	__nanosleep(64);
+	__nanosleep(ns);
 }
 /* One WQEBB: four 16-byte stores. */
 GD_HD void gd_ib_store_wqebb(uint8_t *dst, const struct gd_mlx5_wqebb *w)
@@ -199,9 +230,29 @@ GD_HD void gd_ib_st64_rel_sys(uint64_t *p, uint64_t v)
 {
 	__atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
+GD_HD void gd_ib_st32_rlx_sys(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+GD_HD void gd_ib_st64_rel(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
 GD_HD void gd_ib_unlock(uint32_t *p)
 {
 	__atomic_store_n(p, 0, __ATOMIC_RELEASE);
+}
+GD_HD uint32_t gd_ib_ld32(const uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+GD_HD void gd_ib_st32(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+GD_HD uint64_t gd_ib_ld64_rlx(const void *p)
+{
+	return __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
 }
 GD_HD void gd_ib_fence(uint32_t flags)
 {
@@ -209,8 +260,9 @@ GD_HD void gd_ib_fence(uint32_t flags)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 /* Host producers share few cores with the NIC thread: give the core away. */
-GD_HD void gd_ib_pause(void)
+GD_HD void gd_ib_pause(uint32_t ns)
 {
+	(void)ns;
 	sched_yield();
 }
 GD_HD void gd_ib_store_wqebb(uint8_t *dst, const struct gd_mlx5_wqebb *w)
@@ -222,24 +274,28 @@ GD_HD void gd_ib_store_wqebb(uint8_t *dst, const struct gd_mlx5_wqebb *w)
 /* --- failure record -------------------------------------------------------- */
 GD_HD uint32_t gd_ibgda_failed(const struct gd_ibgda_qp *qp)
 {
-	return *(volatile uint32_t *)&qp->err->code;
+	return qp->ctl ? gd_ib_ld32(&qp->ctl->stop) : gd_ib_ld32(&qp->err->code);
 }
 
+/* where: 1 reserve, 2 publish, 3 ring lock, 4 poll, 5 run budget */
 GD_HD void gd_ibgda_fail(const struct gd_ibgda_qp *qp, uint32_t code, uint32_t where,
 			 const uint8_t *cqe8)
 {
 	struct gd_ibgda_err *e = qp->err;
 	struct gd_ibgda_ctr *c = qp->ctr;
 
-	if (gd_ib_cas32(&e->code, 0, 0xffffffffu) != 0)
-		return; /* someone else reported first */
+	if (gd_ib_cas32(&e->code, 0, 0xffffffffu) != 0) {
+		if (qp->ctl) /* someone else reported first */
+			gd_ib_st32(&qp->ctl->stop, 1);
+		return;
+	}
 	e->qpn = qp->qpn;
 	e->where = where;
 	e->resv_head = gd_ib_ld(&c->resv_head);
 	e->ready_head = gd_ib_ld(&c->ready_head);
 	e->prod_idx = gd_ib_ld(&c->prod_idx);
 	e->cons_idx = gd_ib_ld(&c->cons_idx);
-	e->dbr = gd_be32(*(volatile uint32_t *)qp->dbrec);
+	e->dbr = gd_be32(gd_ib_ld32(qp->dbrec));
 	if (cqe8) { /* the CQE's bytes 48..63 */
 		e->vendor = cqe8[GD_MLX5_CQE_VENDOR_SYND - 48];
 		e->syndrome = cqe8[GD_MLX5_CQE_SYNDROME - 48];
@@ -248,7 +304,57 @@ GD_HD void gd_ibgda_fail(const struct gd_ibgda_qp *qp, uint32_t code, uint32_t w
 		e->cqe_opcode = cqe8[15] >> 4;
 	}
 	gd_ib_fence(GD_IBGDA_SYSMEM);
-	*(volatile uint32_t *)&e->code = code;
+	gd_ib_st32(&e->code, code);
+	if (qp->ctl)
+		gd_ib_st32(&qp->ctl->stop, 1);
+}
+
+/* Start the run's clock (once, by whoever comes first): every wait after
+ * that fails at ctl->deadline, progress or not, so a slow but live run
+ * ends with a record instead of at the host's kill. */
+GD_HD void gd_ibgda_run_start(const struct gd_ibgda_qp *qp)
+{
+	struct gd_ibgda_ctl *k = qp->ctl;
+
+	if (k && k->budget_ns && !gd_ib_ld(&k->deadline))
+		gd_ib_cas(&k->deadline, 0, gd_ib_now() + k->budget_ns);
+}
+
+/* A bounded spin: state of one wait. */
+struct gd_ib_spin {
+	uint64_t t0;
+	uint32_t ns;
+};
+
+/* One step of a wait that found no progress: stop when another QP failed,
+ * when this wait passed qp->timeout_ns or the run its deadline; otherwise
+ * back off (exponential, up to ~1 us, so spinners leave the memory system
+ * and the counters' owners alone). 0: try again; -1: give up (recorded). */
+GD_HD int gd_ibgda_spin(const struct gd_ibgda_qp *qp, struct gd_ib_spin *s, uint32_t where)
+{
+	uint64_t now = gd_ib_now(), dl;
+
+	if (gd_ibgda_failed(qp)) {
+		gd_ibgda_fail(qp, GD_IBGDA_ERR_STOPPED, where, 0);
+		return -1;
+	}
+	if (!s->t0) {
+		s->t0 = now;
+		if (!s->ns)
+			s->ns = 32;
+	} else if (now - s->t0 > qp->timeout_ns) {
+		gd_ibgda_fail(qp, GD_IBGDA_ERR_TIMEOUT, where, 0);
+		return -1;
+	}
+	dl = qp->ctl ? gd_ib_ld(&qp->ctl->deadline) : 0;
+	if (dl && (int64_t)(now - dl) > 0) {
+		gd_ibgda_fail(qp, GD_IBGDA_ERR_TIMEOUT, 5, 0);
+		return -1;
+	}
+	gd_ib_pause(s->ns);
+	if (s->ns < 1024)
+		s->ns *= 2;
+	return 0;
 }
 
 /* --- completion ------------------------------------------------------------ */
@@ -258,7 +364,7 @@ GD_HD void gd_ibgda_fail(const struct gd_ibgda_qp *qp, uint32_t code, uint32_t w
 GD_HD void gd_ibgda_read_cqe_tail(const uint8_t *cqe, uint8_t out[16])
 {
 	uint64_t hi = gd_ib_ld_acq_sys(cqe + 56);
-	uint64_t lo = *(volatile const uint64_t *)(cqe + 48);
+	uint64_t lo = gd_ib_ld64_rlx(cqe + 48);
 
 	for (int i = 0; i < 8; i++) {
 		out[i] = (uint8_t)(lo >> (8 * i));
@@ -266,81 +372,85 @@ GD_HD void gd_ibgda_read_cqe_tail(const uint8_t *cqe, uint8_t out[16])
 	}
 }
 
-/* Poll once: advance cons_idx from what the CQ shows. Returns -1 after an
- * error CQE (recorded), else 0. */
-GD_HD int gd_ibgda_poll(const struct gd_ibgda_qp *qp)
+GD_HD int gd_ibgda_cqe_err(const uint8_t t[16])
+{
+	return (t[15] >> 4) == GD_MLX5_CQE_REQ_ERR || (t[15] >> 4) == GD_MLX5_CQE_RESP_ERR;
+}
+
+/* Walk a normal CQ from cq_ci (the caller holds the poll lock). */
+GD_HD int gd_ibgda_poll_normal(const struct gd_ibgda_qp *qp)
 {
 	struct gd_ibgda_ctr *c = qp->ctr;
 	uint8_t t[16];
 
-	if (qp->flags & GD_IBGDA_COLLAPSED) {
-		gd_ibgda_read_cqe_tail(qp->cq, t);
-		uint8_t op = t[15] >> 4;
-
-		if (op == GD_MLX5_CQE_INVALID)
-			return 0;
-		if (op == GD_MLX5_CQE_REQ_ERR || op == GD_MLX5_CQE_RESP_ERR) {
-			gd_ibgda_fail(qp, GD_IBGDA_ERR_CQE, 4, t);
-			return -1;
-		}
-		gd_ib_max(&c->cons_idx,
-			  gd_mlx5_cons_from_counter(gd_ib_ld(&c->prod_idx),
-						    (uint16_t)((t[12] << 8) | t[13])));
-		return 0;
-	}
-	/* normal CQ: one poller at a time (the lock), entries in order */
-	if (gd_ib_cas32(&c->lock, 0, 2) != 0)
-		return 0;
 	for (;;) {
-		uint32_t ci = *(volatile uint32_t *)&c->cq_ci;
+		uint32_t ci = gd_ib_ld32(&c->cq_ci);
 		const uint8_t *e = qp->cq + (size_t)(ci & (qp->ncqe - 1)) * GD_MLX5_CQE;
 
 		gd_ibgda_read_cqe_tail(e, t);
 		if ((t[15] >> 4) == GD_MLX5_CQE_INVALID || (t[15] & 1) != ((ci / qp->ncqe) & 1))
-			break;
-		if ((t[15] >> 4) == GD_MLX5_CQE_REQ_ERR || (t[15] >> 4) == GD_MLX5_CQE_RESP_ERR) {
+			return 0;
+		if (gd_ibgda_cqe_err(t)) {
 			gd_ibgda_fail(qp, GD_IBGDA_ERR_CQE, 4, t);
-			gd_ib_unlock(&c->lock);
 			return -1;
 		}
 		gd_ib_max(&c->cons_idx,
 			  gd_mlx5_cons_from_counter(gd_ib_ld(&c->prod_idx),
 						    (uint16_t)((t[12] << 8) | t[13])));
-		*(volatile uint32_t *)&c->cq_ci = ci + 1;
+		gd_ib_st32(&c->cq_ci, ci + 1);
 		gd_ib_st32_rel_sys(qp->cq_dbrec, gd_mlx5_cq_dbr_value(ci + 1));
 	}
-	gd_ib_unlock(&c->lock);
-	return 0;
+}
+
+/* Poll once: advance cons_idx from what the CQ shows. One poller per QP at
+ * a time (a try-lock): the CQ is a PCIe read away, and a thousand warps
+ * polling it at once saturate the link. Returns -1 after an error CQE
+ * (recorded), else 0. */
+GD_HD int gd_ibgda_poll(const struct gd_ibgda_qp *qp)
+{
+	struct gd_ibgda_ctr *c = qp->ctr;
+	uint8_t t[16];
+	int rc = 0;
+
+	if (gd_ib_ld32(&c->poll) || gd_ib_cas32(&c->poll, 0, 1) != 0)
+		return 0; /* test, then test-and-set: spinners only read */
+	if (!(qp->flags & GD_IBGDA_COLLAPSED)) {
+		rc = gd_ibgda_poll_normal(qp);
+	} else {
+		gd_ibgda_read_cqe_tail(qp->cq, t);
+		if (gd_ibgda_cqe_err(t)) {
+			gd_ibgda_fail(qp, GD_IBGDA_ERR_CQE, 4, t);
+			rc = -1;
+		} else if ((t[15] >> 4) != GD_MLX5_CQE_INVALID) {
+			gd_ib_max(&c->cons_idx,
+				  gd_mlx5_cons_from_counter(gd_ib_ld(&c->prod_idx),
+							    (uint16_t)((t[12] << 8) | t[13])));
+		}
+	}
+	gd_ib_unlock(&c->poll);
+	return rc;
 }
 
 /* Wait until every WQEBB below target has completed. 0, or -1 (recorded). */
 GD_HD int gd_ibgda_wait(const struct gd_ibgda_qp *qp, uint64_t target, uint32_t where)
 {
-	uint64_t t0 = 0;
+	struct gd_ib_spin s = {0, 0};
 
 	while ((int64_t)(gd_ib_ld(&qp->ctr->cons_idx) - target) < 0) {
 		if (gd_ibgda_poll(qp))
 			return -1;
 		if ((int64_t)(gd_ib_ld(&qp->ctr->cons_idx) - target) >= 0)
 			break;
-		if (gd_ibgda_failed(qp)) {
-			gd_ibgda_fail(qp, GD_IBGDA_ERR_STOPPED, where, 0);
+		if (gd_ibgda_spin(qp, &s, where))
 			return -1;
-		}
-		if (!t0)
-			t0 = gd_ib_now();
-		else if (gd_ib_now() - t0 > qp->timeout_ns) {
-			gd_ibgda_fail(qp, GD_IBGDA_ERR_TIMEOUT, where, 0);
-			return -1;
-		}
-		gd_ib_pause();
 	}
 	return 0;
 }
 
 /* --- produce ---------------------------------------------------------------- */
 
-/* Reserve n WQEBBs; wait for room. Returns the first index, or ~0 on error. */
+/* Reserve n WQEBBs (one atomic for the whole batch: a warp or CTA reserves
+ * once); wait for room. Returns the first index, or ~0 on error. */
 GD_HD uint64_t gd_ibgda_reserve(const struct gd_ibgda_qp *qp, uint32_t n)
 {
 	uint64_t base = gd_ib_add(&qp->ctr->resv_head, n);
@@ -355,31 +465,54 @@ GD_HD uint8_t *gd_ibgda_wqe_ptr(const struct gd_ibgda_qp *qp, uint64_t idx)
 	return qp->sq + (size_t)gd_mlx5_slot(idx, qp->nwqe) * GD_MLX5_WQEBB;
 }
 
-/* Publish [base, base + n) once everything below base is published. */
+/* Publish [base, base + n) once everything below base is published: one
+ * fence for the batch, then wait (loads, not CAS) for ready_head to reach
+ * base; only the owner of base moves it on, so a store suffices. */
 GD_HD int gd_ibgda_publish(const struct gd_ibgda_qp *qp, uint64_t base, uint32_t n)
 {
-	uint64_t t0 = 0;
+	struct gd_ib_spin s = {0, 0};
 
 	gd_ib_fence(qp->flags);
-	while (gd_ib_cas(&qp->ctr->ready_head, base, base + n) != base) {
-		if (gd_ibgda_failed(qp))
+	for (;;) {
+		uint64_t d = base - gd_ib_ld(&qp->ctr->ready_head);
+
+		if (!d)
+			break;
+		/* sleep by distance: the next in line spins tight (~64 ns per
+		 * warp ahead), those far back leave the line alone (<= 1 us) */
+		s.ns = d < 16 ? 32 : d > 512 ? 1024 : (uint32_t)d * 2;
+		if (gd_ibgda_spin(qp, &s, 2))
 			return -1;
-		if (!t0)
-			t0 = gd_ib_now();
-		else if (gd_ib_now() - t0 > qp->timeout_ns) {
-			gd_ibgda_fail(qp, GD_IBGDA_ERR_TIMEOUT, 2, 0);
-			return -1;
-		}
-		gd_ib_pause();
 	}
+	gd_ib_st64_rel(&qp->ctr->ready_head, base + n);
 	return 0;
 }
 
-/* Make the NIC see everything below upto: DBR then doorbell, monotonic. */
+/* Ring once: DBR then doorbell, to everything published (ready_head). The
+ * caller holds the lock or is the QP's only producer. */
+GD_HD void gd_ibgda_ring_now(const struct gd_ibgda_qp *qp)
+{
+	struct gd_ibgda_ctr *c = qp->ctr;
+	uint64_t r = gd_ib_ld(&c->ready_head);
+
+	if (r <= gd_ib_ld(&c->prod_idx))
+		return;
+	gd_ib_st64_rel(&c->prod_idx, r);
+	if (qp->flags & GD_IBGDA_SHARED) /* others' WQEs: cumulative release */
+		gd_ib_st32_rel_sys(qp->dbrec, gd_mlx5_dbr_value(r));
+	else /* our own WQEs, fenced in publish */
+		gd_ib_st32_rlx_sys(qp->dbrec, gd_mlx5_dbr_value(r));
+	gd_ib_st64_rel_sys(qp->db, gd_mlx5_db_value(qp->qpn, r));
+}
+
+/* Make the NIC see everything below upto (published already). Combining:
+ * whoever takes the lock rings everything published so far, so one
+ * doorbell serves every publisher waiting; the others wait on prod_idx (in
+ * the producers' memory) with backoff and a deadline. */
 GD_HD int gd_ibgda_ring(const struct gd_ibgda_qp *qp, uint64_t upto)
 {
 	struct gd_ibgda_ctr *c = qp->ctr;
-	uint64_t t0 = 0;
+	struct gd_ib_spin s = {0, 0};
 
 	if (qp->flags & GD_IBGDA_CPUDB) { /* ibgda-cpudb: a CPU thread rings */
 		gd_ib_max(&c->prod_idx, upto);
@@ -387,27 +520,18 @@ GD_HD int gd_ibgda_ring(const struct gd_ibgda_qp *qp, uint64_t upto)
 		gd_ib_max_sys(qp->db, upto);
 		return 0;
 	}
-	if (qp->flags & GD_IBGDA_SHARED) {
-		while (gd_ib_cas32(&c->lock, 0, 1) != 0) {
-			if (gd_ibgda_failed(qp))
-				return -1;
-			if (!t0)
-				t0 = gd_ib_now();
-			else if (gd_ib_now() - t0 > qp->timeout_ns) {
-				gd_ibgda_fail(qp, GD_IBGDA_ERR_TIMEOUT, 3, 0);
-				return -1;
-			}
-			gd_ib_pause();
+	while (gd_ib_ld(&c->prod_idx) < upto) {
+		if (!(qp->flags & GD_IBGDA_SHARED) ||
+		    (!gd_ib_ld32(&c->lock) && gd_ib_cas32(&c->lock, 0, 1) == 0)) {
+			gd_ibgda_ring_now(qp);
+			if (qp->flags & GD_IBGDA_SHARED)
+				gd_ib_unlock(&c->lock);
+			if (gd_ib_ld(&c->prod_idx) >= upto)
+				break;
 		}
+		if (gd_ibgda_spin(qp, &s, 3)) /* not published yet, or lock busy */
+			return -1;
 	}
-	if (upto > gd_ib_ld(&c->prod_idx)) {
-		gd_ib_max(&c->prod_idx, upto);
-		gd_ib_st32_rel_sys(qp->dbrec, gd_mlx5_dbr_value(upto));
-		gd_ib_fence(GD_IBGDA_SYSMEM);
-		gd_ib_st64_rel_sys(qp->db, gd_mlx5_db_value(qp->qpn, upto));
-	}
-	if (qp->flags & GD_IBGDA_SHARED)
-		gd_ib_unlock(&c->lock);
 	return 0;
 }
 

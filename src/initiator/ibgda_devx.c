@@ -40,7 +40,8 @@ int gd_devx_cmd(struct ibv_context *ctx, const void *in, size_t inlen, void *out
 	int rc = mlx5dv_devx_general_cmd(ctx, in, inlen, out, outlen);
 
 	if (rc && err)
-		snprintf(err, errlen, "%s (status 0x%x, syndrome 0x%x)", strerror(rc > 0 ? rc : errno),
+		snprintf(err, errlen, "%s (status 0x%x, syndrome 0x%x)",
+			 strerror(rc > 0 ? rc : errno),
 			 (unsigned)gd_prm_get(out, GD_F(CMD_OUT, STATUS)),
 			 (unsigned)gd_prm_get(out, GD_F(CMD_OUT, SYNDROME)));
 	return rc;
@@ -71,11 +72,13 @@ static int umem_try(struct ibv_context *ctx, void *addr, int dmabuf_fd)
 
 	errno = 0;
 	if (dmabuf_fd >= 0) {
-		struct mlx5dv_devx_umem_in in = { .addr = 0, .size = SCRATCH,
-						  .access = IBV_ACCESS_LOCAL_WRITE,
-						  .pgsz_bitmap = ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1),
-						  .comp_mask = MLX5DV_UMEM_MASK_DMABUF,
-						  .dmabuf_fd = dmabuf_fd };
+		struct mlx5dv_devx_umem_in in = {.addr = 0,
+						 .size = SCRATCH,
+						 .access = IBV_ACCESS_LOCAL_WRITE,
+						 .pgsz_bitmap =
+							 ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1),
+						 .comp_mask = MLX5DV_UMEM_MASK_DMABUF,
+						 .dmabuf_fd = dmabuf_fd};
 		u = mlx5dv_devx_umem_reg_ex(ctx, &in);
 	} else {
 		u = mlx5dv_devx_umem_reg(ctx, addr, SCRATCH, IBV_ACCESS_LOCAL_WRITE);
@@ -137,7 +140,8 @@ static void uar_steps(struct ibv_context *ctx, struct gd_ibgda_facts *f)
 		unreg = (cu_host_unregister_fn)dlsym(lib, "cuMemHostUnregister");
 	}
 	if (reg && unreg) {
-		void *page = (void *)((uintptr_t)uar->reg_addr & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1));
+		void *page = (void *)((uintptr_t)uar->reg_addr &
+				      ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1));
 
 		f->uar_gpu_map_err = reg(page, (size_t)sysconf(_SC_PAGESIZE),
 					 CU_HOSTREGISTER_PORTABLE_MAPPED_IOMEMORY);
@@ -170,8 +174,8 @@ static void driver_name(const struct gd_machine *m, const char *dev, char *buf, 
 	char parent[64];
 
 	if (!gd_sysfs_read_str(m, parent, sizeof(parent), "/sys/class/infiniband/%s/parent", dev)) {
-		snprintf(buf, len, "%s over %s", strncmp(dev, "siw", 3) ? "rdma_rxe (Soft-RoCE)" : "siw",
-			 parent);
+		snprintf(buf, len, "%s over %s",
+			 strncmp(dev, "siw", 3) ? "rdma_rxe (Soft-RoCE)" : "siw", parent);
 		return;
 	}
 	if (gd_sysfs_link_name(m, buf, len, "/sys/class/infiniband/%s/device/driver", dev))
@@ -181,7 +185,7 @@ static void driver_name(const struct gd_machine *m, const char *dev, char *buf, 
 void gd_ibgda_probe_facts(const struct gd_machine *m, const char *dev, int cuda_ordinal,
 			  struct gd_ibgda_facts *f)
 {
-	struct mlx5dv_context_attr attr = { .flags = MLX5DV_CONTEXT_FLAGS_DEVX };
+	struct mlx5dv_context_attr attr = {.flags = MLX5DV_CONTEXT_FLAGS_DEVX};
 	struct ibv_device **list = NULL, *d;
 	struct ibv_context *ctx;
 	struct gd_peermem pm;

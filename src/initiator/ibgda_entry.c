@@ -7,7 +7,8 @@ int gd_ibgda_prepare(const struct gd_machine *m, const char *dev, bool cpudb, bo
 	struct gd_ibgda_facts f;
 
 	gd_ibgda_probe_facts(m, dev, cuda_ordinal, &f);
-	gd_ibgda_decide(&f, cpudb ? GD_IBGDA_WANT_CPU_DB : GD_IBGDA_WANT_GPU_DB, allow_fallback, plan);
+	gd_ibgda_decide(&f, cpudb ? GD_IBGDA_WANT_CPU_DB : GD_IBGDA_WANT_GPU_DB, allow_fallback,
+			plan);
 	gd_ibgda_plan_print(plan, dev, out);
 	if (plan->rc) {
 		fprintf(err, "error: --initiator=%s: %s\n  fix: %s (gd_doctor --check %s)\n",

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * IBGDA device side: producer kernels over the shared protocol
- * (ibgda_dev.h) at thread, warp (lane i writes WQE i, lane 0 reserves and
- * rings) and CTA scope; a quiet kernel; a single-WQE latency kernel; and the
- * encoder sample kernel. Every wait inside is bounded by the QP's
+ * (ibgda_dev.h) at thread (coalesced per warp), warp (lane i writes WQE i,
+ * lane 0 reserves and rings) and CTA scope; a quiet kernel; a single-WQE
+ * latency kernel; and the encoder sample kernel. Every wait inside is bounded by the QP's
  * %globaltimer deadline (the failure record names QPN and indices).
  */
 #include <cuda_runtime.h>
@@ -29,30 +29,71 @@ __device__ static void build_item(const struct gd_ibgda_kargs &a, const struct g
 	gd_mlx5_wqe_rc(w, &wr);
 }
 
-__device__ static void fence_writes(const struct gd_ibgda_qp *qp)
+/* Kernel start: the run's deadline starts, the window's first stamp. */
+__device__ static void k_begin(const struct gd_ibgda_kargs &a)
 {
-	gd_ib_fence(qp->flags);
+	if (threadIdx.x == 0) {
+		gd_ibgda_run_start(&a.qps[0]);
+		if (a.stamps)
+			atomicMin((unsigned long long *)&a.stamps[0],
+				  (unsigned long long)gd_ib_now());
+	}
+}
+
+/* A warp's (or CTA's) last post done: the window's last stamp. */
+__device__ static void k_end(const struct gd_ibgda_kargs &a)
+{
+	if (a.stamps)
+		atomicMax((unsigned long long *)&a.stamps[1], (unsigned long long)gd_ib_now());
+}
+
+/*
+ * Thread scope: each thread posts one WQE per call; the threads of a warp
+ * that call together for the same QP are coalesced (the lowest reserves
+ * for all with one atomic, each writes its WQE, the lowest publishes and
+ * rings once after __syncwarp): one atomic, one fence and at most one
+ * doorbell per group instead of per WQE. Returns 0 or -1 (recorded).
+ */
+__device__ static int post_coalesced(const struct gd_ibgda_kargs &a, uint32_t qi, uint64_t item)
+{
+	const struct gd_ibgda_qp *qp = &a.qps[qi];
+	uint32_t peers = __match_any_sync(__activemask(), qi);
+	uint32_t lane = threadIdx.x & 31, leader = __ffs(peers) - 1;
+	uint32_t rank = __popc(peers & ((1u << lane) - 1));
+	struct gd_mlx5_wqebb w;
+	uint64_t base = 0;
+	int bad = 0;
+
+	if (lane == leader)
+		base = gd_ibgda_reserve(qp, __popc(peers));
+	base = __shfl_sync(peers, base, leader);
+	if (base == ~0ull)
+		return -1;
+	build_item(a, qp, base + rank, item, &w);
+	gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base + rank), &w);
+	__syncwarp(peers); /* the leader's fence in publish covers the group */
+	if (lane == leader)
+		bad = gd_ibgda_submit(qp, base, __popc(peers), 0);
+	return __shfl_sync(peers, bad, leader);
 }
 
 __global__ void k_post_thread(struct gd_ibgda_kargs a)
 {
 	uint64_t g = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
 	uint64_t T = (uint64_t)gridDim.x * blockDim.x;
-	const struct gd_ibgda_qp *qp = &a.qps[(g / 32) % a.nqps];
+	uint32_t qi = (uint32_t)((g / 32) % a.nqps);
 
-	for (uint32_t k = 0; k < a.iters; k++) {
-		struct gd_mlx5_wqebb w;
-		uint64_t base = gd_ibgda_reserve(qp, 1);
-
-		if (base == ~0ull)
-			return;
-		build_item(a, qp, base, k * T + g, &w);
-		gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base), &w);
-		if (gd_ibgda_submit(qp, base, 1, 0))
-			return;
-	}
+	k_begin(a);
+	for (uint32_t k = 0; k < a.iters; k++)
+		if (post_coalesced(a, qi, k * T + g))
+			break;
+	__syncwarp();
+	if ((threadIdx.x & 31) == 0)
+		k_end(a);
 }
 
+/* Warp scope: lane 0 reserves 32 WQEBBs with one atomic, lane i writes WQE
+ * i, lane 0 publishes (one fence) and rings per the batching rule. */
 __global__ void k_post_warp(struct gd_ibgda_kargs a)
 {
 	uint64_t g = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
@@ -60,26 +101,27 @@ __global__ void k_post_warp(struct gd_ibgda_kargs a)
 	uint32_t lane = threadIdx.x & 31;
 	const struct gd_ibgda_qp *qp = &a.qps[(g / 32) % a.nqps];
 
+	k_begin(a);
 	for (uint32_t k = 0; k < a.iters; k++) {
 		struct gd_mlx5_wqebb w;
 		uint64_t base = 0;
-		int bad;
+		int bad = 0;
 
 		if (lane == 0)
 			base = gd_ibgda_reserve(qp, 32);
 		base = __shfl_sync(0xffffffffu, base, 0);
 		if (base == ~0ull)
-			return;
+			break;
 		build_item(a, qp, base + lane, k * T + g, &w);
 		gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base + lane), &w);
-		fence_writes(qp);
 		__syncwarp();
-		bad = 0;
 		if (lane == 0)
 			bad = gd_ibgda_submit(qp, base, 32, 0);
 		if (__shfl_sync(0xffffffffu, bad, 0))
-			return;
+			break;
 	}
+	if (lane == 0)
+		k_end(a);
 }
 
 __global__ void k_post_cta(struct gd_ibgda_kargs a)
@@ -90,6 +132,7 @@ __global__ void k_post_cta(struct gd_ibgda_kargs a)
 	uint64_t T = (uint64_t)gridDim.x * blockDim.x;
 	const struct gd_ibgda_qp *qp = &a.qps[blockIdx.x % a.nqps];
 
+	k_begin(a);
 	for (uint32_t k = 0; k < a.iters; k++) {
 		struct gd_mlx5_wqebb w;
 
@@ -97,21 +140,22 @@ __global__ void k_post_cta(struct gd_ibgda_kargs a)
 			base = gd_ibgda_reserve(qp, blockDim.x);
 		__syncthreads();
 		if (base == ~0ull)
-			return;
+			break;
 		build_item(a, qp, base + threadIdx.x, k * T + g, &w);
 		gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base + threadIdx.x), &w);
-		fence_writes(qp);
 		__syncthreads();
 		if (threadIdx.x == 0)
 			bad = gd_ibgda_submit(qp, base, blockDim.x, 0);
 		__syncthreads();
 		if (bad)
-			return;
+			break;
 	}
+	if (threadIdx.x == 0)
+		k_end(a);
 }
 
 /* One thread per QP: a signalled NOP behind everything, then wait for it. */
-__global__ void k_quiet(struct gd_ibgda_qp *qps, uint32_t nqps)
+__global__ void k_quiet(struct gd_ibgda_qp *qps, uint32_t nqps, uint64_t *snap)
 {
 	uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
 	const struct gd_ibgda_qp *qp;
@@ -122,6 +166,11 @@ __global__ void k_quiet(struct gd_ibgda_qp *qps, uint32_t nqps)
 	if (q >= nqps)
 		return;
 	qp = &qps[q];
+	if (snap) { /* what the post kernel published and rang */
+		snap[2 * q] = gd_ib_ld(&qp->ctr->ready_head);
+		snap[2 * q + 1] = gd_ib_ld(&qp->ctr->prod_idx);
+	}
+	gd_ibgda_run_start(qp);
 	if (gd_ibgda_failed(qp))
 		return;
 	base = gd_ibgda_reserve(qp, 1);
@@ -142,6 +191,7 @@ __global__ void k_latency(struct gd_ibgda_kargs a, uint64_t *t_db, uint64_t *t_c
 {
 	const struct gd_ibgda_qp *qp = &a.qps[0];
 
+	gd_ibgda_run_start(qp);
 	for (uint32_t k = 0; k < a.iters; k++) {
 		struct gd_mlx5_wqebb w;
 		uint64_t t0 = gd_ib_now(), t1, base;
@@ -191,9 +241,10 @@ extern "C" int gd_ibgda_launch_post(const struct gd_ibgda_kargs *a, uint32_t cta
 	return (int)cudaGetLastError();
 }
 
-extern "C" int gd_ibgda_launch_quiet(struct gd_ibgda_qp *qps, uint32_t nqps, void *stream)
+extern "C" int gd_ibgda_launch_quiet(struct gd_ibgda_qp *qps, uint32_t nqps, uint64_t *snap,
+				     void *stream)
 {
-	k_quiet<<<(nqps + 31) / 32, 32, 0, (cudaStream_t)stream>>>(qps, nqps);
+	k_quiet<<<(nqps + 31) / 32, 32, 0, (cudaStream_t)stream>>>(qps, nqps, snap);
 	return (int)cudaGetLastError();
 }
 

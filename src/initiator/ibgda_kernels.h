@@ -108,6 +108,8 @@ struct gd_ibgda_kargs {
 	uint64_t src, dst;         /* item i: 8 bytes src + 8i -> dst + 8i */
 	uint32_t lkey, rkey;
 	uint64_t bad_at;           /* item with a wrong rkey, or ~0 */
+	uint64_t *stamps;          /* NULL, or device words: [0] min start (init ~0),
+				    * [1] max end of the posting (%globaltimer ns) */
 };
 
 #ifdef __cplusplus
@@ -117,7 +119,9 @@ extern "C" {
 int gd_ibgda_launch_sample(uint8_t *out, uint32_t n, uint64_t seed, void *stream);
 int gd_ibgda_launch_post(const struct gd_ibgda_kargs *a, uint32_t ctas, uint32_t threads,
 			 void *stream);
-int gd_ibgda_launch_quiet(struct gd_ibgda_qp *qps, uint32_t nqps, void *stream);
+/* snap: NULL, or 2 device words per QP: ready_head and prod_idx as the
+ * post kernel left them (before the quiet NOP). */
+int gd_ibgda_launch_quiet(struct gd_ibgda_qp *qps, uint32_t nqps, uint64_t *snap, void *stream);
 /* One thread, qps[0]: iters signalled WRITEs, each waited for; t_db[k] =
  * ns from reserve to the doorbell store, t_cqe[k] = ns to the completion. */
 int gd_ibgda_launch_latency(const struct gd_ibgda_kargs *a, uint64_t *t_db, uint64_t *t_cqe,

@@ -9,10 +9,14 @@
 const char *gd_ibgda_mem_name(enum gd_ibgda_mem m)
 {
 	switch (m) {
-	case GD_IBGDA_MEM_DMABUF: return "GPU memory (dma-buf umem)";
-	case GD_IBGDA_MEM_LEGACY: return "GPU memory (legacy umem, nvidia-peermem)";
-	case GD_IBGDA_MEM_HOST: return "host memory (umem)";
-	default: return "none";
+	case GD_IBGDA_MEM_DMABUF:
+		return "GPU memory (dma-buf umem)";
+	case GD_IBGDA_MEM_LEGACY:
+		return "GPU memory (legacy umem, nvidia-peermem)";
+	case GD_IBGDA_MEM_HOST:
+		return "host memory (umem)";
+	default:
+		return "none";
 	}
 }
 
@@ -54,10 +58,12 @@ static int device_steps(const struct gd_ibgda_facts *f, struct gd_ibgda_plan *p)
 	char b[96];
 
 	if (f->mlx5 != 1) {
-		line(p, "device %s: not mlx5 (driver %s): no", f->dev, f->driver[0] ? f->driver : "unknown");
+		line(p, "device %s: not mlx5 (driver %s): no", f->dev,
+		     f->driver[0] ? f->driver : "unknown");
 		refuse(p, "ibgda.devx",
 		       "run --initiator=proxy, which works on any RDMA device (rxe, EFA, ...)",
-		       "--initiator=ibgda needs a ConnectX (mlx5) NIC; %s is driven by %s and has no "
+		       "IBGDA (ibgda, ibgda-cpudb) needs a ConnectX (mlx5) NIC; %s is driven by %s "
+		       "and has no "
 		       "mlx5 work queues or DEVX",
 		       f->dev, f->driver[0] ? f->driver : "an unknown driver");
 		return -1;
@@ -74,9 +80,12 @@ static int device_steps(const struct gd_ibgda_facts *f, struct gd_ibgda_plan *p)
 		return -1;
 	}
 	line(p, "HCA caps: cqe_version %d, extended atomics %s", f->cqe_version,
-	     f->atomics == 1 ? "yes" : f->atomics == 0 ? "no (PCI_ATOMIC_MODE in the NIC firmware)" : "unknown");
+	     f->atomics == 1   ? "yes"
+	     : f->atomics == 0 ? "no (PCI_ATOMIC_MODE in the NIC firmware)"
+			       : "unknown");
 	if (f->cqe_version != 1) {
-		refuse(p, "ibgda.devx", "update the NIC firmware (ConnectX-6 or newer is the floor)",
+		refuse(p, "ibgda.devx",
+		       "update the NIC firmware (ConnectX-6 or newer is the floor)",
 		       "%s reports cqe_version %d; IBGDA needs 1", f->dev, f->cqe_version);
 		return -1;
 	}
@@ -127,7 +136,8 @@ static void doorbell_step(const struct gd_ibgda_facts *f, enum gd_ibgda_want wan
 	line(p, "UAR (doorbell page): %s", err_str(f->uar_err, b, sizeof(b)));
 	if (f->uar_err) {
 		refuse(p, "ibgda.devx", "update rdma-core and the NIC firmware",
-		       "mlx5dv_devx_alloc_uar on %s failed: %s", f->dev, err_str(f->uar_err, b, sizeof(b)));
+		       "mlx5dv_devx_alloc_uar on %s failed: %s", f->dev,
+		       err_str(f->uar_err, b, sizeof(b)));
 		return;
 	}
 	if (want == GD_IBGDA_WANT_CPU_DB) {
@@ -136,13 +146,17 @@ static void doorbell_step(const struct gd_ibgda_facts *f, enum gd_ibgda_want wan
 		return;
 	}
 	if (f->uar_gpu_map_err == 0) {
-		line(p, "UAR mapped into the GPU (cuMemHostRegister, I/O memory): ok; the GPU rings");
+		line(p,
+		     "UAR mapped into the GPU (cuMemHostRegister, I/O memory): ok; the GPU rings");
 		return;
 	}
-	line(p, "UAR mapped into the GPU (cuMemHostRegister, I/O memory): CUDA error %d%s (registry "
-		"key PeerMappingOverride=1 %s)",
+	line(p,
+	     "UAR mapped into the GPU (cuMemHostRegister, I/O memory): CUDA error %d%s (registry "
+	     "key PeerMappingOverride=1 %s)",
 	     f->uar_gpu_map_err, f->uar_gpu_map_err == 800 ? " not permitted" : "",
-	     f->regkey == 1 ? "set" : f->regkey == 0 ? "not set" : "unknown");
+	     f->regkey == 1   ? "set"
+	     : f->regkey == 0 ? "not set"
+			      : "unknown");
 	if (allow_fallback) {
 		p->cpu_doorbell = true;
 		p->fell_back = true;
@@ -174,8 +188,9 @@ void gd_ibgda_plan_print(const struct gd_ibgda_plan *p, const char *dev, void *f
 	for (int i = 0; i < p->nlines; i++)
 		fprintf(out, "  IBGDA probe: %s\n", p->lines[i]);
 	if (p->rc)
-		fprintf(out, "  IBGDA probe: cannot run on %s: %s\n  IBGDA probe: fix: %s (gd_doctor "
-			     "--check %s)\n",
+		fprintf(out,
+			"  IBGDA probe: cannot run on %s: %s\n  IBGDA probe: fix: %s (gd_doctor "
+			"--check %s)\n",
 			dev, p->why, p->fix, p->check);
 	else
 		fprintf(out, "  IBGDA probe: would run: %s, queues in %s%s\n",

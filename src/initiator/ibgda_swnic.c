@@ -41,7 +41,12 @@ static void write_cqe(struct gd_swnic_qp *q, uint8_t op, uint16_t counter, uint8
 
 	gd_mlx5_cqe_fill(img, op, owner, counter, q->qpn, wqe_op, bytes, synd, synd ? 0x88 : 0);
 	/* body first, then the last 8 bytes (counter, op_own) in one release store */
-	memcpy(e, img, 56);
+	for (int k = 0; k < 56; k += 8) { /* word stores: pollers may read the body */
+		uint64_t w;
+
+		memcpy(&w, img + k, 8);
+		__atomic_store_n((uint64_t *)(e + k), w, __ATOMIC_RELAXED);
+	}
 	memcpy(&tail, img + 56, 8);
 	__atomic_store_n((uint64_t *)(e + 56), tail, __ATOMIC_RELEASE);
 	q->cq_pi++;
@@ -57,7 +62,8 @@ static uint8_t execute(struct gd_swnic *nic, const struct gd_mlx5_wqe_view *v)
 		return 0;
 	if (v->opcode == GD_MLX5_OP_ATOMIC_FA || v->opcode == GD_MLX5_OP_ATOMIC_CS)
 		len = 8;
-	else if (v->opcode == GD_MLX5_OP_ATOMIC_MASKED_FA || v->opcode == GD_MLX5_OP_ATOMIC_MASKED_CS)
+	else if (v->opcode == GD_MLX5_OP_ATOMIC_MASKED_FA ||
+		 v->opcode == GD_MLX5_OP_ATOMIC_MASKED_CS)
 		len = v->opmod == GD_MLX5_OPMOD_EXT_ATOMIC_8B ? 8 : 4;
 	r = mr_find(nic, v->raddr, len, v->rkey);
 	if (!r)
@@ -99,9 +105,12 @@ static uint8_t execute(struct gd_swnic *nic, const struct gd_mlx5_wqe_view *v)
 			old = __atomic_fetch_add(t, (uint32_t)v->op1, __ATOMIC_SEQ_CST);
 		else {
 			old = __atomic_load_n(t, __ATOMIC_SEQ_CST);
-			while ((old & (uint32_t)v->mask2) == ((uint32_t)v->op2 & (uint32_t)v->mask2) &&
+			while ((old & (uint32_t)v->mask2) ==
+				       ((uint32_t)v->op2 & (uint32_t)v->mask2) &&
 			       !__atomic_compare_exchange_n(
-				       t, &old, (old & ~(uint32_t)v->mask1) | ((uint32_t)v->op1 & (uint32_t)v->mask1),
+				       t, &old,
+				       (old & ~(uint32_t)v->mask1) |
+					       ((uint32_t)v->op1 & (uint32_t)v->mask1),
 				       0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 				;
 		}
@@ -137,7 +146,8 @@ static int one_wqe(struct gd_swnic *nic, struct gd_swnic_qp *q)
 	nbb = gd_mlx5_wqebbs(w[7] & 0x3f);
 	for (uint32_t k = 0; k < nbb && k < 4; k++) /* a WQE may wrap the ring */
 		memcpy(buf + k * GD_MLX5_WQEBB,
-		       q->sq + (size_t)((q->ci + k) & (q->nwqe - 1)) * GD_MLX5_WQEBB, GD_MLX5_WQEBB);
+		       q->sq + (size_t)((q->ci + k) & (q->nwqe - 1)) * GD_MLX5_WQEBB,
+		       GD_MLX5_WQEBB);
 	if (gd_mlx5_wqe_parse(buf, &v) || v.qpn != q->qpn || v.pi != (uint16_t)q->ci || !nbb) {
 		problem(nic, q, "malformed WQE (qpn, index or ds wrong)");
 		write_cqe(q, GD_MLX5_CQE_REQ_ERR, (uint16_t)q->ci, v.opcode, 0,

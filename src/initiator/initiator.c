@@ -11,6 +11,7 @@
 
 enum {
 	O_INITIATOR = GD_INIT_OPT_BASE, O_CTAS, O_THREADS, O_SCOPE, O_PROXY_THREADS, O_RING_SLOTS,
+	O_IBGDA_FALLBACK, O_DUMP_WQES,
 };
 
 const struct gd_opt gd_initiator_opts[] = {
@@ -20,6 +21,8 @@ const struct gd_opt gd_initiator_opts[] = {
 	{ "scope", 0, GD_REQ_ARG, "SCOPE", "proxy/IBGDA: who issues one reservation: thread, warp (default) or block", O_SCOPE },
 	{ "proxy_threads", 0, GD_REQ_ARG, "N", "proxy: CPU proxy threads, one ring each, 1-32 (default 1; at most -q)", O_PROXY_THREADS },
 	{ "ring_slots", 0, GD_REQ_ARG, "N", "proxy: descriptors per ring, a power of two (default 1024)", O_RING_SLOTS },
+	{ "ibgda_fallback", 0, GD_NO_ARG, NULL, "ibgda: when the GPU cannot map the NIC doorbell, run ibgda-cpudb (a CPU rings) instead of exiting 3", O_IBGDA_FALLBACK },
+	{ "dump_wqes", 0, GD_REQ_ARG, "N", "ibgda: print the first N send WQEs decoded (debugging on real hardware)", O_DUMP_WQES },
 	{ NULL },
 };
 
@@ -62,6 +65,11 @@ int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg)
 	int v = 0, ret;
 
 	switch (id) {
+	case O_IBGDA_FALLBACK:
+		o->ibgda_fallback = true;
+		return 0;
+	case O_DUMP_WQES:
+		return u32_arg("--dump_wqes", arg, 0, 1u << 20, &o->dump_wqes);
 	case O_INITIATOR:
 		ret = gd_opt_choice("--initiator", arg, initiator_names, &v);
 		o->initiator = (enum gd_initiator)v;
@@ -98,6 +106,11 @@ int gd_init_opts_check(const struct gd_init_opts *o)
 	if (o->initiator == GD_INIT_CPU && o->given) {
 		gd_error("--ctas, --threads, --scope, --proxy_threads and --ring_slots shape the "
 			 "proxy and IBGDA initiators; add --initiator=proxy (or ibgda)");
+		return -EINVAL;
+	}
+	if ((o->ibgda_fallback || o->dump_wqes) && o->initiator != GD_INIT_IBGDA &&
+	    o->initiator != GD_INIT_IBGDA_CPUDB) {
+		gd_error("--ibgda_fallback and --dump_wqes belong to --initiator=ibgda (or ibgda-cpudb)");
 		return -EINVAL;
 	}
 	if (o->scope == GD_SCOPE_WARP && o->threads % 32) {

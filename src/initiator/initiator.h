@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "opts.h"
 
@@ -56,6 +57,8 @@ struct gd_init_opts {
 	uint32_t proxy_threads;
 	uint32_t ring_slots;
 	uint32_t given;
+	bool ibgda_fallback;    /* --ibgda_fallback: ibgda may become ibgda-cpudb */
+	uint32_t dump_wqes;     /* --dump_wqes N: print the first N WQEs decoded */
 };
 
 void gd_init_opts_defaults(struct gd_init_opts *o);
@@ -87,10 +90,16 @@ void gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uin
 			 char *buf, size_t len);
 
 /*
- * The IBGDA modes are built by the IBGDA feature (mlx5_*). Until it fills
- * this hook (ibgda_hook.c), it returns false and tools exit 3 with
- * "--initiator=ibgda: not built".
+ * The IBGDA modes' entry (ibgda_hook.c, the IBGDA feature): for
+ * --initiator=ibgda or ibgda-cpudb, run the probe chain on the device the
+ * test would use (gd_dev_choose), print every step with its reason to out,
+ * and return 0 when the mode can run, else the exit code (3) after a message
+ * naming the cause, the fix and the gd_doctor check (a non-mlx5 device names
+ * --initiator=proxy). --ibgda_fallback lets ibgda become ibgda-cpudb (said
+ * so, never silently).
  */
-bool gd_ibgda_available(enum gd_initiator which);
+struct gd_machine;
+int gd_ibgda_hook(const struct gd_init_opts *o, const struct gd_machine *m, const char *dev,
+		  int port, FILE *out);
 
 #endif

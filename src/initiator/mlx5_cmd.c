@@ -101,8 +101,9 @@ void gd_cmd_init2rtr(uint8_t in[GD_PRM_BYTES(MODIFY_QP_IN)], const struct gd_qp_
 		return;
 	}
 	SET(ads, ADS, RMAC_47_32, ((uint32_t)p->rmac[0] << 8) | p->rmac[1]);
-	SET(ads, ADS, RMAC_31_0, ((uint32_t)p->rmac[2] << 24) | ((uint32_t)p->rmac[3] << 16) |
-					 ((uint32_t)p->rmac[4] << 8) | p->rmac[5]);
+	SET(ads, ADS, RMAC_31_0,
+	    ((uint32_t)p->rmac[2] << 24) | ((uint32_t)p->rmac[3] << 16) |
+		    ((uint32_t)p->rmac[4] << 8) | p->rmac[5]);
 	memcpy(GD_PRM_SUB(ads, ADS, RGID_RIP), p->rgid, 16);
 	SET(ads, ADS, SRC_ADDR_INDEX, p->gid_index);
 	SET(ads, ADS, HOP_LIMIT, p->hop_limit ? p->hop_limit : 255);

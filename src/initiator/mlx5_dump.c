@@ -31,8 +31,8 @@ unsigned gd_mlx5_format_wqe(char *buf, size_t len, const uint8_t *wqe)
 	int bad = gd_mlx5_wqe_parse(wqe, &v);
 	size_t n;
 
-	n = (size_t)snprintf(buf, len, "wqe %5u %-16s qpn 0x%06x ds %2u opmod 0x%02x%s%s%s",
-			     v.pi, gd_mlx5_opcode_name(v.opcode), v.qpn, v.ds, v.opmod,
+	n = (size_t)snprintf(buf, len, "wqe %5u %-16s qpn 0x%06x ds %2u opmod 0x%02x%s%s%s", v.pi,
+			     gd_mlx5_opcode_name(v.opcode), v.qpn, v.ds, v.opmod,
 			     v.fm_ce_se & GD_MLX5_CTRL_CQ_UPDATE ? " signalled" : "",
 			     v.fm_ce_se & 0xe0 ? " fenced" : "", bad ? " MALFORMED" : "");
 	if (!bad && v.opcode != GD_MLX5_OP_NOP && n < len)
@@ -61,7 +61,8 @@ void gd_mlx5_dump_ring(FILE *out, const uint8_t *sq, uint32_t nwqe, uint32_t n)
 
 		for (unsigned j = 0; j < 4; j++)
 			memcpy(copy + j * GD_MLX5_WQEBB,
-			       sq + (size_t)((idx + j) & (nwqe - 1)) * GD_MLX5_WQEBB, GD_MLX5_WQEBB);
+			       sq + (size_t)((idx + j) & (nwqe - 1)) * GD_MLX5_WQEBB,
+			       GD_MLX5_WQEBB);
 		bbs = gd_mlx5_format_wqe(line, sizeof(line), copy);
 		fprintf(out, "%s\n", line);
 		idx += bbs > 4 ? 4 : bbs;
@@ -73,12 +74,14 @@ void gd_mlx5_format_cqe(char *buf, size_t len, const uint8_t *cqe)
 	uint8_t op = gd_mlx5_cqe_opcode(cqe);
 
 	if (op == GD_MLX5_CQE_REQ_ERR || op == GD_MLX5_CQE_RESP_ERR)
-		snprintf(buf, len, "cqe %s qpn 0x%06x wqe_counter %u syndrome 0x%02x %s vendor 0x%02x",
+		snprintf(buf, len,
+			 "cqe %s qpn 0x%06x wqe_counter %u syndrome 0x%02x %s vendor 0x%02x",
 			 op == GD_MLX5_CQE_REQ_ERR ? "REQ_ERR" : "RESP_ERR", gd_mlx5_cqe_qpn(cqe),
 			 gd_mlx5_cqe_wqe_counter(cqe), cqe[GD_MLX5_CQE_SYNDROME],
-			 gd_mlx5_syndrome_name(cqe[GD_MLX5_CQE_SYNDROME]), cqe[GD_MLX5_CQE_VENDOR_SYND]);
+			 gd_mlx5_syndrome_name(cqe[GD_MLX5_CQE_SYNDROME]),
+			 cqe[GD_MLX5_CQE_VENDOR_SYND]);
 	else
-		snprintf(buf, len, "cqe opcode %u owner %u qpn 0x%06x wqe_counter %u byte_cnt %u", op,
-			 gd_mlx5_cqe_owner(cqe), gd_mlx5_cqe_qpn(cqe), gd_mlx5_cqe_wqe_counter(cqe),
-			 gd_mlx5_cqe_byte_cnt(cqe));
+		snprintf(buf, len, "cqe opcode %u owner %u qpn 0x%06x wqe_counter %u byte_cnt %u",
+			 op, gd_mlx5_cqe_owner(cqe), gd_mlx5_cqe_qpn(cqe),
+			 gd_mlx5_cqe_wqe_counter(cqe), gd_mlx5_cqe_byte_cnt(cqe));
 }

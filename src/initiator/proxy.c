@@ -16,6 +16,9 @@
 
 #define CACHE_LINE 128 /* a GPU-side line as well */
 #define POLL_MAX 32
+/* a pass (one chain per QP, one signalled WR each) carries at most this many
+ * bytes, so that large messages complete, and free the ring, steadily */
+#define PASS_BYTES (1u << 20)
 
 /* One QP's bookkeeping. done_id may be written by any thread that polls a
  * shared CQ; everything else only by the owner. */
@@ -299,9 +302,10 @@ static uint32_t take(struct proxy_thread *t)
 	struct gd_proxy *px = t->px;
 	const struct gd_ring_view *r = &px->host[t->index];
 	uint32_t nt = px->cfg.nthreads, batch = px->cfg.batch, k = 0;
+	uint64_t bytes = 0;
 	struct gd_req req;
 
-	while (k < batch) {
+	while (k < batch && bytes < PASS_BYTES) {
 		int ok = read_slot(r, t->cons, &req);
 		uint32_t qp, li;
 
@@ -316,6 +320,7 @@ static uint32_t take(struct proxy_thread *t)
 		if (px->qs[qp].inflight + t->nreq[li] + 1 > px->cfg.sq_depth)
 			break; /* send queue full: post what we have, completions free it */
 		t->reqs[(size_t)li * batch + t->nreq[li]++] = req;
+		bytes += req.size;
 		t->cons++;
 		k++;
 	}
@@ -480,7 +485,7 @@ static void *proxy_main(void *arg)
 			check_deadline(t, gd_hd_now_ns());
 		else
 			t->last_progress = gd_hd_now_ns();
-		gd_hd_pause();
+		gd_hd_pause(idle / 256);
 	}
 	return NULL;
 }

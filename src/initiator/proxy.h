@@ -4,7 +4,7 @@
  * (ring.h) and post them through a transport (transport.h).
  *
  * Each proxy thread owns one ring and the QPs q with q % threads == its
- * index. Per pass it takes up to `batch` ready descriptors, groups them per
+ * index. Per pass it takes up to `batch` ready descriptors (1 MiB at most), groups them per
  * QP and posts each group as ONE chain with ONE signalled WR (one doorbell),
  * polls completions in batches, publishes `done` (ring order) and returns
  * credits every `credit_batch` slots (or when the ring runs dry). No mutex:

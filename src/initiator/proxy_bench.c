@@ -120,7 +120,7 @@ static int watch(struct run *r, struct gd_host_prod *h)
 {
 	struct gd_loop *l = r->l;
 	uint64_t last = gd_now_ns();
-	struct timespec ts = { 0, 200000 };
+	struct timespec ts = { 0, 1000000 };
 
 	while (!gd_host_prod_done(h)) {
 		uint64_t now = gd_now_ns();

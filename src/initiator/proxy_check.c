@@ -38,6 +38,12 @@ int gd_proxy_bench_check(const struct gd_bench_params *p)
 			 groups, o->ctas, o->threads, gd_scope_name(o->scope), p->num_qps);
 		return -EINVAL;
 	}
+	if (p->kind == GD_KIND_BW && groups && (p->iters * p->num_qps) % groups) {
+		gd_error("--initiator=proxy: -n x -q (%llu) is not a multiple of the %u issuing groups: "
+			 "each group issues the same number of requests; adjust -n",
+			 (unsigned long long)(p->iters * p->num_qps), groups);
+		return -EINVAL;
+	}
 	if (p->kind == GD_KIND_BW && p->op == GD_OP_ATOMIC &&
 	    p->atomic_type == GD_ATOMIC_CMP_AND_SWAP && groups != p->num_qps) {
 		gd_error("--initiator=proxy with CMP_AND_SWAP needs one issuing group per QP (%u "

@@ -20,7 +20,8 @@
  * A request's channel chooses its QP (channel % QPs) and the QP its proxy
  * thread and so its ring (QP % rings): every QP is driven by one thread.
  *
- * Every wait has a deadline (timeout_ns, on %globaltimer on the GPU) and
+ * Every wait has a deadline (timeout_ns without progress, on %globaltimer on
+ * the GPU) and
  * fills a struct gd_ring_fail with the ring indices and the outstanding
  * counts, which the host prints.
  */
@@ -136,8 +137,8 @@ GD_HD uint64_t gd_ring_wait_space(const struct gd_ring_set *s, uint32_t ring, ui
 				  uint32_t n, uint64_t *cache, struct gd_ring_fail *f)
 {
 	const struct gd_ring_view *r = &s->ring[ring];
-	uint64_t slots = 1ull << r->log2, deadline = 0, code;
-	uint32_t spin = 0;
+	uint64_t slots = 1ull << r->log2, deadline = 0, code, last = *cache;
+	uint32_t spin = 0, waits = 0;
 
 	if (idx + n <= *cache + slots)
 		return GD_RING_OK;
@@ -150,14 +151,15 @@ GD_HD uint64_t gd_ring_wait_space(const struct gd_ring_set *s, uint32_t ring, ui
 		}
 		if (++spin % 64)
 			continue;
-		if (!deadline)
+		if (!deadline || c != last) /* the deadline counts from the last progress */
 			deadline = gd_hd_now_ns() + s->timeout_ns;
+		last = c;
 		code = gd_ring_check(s, deadline, GD_RING_TIMEOUT_SPACE);
 		if (code) {
 			gd_ring_fill_fail(s, ring, code, idx, f);
 			return code;
 		}
-		gd_hd_pause();
+		gd_hd_pause(waits++);
 	}
 }
 
@@ -198,20 +200,21 @@ GD_HD uint64_t gd_ring_wait_done(const struct gd_ring_set *s, uint32_t ring, uin
 				 struct gd_ring_fail *f)
 {
 	const struct gd_ring_view *r = &s->ring[ring];
-	uint64_t deadline = 0, code;
-	uint32_t spin = 0;
+	uint64_t deadline = 0, code, d, last = 0;
+	uint32_t spin = 0, waits = 0;
 
-	while (gd_hd_load_acq(r->done) < target) {
+	while ((d = gd_hd_load_acq(r->done)) < target) {
 		if (++spin % 64)
 			continue;
-		if (!deadline)
+		if (!deadline || d != last) /* the deadline counts from the last progress */
 			deadline = gd_hd_now_ns() + s->timeout_ns;
+		last = d;
 		code = gd_ring_check(s, deadline, GD_RING_TIMEOUT_DONE);
 		if (code) {
 			gd_ring_fill_fail(s, ring, code, target, f);
 			return code;
 		}
-		gd_hd_pause();
+		gd_hd_pause(waits++);
 	}
 	return gd_hd_load_acq(s->error) ? GD_RING_FAULT : GD_RING_OK;
 }

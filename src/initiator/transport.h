@@ -59,6 +59,8 @@ struct gd_sw_transport *gd_sw_transport_create(void *local, void *peer, uint64_t
 void gd_sw_transport_destroy(struct gd_sw_transport *t);
 /* Fill tp with the test double's operations. */
 void gd_sw_transport_ops(struct gd_sw_transport *t, struct gd_transport *tp);
+/* Make every request take at least ns nanoseconds (a slow link), 0 = none. */
+void gd_sw_transport_set_delay(struct gd_sw_transport *t, uint64_t ns);
 /* Requests executed so far (all threads). */
 uint64_t gd_sw_transport_executed(const struct gd_sw_transport *t);
 

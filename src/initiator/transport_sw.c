@@ -27,6 +27,7 @@ struct gd_sw_transport {
 	uint64_t bytes;
 	uint32_t nqps, nthreads;
 	uint64_t fail_after;
+	uint64_t delay_ns;
 	uint64_t executed; /* atomic, all threads: kept only with fail_after */
 	struct sw_cq *cq;  /* per thread */
 };
@@ -71,6 +72,11 @@ void gd_sw_transport_destroy(struct gd_sw_transport *t)
 	free(t);
 }
 
+void gd_sw_transport_set_delay(struct gd_sw_transport *t, uint64_t ns)
+{
+	t->delay_ns = ns;
+}
+
 uint64_t gd_sw_transport_executed(const struct gd_sw_transport *t)
 {
 	uint64_t n = 0;
@@ -87,6 +93,12 @@ static int execute(struct gd_sw_transport *t, struct sw_cq *cq, const struct gd_
 	/* one shared counter only when a fault is to be injected (no contention otherwise) */
 	if (t->fail_after && __atomic_add_fetch(&t->executed, 1, __ATOMIC_RELAXED) == t->fail_after)
 		return GD_SW_STATUS_FAULT;
+	if (t->delay_ns) {
+		uint64_t until = gd_hd_now_ns() + t->delay_ns;
+
+		while (gd_hd_now_ns() < until)
+			;
+	}
 	if (r->size > t->bytes || r->local > t->bytes - r->size || r->remote > t->bytes - r->size)
 		return GD_SW_STATUS_BOUNDS;
 	switch (r->op) {

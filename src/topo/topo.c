@@ -82,6 +82,36 @@ static int load(hwloc_topology_t hw, const struct gd_topo_src *src)
 	return ret;
 }
 
+/*
+ * What hwloc will read, checked first: the XML is read by gdperf's bounded
+ * reader (hwloc then parses the buffer), and a fixture tree must hold no FIFO,
+ * device or huge file, since hwloc's own reads of it would block or run on.
+ */
+static int check_input(struct gd_topo *t, const struct gd_topo_src *src, char **xml,
+		       size_t *xmllen, char *err, size_t errlen)
+{
+	char bad[PATH_MAX];
+	int ret;
+
+	if (src->xml) {
+		ret = gd_readfile_alloc(src->xml, GD_READ_CAP_TEXT, xml, xmllen);
+		if (ret) {
+			snprintf(err, errlen, "cannot read topology file %s: %s", src->xml,
+				 gd_strerror(ret));
+			return ret;
+		}
+		t->xml_nvidia_objs = count_xml_gpus(*xml);
+		return 0;
+	}
+	if (!src->m->fixture)
+		return 0;
+	ret = gd_readfile_check_tree(src->m->root, 1000000, bad, sizeof(bad));
+	if (ret)
+		snprintf(err, errlen, "cannot read the sysfs tree %s: %s: %s", src->m->root, bad,
+			 ret == -E2BIG ? "more than a million entries" : gd_strerror(ret));
+	return ret;
+}
+
 int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen)
 {
 	hwloc_topology_t hw;
@@ -90,16 +120,9 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	/* read by gdperf's bounded reader, so that hwloc never reads a FIFO or /dev/zero */
-	if (src->xml) {
-		ret = gd_readfile_alloc(src->xml, GD_READ_CAP_TEXT, &xml, &xmllen);
-		if (ret) {
-			snprintf(err, errlen, "cannot read topology file %s: %s", src->xml,
-				 gd_strerror(ret));
-			return ret;
-		}
-		t->xml_nvidia_objs = count_xml_gpus(xml);
-	}
+	ret = check_input(t, src, &xml, &xmllen, err, errlen);
+	if (ret)
+		return ret;
 	if (hwloc_topology_init(&hw)) {
 		free(xml);
 		return -ENOMEM;
@@ -126,17 +149,6 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 			return -EINVAL;
 		}
 	} else if (src->m->fixture) {
-		char bad[PATH_MAX];
-
-		/* hwloc reads the tree with blocking reads of its own: refuse FIFOs first */
-		ret = gd_readfile_check_tree(src->m->root, 1000000, bad, sizeof(bad));
-		if (ret) {
-			snprintf(err, errlen, "cannot read the sysfs tree %s: %s: %s",
-				 src->m->root, bad, ret == -E2BIG ?
-				 "more than a million entries" : gd_strerror(ret));
-			hwloc_topology_destroy(hw);
-			return ret;
-		}
 		/* hwloc's linux backend reads the fixture root (load_fsroot); the
 		 * components that probe the real machine (libpciaccess, CPUID) stay out */
 		if (!has_cpu_topology(src->m->root)) {

@@ -20,7 +20,7 @@ for spec in "$SPECS"/bad-*.yaml; do
 	ok "$(basename "$spec"): $(cut -c1-120 "$tmp/err")"
 done
 "$GD_CHECK" "$tmp/absent.yaml" 2>"$tmp/err"
-[ $? -eq 3 ] && grep -q "cannot open the spec" "$tmp/err" && ok "a missing spec: exit 3" || fail "missing spec"
+[ $? -eq 2 ] && grep -q "cannot read the spec: No such file" "$tmp/err" && ok "a missing spec: exit 2" || fail "missing spec"
 "$GD_CHECK" 2>"$tmp/err"
 [ $? -eq 2 ] && ok "no spec: exit 2" || fail "no spec"
 

@@ -11,6 +11,7 @@
  * opts: --scope thread|warp|cta --ctas N --threads N --qps N --iters N
  *   --nwqe N --ring_every N --sig_every N --sq host|gpu --normal_cq --cpudb
  *   --bad_rkey_at ITEM --stall_at WQE --timeout_ms N --reps N --dump_wqes N
+ *   --budget_ms N (the whole run's deadline on the GPU; default 2 x timeout + 1 s)
  * Exit: 0 pass, 1 failed (error CQE, deadline, bad data), 2 usage, 77 no GPU.
  */
 #include <cuda_runtime_api.h>
@@ -32,13 +33,15 @@ struct opts {
 	const char *cmd;
 	uint32_t scope, ctas, threads, qps, iters, nwqe, ring_every, sig_every, reps, dump;
 	int sq_gpu, normal_cq, cpudb, validate;
-	uint64_t bad_at, stall_at, timeout_ms, n;
+	uint64_t bad_at, stall_at, timeout_ms, budget_ms, n;
 };
 
 struct setup {
 	struct gd_ibgda_qp *hqps, *dqps;
 	struct gd_ibgda_ctr *ctr;
 	struct gd_ibgda_err *err;
+	struct gd_ibgda_ctl *ctl; /* device memory: stop flag, run deadline */
+	uint64_t *stamps, *snap;  /* device memory: window stamps, counters per QP */
 	uint8_t *sq, *cq;
 	uint32_t *dbrec, *cq_dbrec;
 	uint64_t *db, *cpudb_words;
@@ -81,11 +84,12 @@ static int stream_wait(cudaStream_t s, uint64_t limit_ns)
 
 	while ((e = cudaStreamQuery(s)) == cudaErrorNotReady) {
 		if (now_ns() - t0 > limit_ns) {
-			fprintf(stderr, "gd_ibgda_gpu: kernel still running after %llu ms; giving up\n",
+			fprintf(stderr,
+				"gd_ibgda_gpu: kernel still running after %llu ms; giving up\n",
 				(unsigned long long)(limit_ns / 1000000));
 			return -1;
 		}
-		struct timespec ts = { 0, 200000 };
+		struct timespec ts = {0, 200000};
 		nanosleep(&ts, NULL);
 	}
 	if (e != cudaSuccess) {
@@ -117,29 +121,54 @@ static void setup_qps(struct setup *s, const struct opts *o)
 	s->db = hmap(o->qps * 64);
 	s->cpudb_words = hmap(o->qps * 64);
 	s->err = hmap(sizeof(*s->err));
+	struct gd_ibgda_ctl ctl = {.budget_ns = o->budget_ms * 1000000ull};
+	uint64_t st[2] = {~0ull, 0};
+
+	CK(cudaMalloc((void **)&s->ctl, sizeof(*s->ctl)));
+	CK(cudaMemcpy(s->ctl, &ctl, sizeof(ctl), cudaMemcpyHostToDevice));
+	CK(cudaMalloc((void **)&s->stamps, sizeof(st)));
+	CK(cudaMemcpy(s->stamps, st, sizeof(st), cudaMemcpyHostToDevice));
+	CK(cudaMalloc((void **)&s->snap, o->qps * 16));
+	CK(cudaMemset(s->snap, 0, o->qps * 16));
 	for (uint32_t q = 0; q < o->qps; q++) {
 		struct gd_ibgda_qp *qp = &s->hqps[q];
-		int shared = o->scope == GD_IBGDA_SCOPE_THREAD ||
-			     (o->scope == GD_IBGDA_SCOPE_WARP && o->ctas * o->threads / 32 > o->qps) ||
-			     (o->scope == GD_IBGDA_SCOPE_CTA && o->ctas > o->qps);
+		/* the latency kernel is one thread: the QP's only ringer */
+		int shared =
+			strcmp(o->cmd, "latency") &&
+			(o->scope == GD_IBGDA_SCOPE_THREAD ||
+			 (o->scope == GD_IBGDA_SCOPE_WARP && o->ctas * o->threads / 32 > o->qps) ||
+			 (o->scope == GD_IBGDA_SCOPE_CTA && o->ctas > o->qps));
 
 		*qp = (struct gd_ibgda_qp){
-			.sq = s->sq + (size_t)q * o->nwqe * 64, .nwqe = o->nwqe, .qpn = 0x100 + q,
-			.dbrec = s->dbrec + 16 * q, .db = (o->cpudb ? s->cpudb_words : s->db) + 8 * q,
-			.cq = s->cq + (size_t)q * ncqe * 64, .ncqe = ncqe,
+			.sq = s->sq + (size_t)q * o->nwqe * 64,
+			.nwqe = o->nwqe,
+			.qpn = 0x100 + q,
+			.dbrec = s->dbrec + 16 * q,
+			.db = (o->cpudb ? s->cpudb_words : s->db) + 8 * q,
+			.cq = s->cq + (size_t)q * ncqe * 64,
+			.ncqe = ncqe,
 			.flags = (o->normal_cq ? 0 : GD_IBGDA_COLLAPSED) |
-				 (o->sq_gpu ? 0 : GD_IBGDA_SYSMEM) | (o->cpudb ? GD_IBGDA_CPUDB : 0) |
-				 (shared ? GD_IBGDA_SHARED : 0),
-			.cq_dbrec = s->cq_dbrec + 16 * q, .ring_every = o->ring_every, .ctr = s->ctr + q,
-			.err = s->err, .timeout_ns = o->timeout_ms * 1000000ull,
+				 (o->sq_gpu ? 0 : GD_IBGDA_SYSMEM) |
+				 (o->cpudb ? GD_IBGDA_CPUDB : 0) | (shared ? GD_IBGDA_SHARED : 0),
+			.cq_dbrec = s->cq_dbrec + 16 * q,
+			.ring_every = o->ring_every,
+			.ctr = s->ctr + q,
+			.err = s->err,
+			.timeout_ns = o->timeout_ms * 1000000ull,
+			.ctl = s->ctl,
 		};
-		s->nic.qps[q] = (struct gd_swnic_qp){ .sq = qp->sq, .nwqe = o->nwqe, .qpn = qp->qpn,
-						      .dbrec = qp->dbrec, .db = s->db + 8 * q,
-						      .cq = qp->cq, .ncqe = ncqe,
-						      .collapsed = !o->normal_cq };
-		s->cpudb.qps[q] = (struct gd_cpudb_qp){ .prod = s->cpudb_words + 8 * q,
-							.dbrec = qp->dbrec, .db = s->db + 8 * q,
-							.qpn = qp->qpn };
+		s->nic.qps[q] = (struct gd_swnic_qp){.sq = qp->sq,
+						     .nwqe = o->nwqe,
+						     .qpn = qp->qpn,
+						     .dbrec = qp->dbrec,
+						     .db = s->db + 8 * q,
+						     .cq = qp->cq,
+						     .ncqe = ncqe,
+						     .collapsed = !o->normal_cq};
+		s->cpudb.qps[q] = (struct gd_cpudb_qp){.prod = s->cpudb_words + 8 * q,
+						       .dbrec = qp->dbrec,
+						       .db = s->db + 8 * q,
+						       .qpn = qp->qpn};
 	}
 	CK(cudaMemcpy(s->dqps, s->hqps, o->qps * sizeof(*s->dqps), cudaMemcpyHostToDevice));
 }
@@ -154,8 +183,8 @@ static void setup(struct setup *s, const struct opts *o, int consume_only)
 	for (uint64_t i = 0; !consume_only && i < s->nitems; i++)
 		s->src[i] = 0x5eed000000000000ull ^ (i * 0x9e3779b97f4a7c15ull);
 	s->nic.nqps = o->qps;
-	s->nic.mrs[0] = (struct gd_swnic_mr){ s->src, consume_only ? 64 : s->nitems * 8, LKEY };
-	s->nic.mrs[1] = (struct gd_swnic_mr){ s->dst, consume_only ? 64 : s->nitems * 8, RKEY };
+	s->nic.mrs[0] = (struct gd_swnic_mr){s->src, consume_only ? 64 : s->nitems * 8, LKEY};
+	s->nic.mrs[1] = (struct gd_swnic_mr){s->dst, consume_only ? 64 : s->nitems * 8, RKEY};
 	s->nic.nmrs = 2;
 	s->nic.consume_only = consume_only;
 	s->nic.inject_err_at = GD_SWNIC_NONE;
@@ -182,6 +211,9 @@ static void teardown(struct setup *s, const struct opts *o)
 	cudaFreeHost(s->src);
 	cudaFreeHost(s->dst);
 	cudaFree(s->ctr);
+	cudaFree(s->ctl);
+	cudaFree(s->stamps);
+	cudaFree(s->snap);
 	cudaFree(s->dqps);
 	free(s->hqps);
 }
@@ -190,21 +222,23 @@ static void teardown(struct setup *s, const struct opts *o)
 static int report_err(const struct setup *s)
 {
 	const struct gd_ibgda_err *e = s->err;
-	static const char *where[] = { "?", "reserve", "publish", "ring lock", "poll" };
+	static const char *where[] = {"?",	   "reserve", "publish",
+				      "ring lock", "poll",    "run budget (--budget_ms)"};
 
 	if (s->nic.problem[0])
 		printf("%s\n", s->nic.problem);
 	if (!e->code)
 		return s->nic.problem[0] != 0;
 	if (e->code == GD_IBGDA_ERR_CQE)
-		printf("ibgda: error CQE on QP 0x%x, WQE %u (%s): %s (syndrome 0x%02x, vendor 0x%02x)\n",
+		printf("ibgda: error CQE on QP 0x%x, WQE %u (%s): %s (syndrome 0x%02x, vendor "
+		       "0x%02x)\n",
 		       e->qpn, e->wqe_counter, gd_mlx5_opcode_name(e->wqe_opcode),
 		       gd_mlx5_syndrome_name(e->syndrome), e->syndrome, e->vendor);
 	else
 		printf("ibgda: %s on QP 0x%x in %s: resv_head %llu ready_head %llu prod_idx %llu "
 		       "cons_idx %llu dbr %u\n",
 		       e->code == GD_IBGDA_ERR_TIMEOUT ? "deadline passed" : "stopped", e->qpn,
-		       where[e->where < 5 ? e->where : 0], (unsigned long long)e->resv_head,
+		       where[e->where < 6 ? e->where : 0], (unsigned long long)e->resv_head,
 		       (unsigned long long)e->ready_head, (unsigned long long)e->prod_idx,
 		       (unsigned long long)e->cons_idx, e->dbr);
 	return 1;
@@ -224,13 +258,15 @@ static int cmd_encode(const struct opts *o)
 		    bad++ < 3) {
 			for (int k = 0; k < GD_IBGDA_SAMPLE_BYTES; k++)
 				if (ref[k] != h[(size_t)i * GD_IBGDA_SAMPLE_BYTES + k]) {
-					printf("encode: sample %u byte %d: cpu 0x%02x gpu 0x%02x\n", i,
-					       k, ref[k], h[(size_t)i * GD_IBGDA_SAMPLE_BYTES + k]);
+					printf("encode: sample %u byte %d: cpu 0x%02x gpu 0x%02x\n",
+					       i, k, ref[k],
+					       h[(size_t)i * GD_IBGDA_SAMPLE_BYTES + k]);
 					break;
 				}
 		}
 	}
-	printf("encode: %u samples (WQE, CQE, DBR, doorbell, counters, syndrome names): %u differ\n",
+	printf("encode: %u samples (WQE, CQE, DBR, doorbell, counters, syndrome names): %u "
+	       "differ\n",
 	       n, bad);
 	cudaFree(d);
 	free(h);
@@ -239,14 +275,44 @@ static int cmd_encode(const struct opts *o)
 
 static struct gd_ibgda_kargs kargs(const struct setup *s, const struct opts *o)
 {
-	return (struct gd_ibgda_kargs){ .qps = s->dqps, .nqps = o->qps, .scope = o->scope,
-					.iters = o->iters, .sig_every = o->sig_every,
-					.src = (uintptr_t)s->src, .dst = (uintptr_t)s->dst,
-					.lkey = LKEY, .rkey = RKEY, .bad_at = o->bad_at };
+	return (struct gd_ibgda_kargs){.qps = s->dqps,
+				       .nqps = o->qps,
+				       .scope = o->scope,
+				       .iters = o->iters,
+				       .sig_every = o->sig_every,
+				       .src = (uintptr_t)s->src,
+				       .dst = (uintptr_t)s->dst,
+				       .lkey = LKEY,
+				       .rkey = RKEY,
+				       .bad_at = o->bad_at,
+				       .stamps = s->stamps};
+}
+
+/* What one run measured: the event window (post + quiet kernels, launch
+ * included) and the GPU's own window (first reserve to last post, on
+ * %globaltimer) with the WQEs published and rung in it. */
+struct meas {
+	double ev_sec, gpu_sec;
+	uint64_t published, rung;
+};
+
+static void read_window(const struct setup *s, const struct opts *o, struct meas *m)
+{
+	uint64_t st[2], *snap = malloc(o->qps * 16);
+
+	CK(cudaMemcpy(st, s->stamps, sizeof(st), cudaMemcpyDeviceToHost));
+	CK(cudaMemcpy(snap, s->snap, o->qps * 16, cudaMemcpyDeviceToHost));
+	m->gpu_sec = st[1] > st[0] ? (st[1] - st[0]) / 1e9 : 0;
+	m->published = m->rung = 0;
+	for (uint32_t q = 0; q < o->qps; q++) {
+		m->published += snap[2 * q];
+		m->rung += snap[2 * q + 1];
+	}
+	free(snap);
 }
 
 /* One run: post kernel, quiet kernel. Returns 0, or 1 on a recorded error. */
-static int one_run(struct setup *s, const struct opts *o, double *sec)
+static int one_run(struct setup *s, const struct opts *o, struct meas *m)
 {
 	struct gd_ibgda_kargs a = kargs(s, o);
 	cudaEvent_t e0, e1;
@@ -261,7 +327,7 @@ static int one_run(struct setup *s, const struct opts *o, double *sec)
 	}
 	CK(cudaEventRecord(e0, NULL));
 	CK((cudaError_t)gd_ibgda_launch_post(&a, o->ctas, o->threads, NULL));
-	CK((cudaError_t)gd_ibgda_launch_quiet(s->dqps, o->qps, NULL));
+	CK((cudaError_t)gd_ibgda_launch_quiet(s->dqps, o->qps, s->snap, NULL));
 	CK(cudaEventRecord(e1, NULL));
 	rc = stream_wait(NULL, (o->timeout_ms + 20000) * 1000000ull);
 	gd_swnic_stop(&s->nic);
@@ -271,7 +337,8 @@ static int one_run(struct setup *s, const struct opts *o, double *sec)
 		exit(1); /* the kernel may still run: leave, the driver reclaims it */
 	}
 	CK(cudaEventElapsedTime(&ms, e0, e1));
-	*sec = ms / 1e3;
+	m->ev_sec = ms / 1e3;
+	read_window(s, o, m);
 	cudaEventDestroy(e0);
 	cudaEventDestroy(e1);
 	return report_err(s);
@@ -281,11 +348,11 @@ static int cmd_protocol(const struct opts *o)
 {
 	struct setup s;
 	uint64_t bad = 0;
-	double sec;
+	struct meas m;
 	int rc;
 
 	setup(&s, o, 0);
-	rc = one_run(&s, o, &sec);
+	rc = one_run(&s, o, &m);
 	if (o->dump)
 		gd_mlx5_dump_ring(stdout, s.hqps[0].sq, o->nwqe, o->dump);
 	if (!rc && o->validate) {
@@ -295,13 +362,15 @@ static int cmd_protocol(const struct opts *o)
 				       (unsigned long long)i, (unsigned long long)s.dst[i],
 				       (unsigned long long)s.src[i]);
 		printf("validate: %llu RDMA WRITEs executed by the software NIC (test double), "
-		       "%llu wrong\n", (unsigned long long)s.nitems, (unsigned long long)bad);
+		       "%llu wrong\n",
+		       (unsigned long long)s.nitems, (unsigned long long)bad);
 	}
 	if (!rc)
 		printf("protocol: scope %u ctas %u threads %u qps %u: %llu WQEs in %.3f ms, "
-		       "%s CQ%s\n", o->scope, o->ctas, o->threads, o->qps,
-		       (unsigned long long)s.nic.wqes, sec * 1e3,
-		       o->normal_cq ? "normal" : "collapsed", o->cpudb ? ", CPU doorbell" : "");
+		       "%s CQ%s\n",
+		       o->scope, o->ctas, o->threads, o->qps, (unsigned long long)s.nic.wqes,
+		       m.ev_sec * 1e3, o->normal_cq ? "normal" : "collapsed",
+		       o->cpudb ? ", CPU doorbell" : "");
 	teardown(&s, o);
 	return rc || bad ? 1 : 0;
 }
@@ -313,30 +382,53 @@ static int cmp_d(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* One rate run: 0, or 1 (recorded failure, or fewer WQEs published than
+ * posted: the count would lie). Fills the two rates (M WQE/s). */
+static int rate_once(const struct opts *o, double *gpu_rate, double *ev_rate)
+{
+	uint64_t n = (uint64_t)o->ctas * o->threads * o->iters;
+	struct setup s;
+	struct meas m;
+	int rc;
+
+	setup(&s, o, 1);
+	rc = one_run(&s, o, &m);
+	teardown(&s, o);
+	if (rc)
+		return 1;
+	if (m.published != n || m.rung + (uint64_t)o->qps * o->ring_every < n || !m.gpu_sec) {
+		printf("rate: %llu WQEs posted but %llu published, %llu rung by the post kernel "
+		       "(GPU window %.6f s): not a valid measurement\n",
+		       (unsigned long long)n, (unsigned long long)m.published,
+		       (unsigned long long)m.rung, m.gpu_sec);
+		return 1;
+	}
+	*gpu_rate = m.published / m.gpu_sec / 1e6;
+	*ev_rate = n / m.ev_sec / 1e6;
+	return 0;
+}
+
+/* Rate: WQEs written and published per second of the GPU's own window
+ * (first reserve .. last post, %globaltimer), median of reps runs after a
+ * warm-up; the event-timed figure (launches and quiet included) beside it. */
 static int cmd_rate(const struct opts *o)
 {
-	double r[64], sec;
+	double r[64], e[64];
 	uint32_t reps = o->reps < 64 ? o->reps : 64;
 	uint64_t n = (uint64_t)o->ctas * o->threads * o->iters;
 
-	for (uint32_t k = 0; k <= reps; k++) { /* run 0 warms up */
-		struct setup s;
-
-		setup(&s, o, 1);
-		if (one_run(&s, o, &sec)) {
-			teardown(&s, o);
+	for (uint32_t k = 0; k <= reps; k++) /* run 0 warms up */
+		if (rate_once(o, &r[k ? k - 1 : 0], &e[k ? k - 1 : 0]))
 			return 1;
-		}
-		teardown(&s, o);
-		if (k)
-			r[k - 1] = n / sec / 1e6;
-	}
 	qsort(r, reps, sizeof(r[0]), cmp_d);
-	printf("rate: scope %-6s ctas %4u threads %4u qps %3u ring_every %4u sig_every %4u sq %s%s: "
-	       "median %8.1f M WQE/s (min %.1f max %.1f, %u runs of %llu WQEs)\n",
-	       o->scope == 0 ? "thread" : o->scope == 1 ? "warp" : "cta", o->ctas, o->threads,
-	       o->qps, o->ring_every, o->sig_every, o->sq_gpu ? "gpu" : "host",
-	       o->cpudb ? " cpudb" : "", r[reps / 2], r[0], r[reps - 1], reps,
+	qsort(e, reps, sizeof(e[0]), cmp_d);
+	printf("rate: scope %-6s ctas %4u threads %4u qps %3u ring_every %4u nwqe %5u sq %s%s: "
+	       "median %8.1f M WQE/s (min %.1f max %.1f; events %.1f) %u runs of %llu WQEs\n",
+	       o->scope == 0   ? "thread"
+	       : o->scope == 1 ? "warp"
+			       : "cta",
+	       o->ctas, o->threads, o->qps, o->ring_every, o->nwqe, o->sq_gpu ? "gpu" : "host",
+	       o->cpudb ? " cpudb" : "", r[reps / 2], r[0], r[reps - 1], e[reps / 2], reps,
 	       (unsigned long long)n);
 	return 0;
 }
@@ -369,7 +461,8 @@ static int cmd_latency(const struct opts *o)
 	}
 	qsort(db, n, sizeof(db[0]), cmp_d);
 	qsort(cq, n, sizeof(cq[0]), cmp_d);
-	printf("latency: single WQE, %s CQ%s, %u ops: post-to-doorbell median %.0f ns (p10 %.0f p90 "
+	printf("latency: single WQE, %s CQ%s, %u ops: post-to-doorbell median %.0f ns (p10 %.0f "
+	       "p90 "
 	       "%.0f); to CQE via the software NIC (test double) median %.0f ns\n",
 	       o->normal_cq ? "normal" : "collapsed", o->cpudb ? ", CPU doorbell" : "", n,
 	       db[n / 2], db[n / 10], db[n * 9 / 10], cq[n / 2]);
@@ -382,20 +475,32 @@ static int cmd_latency(const struct opts *o)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
-		{ "scope", 1, 0, 's' },     { "ctas", 1, 0, 'c' },       { "threads", 1, 0, 't' },
-		{ "qps", 1, 0, 'q' },       { "iters", 1, 0, 'i' },      { "nwqe", 1, 0, 'w' },
-		{ "ring_every", 1, 0, 'r' }, { "sig_every", 1, 0, 'g' }, { "sq", 1, 0, 'Q' },
-		{ "normal_cq", 0, 0, 'N' }, { "cpudb", 0, 0, 'C' },      { "validate", 0, 0, 'V' },
-		{ "bad_rkey_at", 1, 0, 'b' }, { "stall_at", 1, 0, 'S' }, { "timeout_ms", 1, 0, 'T' },
-		{ "reps", 1, 0, 'R' },      { "n", 1, 0, 'n' },          { "dump_wqes", 1, 0, 'D' },
-		{ 0, 0, 0, 0 },
+		{"scope", 1, 0, 's'},	    {"ctas", 1, 0, 'c'},
+		{"threads", 1, 0, 't'},	    {"qps", 1, 0, 'q'},
+		{"iters", 1, 0, 'i'},	    {"nwqe", 1, 0, 'w'},
+		{"ring_every", 1, 0, 'r'},  {"sig_every", 1, 0, 'g'},
+		{"sq", 1, 0, 'Q'},	    {"normal_cq", 0, 0, 'N'},
+		{"cpudb", 0, 0, 'C'},	    {"validate", 0, 0, 'V'},
+		{"bad_rkey_at", 1, 0, 'b'}, {"stall_at", 1, 0, 'S'},
+		{"timeout_ms", 1, 0, 'T'},  {"budget_ms", 1, 0, 'B'},
+		{"reps", 1, 0, 'R'},	    {"n", 1, 0, 'n'},
+		{"dump_wqes", 1, 0, 'D'},   {0, 0, 0, 0},
 	};
 	int c;
 
-	*o = (struct opts){ .scope = 1, .ctas = 4, .threads = 128, .qps = 4, .iters = 64,
-			    .nwqe = 1024, .ring_every = 32, .sig_every = 256, .reps = 5,
-			    .bad_at = ~0ull, .stall_at = GD_SWNIC_NONE, .timeout_ms = 2000,
-			    .n = 1 << 20 };
+	*o = (struct opts){.scope = 1,
+			   .ctas = 4,
+			   .threads = 128,
+			   .qps = 4,
+			   .iters = 64,
+			   .nwqe = 1024,
+			   .ring_every = 32,
+			   .sig_every = 256,
+			   .reps = 5,
+			   .bad_at = ~0ull,
+			   .stall_at = GD_SWNIC_NONE,
+			   .timeout_ms = 2000,
+			   .n = 1 << 20};
 	if (argc < 2)
 		return -1;
 	o->cmd = argv[1];
@@ -407,26 +512,66 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 's':
 			o->scope = !strcmp(optarg, "thread") ? 0 : !strcmp(optarg, "cta") ? 2 : 1;
 			break;
-		case 'c': o->ctas = (uint32_t)v; break;
-		case 't': o->threads = (uint32_t)v; break;
-		case 'q': o->qps = (uint32_t)v; break;
-		case 'i': o->iters = (uint32_t)v; break;
-		case 'w': o->nwqe = (uint32_t)v; break;
-		case 'r': o->ring_every = (uint32_t)v; break;
-		case 'g': o->sig_every = (uint32_t)v; break;
-		case 'Q': o->sq_gpu = !strcmp(optarg, "gpu"); break;
-		case 'N': o->normal_cq = 1; break;
-		case 'C': o->cpudb = 1; break;
-		case 'V': o->validate = 1; break;
-		case 'b': o->bad_at = v; break;
-		case 'S': o->stall_at = v; break;
-		case 'T': o->timeout_ms = v; break;
-		case 'R': o->reps = v ? (uint32_t)v : 1; break;
-		case 'n': o->n = v; break;
-		case 'D': o->dump = (uint32_t)v; break;
-		default: return -1;
+		case 'c':
+			o->ctas = (uint32_t)v;
+			break;
+		case 't':
+			o->threads = (uint32_t)v;
+			break;
+		case 'q':
+			o->qps = (uint32_t)v;
+			break;
+		case 'i':
+			o->iters = (uint32_t)v;
+			break;
+		case 'w':
+			o->nwqe = (uint32_t)v;
+			break;
+		case 'r':
+			o->ring_every = (uint32_t)v;
+			break;
+		case 'g':
+			o->sig_every = (uint32_t)v;
+			break;
+		case 'Q':
+			o->sq_gpu = !strcmp(optarg, "gpu");
+			break;
+		case 'N':
+			o->normal_cq = 1;
+			break;
+		case 'C':
+			o->cpudb = 1;
+			break;
+		case 'V':
+			o->validate = 1;
+			break;
+		case 'b':
+			o->bad_at = v;
+			break;
+		case 'S':
+			o->stall_at = v;
+			break;
+		case 'T':
+			o->timeout_ms = v;
+			break;
+		case 'B':
+			o->budget_ms = v;
+			break;
+		case 'R':
+			o->reps = v ? (uint32_t)v : 1;
+			break;
+		case 'n':
+			o->n = v;
+			break;
+		case 'D':
+			o->dump = (uint32_t)v;
+			break;
+		default:
+			return -1;
 		}
 	}
+	if (!o->budget_ms) /* the whole run; the host gives up at timeout + 20 s */
+		o->budget_ms = 2 * o->timeout_ms + 1000;
 	return 0;
 }
 
@@ -445,7 +590,8 @@ static const char *check(const struct opts *o)
 	if (o->nwqe < group + o->ring_every + o->sig_every)
 		return "--nwqe must be >= WQEs per reservation + --ring_every + --sig_every";
 	if (o->sq_gpu && strcmp(o->cmd, "rate"))
-		return "--sq gpu only with rate (the software NIC reads the queue from host memory)";
+		return "--sq gpu only with rate (the software NIC reads the queue from host "
+		       "memory)";
 	if (o->normal_cq && !strcmp(o->cmd, "rate"))
 		return "rate uses the collapsed CQ";
 	return NULL;

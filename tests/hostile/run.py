@@ -224,6 +224,8 @@ def run_case(tool, code, checks, pattern, args, tmp, verbose):
             why = "%s lacks /%s/" % ("stdout" if pattern.startswith("out:") else "stderr", rx)
     if not why and "noraw" in checks and ("\x1b" in err or "\ufffd" in err):
         why = "stderr echoes raw control or non-UTF-8 bytes of the input"
+    if not why and "noesc" in checks and (b"\x1b" in out or "\x1b" in err):
+        why = "an escape sequence read from the machine reached the terminal"
     if not why and "nopass" in checks and re.search(rb"PASS +pcie\.link", out):
         why = "a non-finite link speed PASSed"
     return why, dt, err

@@ -43,6 +43,7 @@ struct tc {
 	uint32_t groups, group_size, prod_threads, regions;
 	uint64_t per_group, fail_after, timeout_ms;
 	bool no_proxy, stop;
+	uint64_t delay_ns;
 	uint64_t want_code;
 };
 
@@ -82,6 +83,7 @@ static int setup(const struct tc *c, struct env *e)
 	cfg.batch = c->batch;
 	cfg.sq_depth = c->sq_depth;
 	cfg.timeout_ns = c->timeout_ms * 1000000ull;
+	gd_sw_transport_set_delay(e->sw, c->delay_ns);
 	gd_sw_transport_ops(e->sw, &cfg.tp);
 	e->px = gd_proxy_create(&cfg);
 	CHECK(e->sw && e->px && e->local && e->peer, "setup");
@@ -285,6 +287,8 @@ int main(void)
 		  100000, 500, 5000, .want_code = GD_RING_FAULT },
 		{ "producer deadline, no proxy", GD_DESC_WRITE, 64, 1, 1, 16, 0, 0, 16, 2, 1, 2, 2, 100,
 		  0, 300, .no_proxy = true, .want_code = GD_RING_TIMEOUT_SPACE },
+		{ "slow link, 0.3 s deadline", GD_DESC_WRITE, 64, 1, 1, 2048, 0, 0, 64, 1, 32, 1, 1,
+		  2048, 0, 300, .delay_ns = 500000 },
 		{ "stop", GD_DESC_WRITE, 64, 1, 1, 4, 0, 0, 16, 2, 1, 2, 2, 100, 0, 5000,
 		  .no_proxy = true, .stop = true, .want_code = GD_RING_STOPPED },
 	};

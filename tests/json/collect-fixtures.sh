@@ -23,10 +23,18 @@ for d in "$fx"/doctor/*/; do
 	"$t/gd_doctor" --json --sysfs-root "$d" >"$out/doctor-$n.jsonl" 2>/dev/null
 done
 "$t/gd_doctor" --list --json >"$out/doctor-list.jsonl" 2>/dev/null
+# gd_check on the 8x H20 fixture: the --matrix plan (check_plan records), and
+# every spec of tests/check/specs that parses (the bad-*.yaml ones exit 2
+# before printing), run and as a plan; their tests find no device there and
+# are SKIPped, nothing runs.
 if [ -x "$t/gd_check" ]; then
 	h20=(--topology "$fx/topo/h20/topology.xml" --sysfs-root "$fx/sysfs/h20")
 	"$t/gd_check" --json --dry-run --matrix "${h20[@]}" >"$out/check-matrix-plan.jsonl" 2>/dev/null
-	"$t/gd_check" --json "${h20[@]}" "$top_srcdir/tests/check/specs/h20-topology.yaml" \
-		>"$out/check-h20-topology.jsonl" 2>/dev/null
+	for f in "$top_srcdir"/tests/check/specs/*.yaml; do
+		n=$(basename "$f" .yaml)
+		case $n in bad-*) continue ;; esac
+		"$t/gd_check" --json "${h20[@]}" "$f" >"$out/check-$n.jsonl" 2>/dev/null
+		"$t/gd_check" --json --dry-run "${h20[@]}" "$f" >"$out/check-plan-$n.jsonl" 2>/dev/null
+	done
 fi
 exit 0

@@ -16,9 +16,20 @@
 static struct gd_ibgda_facts good(void)
 {
 	struct gd_ibgda_facts f = {
-		.dev = "mlx5_0", .driver = "mlx5_core", .mlx5 = 1, .devx_err = 0, .cqe_version = 1,
-		.atomics = 1, .cuda = 1, .dmabuf_attr = 1, .dmabuf_umem_err = 0, .peermem = 0,
-		.legacy_umem_err = -1, .host_umem_err = 0, .uar_err = 0, .uar_gpu_map_err = 0,
+		.dev = "mlx5_0",
+		.driver = "mlx5_core",
+		.mlx5 = 1,
+		.devx_err = 0,
+		.cqe_version = 1,
+		.atomics = 1,
+		.cuda = 1,
+		.dmabuf_attr = 1,
+		.dmabuf_umem_err = 0,
+		.peermem = 0,
+		.legacy_umem_err = -1,
+		.host_umem_err = 0,
+		.uar_err = 0,
+		.uar_gpu_map_err = 0,
 		.regkey = 1,
 	};
 	return f;
@@ -163,7 +174,8 @@ static void entry_refuses(void **s)
 	assert_int_equal(gd_ibgda_prepare(&m, "no_such_dev9", false, true, 0, o, e, &p), 3);
 	fclose(o);
 	fclose(e);
-	assert_non_null(strstr(eb, "error: --initiator=ibgda: --initiator=ibgda needs a ConnectX"));
+	assert_non_null(strstr(
+		eb, "error: --initiator=ibgda: IBGDA (ibgda, ibgda-cpudb) needs a ConnectX"));
 	assert_non_null(strstr(eb, "--initiator=proxy"));
 	assert_non_null(strstr(eb, "gd_doctor --check ibgda.devx"));
 	assert_non_null(strstr(ob, "IBGDA probe: device no_such_dev9: not mlx5"));
@@ -172,7 +184,7 @@ static void entry_refuses(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(rxe_refused),      cmocka_unit_test(all_good),
+		cmocka_unit_test(rxe_refused),	    cmocka_unit_test(all_good),
 		cmocka_unit_test(buffer_fallbacks), cmocka_unit_test(doorbell_choices),
 		cmocka_unit_test(device_failures),  cmocka_unit_test(live_missing_device),
 		cmocka_unit_test(entry_refuses),

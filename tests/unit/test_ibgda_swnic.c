@@ -42,8 +42,8 @@ static struct rig *rig_new(uint32_t nwqe, uint32_t flags, uint32_t ring_every)
 	struct rig *r = calloc(1, sizeof(*r));
 	uint32_t ncqe = flags & GD_IBGDA_COLLAPSED ? 1 : nwqe;
 
-	r->sq = aligned_alloc(4096, (size_t)nwqe * 64);
-	r->cq = aligned_alloc(4096, (size_t)ncqe * 64 < 4096 ? 4096 : (size_t)ncqe * 64);
+	assert_int_equal(posix_memalign((void **)&r->sq, 4096, (size_t)nwqe * 64), 0);
+	assert_int_equal(posix_memalign((void **)&r->cq, 4096, (size_t)ncqe * 64), 0);
 	memset(r->sq, 0, (size_t)nwqe * 64);
 	memset(r->cq, 0xff, (size_t)ncqe * 64); /* opcode INVALID */
 	r->src = calloc(NSLOT, 8);
@@ -52,29 +52,41 @@ static struct rig *rig_new(uint32_t nwqe, uint32_t flags, uint32_t ring_every)
 	for (uint32_t i = 0; i < NSLOT; i++)
 		r->src[i] = 0xabc0000000000000ull | i;
 	r->qp = (struct gd_ibgda_qp){
-		.sq = r->sq, .nwqe = nwqe, .qpn = 0x1a2b3c, .dbrec = &r->dbrec,
-		.db = flags & GD_IBGDA_CPUDB ? &r->cpudb_word : &r->db, .cq = r->cq,
-		.ncqe = ncqe, .flags = flags | GD_IBGDA_SYSMEM, .cq_dbrec = &r->cq_dbrec,
-		.ring_every = ring_every, .ctr = &r->ctr, .err = &r->err,
+		.sq = r->sq,
+		.nwqe = nwqe,
+		.qpn = 0x1a2b3c,
+		.dbrec = &r->dbrec,
+		.db = flags & GD_IBGDA_CPUDB ? &r->cpudb_word : &r->db,
+		.cq = r->cq,
+		.ncqe = ncqe,
+		.flags = flags | GD_IBGDA_SYSMEM,
+		.cq_dbrec = &r->cq_dbrec,
+		.ring_every = ring_every,
+		.ctr = &r->ctr,
+		.err = &r->err,
 		.timeout_ns = 5000000000ull,
 	};
 	r->sig_every = nwqe / 4;
 	r->nic.nqps = 1;
-	r->nic.qps[0] = (struct gd_swnic_qp){ .sq = r->sq, .nwqe = nwqe, .qpn = r->qp.qpn,
-					      .dbrec = &r->dbrec, .db = &r->db, .cq = r->cq,
-					      .ncqe = ncqe,
-					      .collapsed = !!(flags & GD_IBGDA_COLLAPSED) };
-	r->nic.mrs[0] = (struct gd_swnic_mr){ r->src, NSLOT * 8, SRC_KEY };
-	r->nic.mrs[1] = (struct gd_swnic_mr){ r->dst, NSLOT * 8, DST_KEY };
-	r->nic.mrs[2] = (struct gd_swnic_mr){ r->res, NSLOT * 8, SRC_KEY };
+	r->nic.qps[0] = (struct gd_swnic_qp){.sq = r->sq,
+					     .nwqe = nwqe,
+					     .qpn = r->qp.qpn,
+					     .dbrec = &r->dbrec,
+					     .db = &r->db,
+					     .cq = r->cq,
+					     .ncqe = ncqe,
+					     .collapsed = !!(flags & GD_IBGDA_COLLAPSED)};
+	r->nic.mrs[0] = (struct gd_swnic_mr){r->src, NSLOT * 8, SRC_KEY};
+	r->nic.mrs[1] = (struct gd_swnic_mr){r->dst, NSLOT * 8, DST_KEY};
+	r->nic.mrs[2] = (struct gd_swnic_mr){r->res, NSLOT * 8, SRC_KEY};
 	r->nic.nmrs = 3;
 	r->nic.inject_err_at = GD_SWNIC_NONE;
 	r->nic.stall_at = GD_SWNIC_NONE;
 	r->nic.max_idle_ns = 10000000000ull;
 	if (flags & GD_IBGDA_CPUDB) {
 		r->cpudb.nqps = 1;
-		r->cpudb.qps[0] = (struct gd_cpudb_qp){ .prod = &r->cpudb_word, .dbrec = &r->dbrec,
-							.db = &r->db, .qpn = r->qp.qpn };
+		r->cpudb.qps[0] = (struct gd_cpudb_qp){
+			.prod = &r->cpudb_word, .dbrec = &r->dbrec, .db = &r->db, .qpn = r->qp.qpn};
 		r->cpudb.max_idle_ns = 10000000000ull;
 		assert_int_equal(gd_cpudb_start(&r->cpudb), 0);
 	}
@@ -101,10 +113,15 @@ static void build(struct rig *r, struct gd_mlx5_wqebb *w, uint64_t idx, uint32_t
 		  uint32_t rkey)
 {
 	uint8_t ce = (idx + 1) % r->sig_every == 0 ? GD_MLX5_CTRL_CQ_UPDATE : 0;
-	struct gd_mlx5_wr wr = { .opcode = GD_MLX5_OP_RDMA_WRITE, .fm_ce_se = ce,
-				 .pi = (uint16_t)idx, .qpn = r->qp.qpn,
-				 .laddr = (uintptr_t)&r->src[i], .lkey = SRC_KEY, .len = 8,
-				 .raddr = (uintptr_t)&r->dst[i], .rkey = rkey };
+	struct gd_mlx5_wr wr = {.opcode = GD_MLX5_OP_RDMA_WRITE,
+				.fm_ce_se = ce,
+				.pi = (uint16_t)idx,
+				.qpn = r->qp.qpn,
+				.laddr = (uintptr_t)&r->src[i],
+				.lkey = SRC_KEY,
+				.len = 8,
+				.raddr = (uintptr_t)&r->dst[i],
+				.rkey = rkey};
 
 	switch (k) {
 	case K_INLINE:
@@ -185,8 +202,8 @@ static void *producer(void *arg)
 static int finish(struct rig *r)
 {
 	struct gd_mlx5_wqebb w;
-	struct gd_mlx5_wr nop = { .opcode = GD_MLX5_OP_NOP, .fm_ce_se = GD_MLX5_CTRL_CQ_UPDATE,
-				  .qpn = r->qp.qpn };
+	struct gd_mlx5_wr nop = {
+		.opcode = GD_MLX5_OP_NOP, .fm_ce_se = GD_MLX5_CTRL_CQ_UPDATE, .qpn = r->qp.qpn};
 	uint64_t base = gd_ibgda_reserve(&r->qp, 1);
 
 	if (base == ~0ull)
@@ -207,7 +224,7 @@ static int run(struct rig *r, int nthreads, uint32_t per, uint32_t batch, enum k
 	int rc = 0;
 
 	for (int t = 0; t < nthreads; t++) {
-		a[t] = (struct prod_arg){ r, (uint32_t)t * per, per, batch, k, bad_at, 0 };
+		a[t] = (struct prod_arg){r, (uint32_t)t * per, per, batch, k, bad_at, 0};
 		assert_int_equal(pthread_create(&th[t], NULL, producer, &a[t]), 0);
 	}
 	for (int t = 0; t < nthreads; t++) {
@@ -239,15 +256,31 @@ static void write_validate(uint32_t flags, uint32_t nwqe, uint32_t ring_every, i
 			fail_msg("item %u: dst %llx src %llx", i, (unsigned long long)r->dst[i],
 				 (unsigned long long)r->src[i]);
 	assert_int_equal(r->ctr.cons_idx, r->ctr.resv_head);
+	gd_swnic_stop(&r->nic); /* its counters are read after it stopped */
 	assert_int_equal(r->nic.wqes, per * (uint32_t)threads + 1);
 	rig_free(r);
 }
 
-static void collapsed_write(void **s) { write_validate(GD_IBGDA_COLLAPSED | GD_IBGDA_SHARED, 64, 8, 4, 8, K_WRITE); }
-static void collapsed_inline(void **s) { write_validate(GD_IBGDA_COLLAPSED | GD_IBGDA_SHARED, 64, 1, 4, 1, K_INLINE); }
-static void normal_cq_write(void **s) { write_validate(GD_IBGDA_SHARED, 128, 16, 3, 4, K_WRITE); }
-static void single_owner(void **s) { write_validate(GD_IBGDA_COLLAPSED, 32, 4, 1, 4, K_WRITE); }
-static void cpudb_write(void **s) { write_validate(GD_IBGDA_COLLAPSED | GD_IBGDA_CPUDB, 64, 8, 4, 8, K_WRITE); }
+static void collapsed_write(void **s)
+{
+	write_validate(GD_IBGDA_COLLAPSED | GD_IBGDA_SHARED, 64, 8, 4, 8, K_WRITE);
+}
+static void collapsed_inline(void **s)
+{
+	write_validate(GD_IBGDA_COLLAPSED | GD_IBGDA_SHARED, 64, 1, 4, 1, K_INLINE);
+}
+static void normal_cq_write(void **s)
+{
+	write_validate(GD_IBGDA_SHARED, 128, 16, 3, 4, K_WRITE);
+}
+static void single_owner(void **s)
+{
+	write_validate(GD_IBGDA_COLLAPSED, 32, 4, 1, 4, K_WRITE);
+}
+static void cpudb_write(void **s)
+{
+	write_validate(GD_IBGDA_COLLAPSED | GD_IBGDA_CPUDB, 64, 8, 4, 8, K_WRITE);
+}
 
 static void reads(void **s)
 {
@@ -308,8 +341,10 @@ static void error_cqe_injected(void **s)
 {
 	struct rig *r = rig_new(128, GD_IBGDA_SHARED, 8); /* normal CQ */
 
+	gd_swnic_stop(&r->nic); /* configure it while stopped */
 	r->nic.inject_err_at = 777;
 	r->nic.inject_syndrome = GD_MLX5_SYND_TRANSPORT_RETRY;
+	assert_int_equal(gd_swnic_start(&r->nic), 0);
 	assert_int_not_equal(run(r, 2, 2000, 4, K_WRITE, UINT32_MAX), 0);
 	assert_int_equal(r->err.code, GD_IBGDA_ERR_CQE);
 	assert_string_equal(gd_mlx5_syndrome_name(r->err.syndrome), "TRANSPORT_RETRY_CNT_ERR");
@@ -323,15 +358,49 @@ static void stalled_nic(void **s)
 	struct rig *r = rig_new(64, GD_IBGDA_COLLAPSED | GD_IBGDA_SHARED, 8);
 
 	r->qp.timeout_ns = 200000000ull;
+	gd_swnic_stop(&r->nic);
 	r->nic.stall_at = 300;
+	assert_int_equal(gd_swnic_start(&r->nic), 0);
 	assert_int_not_equal(run(r, 2, 2000, 8, K_WRITE, UINT32_MAX), 0);
 	assert_int_equal(r->err.code, GD_IBGDA_ERR_TIMEOUT);
 	assert_int_equal(r->err.qpn, r->qp.qpn);
 	assert_true(r->err.cons_idx <= 300);
 	assert_true(r->err.resv_head > 300);
 	assert_true(r->err.prod_idx >= 300);
+	gd_swnic_stop(&r->nic);
 	assert_int_equal(r->nic.qps[0].ci, 300);
 	rig_free(r);
+}
+
+/* The run budget: a stalled NIC with a long per-wait timeout still ends at
+ * the run's deadline, recorded as such (where 5), and the stop flag halts
+ * every other producer. */
+static void run_budget(void **s)
+{
+	struct rig *r = rig_new(64, GD_IBGDA_COLLAPSED | GD_IBGDA_SHARED, 8);
+	struct gd_ibgda_ctl ctl = {.budget_ns = 150000000ull};
+	uint64_t t0 = gd_ib_now();
+
+	r->qp.timeout_ns = 60000000000ull;
+	r->qp.ctl = &ctl;
+	gd_swnic_stop(&r->nic);
+	r->nic.stall_at = 300;
+	assert_int_equal(gd_swnic_start(&r->nic), 0);
+	gd_ibgda_run_start(&r->qp);
+	assert_int_not_equal(run(r, 3, 2000, 8, K_WRITE, UINT32_MAX), 0);
+	assert_true(gd_ib_now() - t0 < 5000000000ull);
+	assert_int_equal(r->err.code, GD_IBGDA_ERR_TIMEOUT);
+	assert_int_equal(r->err.where, 5);
+	assert_int_equal(ctl.stop, 1);
+	rig_free(r);
+}
+
+/* Many producers on one QP with single-WQE batches (thread scope without
+ * coalescing): the combining doorbell rings for waiting publishers, the
+ * data is right and the doorbell record never passes what is published. */
+static void combining_many(void **s)
+{
+	write_validate(GD_IBGDA_COLLAPSED | GD_IBGDA_SHARED, 256, 4, 8, 1, K_WRITE);
 }
 
 /* Rate-mode double: completes below the doorbell record without reading
@@ -340,7 +409,9 @@ static void consume_only(void **s)
 {
 	struct rig *r = rig_new(64, GD_IBGDA_COLLAPSED | GD_IBGDA_SHARED, 16);
 
+	gd_swnic_stop(&r->nic);
 	r->nic.consume_only = true;
+	assert_int_equal(gd_swnic_start(&r->nic), 0);
 	assert_int_equal(run(r, 4, 5000, 8, K_WRITE, UINT32_MAX), 0);
 	expect_clean(r);
 	assert_int_equal(r->ctr.cons_idx, 20001);
@@ -351,12 +422,19 @@ static void consume_only(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(collapsed_write),   cmocka_unit_test(collapsed_inline),
-		cmocka_unit_test(normal_cq_write),   cmocka_unit_test(single_owner),
-		cmocka_unit_test(cpudb_write),       cmocka_unit_test(reads),
-		cmocka_unit_test(atomics),           cmocka_unit_test(error_cqe_bad_key),
-		cmocka_unit_test(error_cqe_injected), cmocka_unit_test(stalled_nic),
+		cmocka_unit_test(collapsed_write),
+		cmocka_unit_test(collapsed_inline),
+		cmocka_unit_test(normal_cq_write),
+		cmocka_unit_test(single_owner),
+		cmocka_unit_test(cpudb_write),
+		cmocka_unit_test(reads),
+		cmocka_unit_test(atomics),
+		cmocka_unit_test(error_cqe_bad_key),
+		cmocka_unit_test(error_cqe_injected),
+		cmocka_unit_test(stalled_nic),
 		cmocka_unit_test(consume_only),
+		cmocka_unit_test(run_budget),
+		cmocka_unit_test(combining_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

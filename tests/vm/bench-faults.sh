@@ -148,8 +148,11 @@ start_server two-clients gd_write_bw "$c -D 6" && {
 	expect two-clients server $src 0 $((SECONDS - t0)) $((6 + SLACK)) "$WORK/two-clients.s" '^ 65536'
 }
 
-# 10. environment: no such device, no such port (exit 3 / 2)
+# 10. a device name that does not exist: a usage error listing the devices (exit 2)
 t0=$SECONDS
 timeout -s KILL 60 "$BIN/gd_write_bw" -d no_such_dev $IP > "$WORK/nodev.c" 2>&1; rc=$?
-expect no-device client $rc 3 $((SECONDS - t0)) $SLACK "$WORK/nodev.c" "no_such_dev.*not found"
+expect no-device client $rc 2 $((SECONDS - t0)) $SLACK "$WORK/nodev.c" \
+	"no RDMA device named 'no_such_dev'"
+grep -q "devices here: .*rxe0" "$WORK/nodev.c" && ok "no-device lists the devices" ||
+	ko "no-device does not list the devices: $(tail -2 "$WORK/nodev.c")"
 finish

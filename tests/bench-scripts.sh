@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# The benchmark scripts outside the guest: usage errors (exit 2), and the
+# comparison table and guard of scripts/bench-vs-perftest.sh over known runs
+# (--summarize): ratios, spread, retransmit flags, the --min-ratio exit code.
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+BVP=$top_srcdir/scripts/bench-vs-perftest.sh
+BST=$top_srcdir/scripts/bench-sweep-time.sh
+command -v python3 >/dev/null || { echo "SKIP: python3 missing"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+ok() { echo "PASS: $*"; }
+ko() { echo "FAIL: $*"; fails=$((fails + 1)); }
+expect() { # expect RC DESCRIPTION CMD... (output in $T/out)
+	local want=$1 what=$2; shift 2
+	"$@" > "$T/out" 2>&1; local rc=$?
+	if [ $rc = $want ]; then ok "$what (exit $rc)"; else ko "$what: exit $rc, want $want"; sed 's/^/    /' "$T/out" | tail -5; fi
+}
+has() { if grep -qE -- "$2" "$T/out"; then ok "$1"; else ko "$1: '$2' not in output"; sed 's/^/    /' "$T/out" | tail -8; fi; }
+
+expect 0 "bench-vs-perftest --help" "$BVP" --help
+has "help names the guard" -- '--min-ratio'
+expect 2 "bench-vs-perftest: unknown option" "$BVP" --bogus
+expect 2 "bench-vs-perftest: --pairs x" "$BVP" --pairs x
+expect 2 "bench-vs-perftest: --min-ratio abc" "$BVP" --min-ratio abc
+expect 2 "bench-vs-perftest: unknown variant" "$BVP" --variants "gd xx"
+expect 2 "bench-vs-perftest: --summarize of a missing file" "$BVP" --summarize "$T/none.csv"
+expect 0 "bench-sweep-time --help" "$BST" --help
+expect 2 "bench-sweep-time: --op atomic" "$BST" --op atomic
+expect 2 "bench-sweep-time: --limit 0" "$BST" --limit 0
+
+# known runs: rate gd 2, 3, 4 (median 3) vs pt 1, 2, 9 (median 2); the third pt run had retransmits
+row() { # impl kind round mpps typ flag retries
+	echo "$1,write,$2,8,$3,0,0.10,0.20,$4,$5,100.0 101.5,$6,100.0,,sent_pkts=10;completer_retry_err=$7"
+}
+{
+	row gd bw 1 2 "" "" 0; row pt bw 1 1 "" "" 0
+	row gd bw 2 3 "" "" 0; row pt bw 2 2 "" "" 0
+	row gd bw 3 4 "" "" 0; row pt bw 3 9 "" '!' 3
+	row gd lat 1 "" 10 "" 0; row pt lat 1 "" 5 "" 0
+	row gd lat 2 "" 12 "" 0; row pt lat 2 "" 6 "" 0
+} > "$T/runs.csv"
+expect 1 "--summarize: latency 2x slower is below 0.90" "$BVP" --summarize "$T/runs.csv" --min-ratio 0.9
+has "bw median, range and IQR of gdperf" '^\| write \| bw \| 8 \| gd \| 3\.000000 \| 2\.000000\.\.4\.000000 \| 2\.500000\.\.3\.500000 \|'
+has "bw ratio of medians 1.50, per-round ratios 2, 1.5, 0.44" '\| 1\.50 \| 1\.50 \[0\.44\.\.2\.00\] \|'
+has "quiet ratio leaves the retransmit run out: 3/1.5 = 2.00" '\| 1\.50 \| 1\.50 \[0\.44\.\.2\.00\] \| 2\.00 \|'
+has "runs column: pt 2 ok, 1 with retransmits" '^\| write \| bw \| 8 \| pt \|.*\| 2/1/0/0 \| 0\.\.3 \|'
+has "latency ratio 2.00 (gdperf slower)" '^\| write \| lat \| 8 \| gd \| 11\.00 \|.*\| 2\.00 \|'
+has "the guard names the point" 'BELOW: write lat 8 gd: speed ratio 0\.500 < 0\.90'
+has "the guard counts one point" 'guard: 1 point\(s\) below 0\.90'
+grep -v ',lat,' "$T/runs.csv" > "$T/bw.csv"
+expect 0 "--summarize: bw alone passes 0.90 (quiet ratio 2.00)" "$BVP" --summarize "$T/bw.csv" --min-ratio 0.9
+expect 1 "--summarize: and fails 2.5" "$BVP" --summarize "$T/bw.csv" --min-ratio 2.5
+expect 0 "--summarize without --min-ratio never fails" "$BVP" --summarize "$T/runs.csv"
+[ $fails = 0 ]

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# The IBGDA protocol test (test_ibgda_swnic.c) built with ThreadSanitizer:
+# host producer threads, the software NIC test double and the ibgda-cpudb
+# ringer. Skips (77) without cmocka or when TSan programs cannot be built or run.
+set -u
+src=${top_srcdir:-$(dirname "$0")/../..}
+build=${top_builddir:-.}
+cc=${CC:-cc}
+out=$build/tests/unit
+mkdir -p "$out" || exit 99
+pkg-config --exists cmocka || { echo "SKIP: no cmocka"; exit 77; }
+
+probe=$out/ibgda-tsan-probe
+printf 'int main(void){return 0;}\n' > "$probe.c"
+if ! $cc -fsanitize=thread -o "$probe" "$probe.c" 2>"$probe.log" || ! "$probe" 2>>"$probe.log"; then
+	echo "SKIP: ThreadSanitizer programs cannot be built or run here: $(head -1 "$probe.log")"
+	exit 77
+fi
+bin=$out/test_ibgda_swnic_tsan
+# shellcheck disable=SC2046
+if ! $cc -std=gnu11 -D_GNU_SOURCE -fsanitize=thread -Wno-tsan -g -O1 -I"$src/src/core" \
+	-I"$src/src/initiator" -I"$build" -o "$bin" "$src/tests/unit/test_ibgda_swnic.c" \
+	"$src/src/initiator/ibgda_swnic.c" "$src/src/initiator/ibgda_cpudb.c" \
+	$(pkg-config --cflags --libs cmocka) -lpthread; then
+	echo "FAIL: cannot build the IBGDA protocol test with ThreadSanitizer"
+	exit 1
+fi
+TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" timeout 600 "$bin"
+rc=$?
+case $rc in
+0) echo "PASS: IBGDA protocol under ThreadSanitizer, no race reported" ;;
+66) echo "FAIL: ThreadSanitizer reported a data race (above)"; exit 1 ;;
+124) echo "FAIL: did not finish in 600 s under ThreadSanitizer"; exit 1 ;;
+*) echo "FAIL: the IBGDA protocol test failed under ThreadSanitizer (exit $rc)"; exit 1 ;;
+esac
