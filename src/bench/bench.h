@@ -86,6 +86,7 @@ struct gd_bw_result {
 	uint32_t windows;	/* windows kept (the first is dropped) */
 	double ci95_rel;	/* 95 % CI half-width / mean of the per-window rate, 0 = none */
 	bool converged;		/* stopped by the precision rule, not by the cap */
+	double epsilon;		/* the relative half-width this size had to reach */
 };
 
 /* ---- the library entry point and its result model ---- */
@@ -132,6 +133,7 @@ struct gd_bench_size_result {
 					 * per-window rate; 0 when not measured */
 	uint32_t windows;		/* adaptive sweep: windows measured (first dropped) */
 	bool converged;			/* adaptive sweep: stopped by the precision rule */
+	double epsilon;			/* adaptive sweep: the half-width it had to reach */
 	bool has_local, has_peer;
 	struct gd_bw_result local;	/* my own measurement (has_local) */
 	struct gd_bw_result peer;	/* the peer's (has_peer) */

@@ -73,7 +73,7 @@ static const struct gd_opt bw_opts[] = {
 	{ "run_infinitely", 0, GD_NO_ARG, NULL, "run until interrupted, reporting every -D seconds (default 5)", B_INFINITE },
 	{ "limit_bw", 'w', GD_REQ_ARG, "BW", "fail (exit 1) when the average bandwidth is below BW (report unit)", B_LIMIT_BW },
 	{ "limit_msgrate", 'y', GD_REQ_ARG, "MPPS", "fail (exit 1) when the message rate is below MPPS", B_LIMIT_MSGRATE },
-	{ "precision", 0, GD_REQ_ARG, "PCT", "-a: stop a size when the 95% interval of its rate is within PCT % (default 1; 0: run -n each)", B_PRECISION },
+	{ "precision", 0, GD_REQ_ARG, "PCT", "-a: stop a size when the 95% interval of its rate is within PCT % (default by size, from perftest's run-to-run spread; 0: run -n each)", B_PRECISION },
 	{ NULL },
 };
 
@@ -553,6 +553,7 @@ static int handle_kind(struct gd_bench_params *p, int id, const char *arg)
 			gd_error("--precision %s: a percentage from 0 (off) to 100", arg);
 			return -EINVAL;
 		}
+		p->given |= GD_GIVEN_PRECISION;
 		return 0;
 	case B_CYCLES:
 		p->report_cycles = true;

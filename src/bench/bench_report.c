@@ -234,6 +234,7 @@ static json_object *bw_json(const struct gd_bw_result *r)
 		gd_json_add_int(o, "windows", r->windows);
 		gd_json_add_double(o, "ci95_rel", r->ci95_rel);
 		gd_json_add_bool(o, "converged", r->converged);
+		gd_json_add_double(o, "epsilon_rel", r->epsilon);
 	}
 	return o;
 }
@@ -251,6 +252,7 @@ static struct gd_bw_result shown(const struct gd_bench_size_result *s)
 	b.windows = s->windows;
 	b.ci95_rel = s->ci95_rel;
 	b.converged = s->converged;
+	b.epsilon = s->epsilon;
 	return b;
 }
 

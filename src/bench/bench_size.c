@@ -126,6 +126,7 @@ static struct gd_bench_size_result *record_bw(struct gd_bench *b, uint64_t size,
 	r->windows = shown->windows;
 	r->ci95_rel = shown->ci95_rel;
 	r->converged = shown->converged;
+	r->epsilon = shown->epsilon;
 	return r;
 }
 

@@ -52,6 +52,7 @@ struct gd_loop_cfg {
 	/* adaptive sweep: stop a size when the 95 % CI of the per-window rate
 	 * is within precision (relative), after min windows and min time */
 	double precision;		/* 0 = off (fixed -n / -D) */
+	bool precision_by_size;		/* epsilon: gd_sweep_default_epsilon(size) */
 	double max_size_s;		/* cap per size in seconds, 0 = none */
 	uint64_t latency_gap_us;
 	uint32_t timeout_ms;

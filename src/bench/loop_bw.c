@@ -52,6 +52,7 @@ struct window {
 	uint64_t msgs, next, c0, t0; /* size, boundary, start count and tick */
 	uint64_t kept_msgs, kept_ticks;
 	uint64_t t_cap;		     /* the size stops here at the latest */
+	double epsilon;		     /* this size's relative half-width to reach */
 	bool converged;
 };
 
@@ -192,7 +193,8 @@ static void window_init(struct bw_run *r)
 	struct window *w = &r->win;
 
 	memset(w, 0, sizeof(*w));
-	gd_sweep_init(&w->sw, c->precision, GD_SWEEP_MIN_WINDOWS, SWEEP_MIN_SECONDS);
+	w->epsilon = c->precision_by_size ? gd_sweep_default_epsilon(r->size) : c->precision;
+	gd_sweep_init(&w->sw, w->epsilon, GD_SWEEP_MIN_WINDOWS, SWEEP_MIN_SECONDS);
 	w->msgs = window_msgs(r->size, r->depth, r->sig_every);
 	w->next = w->msgs;
 	w->t_cap = UINT64_MAX;
@@ -382,6 +384,7 @@ static int init_finish(struct bw_run *r, struct gd_bw_result *res, bool *sent)
 		res->windows = (uint32_t)sr.n;
 		res->ci95_rel = sr.n >= 2 ? sr.rel : 0;
 		res->converged = r->win.converged;
+		res->epsilon = r->win.epsilon;
 	}
 	if (r->peak)
 		res->peak_Bps = gd_bw_peak_rate(r->st.tp, r->st.ntp, c->post_list, r->st.tc, r->st.tn,

@@ -103,6 +103,7 @@ static void plan_loop(struct gd_bench_plan *pl, const struct gd_bench_params *p)
 	c->peak = !p->no_peak;
 	c->warm_up = p->perform_warm_up;
 	c->precision = pl->adaptive ? p->precision / 100.0 : 0;
+	c->precision_by_size = pl->adaptive && !(p->given & GD_GIVEN_PRECISION);
 	if (pl->adaptive && !(p->given & (GD_GIVEN_ITERS | GD_GIVEN_DURATION)))
 		c->max_size_s = GD_SWEEP_MAX_SIZE_S;
 	c->latency_gap_us = p->latency_gap;

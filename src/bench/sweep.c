@@ -19,6 +19,39 @@ static const struct {
 	{30, 2.042272}, {40, 2.021075}, {60, 2.000298}, {120, 1.979930}, {INFINITY, 1.959964},
 };
 
+/*
+ * perftest's run-to-run spread per size band: sample standard deviation /
+ * mean of ib_write_bw's message rate (perftest 4.5+0.17, Debian) over
+ * repeated alternating runs against gd_write_bw, in the Soft-RoCE QEMU guest
+ * (TCG, rxe0 over veth0, server and client on one device) on the project's
+ * 2-core development machine, 2026-11-23. Each band holds the sizes up to
+ * `upto` bytes and takes the measured size it names.
+ */
+static const struct {
+	uint64_t upto;
+	double cv;
+} perftest_cv[] = {
+	{ 2048, 0.39 },	      /* 8 B, -n 1000, 9 runs (doc/perf.md table B) */
+	{ 32768, 0.40 },      /* 4 KiB, -n 500, 9 runs (table B) */
+	{ 524288, 0.30 },     /* 64 KiB, -n 200, 8 runs (table B) */
+	{ UINT64_MAX, 0.25 }, /* 1, 4, 8 MiB, -n 20, 3 runs each: 37, 8, 20 %, pooled
+			       * (root mean square); doc/engine.md */
+};
+
+double gd_sweep_perftest_cv(uint64_t size)
+{
+	size_t i = 0;
+
+	while (size > perftest_cv[i].upto)
+		i++;
+	return perftest_cv[i].cv;
+}
+
+double gd_sweep_default_epsilon(uint64_t size)
+{
+	return 1.96 * gd_sweep_perftest_cv(size);
+}
+
 double gd_sweep_t95(size_t dof)
 {
 	double x;

@@ -38,6 +38,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define GD_SWEEP_EPSILON 0.01	/* default relative half-width (--precision) */
 #define GD_SWEEP_MIN_WINDOWS 10 /* default windows kept before the rule may stop */
@@ -76,5 +77,20 @@ void gd_sweep_get(const struct gd_sweep *sw, struct gd_sweep_result *res);
 
 /* Student's t two-sided 95 % quantile t(0.975, dof); dof 0 gives INFINITY. */
 double gd_sweep_t95(size_t dof);
+
+/*
+ * The default epsilon of a size (-a without --precision): the relative
+ * half-width of the 95 % interval of ONE perftest run's result, measured run
+ * to run: 1.96 * (sample standard deviation / mean) of ib_write_bw's message
+ * rate over repeated runs of that size. A size then stops when gdperf's
+ * estimate is as tight as one perftest run is reproducible: the same
+ * confidence. Table, runs and where they were measured: sweep.c, man
+ * gd_bench(1) ADAPTIVE SWEEP, doc/engine.md.
+ */
+double gd_sweep_default_epsilon(uint64_t size);
+
+/* The coefficient of variation that table holds for this size (for tests
+ * and documentation: the default epsilon is 1.96 times it). */
+double gd_sweep_perftest_cv(uint64_t size);
 
 #endif /* GD_SWEEP_H */

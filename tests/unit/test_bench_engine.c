@@ -12,6 +12,7 @@
 #include <infiniband/verbs.h>
 
 #include "bench.h"
+#include "bench_opts.h"
 #include "bench_params.h"
 #include "bench_report.h"
 #include "conn.h"
@@ -308,9 +309,31 @@ static void t_bw_shape(void **s)
 	assert_int_equal(sh.window, 1);
 }
 
+/* -a without --precision: epsilon by size (perftest's spread); --precision
+ * given: that one value for every size; the default -a also caps a size */
+static void t_sweep_epsilon(void **state)
+{
+	struct gd_bench_params p;
+	struct gd_bench_plan *pl = calloc(1, sizeof(*pl));
+	char *def[] = { "t", "-a", NULL }, *given[] = { "t", "-a", "--precision", "5", NULL };
+
+	(void)state;
+	assert_non_null(pl);
+	assert_int_equal(gd_bench_parse(2, def, GD_OP_WRITE, GD_KIND_BW, &p), 0);
+	gd_plan_from_params(pl, &p);
+	assert_true(pl->adaptive && pl->loop.precision_by_size);
+	assert_true(pl->loop.max_size_s > 0);
+	assert_int_equal(gd_bench_parse(4, given, GD_OP_WRITE, GD_KIND_BW, &p), 0);
+	gd_plan_from_params(pl, &p);
+	assert_true(pl->adaptive && !pl->loop.precision_by_size);
+	assert_true(pl->loop.precision > 0.0499 && pl->loop.precision < 0.0501);
+	free(pl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_sweep_epsilon),
 		cmocka_unit_test(t_access), cmocka_unit_test(t_roles),
 		cmocka_unit_test(t_mtu),
 		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak),

@@ -137,6 +137,29 @@ static void bad_input(void **state)
 	NEAR(r.seconds, 0, 0);
 }
 
+/* the default epsilon: 1.96 x perftest's measured run-to-run CV, per band,
+ * covering every size of -a and beyond; never below the old fixed 1 %, and
+ * a band edge belongs to the band below it */
+static void default_epsilon(void **state)
+{
+	static const uint64_t sizes[] = { 1, 2, 8, 2048, 2049, 4096, 32768, 32769, 65536,
+					  524288, 524289, 1u << 20, 8u << 20, UINT64_MAX };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		double cv = gd_sweep_perftest_cv(sizes[i]), e = gd_sweep_default_epsilon(sizes[i]);
+
+		assert_true(cv > 0 && cv < 1);
+		NEAR(e, 1.96 * cv, 1e-12);
+		assert_true(e >= GD_SWEEP_EPSILON);
+	}
+	NEAR(gd_sweep_perftest_cv(8), 0.39, 0);
+	NEAR(gd_sweep_perftest_cv(2048), 0.39, 0);
+	NEAR(gd_sweep_perftest_cv(4096), 0.40, 0);
+	NEAR(gd_sweep_perftest_cv(65536), 0.30, 0);
+	NEAR(gd_sweep_perftest_cv(8u << 20), 0.25, 0);
+}
+
 /* a noisy rate narrows as 1/sqrt(n): with s/mean = 5 %, 1 % needs ~ (1.96*5)^2 = 96 windows */
 static void converges(void **state)
 {
@@ -159,6 +182,7 @@ int main(void)
 		cmocka_unit_test(min_windows_and_time),
 		cmocka_unit_test(first_window_dropped),
 		cmocka_unit_test(bad_input),
+		cmocka_unit_test(default_epsilon),
 		cmocka_unit_test(converges),
 	};
 
