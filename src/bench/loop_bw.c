@@ -9,7 +9,9 @@
  * completion batch (a raw tick, converted after the run) and once per post
  * only when perftest's peak is measured. Everything else (phases of a timed
  * run, the deadline and the side channel, progress) is the slow path, run
- * every SLOW_EVERY turns of the loop.
+ * every SLOW_EVERY turns of the loop, and on the first completion batch a
+ * millisecond after its last visit (a device that sends while it posts makes
+ * a turn slow: -q 8 on rxe took seconds for 64 turns, past a -D 2 window).
  *
  * Adaptive: the completions are cut into windows of about tx_depth
  * messages (at most WINDOW_BYTES, a multiple of the signalling interval);
@@ -24,6 +26,7 @@
 #include "gd.h"
 #include "log.h"
 #include "loop_int.h"
+#include "oob.h"
 #include "progress.h"
 #include "sweep.h"
 
@@ -63,6 +66,7 @@ struct bw_run {
 	uint32_t sig_every, rbatch;
 	uint32_t depth;			/* send window per QP at this size */
 	uint64_t peer_poll, next_peer_poll; /* ticks */
+	uint64_t next_slow;		/* ticks: a completion after it runs the slow path */
 	uint64_t posted, completed, received, seen;
 	uint64_t t_first, t_last, r_first, r_last;
 	struct stamps st;
@@ -354,10 +358,50 @@ static bool all_drained(const struct bw_run *r)
 	return true;
 }
 
+bool gd_bw_timed_span(const struct gd_bw_span *sample, const struct gd_bw_span *run,
+		      struct gd_bw_span *out)
+{
+	if (sample->msgs && sample->ticks)
+		*out = *sample;
+	else
+		*out = *run;
+	return out->msgs && out->ticks;
+}
+
 static void fill_rates(struct gd_bw_result *res, uint64_t size)
 {
 	res->avg_Bps = res->seconds > 0 ? (double)res->iters * (double)size / res->seconds : 0;
 	res->msg_rate = res->seconds > 0 ? (double)res->iters / res->seconds : 0;
+}
+
+/* A run that measured nothing fails (exit 1), on both sides: never a rate of 0. */
+static int measured_nothing(struct gd_loop *l, const struct gd_bw_result *res)
+{
+	gd_error("size %llu: the run measured nothing (%llu messages in %.3f s): no completion "
+		 "in the sample window; the link or the device is too slow for this run, raise "
+		 "-D/--duration", (unsigned long long)res->size, (unsigned long long)res->iters,
+		 res->seconds);
+	gd_oob_send_error(l->oob, GD_EXIT_FAIL, "the run measured nothing at size %llu",
+			  (unsigned long long)res->size);
+	l->exit_code = GD_EXIT_FAIL;
+	return -EIO;
+}
+
+/* A timed initiator: the sample window, or the whole run when the window
+ * holds nothing (gd_bw_timed_span). Non-zero when nothing was measured. */
+static int timed_result(const struct bw_run *r, struct gd_bw_result *res)
+{
+	struct gd_bw_span sample = { r->ph.c_end - r->ph.c_start, r->ph.te - r->ph.ts };
+	struct gd_bw_span run = { r->completed, r->t_last - r->t_first }, got;
+	bool ok = gd_bw_timed_span(&sample, &run, &got);
+
+	if (ok && got.msgs != sample.msgs)
+		gd_warn("size %llu: no completion seen inside the sample window of -D %u s; "
+			"the whole run is reported", (unsigned long long)r->size,
+			r->l->cfg.duration_s);
+	res->iters = got.msgs;
+	res->seconds = ticks_s(got.ticks);
+	return !ok;
 }
 
 /* The initiator's measurement, final: computed, then sent to the peer. */
@@ -370,11 +414,11 @@ static int init_finish(struct bw_run *r, struct gd_bw_result *res, bool *sent)
 	res->ops = r->completed;
 	res->iters = r->completed;
 	res->seconds = ticks_s(r->t_last - r->t_first);
-	if (r->timed) {
-		res->iters = r->ph.c_end - r->ph.c_start;
-		res->seconds = ticks_s(r->ph.te - r->ph.ts);
-	}
+	if (r->timed && timed_result(r, res))
+		return measured_nothing(r->l, res);
 	fill_rates(res, r->size);
+	if (res->avg_Bps <= 0)
+		return measured_nothing(r->l, res);
 	if (r->adaptive && r->win.kept_ticks) {
 		gd_sweep_get(&r->win.sw, &sr);
 		res->msg_rate = (double)r->win.kept_msgs / ticks_s(r->win.kept_ticks);
@@ -483,6 +527,8 @@ static int slow_path(struct bw_run *r)
 	uint64_t now = gd_ticks(), seen = r->completed + r->received;
 	int ret = 0;
 
+	r->next_slow = now + r->peer_poll;
+
 	if (seen != r->seen) {
 		r->seen = seen;
 		r->w.last_progress = now;
@@ -573,7 +619,7 @@ static int spin(struct bw_run *r, struct gd_bw_result *res, bool *sent)
 				r->recv_done = true;
 		}
 		ret = ret < 0 ? ret : 0;
-		if (!ret && (++r->spin % SLOW_EVERY == 0 || r->stopping))
+		if (!ret && (++r->spin % SLOW_EVERY == 0 || r->stopping || r->t_last >= r->next_slow))
 			ret = slow_path(r);
 	}
 	return ret > 0 ? 0 : ret;
@@ -600,6 +646,7 @@ static int cpu_run_bw(struct gd_loop *l, uint64_t size, struct gd_bw_result *res
 		if (r->adaptive)
 			window_init(r);
 		r->win.t0 = r->t_first;
+		r->next_slow = r->t_first + r->peer_poll;
 		ret = spin(r, res, sent);
 	}
 	if (!ret && !r->init)
