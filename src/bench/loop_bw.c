@@ -436,21 +436,28 @@ static int init_finish(struct bw_run *r, struct gd_bw_result *res, bool *sent)
 }
 
 /* A receiver only (send server): what it received. */
-static void recv_finish(const struct bw_run *r, struct gd_bw_result *res)
+static int recv_finish(const struct bw_run *r, struct gd_bw_result *res)
 {
 	const struct phases *ph = &r->rph;
 
 	res->ops = r->received;
 	res->iters = r->received;
 	res->seconds = ticks_s(r->r_last - r->r_first);
-	if (r->timed && ph->sampled) {
-		res->iters = ph->c_end - ph->c_start;
-		res->seconds = ticks_s(ph->te - ph->ts);
-	} else if (!r->timed && r->received > 1) {
+	if (r->timed) {
+		struct gd_bw_span sample = { ph->c_end - ph->c_start, ph->te - ph->ts };
+		struct gd_bw_span run = { r->received, r->r_last - r->r_first }, got;
+
+		if (!ph->sampled)
+			sample.msgs = sample.ticks = 0;
+		gd_bw_timed_span(&sample, &run, &got);
+		res->iters = got.msgs;
+		res->seconds = ticks_s(got.ticks);
+	} else if (r->received > 1) {
 		/* the first message's own time is not in the window */
 		res->seconds = res->seconds * (double)r->received / (double)(r->received - 1);
 	}
 	fill_rates(res, r->size);
+	return res->avg_Bps > 0 ? 0 : measured_nothing(r->l, res);
 }
 
 /* Timed initiator: the end of the run (or ^C) starts the stop. */
@@ -650,7 +657,7 @@ static int cpu_run_bw(struct gd_loop *l, uint64_t size, struct gd_bw_result *res
 		ret = spin(r, res, sent);
 	}
 	if (!ret && !r->init)
-		recv_finish(r, res);
+		ret = recv_finish(r, res);
 	gd_progress_done(l->progress);
 	stamps_free(&r->st);
 	free(r);
