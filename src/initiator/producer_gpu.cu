@@ -4,13 +4,16 @@
  * prod.h / ring.h / desc.h as the host producer threads; only the grouping
  * differs (initiator.h's launch convention: grid = CTAs, block = threads):
  *
- *   scope thread  each thread is a group: one reservation, one
- *                 __threadfence_system() and one descriptor per request
+ *   scope thread  each thread is a group: one reservation (the lanes of a
+ *                 warp on one ring share its atomic), one system fence
+ *                 (fence.acq_rel.sys) and one descriptor per request
  *   scope warp    each warp is a group: lane 0 reserves 32 slots (and waits
  *                 for credit), every lane writes one descriptor after ONE
  *                 warp-wide system fence: 32 descriptors per fence
  *   scope block   each CTA is a group: thread 0 reserves blockDim slots
  *
+ * GPU waits read GPU-memory mirrors of the ring's host counters, refreshed by
+ * one poller thread per ring (ring.h, "GPU waits"): no swarm of PCIe reads.
  * Every wait is bounded by the set's timeout on %globaltimer; a failure is
  * recorded once (a->fail) with the ring indices, and the kernel returns.
  * Built by nvcc into a fatbin that gpu_prod.c loads through the driver API.

@@ -98,10 +98,29 @@ GD_HD uint32_t gd_ring_of_channel(const struct gd_ring_set *s, uint32_t channel)
 	return (channel % s->nqps) % s->nrings;
 }
 
-/* Take n consecutive slots; returns the first index. */
+/*
+ * Take n consecutive slots; returns the first index. On the GPU the lanes of
+ * a warp that reserve on the same ring at once (scope thread) share ONE
+ * atomic on head: the lowest lane adds for all of them and hands each its
+ * offset (head is a single word every producer of the ring contends for).
+ */
 GD_HD uint64_t gd_ring_reserve(const struct gd_ring_view *r, uint32_t n)
 {
+#if defined(__CUDA_ARCH__)
+	unsigned act = __activemask(), lane, grp, leader;
+	uint64_t base = 0;
+
+	asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+	grp = __match_any_sync(act, (unsigned long long)(uintptr_t)r->head) &
+	      __match_any_sync(act, n);
+	leader = (unsigned)__ffs((int)grp) - 1;
+	if (lane == leader)
+		base = gd_hd_fetch_add(r->head, (uint64_t)n * (uint64_t)__popc((int)grp));
+	base = __shfl_sync(grp, base, (int)leader);
+	return base + (uint64_t)n * (uint64_t)__popc((int)(grp & ((1u << lane) - 1)));
+#else
 	return gd_hd_fetch_add(r->head, n);
+#endif
 }
 
 GD_HD void gd_ring_fill_fail(const struct gd_ring_set *s, uint32_t ring, uint64_t code,
@@ -128,6 +147,155 @@ GD_HD uint64_t gd_ring_check(const struct gd_ring_set *s, uint64_t deadline, uin
 		return timeout_code;
 	return GD_RING_OK;
 }
+
+#if defined(__CUDA_ARCH__)
+/*
+ * GPU waits. Spinning on host memory over PCIe from thousands of threads
+ * saturates PCIe reads: that was the collapse at 132 CTAs on the H100 (every
+ * waiting thread read credit, done, error and stop from pinned host memory).
+ * So GPU threads wait on MIRRORS in GPU memory, kept in the second half of the
+ * ring's producer line next to head (that line is the proxy's CACHE_LINE =
+ * 128 bytes of GPU memory, zeroed; the proxy never reads it). ONE thread per
+ * ring at a time, the poller (it takes the GD_RING_M_LOCK word and keeps it
+ * until its own wait ends), reads credit and done from host memory - both
+ * loads in flight together, error and stop every 16th poll - and publishes
+ * them with release atomics (max: the counters only grow); every other waiter
+ * reads the mirrors from L2 and backs off with __nanosleep (32 ns doubling to
+ * 1 us). Every wait keeps its %globaltimer deadline (from the last progress).
+ */
+#define GD_RING_M_CREDIT 8
+#define GD_RING_M_DONE 9
+#define GD_RING_M_ERROR 10
+#define GD_RING_M_STOP 11
+#define GD_RING_M_LOCK 12
+#define GD_RING_NAP_MAX_NS 1024
+
+struct gd_ring_poll {
+	uint64_t credit, done, error, stop;
+};
+
+__device__ __forceinline__ uint64_t gd_ring_ld_gpu(const uint64_t *p)
+{
+	uint64_t v;
+
+	asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+}
+
+__device__ __forceinline__ uint64_t gd_ring_ld_sys_rlx(const uint64_t *p)
+{
+	uint64_t v;
+
+	asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+}
+
+__device__ __forceinline__ void gd_ring_red_max(uint64_t *p, uint64_t v)
+{
+	asm volatile("red.release.gpu.global.max.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+/* One poll of host memory into the mirrors (the caller is the poller). */
+__device__ __forceinline__ void gd_ring_dev_poll(const struct gd_ring_set *s,
+						 const struct gd_ring_view *r, uint32_t k,
+						 struct gd_ring_poll *p)
+{
+	uint64_t *m = r->head;
+
+	p->credit = gd_ring_ld_sys_rlx(r->credit);
+	if (k % 16 == 0) {
+		p->error = gd_ring_ld_sys_rlx(s->error);
+		p->stop = gd_ring_ld_sys_rlx(s->stop);
+	}
+	p->done = gd_hd_load_acq(r->done); /* acquire: what completed is visible */
+	gd_ring_red_max(m + GD_RING_M_CREDIT, p->credit);
+	gd_ring_red_max(m + GD_RING_M_DONE, p->done);
+	if (p->error)
+		gd_ring_red_max(m + GD_RING_M_ERROR, p->error);
+	if (p->stop)
+		gd_ring_red_max(m + GD_RING_M_STOP, p->stop);
+}
+
+/*
+ * Wait until mirror word w (GD_RING_M_CREDIT or _DONE) of ring reaches
+ * target; *val gets the last value seen. Returns a gd_ring_code (f filled).
+ */
+__device__ __noinline__ uint64_t gd_ring_dev_wait(const struct gd_ring_set *s, uint32_t ring,
+						  uint32_t w, uint64_t target, uint64_t idx,
+						  uint64_t tcode, uint64_t *val,
+						  struct gd_ring_fail *f)
+{
+	const struct gd_ring_view *r = &s->ring[ring];
+	uint64_t *m = r->head, v = 0, last = 0, code = GD_RING_OK, now;
+	uint64_t deadline = gd_hd_now_ns() + s->timeout_ns;
+	uint32_t nap = 32, k = 0;
+	bool poller = false;
+	struct gd_ring_poll p = { 0, 0, 0, 0 };
+
+	for (;;) {
+		if (!poller && !gd_ring_ld_gpu(m + GD_RING_M_LOCK) &&
+		    atomicCAS((unsigned long long *)(m + GD_RING_M_LOCK), 0ull, 1ull) == 0ull)
+			poller = true;
+		if (poller) {
+			gd_ring_dev_poll(s, r, k++, &p);
+			v = w == GD_RING_M_CREDIT ? p.credit : p.done;
+		} else {
+			v = gd_ring_ld_gpu(m + w);
+			p.error = gd_ring_ld_gpu(m + GD_RING_M_ERROR);
+			p.stop = gd_ring_ld_gpu(m + GD_RING_M_STOP);
+		}
+		if (v >= target)
+			break;
+		now = gd_hd_now_ns();
+		if (v != last) { /* the deadline counts from the last progress */
+			last = v;
+			deadline = now + s->timeout_ns;
+		}
+		code = p.error ? GD_RING_FAULT : p.stop ? GD_RING_STOPPED :
+		       now > deadline ? tcode : GD_RING_OK;
+		if (code)
+			break;
+		if (!poller) {
+			__nanosleep(nap);
+			nap = nap < GD_RING_NAP_MAX_NS ? nap * 2 : nap;
+		}
+	}
+	if (poller)
+		atomicExch((unsigned long long *)(m + GD_RING_M_LOCK), 0ull);
+	*val = v;
+	if (code)
+		gd_ring_fill_fail(s, ring, code, idx, f);
+	return code;
+}
+
+GD_HD uint64_t gd_ring_wait_space(const struct gd_ring_set *s, uint32_t ring, uint64_t idx,
+				  uint32_t n, uint64_t *cache, struct gd_ring_fail *f)
+{
+	uint64_t slots = 1ull << s->ring[ring].log2, c, code;
+
+	if (idx + n <= *cache + slots)
+		return GD_RING_OK;
+	code = gd_ring_dev_wait(s, ring, GD_RING_M_CREDIT, idx + n - slots, idx,
+				GD_RING_TIMEOUT_SPACE, &c, f);
+	if (!code)
+		*cache = c;
+	return code;
+}
+
+/* done never passes a failed request, so reaching target is success; the
+ * error mirror (one L2 read) still reports a fault seen meanwhile. */
+GD_HD uint64_t gd_ring_wait_done(const struct gd_ring_set *s, uint32_t ring, uint64_t target,
+				 struct gd_ring_fail *f)
+{
+	uint64_t d, code = gd_ring_dev_wait(s, ring, GD_RING_M_DONE, target, target,
+					    GD_RING_TIMEOUT_DONE, &d, f);
+
+	if (code)
+		return code;
+	return gd_ring_ld_gpu(s->ring[ring].head + GD_RING_M_ERROR) ? GD_RING_FAULT : GD_RING_OK;
+}
+
+#else /* host producers: the counters are in host memory already */
 
 /*
  * Wait until slots [idx, idx + n) are free: idx + n <= credit + slots.
@@ -163,6 +331,8 @@ GD_HD uint64_t gd_ring_wait_space(const struct gd_ring_set *s, uint32_t ring, ui
 	}
 }
 
+#endif
+
 /* Write descriptor w (encoded with any lap) into slot idx with idx's lap bit. */
 GD_HD void gd_ring_put(const struct gd_ring_view *r, uint64_t idx, const uint64_t w[GD_DESC_WORDS])
 {
@@ -195,6 +365,7 @@ GD_HD void gd_ring_warp_word(uint32_t j, uint32_t lane, uint32_t *s, uint32_t *k
 	*k = wi % GD_DESC_WORDS;
 }
 
+#if !defined(__CUDA_ARCH__)
 /* Wait until ring's done counter reaches target. Returns a gd_ring_code. */
 GD_HD uint64_t gd_ring_wait_done(const struct gd_ring_set *s, uint32_t ring, uint64_t target,
 				 struct gd_ring_fail *f)
@@ -218,6 +389,8 @@ GD_HD uint64_t gd_ring_wait_done(const struct gd_ring_set *s, uint32_t ring, uin
 	}
 	return gd_hd_load_acq(s->error) ? GD_RING_FAULT : GD_RING_OK;
 }
+
+#endif
 
 /* Quiet: every request reserved so far on every ring has completed. */
 GD_HD uint64_t gd_ring_quiet(const struct gd_ring_set *s, struct gd_ring_fail *f)

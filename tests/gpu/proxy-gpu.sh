@@ -43,6 +43,8 @@ case_ok 0 60 --validate --op read --size 4096 --scope block --ctas 8 --threads 1
 case_ok 0 60 --validate --op fadd --scope warp --ctas 16 --threads 256 --requests 1024 --proxy_threads 4 --ring_slots 64
 case_ok 0 60 --validate --op cas --scope thread --ctas 4 --threads 32 --requests 500 --proxy_threads 2
 case_ok 0 60 --validate --op write --scope warp --ctas 132 --threads 1024 --requests 64 --ring_slots 32 --proxy_threads 2
+case_ok 0 60 --validate --op write --scope thread --ctas 132 --threads 1024 --requests 8 --ring_slots 64 --proxy_threads 2
+case_ok 0 60 --validate --op fadd --scope block --ctas 132 --threads 1024 --requests 2048 --ring_slots 1024 --proxy_threads 2
 case_ok 0 60 --validate --op write --producer host --ctas 2 --requests 4096
 echo "-- an injected completion error must stop the kernel and name status, opcode and QP (exit 1)"
 out=$(timeout -s KILL 60 "$prog" --op write --scope warp --ctas 8 --threads 128 --requests 4096 --fail_after 10000 --timeout 5 2>&1); rc=$?

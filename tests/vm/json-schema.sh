@@ -90,10 +90,13 @@ if [ -x "$ck" ]; then
 	timeout -s KILL 300 "$ck" --json "$top_srcdir/tests/check/specs/guest-pass.yaml" \
 		>"$J/check-pass.jsonl" 2>"$WORK/check-pass.err"
 	rc=$?
-	[ $rc -eq 0 ] && ok "gd_check guest-pass: exit 0" || ko "gd_check guest-pass --json: exit $rc"
+	[ $rc -eq 0 ] && ok "gd_check guest-pass: exit 0" ||
+		{ ko "gd_check guest-pass --json: exit $rc"; grep -v '"PASS"' "$J/check-pass.jsonl" | tail -5; tail -5 "$WORK/check-pass.err"; }
 	timeout -s KILL 300 "$ck" --json --matrix -D 1 >"$J/check-matrix.jsonl" 2>"$WORK/check-matrix.err"
 	rc=$?
-	[ $rc -le 1 ] && ok "gd_check --matrix: exit $rc" || ko "gd_check --matrix --json: exit $rc"
+	[ $rc -le 1 ] && ok "gd_check --matrix: exit $rc" ||
+		{ ko "gd_check --matrix --json: exit $rc"; tail -5 "$WORK/check-matrix.err"; }
+	grep -q '"bw_avg_gbps"' "$J/check-matrix.jsonl" || { ko "gd_check --matrix: no cell measured"; tail -5 "$J/check-matrix.jsonl"; }
 fi
 
 top_builddir=$top_builddir top_srcdir=$top_srcdir "$top_srcdir/tests/json/collect-fixtures.sh" "$J/fx"
