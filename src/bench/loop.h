@@ -104,6 +104,20 @@ struct gd_loop_bw_shape {
 };
 void gd_loop_bw_shape(const struct gd_loop_cfg *c, uint64_t size, struct gd_loop_bw_shape *s);
 
+/*
+ * What a timed bandwidth run measured: the sample window (between the
+ * warm-up and cool-down margins) when it holds messages and time; otherwise
+ * the whole run (the loop first looked at the clock after the window had
+ * closed: a device that sends while it posts, -q 8 on the TCG guest's rxe).
+ * Returns false when neither holds a message and a tick: the run measured
+ * nothing, which is a failure, never a rate of 0.
+ */
+struct gd_bw_span {
+	uint64_t msgs, ticks;
+};
+bool gd_bw_timed_span(const struct gd_bw_span *sample, const struct gd_bw_span *run,
+		      struct gd_bw_span *out);
+
 /* For loop implementations: print a failed completion (op, QP, side, status,
  * most likely cause), tell the peer, set l->exit_code; returns -EIO. */
 int gd_loop_wc_failed(struct gd_loop *l, const struct ibv_wc *wc, bool recv);

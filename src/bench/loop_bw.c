@@ -9,7 +9,9 @@
  * completion batch (a raw tick, converted after the run) and once per post
  * only when perftest's peak is measured. Everything else (phases of a timed
  * run, the deadline and the side channel, progress) is the slow path, run
- * every SLOW_EVERY turns of the loop.
+ * every SLOW_EVERY turns of the loop, and on the first completion batch a
+ * millisecond after its last visit (a device that sends while it posts makes
+ * a turn slow: -q 8 on rxe took seconds for 64 turns, past a -D 2 window).
  *
  * Adaptive: the completions are cut into windows of about tx_depth
  * messages (at most WINDOW_BYTES, a multiple of the signalling interval);
@@ -24,6 +26,7 @@
 #include "gd.h"
 #include "log.h"
 #include "loop_int.h"
+#include "oob.h"
 #include "progress.h"
 #include "sweep.h"
 
@@ -64,6 +67,7 @@ struct bw_run {
 	uint32_t sig_every, rbatch;
 	uint32_t depth;			/* send window per QP at this size */
 	uint64_t peer_poll, next_peer_poll; /* ticks */
+	uint64_t next_slow;		/* ticks: a completion after it runs the slow path */
 	uint64_t posted, completed, received, seen;
 	uint64_t t_first, t_last, r_first, r_last;
 	struct stamps st;
@@ -356,10 +360,50 @@ static bool all_drained(const struct bw_run *r)
 	return true;
 }
 
+bool gd_bw_timed_span(const struct gd_bw_span *sample, const struct gd_bw_span *run,
+		      struct gd_bw_span *out)
+{
+	if (sample->msgs && sample->ticks)
+		*out = *sample;
+	else
+		*out = *run;
+	return out->msgs && out->ticks;
+}
+
 static void fill_rates(struct gd_bw_result *res, uint64_t size)
 {
 	res->avg_Bps = res->seconds > 0 ? (double)res->iters * (double)size / res->seconds : 0;
 	res->msg_rate = res->seconds > 0 ? (double)res->iters / res->seconds : 0;
+}
+
+/* A run that measured nothing fails (exit 1), on both sides: never a rate of 0. */
+static int measured_nothing(struct gd_loop *l, const struct gd_bw_result *res)
+{
+	gd_error("size %llu: the run measured nothing (%llu messages in %.3f s): no completion "
+		 "in the sample window; the link or the device is too slow for this run, raise "
+		 "-D/--duration", (unsigned long long)res->size, (unsigned long long)res->iters,
+		 res->seconds);
+	gd_oob_send_error(l->oob, GD_EXIT_FAIL, "the run measured nothing at size %llu",
+			  (unsigned long long)res->size);
+	l->exit_code = GD_EXIT_FAIL;
+	return -EIO;
+}
+
+/* A timed initiator: the sample window, or the whole run when the window
+ * holds nothing (gd_bw_timed_span). Non-zero when nothing was measured. */
+static int timed_result(const struct bw_run *r, struct gd_bw_result *res)
+{
+	struct gd_bw_span sample = { r->ph.c_end - r->ph.c_start, r->ph.te - r->ph.ts };
+	struct gd_bw_span run = { r->completed, r->t_last - r->t_first }, got;
+	bool ok = gd_bw_timed_span(&sample, &run, &got);
+
+	if (ok && got.msgs != sample.msgs)
+		gd_warn("size %llu: no completion seen inside the sample window of -D %u s; "
+			"the whole run is reported", (unsigned long long)r->size,
+			r->l->cfg.duration_s);
+	res->iters = got.msgs;
+	res->seconds = ticks_s(got.ticks);
+	return !ok;
 }
 
 /* The initiator's measurement, final: computed, then sent to the peer. */
@@ -372,11 +416,11 @@ static int init_finish(struct bw_run *r, struct gd_bw_result *res, bool *sent)
 	res->ops = r->completed;
 	res->iters = r->completed;
 	res->seconds = ticks_s(r->t_last - r->t_first);
-	if (r->timed) {
-		res->iters = r->ph.c_end - r->ph.c_start;
-		res->seconds = ticks_s(r->ph.te - r->ph.ts);
-	}
+	if (r->timed && timed_result(r, res))
+		return measured_nothing(r->l, res);
 	fill_rates(res, r->size);
+	if (res->avg_Bps <= 0)
+		return measured_nothing(r->l, res);
 	if (r->adaptive && r->win.kept_ticks) {
 		gd_sweep_get(&r->win.sw, &sr);
 		res->msg_rate = (double)r->win.kept_msgs / ticks_s(r->win.kept_ticks);
@@ -395,21 +439,28 @@ static int init_finish(struct bw_run *r, struct gd_bw_result *res, bool *sent)
 }
 
 /* A receiver only (send server): what it received. */
-static void recv_finish(const struct bw_run *r, struct gd_bw_result *res)
+static int recv_finish(const struct bw_run *r, struct gd_bw_result *res)
 {
 	const struct phases *ph = &r->rph;
 
 	res->ops = r->received;
 	res->iters = r->received;
 	res->seconds = ticks_s(r->r_last - r->r_first);
-	if (r->timed && ph->sampled) {
-		res->iters = ph->c_end - ph->c_start;
-		res->seconds = ticks_s(ph->te - ph->ts);
-	} else if (!r->timed && r->received > 1) {
+	if (r->timed) {
+		struct gd_bw_span sample = { ph->c_end - ph->c_start, ph->te - ph->ts };
+		struct gd_bw_span run = { r->received, r->r_last - r->r_first }, got;
+
+		if (!ph->sampled)
+			sample.msgs = sample.ticks = 0;
+		gd_bw_timed_span(&sample, &run, &got);
+		res->iters = got.msgs;
+		res->seconds = ticks_s(got.ticks);
+	} else if (r->received > 1) {
 		/* the first message's own time is not in the window */
 		res->seconds = res->seconds * (double)r->received / (double)(r->received - 1);
 	}
 	fill_rates(res, r->size);
+	return res->avg_Bps > 0 ? 0 : measured_nothing(r->l, res);
 }
 
 /* Timed initiator: the end of the run (or ^C) starts the stop. */
@@ -485,6 +536,8 @@ static int slow_path(struct bw_run *r)
 {
 	uint64_t now = gd_ticks(), seen = r->completed + r->received;
 	int ret = 0;
+
+	r->next_slow = now + r->peer_poll;
 
 	if (seen != r->seen) {
 		r->seen = seen;
@@ -576,7 +629,7 @@ static int spin(struct bw_run *r, struct gd_bw_result *res, bool *sent)
 				r->recv_done = true;
 		}
 		ret = ret < 0 ? ret : 0;
-		if (!ret && (++r->spin % SLOW_EVERY == 0 || r->stopping))
+		if (!ret && (++r->spin % SLOW_EVERY == 0 || r->stopping || r->t_last >= r->next_slow))
 			ret = slow_path(r);
 	}
 	return ret > 0 ? 0 : ret;
@@ -603,10 +656,11 @@ static int cpu_run_bw(struct gd_loop *l, uint64_t size, struct gd_bw_result *res
 		if (r->adaptive)
 			window_init(r);
 		r->win.t0 = r->t_first;
+		r->next_slow = r->t_first + r->peer_poll;
 		ret = spin(r, res, sent);
 	}
 	if (!ret && !r->init)
-		recv_finish(r, res);
+		ret = recv_finish(r, res);
 	gd_progress_done(l->progress);
 	stamps_free(&r->st);
 	free(r);

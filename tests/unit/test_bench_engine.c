@@ -267,6 +267,33 @@ static void t_run_side(void **s)
 
 /* The bandwidth loop's shape per size: the -a deadline bug (100 x 4 MiB per
  * signal), the adaptive window and in-flight limits. */
+/* A timed run whose loop first looked at the clock after the sample window
+ * closed (-q 8 on rxe0/rxe_bond0 in the guest) had an empty window and
+ * reported 0.00 Gb/s at exit 0: it reports the whole run instead, and a run
+ * with no message or no time measured nothing (the engine then fails). */
+static void t_bw_timed_span(void **s)
+{
+	struct gd_bw_span sample = { 4000, 2000000 }, run = { 9000, 5000000 }, got;
+
+	(void)s;
+	assert_true(gd_bw_timed_span(&sample, &run, &got)); /* the window, when it holds some */
+	assert_int_equal(got.msgs, 4000);
+	assert_int_equal(got.ticks, 2000000);
+	sample.msgs = 0; /* entered and closed on one visit: no messages, no time */
+	sample.ticks = 0;
+	assert_true(gd_bw_timed_span(&sample, &run, &got));
+	assert_int_equal(got.msgs, 9000);
+	assert_int_equal(got.ticks, 5000000);
+	sample.ticks = 10; /* time but no message: not a rate of 0 either */
+	assert_true(gd_bw_timed_span(&sample, &run, &got));
+	assert_int_equal(got.msgs, 9000);
+	run.msgs = 0; /* nothing completed at all */
+	assert_false(gd_bw_timed_span(&sample, &run, &got));
+	run.msgs = 5;
+	run.ticks = 0;
+	assert_false(gd_bw_timed_span(&sample, &run, &got));
+}
+
 static void t_bw_shape(void **s)
 {
 	struct gd_loop_cfg c;
@@ -340,6 +367,7 @@ int main(void)
 		cmocka_unit_test(t_pattern), cmocka_unit_test(t_title),
 		cmocka_unit_test(t_run_side), cmocka_unit_test(t_op_table),
 		cmocka_unit_test(t_rotation), cmocka_unit_test(t_bw_shape),
+		cmocka_unit_test(t_bw_timed_span),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
