@@ -32,36 +32,6 @@
 #include "opts.h"
 #include "sysfs.h"
 
-volatile sig_atomic_t gd_bench_stop;
-struct gd_clock gd_clock;
-
-const char *gd_clock_init(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	const char *env = getenv("GDPERF_CLOCK");
-	struct timespec nap = { 0, 20000000 };
-	uint64_t n0, n1, t0, t1;
-	double tpus;
-
-	if (env && strcmp(env, "tsc"))
-		return "CLOCK_MONOTONIC_RAW (GDPERF_CLOCK)";
-	n0 = gd_clock_mono_ns();
-	t0 = __builtin_ia32_rdtsc();
-	nanosleep(&nap, NULL);
-	n1 = gd_clock_mono_ns();
-	t1 = __builtin_ia32_rdtsc();
-	tpus = n1 > n0 ? (double)(t1 - t0) / ((double)(n1 - n0) / 1000.0) : 0;
-	if (t1 <= t0 || tpus < 100 || tpus > 20000)
-		return "CLOCK_MONOTONIC_RAW (the TSC rate looked wrong)";
-	gd_clock.ns_per_tick = 1000.0 / tpus;
-	gd_clock.tsc0 = t1;
-	gd_clock.ns0 = n1;
-	gd_clock.tsc = 1;
-	return "TSC calibrated against CLOCK_MONOTONIC_RAW";
-#else
-	return "CLOCK_MONOTONIC_RAW";
-#endif
-}
 
 static void on_sigint(int sig)
 {
@@ -142,15 +112,7 @@ static void pin_numa(const struct gd_bench *b)
 		gd_info("running on the CPUs of %s's NUMA node %d: %s", b->conn.dev_name, node, cpus);
 }
 
-uint8_t *gd_bench_local(struct gd_bench *b, uint32_t i)
-{
-	return (uint8_t *)b->buf.addr + (size_t)i * 2 * b->plan.slot;
-}
 
-uint8_t *gd_bench_target(struct gd_bench *b, uint32_t i)
-{
-	return gd_bench_local(b, i) + b->plan.slot;
-}
 
 static int setup_buffers(struct gd_bench *b)
 {

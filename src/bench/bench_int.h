@@ -46,8 +46,15 @@ struct gd_bench {
 };
 
 /* bench.c: the region of QP i, my local half and my target half. */
-uint8_t *gd_bench_local(struct gd_bench *b, uint32_t i);
-uint8_t *gd_bench_target(struct gd_bench *b, uint32_t i);
+static inline uint8_t *gd_bench_local(struct gd_bench *b, uint32_t i)
+{
+	return (uint8_t *)b->buf.addr + (size_t)i * 2 * b->plan.slot;
+}
+
+static inline uint8_t *gd_bench_target(struct gd_bench *b, uint32_t i)
+{
+	return gd_bench_local(b, i) + b->plan.slot;
+}
 
 /* bench_size.c: one size of a bandwidth or latency test; *ops_total adds the
  * operations the peer completed (atomic --validate). 0 or -errno, exit_code set. */

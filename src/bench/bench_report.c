@@ -12,7 +12,7 @@
 #include "jsonout.h"
 #include "mem.h"
 #include "log.h"
-#include "proxy_bench.h"
+#include "hostprod.h"
 #include "stats.h"
 
 #define DASHES "---------------------------------------------------------------------------------------"
@@ -134,7 +134,7 @@ static void header_link(const struct gd_report *r)
 	if (p->init.initiator != GD_INIT_CPU) {
 		char ini[256];
 
-		gd_init_opts_header(&p->init, gd_proxy_bench_producer(p), p->num_qps, ini,
+		gd_init_opts_header(&p->init, GD_HOST_PRODUCER_LABEL, p->num_qps, ini,
 				    sizeof(ini));
 		fprintf(r->out, " Initiator       : %s\n", ini);
 	}
@@ -204,7 +204,7 @@ static json_object *json_common(const struct gd_report *r, const char *type)
 	gd_json_add_str(o, "memory", f->memory);
 	if (r->buf && r->buf->ops->json)
 		r->buf->ops->json(r->buf, o); /* "gpu": index, name, pci, path_class, registration */
-	gd_init_opts_to_json(&r->p->init, gd_proxy_bench_producer(r->p), r->p->num_qps, o);
+	gd_init_opts_to_json(&r->p->init, GD_HOST_PRODUCER_LABEL, r->p->num_qps, o);
 	/* "params": every parameter, and the values the engine clamped (it was
 	 * nested twice, "params": {"params": ...}, before) */
 	gd_bench_params_to_json(r->p, o);

@@ -41,65 +41,7 @@ static double estimate(const struct gd_ck_test *t)
 }
 
 /* Bytes the run moved, roughly: the last size's average rate over the test's duration. */
-static double moved_bytes(const struct gd_ck_test *t, const struct gd_ck_measure *m)
-{
-	if (!m->nsizes)
-		return 0;
-	return m->bw_avg_gbps[m->nsizes - 1] * 1e9 / 8 * (t->duration_s ? t->duration_s : 1);
-}
 
-void gd_ck_bond_verdict(struct gd_ck_report *r, const struct gd_ck_run *run,
-			const struct gd_ck_measure *m, const char *shares, double min, double total,
-			const char *bond)
-{
-	const struct gd_ck_test *t = run->t;
-	double want = t->min_slave_share > 0 ? t->min_slave_share : 10;
-	/* a loopback never leaves the host: the kernel routes it through lo, past the slaves */
-	bool bypass = total < 0.1 * moved_bytes(t, m);
-	char msg[640];
-	struct gd_ck_item *it;
-
-	snprintf(msg, sizeof(msg), "%s", shares);
-	if (bypass)
-		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), "; the slaves carried %.0f "
-			 "bytes of the run's ~%.0f: its traffic did not pass them (a loopback stays "
-			 "inside the host)", total, moved_bytes(t, m));
-	if (r->n && !t->bond_balance) {
-		/* every bandwidth run on a bond reports the shares */
-		it = &r->items[r->n - 1];
-		snprintf(it->message + strlen(it->message), sizeof(it->message) - strlen(it->message),
-			 "%s%s", it->message[0] ? "; " : "", msg);
-		if (!bypass && min >= 0 && min < 1 && t->qps >= 2)
-			gd_warn("%s: one slave of %s carried almost nothing with %u QPs: %s",
-				run->label, bond, t->qps, msg);
-		return;
-	}
-	it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s %s: bond-balance", t->name, run->label);
-	if (!it)
-		return;
-	snprintf(it->expected, sizeof(it->expected), "each slave >= %g%%", want);
-	snprintf(it->message, sizeof(it->message), "%s", msg);
-	snprintf(it->path_class, sizeof(it->path_class), "%s", run->cls);
-	gd_ck_command(run, t->size, it->command, sizeof(it->command));
-	if (moved_bytes(t, m) <= 0) {
-		it->status = GD_CK_SKIP;
-		snprintf(it->message, sizeof(it->message), "the run measured no traffic: %s", msg);
-		return;
-	}
-	if (bypass || min < 0) {
-		it->status = GD_CK_SKIP;
-		snprintf(it->measured, sizeof(it->measured), "no slave traffic");
-		return;
-	}
-	snprintf(it->measured, sizeof(it->measured), "min %.1f%%", min);
-	it->status = min >= want ? GD_CK_PASS : GD_CK_FAIL;
-	if (it->status == GD_CK_FAIL && t->qps < 2)
-		snprintf(it->message + strlen(it->message), sizeof(it->message) - strlen(it->message),
-			 "; one QP is one flow and takes one slave: use qps: 2 or more");
-	if (it->status == GD_CK_FAIL && t->qps >= 2)
-		gd_warn("%s: one slave of %s carried %.1f%% with %u QPs: %s", run->label, bond, min,
-			t->qps, msg);
-}
 
 static void bond_items(struct gd_ck_report *r, const struct gd_ck_run *run,
 		       const struct gd_ck_measure *m, const struct gd_ck_bond_sample *b0,

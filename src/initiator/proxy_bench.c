@@ -32,11 +32,6 @@ struct run {
 	uint32_t ncores;
 };
 
-const char *gd_proxy_bench_producer(const struct gd_bench_params *p)
-{
-	return GD_HOST_PRODUCER_LABEL;
-}
-
 static uint32_t desc_op(const struct gd_loop_cfg *c)
 {
 	switch (c->op->op) {

@@ -30,7 +30,5 @@ struct gd_loop_ops;
 extern const struct gd_loop_ops gd_loop_proxy;
 /* Conflicts of --initiator=proxy with other options: 0 or -EINVAL after a message. */
 int gd_proxy_bench_check(const struct gd_bench_params *p);
-/* "host producer (no GPU)" (the tools' producer). */
-const char *gd_proxy_bench_producer(const struct gd_bench_params *p);
 
 #endif
