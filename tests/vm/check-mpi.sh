@@ -13,8 +13,21 @@ ldd "$ck" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (conf
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # as root in the guest; no other network than the veths: keep Open MPI on this node
-mpi() { timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader \
-	--mca btl_vader_single_copy_mechanism none --mca mpi_yield_when_idle 1 -np "$@"; }
+# (shared memory between ranks, its out-of-band channel on lo), pin nothing, and a deadline
+mpi() { timeout -k 10 300 mpirun --allow-run-as-root --oversubscribe --bind-to none \
+	--mca btl self,vader --mca btl_vader_single_copy_mechanism none \
+	--mca oob_tcp_if_include lo --mca mpi_yield_when_idle 1 -np "$@"; }
+
+# pairs_nonzero OUT N: the per-pair tables hold N rows, each a number above 0
+# (a pair that measured 0 or "failed" fails the test)
+pairs_nonzero() {
+	awk -v want="$2" '
+	/^[0-9]+ +[0-9]+ +[^ ]+\/[^ ]+ +[^ ]+\/[^ ]+ +[^ ]+$/ {
+		rows++
+		if ($5 !~ /^[0-9]+(\.[0-9]+)?$/ || $5 + 0 <= 0) { print "pair " $1 " -> " $2 ": " $5; bad++ }
+	}
+	END { if (rows != want) print rows + 0 " pair rows, expected " want; exit !(rows == want && !bad) }' "$1"
+}
 
 for n in 2 4; do
 	mpi "$n" "$ck" "$top_srcdir/tests/check/specs/guest-pairs.yaml" >"$tmp/out$n" 2>&1
@@ -29,5 +42,7 @@ for n in 2 4; do
 	vm_check "$n ranks: worst pair" grep -q "^worst pair: rank [0-9] -> rank [0-9]" "$tmp/out$n"
 	vm_check "$n ranks: one report (rank 0 only)" test "$(grep -c '^gd_check ' "$tmp/out$n")" = 1
 	vm_check "$n ranks: no failed pair" bash -c "! grep -q '^tests .* FAIL ' '$tmp/out$n'"
+	vm_check "$n ranks: every pair measured non-zero ($pw + $ring + $ap rows)" \
+		pairs_nonzero "$tmp/out$n" $((pw + ring + ap))
 done
 vm_exit
