@@ -7,6 +7,7 @@
 #   flock /tmp/gd-vm.lock timeout 900 scripts/gd-vm -- env top_builddir=$PWD tests/vm/check-mpi.sh
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}" "${top_builddir:=$top_srcdir}"
 . "$top_srcdir/tests/vm/lib.sh"
+. "$top_srcdir/tests/vm/mpi-lib.sh"
 vm_require_guest
 ck=$top_builddir/tools/gd_check
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
@@ -18,17 +19,6 @@ trap 'rm -rf "$tmp"' EXIT
 mpi() { timeout -k 10 300 mpirun --allow-run-as-root --oversubscribe --bind-to none \
 	--mca btl self,vader --mca btl_vader_single_copy_mechanism none \
 	--mca oob_tcp_if_include lo --mca mpi_yield_when_idle 1 -np "$@"; }
-
-# pairs_nonzero OUT N: the per-pair tables hold N rows, each a number above 0
-# (a pair that measured 0 or "failed" fails the test)
-pairs_nonzero() {
-	awk -v want="$2" '
-	/^[0-9]+ +[0-9]+ +[^ ]+\/[^ ]+ +[^ ]+\/[^ ]+ +[^ ]+$/ {
-		rows++
-		if ($5 !~ /^[0-9]+(\.[0-9]+)?$/ || $5 + 0 <= 0) { print "pair " $1 " -> " $2 ": " $5; bad++ }
-	}
-	END { if (rows != want) print rows + 0 " pair rows, expected " want; exit !(rows == want && !bad) }' "$1"
-}
 
 for n in 2 4; do
 	mpi "$n" "$ck" "$top_srcdir/tests/check/specs/guest-pairs.yaml" >"$tmp/out$n" 2>&1
@@ -49,12 +39,6 @@ done
 
 # The bench tools' --mpi: rank 0 prints (the server of a bw test, the client of a lat test);
 # MPI passes the server's address.
-# bw_rows OUT: the report's result rows (size, iterations, peak, average, rate) with average > 0
-bw_rows() { awk 'NF == 5 && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $4 ~ /^[0-9.]+$/ && $4 + 0 > 0 { n++ }
-	END { print n + 0 }' "$1"; }
-# lat_rows OUT: latency rows (size, 200 iterations, then t_min... in us) with an average > 0
-lat_rows() { awk 'NF >= 6 && $1 ~ /^[0-9]+$/ && $2 == 200 && $6 ~ /^[0-9.]+$/ && $6 + 0 > 0 { n++ }
-	END { print n + 0 }' "$1"; }
 bw=$top_builddir/tools/gd_write_bw
 if ldd "$bw" | grep -q libmpi; then
 	mpi 2 "$bw" --mpi -d rxe0 -D 2 --report_gbits >"$tmp/bw" 2>&1
