@@ -72,10 +72,13 @@ static int connect_loopback(struct loopback *l)
 	for (uint32_t i = 0; i < nq; i++) {
 		struct gd_ibgda_peer peer = {.qpn = n->hqps[i].qpn, .mtu = 5 /* 4096 */};
 
-		l->lconn[i] = (struct gd_wire_conn){.qp_index = i, .qp_count = nq,
-						    .qpn = n->hqps[i].qpn, .rkey = l->run.data.lkey,
+		l->lconn[i] = (struct gd_wire_conn){.qp_index = i,
+						    .qp_count = nq,
+						    .qpn = n->hqps[i].qpn,
+						    .rkey = l->run.data.lkey,
 						    .vaddr = (uintptr_t)l->local,
-						    .buf_size = l->region, .gid_index = -1,
+						    .buf_size = l->region,
+						    .gid_index = -1,
 						    .mtu = 4096};
 		l->rconn[i] = l->lconn[i]; /* the "peer" is this process */
 		l->rconn[i].rkey = l->run.data.rkey;
@@ -122,18 +125,27 @@ static void facts(struct loopback *l)
 	snprintf(f->peer, sizeof(f->peer), "none (loopback in the %s)", GD_IBGDA_NIC_SWNIC_LABEL);
 	l->res->facts_valid = true;
 	l->run.ini.queues = "pinned host memory (the test double reads them)";
-	l->rep = (struct gd_report){.out = l->out, .p = l->p, .f = f, .local = l->lconn,
-				    .remote = l->rconn, .nqp = l->run.nic.cfg.nqps,
+	l->rep = (struct gd_report){.out = l->out,
+				    .p = l->p,
+				    .f = f,
+				    .local = l->lconn,
+				    .remote = l->rconn,
+				    .nqp = l->run.nic.cfg.nqps,
 				    .ini = &l->run.ini};
 }
 
 static int open_loopback(struct loopback *l)
 {
 	const struct gd_bench_params *p = l->p;
-	struct gd_ibgda_spec s = {.op = p->op, .kind = p->kind, .init = p->init,
-				  .nqps = p->num_qps, .tx_depth = p->tx_depth,
-				  .timeout_ms = p->timeout_ms, .iters = p->iters,
-				  .max_size = l->plan.last_size, .cuda_index = 0};
+	struct gd_ibgda_spec s = {.op = p->op,
+				  .kind = p->kind,
+				  .init = p->init,
+				  .nqps = p->num_qps,
+				  .tx_depth = p->tx_depth,
+				  .timeout_ms = p->timeout_ms,
+				  .iters = p->iters,
+				  .max_size = l->plan.last_size,
+				  .cuda_index = 0};
 	struct gd_ibgda_nic_cfg extra = {.err_at = env_u64(GD_IBGDA_SWNIC_ERR_ENV),
 					 .stall_at = env_u64(GD_IBGDA_SWNIC_STALL_ENV)};
 	int ret = gd_ibgda_run_open(&l->run, &s, &gd_ibgda_nic_swnic, &extra);
@@ -252,8 +264,8 @@ static int run_sizes(struct loopback *l)
 
 int gd_ibgda_bench_swnic(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res)
 {
-	struct loopback l = {.p = p, .res = res, .out = out,
-			     .diag = p->json || !out ? stderr : out};
+	struct loopback l = {
+		.p = p, .res = res, .out = out, .diag = p->json || !out ? stderr : out};
 	int ret;
 
 	if (p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0] || p->use_hugepages) {

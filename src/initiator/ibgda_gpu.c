@@ -122,9 +122,10 @@ void *gd_ibgda_gpu_host(struct gd_ibgda_gpu *g, size_t bytes)
 	gd_cu_ptr d = 0;
 	void *p = NULL;
 
-	if (gd_cuda_check(g->cu->MemHostAlloc(&p, bytes, GD_CU_MEMHOSTALLOC_PORTABLE |
-					       GD_CU_MEMHOSTALLOC_DEVICEMAP),
-			  "cuMemHostAlloc"))
+	if (gd_cuda_check(
+		    g->cu->MemHostAlloc(&p, bytes,
+					GD_CU_MEMHOSTALLOC_PORTABLE | GD_CU_MEMHOSTALLOC_DEVICEMAP),
+		    "cuMemHostAlloc"))
 		return NULL;
 	memset(p, 0, bytes);
 	if (g->cu->MemHostGetDevicePointer &&

@@ -47,10 +47,15 @@ static int ib_attach(const struct gd_loop_attach *a, void **state)
 	struct ib_state *st = calloc(1, sizeof(*st));
 	struct gd_ibgda_run *r = st ? &st->run : NULL;
 	struct gd_ibgda_facts f;
-	struct gd_ibgda_spec s = {.op = c->op->op, .kind = c->kind, .init = c->init,
-				  .nqps = c->nqp, .tx_depth = c->tx_depth,
-				  .timeout_ms = c->timeout_ms, .iters = c->iters,
-				  .max_size = a->max_size, .cuda_index = 0};
+	struct gd_ibgda_spec s = {.op = c->op->op,
+				  .kind = c->kind,
+				  .init = c->init,
+				  .nqps = c->nqp,
+				  .tx_depth = c->tx_depth,
+				  .timeout_ms = c->timeout_ms,
+				  .iters = c->iters,
+				  .max_size = a->max_size,
+				  .cuda_index = 0};
 	struct gd_ibgda_plan plan;
 	struct gd_ibgda_nic_cfg extra = {.ctx = a->ctx, .pd = a->pd, .plan = &plan};
 	int ret;
@@ -60,8 +65,9 @@ static int ib_attach(const struct gd_loop_attach *a, void **state)
 		return -ENOMEM;
 	/* the hook printed the probe; decide again for the queues' memory */
 	gd_ibgda_probe_facts(a->machine, c->dev_name, 0, &f);
-	gd_ibgda_decide(&f, c->init.initiator == GD_INIT_IBGDA_CPUDB ? GD_IBGDA_WANT_CPU_DB :
-								      GD_IBGDA_WANT_GPU_DB,
+	gd_ibgda_decide(&f,
+			c->init.initiator == GD_INIT_IBGDA_CPUDB ? GD_IBGDA_WANT_CPU_DB
+								 : GD_IBGDA_WANT_GPU_DB,
 			c->init.ibgda_fallback, &plan);
 	if (plan.rc) {
 		gd_error("ibgda: %s", plan.why);
@@ -89,10 +95,14 @@ static int ib_connect(void *state, const struct gd_wire_conn *remote, uint32_t n
 
 	for (uint32_t i = 0; i < n; i++) {
 		const struct gd_wire_conn *w = &remote[i], *m = &st->mine[i];
-		struct gd_ibgda_peer p = {.qpn = w->qpn, .psn = w->psn, .lid = w->lid,
+		struct gd_ibgda_peer p = {.qpn = w->qpn,
+					  .psn = w->psn,
+					  .lid = w->lid,
 					  .mtu = mtu_enum(w->mtu < m->mtu ? w->mtu : m->mtu),
-					  .my_psn = m->psn, .roce = st->roce,
-					  .gid_index = (uint8_t)(m->gid_index < 0 ? 0 : m->gid_index),
+					  .my_psn = m->psn,
+					  .roce = st->roce,
+					  .gid_index =
+						  (uint8_t)(m->gid_index < 0 ? 0 : m->gid_index),
 					  .port = st->port};
 
 		memcpy(p.gid, w->gid, 16);
@@ -131,9 +141,13 @@ static int set_data(struct gd_loop *l, struct gd_ibgda_run *r)
 			 (unsigned long long)rs, (unsigned long long)ls);
 		return -EPROTO;
 	}
-	r->data = (struct gd_ibgda_data){.local = q[0].local_addr, .remote = q[0].remote_addr,
-					 .region = ls ? ls / 2 : 0, .qp_stride = ls,
-					 .lkey = q[0].lkey, .rkey = q[0].rkey, .rotate = false};
+	r->data = (struct gd_ibgda_data){.local = q[0].local_addr,
+					 .remote = q[0].remote_addr,
+					 .region = ls ? ls / 2 : 0,
+					 .qp_stride = ls,
+					 .lkey = q[0].lkey,
+					 .rkey = q[0].rkey,
+					 .rotate = false};
 	return 0;
 }
 

@@ -55,9 +55,9 @@ enum gd_ibgda_nic_kind { GD_IBGDA_NIC_DEVX = 0, GD_IBGDA_NIC_SWNIC };
 struct gd_ibgda_nic_cfg {
 	struct gd_ibgda_gpu *gpu;
 	uint32_t nqps, nwqe, ring_every;
-	uint32_t flags;            /* GD_IBGDA_CPUDB, GD_IBGDA_SHARED (collapsed CQ always) */
-	uint64_t timeout_ns;       /* one wait without progress */
-	uint64_t budget_ns;        /* the whole run, on the GPU's clock */
+	uint32_t flags;	     /* GD_IBGDA_CPUDB, GD_IBGDA_SHARED (collapsed CQ always) */
+	uint64_t timeout_ns; /* one wait without progress */
+	uint64_t budget_ns;  /* the whole run, on the GPU's clock */
 	/* devx: the live device and the probe's plan (memory, doorbell) */
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
@@ -98,18 +98,18 @@ struct gd_ibgda_nic_ops {
 struct gd_ibgda_nic {
 	const struct gd_ibgda_nic_ops *ops;
 	struct gd_ibgda_nic_cfg cfg;
-	struct gd_ibgda_qp *hqps;   /* host images, cfg.nqps */
-	struct gd_ibgda_qp *dqps;   /* GPU copy the kernels read */
-	struct gd_ibgda_ctr *ctr;   /* GPU memory */
-	struct gd_ibgda_ctl *ctl;   /* GPU memory */
-	struct gd_ibgda_err *err;   /* mapped host memory */
-	uint64_t *snap;             /* GPU memory, 2 words per QP */
+	struct gd_ibgda_qp *hqps; /* host images, cfg.nqps */
+	struct gd_ibgda_qp *dqps; /* GPU copy the kernels read */
+	struct gd_ibgda_ctr *ctr; /* GPU memory */
+	struct gd_ibgda_ctl *ctl; /* GPU memory */
+	struct gd_ibgda_err *err; /* mapped host memory */
+	uint64_t *snap;		  /* GPU memory, 2 words per QP */
 	/* ibgda-cpudb: the GPU bumps prod[8 * i] (mapped host memory), this
 	 * thread rings; create fills each cpudb.qps[i].dbrec, .db, .qpn with
 	 * addresses the CPU may write */
 	uint64_t *prod;
 	struct gd_cpudb *cpudb;
-	void *priv;                 /* the backend's */
+	void *priv; /* the backend's */
 };
 
 /* The backend GDPERF_IBGDA_NIC names: unset or "devx" -> DEVX; the test

@@ -80,7 +80,7 @@ static int dx_create_one(struct gd_ibgda_nic *n, uint32_t i, const struct gd_ibg
 	q->nwqe = h->nwqe;
 	q->qpn = h->qpn;
 	q->dbrec = (uint32_t *)(uintptr_t)(h->qp_dbr + 4); /* DBR[1]: the send counter */
-	q->db = h->db_gpu;                                 /* NULL with ibgda-cpudb */
+	q->db = h->db_gpu;				   /* NULL with ibgda-cpudb */
 	q->cq = (uint8_t *)(uintptr_t)h->cqe;
 	q->ncqe = 1;
 	q->flags = h->host_ctrl ? GD_IBGDA_SYSMEM : 0;
@@ -107,9 +107,9 @@ static int dx_create(struct gd_ibgda_nic *n, const struct gd_ibgda_nic_cfg *c)
 		plan.cpu_doorbell = true;
 		plan.mem = GD_IBGDA_MEM_HOST;
 	}
-	d->log_rd_atom = ibv_query_device(c->ctx, &attr) || attr.max_qp_rd_atom < 1 ?
-				 0 :
-				 log2u((uint32_t)attr.max_qp_rd_atom);
+	d->log_rd_atom = ibv_query_device(c->ctx, &attr) || attr.max_qp_rd_atom < 1
+				 ? 0
+				 : log2u((uint32_t)attr.max_qp_rd_atom);
 	for (uint32_t i = 0; i < c->nqps; i++) {
 		int ret = dx_create_one(n, i, &plan);
 

@@ -23,7 +23,7 @@
 
 struct swnic_priv {
 	struct gd_swnic nic;
-	uint8_t *sq, *cq;      /* mapped host memory, all QPs */
+	uint8_t *sq, *cq; /* mapped host memory, all QPs */
 	uint32_t *dbrec;
 	uint64_t *db;
 };

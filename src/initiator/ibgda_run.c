@@ -70,8 +70,8 @@ int gd_ibgda_run_open(struct gd_ibgda_run *r, const struct gd_ibgda_spec *s,
 		.nic = ops->label,
 		.nic_test_double = ops == &gd_ibgda_nic_swnic,
 		.doorbell = c.flags & GD_IBGDA_CPUDB ? "CPU (ibgda-cpudb)" : "GPU",
-		.queues = r->nic.hqps[0].flags & GD_IBGDA_SYSMEM ? "pinned host memory" :
-								   "GPU memory",
+		.queues = r->nic.hqps[0].flags & GD_IBGDA_SYSMEM ? "pinned host memory"
+								 : "GPU memory",
 		.nwqe = r->nwqe,
 		.ring_every = GD_IBGDA_RING_EVERY,
 		.sig_every = GD_IBGDA_SIG_EVERY};
@@ -166,7 +166,8 @@ int gd_ibgda_run_bw(struct gd_ibgda_run *r, uint64_t size, struct gd_bw_result *
 int gd_ibgda_run_lat(struct gd_ibgda_run *r, uint64_t size, double **samples, size_t *n)
 {
 	uint64_t k, cnt = r->spec.iters;
-	uint64_t *tdb = gd_ibgda_gpu_host(r->gpu, cnt * 8), *tcq = gd_ibgda_gpu_host(r->gpu, cnt * 8);
+	uint64_t *tdb = gd_ibgda_gpu_host(r->gpu, cnt * 8),
+		 *tcq = gd_ibgda_gpu_host(r->gpu, cnt * 8);
 	double *v = calloc(cnt, sizeof(*v));
 	struct gd_ibgda_kargs a = kargs(r, size);
 	int ret = !tdb || !tcq || !v ? -ENOMEM : prepare(r);
@@ -209,8 +210,9 @@ void gd_ibgda_run_dump(struct gd_ibgda_run *r, uint32_t n, FILE *f)
 		}
 		sq = copy;
 	}
-	fprintf(f, "--dump_wqes: QP 0x%x, WQEBB slots 0..%u of %u as the run left them (the "
-		   "ring wraps: each slot holds its latest WQE)\n",
+	fprintf(f,
+		"--dump_wqes: QP 0x%x, WQEBB slots 0..%u of %u as the run left them (the "
+		"ring wraps: each slot holds its latest WQE)\n",
 		q->qpn, n - 1, r->nwqe);
 	gd_mlx5_dump_ring(f, sq, r->nwqe, n);
 	free(copy);

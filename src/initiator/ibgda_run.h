@@ -26,12 +26,12 @@
 
 /* What to run, from the parameters (or the loop's configuration). */
 struct gd_ibgda_spec {
-	enum gd_bench_op op;     /* GD_OP_WRITE or GD_OP_READ */
+	enum gd_bench_op op; /* GD_OP_WRITE or GD_OP_READ */
 	enum gd_bench_kind kind;
 	struct gd_init_opts init;
 	uint32_t nqps, tx_depth, timeout_ms;
-	uint64_t iters;          /* bw: messages per QP; lat: samples */
-	uint64_t max_size;       /* the largest message of the run */
+	uint64_t iters;	   /* bw: messages per QP; lat: samples */
+	uint64_t max_size; /* the largest message of the run */
 	int cuda_index;
 };
 
@@ -51,7 +51,7 @@ struct gd_ibgda_run {
 	struct gd_ibgda_gpu *gpu;
 	struct gd_ibgda_nic nic;
 	uint32_t nwqe;
-	uint64_t executed;       /* the backend's count before this size */
+	uint64_t executed; /* the backend's count before this size */
 	struct gd_report_initiator ini;
 };
 
