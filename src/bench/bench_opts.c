@@ -12,6 +12,7 @@
 #include "gd.h"
 #include "initiator.h"
 #include "log.h"
+#include "ibgda_bench.h"
 #include "proxy_bench.h"
 
 enum {
@@ -739,7 +740,8 @@ int gd_bench_check(struct gd_bench_params *p)
 
 	if ((ret = check_sizes(p)) || (ret = check_length(p)) || (ret = check_queues(p)) ||
 	    (ret = check_report(p)) || (ret = check_memory(p)) ||
-	    (ret = gd_init_opts_check(&p->init)) || (ret = gd_proxy_bench_check(p)))
+	    (ret = gd_init_opts_check(&p->init)) || (ret = gd_proxy_bench_check(p)) ||
+	    (ret = gd_ibgda_bench_check(p)))
 		return ret;
 	return 0;
 }
