@@ -2,11 +2,25 @@
 # A one-node Slurm cluster (slurmctld + slurmd) for a test, everything under one
 # writable directory: Debian's slurm-wlm 22.05 with AuthType=auth/none and
 # CredType=cred/none (no munge daemon, no key), proctrack/pgid, no cgroups,
-# MpiDefault=pmix (Open MPI's MPI_Init under srun). Sourced, not a test.
+# MpiDefault=pmix (Open MPI's MPI_Init under srun). slurmd 22.05 initialises its cgroup
+# plugin even with proctrack/pgid and task/none, and fails where /sys/fs/cgroup is not
+# mounted: in the gd-vm guest (nothing mounted there) slurm_start mounts a cgroup v1
+# layout (a tmpfs, the freezer and the name=systemd hierarchies), as on a v1 host. Sourced, not a test.
 #   slurm_start DIR   write DIR/slurm.conf, export SLURM_CONF, start both daemons,
 #                     wait (deadline) until the node is idle; 0 or 1 (reason printed)
 #   slurm_stop        end the two daemons this shell started (by pid)
-SLURM_CTLD_PID='' SLURM_D_PID='' SLURM_DIR=''
+SLURM_CTLD_PID='' SLURM_D_PID='' SLURM_DIR='' SLURM_CGROUP_MOUNTED=''
+
+slurm_cgroup() { # in the guest only: a cgroup v1 layout for slurmd's cgroup plugin
+	local c=/sys/fs/cgroup
+	[ "${GD_VM:-}" = 1 ] || return 0
+	grep -q " $c " /proc/mounts && return 0
+	mount -t tmpfs -o mode=755 cgroup_root $c && mkdir -p $c/freezer $c/systemd &&
+		mount -t cgroup -o freezer cgroup $c/freezer &&
+		mount -t cgroup -o none,name=systemd cgroup $c/systemd || {
+		echo "slurm: could not mount a cgroup v1 layout on $c (slurmd needs one)"; return 1; }
+	SLURM_CGROUP_MOUNTED=1
+}
 
 slurm_conf() { # slurm_conf DIR HOST CPUS
 	cat <<CONF
@@ -52,6 +66,7 @@ slurm_start() {
 	host=$(hostname)
 	cpus=$(nproc)
 	mkdir -p "$dir/state" "$dir/spool" || return 1
+	slurm_cgroup || return 1
 	slurm_conf "$dir" "$host" "$cpus" >"$dir/slurm.conf"
 	export SLURM_CONF=$dir/slurm.conf
 	slurmctld -D -i >"$dir/slurmctld.out" 2>&1 &
@@ -81,4 +96,8 @@ slurm_stop() {
 		wait "$p" 2>/dev/null
 	done
 	SLURM_D_PID='' SLURM_CTLD_PID=''
+	if [ -n "$SLURM_CGROUP_MOUNTED" ]; then
+		umount /sys/fs/cgroup/systemd /sys/fs/cgroup/freezer /sys/fs/cgroup 2>/dev/null
+		SLURM_CGROUP_MOUNTED=''
+	fi
 }
