@@ -3,7 +3,8 @@
 # tools' --mpi outside mpirun/srun, with a HOST, with 3 ranks, and in a build
 # without MPI (exit 3 naming --with-mpi; make distcheck builds that way); with
 # Open MPI, a real 2-rank job with a device that does not exist agrees on one
-# exit code (the one a lone server gives) and ends within its deadline.
+# exit code (the one a lone server gives) and ends within its deadline, and
+# mpirun -np 2 gd_check joins over MPI and prints one report (pair test SKIP).
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 fail=0
@@ -42,6 +43,20 @@ if grep -q '^#define HAVE_MPI 1' "$top_builddir/config.h"; then
 		n=$(grep -c 'gd_no_such_dev0' "$tmp/job")
 		if [ $rc = $want ] && [ "$n" -ge 2 ]; then ok "mpirun -np 2 --mpi -d missing: both ranks name the device, exit $rc"
 		else bad "mpirun -np 2 --mpi -d missing: exit $rc (want $want), $n rank(s) named the device: $(head -c 600 "$tmp/job")"; fi
+		# gd_check: the ranks join, exchange addresses, agree (here: on a device missing
+		# from this machine, so the pair tests SKIP) and rank 0 alone prints one report
+		ck=$top_builddir/tools/gd_check
+		if [ -x "$ck" ]; then
+			printf 'version: 1\ntests:\n  - {name: ring, op: write, size: 4K, iterations: 10, device: gd_no_such_dev0, pairs: ring}\n' >"$tmp/ring.yaml"
+			timeout -k 5 60 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+				OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
+				mpirun --oversubscribe --bind-to none -np 2 "$ck" "$tmp/ring.yaml" >"$tmp/ck" 2>&1
+			rc=$?
+			if [ $rc = 0 ] && grep -q '^2 ranks (OMPI_COMM_WORLD_RANK, MPI)' "$tmp/ck" &&
+				[ "$(grep -c '^gd_check ' "$tmp/ck")" = 1 ] && grep -q 'SKIP: a rank has no RDMA device' "$tmp/ck"
+			then ok "mpirun -np 2 gd_check: 2 ranks over MPI, one report, the pair test SKIP with its reason"
+			else bad "mpirun -np 2 gd_check: exit $rc: $(head -c 800 "$tmp/ck")"; fi
+		fi
 	else
 		echo "note: no mpirun (apt-get install openmpi-bin): the 2-rank job was not run"
 	fi
