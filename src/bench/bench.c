@@ -540,23 +540,26 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 	struct gd_bench_params p;
 	struct gd_bench_result *res;
 	struct sigaction sa;
+	bool prints = true;
 	int ret;
 
 	gd_log_init(argv[0]);
 	ret = gd_bench_parse(argc, argv, op, kind, &p);
 	if (ret) /* --help and --version: a write to a full disk fails like any other */
 		return ret > 0 ? gd_tool_flush_stdout() : GD_EXIT_USAGE;
+	if (p.mpi && (ret = gd_bench_launch_start(&p, &prints)))
+		return ret;
 	res = malloc(sizeof(*res));
 	if (!res)
-		return GD_EXIT_ENV;
+		return p.mpi ? gd_bench_launch_end(GD_EXIT_ENV) : GD_EXIT_ENV;
 	signal(SIGPIPE, SIG_IGN);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	ret = gd_bench_run_side(&p, stdout, res);
+	ret = gd_bench_run_side(&p, prints ? stdout : NULL, res); /* --mpi: rank 0 prints */
 	free(res);
 	if (gd_tool_flush_stdout() != GD_EXIT_OK && ret == GD_EXIT_OK)
 		ret = GD_EXIT_ENV; /* the report did not reach its file */
-	return ret;
+	return p.mpi ? gd_bench_launch_end(ret) : ret;
 }
