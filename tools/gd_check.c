@@ -140,19 +140,19 @@ static int run(struct args *a, const char *path)
 	}
 	a->o.out = a->o.json ? NULL : stdout;
 	a->o.progress = isatty(STDERR_FILENO);
-	if (gd_ck_launch()->rank > 0)
+	if (gd_launch()->rank > 0)
 		a->o.out = NULL;
 	if (a->o.out && !a->o.dry_run) {
 		gd_ck_host_facts(a->o.m, &r.host);
 		snprintf(r.spec_path, sizeof(r.spec_path), "%s", spec.path);
 		snprintf(r.spec_sha256, sizeof(r.spec_sha256), "%s", spec.sha256);
 		gd_ck_print_header(&r, stdout);
-		if (gd_ck_launch()->size > 1)
-			printf("%d ranks (%s%s)\n\n", gd_ck_launch()->size, gd_ck_launch()->source,
-			       gd_ck_launch()->mpi ? ", MPI" : ", no MPI in this build");
+		if (gd_launch()->size > 1)
+			printf("%d ranks (%s%s)\n\n", gd_launch()->size, gd_launch()->source,
+			       gd_launch()->mpi ? ", MPI" : ", no MPI in this build");
 	}
 	ret = gd_ck_run_spec(&spec, &a->o, &r);
-	if (!ret && gd_ck_launch()->rank == 0)
+	if (!ret && gd_launch()->rank == 0)
 		ret = report(a, &r);
 	else if (!ret)
 		ret = gd_ck_exit_code(&r);
@@ -186,7 +186,6 @@ static int check_outputs(const struct args *a)
 int main(int argc, char **argv)
 {
 	struct args a = { .o = { .base_port = 18600 } };
-	struct gd_ck_launch l;
 	struct gd_machine mach;
 	struct sigaction sa;
 	int first = argc, ret;
@@ -220,9 +219,9 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	gd_ck_launch_init(&l, &argc, &argv);
+	gd_launch_init();
 	ret = run(&a, first < argc ? argv[first] : NULL);
-	ret = gd_ck_launch_exit(ret);
-	gd_ck_launch_fini(&l);
+	ret = gd_launch_agree_exit(ret, 120 * 1000);
+	gd_launch_fini(ret);
 	return ret;
 }

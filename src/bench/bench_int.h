@@ -43,6 +43,7 @@ struct gd_bench {
 	struct gd_progress progress;
 	FILE *out;			/* NULL: print nothing */
 	struct gd_bench_result *res;	/* the result model being filled */
+	void *ini_state;		/* the initiator's own queues (loop.h attach), or NULL */
 };
 
 /* bench.c: the region of QP i, my local half and my target half. */

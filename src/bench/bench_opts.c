@@ -12,6 +12,7 @@
 #include "gd.h"
 #include "initiator.h"
 #include "log.h"
+#include "ibgda_bench.h"
 #include "proxy_bench.h"
 
 enum {
@@ -19,7 +20,7 @@ enum {
 	B_PORT = 1, B_BIND, B_DEV, B_IB_PORT, B_GID, B_IPV6, B_MTU, B_SIZE, B_ALL, B_ITERS,
 	B_DURATION, B_MARGIN, B_INLINE, B_RDMA_CM, B_CPU_FREQ, B_OUTPUT, B_HUGEPAGES,
 	B_SOURCE_IP, B_PIN_CORES, B_WARM_UP, B_JSON, B_TIMEOUT, B_VALIDATE,
-	B_USE_CUDA, B_CUDA_BUS_ID, B_CUDA_DMABUF, B_GPU_STAGING, B_QP_TIMEOUT,
+	B_USE_CUDA, B_CUDA_BUS_ID, B_CUDA_DMABUF, B_GPU_STAGING, B_QP_TIMEOUT, B_MPI,
 	/* bandwidth */
 	B_BIDIR, B_QPS, B_TX_DEPTH, B_CQ_MOD, B_POST_LIST, B_NO_PEAK, B_GBITS, B_INFINITE,
 	B_LIMIT_BW, B_LIMIT_MSGRATE, B_PRECISION,
@@ -55,6 +56,7 @@ static const struct gd_opt common_opts[] = {
 	{ "perform_warm_up", 0, GD_NO_ARG, NULL, "post one queue of messages before measuring", B_WARM_UP },
 	{ "json", 0, GD_NO_ARG, NULL, "print one JSON object per result (JSON Lines) instead of tables", B_JSON },
 	{ "timeout", 0, GD_REQ_ARG, "SEC", "deadline of each side-channel step, connect included (default 10)", B_TIMEOUT },
+	{ "mpi", 0, GD_NO_ARG, NULL, "under mpirun/srun with 2 ranks: a server and a client, rank 0 prints the report (MPI passes the server's address)", B_MPI },
 	{ "validate", 0, GD_NO_ARG, NULL, "the receiver checks the payload (or the final atomic counter)", B_VALIDATE },
 	{ "use_cuda", 0, GD_REQ_ARG, "N|auto", "buffers in the memory of CUDA device N, or of the GPU nearest the NIC", B_USE_CUDA },
 	{ "use_cuda_bus_id", 0, GD_REQ_ARG, "BDF", "buffers in the memory of the CUDA device at this PCI address", B_CUDA_BUS_ID },
@@ -395,6 +397,9 @@ static int handle_link(struct gd_bench_params *p, int id, const char *arg)
 		ret = u32_opt("-u/--qp-timeout", arg, 0, 31, &v32);
 		p->qp_timeout = (uint8_t)v32;
 		return ret;
+	case B_MPI:
+		p->mpi = true;
+		return 0;
 	}
 	return 1;
 }
@@ -740,7 +745,8 @@ int gd_bench_check(struct gd_bench_params *p)
 
 	if ((ret = check_sizes(p)) || (ret = check_length(p)) || (ret = check_queues(p)) ||
 	    (ret = check_report(p)) || (ret = check_memory(p)) ||
-	    (ret = gd_init_opts_check(&p->init)) || (ret = gd_proxy_bench_check(p)))
+	    (ret = gd_init_opts_check(&p->init)) || (ret = gd_proxy_bench_check(p)) ||
+	    (ret = gd_ibgda_bench_check(p)))
 		return ret;
 	return 0;
 }
@@ -791,5 +797,8 @@ int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kin
 			return -EINVAL;
 		}
 	}
+	if (p->mpi && p->role == GD_ROLE_CLIENT) /* gd_bench_launch_start makes rank 1 a client */
+		return conflict("--mpi", "HOST", "under --mpi rank 1 connects to rank 0's address; "
+				"give no HOST");
 	return gd_bench_check(p);
 }

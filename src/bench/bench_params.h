@@ -90,6 +90,7 @@ struct gd_bench_params {
 	char source_ip[GD_BENCH_HOST_MAX]; /* --bind_source_ip: local address (client/rdma_cm) */
 	bool ipv6;			/* --ipv6: prefer IPv6 GIDs and addresses */
 	uint32_t timeout_ms;		/* --timeout (seconds on the command line): every side-channel step */
+	bool mpi;			/* --mpi: under mpirun/srun, rank 0 serves, rank 1 connects to it */
 
 	/* device */
 	char dev[GD_BENCH_DEV_MAX];	/* -d, "" = first device */

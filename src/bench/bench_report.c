@@ -134,10 +134,15 @@ static void header_link(const struct gd_report *r)
 	if (p->init.initiator != GD_INIT_CPU) {
 		char ini[256];
 
-		gd_init_opts_header(&p->init, GD_HOST_PRODUCER_LABEL, p->num_qps, ini,
-				    sizeof(ini));
+		gd_init_opts_header(&p->init, r->ini ? r->ini->producer : GD_HOST_PRODUCER_LABEL,
+				    p->num_qps, ini, sizeof(ini));
 		fprintf(r->out, " Initiator       : %s\n", ini);
 	}
+	if (r->ini && r->ini->nic)
+		fprintf(r->out, " IBGDA           : NIC %s, queues in %s, doorbell rung by the %s, "
+				"%u WQEBBs per QP, ring every %u, signal every %u\n", r->ini->nic,
+			r->ini->queues, r->ini->doorbell, r->ini->nwqe, r->ini->ring_every,
+			r->ini->sig_every);
 }
 
 void gd_report_header(const struct gd_report *r)
@@ -181,6 +186,20 @@ void gd_report_footer(const struct gd_report *r)
 
 /* ---- JSON ---- */
 
+static void ibgda_json(const struct gd_report_initiator *ini, json_object *o)
+{
+	json_object *j = json_object_new_object();
+
+	gd_json_add_str(j, "nic", ini->nic);
+	gd_json_add_bool(j, "nic_is_test_double", ini->nic_test_double);
+	gd_json_add_str(j, "queues", ini->queues);
+	gd_json_add_str(j, "doorbell", ini->doorbell);
+	gd_json_add_int(j, "wqebbs_per_qp", ini->nwqe);
+	gd_json_add_int(j, "ring_every", ini->ring_every);
+	gd_json_add_int(j, "signal_every", ini->sig_every);
+	json_object_object_add(o, "ibgda", j);
+}
+
 static json_object *json_common(const struct gd_report *r, const char *type)
 {
 	const struct gd_bench_facts *f = r->f;
@@ -204,7 +223,10 @@ static json_object *json_common(const struct gd_report *r, const char *type)
 	gd_json_add_str(o, "memory", f->memory);
 	if (r->buf && r->buf->ops->json)
 		r->buf->ops->json(r->buf, o); /* "gpu": index, name, pci, path_class, registration */
-	gd_init_opts_to_json(&r->p->init, GD_HOST_PRODUCER_LABEL, r->p->num_qps, o);
+	gd_init_opts_to_json(&r->p->init, r->ini ? r->ini->producer : GD_HOST_PRODUCER_LABEL,
+			     r->p->num_qps, o);
+	if (r->ini && r->ini->nic)
+		ibgda_json(r->ini, o);
 	/* "params": every parameter, and the values the engine clamped (it was
 	 * nested twice, "params": {"params": ...}, before) */
 	gd_bench_params_to_json(r->p, o);

@@ -22,6 +22,18 @@
 
 struct gd_buf;
 
+/* Who produced the operations when the initiator is not the CPU: a GPU's
+ * name (else the host-producer label) and, for IBGDA, the queue backend
+ * and its shape (the header's "IBGDA" line, JSON "ibgda"). */
+struct gd_report_initiator {
+	const char *producer;
+	const char *nic;         /* "software NIC (test double)", "ConnectX (mlx5 DEVX)" */
+	bool nic_test_double;
+	const char *doorbell;    /* "gpu" (the GPU rings), "cpu" (ibgda-cpudb) */
+	const char *queues;      /* where the queues live: "host memory", "GPU memory" */
+	uint32_t nwqe, ring_every, sig_every;
+};
+
 struct gd_report {
 	FILE *out;				/* NULL: print nothing */
 	const struct gd_bench_params *p;	/* the test and the display options */
@@ -32,6 +44,7 @@ struct gd_report {
 	/* the header's address lines: my and the peer's data per QP */
 	const struct gd_wire_conn *local, *remote;
 	uint32_t nqp;
+	const struct gd_report_initiator *ini; /* NULL: host producers, no IBGDA */
 };
 
 /* The server's banner while it waits for its client. */

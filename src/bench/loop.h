@@ -28,6 +28,7 @@
 #include "bench_params.h"
 #include "initiator.h"
 #include "ops.h"
+#include "wire.h"
 
 struct gd_oob;
 struct gd_progress;
@@ -76,7 +77,22 @@ struct gd_loop {
 	/* --run_infinitely: one interval's line */
 	void (*interval)(void *owner, const struct gd_bw_result *r);
 	int exit_code;			/* set where a failure is detected */
+	void *state;			/* the initiator's own queues (attach), or NULL */
 };
+
+/* What an initiator with its own queues gets to create them (attach). */
+struct gd_loop_attach {
+	const struct gd_loop_cfg *cfg;
+	const struct gd_machine *machine; /* for the initiator's own probe */
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	uint8_t port;
+	bool roce;
+	uint64_t max_size;		/* the largest message of the run */
+	struct gd_wire_conn *local;	/* cfg->nqp records about to go to the peer */
+};
+
+struct gd_report_initiator;
 
 struct gd_loop_ops {
 	const char *name;		/* "cpu" */
@@ -84,6 +100,19 @@ struct gd_loop_ops {
 	int (*run_bw)(struct gd_loop *l, uint64_t size, struct gd_bw_result *res, bool *sent);
 	/* One size; *samples (malloc'ed, microseconds) and *n, none on a passive side. */
 	int (*run_lat)(struct gd_loop *l, uint64_t size, double **samples, size_t *n);
+	/*
+	 * Initiators with their own queues (IBGDA), all optional, on the side
+	 * that initiates: attach creates them once the device and buffers
+	 * exist, before the exchange, and puts their QP numbers into
+	 * a->local; connect moves them to RTS toward remote (this side's verbs
+	 * QPs then stay unused); describe gives the report's initiator line;
+	 * detach destroys them before the protection domain goes. The state
+	 * reaches the loop as gd_loop.state.
+	 */
+	int (*attach)(const struct gd_loop_attach *a, void **state);
+	int (*connect)(void *state, const struct gd_wire_conn *remote, uint32_t n);
+	const struct gd_report_initiator *(*describe)(const void *state);
+	void (*detach)(void *state);
 };
 
 extern const struct gd_loop_ops gd_loop_cpu;

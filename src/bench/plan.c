@@ -8,6 +8,7 @@
 #include "gd.h"
 #include "gpu_buf.h"
 #include "ops.h"
+#include "ibgda_bench.h"
 #include "proxy_bench.h"
 
 void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r)
@@ -152,8 +153,12 @@ void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params 
 	plan_memory(pl, p);
 	plan_loop(pl, p);
 	plan_link(&pl->link, p);
-	/* the loop per initiator (IBGDA is refused before the plan when not built) */
-	pl->initiator = p->init.initiator == GD_INIT_PROXY ? &gd_loop_proxy : &gd_loop_cpu;
+	/* the loop per initiator (IBGDA on a ConnectX; the test double never
+	 * reaches the plan: it runs the whole test itself) */
+	pl->initiator = p->init.initiator == GD_INIT_PROXY ? &gd_loop_proxy :
+			p->init.initiator == GD_INIT_IBGDA ||
+					p->init.initiator == GD_INIT_IBGDA_CPUDB ? &gd_loop_ibgda :
+										   &gd_loop_cpu;
 }
 
 void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "gd.h"
+#include "version.h"
 
 /* ---- cursors ---------------------------------------------------------- */
 
@@ -197,7 +198,7 @@ void gd_wire_hello_from_params(struct gd_wire_hello *h, const struct gd_bench_pa
 
 	memset(h, 0, sizeof(*h));
 	snprintf(h->tool, sizeof(h->tool), "%s", gd_bench_tool_name(p->op, p->kind));
-	snprintf(h->version, sizeof(h->version), "%s", PACKAGE_VERSION);
+	snprintf(h->version, sizeof(h->version), "%s", gd_version());
 	d->role = s->role;
 	d->op = s->op;
 	d->kind = s->kind;

@@ -68,7 +68,7 @@ struct gd_wire_hdr {
 
 struct gd_wire_hello {
 	char tool[GD_WIRE_TOOL_MAX];		/* "gd_write_bw" */
-	char version[GD_WIRE_VERSION_STR_MAX];	/* PACKAGE_VERSION */
+	char version[GD_WIRE_VERSION_STR_MAX];	/* gd_version() */
 	/* role, and the fields listed by gd_params_diff() plus mtu; the rest zero */
 	struct gd_bench_params params;
 };

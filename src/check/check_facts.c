@@ -11,6 +11,7 @@
 #include "rdma_dev.h"
 #include "machine.h"
 #include "sysfs.h"
+#include "version.h"
 
 static void append(char *buf, size_t len, const char *text)
 {
@@ -51,7 +52,7 @@ void gd_ck_host_facts(const struct gd_machine *m, struct gd_ck_host *h)
 	struct utsname u;
 
 	memset(h, 0, sizeof(*h));
-	snprintf(h->version, sizeof(h->version), "%s", PACKAGE_VERSION);
+	snprintf(h->version, sizeof(h->version), "%s", gd_version());
 	if (m->fixture) {
 		snprintf(h->hostname, sizeof(h->hostname), "fixture:%s", m->root);
 		if (gd_sysfs_read_str(m, h->kernel, sizeof(h->kernel), "/proc/sys/kernel/osrelease"))

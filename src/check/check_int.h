@@ -40,6 +40,8 @@ int gd_ck_loopback(const struct gd_ck_run *run, uint64_t size, struct gd_ck_meas
 
 /* Append the engine's per-size results to m. */
 struct gd_bench_result;
+/* Seconds a run of test t is expected to take (the up-front estimate). */
+double gd_ck_estimate(const struct gd_ck_test *t);
 void gd_ck_take(const struct gd_bench_result *res, struct gd_ck_measure *m);
 
 /* Byte counters of a bond's slaves (check_bond.c). */

@@ -6,90 +6,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#ifdef HAVE_MPI
-#include <mpi.h>
-#endif
 
 #include "bench.h"
 #include "check_mpi.h"
 #include "choose.h"
 #include "log.h"
 
-static struct gd_ck_launch launch = { 0, 1, NULL, false };
+/* Deadlines of the collectives: a step every rank reaches at once, and a pair's run. */
+#define STEP_MS (120 * 1000)
 
-const struct gd_ck_launch *gd_ck_launch(void)
+static int pair_ms(const struct gd_ck_test *t)
 {
-	return &launch;
-}
-
-static bool env_int(const char *name, int *v)
-{
-	const char *s = getenv(name);
-	char *end;
-	long x;
-
-	if (!s || !*s)
-		return false;
-	x = strtol(s, &end, 10);
-	if (*end || x < 0 || x > 1000000)
-		return false;
-	*v = (int)x;
-	return true;
-}
-
-void gd_ck_launch_env(struct gd_ck_launch *l)
-{
-	static const char *const vars[][2] = {
-		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" }, { "PMIX_RANK", "PMIX_SIZE" },
-		{ "PMI_RANK", "PMI_SIZE" }, { "SLURM_PROCID", "SLURM_NTASKS" },
-	};
-
-	*l = (struct gd_ck_launch){ 0, 1, NULL, false };
-	for (size_t i = 0; i < GD_ARRAY_SIZE(vars) && !l->source; i++)
-		if (env_int(vars[i][0], &l->rank)) {
-			l->source = vars[i][0];
-			if (!env_int(vars[i][1], &l->size) || l->size < 1)
-				l->size = 1;
-		}
-	if (l->rank >= l->size)
-		l->rank = 0, l->size = 1, l->source = NULL;
-}
-
-void gd_ck_launch_init(struct gd_ck_launch *l, int *argc, char ***argv)
-{
-	gd_ck_launch_env(l);
-#ifdef HAVE_MPI
-	if (l->source) {
-		MPI_Init(argc, argv);
-		MPI_Comm_rank(MPI_COMM_WORLD, &l->rank);
-		MPI_Comm_size(MPI_COMM_WORLD, &l->size);
-		l->mpi = true;
-	}
-#else
-	(void)argc;
-	(void)argv;
-#endif
-	launch = *l;
-}
-
-void gd_ck_launch_fini(struct gd_ck_launch *l)
-{
-#ifdef HAVE_MPI
-	if (l->mpi)
-		MPI_Finalize();
-#endif
-	l->mpi = false;
-}
-
-int gd_ck_launch_exit(int code)
-{
-#ifdef HAVE_MPI
-	if (launch.mpi)
-		MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
-#endif
-	return code;
+	return (int)(gd_ck_estimate(t) * 4000.0) + STEP_MS;
 }
 
 size_t gd_ck_pairs(enum gd_ck_pattern p, int n, int (*pairs)[2], size_t max)
@@ -128,31 +57,12 @@ static void skip_hosts(struct gd_ck_report *r, const struct gd_ck_test *t, const
 	}
 }
 
-#ifdef HAVE_MPI
 struct addr {
 	char host[64];
 	char dev[64];
 	char ip[64];
 	double line_gbps;
 };
-
-/*
- * Wait for a non-blocking collective without spinning: ranks outside the
- * running pair must leave the CPU to it (Open MPI busy-polls in blocking
- * collectives, which starved the pair when ranks share cores).
- */
-static void wait_idle(MPI_Request *rq)
-{
-	struct timespec ts = { 0, 1000 * 1000 };
-	int done = 0;
-
-	for (;;) {
-		MPI_Test(rq, &done, MPI_STATUS_IGNORE);
-		if (done)
-			return;
-		nanosleep(&ts, NULL);
-	}
-}
 
 /* This rank's device for test t: its `device`, else the first RDMA device. */
 static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct addr *a,
@@ -201,9 +111,11 @@ static void bond_after(const struct gd_machine *mach, const struct gd_ck_run *ru
 	snprintf(m->bond_name, sizeof(m->bond_name), "%s", b1.bond);
 }
 
-static void one_pair(const struct gd_machine *mach, const struct gd_ck_run *mine,
-		     const struct addr *all, int s, int c, uint16_t port, struct gd_ck_measure *m)
+static int one_pair(const struct gd_machine *mach, const struct gd_ck_run *mine,
+		    const struct addr *all, int s, int c, uint16_t port, struct gd_ck_measure *m)
 {
+	const struct gd_launch *launch = gd_launch();
+	struct gd_ck_measure sm;
 	struct gd_bench_result *res = calloc(1, sizeof(*res));
 	struct gd_bench_params p;
 	struct gd_ck_run run = *mine;
@@ -213,10 +125,10 @@ static void one_pair(const struct gd_machine *mach, const struct gd_ck_run *mine
 	memset(m, 0, sizeof(*m));
 	run.tcp_port = port;
 	snprintf(run.peer_ip, sizeof(run.peer_ip), "%s", all[s].ip);
-	if (res && (launch.rank == s || launch.rank == c)) {
+	if (res && (launch->rank == s || launch->rank == c)) {
 		gd_ck_params(&run, run.t->sweep_min ? run.t->sweep_min : run.t->size,
-			     launch.rank == s ? GD_ROLE_SERVER : GD_ROLE_CLIENT, &p);
-		bonded = launch.rank == c && run.t->kind == GD_KIND_BW &&
+			     launch->rank == s ? GD_ROLE_SERVER : GD_ROLE_CLIENT, &p);
+		bonded = launch->rank == c && run.t->kind == GD_KIND_BW &&
 			 !gd_ck_bond_sample(mach, run.dev, run.port, &b0);
 		m->exit_code = gd_bench_run_side(&p, NULL, res);
 		if (bonded)
@@ -225,23 +137,18 @@ static void one_pair(const struct gd_machine *mach, const struct gd_ck_run *mine
 			gd_ck_take(res, m);
 		else
 			snprintf(m->error, sizeof(m->error), "rank %d (%s side) ended with exit "
-				 "code %d", launch.rank, launch.rank == s ? "server" : "client",
+				 "code %d", launch->rank, launch->rank == s ? "server" : "client",
 				 m->exit_code);
 	}
 	free(res);
 	/* the client's numbers, or the server's error when the client has none */
-	{
-		struct gd_ck_measure sm = *m;
-
-		MPI_Request rq;
-
-		MPI_Ibcast(&sm, sizeof(sm), MPI_BYTE, s, MPI_COMM_WORLD, &rq);
-		wait_idle(&rq);
-		MPI_Ibcast(m, sizeof(*m), MPI_BYTE, c, MPI_COMM_WORLD, &rq);
-		wait_idle(&rq);
-		if (!m->exit_code && sm.exit_code)
-			*m = sm;
-	}
+	sm = *m;
+	if (gd_launch_bcast(&sm, sizeof(sm), s, pair_ms(run.t), "the server's result of a pair") ||
+	    gd_launch_bcast(m, sizeof(*m), c, STEP_MS, "the client's result of a pair"))
+		return -ETIMEDOUT;
+	if (!m->exit_code && sm.exit_code)
+		*m = sm;
+	return 0;
 }
 
 /* a is worse than b: it failed, or it is slower. */
@@ -284,11 +191,12 @@ static void print_pairs(FILE *out, const struct gd_ck_test *t, const struct addr
 static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 		      const struct gd_ck_opts *o, struct gd_ck_report *r, uint16_t *port)
 {
-	struct addr me, *all = calloc((size_t)launch.size, sizeof(*all));
+	const struct gd_launch *launch = gd_launch();
+	struct addr me, *all = calloc((size_t)launch->size, sizeof(*all));
 	int (*pairs)[2] = calloc(4096, sizeof(*pairs));
 	struct gd_ck_measure *ms = calloc(4096, sizeof(*ms));
 	struct gd_ck_run run;
-	size_t np = gd_ck_pairs(t->pattern, launch.size, pairs, 4096);
+	size_t np = gd_ck_pairs(t->pattern, launch->size, pairs, 4096);
 	int ok;
 
 	if (!all || !pairs || !ms) {
@@ -298,8 +206,11 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 	ok = !my_addr(m, t, &me, &run);
 	if (!ok)
 		memset(&run, 0, sizeof(run));
-	MPI_Allgather(&me, sizeof(me), MPI_BYTE, all, sizeof(me), MPI_BYTE, MPI_COMM_WORLD);
-	MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (gd_launch_allgather(&me, all, sizeof(me), STEP_MS, "the ranks' addresses") ||
+	    gd_launch_min(&ok, STEP_MS, "the ranks' device check")) {
+		free(all), free(pairs), free(ms);
+		return GD_EXIT_ENV;
+	}
 	if (!ok) {
 		skip_hosts(r, t, "a rank has no RDMA device for this test");
 		free(all), free(pairs), free(ms);
@@ -308,8 +219,9 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 	for (size_t k = 0; k < np; k++) {
 		uint64_t t0 = gd_clock_mono_ns();
 
-		one_pair(m->mach, &run, all, pairs[k][0], pairs[k][1], (*port)++, &ms[k]);
-		if (launch.rank == 0) {
+		if (one_pair(m->mach, &run, all, pairs[k][0], pairs[k][1], (*port)++, &ms[k]))
+			break;
+		if (launch->rank == 0) {
 			struct gd_ck_run x = run;
 
 			x.tcp_port = (uint16_t)(*port - 1);
@@ -323,23 +235,20 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 				gd_ck_bond_verdict(r, &x, &ms[k], ms[k].bond_msg, ms[k].bond_min,
 						   ms[k].bond_total, ms[k].bond_name);
 		}
-		{
-			MPI_Request rq;
-
-			MPI_Ibarrier(MPI_COMM_WORLD, &rq);
-			wait_idle(&rq);
-		}
+		if (gd_launch_barrier(STEP_MS, "the end of a pair"))
+			break;
 	}
-	if (launch.rank == 0 && o->out)
+	ok = !gd_launch_barrier(STEP_MS, "the end of a test"); /* fails at once if broken */
+	if (ok && launch->rank == 0 && o->out)
 		print_pairs(o->out, t, all, pairs, ms, np);
 	free(all), free(pairs), free(ms);
-	return 0;
+	return ok ? 0 : GD_EXIT_ENV;
 }
-#endif
 
 int gd_ck_mpi_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		    const struct gd_ck_opts *o, struct gd_ck_report *r)
 {
+	const struct gd_launch *launch = gd_launch();
 	uint16_t port = (uint16_t)(o->base_port + 500);
 	int ret = 0;
 
@@ -348,17 +257,13 @@ int gd_ck_mpi_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 
 		if (t->pairs != GD_CK_HOSTS)
 			continue;
-#ifdef HAVE_MPI
-		if (launch.mpi && launch.size > 1) {
+		if (launch->mpi && launch->size > 1) {
 			ret = hosts_test(t, m, o, r, &port);
 			continue;
 		}
-#endif
-		(void)m;
-		skip_hosts(r, t, launch.size > 1 ? "launched by mpirun/srun, but this gd_check "
+		skip_hosts(r, t, launch->size > 1 ? "launched by mpirun/srun, but this gd_check "
 			   "was built without MPI (configure --with-mpi)" :
 			   "a test between hosts runs under mpirun or srun (2 or more ranks)");
 	}
-	(void)port;
 	return ret;
 }

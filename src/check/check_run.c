@@ -32,7 +32,7 @@ static size_t sizes_of(const struct gd_ck_test *t, uint64_t *v, size_t max)
 }
 
 /* Seconds a run is expected to take: the measurement plus ~2 s of setup per size. */
-static double estimate(const struct gd_ck_test *t)
+double gd_ck_estimate(const struct gd_ck_test *t)
 {
 	uint64_t v[32];
 	size_t n = sizes_of(t, v, 32);
@@ -85,7 +85,7 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 		if (gd_ck_loopback(run, sizes[i], &m))
 			break;
 	}
-	x->est_left -= estimate(t);
+	x->est_left -= gd_ck_estimate(t);
 	x->done++;
 	gd_ck_evaluate(x->r, run, &m, (double)(gd_clock_mono_ns() - t0) / 1e9);
 	if (bonded && !gd_ck_bond_sample(x->o->m, run->dev, run->port, &b1))
@@ -210,7 +210,7 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		goto out;
 	}
 	for (size_t i = 0; i < rs.n; i++)
-		x.est_left += estimate(rs.v[i].t);
+		x.est_left += gd_ck_estimate(rs.v[i].t);
 	x.total = rs.n;
 	if (rs.n && o->out)
 		fprintf(o->out, "%zu test run(s), about %.0f s\n", rs.n, x.est_left);
@@ -245,7 +245,7 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 	snprintf(r->spec_sha256, sizeof(r->spec_sha256), "%s", s->sha256);
 	gd_ck_host_facts(o->m, &r->host);
 	gd_ck_machine_load(&m, o->m, o->xml);
-	if (gd_ck_launch()->size > 1) {
+	if (gd_launch()->size > 1) {
 		/* under mpirun/srun only the tests between ranks run: check each node alone */
 		ret = gd_ck_mpi_tests(s, &m, o, r);
 		goto out;

@@ -11,6 +11,7 @@
 #include "gd.h"
 #include "log.h"
 #include "machine.h"
+#include "version.h"
 
 const struct gd_opt gd_common_opts[] = {
 	{ "help", 'h', GD_NO_ARG, NULL, "show this help and exit", GD_OPT_HELP },
@@ -165,7 +166,7 @@ static int complete(const struct gd_cmd *cmd, const char *what)
 
 void gd_opts_print_version(FILE *out)
 {
-	fprintf(out, "%s (%s) %s\n", gd_progname(), PACKAGE_NAME, GD_VERSION_STRING);
+	fprintf(out, "%s (%s) %s\n", gd_progname(), PACKAGE_NAME, gd_version());
 	fprintf(out, "features: cuda-driver=dlopen cuda-kernels=%s mpi=%s yaml=%s\n",
 		GD_FEATURE_CUDA_KERNELS ? "yes" : "no", GD_FEATURE_MPI ? "yes" : "no",
 		GD_FEATURE_YAML ? "yes" : "no");

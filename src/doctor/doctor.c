@@ -13,47 +13,49 @@
 /* The registry, in the order a cluster engineer reads them: software stack,
  * registration paths, IBGDA, resources, RDMA devices, topology, ports. */
 const struct gd_check gd_checks[] = {
-	{ "kernel.version", "kernel >= 5.12 for dma-buf memory registration", gd_chk_kernel, false },
+	{ "kernel.version", "kernel >= 5.12 for dma-buf memory registration", gd_chk_kernel,
+	  false, false },
 	{ "nvidia.driver", "NVIDIA kernel driver loaded; version and open/proprietary flavour",
-	  gd_chk_nvidia_driver, false },
+	  gd_chk_nvidia_driver, false, false },
 	{ "cuda.driver", "CUDA driver (libcuda.so.1) loads and sees the GPUs", gd_chk_cuda_driver,
-	  true },
+	  true, false },
 	{ "cuda.dmabuf_attr", "CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED per GPU",
-	  gd_chk_cuda_dmabuf_attr, true },
+	  gd_chk_cuda_dmabuf_attr, true, false },
 	{ "cuda.dmabuf_export", "2 MiB of GPU memory: fill, verify, export as dma-buf",
-	  gd_chk_cuda_dmabuf_export, true },
+	  gd_chk_cuda_dmabuf_export, true, false },
 	{ "peermem", "nvidia_peermem (or nv_peer_mem) loaded and registered with ib_core",
-	  gd_chk_peermem, false },
+	  gd_chk_peermem, false, false },
 	{ "gdr.registration", "at least one way to register GPU memory: dma-buf or peer memory",
-	  gd_chk_registration, false },
+	  gd_chk_registration, false, false },
 	{ "ibgda.regkey", "PeerMappingOverride=1 in the NVIDIA registry (GPU-initiated IBGDA)",
-	  gd_chk_regkey, false },
+	  gd_chk_regkey, false, false },
 	{ "gpu.bar1", "GPU BAR1 aperture size (the NIC reaches GPU memory through it)", gd_chk_bar1,
-	  false },
+	  false, true },
 	{ "memlock", "locked-memory limit of this process (/proc/self/limits)", gd_chk_memlock,
-	  false },
+	  false, false },
 	{ "gdrcopy", "gdrdrv (gdrcopy) loaded with its /dev/gdrdrv device, when installed",
-	  gd_chk_gdrcopy, false },
+	  gd_chk_gdrcopy, false, false },
 	{ "dev.infiniband", "/dev/infiniband uverbs and rdma_cm device files accessible",
-	  gd_chk_dev_infiniband, false },
-	{ "rdma.devices", "RDMA devices present (/sys/class/infiniband)", gd_chk_rdma_devices, false },
-	{ "ibgda.devx", "mlx5 device with DEVX (needed by IBGDA)", gd_chk_devx, false },
+	  gd_chk_dev_infiniband, false, false },
+	{ "rdma.devices", "RDMA devices present (/sys/class/infiniband)", gd_chk_rdma_devices,
+	  false, false },
+	{ "ibgda.devx", "mlx5 device with DEVX (needed by IBGDA)", gd_chk_devx, false, false },
 	{ "ibgda.probe", "live IBGDA probe per device: DEVX, caps, umem, UAR GPU mapping; the mode that would run",
-	  gd_chk_ibgda_probe, true },
+	  gd_chk_ibgda_probe, true, false },
 	{ "topo.path", "each GPU's nearest NIC and the PCIe path class between them", gd_chk_path,
-	  false },
-	{ "topo.numa", "GPU and its NIC on the same NUMA node", gd_chk_numa, false },
+	  false, true },
+	{ "topo.numa", "GPU and its NIC on the same NUMA node", gd_chk_numa, false, true },
 	{ "pcie.link", "PCIe link speed and width of GPUs, NICs and every bridge above them",
-	  gd_chk_link, false },
+	  gd_chk_link, false, true },
 	{ "pcie.acs", "ACS P2P redirect bits on the bridges between a GPU and its NIC", gd_chk_acs,
-	  false },
-	{ "iommu", "IOMMU mode: off or passthrough for GPU and NIC", gd_chk_iommu, false },
-	{ "rdma.port", "every RDMA port ACTIVE and LinkUp, with its rate", gd_chk_port, false },
+	  false, true },
+	{ "iommu", "IOMMU mode: off or passthrough for GPU and NIC", gd_chk_iommu, false, true },
+	{ "rdma.port", "every RDMA port ACTIVE and LinkUp, with its rate", gd_chk_port, false, false },
 	{ "rdma.mtu", "RoCE MTU from the netdev MTU (4096 wanted) and equal on all ports",
-	  gd_chk_mtu, false },
-	{ "rdma.gid", "a RoCE v2 GID with an IPv4 address on every RoCE port", gd_chk_gid, false },
+	  gd_chk_mtu, false, false },
+	{ "rdma.gid", "a RoCE v2 GID with an IPv4 address on every RoCE port", gd_chk_gid, false, false },
 	{ "rdma.bond", "bonds under RDMA devices: all slaves up at the same speed", gd_chk_bond,
-	  false },
+	  false, false },
 	{ NULL },
 };
 
@@ -319,13 +321,26 @@ static int find_locality(struct gd_doctor *d)
 	return 0;
 }
 
+/* Does a check that will run read the GPUs' placement? (--check cuda does not,
+ * and must not pay for a whole-machine hwloc load.) */
+static bool wants_locality(const struct gd_doctor *d)
+{
+	for (const struct gd_check *c = gd_checks; c->id; c++)
+		if (c->needs_loc &&
+		    (!d->only_check || !strncmp(c->id, d->only_check, strlen(d->only_check))))
+			return true;
+	return false;
+}
+
 int gd_doctor_init(struct gd_doctor *d)
 {
 	int ret;
 
 	d->live = !d->m->fixture;
 	ret = find_nics(d);
-	return ret ? ret : find_locality(d);
+	if (ret || !wants_locality(d))
+		return ret;
+	return find_locality(d);
 }
 
 void gd_doctor_fini(struct gd_doctor *d)

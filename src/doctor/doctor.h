@@ -80,11 +80,13 @@ struct gd_check {
 	const char *title;        /* one line for --list and the man page */
 	void (*run)(struct gd_doctor *d, const struct gd_check *c);
 	bool live_only;           /* SKIP under a fixture root */
+	bool needs_loc;           /* reads the GPUs' placement: hwloc is loaded for it */
 };
 
 extern const struct gd_check gd_checks[];
 
-/* Discover GPUs and NICs, pair each GPU with its nearest NIC (locality.h). */
+/* Discover the NICs and, only when a check that will run needs it, the GPUs
+ * and each GPU's nearest NIC (locality.h: a whole-machine hwloc load). */
 int gd_doctor_init(struct gd_doctor *d);
 void gd_doctor_fini(struct gd_doctor *d);
 /* Run every registered check (or those matching only_check). Returns the

@@ -1,42 +1,49 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The IBGDA modes' entry (initiator.h), owned by the IBGDA feature: the
- * device the test would use (the one device rule, gd_dev_choose), then the
- * probe chain (ibgda_entry.c). A device that passes the chain still gets
- * exit 3 for now: the benchmark tools' IBGDA data path (DEVX QPs per channel,
- * the address exchange, the kernels on registered buffers) is not wired in
- * yet; tests/gpu/gd_ibgda_gpu runs the protocol against the software NIC.
+ * The IBGDA modes' entry (initiator.h), owned by the IBGDA feature:
+ *   - GDPERF_IBGDA_NIC=software-test-double: the whole test on the software
+ *     NIC test double, in this process (ibgda_bench.c);
+ *   - otherwise a ConnectX: the device the test would use (the one device
+ *     rule, gd_dev_choose), then the probe chain (ibgda_entry.c); a device
+ *     that passes goes on to the engine's two-sided run with gd_loop_ibgda
+ *     (ibgda_loop.c over the DEVX backend ibgda_nic_devx.c: built, NEVER
+ *     RUN on this workplace, which has no ConnectX).
  */
 #include "initiator.h"
 
 #include <errno.h>
 #include <string.h>
 
+#include "bench.h"
 #include "choose.h"
+#include "gd.h"
+#include "ibgda_bench.h"
 #include "ibgda_entry.h"
+#include "ibgda_nic.h"
 #include "log.h"
 
-int gd_ibgda_hook(const struct gd_init_opts *o, const struct gd_machine *m, const char *dev,
-		  int port, FILE *out)
+int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res)
 {
+	const struct gd_init_opts *o = &p->init;
+	enum gd_ibgda_nic_kind kind;
 	struct gd_ibgda_plan plan;
 	struct gd_hca hca;
 	char name[sizeof(hca.name)];
 	int ret;
 
+	if (gd_ibgda_nic_kind(&kind))
+		return GD_EXIT_USAGE;
+	if (kind == GD_IBGDA_NIC_SWNIC)
+		return gd_ibgda_bench_swnic(p, out, res);
 	memset(&hca, 0, sizeof(hca));
-	ret = gd_dev_choose(m, dev, port, &hca);
+	ret = gd_dev_choose(&p->machine, p->dev, p->ib_port, &hca);
 	if (ret && ret != -ENETDOWN)
-		return 0; /* no such device or port: the engine's device rule says so */
+		return -1; /* no such device or port: the engine's device rule says so */
 	snprintf(name, sizeof(name), "%s", hca.name);
 	gd_rdma_free_hca(&hca);
-	ret = gd_ibgda_prepare(m, name, o->initiator == GD_INIT_IBGDA_CPUDB, o->ibgda_fallback, 0,
-			       out, stderr, &plan);
+	ret = gd_ibgda_prepare(&p->machine, name, o->initiator == GD_INIT_IBGDA_CPUDB,
+			       o->ibgda_fallback, 0, p->json ? stderr : out, stderr, &plan);
 	if (ret)
 		return ret;
-	gd_error("--initiator=%s on %s: the probe passes, but the benchmark tools' IBGDA data path "
-		 "is not built yet (it awaits a real ConnectX to be verified); use "
-		 "--initiator=proxy",
-		 gd_initiator_name(o->initiator), name);
-	return 3;
+	return -1; /* the engine's two-sided run, with gd_loop_ibgda */
 }

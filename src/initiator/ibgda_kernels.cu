@@ -5,6 +5,11 @@
  * lane 0 reserves and rings) and CTA scope; a quiet kernel; a single-WQE
  * latency kernel; and the encoder sample kernel. Every wait inside is bounded by the QP's
  * %globaltimer deadline (the failure record names QPN and indices).
+ *
+ * Two builds of this file: an object with the runtime launchers below (the
+ * GPU-tier program, linked with cudart) and a fatbin in the library that the
+ * benchmark tools load through the dlopen'ed driver (ibgda_gpu.c); hence the
+ * unmangled kernel names.
  */
 #include <cuda_runtime.h>
 
@@ -15,14 +20,19 @@ __device__ static void build_item(const struct gd_ibgda_kargs &a, const struct g
 {
 	struct gd_mlx5_wr wr;
 
-	wr.opcode = GD_MLX5_OP_RDMA_WRITE;
+	uint32_t size = a.size ? a.size : 8;
+	uint64_t off = (a.slots ? item % a.slots : item) * (uint64_t)size +
+		       (uint64_t)(qp - a.qps) * a.qp_stride;
+
+	wr.opcode = a.opcode ? (uint8_t)a.opcode : GD_MLX5_OP_RDMA_WRITE;
 	wr.fm_ce_se = (idx + 1) % a.sig_every == 0 ? GD_MLX5_CTRL_CQ_UPDATE : 0;
 	wr.pi = (uint16_t)idx;
 	wr.qpn = qp->qpn;
-	wr.laddr = a.src + 8 * item;
+	/* data flows src -> dst: a WRITE reads src locally, a READ reads it remotely */
+	wr.laddr = (wr.opcode == GD_MLX5_OP_RDMA_READ ? a.dst : a.src) + off;
 	wr.lkey = a.lkey;
-	wr.len = 8;
-	wr.raddr = a.dst + 8 * item;
+	wr.len = size;
+	wr.raddr = (wr.opcode == GD_MLX5_OP_RDMA_READ ? a.src : a.dst) + off;
 	wr.rkey = item == a.bad_at ? 0xbad : a.rkey;
 	wr.imm = 0;
 	wr.op1 = wr.op2 = 0;
@@ -77,7 +87,7 @@ __device__ static int post_coalesced(const struct gd_ibgda_kargs &a, uint32_t qi
 	return __shfl_sync(peers, bad, leader);
 }
 
-__global__ void k_post_thread(struct gd_ibgda_kargs a)
+extern "C" __global__ void gd_ibgda_k_post_thread(struct gd_ibgda_kargs a)
 {
 	uint64_t g = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
 	uint64_t T = (uint64_t)gridDim.x * blockDim.x;
@@ -94,7 +104,7 @@ __global__ void k_post_thread(struct gd_ibgda_kargs a)
 
 /* Warp scope: lane 0 reserves 32 WQEBBs with one atomic, lane i writes WQE
  * i, lane 0 publishes (one fence) and rings per the batching rule. */
-__global__ void k_post_warp(struct gd_ibgda_kargs a)
+extern "C" __global__ void gd_ibgda_k_post_warp(struct gd_ibgda_kargs a)
 {
 	uint64_t g = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
 	uint64_t T = (uint64_t)gridDim.x * blockDim.x;
@@ -124,7 +134,7 @@ __global__ void k_post_warp(struct gd_ibgda_kargs a)
 		k_end(a);
 }
 
-__global__ void k_post_cta(struct gd_ibgda_kargs a)
+extern "C" __global__ void gd_ibgda_k_post_cta(struct gd_ibgda_kargs a)
 {
 	__shared__ uint64_t base;
 	__shared__ int bad;
@@ -155,7 +165,7 @@ __global__ void k_post_cta(struct gd_ibgda_kargs a)
 }
 
 /* One thread per QP: a signalled NOP behind everything, then wait for it. */
-__global__ void k_quiet(struct gd_ibgda_qp *qps, uint32_t nqps, uint64_t *snap)
+extern "C" __global__ void gd_ibgda_k_quiet(struct gd_ibgda_qp *qps, uint32_t nqps, uint64_t *snap)
 {
 	uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
 	const struct gd_ibgda_qp *qp;
@@ -187,7 +197,7 @@ __global__ void k_quiet(struct gd_ibgda_qp *qps, uint32_t nqps, uint64_t *snap)
 	gd_ibgda_quiet(qp, base + 1);
 }
 
-__global__ void k_latency(struct gd_ibgda_kargs a, uint64_t *t_db, uint64_t *t_cqe)
+extern "C" __global__ void gd_ibgda_k_latency(struct gd_ibgda_kargs a, uint64_t *t_db, uint64_t *t_cqe)
 {
 	const struct gd_ibgda_qp *qp = &a.qps[0];
 
@@ -213,7 +223,7 @@ __global__ void k_latency(struct gd_ibgda_kargs a, uint64_t *t_db, uint64_t *t_c
 	}
 }
 
-__global__ void k_sample(uint8_t *out, uint32_t n, uint64_t seed)
+extern "C" __global__ void gd_ibgda_k_sample(uint8_t *out, uint32_t n, uint64_t seed)
 {
 	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 
@@ -223,7 +233,7 @@ __global__ void k_sample(uint8_t *out, uint32_t n, uint64_t seed)
 
 extern "C" int gd_ibgda_launch_sample(uint8_t *out, uint32_t n, uint64_t seed, void *stream)
 {
-	k_sample<<<(n + 127) / 128, 128, 0, (cudaStream_t)stream>>>(out, n, seed);
+	gd_ibgda_k_sample<<<(n + 127) / 128, 128, 0, (cudaStream_t)stream>>>(out, n, seed);
 	return (int)cudaGetLastError();
 }
 
@@ -233,24 +243,24 @@ extern "C" int gd_ibgda_launch_post(const struct gd_ibgda_kargs *a, uint32_t cta
 	cudaStream_t s = (cudaStream_t)stream;
 
 	if (a->scope == GD_IBGDA_SCOPE_WARP)
-		k_post_warp<<<ctas, threads, 0, s>>>(*a);
+		gd_ibgda_k_post_warp<<<ctas, threads, 0, s>>>(*a);
 	else if (a->scope == GD_IBGDA_SCOPE_CTA)
-		k_post_cta<<<ctas, threads, 0, s>>>(*a);
+		gd_ibgda_k_post_cta<<<ctas, threads, 0, s>>>(*a);
 	else
-		k_post_thread<<<ctas, threads, 0, s>>>(*a);
+		gd_ibgda_k_post_thread<<<ctas, threads, 0, s>>>(*a);
 	return (int)cudaGetLastError();
 }
 
 extern "C" int gd_ibgda_launch_quiet(struct gd_ibgda_qp *qps, uint32_t nqps, uint64_t *snap,
 				     void *stream)
 {
-	k_quiet<<<(nqps + 31) / 32, 32, 0, (cudaStream_t)stream>>>(qps, nqps, snap);
+	gd_ibgda_k_quiet<<<(nqps + 31) / 32, 32, 0, (cudaStream_t)stream>>>(qps, nqps, snap);
 	return (int)cudaGetLastError();
 }
 
 extern "C" int gd_ibgda_launch_latency(const struct gd_ibgda_kargs *a, uint64_t *t_db,
 				       uint64_t *t_cqe, void *stream)
 {
-	k_latency<<<1, 1, 0, (cudaStream_t)stream>>>(*a, t_db, t_cqe);
+	gd_ibgda_k_latency<<<1, 1, 0, (cudaStream_t)stream>>>(*a, t_db, t_cqe);
 	return (int)cudaGetLastError();
 }

@@ -98,7 +98,11 @@ GD_HD void gd_ibgda_sample(uint64_t seed, uint32_t i, uint8_t *out)
 	out[159] = (uint8_t)gd_mlx5_sq_room(r[6] >> 4, (uint32_t)r[7] % 64, (r[6] >> 4) - r[5] % 80, 64);
 }
 
-/* Arguments of the producer kernels (by value). */
+/* Arguments of the producer kernels (by value; the tools pass it through
+ * cuLaunchKernel, so C and CUDA must agree on its layout: plain 64/32-bit
+ * fields). Item i on QP q moves size bytes from src + off to dst + off,
+ * off = (i % slots) * size + q * qp_stride: a WRITE reads src locally (lkey) and writes dst remotely
+ * (rkey); a READ reads src remotely (rkey) into dst locally (lkey). */
 struct gd_ibgda_kargs {
 	struct gd_ibgda_qp *qps;   /* device-visible array */
 	uint32_t nqps;
@@ -110,6 +114,11 @@ struct gd_ibgda_kargs {
 	uint64_t bad_at;           /* item with a wrong rkey, or ~0 */
 	uint64_t *stamps;          /* NULL, or device words: [0] min start (init ~0),
 				    * [1] max end of the posting (%globaltimer ns) */
+	/* the benchmark tools' shape (0: the GPU tier's defaults) */
+	uint32_t opcode;           /* GD_MLX5_OP_RDMA_WRITE (0) or GD_MLX5_OP_RDMA_READ */
+	uint32_t size;             /* bytes per WQE (0: 8) */
+	uint64_t slots;            /* item i uses slot i % slots of size bytes (0: i) */
+	uint64_t qp_stride;        /* QP q's items are q * qp_stride further on */
 };
 
 #ifdef __cplusplus

@@ -90,16 +90,18 @@ void gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uin
 			 char *buf, size_t len);
 
 /*
- * The IBGDA modes' entry (ibgda_hook.c, the IBGDA feature): for
- * --initiator=ibgda or ibgda-cpudb, run the probe chain on the device the
- * test would use (gd_dev_choose), print every step with its reason to out,
- * and return 0 when the mode can run, else the exit code (3) after a message
+ * The IBGDA modes' entry (ibgda_hook.c, the IBGDA feature), called by the
+ * engine for --initiator=ibgda or ibgda-cpudb before anything is opened:
+ * with GDPERF_IBGDA_NIC=software-test-double it runs the whole test on the
+ * software NIC test double and returns its exit code; otherwise it runs the
+ * probe chain on the device the test would use (gd_dev_choose), prints every
+ * step with its reason to out, and returns the exit code (3) after a message
  * naming the cause, the fix and the gd_doctor check (a non-mlx5 device names
- * --initiator=proxy). --ibgda_fallback lets ibgda become ibgda-cpudb (said
- * so, never silently).
+ * --initiator=proxy), or -1 when the engine's own device rule should speak.
+ * --ibgda_fallback lets ibgda become ibgda-cpudb (said so, never silently).
  */
-struct gd_machine;
-int gd_ibgda_hook(const struct gd_init_opts *o, const struct gd_machine *m, const char *dev,
-		  int port, FILE *out);
+struct gd_bench_params;
+struct gd_bench_result;
+int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res);
 
 #endif

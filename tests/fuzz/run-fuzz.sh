@@ -52,18 +52,19 @@ cat >"$work/config.h" <<'EOH'
 #define _GNU_SOURCE 1
 #define PACKAGE_NAME "gdperf"
 #define PACKAGE_VERSION "fuzz"
-#define GD_VERSION_STRING "fuzz"
 #define GD_FEATURE_CUDA_KERNELS 0
 #define GD_FEATURE_MPI 0
 #define GD_FEATURE_YAML 0
 EOH
+echo '#define GD_BUILD_VERSION "fuzz"' > "$work/gd_version.h"
 cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator $(pkg-config --cflags json-c)"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="$(pkg-config --libs json-c) -lm"
 common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c \
-	$srcdir/src/initiator/initiator.c $srcdir/src/initiator/proxy_check.c"
+	$srcdir/src/initiator/initiator.c $srcdir/src/initiator/proxy_check.c \
+	$srcdir/src/initiator/ibgda_check.c"
 # what the initiator options need, for the targets that do not link it anyway
-optdeps="$srcdir/src/core/opts.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c"
+optdeps="$srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c"
 
 # shellcheck disable=SC2086
 "$CLANG" $cflags -DGD_FUZZ_SEEDS -o "$work/gen_seeds" "$srcdir/tests/fuzz/fuzz_wire.c" \
@@ -74,13 +75,13 @@ optdeps="$srcdir/src/core/opts.c $srcdir/src/core/machine.c $srcdir/src/core/sys
 	$common $optdeps $libs
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
-	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
+	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/version.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
 	"$srcdir/src/core/readfile.c" "$srcdir/src/gpu/cuda.c" $common $libs -ldl
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
 	"$srcdir"/src/discover/*.c "$srcdir"/src/topo/pcipath.c "$srcdir"/src/topo/locality.c \
 	"$srcdir"/src/doctor/gdr_env.c "$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
-	"$srcdir"/src/core/opts.c $common $libs $(pkg-config --libs libibverbs hwloc 2>/dev/null || echo -libverbs -lhwloc)
+	"$srcdir"/src/core/opts.c "$srcdir"/src/core/version.c $common $libs $(pkg-config --libs libibverbs hwloc 2>/dev/null || echo -libverbs -lhwloc)
 # the tree the sysfs fuzzer mutates (restored after every input)
 rm -rf "$work/tree"
 cp -a "$srcdir/tests/fixtures/doctor/good" "$work/tree"

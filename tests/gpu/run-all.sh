@@ -4,6 +4,7 @@
 # build tree or from the folder `make gpu-pack` makes (same layout: tools/,
 # tests/gpu/, and lib/ with the shared libraries the GPU machine lacks).
 #   tests/gpu/run-all.sh            (build tree or packed folder)
+#   tests/gpu/run-all.sh NAME...    only these scripts (e.g. ibgda-tool)
 #   GD_RESULTS=DIR tests/gpu/run-all.sh   also keep each script's log in DIR
 #                                         (default: $OUT when set, else none)
 # Each script is bounded (timeout 900 s). Exit 0 when none failed, 1 when
@@ -32,6 +33,9 @@ pass=() fail=() skip=()
 for s in "$here"/*.sh; do
 	name=$(basename "$s" .sh)
 	[ "$name" = run-all ] && continue
+	if [ $# -gt 0 ]; then
+		case " $* " in *" $name "*) ;; *) continue ;; esac
+	fi
 	echo
 	echo "=================== $name"
 	log=$work/$name.log

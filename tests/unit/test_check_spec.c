@@ -169,31 +169,40 @@ static void launcher_env(void **state)
 	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
 					    "PMIX_RANK", "PMIX_SIZE", "PMI_RANK", "PMI_SIZE",
 					    "SLURM_PROCID", "SLURM_NTASKS" };
-	struct gd_ck_launch l;
+	struct gd_launch l;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
 		unsetenv(vars[i]);
-	gd_ck_launch_env(&l);
+	gd_launch_env(&l);
 	assert_int_equal(l.size, 1);
 	assert_null(l.source);
 	setenv("SLURM_PROCID", "3", 1);
 	setenv("SLURM_NTASKS", "4", 1);
-	gd_ck_launch_env(&l);
+	gd_launch_env(&l);
 	assert_int_equal(l.rank, 3);
 	assert_int_equal(l.size, 4);
 	assert_string_equal(l.source, "SLURM_PROCID");
 	setenv("OMPI_COMM_WORLD_RANK", "1", 1);
 	setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
-	gd_ck_launch_env(&l);
+	gd_launch_env(&l);
 	assert_int_equal(l.rank, 1);
 	assert_string_equal(l.source, "OMPI_COMM_WORLD_RANK");
 	setenv("OMPI_COMM_WORLD_RANK", "5", 1); /* rank beyond size: not trusted */
-	gd_ck_launch_env(&l);
+	gd_launch_env(&l);
 	assert_int_equal(l.size, 1);
 	assert_int_equal(l.rank, 0);
 	unsetenv("OMPI_COMM_WORLD_RANK");
 	unsetenv("OMPI_COMM_WORLD_SIZE");
+	/* srun --mpi=pmix (Slurm 22.05): PMIX_RANK without PMIX_SIZE; the size is srun's */
+	setenv("PMIX_RANK", "1", 1);
+	setenv("SLURM_PROCID", "1", 1);
+	setenv("SLURM_NTASKS", "2", 1);
+	gd_launch_env(&l);
+	assert_int_equal(l.rank, 1);
+	assert_int_equal(l.size, 2);
+	assert_string_equal(l.source, "PMIX_RANK");
+	unsetenv("PMIX_RANK");
 	unsetenv("SLURM_PROCID");
 	unsetenv("SLURM_NTASKS");
 }

@@ -20,6 +20,7 @@
 
 #include "log.h"
 #include "oob.h"
+#include "version.h"
 
 static uint16_t free_port(void)
 {
@@ -371,7 +372,7 @@ static void malformed_peers(void **state)
 	assert_int_equal(server_vs(buf, n - 5, 0, NULL), -EPROTO);
 	/* a malformed payload: role 7 */
 	n = valid_hello(buf, sizeof(buf));
-	buf[12 + 2 + strlen("gd_write_bw") + 2 + strlen(PACKAGE_VERSION)] = 7;
+	buf[12 + 2 + strlen("gd_write_bw") + 2 + strlen(gd_version())] = 7;
 	assert_int_equal(server_vs(buf, n, 0, NULL), -EBADMSG);
 	/* out of order: READY before HELLO */
 	m = (struct gd_wire_msg){ .type = GD_MSG_READY };

@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "wire.h"
+#include "version.h"
 
 static uint8_t buf[GD_WIRE_MAX_MSG];
 static char err[256];
@@ -68,7 +69,7 @@ static void hello_round_trip(void **state)
 	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
 	assert_int_equal(out.type, GD_MSG_HELLO);
 	assert_string_equal(out.hello.tool, "gd_write_bw");
-	assert_string_equal(out.hello.version, PACKAGE_VERSION);
+	assert_string_equal(out.hello.version, gd_version());
 	assert_int_equal(out.hello.params.role, GD_ROLE_CLIENT);
 	assert_int_equal(out.hello.params.num_qps, 4);
 	assert_int_equal(out.hello.params.size, 4096);
@@ -254,7 +255,7 @@ static void bad_hello(void **state)
 
 	hello_params(&p);
 	gd_wire_hello_from_params(&m.hello, &p);
-	o = 2 + strlen("gd_write_bw") + 2 + strlen(PACKAGE_VERSION);
+	o = 2 + strlen("gd_write_bw") + 2 + strlen(gd_version());
 #define RESET() (n = encode(&m))
 	RESET();
 	pl[o] = 2;

@@ -7,25 +7,6 @@ need_guest
 
 c="-d $DEV --timeout 4"
 
-# start_server NAME TOOL ARGS: background server, sets $spid; waits until it listens
-# (no timeout(1) wrapper: the cases kill the tool itself; gd-vm bounds the whole run)
-start_server() {
-	next_port
-	"$BIN/$2" -p $PORT $3 > "$WORK/$1.s" 2>&1 &
-	spid=$!
-	wait_listen $PORT || { ko "$1: server never listened"; return 1; }
-}
-
-# wait_running FILE: until the tool printed its table title (the run has started), 60 s at most
-wait_running() {
-	local i
-	for i in $(seq 1 600); do
-		grep -q '#bytes' "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # Deadlines are generous: the guest runs under TCG on a shared host (slow
 # process start); what matters is that nothing waits for ever.
 SLACK=15

@@ -2,10 +2,12 @@
 # gd_check under Debian's Open MPI in the Soft-RoCE guest: 2 and 4 ranks on one rxe0 (one
 # device talking to itself), pairwise, ring and all-pairs; MPI only carries addresses and
 # results, the data path is RDMA; rank 0 prints the per-pair table and the worst pair.
+# Then the bench tools' --mpi (a server and a client, rank 0 prints the report).
 # Needs gd_check built with configure --with-mpi (skips otherwise).
 #   flock /tmp/gd-vm.lock timeout 900 scripts/gd-vm -- env top_builddir=$PWD tests/vm/check-mpi.sh
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}" "${top_builddir:=$top_srcdir}"
 . "$top_srcdir/tests/vm/lib.sh"
+. "$top_srcdir/tests/vm/mpi-lib.sh"
 vm_require_guest
 ck=$top_builddir/tools/gd_check
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
@@ -13,8 +15,10 @@ ldd "$ck" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (conf
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # as root in the guest; no other network than the veths: keep Open MPI on this node
-mpi() { timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader \
-	--mca btl_vader_single_copy_mechanism none --mca mpi_yield_when_idle 1 -np "$@"; }
+# (shared memory between ranks, its out-of-band channel on lo), pin nothing, and a deadline
+mpi() { timeout -k 10 300 mpirun --allow-run-as-root --oversubscribe --bind-to none \
+	--mca btl self,vader --mca btl_vader_single_copy_mechanism none \
+	--mca oob_tcp_if_include lo --mca mpi_yield_when_idle 1 -np "$@"; }
 
 for n in 2 4; do
 	mpi "$n" "$ck" "$top_srcdir/tests/check/specs/guest-pairs.yaml" >"$tmp/out$n" 2>&1
@@ -29,5 +33,35 @@ for n in 2 4; do
 	vm_check "$n ranks: worst pair" grep -q "^worst pair: rank [0-9] -> rank [0-9]" "$tmp/out$n"
 	vm_check "$n ranks: one report (rank 0 only)" test "$(grep -c '^gd_check ' "$tmp/out$n")" = 1
 	vm_check "$n ranks: no failed pair" bash -c "! grep -q '^tests .* FAIL ' '$tmp/out$n'"
+	vm_check "$n ranks: every pair measured non-zero ($pw + $ring + $ap rows)" \
+		pairs_nonzero "$tmp/out$n" $((pw + ring + ap))
 done
+
+# The bench tools' --mpi: rank 0 prints (the server of a bw test, the client of a lat test);
+# MPI passes the server's address.
+bw=$top_builddir/tools/gd_write_bw
+if ldd "$bw" | grep -q libmpi; then
+	mpi 2 "$bw" --mpi -d rxe0 -D 2 --report_gbits >"$tmp/bw" 2>&1
+	rc=$?
+	cat "$tmp/bw"
+	vm_check "gd_write_bw --mpi: exit 0" test $rc -eq 0
+	vm_check "gd_write_bw --mpi: one report with non-zero bandwidth (rank 0 only)" \
+		test "$(bw_rows "$tmp/bw")" = 1
+	vm_check "gd_write_bw --mpi: one header (rank 1 prints none)" \
+		test "$(grep -c 'RDMA_Write BW Test' "$tmp/bw")" = 1
+	mpi 2 "$top_builddir/tools/gd_read_lat" --mpi -d rxe0 -n 200 >"$tmp/lat" 2>&1
+	rc=$?
+	cat "$tmp/lat"
+	vm_check "gd_read_lat --mpi: exit 0" test $rc -eq 0
+	vm_check "gd_read_lat --mpi: one latency row with a non-zero average (rank 0, the client)" \
+		test "$(lat_rows "$tmp/lat")" = 1
+	vm_check "gd_read_lat --mpi: one header (rank 1 prints none)" \
+		test "$(grep -c 'RDMA_Read Latency Test' "$tmp/lat")" = 1
+	mpi 3 "$bw" --mpi -d rxe0 >"$tmp/bw3" 2>&1
+	rc=$?
+	vm_check "gd_write_bw --mpi on 3 ranks: exit 2 (usage)" test $rc -eq 2
+	vm_check "gd_write_bw --mpi on 3 ranks: says 2 ranks" grep -q "takes 2 ranks" "$tmp/bw3"
+else
+	vm_fail "gd_write_bw was built without MPI, gd_check with it"
+fi
 vm_exit

@@ -56,20 +56,6 @@ check_out "initiator mismatch named" "$WORK/proxy-lat-mismatch.c" 'initiator'
 # ---- faults: every case ends within its deadline ----
 f="-d $DEV --initiator=proxy --timeout 4"
 SLACK=20
-start_server() {
-	next_port
-	"$BIN/$2" -p $PORT $3 > "$WORK/$1.s" 2>&1 &
-	spid=$!
-	wait_listen $PORT || { ko "$1: server never listened"; return 1; }
-}
-wait_running() {
-	local i
-	for i in $(seq 1 600); do
-		grep -q '#bytes' "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
 expect() { # NAME WHAT RC WANT ELAPSED LIMIT FILE REGEX
 	if [ "$3" -ne "$4" ]; then ko "$1: $2 exit $3 (want $4)"; sed 's/^/    /' "$7" | tail -6; return; fi
 	if [ "$5" -gt "$6" ]; then ko "$1: $2 took ${5}s (limit ${6}s)"; return; fi

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Conflicts of the IBGDA initiators with other options (ibgda_bench.h);
+ * apart from the run so that the option parser (and its fuzzer) need no
+ * CUDA or DEVX code. */
+#include "ibgda_bench.h"
+
+#include <errno.h>
+#include <stddef.h>
+
+#include "bench_params.h"
+#include "ibgda_nic.h"
+#include "initiator.h"
+#include "log.h"
+
+static const char *op_refusal(const struct gd_bench_params *p)
+{
+	if (p->op != GD_OP_WRITE && p->op != GD_OP_READ)
+		return "the IBGDA kernels post RDMA WRITE and READ only (gd_write_*, gd_read_*); "
+		       "for SEND and atomics use --initiator=proxy";
+	if (p->write_with_imm)
+		return "--write_with_imm is not built in the IBGDA kernels; drop it";
+	if (p->bidirectional || p->duration_s || p->run_infinitely)
+		return "IBGDA runs a number of iterations in one direction (-n per size, also "
+		       "with -a): drop -b, -D and --run_infinitely";
+	if (p->given & (GD_GIVEN_POST_LIST | GD_GIVEN_CQ_MOD) || p->perform_warm_up)
+		return "the IBGDA kernels batch doorbells and signal selectively themselves; drop "
+		       "-l/--post_list, -Q/--cq-mod and --perform_warm_up";
+	if (p->conn == GD_CONN_RDMA_CM)
+		return "rdma_cm (-R) creates verbs QPs; IBGDA creates its own: drop -R";
+	if (p->limit_bw > 0 || p->limit_msgrate > 0)
+		return "-w/-y are not applied with --initiator=ibgda yet; drop them";
+	if (p->init.threads % 32)
+		return "the IBGDA kernels work in whole warps: --threads must be a multiple of 32";
+	return NULL;
+}
+
+int gd_ibgda_bench_check(const struct gd_bench_params *p)
+{
+	const struct gd_init_opts *o = &p->init;
+	uint32_t units = o->scope == GD_SCOPE_BLOCK ? o->ctas : o->ctas * o->threads / 32;
+	const char *why;
+
+	if (o->initiator != GD_INIT_IBGDA && o->initiator != GD_INIT_IBGDA_CPUDB)
+		return 0;
+	why = op_refusal(p);
+	if (!why && p->kind == GD_KIND_BW && units < p->num_qps)
+		why = "each QP needs its own warp (scope thread or warp) or CTA (scope block): "
+		      "raise --ctas or --threads, or lower -q";
+	if (!why && p->num_qps > GD_IBGDA_NIC_MAX_QPS)
+		why = "at most 512 QPs (-q)";
+	if (why) {
+		gd_error("--initiator=%s: %s", gd_initiator_name(o->initiator), why);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* The IBGDA kernels from the benchmark tools (see ibgda_gpu.h). */
+#include "config.h"
+
+#include "ibgda_gpu.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuda.h"
+#include "log.h"
+
+#ifdef HAVE_CUDA_TOOLKIT
+/* ibgda_kernels_fatbin.c, generated from ibgda_kernels.cu by nvcc */
+extern const unsigned char gd_ibgda_fatbin[];
+#endif
+
+enum { K_THREAD, K_WARP, K_CTA, K_QUIET, K_LAT, K_COUNT };
+
+static const char *const kernels[K_COUNT] = {
+	"gd_ibgda_k_post_thread", "gd_ibgda_k_post_warp", "gd_ibgda_k_post_cta",
+	"gd_ibgda_k_quiet",	  "gd_ibgda_k_latency",
+};
+
+struct gd_ibgda_gpu {
+	const struct gd_cuda_api *cu;
+	struct gd_cuda_dev dev;
+	gd_cu_context ctx;
+	gd_cu_module mod;
+	gd_cu_function f[K_COUNT];
+	char name[GD_CUDA_NAME_LEN + 32];
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int load_module(struct gd_ibgda_gpu *g)
+{
+#ifdef HAVE_CUDA_TOOLKIT
+	const struct gd_cuda_api *cu = g->cu;
+
+	if (!cu->ModuleLoadData || !cu->ModuleGetFunction || !cu->LaunchKernel ||
+	    !cu->StreamQuery || !cu->MemHostAlloc) {
+		gd_error("the CUDA driver lacks the kernel-launch entry points (too old)");
+		return -ENOSYS;
+	}
+	if (gd_cuda_check(cu->ModuleLoadData(&g->mod, gd_ibgda_fatbin),
+			  "cannot load the IBGDA kernels (built for sm_90: Hopper)"))
+		return -ENODEV;
+	for (int i = 0; i < K_COUNT; i++)
+		if (gd_cuda_check(cu->ModuleGetFunction(&g->f[i], g->mod, kernels[i]), kernels[i]))
+			return -ENODEV;
+	return 0;
+#else
+	gd_error("this gdperf was built without nvcc: no IBGDA kernels (configure with "
+		 "--with-cuda)");
+	return -ENOSYS;
+#endif
+}
+
+int gd_ibgda_gpu_open(int cuda_index, struct gd_ibgda_gpu **out)
+{
+	struct gd_ibgda_gpu *g;
+	int ret;
+
+	*out = NULL;
+#ifndef HAVE_CUDA_TOOLKIT
+	gd_error("this gdperf was built without nvcc: no IBGDA kernels (configure with "
+		 "--with-cuda)");
+	return -ENOSYS;
+#endif
+	ret = gd_cuda_load(false);
+	if (ret)
+		return ret;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->cu = gd_cuda();
+	ret = gd_cuda_device_info(cuda_index, &g->dev);
+	if (!ret)
+		ret = gd_cuda_check(g->cu->DevicePrimaryCtxRetain(&g->ctx, g->dev.dev),
+				    "cuDevicePrimaryCtxRetain");
+	if (!ret)
+		ret = gd_cuda_check(g->cu->CtxSetCurrent(g->ctx), "cuCtxSetCurrent");
+	if (!ret)
+		ret = load_module(g);
+	if (ret) {
+		gd_ibgda_gpu_close(g);
+		return ret == -EIO ? -ENODEV : ret;
+	}
+	snprintf(g->name, sizeof(g->name), "%s (CUDA %d)", g->dev.name, cuda_index);
+	*out = g;
+	return 0;
+}
+
+void gd_ibgda_gpu_close(struct gd_ibgda_gpu *g)
+{
+	if (!g)
+		return;
+	if (g->mod)
+		g->cu->ModuleUnload(g->mod);
+	if (g->ctx)
+		g->cu->DevicePrimaryCtxRelease(g->dev.dev);
+	free(g);
+}
+
+const char *gd_ibgda_gpu_name(const struct gd_ibgda_gpu *g)
+{
+	return g->name;
+}
+
+void *gd_ibgda_gpu_host(struct gd_ibgda_gpu *g, size_t bytes)
+{
+	gd_cu_ptr d = 0;
+	void *p = NULL;
+
+	if (gd_cuda_check(
+		    g->cu->MemHostAlloc(&p, bytes,
+					GD_CU_MEMHOSTALLOC_PORTABLE | GD_CU_MEMHOSTALLOC_DEVICEMAP),
+		    "cuMemHostAlloc"))
+		return NULL;
+	memset(p, 0, bytes);
+	if (g->cu->MemHostGetDevicePointer &&
+	    (g->cu->MemHostGetDevicePointer(&d, p, 0) || d != (gd_cu_ptr)(uintptr_t)p)) {
+		gd_error("mapped host memory has another address on the GPU (no unified "
+			 "addressing): the IBGDA queues need one address for both");
+		g->cu->MemFreeHost(p);
+		return NULL;
+	}
+	return p; /* UVA: the GPU sees the same address */
+}
+
+void gd_ibgda_gpu_free_host(struct gd_ibgda_gpu *g, void *p)
+{
+	if (p)
+		g->cu->MemFreeHost(p);
+}
+
+void *gd_ibgda_gpu_dev(struct gd_ibgda_gpu *g, size_t bytes)
+{
+	gd_cu_ptr d = 0;
+
+	if (gd_cuda_check(g->cu->MemAlloc(&d, bytes), "cuMemAlloc"))
+		return NULL;
+	if (gd_cuda_check(g->cu->MemsetD8(d, 0, bytes), "cuMemsetD8")) {
+		g->cu->MemFree(d);
+		return NULL;
+	}
+	return (void *)(uintptr_t)d;
+}
+
+void gd_ibgda_gpu_free_dev(struct gd_ibgda_gpu *g, void *p)
+{
+	if (p)
+		g->cu->MemFree((gd_cu_ptr)(uintptr_t)p);
+}
+
+int gd_ibgda_gpu_put(struct gd_ibgda_gpu *g, void *dev, const void *src, size_t bytes)
+{
+	return gd_cuda_check(g->cu->MemcpyHtoD((gd_cu_ptr)(uintptr_t)dev, src, bytes),
+			     "cuMemcpyHtoD");
+}
+
+int gd_ibgda_gpu_get(struct gd_ibgda_gpu *g, void *dst, const void *dev, size_t bytes)
+{
+	return gd_cuda_check(g->cu->MemcpyDtoH(dst, (gd_cu_ptr)(uintptr_t)dev, bytes),
+			     "cuMemcpyDtoH");
+}
+
+/* Poll the default stream until the kernels end, at most max_ns: the
+ * kernels stop themselves at their %globaltimer deadlines well before. */
+static int wait_stream(struct gd_ibgda_gpu *g, uint64_t max_ns)
+{
+	struct timespec ts = {0, 20000};
+	uint64_t t0 = now_ns();
+
+	for (;;) {
+		gd_cu_result r = g->cu->StreamQuery(NULL);
+
+		if (r == GD_CU_SUCCESS)
+			return 0;
+		if (r != GD_CU_ERROR_NOT_READY)
+			return gd_cuda_check(r, "an IBGDA kernel failed");
+		if (now_ns() - t0 > max_ns) {
+			gd_error("the IBGDA kernels still run %.1f s after launch, past their own "
+				 "deadline: giving up (the process exit ends them)",
+				 (double)max_ns / 1e9);
+			return -ETIMEDOUT;
+		}
+		nanosleep(&ts, NULL);
+	}
+}
+
+static int launch(struct gd_ibgda_gpu *g, int k, uint32_t grid, uint32_t block, void **params)
+{
+	return gd_cuda_check(
+		g->cu->LaunchKernel(g->f[k], grid, 1, 1, block, 1, 1, 0, NULL, params, NULL),
+		kernels[k]);
+}
+
+int gd_ibgda_gpu_run(struct gd_ibgda_gpu *g, const struct gd_ibgda_kargs *a, uint32_t ctas,
+		     uint32_t threads, uint64_t *snap, uint64_t max_ns, uint64_t *ns)
+{
+	struct gd_ibgda_kargs args = *a;
+	struct gd_ibgda_qp *qps = a->qps;
+	uint32_t nqps = a->nqps;
+	void *post[] = {&args};
+	void *quiet[] = {&qps, &nqps, &snap};
+	int k = a->scope == GD_IBGDA_SCOPE_WARP	 ? K_WARP
+		: a->scope == GD_IBGDA_SCOPE_CTA ? K_CTA
+						 : K_THREAD;
+	uint64_t t0 = now_ns();
+	int ret;
+
+	ret = launch(g, k, ctas, threads, post);
+	if (!ret)
+		ret = launch(g, K_QUIET, (nqps + 31) / 32, 32, quiet);
+	if (!ret)
+		ret = wait_stream(g, max_ns);
+	*ns = now_ns() - t0;
+	return ret;
+}
+
+int gd_ibgda_gpu_lat(struct gd_ibgda_gpu *g, const struct gd_ibgda_kargs *a, uint64_t *t_db,
+		     uint64_t *t_cqe, uint64_t max_ns)
+{
+	struct gd_ibgda_kargs args = *a;
+	void *params[] = {&args, &t_db, &t_cqe};
+	int ret = launch(g, K_LAT, 1, 1, params);
+
+	return ret ? ret : wait_stream(g, max_ns);
+}

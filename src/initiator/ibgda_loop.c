@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * --initiator=ibgda|ibgda-cpudb on a ConnectX, inside the engine's
+ * two-sided run (loop.h): REAL-CONNECTX-ONLY, NEVER RUN ON THIS WORKPLACE.
+ * attach: the probe's plan again (quietly), the GPU and the DEVX queues
+ * (ibgda_nic_devx.c), their QPNs into the records the exchange sends;
+ * connect: the DEVX state changes toward the peer's verbs QPs; the loop:
+ * the kernels on the bench's registered buffers (host or --use_cuda), every
+ * message of QP q at offset 0 of QP q's region (the engine's --validate
+ * checks those bytes on the target). The peer is a plain verbs side: a
+ * write/read target needs no IBGDA of its own.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_report.h"
+#include "gd.h"
+#include "ibgda_probe.h"
+#include "ibgda_run.h"
+#include "log.h"
+#include "loop.h"
+#include "ibgda_bench.h"
+
+static uint32_t mtu_enum(uint32_t bytes)
+{
+	uint32_t e = 1;
+
+	while (e < 5 && (256u << (e - 1)) < bytes)
+		e++;
+	return e; /* 1..5 = 256..4096 bytes */
+}
+
+/* The run, and this side's half of each QP's path. */
+struct ib_state {
+	struct gd_ibgda_run run;
+	uint8_t port;
+	bool roce;
+	struct gd_wire_conn *mine;
+};
+
+static int ib_attach(const struct gd_loop_attach *a, void **state)
+{
+	const struct gd_loop_cfg *c = a->cfg;
+	struct ib_state *st = calloc(1, sizeof(*st));
+	struct gd_ibgda_run *r = st ? &st->run : NULL;
+	struct gd_ibgda_facts f;
+	struct gd_ibgda_spec s = {.op = c->op->op,
+				  .kind = c->kind,
+				  .init = c->init,
+				  .nqps = c->nqp,
+				  .tx_depth = c->tx_depth,
+				  .timeout_ms = c->timeout_ms,
+				  .iters = c->iters,
+				  .max_size = a->max_size,
+				  .cuda_index = 0};
+	struct gd_ibgda_plan plan;
+	struct gd_ibgda_nic_cfg extra = {.ctx = a->ctx, .pd = a->pd, .plan = &plan};
+	int ret;
+
+	*state = st;
+	if (!st || !(st->mine = calloc(c->nqp, sizeof(*st->mine))))
+		return -ENOMEM;
+	/* the hook printed the probe; decide again for the queues' memory */
+	gd_ibgda_probe_facts(a->machine, c->dev_name, 0, &f);
+	gd_ibgda_decide(&f,
+			c->init.initiator == GD_INIT_IBGDA_CPUDB ? GD_IBGDA_WANT_CPU_DB
+								 : GD_IBGDA_WANT_GPU_DB,
+			c->init.ibgda_fallback, &plan);
+	if (plan.rc) {
+		gd_error("ibgda: %s", plan.why);
+		return -ENODEV;
+	}
+	if (plan.cpu_doorbell)
+		s.init.initiator = GD_INIT_IBGDA_CPUDB; /* --ibgda_fallback, said so */
+	ret = gd_ibgda_run_open(r, &s, &gd_ibgda_nic_devx, &extra);
+	if (ret)
+		return ret;
+	r->ini.queues = plan.mem == GD_IBGDA_MEM_HOST ? "host memory" : "GPU memory (umem)";
+	for (uint32_t i = 0; i < c->nqp; i++) {
+		a->local[i].qpn = r->nic.hqps[i].qpn;
+		st->mine[i] = a->local[i];
+	}
+	st->port = a->port;
+	st->roce = a->roce;
+	return 0;
+}
+
+static int ib_connect(void *state, const struct gd_wire_conn *remote, uint32_t n)
+{
+	struct ib_state *st = state;
+	struct gd_ibgda_run *r = &st->run;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct gd_wire_conn *w = &remote[i], *m = &st->mine[i];
+		struct gd_ibgda_peer p = {.qpn = w->qpn,
+					  .psn = w->psn,
+					  .lid = w->lid,
+					  .mtu = mtu_enum(w->mtu < m->mtu ? w->mtu : m->mtu),
+					  .my_psn = m->psn,
+					  .roce = st->roce,
+					  .gid_index =
+						  (uint8_t)(m->gid_index < 0 ? 0 : m->gid_index),
+					  .port = st->port};
+
+		memcpy(p.gid, w->gid, 16);
+		if (r->nic.ops->connect(&r->nic, i, &p))
+			return -EIO;
+	}
+	return 0;
+}
+
+static const struct gd_report_initiator *ib_describe(const void *state)
+{
+	return state ? &((const struct ib_state *)state)->run.ini : NULL;
+}
+
+static void ib_detach(void *state)
+{
+	struct ib_state *st = state;
+
+	if (!st)
+		return;
+	gd_ibgda_run_close(&st->run);
+	free(st->mine);
+	free(st);
+}
+
+/* The bench's regions: QP q's local half and the peer's target half. */
+static int set_data(struct gd_loop *l, struct gd_ibgda_run *r)
+{
+	const struct gd_qp_run *q = l->q;
+	uint64_t ls = l->cfg.nqp > 1 ? q[1].local_addr - q[0].local_addr : 0;
+	uint64_t rs = l->cfg.nqp > 1 ? q[1].remote_addr - q[0].remote_addr : 0;
+
+	if (ls != rs) {
+		gd_error("ibgda: the peer's regions are %llu bytes apart, mine %llu: one stride "
+			 "serves both (same -s/-a on both sides?)",
+			 (unsigned long long)rs, (unsigned long long)ls);
+		return -EPROTO;
+	}
+	r->data = (struct gd_ibgda_data){.local = q[0].local_addr,
+					 .remote = q[0].remote_addr,
+					 .region = ls ? ls / 2 : 0,
+					 .qp_stride = ls,
+					 .lkey = q[0].lkey,
+					 .rkey = q[0].rkey,
+					 .rotate = false};
+	return 0;
+}
+
+static int ib_run_bw(struct gd_loop *l, uint64_t size, struct gd_bw_result *res, bool *sent)
+{
+	struct gd_ibgda_run *r = l->state ? &((struct ib_state *)l->state)->run : NULL;
+	int ret;
+
+	*sent = false;
+	if (!l->cfg.initiator || !r) /* the target: the CPU loop waits for the results */
+		return gd_loop_cpu.run_bw(l, size, res, sent);
+	ret = set_data(l, r);
+	if (!ret)
+		ret = gd_ibgda_run_bw(r, size, res);
+	if (ret) {
+		l->exit_code = GD_EXIT_FAIL;
+		return ret;
+	}
+	ret = l->measured(l->owner, res);
+	if (!ret)
+		*sent = true;
+	return ret;
+}
+
+static int ib_run_lat(struct gd_loop *l, uint64_t size, double **samples, size_t *n)
+{
+	struct gd_ibgda_run *r = l->state ? &((struct ib_state *)l->state)->run : NULL;
+	int ret;
+
+	*samples = NULL;
+	*n = 0;
+	if (!l->cfg.initiator || !r)
+		return 0; /* one-sided: a side without queues measures nothing */
+	ret = set_data(l, r);
+	if (!ret)
+		ret = gd_ibgda_run_lat(r, size, samples, n);
+	if (ret)
+		l->exit_code = GD_EXIT_FAIL;
+	return ret;
+}
+
+/* The IBGDA initiator behind the engine's loop seam (loop.h). */
+const struct gd_loop_ops gd_loop_ibgda = {
+	.name = "ibgda",
+	.run_bw = ib_run_bw,
+	.run_lat = ib_run_lat,
+	.attach = ib_attach,
+	.connect = ib_connect,
+	.describe = ib_describe,
+	.detach = ib_detach,
+};

@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# The benchmark tools' IBGDA data path on the GPU machine (issue 13): no
+# ConnectX there, so GDPERF_IBGDA_NIC=software-test-double selects the
+# SOFTWARE NIC TEST DOUBLE: a CPU thread executes the WQEs the GPU kernels
+# write, on two local buffers (a loopback, one process, no peer).
+#   gd_write_bw / gd_read_bw / gd_write_lat --initiator=ibgda and ibgda-cpudb:
+#   --validate at every scope, --json (fields checked), --dump_wqes 4 (four
+#   decoded WQEs), an injected error CQE (syndrome named, exit 1), a stalled
+#   test double (the GPU's %globaltimer deadline fires with the indices,
+#   exit 1), and the refusals (exit 2).
+# Figures (Mpps through the test double) are printed, never asserted. Exits
+# 77 without a GPU or without kernels (no nvcc at build time). Run from the
+# build tree or the folder `make gpu-pack` makes.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+b=${top_builddir:-$here/../..}
+t=$b/tools
+[ -x "$t/gd_write_bw" ] || { echo "SKIP: $t/gd_write_bw not built"; exit 77; }
+GDPERF_IBGDA_NIC=software-test-double
+export GDPERF_IBGDA_NIC
+fail=0
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+run() { # expected-rc, description, tool, args...
+	want=$1; what=$2; shift 2
+	echo "== $what: $*"
+	t0=$(date +%s%N)
+	timeout 120 "$t/$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	echo "   (exit $rc, $(( ($(date +%s%N) - t0) / 1000000 )) ms)"
+	cat "$tmp/out" "$tmp/err" | sed 's/^/   /'
+	if [ $rc -eq 3 ] && grep -Eq 'no CUDA driver|no CUDA-capable|built without nvcc|CUDA_ERROR_NO_DEVICE' "$tmp/err"; then
+		echo "SKIP: no CUDA GPU or no kernels here"; exit 77
+	fi
+	if [ $rc -ne "$want" ]; then echo "FAIL: $what exited $rc, expected $want"; fail=1; return 1; fi
+	return 0
+}
+expect() { # file, pattern, description
+	grep -q -- "$2" "$tmp/$1" || { echo "FAIL: $3: $1 lacks '$2'"; fail=1; }
+}
+
+# write bw, every scope, both doorbells, validated payload
+for mode in ibgda ibgda-cpudb; do
+	for scope in thread warp block; do
+		run 0 "write bw $mode scope $scope" gd_write_bw --initiator=$mode --scope $scope \
+			--ctas 8 --threads 128 -q 4 -s 64 -n 8192 --validate || continue
+		expect out "Initiator       : $mode, producer " "header names the GPU producer"
+		expect out "IBGDA           : NIC software NIC (test double)" "header names the test double"
+		expect out "Device         : swnic (test double)" "header device"
+		expect out "^ 64 *32768 " "result line (64 B, 8192 x 4 messages)"
+		expect err "validate: size 64: " "validation ran"
+	done
+done
+
+# read bw and write/read lat
+run 0 "read bw ibgda" gd_read_bw --initiator=ibgda --ctas 4 --threads 64 -q 2 -s 4096 -n 4096 --validate &&
+	{ expect out "^ 4096 *8192 " "read result line"; expect err "validate: size 4096" "read validation"; }
+run 0 "write lat ibgda" gd_write_lat --initiator=ibgda -s 8 -n 2000 --validate &&
+	expect out "^ 8 *2000 " "write latency line"
+run 0 "read lat ibgda-cpudb" gd_read_lat --initiator=ibgda-cpudb -s 64 -n 1000 --validate &&
+	expect out "^ 64 *1000 " "read latency line"
+
+# a size sweep
+run 0 "write bw -a" gd_write_bw --initiator=ibgda -a -n 64 --ctas 2 --threads 32 --validate &&
+	{ expect out "^ 2 *64 " "first size"; expect out "^ 8388608 *64 " "last size"; }
+
+# --json: the result record and its IBGDA fields
+if run 0 "write bw --json" gd_write_bw --initiator=ibgda --json -s 256 -n 4096 --ctas 4 \
+	--threads 64 -q 2 --scope warp; then
+	if command -v python3 >/dev/null 2>&1; then
+		python3 - "$tmp/out" <<'PY' || { echo "FAIL: JSON fields"; fail=1; }
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+r = [x for x in recs if x.get("type") == "bw_result"]
+assert len(r) == 1, recs
+r = r[0]
+assert r["initiator"] == "ibgda" and r["scope"] == "warp" and r["qps"] == 2, r
+assert r["producer"].startswith("NVIDIA"), r["producer"]
+g = r["ibgda"]
+assert g["nic_is_test_double"] is True and "test double" in g["nic"], g
+assert g["doorbell"] == "GPU" and g["ring_every"] > 0, g
+res = r["results"]
+assert res["size_bytes"] == 256 and res["iterations"] == 8192, res
+assert res["msg_rate_mpps"] > 0 and res["bw_avg_gbit_per_s"] > 0, res
+print("   JSON ok: %.2f Mpps, %.2f Gb/s through the test double" % (res["msg_rate_mpps"], res["bw_avg_gbit_per_s"]))
+PY
+	else
+		expect out '"nic_is_test_double":true' "JSON test-double flag"
+	fi
+fi
+
+# --dump_wqes 4: four decoded WQEs of QP 0
+run 0 "write bw --dump_wqes 4" gd_write_bw --initiator=ibgda --dump_wqes 4 -s 8 -n 256 &&
+	{ expect out "^--dump_wqes: QP 0x" "dump title";
+	  # slot 0 may hold the quiet's signalled NOP (the ring wrapped)
+	  n=$(grep -c '^wqe .* qpn 0x005100 ds ' "$tmp/out"); [ "$n" -eq 4 ] ||
+		{ echo "FAIL: --dump_wqes 4 printed $n WQE lines"; fail=1; }
+	  expect out '^wqe .*RDMA_WRITE .*rkey 0x5e001 laddr .* len 8$' "a decoded RDMA WRITE"; }
+
+# faults of the test double: an error CQE, a stalled NIC
+GDPERF_IBGDA_SWNIC_ERR_AT=100 run 1 "injected error CQE at WQE 100" gd_write_bw --initiator=ibgda \
+	-s 64 -n 1024 --validate &&
+	{ expect err "error CQE on QP 0x" "error CQE named"; expect err "REMOTE_ACCESS_ERR" "syndrome named"; }
+GDPERF_IBGDA_SWNIC_STALL_AT=100 run 1 "stalled test double at WQE 100" gd_write_bw --initiator=ibgda \
+	-s 64 -n 4096 --timeout 2 &&
+	{ expect err "deadline passed" "deadline fired"; expect err "cons_idx" "indices printed"; }
+GDPERF_IBGDA_SWNIC_STALL_AT=100 run 1 "stalled test double, ibgda-cpudb" gd_write_bw \
+	--initiator=ibgda-cpudb -s 64 -n 4096 --timeout 2 && expect err "deadline passed" "cpudb deadline"
+
+# refusals
+GDPERF_IBGDA_NIC=bogus run 2 "unknown GDPERF_IBGDA_NIC" gd_write_bw --initiator=ibgda &&
+	expect err "software-test-double" "names the valid values"
+run 2 "test double with --use_cuda" gd_write_bw --initiator=ibgda --use_cuda=0
+run 2 "send over IBGDA" gd_send_bw --initiator=ibgda && expect err "initiator=proxy" "names the proxy"
+
+# a figure: many QPs through the test double (its CPU thread is the bottleneck)
+run 0 "rate figure: 132 CTAs x 256 threads, 132 QPs, 8 B" gd_write_bw --initiator=ibgda \
+	--ctas 132 --threads 256 --scope warp -q 132 -s 8 -n 20000
+
+[ $fail -eq 0 ] && echo "PASS: ibgda-tool" || echo "FAIL: ibgda-tool"
+exit $fail

@@ -1,0 +1,68 @@
+#!/bin/bash
+# The launcher rule (launch.h) from the outside, without an RDMA device: the bench
+# tools' --mpi outside mpirun/srun, with a HOST, with 3 ranks, and in a build
+# without MPI (exit 3 naming --with-mpi; make distcheck builds that way); with
+# Open MPI, a real 2-rank job with a device that does not exist agrees on one
+# exit code (the one a lone server gives) and ends within its deadline, and
+# mpirun -np 2 gd_check joins over MPI and prints one report (pair test SKIP).
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+fail=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+bw=$top_builddir/tools/gd_write_bw
+[ -x "$bw" ] || { echo "SKIP: $bw not built"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for v in OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_SIZE PMIX_RANK PMIX_SIZE PMI_RANK PMI_SIZE \
+	SLURM_PROCID SLURM_NTASKS; do unset "$v"; done
+expect() { # WANT_RC REGEX DESCRIPTION CMD...
+	local want=$1 re=$2 what=$3 rc
+	shift 3
+	"$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc = "$want" ] && grep -Eq -- "$re" "$tmp/out"; then ok "$what (exit $rc)"
+	else bad "$what: exit $rc (want $want), output: $(head -c 400 "$tmp/out")"; fi
+}
+
+expect 2 '--mpi and HOST cannot be used together' "--mpi with a HOST is a usage error" \
+	"$bw" --mpi 10.0.0.1
+if grep -q '^#define HAVE_MPI 1' "$top_builddir/config.h"; then
+	expect 2 'not started by mpirun, mpiexec or srun' "--mpi outside a launcher" "$bw" --mpi
+	expect 2 'takes 2 ranks.*has 3' "--mpi with 3 ranks (srun's variables)" \
+		env SLURM_PROCID=0 SLURM_NTASKS=3 "$bw" --mpi
+	if command -v mpirun >/dev/null; then
+		"$bw" -d gd_no_such_dev0 >/dev/null 2>&1
+		want=$?
+		# as root, on this node only (shared memory, out-of-band on lo), pinned to nothing
+		timeout -k 5 60 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+			OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
+			mpirun --oversubscribe --bind-to none -np 2 "$bw" --mpi -d gd_no_such_dev0 \
+			>"$tmp/job" 2>&1
+		rc=$?
+		n=$(grep -c 'gd_no_such_dev0' "$tmp/job")
+		if [ $rc = $want ] && [ "$n" -ge 2 ]; then ok "mpirun -np 2 --mpi -d missing: both ranks name the device, exit $rc"
+		else bad "mpirun -np 2 --mpi -d missing: exit $rc (want $want), $n rank(s) named the device: $(head -c 600 "$tmp/job")"; fi
+		# gd_check: the ranks join, exchange addresses, agree (here: on a device missing
+		# from this machine, so the pair tests SKIP) and rank 0 alone prints one report
+		ck=$top_builddir/tools/gd_check
+		if [ -x "$ck" ]; then
+			printf 'version: 1\ntests:\n  - {name: ring, op: write, size: 4K, iterations: 10, device: gd_no_such_dev0, pairs: ring}\n' >"$tmp/ring.yaml"
+			timeout -k 5 60 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+				OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
+				mpirun --oversubscribe --bind-to none -np 2 "$ck" "$tmp/ring.yaml" >"$tmp/ck" 2>&1
+			rc=$?
+			if [ $rc = 0 ] && grep -q '^2 ranks (OMPI_COMM_WORLD_RANK, MPI)' "$tmp/ck" &&
+				[ "$(grep -c '^gd_check ' "$tmp/ck")" = 1 ] && grep -q 'SKIP: a rank has no RDMA device' "$tmp/ck"
+			then ok "mpirun -np 2 gd_check: 2 ranks over MPI, one report, the pair test SKIP with its reason"
+			else bad "mpirun -np 2 gd_check: exit $rc: $(head -c 800 "$tmp/ck")"; fi
+		fi
+	else
+		echo "note: no mpirun (apt-get install openmpi-bin): the 2-rank job was not run"
+	fi
+else
+	expect 3 'built without MPI.*--with-mpi' "--mpi in a build without MPI" "$bw" --mpi
+	expect 3 'built without MPI.*--with-mpi' "--mpi in a build without MPI, under srun's variables" \
+		env SLURM_PROCID=1 SLURM_NTASKS=2 "$bw" --mpi
+fi
+exit $fail

@@ -1,0 +1,21 @@
+# shellcheck shell=bash
+# Helpers for the guest tests that run gd_check and the bench tools under a launcher
+# (check-mpi.sh: mpirun, check-srun.sh: srun). Sourced, not a test.
+
+# pairs_nonzero OUT N: the per-pair tables hold N rows, each a number above 0
+# (a pair that measured 0 or "failed" fails the test)
+pairs_nonzero() {
+	awk -v want="$2" '
+	/^[0-9]+ +[0-9]+ +[^ ]+\/[^ ]+ +[^ ]+\/[^ ]+ +[^ ]+$/ {
+		rows++
+		if ($5 !~ /^[0-9]+(\.[0-9]+)?$/ || $5 + 0 <= 0) { print "pair " $1 " -> " $2 ": " $5; bad++ }
+	}
+	END { if (rows != want) print rows + 0 " pair rows, expected " want; exit !(rows == want && !bad) }' "$1"
+}
+
+# bw_rows OUT: the report's result rows (size, iterations, peak, average, rate) with average > 0
+bw_rows() { awk 'NF == 5 && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $4 ~ /^[0-9.]+$/ && $4 + 0 > 0 { n++ }
+	END { print n + 0 }' "$1"; }
+# lat_rows OUT: latency rows (size, 200 iterations, then t_min... in us) with an average > 0
+lat_rows() { awk 'NF >= 6 && $1 ~ /^[0-9]+$/ && $2 == 200 && $6 ~ /^[0-9.]+$/ && $6 + 0 > 0 { n++ }
+	END { print n + 0 }' "$1"; }
