@@ -152,6 +152,8 @@ for r in csv.reader(open(sys.argv[1])):
         m = float(bw) if kind == "bw" else float("nan")
     except ValueError:
         v = m = float("nan")
+    if not v > 0:  # a rate of 0 (or an "inf" latency) is a failed run, not a number
+        v = m = float("nan")
     cnt = dict(kv.split("=", 1) for kv in (r[14] if len(r) > 14 else "").split(";") if "=" in kv)
     try: retries = int(cnt.get("completer_retry_err", 0))
     except ValueError: retries = 0
