@@ -18,12 +18,18 @@
 #   scripts/bench-vs-perftest.sh [--pairs N] [--sizes "8 4096 65536 1048576"]
 #       [--ops "write read send atomic"] [--kinds "bw lat"]
 #       [--variants "gd pt"] [--duration SEC | --iters-scale K]
-#       [--flags "-q 4"] [--strace] [--min-ratio R] [--out DIR] [--builddir DIR]
+#       [--flags "-q 4"] [--qp-timeout N|default] [--strace] [--min-ratio R]
+#       [--out DIR] [--builddir DIR]
 #       [--host-log FILE] [--backlog N] | --sample-host | --summarize RUNS.CSV
 #
 # Variants: gd (gdperf), pt (perftest), gdm (gdperf, GDPERF_CLOCK=monotonic),
 # pto (perftest --use_old_post_send); ratios are against pt. --flags adds
 # options to every run of every tool (e.g. the message-rate flags -q/-l/-Q).
+# --qp-timeout N (default 20: 4.096 us x 2^20 = 4.3 s) passes -u N to both
+# tools: the QPs' ACK timeout. At the tools' default (14, 67 ms) nearly every
+# run had spurious retransmit timeouts on rxe (late ACKs from a stalled vCPU;
+# write bw 64 KiB: 3-5 per run), with -u 20 none (doc/perf.md); 'default'
+# leaves each tool's own. A real loss then costs 4.3 s, which shows.
 # --strace adds, after the timed runs of a point, one -n run per variant
 # under `strace -c -f` (server and client): syscalls per message;
 # --strace-only does only that (no timed runs).
@@ -51,6 +57,7 @@ variants="gd pt"
 duration=
 scale=1
 flags=
+qp_timeout=20
 do_strace=0
 min_ratio=0
 host_log=
@@ -72,6 +79,7 @@ while [ $# -gt 0 ]; do
 	--duration) duration=$2; shift 2 ;;
 	--iters-scale) scale=$2; shift 2 ;;
 	--flags) flags=$2; shift 2 ;;
+	--qp-timeout) qp_timeout=$2; shift 2 ;;
 	--strace) do_strace=1; shift ;;
 	--strace-only) do_strace=1; pairs=0; shift ;;
 	--min-ratio) min_ratio=$2; shift 2 ;;
@@ -81,7 +89,7 @@ while [ $# -gt 0 ]; do
 	--summarize) summarize=$2; shift 2 ;;
 	--out) mkdir -p "$2" && outdir=$(cd "$2" && pwd); shift 2 ;;
 	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
-	-h|--help) sed -n '2,43p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,49p' "$0"; exit 0 ;;
 	*) echo "bench-vs-perftest: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -89,6 +97,8 @@ done
 [[ $min_ratio =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "bench-vs-perftest: --min-ratio takes a number, not '$min_ratio'" >&2; exit 2; }
 [ -z "$backlog" ] || [[ $backlog =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "bench-vs-perftest: --backlog takes a packet count, not '$backlog'" >&2; exit 2; }
+[ "$qp_timeout" = default ] || [[ $qp_timeout =~ ^([0-9]|[12][0-9]|3[01])$ ]] ||
+	{ echo "bench-vs-perftest: --qp-timeout takes an exponent 0-31 or 'default', not '$qp_timeout'" >&2; exit 2; }
 [[ $scale =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-perftest: --iters-scale takes a whole factor, not '$scale'" >&2; exit 2; }
 [ -z "$duration" ] || [[ $duration =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "bench-vs-perftest: --duration takes whole seconds, not '$duration'" >&2; exit 2; }
@@ -141,6 +151,8 @@ for r in csv.reader(open(sys.argv[1])):
         v = float(mpps) if kind == "bw" else float(typ)
         m = float(bw) if kind == "bw" else float("nan")
     except ValueError:
+        v = m = float("nan")
+    if not v > 0:  # a rate of 0 (or an "inf" latency) is a failed run, not a number
         v = m = float("nan")
     cnt = dict(kv.split("=", 1) for kv in (r[14] if len(r) > 14 else "").split(";") if "=" in kv)
     try: retries = int(cnt.get("completer_retry_err", 0))
@@ -358,6 +370,7 @@ run_args() {
 	local op=$1 size=$2 a="-d $DEV -x 1 -F"
 	if [ -n "$duration" ]; then a="$a -D $duration"; else a="$a -n $(iters $size)"; fi
 	[ "$op" != atomic ] && a="$a -s $size"
+	[ "$qp_timeout" = default ] || a="$a -u $qp_timeout"
 	echo "$a $flags"
 }
 
@@ -431,7 +444,7 @@ strace_one() {
 }
 
 echo "bench-vs-perftest: $pairs rounds of '$variants', sizes $sizes, ops $ops, kinds $kinds," \
-	"${duration:+-D $duration}${duration:--n per size x$scale}, flags '$flags', device $DEV ($IP)" >&2
+	"${duration:+-D $duration}${duration:--n per size x$scale}, flags '$flags', -u $qp_timeout, device $DEV ($IP)" >&2
 read -r -a vs <<< "$variants"
 nv=${#vs[@]}
 t_start=$(date +%s)

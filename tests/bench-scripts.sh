@@ -24,6 +24,7 @@ has "help names the guard" -- '--min-ratio'
 expect 2 "bench-vs-perftest: unknown option" "$BVP" --bogus
 expect 2 "bench-vs-perftest: --pairs x" "$BVP" --pairs x
 expect 2 "bench-vs-perftest: --min-ratio abc" "$BVP" --min-ratio abc
+expect 2 "bench-vs-perftest: --qp-timeout 32" "$BVP" --qp-timeout 32
 expect 2 "bench-vs-perftest: unknown variant" "$BVP" --variants "gd xx"
 expect 2 "bench-vs-perftest: --summarize of a missing file" "$BVP" --summarize "$T/none.csv"
 expect 0 "bench-sweep-time --help" "$BST" --help

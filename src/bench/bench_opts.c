@@ -20,7 +20,7 @@ enum {
 	B_PORT = 1, B_BIND, B_DEV, B_IB_PORT, B_GID, B_IPV6, B_MTU, B_SIZE, B_ALL, B_ITERS,
 	B_DURATION, B_MARGIN, B_INLINE, B_RDMA_CM, B_CPU_FREQ, B_OUTPUT, B_HUGEPAGES,
 	B_SOURCE_IP, B_PIN_CORES, B_WARM_UP, B_JSON, B_TIMEOUT, B_VALIDATE,
-	B_USE_CUDA, B_CUDA_BUS_ID, B_CUDA_DMABUF, B_GPU_STAGING, B_MPI,
+	B_USE_CUDA, B_CUDA_BUS_ID, B_CUDA_DMABUF, B_GPU_STAGING, B_QP_TIMEOUT, B_MPI,
 	/* bandwidth */
 	B_BIDIR, B_QPS, B_TX_DEPTH, B_CQ_MOD, B_POST_LIST, B_NO_PEAK, B_GBITS, B_INFINITE,
 	B_LIMIT_BW, B_LIMIT_MSGRATE, B_PRECISION,
@@ -39,6 +39,7 @@ static const struct gd_opt common_opts[] = {
 	{ "gid-index", 'x', GD_REQ_ARG, "INDEX", "GID index (default on RoCE: the v2 GID that routes to the peer)", B_GID },
 	{ "ipv6", 0, GD_NO_ARG, NULL, "prefer IPv6 GIDs and addresses (default IPv4)", B_IPV6 },
 	{ "mtu", 'm', GD_REQ_ARG, "MTU", "path MTU 256, 512, 1024, 2048 or 4096 (default the port's active MTU)", B_MTU },
+	{ "qp-timeout", 'u', GD_REQ_ARG, "N", "ACK timeout of the QPs, 4.096 us x 2^N, 0-31, 0 = none (default 14)", B_QP_TIMEOUT },
 	{ "size", 's', GD_REQ_ARG, "BYTES", "message size, K/M suffixes allowed (default 65536 bw, 2 lat, 8 atomic)", B_SIZE },
 	{ "all", 'a', GD_NO_ARG, NULL, "run every size from 2 to 2^23 bytes", B_ALL },
 	{ "iters", 'n', GD_REQ_ARG, "N", "iterations (default 5000 write bw, 1000 others; at least 5)", B_ITERS },
@@ -113,7 +114,7 @@ static const struct gd_opt send_imm_opts[] = {
 #define NS(name, letter, arg) { name, letter, arg, NULL, NULL, B_UNSUPPORTED }
 static const struct gd_opt unsupported_opts[] = {
 	NS("connection", 'c', GD_REQ_ARG), NS("sl", 'S', GD_REQ_ARG), NS("tclass", 0, GD_REQ_ARG),
-	NS("flow_label", 0, GD_REQ_ARG), NS("tos", 'T', GD_REQ_ARG), NS("qp-timeout", 'u', GD_REQ_ARG),
+	NS("flow_label", 0, GD_REQ_ARG), NS("tos", 'T', GD_REQ_ARG),
 	NS("retry_count", 0, GD_REQ_ARG), NS("pkey_index", 0, GD_REQ_ARG), NS("dlid", 0, GD_REQ_ARG),
 	NS("force-link", 0, GD_REQ_ARG), NS("com_rdma_cm", 'z', GD_NO_ARG),
 	NS("comm_rdma_cm", 0, GD_NO_ARG), NS("dont_xchg_versions", 0, GD_NO_ARG),
@@ -391,6 +392,10 @@ static int handle_link(struct gd_bench_params *p, int id, const char *arg)
 	case B_TIMEOUT:
 		ret = u32_opt("--timeout", arg, 1, 3600, &v32);
 		p->timeout_ms = v32 * 1000;
+		return ret;
+	case B_QP_TIMEOUT:
+		ret = u32_opt("-u/--qp-timeout", arg, 0, 31, &v32);
+		p->qp_timeout = (uint8_t)v32;
 		return ret;
 	case B_MPI:
 		p->mpi = true;

@@ -24,6 +24,7 @@ void gd_bench_params_defaults(struct gd_bench_params *p, enum gd_bench_op op,
 	p->ib_port = 1;
 	p->gid_index = -1;
 	p->mtu = 0;
+	p->qp_timeout = GD_BENCH_DEF_QP_TIMEOUT;
 	if (op == GD_OP_ATOMIC)
 		p->size = GD_BENCH_ATOMIC_SIZE;
 	else
@@ -132,6 +133,7 @@ int gd_bench_params_to_json(const struct gd_bench_params *p, struct json_object 
 	gd_json_add_int(o, "ib_port", p->ib_port);
 	gd_json_add_int(o, "gid_index", p->gid_index);
 	gd_json_add_int(o, "mtu_bytes", p->mtu);
+	gd_json_add_int(o, "qp_timeout_exponent", p->qp_timeout);
 	gd_json_add_u64(o, "size_bytes", p->size);
 	gd_json_add_bool(o, "all_sizes", p->all_sizes);
 	gd_json_add_u64(o, "iterations", p->iters);

@@ -43,6 +43,7 @@ enum gd_output { GD_OUTPUT_FULL = 0, GD_OUTPUT_BANDWIDTH, GD_OUTPUT_MSG_RATE, GD
 #define GD_BENCH_MAX_SIZE_ALL (1u << 23) /* -a sweeps 2 .. 2^23 as perftest */
 #define GD_BENCH_PEAK_MAX_ITERS 20000    /* peak is O(N^2/cq_mod): perftest's cut-off */
 #define GD_BENCH_DEF_PRECISION 1.0      /* --precision, percent: the adaptive sweep's epsilon */
+#define GD_BENCH_DEF_QP_TIMEOUT 14      /* -u: ACK timeout 4.096 us x 2^14 = 67 ms (perftest's) */
 
 /* --use_cuda values besides a device index */
 #define GD_CUDA_NONE (-1)
@@ -96,6 +97,7 @@ struct gd_bench_params {
 	uint8_t ib_port;		/* -i, default 1 */
 	int gid_index;			/* -x, -1 = auto (RoCE v2 GID routing to the peer) */
 	uint32_t mtu;			/* -m in bytes (256..4096), 0 = the port's active MTU */
+	uint8_t qp_timeout;		/* -u: local ACK timeout 4.096 us x 2^N, 0 = infinite */
 
 	/* sizes and length of the run */
 	uint64_t size;			/* -s bytes; bw 65536, lat 2, atomic 8 */

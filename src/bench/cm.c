@@ -200,6 +200,15 @@ static void conn_param(struct rdma_conn_param *cp, const struct gd_conn *conn)
 	cp->rnr_retry_count = 7;
 }
 
+/* -u: rdma_cm moves the QP to RTS itself; it takes the ACK timeout as an
+ * option of the id (a kernel without it keeps its own, with a warning). */
+static void ack_timeout(struct rdma_cm_id *id, uint8_t t)
+{
+	if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &t, sizeof(t)))
+		gd_warn("rdma_cm: cannot set the ACK timeout (-u %u): %s; the kernel's default "
+			"applies", t, strerror(errno));
+}
+
 static int create_qp(struct gd_cm *cm, struct rdma_cm_id *id, struct gd_conn *conn,
 		     const struct gd_link_cfg *p, uint32_t i)
 {
@@ -271,6 +280,7 @@ int gd_cm_connect(struct gd_cm *cm, struct gd_conn *conn, const struct gd_link_c
 		ret = create_qp(cm, id, conn, p, i);
 		if (ret)
 			return ret;
+		ack_timeout(id, p->qp_timeout);
 		conn_param(&cp, conn);
 		if (rdma_connect(id, &cp)) {
 			gd_error("rdma_cm: cannot connect to %s: %s", p->peer, strerror(errno));
@@ -312,6 +322,7 @@ int gd_cm_accept(struct gd_cm *cm, struct gd_conn *conn, const struct gd_link_cf
 			rdma_reject(id, NULL, 0);
 			return ret;
 		}
+		ack_timeout(id, p->qp_timeout);
 		conn_param(&cp, conn);
 		if (rdma_accept(id, &cp)) {
 			gd_error("rdma_cm: cannot accept: %s", strerror(errno));

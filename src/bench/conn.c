@@ -23,7 +23,6 @@ _Static_assert((int)GD_GID_IB == (int)IBV_GID_TYPE_IB &&
 	       "enum gd_gid_type follows enum ibv_gid_type");
 
 #define GD_RNR_TIMER 12
-#define GD_QP_TIMEOUT 14 /* 4.096 us * 2^14 = 67 ms per try, 7 tries */
 #define GD_RETRY 7
 
 uint32_t gd_mtu_bytes(enum ibv_mtu m)
@@ -514,7 +513,7 @@ int gd_conn_connect(struct gd_conn *c, const struct gd_link_cfg *p, uint32_t i,
 	}
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
-	a.timeout = GD_QP_TIMEOUT;
+	a.timeout = p->qp_timeout;
 	a.retry_cnt = GD_RETRY;
 	a.rnr_retry = GD_RETRY;
 	a.sq_psn = local->psn;
@@ -526,7 +525,6 @@ int gd_conn_connect(struct gd_conn *c, const struct gd_link_cfg *p, uint32_t i,
 			 strerror(ret));
 		return -ret;
 	}
-	(void)p;
 	return 0;
 }
 

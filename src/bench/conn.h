@@ -33,6 +33,7 @@ struct gd_link_cfg {
 	int gid_index;			/* -x, -1 = auto */
 	bool ipv6;
 	uint32_t mtu;			/* bytes, 0 = the port's active MTU */
+	uint8_t qp_timeout;		/* ACK timeout exponent: 4.096 us x 2^N, 0 = infinite */
 	enum gd_bench_op op;
 	enum gd_bench_kind kind;
 	bool uses_recv;			/* the test posts receives (send, write_with_imm) */

@@ -122,7 +122,7 @@ extern const struct gd_loop_ops gd_loop_cpu;
  * sig_every  messages per signalled WR: -Q, but a completion at least every
  *            1 MiB of payload (or every message above that), so that one is
  *            due well within --timeout on a slow link;
- * depth      send window per QP: -t, or in an adaptive sweep at most 16 MiB
+ * depth      send window per QP: -t, or in an adaptive sweep at most 2 MiB
  *            in flight (at least 2 messages);
  * window     messages per adaptive window: about depth, at most 1 MiB,
  *            whole signalling intervals.

@@ -34,7 +34,10 @@
 #define SIGNAL_BYTES (1u << 20)	     /* a completion at least every MiB (or message) */
 #define WINDOW_BYTES (1u << 20)	     /* adaptive windows: at most this much payload ... */
 #define SWEEP_MIN_SECONDS 0.1	     /* ... and a size runs at least this long */
-#define SWEEP_INFLIGHT_BYTES (16u << 20) /* adaptive: in flight per QP, at least 2 messages */
+#define SWEEP_INFLIGHT_BYTES (2u << 20) /* adaptive: in flight per QP, at least 2 messages */
+#define SWEEP_WINDOW_MIN_S 0.005     /* adaptive: a window lasts at least this long ... */
+#define SWEEP_CAP_STRETCH 3	     /* the default cap per size stretches to this many times
+				      * itself until the rule has its minimum of windows */
 #define PEER_POLL_NS 1000000ull	     /* a receiver looks for the peer's results every ms */
 
 /* Raw stamps for perftest's peak: one per post, one per completion. */
@@ -54,7 +57,10 @@ struct window {
 	struct gd_sweep sw;
 	uint64_t msgs, next, c0, t0; /* size, boundary, start count and tick */
 	uint64_t kept_msgs, kept_ticks;
-	uint64_t t_cap;		     /* the size stops here at the latest */
+	uint64_t fed_ticks;	     /* ticks of all windows fed */
+	uint64_t floor, floor_min;   /* a window's least length, in ticks */
+	uint64_t t_cap;		     /* the size stops here once it has the minimum windows */
+	uint64_t t_hard;	     /* ... and here at the latest */
 	double epsilon;		     /* this size's relative half-width to reach */
 	bool converged;
 };
@@ -124,8 +130,12 @@ static uint32_t signal_every(const struct gd_loop_cfg *c, uint64_t size)
 }
 
 /* Send window per QP at this size: -t; an adaptive size keeps at most
- * SWEEP_INFLIGHT_BYTES (at least 2 messages) in flight so that a size that
- * converged drains quickly. A multiple of the post list. */
+ * SWEEP_INFLIGHT_BYTES (at least 2 messages) in flight, so that a size that
+ * converged drains quickly and the windows stay small: where the device
+ * completes the whole in-flight window at once (rxe under TCG completed 16 MiB
+ * per CQ poll), a window cannot be smaller than that, and only ~9 windows of
+ * 16 MiB fit in the 4 s cap at 30 MiB/s; with 2 MiB the rate was the same
+ * (doc/perf.md). A multiple of the post list. */
 static uint32_t depth_for(const struct gd_loop_cfg *c, uint64_t size, bool adaptive)
 {
 	uint32_t pl = c->post_list ? c->post_list : 1;
@@ -201,23 +211,48 @@ static void window_init(struct bw_run *r)
 	gd_sweep_init(&w->sw, w->epsilon, GD_SWEEP_MIN_WINDOWS, SWEEP_MIN_SECONDS);
 	w->msgs = window_msgs(r->size, r->depth, r->sig_every);
 	w->next = w->msgs;
-	w->t_cap = UINT64_MAX;
-	if (c->duration_s)
-		w->t_cap = gd_loop_ns_to_ticks((uint64_t)c->duration_s * 1000000000ull);
-	else if (c->max_size_s > 0)
+	w->floor = w->floor_min = gd_loop_ns_to_ticks((uint64_t)(SWEEP_WINDOW_MIN_S * 1e9));
+	w->t_cap = w->t_hard = UINT64_MAX;
+	if (c->duration_s) {
+		w->t_cap = w->t_hard = gd_loop_ns_to_ticks((uint64_t)c->duration_s * 1000000000ull);
+	} else if (c->max_size_s > 0) {
 		w->t_cap = gd_loop_ns_to_ticks((uint64_t)(c->max_size_s * 1e9));
+		w->t_hard = w->t_cap * SWEEP_CAP_STRETCH;
+	}
 }
 
-/* One window ended at tick t: feed the stop rule; stop when it is met. */
+/* The size's time is up: -D is a hard cap; the default cap waits for the
+ * rule's minimum of windows (a window of 8 MiB took 0.4 s on the guest's rxe)
+ * up to SWEEP_CAP_STRETCH times itself. */
+static bool window_time_up(const struct bw_run *r, uint64_t now)
+{
+	const struct window *w = &r->win;
+	uint64_t ran = now - r->t_first;
+
+	return ran >= w->t_hard || (ran >= w->t_cap && w->sw.fed > w->sw.min_windows);
+}
+
+/*
+ * One window ended at tick t: feed the stop rule; stop when it is met.
+ * The next window lasts at least half the mean window so far (and
+ * SWEEP_WINDOW_MIN_S): where completions arrive in bursts split over two
+ * polls, a window of the burst's tail alone (0.6 ms among windows of 60-90
+ * ms at 2 MiB on the guest's rxe) gave one rate 100 times the others and an
+ * interval of 137 %, wider than any epsilon.
+ */
 static void window_close(struct bw_run *r, uint64_t t)
 {
 	struct window *w = &r->win;
 	uint64_t msgs = r->completed - w->c0;
 	double s = ticks_s(t - w->t0);
 
-	if (s > 0 && gd_sweep_add(&w->sw, (double)msgs / s, s) == 0 && w->sw.fed > 1) {
-		w->kept_msgs += msgs;
-		w->kept_ticks += t - w->t0;
+	if (s > 0 && gd_sweep_add(&w->sw, (double)msgs / s, s) == 0) {
+		w->fed_ticks += t - w->t0;
+		w->floor = GD_MAX(w->floor_min, w->fed_ticks / w->sw.fed / 2);
+		if (w->sw.fed > 1) {
+			w->kept_msgs += msgs;
+			w->kept_ticks += t - w->t0;
+		}
 	}
 	w->c0 = r->completed;
 	w->t0 = t;
@@ -225,7 +260,7 @@ static void window_close(struct bw_run *r, uint64_t t)
 	if (gd_sweep_done(&w->sw)) {
 		w->converged = true;
 		r->stopping = true;
-	} else if (t - r->t_first >= w->t_cap) {
+	} else if (window_time_up(r, t)) {
 		r->stopping = true;
 	}
 }
@@ -316,7 +351,8 @@ static int poll_send(struct bw_run *r)
 		}
 	}
 	r->t_last = t;
-	if (r->adaptive && r->completed >= r->win.next && !r->stopping)
+	if (r->adaptive && r->completed >= r->win.next && !r->stopping &&
+	    t - r->win.t0 >= r->win.floor)
 		window_close(r, t);
 	return ne;
 }
@@ -552,7 +588,7 @@ static int slow_path(struct bw_run *r)
 				print_interval(r, now);
 		}
 		progress(r, now);
-	} else if (r->adaptive && !r->stopping && now - r->t_first >= r->win.t_cap) {
+	} else if (r->adaptive && !r->stopping && window_time_up(r, now)) {
 		r->stopping = true; /* the size's time is up between two windows */
 	}
 	/* a receiver ends when the peer's results arrive (timed, adaptive: it

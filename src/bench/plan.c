@@ -123,6 +123,7 @@ static void plan_link(struct gd_link_cfg *k, const struct gd_bench_params *p)
 	k->gid_index = p->gid_index;
 	k->ipv6 = p->ipv6;
 	k->mtu = p->mtu;
+	k->qp_timeout = p->qp_timeout;
 	k->op = p->op;
 	k->kind = p->kind;
 	k->uses_recv = gd_bench_uses_recv(p);

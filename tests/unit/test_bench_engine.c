@@ -318,21 +318,23 @@ static void t_bw_shape(void **s)
 	gd_loop_bw_shape(&c, 8u << 20, &sh);
 	assert_int_equal(sh.sig_every, 4);
 	/* adaptive: windows of about tx_depth, at most 1 MiB, whole intervals;
-	 * at most 16 MiB in flight */
+	 * at most 2 MiB in flight (at least 2 messages) */
 	c.post_list = 1;
 	c.tx_depth = 128;
 	c.precision = 0.01;
 	gd_loop_bw_shape(&c, 2, &sh);
 	assert_int_equal(sh.depth, 128);
 	assert_int_equal(sh.window, 100);
-	gd_loop_bw_shape(&c, 65536, &sh);
+	gd_loop_bw_shape(&c, 16384, &sh);
 	assert_int_equal(sh.depth, 128);
+	gd_loop_bw_shape(&c, 65536, &sh);
+	assert_int_equal(sh.depth, 32);
 	assert_int_equal(sh.window, 16);
 	gd_loop_bw_shape(&c, 8u << 20, &sh);
 	assert_int_equal(sh.depth, 2);
 	assert_int_equal(sh.window, 1);
 	gd_loop_bw_shape(&c, 1u << 20, &sh);
-	assert_int_equal(sh.depth, 16);
+	assert_int_equal(sh.depth, 2);
 	assert_int_equal(sh.window, 1);
 }
 

@@ -36,6 +36,7 @@ static void defaults_per_tool(void **state)
 	assert_int_equal(p.tcp_port, 18515);
 	assert_int_equal(p.gid_index, -1);
 	assert_int_equal(p.ib_port, 1);
+	assert_int_equal(p.qp_timeout, 14); /* perftest's -u default: 67 ms */
 	assert_int_equal(p.timeout_ms, 10000);
 	assert_int_equal(p.role, GD_ROLE_SERVER);
 	assert_int_equal(p.num_qps, 1);
@@ -71,7 +72,7 @@ static void perftest_spellings(void **state)
 			 "-I", "128", "-b", "-F", "-R", "-N", "--report_gbits", "--use_hugepages",
 			 "--bind_source_ip=10.0.0.2", "--pin_cores=0-3,8", "--perform_warm_up",
 			 "--timeout", "3", "--validate", "--write_with_imm", "-r", "64",
-			 "-w", "1.5", "-y", "0.25", "10.0.0.1", NULL };
+			 "-w", "1.5", "-y", "0.25", "-u", "20", "10.0.0.1", NULL };
 
 	assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, ARGC(argv), argv), 0);
 	assert_string_equal(p.dev, "rxe0");
@@ -94,6 +95,7 @@ static void perftest_spellings(void **state)
 	assert_int_equal(p.timeout_ms, 3000);
 	assert_int_equal(p.rx_depth, 64);
 	assert_true(p.limit_bw == 1.5 && p.limit_msgrate == 0.25);
+	assert_int_equal(p.qp_timeout, 20);
 	assert_int_equal(p.role, GD_ROLE_CLIENT);
 	assert_string_equal(p.peer, "10.0.0.1");
 }
@@ -191,6 +193,7 @@ static void bad_values(void **state)
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-m/--mtu", "2048", "-m", "1500");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ERANGE, "-n/--iters", "5", "-n", "2");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ERANGE, "-p/--port", "65535", "-p", "0");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ERANGE, "-u/--qp-timeout", "31", "-u", "32");
 	EXPECT_ERR(GD_OP_ATOMIC, GD_KIND_BW, -EINVAL, "-A/--atomic_type", "CMP_AND_SWAP", "-A", "SWAP");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "--pin_cores", "0-3", "--pin_cores=a");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-w/--limit_bw", "number", "-w", "fast");

@@ -153,11 +153,11 @@ static void default_epsilon(void **state)
 		NEAR(e, 1.96 * cv, 1e-12);
 		assert_true(e >= GD_SWEEP_EPSILON);
 	}
-	NEAR(gd_sweep_perftest_cv(8), 0.39, 0);
-	NEAR(gd_sweep_perftest_cv(2048), 0.39, 0);
-	NEAR(gd_sweep_perftest_cv(4096), 0.40, 0);
-	NEAR(gd_sweep_perftest_cv(65536), 0.30, 0);
-	NEAR(gd_sweep_perftest_cv(8u << 20), 0.25, 0);
+	NEAR(gd_sweep_perftest_cv(8), 0.26, 0);
+	NEAR(gd_sweep_perftest_cv(2048), 0.26, 0);
+	NEAR(gd_sweep_perftest_cv(4096), 0.23, 0);
+	NEAR(gd_sweep_perftest_cv(65536), 0.18, 0);
+	NEAR(gd_sweep_perftest_cv(8u << 20), 0.17, 0);
 }
 
 /* a noisy rate narrows as 1/sqrt(n): with s/mean = 5 %, 1 % needs ~ (1.96*5)^2 = 96 windows */
