@@ -57,6 +57,7 @@ struct gd_loop_cfg {
 	double max_size_s;		/* cap per size in seconds, 0 = none */
 	uint64_t latency_gap_us;
 	uint32_t timeout_ms;
+	uint8_t qp_timeout;		/* -u: ACK timeout exponent (QPs the loop makes itself) */
 	char dev_name[64];		/* for messages */
 	struct gd_init_opts init;	/* --initiator and its shape (proxy, IBGDA) */
 	char pin_cores[GD_BENCH_CORES_MAX]; /* --pin_cores (a proxy pins its threads) */

@@ -109,6 +109,7 @@ static void plan_loop(struct gd_bench_plan *pl, const struct gd_bench_params *p)
 		c->max_size_s = GD_SWEEP_MAX_SIZE_S;
 	c->latency_gap_us = p->latency_gap;
 	c->timeout_ms = p->timeout_ms;
+	c->qp_timeout = p->qp_timeout;
 	c->rx_depth = p->rx_depth;
 	c->init = p->init;
 	snprintf(c->pin_cores, sizeof(c->pin_cores), "%s", p->pin_cores);

@@ -57,7 +57,8 @@ static int ib_attach(const struct gd_loop_attach *a, void **state)
 				  .max_size = a->max_size,
 				  .cuda_index = 0};
 	struct gd_ibgda_plan plan;
-	struct gd_ibgda_nic_cfg extra = {.ctx = a->ctx, .pd = a->pd, .plan = &plan};
+	struct gd_ibgda_nic_cfg extra = {
+		.ctx = a->ctx, .pd = a->pd, .plan = &plan, .qp_timeout = c->qp_timeout};
 	int ret;
 
 	*state = st;

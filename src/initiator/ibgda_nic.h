@@ -58,6 +58,7 @@ struct gd_ibgda_nic_cfg {
 	uint32_t flags;	     /* GD_IBGDA_CPUDB, GD_IBGDA_SHARED (collapsed CQ always) */
 	uint64_t timeout_ns; /* one wait without progress */
 	uint64_t budget_ns;  /* the whole run, on the GPU's clock */
+	uint8_t qp_timeout;  /* devx: ACK timeout exponent, -u (4.096 us x 2^N) */
 	/* devx: the live device and the probe's plan (memory, doorbell) */
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;

@@ -161,7 +161,8 @@ static int dx_connect(struct gd_ibgda_nic *n, uint32_t i, const struct gd_ibgda_
 				  .rlid = (uint16_t)p->lid,
 				  .udp_sport = (uint16_t)(0xc000 + i),
 				  .gid_index = p->gid_index,
-				  .hop_limit = 255};
+				  .hop_limit = 255,
+				  .ack_timeout = n->cfg.qp_timeout};
 
 	memcpy(path.rgid, p->gid, 16);
 	if (p->roce && peer_mac(n, p, path.rmac)) {

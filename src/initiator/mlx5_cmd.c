@@ -122,5 +122,5 @@ void gd_cmd_rtr2rts(uint8_t in[GD_PRM_BYTES(MODIFY_QP_IN)], const struct gd_qp_p
 	SET(qpc, QPC, NEXT_SEND_PSN, p->psn_send);
 	SET(qpc, QPC, RETRY_COUNT, 7);
 	SET(qpc, QPC, RNR_RETRY, 7);
-	SET(ads, ADS, ACK_TIMEOUT, 20);
+	SET(ads, ADS, ACK_TIMEOUT, p->ack_timeout);
 }

@@ -30,6 +30,7 @@ struct gd_qp_path {
 	bool roce;
 	uint16_t rlid, udp_sport;           /* IB lid; RoCE v2 UDP source port */
 	uint8_t sl, tclass, gid_index, hop_limit;
+	uint8_t ack_timeout;                /* 4.096 us x 2^N (-u), 0 = infinite */
 	uint8_t rgid[16], rmac[6];
 };
 

@@ -211,7 +211,8 @@ static void cmd_images(void **state)
 	struct gd_qp_path pa = { .qpn = 0x1234, .remote_qpn = 0x4321, .port = 1, .mtu = 5,
 				 .log_rra_max = 4, .log_sra_max = 4, .psn_send = 0x11, .psn_recv = 0x22,
 				 .roce = true, .udp_sport = 0xc123, .sl = 3, .tclass = 0x68,
-				 .gid_index = 3, .rmac = { 0x0c, 0x42, 0xa1, 0x02, 0x03, 0x04 } };
+				 .gid_index = 3, .ack_timeout = 17,
+				 .rmac = { 0x0c, 0x42, 0xa1, 0x02, 0x03, 0x04 } };
 	uint8_t *c, *q, *ads;
 
 	memset(pa.rgid, 0xab, 16);
@@ -278,7 +279,7 @@ static void cmd_images(void **state)
 	assert_int_equal(GET(q, QPC, NEXT_SEND_PSN), 0x11);
 	assert_int_equal(GET(q, QPC, RETRY_COUNT), 7);
 	assert_int_equal(GET(q, QPC, RNR_RETRY), 7);
-	assert_int_equal(GET(GD_PRM_SUB(q, QPC, PRIMARY_ADDRESS_PATH), ADS, ACK_TIMEOUT), 20);
+	assert_int_equal(GET(GD_PRM_SUB(q, QPC, PRIMARY_ADDRESS_PATH), ADS, ACK_TIMEOUT), 17);
 }
 
 int main(void)
