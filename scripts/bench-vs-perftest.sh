@@ -19,11 +19,12 @@
 #       [--ops "write read send atomic"] [--kinds "bw lat"]
 #       [--variants "gd pt"] [--duration SEC | --iters-scale K]
 #       [--flags "-q 4"] [--qp-timeout N|default] [--strace] [--min-ratio R]
-#       [--out DIR] [--builddir DIR]
+#       [--out DIR] [--builddir DIR] [--b-builddir DIR]
 #       [--host-log FILE] [--backlog N] | --sample-host | --summarize RUNS.CSV
 #
 # Variants: gd (gdperf), pt (perftest), gdm (gdperf, GDPERF_CLOCK=monotonic),
-# pto (perftest --use_old_post_send); ratios are against pt. --flags adds
+# pto (perftest --use_old_post_send), gdb (gdperf from --b-builddir: an A/B of an
+# engine change in one session); ratios are against pt. --flags adds
 # options to every run of every tool (e.g. the message-rate flags -q/-l/-Q).
 # --qp-timeout N (default 20: 4.096 us x 2^20 = 4.3 s) passes -u N to both
 # tools: the QPs' ACK timeout. At the tools' default (14, 67 ms) nearly every
@@ -66,6 +67,7 @@ sample_only=0
 summarize=
 outdir=
 builddir=${top_builddir:-$PWD}
+bbuilddir=
 here=$(cd "$(dirname "$0")" && pwd)
 orig_args=("$@")
 
@@ -89,6 +91,7 @@ while [ $# -gt 0 ]; do
 	--summarize) summarize=$2; shift 2 ;;
 	--out) mkdir -p "$2" && outdir=$(cd "$2" && pwd); shift 2 ;;
 	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
+	--b-builddir) bbuilddir=$(cd "$2" && pwd); shift 2 ;;
 	-h|--help) sed -n '2,49p' "$0"; exit 0 ;;
 	*) echo "bench-vs-perftest: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -103,7 +106,9 @@ done
 [ -z "$duration" ] || [[ $duration =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "bench-vs-perftest: --duration takes whole seconds, not '$duration'" >&2; exit 2; }
 for v in $variants; do
-	case $v in gd|pt|gdm|pto) ;; *) echo "bench-vs-perftest: unknown variant '$v' (gd pt gdm pto)" >&2; exit 2 ;; esac
+	case $v in gd|pt|gdm|pto) ;; gdb) [ -n "$bbuilddir" ] ||
+		{ echo "bench-vs-perftest: variant gdb needs --b-builddir DIR (the other build)" >&2; exit 2; } ;;
+	*) echo "bench-vs-perftest: unknown variant '$v' (gd pt gdm pto gdb)" >&2; exit 2 ;; esac
 done
 
 # sample_host: every 0.2 s "epoch busy_jiffies total_jiffies qemu_jiffies ncpu"
@@ -361,6 +366,7 @@ variant() {
 	case $impl in
 	gd) TOOL=$BIN/gd_${op}_$kind ;;
 	gdm) TOOL=$BIN/gd_${op}_$kind; ENVV=GDPERF_CLOCK=monotonic ;;
+	gdb) TOOL=$bbuilddir/tools/gd_${op}_$kind ;;
 	pt) TOOL=ib_${op}_$kind ;;
 	pto) TOOL=ib_${op}_$kind; EXTRA=--use_old_post_send ;;
 	esac
