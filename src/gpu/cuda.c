@@ -336,3 +336,30 @@ int gd_cuda_index_by_bus_id(const char *bdf, int *index)
 		 want, count);
 	return -ENODEV;
 }
+
+int gd_cuda_ctx_acquire(int index, struct gd_cuda_dev *info, gd_cu_context *ctx)
+{
+	int ret = gd_cuda_load(false);
+
+	*ctx = NULL;
+	if (!ret)
+		ret = gd_cuda_device_info(index, info);
+	if (!ret)
+		ret = gd_cuda_check(api.DevicePrimaryCtxRetain(ctx, info->dev),
+				    "cuDevicePrimaryCtxRetain");
+	if (ret) {
+		*ctx = NULL;
+		return ret;
+	}
+	ret = gd_cuda_check(api.CtxSetCurrent(*ctx), "cuCtxSetCurrent");
+	if (ret)
+		gd_cuda_ctx_release(info, ctx);
+	return ret;
+}
+
+void gd_cuda_ctx_release(const struct gd_cuda_dev *info, gd_cu_context *ctx)
+{
+	if (*ctx && gd_cuda())
+		api.DevicePrimaryCtxRelease(info->dev);
+	*ctx = NULL;
+}

@@ -140,6 +140,12 @@ struct gd_cuda_dev {
 
 int gd_cuda_device_count(int *count);
 int gd_cuda_device_info(int index, struct gd_cuda_dev *info);
+/* The primary context of CUDA device `index`, made current on this thread
+ * (the driver loaded and the device described first): 0, or a negative errno
+ * with the message printed, and then nothing held. Every user of a GPU opens
+ * it here and lets it go with gd_cuda_ctx_release() (NULL-safe). */
+int gd_cuda_ctx_acquire(int index, struct gd_cuda_dev *info, gd_cu_context *ctx);
+void gd_cuda_ctx_release(const struct gd_cuda_dev *info, gd_cu_context *ctx);
 /* The CUDA ordinal of the GPU at a PCI address ("0000:18:00.0" or "18:00.0"):
  * -ENODEV (message printed) if no CUDA device has it. */
 int gd_cuda_index_by_bus_id(const char *bdf, int *index);

@@ -194,29 +194,17 @@ static int pick(const struct gd_gpu_select *sel, int *index, char *why, size_t w
 
 int gd_gpu_open(const struct gd_gpu_select *sel, struct gd_gpu *gpu)
 {
-	const struct gd_cuda_api *cu;
 	int index, ret;
 
 	memset(gpu, 0, sizeof(*gpu));
 	ret = gd_cuda_load(false);
 	if (ret)
 		return ret;
-	cu = gd_cuda();
 	ret = pick(sel, &index, gpu->why, sizeof(gpu->why));
 	if (!ret)
-		ret = gd_cuda_device_info(index, &gpu->info);
+		ret = gd_cuda_ctx_acquire(index, &gpu->info, &gpu->ctx);
 	if (ret)
 		return ret;
-	ret = gd_cuda_check(cu->DevicePrimaryCtxRetain(&gpu->ctx, gpu->info.dev),
-			    "cuDevicePrimaryCtxRetain");
-	if (ret)
-		return ret;
-	ret = gd_cuda_check(cu->CtxSetCurrent(gpu->ctx), "cuCtxSetCurrent");
-	if (ret) {
-		cu->DevicePrimaryCtxRelease(gpu->info.dev);
-		gpu->ctx = NULL;
-		return ret;
-	}
 	gpu->m = sel->m;
 	gpu->numa_node = gd_pci_numa(gpu->m, gpu->info.pci);
 	if (sel->by == GD_GPU_AUTO && sel->nic_pci[0])
@@ -245,11 +233,7 @@ void gd_gpu_set_nic(struct gd_gpu *gpu, const char *nic_pci)
 
 void gd_gpu_close(struct gd_gpu *gpu)
 {
-	const struct gd_cuda_api *cu = gd_cuda();
-
-	if (cu && gpu->ctx)
-		cu->DevicePrimaryCtxRelease(gpu->info.dev);
-	gpu->ctx = NULL;
+	gd_cuda_ctx_release(&gpu->info, &gpu->ctx);
 }
 
 /* ---- buffers ---- */

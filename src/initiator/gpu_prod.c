@@ -116,19 +116,11 @@ int gd_gpu_prod_open(int cuda_index, struct gd_gpu_prod **out)
 		 "--with-cuda)");
 	return -ENOSYS;
 #endif
-	ret = gd_cuda_load(false);
-	if (ret)
-		return ret;
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
+	ret = gd_cuda_ctx_acquire(cuda_index, &g->dev, &g->ctx);
 	g->cu = gd_cuda();
-	ret = gd_cuda_device_info(cuda_index, &g->dev);
-	if (!ret)
-		ret = gd_cuda_check(g->cu->DevicePrimaryCtxRetain(&g->ctx, g->dev.dev),
-				    "cuDevicePrimaryCtxRetain");
-	if (!ret)
-		ret = gd_cuda_check(g->cu->CtxSetCurrent(g->ctx), "cuCtxSetCurrent");
 	if (!ret)
 		ret = load_module(g);
 	if (ret) {
@@ -147,8 +139,7 @@ void gd_gpu_prod_close(struct gd_gpu_prod *g)
 		return;
 	if (g->mod)
 		g->cu->ModuleUnload(g->mod);
-	if (g->ctx)
-		g->cu->DevicePrimaryCtxRelease(g->dev.dev);
+	gd_cuda_ctx_release(&g->dev, &g->ctx);
 	free(g);
 }
 
