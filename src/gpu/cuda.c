@@ -198,7 +198,7 @@ static int do_load(void)
 
 		gd_debug("dlopen(%s): %s", name, why ? why : "?");
 		snprintf(load_error, sizeof(load_error),
-			 "no CUDA driver: %s not found (install the NVIDIA driver, or run without --use_cuda)",
+			 "no CUDA driver: %s not found (install the NVIDIA driver)",
 			 name);
 		return -ENOENT;
 	}

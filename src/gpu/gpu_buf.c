@@ -65,6 +65,9 @@ static int gpu_alloc(struct gd_buf *b, size_t length, const struct gd_buf_spec *
 	snprintf(g->nic, sizeof(g->nic), "%s", sel.nic_name);
 	g->mode = spec->dmabuf ? GD_GPU_REG_DMABUF : GD_GPU_REG_AUTO;
 	ret = gd_gpu_open(&sel, &g->gpu);
+	if (ret == -ENOENT) /* no driver: the loader said so; the way round is the caller's */
+		gd_error("GPU memory needs the CUDA driver: without it, run without --use_cuda "
+			 "(host memory)");
 	if (ret) {
 		free(g);
 		return ret;
