@@ -40,7 +40,9 @@ int gd_ck_loopback(const struct gd_ck_run *run, uint64_t size, struct gd_ck_meas
 
 /* Append the engine's per-size results to m. */
 struct gd_bench_result;
-/* Seconds a run of test t is expected to take (the up-front estimate). */
+/* check_test.c: a test's sizes (one, or the sweep's powers of two; at most
+ * max) and the seconds a run of it is expected to take (the up-front estimate). */
+size_t gd_ck_test_sizes(const struct gd_ck_test *t, uint64_t *v, size_t max);
 double gd_ck_estimate(const struct gd_ck_test *t);
 void gd_ck_take(const struct gd_bench_result *res, struct gd_ck_measure *m);
 

@@ -17,29 +17,6 @@
 #include "log.h"
 #include "progress.h"
 
-/* Sizes of a run: one, or the sweep's powers of two. */
-static size_t sizes_of(const struct gd_ck_test *t, uint64_t *v, size_t max)
-{
-	size_t n = 0;
-
-	if (!t->sweep_min) {
-		v[0] = t->size;
-		return 1;
-	}
-	for (uint64_t s = t->sweep_min; s <= t->sweep_max && n < max; s *= 2)
-		v[n++] = s;
-	return n;
-}
-
-/* Seconds a run is expected to take: the measurement plus ~2 s of setup per size. */
-double gd_ck_estimate(const struct gd_ck_test *t)
-{
-	uint64_t v[32];
-	size_t n = sizes_of(t, v, 32);
-
-	return (double)n * ((t->duration_s ? t->duration_s : 1) + 2.0);
-}
-
 /* Bytes the run moved, roughly: the last size's average rate over the test's duration. */
 
 
@@ -71,7 +48,7 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	struct gd_ck_bond_sample b0, b1;
 	struct gd_ck_measure m;
 	uint64_t sizes[32];
-	size_t ns = sizes_of(t, sizes, 32);
+	size_t ns = gd_ck_test_sizes(t, sizes, 32);
 	bool bonded = t->kind == GD_KIND_BW && !gd_ck_bond_sample(x->o->m, run->dev, run->port, &b0);
 	uint64_t t0 = gd_clock_mono_ns();
 

@@ -363,3 +363,22 @@ void gd_cuda_ctx_release(const struct gd_cuda_dev *info, gd_cu_context *ctx)
 		api.DevicePrimaryCtxRelease(info->dev);
 	*ctx = NULL;
 }
+
+int gd_cuda_module_load(const void *fatbin, const char *what, const char *const *names, int n,
+			gd_cu_module *mod, gd_cu_function *f)
+{
+	char msg[128];
+
+	if (!api.ModuleLoadData || !api.ModuleGetFunction || !api.LaunchKernel ||
+	    !api.StreamQuery || !api.MemHostAlloc || !api.MemHostGetDevicePointer) {
+		gd_error("the CUDA driver lacks the kernel-launch entry points (too old)");
+		return -ENOSYS;
+	}
+	snprintf(msg, sizeof(msg), "cannot load %s (built for sm_90: Hopper)", what);
+	if (gd_cuda_check(api.ModuleLoadData(mod, fatbin), msg))
+		return -ENODEV;
+	for (int i = 0; i < n; i++)
+		if (gd_cuda_check(api.ModuleGetFunction(&f[i], *mod, names[i]), names[i]))
+			return -ENODEV;
+	return 0;
+}

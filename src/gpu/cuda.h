@@ -144,6 +144,10 @@ int gd_cuda_device_info(int index, struct gd_cuda_dev *info);
  * (the driver loaded and the device described first): 0, or a negative errno
  * with the message printed, and then nothing held. Every user of a GPU opens
  * it here and lets it go with gd_cuda_ctx_release() (NULL-safe). */
+/* Load a fatbin (`what` names it in errors) and look up its n kernels by
+ * name: 0, or -ENOSYS (driver too old) / -ENODEV with the message printed. */
+int gd_cuda_module_load(const void *fatbin, const char *what, const char *const *names, int n,
+			gd_cu_module *mod, gd_cu_function *f);
 int gd_cuda_ctx_acquire(int index, struct gd_cuda_dev *info, gd_cu_context *ctx);
 void gd_cuda_ctx_release(const struct gd_cuda_dev *info, gd_cu_context *ctx);
 /* The CUDA ordinal of the GPU at a PCI address ("0000:18:00.0" or "18:00.0"):

@@ -23,7 +23,7 @@ struct gd_gpu_prod {
 	struct gd_cuda_dev dev;
 	gd_cu_context ctx;
 	gd_cu_module mod;
-	gd_cu_function f[5]; /* thread, warp, block, quiet, lat */
+	gd_cu_function f[5]; /* thread, warp, block, quiet, lat: one per kernels[] */
 	struct gd_ring_mem mem;
 	char name[GD_CUDA_NAME_LEN + 32];
 };
@@ -32,6 +32,7 @@ static const char *const kernels[] = {
 	"gd_proxy_produce_thread", "gd_proxy_produce_warp", "gd_proxy_produce_block",
 	"gd_proxy_quiet", "gd_proxy_lat",
 };
+_Static_assert(sizeof(kernels) / sizeof(kernels[0]) == 5, "one function slot per kernel");
 
 static void *ring_alloc(void *ctx, size_t bytes, enum gd_ring_where where, void **dev)
 {
@@ -84,24 +85,10 @@ void gd_gpu_prod_free_mapped(struct gd_gpu_prod *g, void *host)
 static int load_module(struct gd_gpu_prod *g)
 {
 #ifdef HAVE_CUDA_TOOLKIT
-	const struct gd_cuda_api *cu = g->cu;
-
-	if (!cu->ModuleLoadData || !cu->ModuleGetFunction || !cu->LaunchKernel ||
-	    !cu->StreamQuery || !cu->MemHostAlloc || !cu->MemHostGetDevicePointer) {
-		gd_error("the CUDA driver lacks the kernel-launch entry points (too old)");
-		return -ENOSYS;
-	}
-	if (gd_cuda_check(cu->ModuleLoadData(&g->mod, gd_producer_fatbin),
-			  "cannot load the producer kernels (built for sm_90: Hopper)"))
-		return -ENODEV;
-	for (int i = 0; i < 5; i++)
-		if (gd_cuda_check(cu->ModuleGetFunction(&g->f[i], g->mod, kernels[i]), kernels[i]))
-			return -ENODEV;
-	return 0;
+	return gd_cuda_module_load(gd_producer_fatbin, "the producer kernels", kernels,
+				   (int)(sizeof(kernels) / sizeof(kernels[0])), &g->mod, g->f);
 #else
-	gd_error("this gdperf was built without nvcc: no GPU producer kernel (configure with "
-		 "--with-cuda)");
-	return -ENOSYS;
+	return -ENOSYS; /* not reached: open refuses a build without nvcc first */
 #endif
 }
 

@@ -45,24 +45,9 @@ static uint64_t now_ns(void)
 static int load_module(struct gd_ibgda_gpu *g)
 {
 #ifdef HAVE_CUDA_TOOLKIT
-	const struct gd_cuda_api *cu = g->cu;
-
-	if (!cu->ModuleLoadData || !cu->ModuleGetFunction || !cu->LaunchKernel ||
-	    !cu->StreamQuery || !cu->MemHostAlloc) {
-		gd_error("the CUDA driver lacks the kernel-launch entry points (too old)");
-		return -ENOSYS;
-	}
-	if (gd_cuda_check(cu->ModuleLoadData(&g->mod, gd_ibgda_fatbin),
-			  "cannot load the IBGDA kernels (built for sm_90: Hopper)"))
-		return -ENODEV;
-	for (int i = 0; i < K_COUNT; i++)
-		if (gd_cuda_check(cu->ModuleGetFunction(&g->f[i], g->mod, kernels[i]), kernels[i]))
-			return -ENODEV;
-	return 0;
+	return gd_cuda_module_load(gd_ibgda_fatbin, "the IBGDA kernels", kernels, K_COUNT, &g->mod, g->f);
 #else
-	gd_error("this gdperf was built without nvcc: no IBGDA kernels (configure with "
-		 "--with-cuda)");
-	return -ENOSYS;
+	return -ENOSYS; /* not reached: open refuses a build without nvcc first */
 #endif
 }
 
