@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "gd.h"
+#include "jsonout.h"
 #include "log.h"
 #include "machine.h"
 #include "version.h"
@@ -172,6 +173,49 @@ void gd_opts_print_version(FILE *out)
 		GD_FEATURE_YAML ? "yes" : "no");
 }
 
+/* --version under --json: one "version" record with the same facts. */
+static void print_version_json(FILE *out)
+{
+	json_object *rec = gd_json_record("version");
+	json_object *f = json_object_new_object();
+
+	gd_json_add_str(rec, "package", PACKAGE_NAME);
+	gd_json_add_str(rec, "version", gd_version());
+	gd_json_add_str(f, "cuda_driver", "dlopen");
+	gd_json_add_bool(f, "cuda_kernels", GD_FEATURE_CUDA_KERNELS);
+	gd_json_add_bool(f, "mpi", GD_FEATURE_MPI);
+	gd_json_add_bool(f, "yaml", GD_FEATURE_YAML);
+	json_object_object_add(rec, "features", f);
+	gd_json_emit(rec, out);
+}
+
+/*
+ * Whether the command line asks for JSON: the tool has an option named
+ * "json" and argv holds it (--json, or its letter alone as -j), before "--".
+ */
+static bool wants_json(const struct gd_cmd *cmd, int argc, char **argv)
+{
+	const struct gd_opt *json = NULL;
+
+	for (const struct gd_opt *const *t = cmd->tables; *t && !json; t++)
+		for (const struct gd_opt *o = *t; o->name && !json; o++)
+			if (!strcmp(o->name, "json"))
+				json = o;
+	if (!json)
+		return false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--json"))
+			return true;
+		if (json->letter && argv[i][0] == '-' && argv[i][1] == json->letter && !argv[i][2])
+			return true;
+	}
+	return false;
+}
+
+/* The command line of this parse, for --version to see --json wherever it is. */
+static int parse_argc;
+static char **parse_argv;
+
 static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool *help)
 {
 	switch (o->id) {
@@ -180,7 +224,10 @@ static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool 
 		*help = true;
 		return 0;
 	case GD_OPT_VERSION:
-		gd_opts_print_version(stdout);
+		if (wants_json(cmd, parse_argc, parse_argv))
+			print_version_json(stdout);
+		else
+			gd_opts_print_version(stdout);
 		*help = true;
 		return 0;
 	case GD_OPT_COMPLETION:
@@ -238,6 +285,8 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 
 	*help = false;
 	sysfs_root_arg = NULL;
+	parse_argc = argc;
+	parse_argv = argv;
 	ret = build_getopt(cmd, &longopts, &shortopts);
 	if (ret)
 		return ret;

@@ -23,6 +23,12 @@ for d in "$fx"/doctor/*/; do
 	"$t/gd_doctor" --json --sysfs-root "$d" >"$out/doctor-$n.jsonl" 2>/dev/null
 done
 "$t/gd_doctor" --list --json >"$out/doctor-list.jsonl" 2>/dev/null
+# --version under --json: one version record per tool (either order of the two)
+for x in "$t"/gd_*; do
+	[ -x "$x" ] || continue
+	"$x" --json --version >"$out/version-$(basename "$x").jsonl" 2>/dev/null
+done
+"$t/gd_write_bw" --version --json >"$out/version-last.jsonl" 2>/dev/null
 # gd_check on the 8x H20 fixture: the --matrix plan (check_plan records), and
 # every spec of tests/check/specs that parses (the bad-*.yaml ones exit 2
 # before printing), run and as a plan; their tests find no device there and
