@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The benchmark scripts outside the guest: usage errors (exit 2), and the
 # comparison table and guard of scripts/bench-vs-perftest.sh over known runs
-# (--summarize): ratios, spread, retransmit flags, the --min-ratio exit code.
+# (--summarize): ratios, spread, retransmit flags, the --min-ratio and
+# --min-ratio-all exit codes.
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 BVP=$top_srcdir/scripts/bench-vs-perftest.sh
 BST=$top_srcdir/scripts/bench-sweep-time.sh
@@ -54,4 +55,13 @@ grep -v ',lat,' "$T/runs.csv" > "$T/bw.csv"
 expect 0 "--summarize: bw alone passes 0.90 (quiet ratio 2.00)" "$BVP" --summarize "$T/bw.csv" --min-ratio 0.9
 expect 1 "--summarize: and fails 2.5" "$BVP" --summarize "$T/bw.csv" --min-ratio 2.5
 expect 0 "--summarize without --min-ratio never fails" "$BVP" --summarize "$T/runs.csv"
+# --min-ratio-all: a point is below when every run is below R of every pt run
+expect 2 "bench-vs-perftest: --min-ratio-all x" "$BVP" --min-ratio-all x
+expect 1 "--min-ratio-all 0.9: latency runs 10, 12 vs pt 5, 6 do not overlap" \
+	"$BVP" --summarize "$T/runs.csv" --min-ratio-all 0.9
+has "the separation names the point, gd's best and pt's slowest run" \
+	'BELOW: write lat 8 gd: every run below 0\.90 of every pt run \(gd best 10\.00, pt slowest 6\.00\)'
+has "bw (gd 2..4 vs pt 1..9) overlaps: one point" 'guard: 1 point\(s\) below 0\.90'
+expect 0 "--min-ratio-all 0.9: bw runs that overlap pass" "$BVP" --summarize "$T/bw.csv" --min-ratio-all 0.9
+expect 1 "--min-ratio-all 5: gd's best 4 < 5 x pt's slowest 1" "$BVP" --summarize "$T/bw.csv" --min-ratio-all 5
 [ $fails = 0 ]

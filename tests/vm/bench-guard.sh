@@ -1,15 +1,28 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Soft-RoCE tier: the speed regression GUARD (not the measurement; see
-# doc/perf.md and scripts/bench-vs-perftest.sh for that). Three alternating
-# gdperf/perftest pairs at five points: the three gaps of issue 10 (atomic
-# bw 8 B, read bw 4 KiB, send bw 64 KiB), write bw 8 B and write latency 8 B.
-# Five points, 30 runs: about three minutes on the loaded 2-core host, where
-# starting a server and a client under TCG costs more than the run itself.
-# Fails when any point's speed ratio (median message rate gdperf/perftest;
-# median typical latency perftest/gdperf; over the quiet runs - no
-# retransmit, host not busy - when there are any) is below GD_GUARD_MIN
-# (default 0.90). Needs the guest; skips (77) elsewhere.
+# doc/perf.md and scripts/bench-vs-perftest.sh for that). Every point of the
+# goal table of issue 10 (write, read, send at 8 B, 4 KiB, 64 KiB, 1 MiB and
+# atomic 8 B; bandwidth and latency tools), three alternating gdperf/perftest
+# pairs each. A point is below GD_GUARD_MIN (default 0.90) when EVERY gdperf
+# run is below 0.90 of EVERY perftest run (rate below 0.90 x perftest's
+# slowest run; latency above perftest's slowest / 0.90): the runs no longer
+# overlap. Such a point is measured again with six pairs, and the guard fails
+# when it is below in that run too.
+#
+# Why not the ratio of medians: on this test bed each run of either tool lands
+# in one of several speed modes (+-30-50 %), and a 3-run median compares how
+# many runs fell in which mode. Over this session's 54 measured points, a
+# median guard at 0.90 (with the same second look) raised a false alarm
+# somewhere in 99 % of resampled CI runs; this rule in none (doc/perf.md,
+# "Session pin"). GD_GUARD_MIN=1.5 shows the failing path (gdperf is not
+# 1.5x perftest anywhere, so every point fails both looks).
+#
+# Server and client are pinned to the guest's CPUs 0 and 1 (bench-vs-
+# perftest's default); scripts/gd-vm-tests also pins the guest's vCPU
+# threads to host CPUs (GD_VM_PIN_VCPUS=1). About 5 minutes on the 2-core
+# host under TCG. Needs the guest and perftest; skips (77) elsewhere.
+# GD_GUARD_OPS / GD_GUARD_KINDS / GD_GUARD_SIZES narrow it (for a re-run).
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$PWD}"
 DEV=${GD_VM_DEV:-rxe0}
@@ -18,24 +31,56 @@ if [ ! -d /sys/class/infiniband/$DEV ]; then
 	exit 77
 fi
 command -v ib_write_bw >/dev/null || { echo "SKIP: perftest not installed"; exit 77; }
+command -v taskset >/dev/null || { echo "SKIP: taskset (util-linux) not installed"; exit 77; }
 [ -x "$top_builddir/tools/gd_write_bw" ] || { echo "SKIP: $top_builddir/tools/gd_write_bw not built"; exit 77; }
 
 MIN=${GD_GUARD_MIN:-0.90}
+OPS=${GD_GUARD_OPS:-write read send atomic}
+KINDS=${GD_GUARD_KINDS:-bw lat}
+SIZES=${GD_GUARD_SIZES:-8 4096 65536 1048576}
 BVP=$top_srcdir/scripts/bench-vs-perftest.sh
-rc=0
 t0=$(date +%s)
-ERR=$(mktemp /tmp/bench-guard.XXXXXX)
-# guard ARGS: one comparison; on failure its last diagnostics (not the per-run lines)
-guard() {
-	"$BVP" --builddir "$top_builddir" --pairs 3 --min-ratio "$MIN" "$@" 2> "$ERR" && return
-	rc=1
-	grep -v '^  run: ' "$ERR" | tail -5 | sed 's/^/    /'
+D=$(mktemp -d /tmp/bench-guard.XXXXXX)
+trap 'rm -rf "$D"' EXIT
+
+# compare OUTDIR PAIRS BVP-ARGS...: one comparison; its table and BELOW lines
+compare() {
+	local out=$1 pairs=$2
+	shift 2
+	"$BVP" --builddir "$top_builddir" --pairs "$pairs" --min-ratio-all "$MIN" --out "$out" "$@" \
+		> "$out.txt" 2> "$out.err"
+	local rc=$?
+	grep '^| [a-z]' "$out.txt" | grep -v '^| op ' | sed 's/^/    /'
+	grep -v '^  run: ' "$out.err" | grep -iv 'raw runs in\|^bench-vs-perftest: [0-9]* rounds' |
+		tail -3 | sed 's/^/    /'
+	return $rc
 }
-guard --kinds bw --ops "atomic write" --sizes 8
-guard --kinds bw --ops read --sizes 4096
-guard --kinds bw --ops send --sizes 65536
-guard --kinds lat --ops write --sizes 8
-echo "# guard took $(($(date +%s) - t0)) s"
-rm -f "$ERR"
-if [ $rc = 0 ]; then echo "PASS: every point at or above $MIN of perftest"; else echo "FAIL: a point below $MIN (BELOW lines above)"; fi
-exit $rc
+
+echo "# first look: 3 pairs per point, ops '$OPS', kinds '$KINDS', sizes '$SIZES'"
+compare "$D/first" 3 --ops "$OPS" --kinds "$KINDS" --sizes "$SIZES"
+rc=$?
+# (a file, not <(...): the guest has no /dev/fd)
+sed -n 's/^BELOW: \([a-z]*\) \([a-z]*\) \([0-9]*\) gd: .*/\1 \2 \3/p' "$D/first.txt" > "$D/below"
+mapfile -t below < "$D/below"
+if [ $rc != 0 ] && [ ${#below[@]} = 0 ]; then
+	echo "FAIL: the comparison itself failed (exit $rc), see above"
+	exit 1
+fi
+fail=()
+for p in "${below[@]}"; do
+	read -r op kind size <<< "$p"
+	echo "# second look at $op $kind $size (every gdperf run below $MIN of every perftest run in 3 pairs): 6 pairs"
+	grep "^BELOW: $op $kind $size " "$D/first.txt" | sed 's/^/    first: /'
+	if ! compare "$D/again-$op-$kind-$size" 6 --ops "$op" --kinds "$kind" --sizes "$size"; then
+		fail+=("$op $kind $size")
+		grep '^BELOW: ' "$D/again-$op-$kind-$size.txt" | sed 's/^/    again: /'
+	fi
+done
+echo "# guard took $(($(date +%s) - t0)) s; ${#below[@]} point(s) needed a second look"
+if [ ${#fail[@]} = 0 ]; then
+	echo "PASS: no point where every gdperf run is below $MIN of every perftest run"
+	exit 0
+fi
+echo "FAIL: every gdperf run below $MIN of every perftest run, in 3 pairs and again in 6: ${fail[*]}"
+echo "      (measure with scripts/bench-vs-perftest.sh --pairs 9 before believing it)"
+exit 1
