@@ -288,7 +288,8 @@ static int set_addr(char *dst, size_t len, const char *opt, const char *arg, boo
 {
 	if (arg && *arg && !gd_host_ok(arg, names)) {
 		gd_error("invalid value '%s' for %s: expected %s", gd_excerpt(arg), opt,
-			 names ? "a host name or a numeric IPv4/IPv6 address" :
+			 names ? "a host name or a numeric IPv4/IPv6 address (a link-local IPv6 one "
+				 "with its zone: fe80::1%eth0)" :
 				 "a numeric IPv4 or IPv6 address of this host");
 		return -EINVAL;
 	}

@@ -146,6 +146,57 @@ static int resolve(const char *host, uint16_t port, bool passive, bool ipv6,
 	return 0;
 }
 
+/*
+ * Bind the listener: to --bind's address, else to the IPv6 wildcard, which
+ * (net.ipv6.bindv6only 0, the default) takes IPv4 and IPv6 clients alike, as
+ * the TCP side channel does; to the IPv4 wildcard where IPv6 is absent.
+ * (The IPv4 wildcard alone rejected an IPv6 client with consumer reason 28.)
+ */
+static int cm_bind(struct gd_cm *cm, const struct gd_link_cfg *p)
+{
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6, .sin6_port = htons(p->tcp_port),
+				   .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_storage ss;
+	int ret = 0;
+
+	if (p->bind_addr[0]) {
+		ret = resolve(p->bind_addr, p->tcp_port, true, p->ipv6, &ss);
+		if (ret)
+			return ret;
+		ret = rdma_bind_addr(cm->listen_id, (struct sockaddr *)&ss) ? -errno : 0;
+	} else {
+		ret = rdma_bind_addr(cm->listen_id, (struct sockaddr *)&s6) ? -errno : 0;
+		if (ret == -EAFNOSUPPORT || ret == -EADDRNOTAVAIL) {
+			ret = resolve(NULL, p->tcp_port, true, false, &ss);
+			if (!ret)
+				ret = rdma_bind_addr(cm->listen_id, (struct sockaddr *)&ss) ?
+					-errno : 0;
+		}
+	}
+	if (ret && ret != -EHOSTUNREACH)
+		gd_error("rdma_cm: cannot bind port %u: %s%s", p->tcp_port, strerror(-ret),
+			 ret == -EADDRINUSE ? " (another server runs on it: pick -p)" : "");
+	return ret;
+}
+
+static int cm_listen(struct gd_cm *cm, const struct gd_link_cfg *p)
+{
+	int ret;
+
+	if (rdma_create_id(cm->ch, &cm->listen_id, NULL, RDMA_PS_TCP)) {
+		gd_error("rdma_cm: cannot create an id: %s", strerror(errno));
+		return -ENODEV;
+	}
+	ret = cm_bind(cm, p);
+	if (ret)
+		return ret;
+	if (rdma_listen(cm->listen_id, (int)cm->n)) {
+		gd_error("rdma_cm: cannot listen: %s", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 int gd_cm_init(struct gd_cm *cm, const struct gd_link_cfg *p, struct ibv_context **ctx)
 {
 	int ret;
@@ -167,27 +218,8 @@ int gd_cm_init(struct gd_cm *cm, const struct gd_link_cfg *p, struct ibv_context
 		return -ENODEV;
 	}
 	fcntl(cm->ch->fd, F_SETFL, fcntl(cm->ch->fd, F_GETFL) | O_NONBLOCK);
-	if (p->role == GD_ROLE_SERVER) {
-		struct sockaddr_storage ss;
-
-		ret = resolve(p->bind_addr, p->tcp_port, true, p->ipv6, &ss);
-		if (ret)
-			return ret;
-		if (rdma_create_id(cm->ch, &cm->listen_id, NULL, RDMA_PS_TCP)) {
-			gd_error("rdma_cm: cannot create an id: %s", strerror(errno));
-			return -ENODEV;
-		}
-		if (rdma_bind_addr(cm->listen_id, (struct sockaddr *)&ss)) {
-			int err = errno;
-			gd_error("rdma_cm: cannot bind port %u: %s%s", p->tcp_port, strerror(err),
-				 err == EADDRINUSE ? " (another server runs on it: pick -p)" : "");
-			return -err;
-		}
-		if (rdma_listen(cm->listen_id, (int)cm->n)) {
-			gd_error("rdma_cm: cannot listen: %s", strerror(errno));
-			return -errno;
-		}
-	}
+	if (p->role == GD_ROLE_SERVER)
+		return cm_listen(cm, p);
 	return 0;
 }
 

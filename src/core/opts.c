@@ -366,12 +366,37 @@ int gd_tool_flush_stdout(void)
 	return GD_EXIT_ENV;
 }
 
-/* A numeric IPv4 or IPv6 address. */
+/*
+ * The zone of a scoped IPv6 address ("fe80::1%eth0", "fe80::1%2"): an
+ * interface name (1 to 15 of letters, digits, '.', '-', '_', ':', '@') or index.
+ */
+static bool ipv6_zone(const char *z)
+{
+	size_t n = strlen(z);
+
+	if (!n || n >= 16)
+		return false;
+	for (; *z; z++)
+		if (!((*z >= 'a' && *z <= 'z') || (*z >= 'A' && *z <= 'Z') ||
+		      (*z >= '0' && *z <= '9') || strchr(".-_:@", *z)))
+			return false;
+	return true;
+}
+
+/* A numeric IPv4 or IPv6 address; an IPv6 one may carry a zone after '%'. */
 static bool numeric_ip(const char *s)
 {
 	unsigned char buf[sizeof(struct in6_addr)];
+	char addr[INET6_ADDRSTRLEN];
+	const char *pct = strchr(s, '%');
 
-	return inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1;
+	if (inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1)
+		return true;
+	if (!pct || (size_t)(pct - s) >= sizeof(addr) || !ipv6_zone(pct + 1))
+		return false;
+	memcpy(addr, s, (size_t)(pct - s));
+	addr[pct - s] = 0;
+	return inet_pton(AF_INET6, addr, buf) == 1;
 }
 
 /* A host name by RFC 1123: letters, digits, '-' and '.', labels of 1 to 63. */

@@ -92,7 +92,8 @@ int gd_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max, uin
 int gd_opt_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 int gd_opt_int(const char *opt, const char *arg, int min, int max, int *out);
 /*
- * A peer or local address as the user wrote it: a numeric IPv4/IPv6 address,
+ * A peer or local address as the user wrote it: a numeric IPv4/IPv6 address
+ * (IPv6 with an optional %zone: an interface name or index),
  * or (names) a host name by RFC 1123. Checked before any lookup, so that
  * garbage never reaches the resolver and is a usage error at once.
  */

@@ -200,6 +200,23 @@ static void bad_values(void **state)
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "--use_cuda", "integer", "--use_cuda=gpu0");
 }
 
+/* HOST: a scoped IPv6 address (link-local RoCE GIDs need the zone) is taken as given. */
+static void scoped_ipv6_host(void **state)
+{
+	struct gd_bench_params p;
+	char *ok[] = { "t", "fe80::b4dc:63ff:fe1d:64ae%veth0", NULL };
+	char *idx[] = { "t", "fe80::1%2", NULL };
+
+	(void)state;
+	assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, ARGC(ok), ok), 0);
+	assert_string_equal(p.peer, "fe80::b4dc:63ff:fe1d:64ae%veth0");
+	assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, ARGC(idx), idx), 0);
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "for HOST", "IPv6", "fe80::1%");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "for HOST", "IPv6", "fe80::1%a/b");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "for HOST", "IPv6", "fe80::1%0123456789abcdef");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "for HOST", "IPv6", "10.0.0.1%eth0");
+}
+
 static void refused_options(void **state)
 {
 	/* options of a sibling tool: "not supported" plus a hint naming where they live */
@@ -343,6 +360,7 @@ int main(void)
 		cmocka_unit_test(latency_spellings),
 		cmocka_unit_test(conflicts_name_both),
 		cmocka_unit_test(bad_values),
+		cmocka_unit_test(scoped_ipv6_host),
 		cmocka_unit_test(refused_options),
 		cmocka_unit_test(help_lists_only_supported),
 		cmocka_unit_test(derived_defaults),

@@ -3,7 +3,8 @@
 # `gd_write_bw HOST` uses (its --json, client side), for several addresses on
 # the guest's netdevs: the first IPv4 of veth0, a second IPv4, an IPv6 one,
 # the bond's address on rxe_bond0, and the bond's address through the
-# default device (not routed: the default GID). Server and client run on one
+# default device (not routed: the default GID); then IPv6 link-local with a
+# zone and rdma_cm over IPv6 and IPv4. Server and client run on one
 # rxe device, as the other tests do. Both tools call gd_dev_choose and
 # gd_gid_choose, so this checks that verbs carries out what sysfs decided.
 # Needs the QEMU guest (scripts/gd-vm); skips (77) elsewhere.
@@ -80,6 +81,17 @@ wait_gid "$DEV" "fd00:0005:0000:0000:0000:0000:0000:0001" || ko "no GID for $IP6
 peer_case ipv4 "$IP" "-d $DEV" route "$(vm_roce_v2_gid $DEV "$IP")"
 peer_case ipv4-second "$IP2" "-d $DEV" route "$(vm_roce_v2_gid $DEV "$IP2")"
 peer_case ipv6 "$IP6" "-d $DEV" route
+# IPv6 as users give it: a link-local address with its zone (no global address
+# needed), and rdma_cm (-R) to an IPv6 address while the server was started
+# without --ipv6 (its listener takes both families, as the TCP side channel does)
+LL=$(ip -6 -o addr show dev veth0 scope link | awk '{ print $4 }' | cut -d/ -f1 | head -n 1)
+if [ -n "$LL" ]; then
+	run_pair ipv6-link-local gd_write_bw "-d $DEV -n 100" "-d $DEV -n 100 $LL%veth0"
+else
+	ko "ipv6-link-local: veth0 has no link-local IPv6 address"
+fi
+run_pair ipv6-rdma-cm gd_write_lat "-d $DEV -R -n 100" "-d $DEV -R -n 100 $IP6"
+run_pair ipv4-rdma-cm gd_write_lat "-d $DEV -R -n 100" "-d $DEV -R -n 100 $IP"
 peer_case bond "$BOND_IP" "-d $BOND_DEV" route "$(vm_roce_v2_gid $BOND_DEV "$BOND_IP")"
 # no -d: the device rule picks the device; the bond's address is not among
 # its GIDs, so both fall back to the same default
