@@ -26,7 +26,15 @@ void gd_watch_init(struct gd_watch *w, const struct gd_loop *l, const char *what
 	w->check_every = gd_loop_ns_to_ticks(PEER_CHECK_NS);
 	w->what = what;
 	w->stop_on_peer = false;
-	w->timed = l->cfg.duration_s > 0 || l->cfg.run_infinitely;
+	w->stop_clean = (l->cfg.duration_s > 0 || l->cfg.run_infinitely) && l->cfg.initiator;
+}
+
+int gd_loop_interrupted(struct gd_loop *l)
+{
+	gd_error("interrupted");
+	gd_oob_tell_interrupted(l->oob);
+	l->exit_code = GD_EXIT_FAIL;
+	return -EINTR;
 }
 
 bool gd_loop_peer_readable(struct gd_loop *l)
@@ -40,12 +48,8 @@ int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now)
 {
 	int ret;
 
-	if (gd_bench_stop && (!w->timed || !l->cfg.initiator)) {
-		gd_error("interrupted");
-		gd_oob_send_error(l->oob, GD_EXIT_FAIL, "the peer was interrupted");
-		l->exit_code = GD_EXIT_FAIL;
-		return -EINTR;
-	}
+	if (gd_bench_stop && !w->stop_clean)
+		return gd_loop_interrupted(l);
 	if (now - w->last_check < w->check_every)
 		return 0;
 	w->last_check = now;

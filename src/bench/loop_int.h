@@ -15,7 +15,9 @@ struct gd_watch {
 	uint64_t check_every;	/* ticks between side-channel checks */
 	const char *what;
 	bool stop_on_peer;	/* a timed receiver: the peer's results end the wait */
-	bool timed;		/* ^C ends a timed run cleanly (the loop handles it) */
+	bool stop_clean;	/* ^C ends the run cleanly, the loop handles it: this side
+				 * decides when a timed run ends (a bw initiator, the
+				 * client of a latency run); elsewhere ^C is an interrupt */
 };
 
 uint64_t gd_loop_ns_to_ticks(uint64_t ns);
@@ -23,6 +25,9 @@ void gd_watch_init(struct gd_watch *w, const struct gd_loop *l, const char *what
 /* 0 to go on, 1 (stop_on_peer) the peer's results are waiting, or -errno
  * with l->exit_code set. */
 int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now);
+/* This side was interrupted (SIGINT/SIGTERM): say so, tell the peer, exit 1;
+ * returns -EINTR. */
+int gd_loop_interrupted(struct gd_loop *l);
 bool gd_loop_peer_readable(struct gd_loop *l);
 /* Up to GD_POLL_BATCH completions from cq; a failed poll ends the run. */
 int gd_loop_poll(struct gd_loop *l, struct ibv_cq *cq, struct ibv_wc *wc, const char *which);

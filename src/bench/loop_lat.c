@@ -112,11 +112,14 @@ static int stamp(struct lat_run *r, uint64_t t)
 
 /* A timed run: 1 when it is over (the last stamp closes the last round
  * trip). In a ping-pong only the client decides when to stop: a server that
- * stopped on its own clock would leave the client waiting for a reply; it
- * ends when the client's results arrive. */
+ * stopped on its own clock (or its ^C) would leave the client waiting for a
+ * reply; it ends when the client's results arrive, and a ^C there is an
+ * interrupt the client is told of. */
 static int timed_over(struct lat_run *r, uint64_t now)
 {
-	if ((r->client && now >= r->t_end) || gd_bench_stop) {
+	if (gd_bench_stop && !r->client)
+		return gd_loop_interrupted(r->l);
+	if (r->client && (now >= r->t_end || gd_bench_stop)) {
 		gd_bench_stop = 0;
 		return stamp(r, now) ?: 1;
 	}
@@ -212,6 +215,7 @@ int gd_loop_cpu_lat(struct gd_loop *l, uint64_t size, double **samples, size_t *
 		return -ENOMEM;
 	gd_watch_init(&r.w, l, r.pingpong ? "reply from the peer" : "completion");
 	r.w.stop_on_peer = r.timed && !r.client;
+	r.w.stop_clean = r.timed && r.client; /* only the client ends a ping-pong */
 	r.t0 = gd_ticks();
 	r.t_end = r.t0 + gd_loop_ns_to_ticks((uint64_t)l->cfg.duration_s * 1000000000ull);
 	for (uint64_t i = 0; i < r.iters && !ret; i++) {

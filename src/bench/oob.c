@@ -31,6 +31,7 @@ struct gd_oob {
 	bool peer_gone;		/* EOF seen and reported */
 	bool closing;		/* in gd_oob_close: no more messages about the peer */
 	bool broken;		/* garbage, out of order or stuck: close without the BYE handshake */
+	bool told_interrupt;	/* the peer was told of our SIGINT */
 	struct sockaddr_storage peer, local;
 	socklen_t peer_len, local_len;
 	char peer_name[GD_BENCH_HOST_MAX + 24];
@@ -518,8 +519,10 @@ static int recv_exact(struct gd_oob *o, uint8_t *buf, size_t n, int64_t deadline
 			return -ECONNRESET;
 		if (errno != EAGAIN && errno != EINTR)
 			return -ECONNRESET;
-		if (interrupted())
+		if (interrupted()) {
+			gd_oob_tell_interrupted(o);
 			return -EINTR;
+		}
 		pr = poll(pfd, o->lfd >= 0 ? 2 : 1, left_ms(deadline));
 		if (pr < 0 && errno != EINTR)
 			return -errno;
@@ -748,6 +751,14 @@ int gd_oob_send_error(struct gd_oob *o, int exit_code, const char *fmt, ...)
 	if (!m.error.text[0])
 		snprintf(m.error.text, sizeof(m.error.text), "failed");
 	return send_msg(o, &m);
+}
+
+void gd_oob_tell_interrupted(struct gd_oob *o)
+{
+	if (!o || o->told_interrupt || o->closing || o->broken)
+		return;
+	o->told_interrupt = true;
+	gd_oob_send_error(o, GD_EXIT_FAIL, "the peer was interrupted (SIGINT or SIGTERM)");
 }
 
 int gd_oob_check_peer(struct gd_oob *o)

@@ -79,6 +79,11 @@ int gd_oob_recv_results(struct gd_oob *oob, struct gd_wire_results *r, int timeo
 /* Tell the peer we fail (best effort, never blocks longer than the deadline). */
 int gd_oob_send_error(struct gd_oob *oob, int exit_code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * After this side's SIGINT/SIGTERM: tell the peer once (an ERROR, exit 1), so that
+ * it reports the interrupt instead of a side channel closed without a word.
+ */
+void gd_oob_tell_interrupted(struct gd_oob *oob);
 /* BYE, orderly shutdown, free. NULL is fine. */
 void gd_oob_close(struct gd_oob *oob);
 

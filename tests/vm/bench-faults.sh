@@ -129,7 +129,37 @@ start_server two-clients gd_write_bw "$c -D 6" && {
 	expect two-clients server $src 0 $((SECONDS - t0)) $((6 + SLACK)) "$WORK/two-clients.s" '^ 65536'
 }
 
-# 10. a device name that does not exist: a usage error listing the devices (exit 2)
+# 10. SIGINT (Ctrl-C) to the server mid-run: it tells the client, which names
+# the interrupt instead of "closed the side channel: did it exit or crash?"
+for tool in write_bw send_lat; do
+	start_server int-server-$tool gd_$tool "$c -D 20" || continue
+	"$BIN/gd_$tool" -p $PORT $c -D 20 $IP > "$WORK/int-server-$tool.c" 2>&1 &
+	cpid=$!
+	wait_running "$WORK/int-server-$tool.c"; sleep 1
+	t0=$SECONDS
+	kill -INT $spid
+	wait $spid; src=$?; wait $cpid; crc=$?
+	expect int-server-$tool server $src 1 $((SECONDS - t0)) $SLACK "$WORK/int-server-$tool.s" 'interrupted'
+	expect int-server-$tool client $crc 1 $((SECONDS - t0)) $SLACK "$WORK/int-server-$tool.c" \
+		'server .* reported: the peer was interrupted'
+done
+
+# ... and to the client of a timed run: ^C ends it early, as the end of -D
+# would, with a report on both sides (exit 0); a latency server never stops
+# a ping-pong on its own
+for tool in write_bw send_lat; do
+	start_server int-client-$tool gd_$tool "$c -D 20" || continue
+	"$BIN/gd_$tool" -p $PORT $c -D 20 $IP > "$WORK/int-client-$tool.c" 2>&1 &
+	cpid=$!
+	wait_running "$WORK/int-client-$tool.c"; sleep 1
+	t0=$SECONDS
+	kill -INT $cpid
+	wait $cpid; crc=$?; wait $spid; src=$?
+	expect int-client-$tool client $crc 0 $((SECONDS - t0)) $SLACK "$WORK/int-client-$tool.c" '^ (65536|2) '
+	expect int-client-$tool server $src 0 $((SECONDS - t0)) $SLACK "$WORK/int-client-$tool.s" '^ (65536|2) '
+done
+
+# 11. a device name that does not exist: a usage error listing the devices (exit 2)
 t0=$SECONDS
 timeout -s KILL 60 "$BIN/gd_write_bw" -d no_such_dev $IP > "$WORK/nodev.c" 2>&1; rc=$?
 expect no-device client $rc 2 $((SECONDS - t0)) $SLACK "$WORK/nodev.c" \
