@@ -50,8 +50,8 @@
 # latency above pt's slowest / R): the runs no longer overlap. On this test
 # bed one run's speed swings +-30-50 % with both tools alike (several modes a
 # run lands in), so a 3-run median cannot resolve 0.90 (doc/perf.md,
-# "Session pin": a median guard raised a false alarm in nearly every run of all
-# points; this rule in about 1 of 3, and never twice in a row).
+# "Session pin": resampled, a median rule at 0.90 flags ~12 of 58 points at
+# parity, this one ~0.5, and never in a second look).
 # --summarize RUNS.CSV prints the table of earlier runs (with --variants and
 # --min-ratio as given), without running anything.
 # --backlog N sets the guest's net.core.netdev_max_backlog first (the drops

@@ -129,34 +129,27 @@ start_server two-clients gd_write_bw "$c -D 6" && {
 	expect two-clients server $src 0 $((SECONDS - t0)) $((6 + SLACK)) "$WORK/two-clients.s" '^ 65536'
 }
 
-# 10. SIGINT (Ctrl-C) to the server mid-run: it tells the client, which names
-# the interrupt instead of "closed the side channel: did it exit or crash?"
-for tool in write_bw send_lat; do
-	start_server int-server-$tool gd_$tool "$c -D 20" || continue
-	"$BIN/gd_$tool" -p $PORT $c -D 20 $IP > "$WORK/int-server-$tool.c" 2>&1 &
+# 10. ^C mid-run (a 20 s timed run). To the server: it tells the client, which
+# names the interrupt instead of "closed the side channel: did it exit or
+# crash?" (exit 1 both). To the client: ^C ends the run early, as the end of
+# -D would, with a report on both sides (exit 0); a latency server never
+# stops a ping-pong on its own.
+# int_case SIDE TOOL RC SERVER_RE CLIENT_RE
+int_case() {
+	local side=$1 tool=$2 want=$3 sre=$4 cre=$5 name=int-$1-$2
+	start_server $name gd_$tool "$c -D 20" || return
+	"$BIN/gd_$tool" -p $PORT $c -D 20 $IP > "$WORK/$name.c" 2>&1 &
 	cpid=$!
-	wait_running "$WORK/int-server-$tool.c"; sleep 1
+	wait_running "$WORK/$name.c"; sleep 1
 	t0=$SECONDS
-	kill -INT $spid
-	wait $spid; src=$?; wait $cpid; crc=$?
-	expect int-server-$tool server $src 1 $((SECONDS - t0)) $SLACK "$WORK/int-server-$tool.s" 'interrupted'
-	expect int-server-$tool client $crc 1 $((SECONDS - t0)) $SLACK "$WORK/int-server-$tool.c" \
-		'server .* reported: the peer was interrupted'
-done
-
-# ... and to the client of a timed run: ^C ends it early, as the end of -D
-# would, with a report on both sides (exit 0); a latency server never stops
-# a ping-pong on its own
-for tool in write_bw send_lat; do
-	start_server int-client-$tool gd_$tool "$c -D 20" || continue
-	"$BIN/gd_$tool" -p $PORT $c -D 20 $IP > "$WORK/int-client-$tool.c" 2>&1 &
-	cpid=$!
-	wait_running "$WORK/int-client-$tool.c"; sleep 1
-	t0=$SECONDS
-	kill -INT $cpid
+	if [ "$side" = server ]; then kill -INT $spid; else kill -INT $cpid; fi
 	wait $cpid; crc=$?; wait $spid; src=$?
-	expect int-client-$tool client $crc 0 $((SECONDS - t0)) $SLACK "$WORK/int-client-$tool.c" '^ (65536|2) '
-	expect int-client-$tool server $src 0 $((SECONDS - t0)) $SLACK "$WORK/int-client-$tool.s" '^ (65536|2) '
+	expect $name server $src "$want" $((SECONDS - t0)) $SLACK "$WORK/$name.s" "$sre"
+	expect $name client $crc "$want" $((SECONDS - t0)) $SLACK "$WORK/$name.c" "$cre"
+}
+for tool in write_bw send_lat; do
+	int_case server $tool 1 'interrupted' 'server .* reported: the peer was interrupted'
+	int_case client $tool 0 '^ (65536|2) ' '^ (65536|2) '
 done
 
 # 11. a device name that does not exist: a usage error listing the devices (exit 2)

@@ -12,11 +12,11 @@
 #
 # Why not the ratio of medians: on this test bed each run of either tool lands
 # in one of several speed modes (+-30-50 %), and a 3-run median compares how
-# many runs fell in which mode. Over this session's 54 measured points, a
-# median guard at 0.90 (with the same second look) raised a false alarm
-# somewhere in 99 % of resampled CI runs; this rule in none (doc/perf.md,
-# "Session pin"). GD_GUARD_MIN=1.5 shows the failing path (gdperf is not
-# 1.5x perftest anywhere, so every point fails both looks).
+# many runs fell in which mode. Resampled over 58 measured point-sessions, a
+# median guard at 0.90 (with the same second look) fails by chance with
+# probability 0.996; this rule with less than 0.001 (doc/perf.md,
+# "Session pin"). GD_GUARD_MIN=3 shows the failing path (no gdperf run is
+# 3x every perftest run: every point fails both looks).
 #
 # Server and client are pinned to the guest's CPUs 0 and 1 (bench-vs-
 # perftest's default); scripts/gd-vm-tests also pins the guest's vCPU
