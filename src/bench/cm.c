@@ -156,24 +156,22 @@ static int cm_bind(struct gd_cm *cm, const struct gd_link_cfg *p)
 {
 	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6, .sin6_port = htons(p->tcp_port),
 				   .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in s4 = { .sin_family = AF_INET, .sin_port = htons(p->tcp_port),
+				  .sin_addr.s_addr = htonl(INADDR_ANY) };
 	struct sockaddr_storage ss;
-	int ret = 0;
+	int ret;
 
 	if (p->bind_addr[0]) {
 		ret = resolve(p->bind_addr, p->tcp_port, true, p->ipv6, &ss);
 		if (ret)
-			return ret;
+			return ret; /* printed */
 		ret = rdma_bind_addr(cm->listen_id, (struct sockaddr *)&ss) ? -errno : 0;
 	} else {
 		ret = rdma_bind_addr(cm->listen_id, (struct sockaddr *)&s6) ? -errno : 0;
-		if (ret == -EAFNOSUPPORT || ret == -EADDRNOTAVAIL) {
-			ret = resolve(NULL, p->tcp_port, true, false, &ss);
-			if (!ret)
-				ret = rdma_bind_addr(cm->listen_id, (struct sockaddr *)&ss) ?
-					-errno : 0;
-		}
+		if (ret == -EAFNOSUPPORT || ret == -EADDRNOTAVAIL)
+			ret = rdma_bind_addr(cm->listen_id, (struct sockaddr *)&s4) ? -errno : 0;
 	}
-	if (ret && ret != -EHOSTUNREACH)
+	if (ret)
 		gd_error("rdma_cm: cannot bind port %u: %s%s", p->tcp_port, strerror(-ret),
 			 ret == -EADDRINUSE ? " (another server runs on it: pick -p)" : "");
 	return ret;

@@ -193,7 +193,7 @@ static void print_version_json(FILE *out)
  * Whether the command line asks for JSON: the tool has an option named
  * "json" and argv holds it (--json, or its letter alone as -j), before "--".
  */
-static bool wants_json(const struct gd_cmd *cmd, int argc, char **argv)
+static bool wants_json(const struct gd_cmd *cmd, char **argv)
 {
 	const struct gd_opt *json = NULL;
 
@@ -203,7 +203,7 @@ static bool wants_json(const struct gd_cmd *cmd, int argc, char **argv)
 				json = o;
 	if (!json)
 		return false;
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+	for (int i = 1; argv[i] && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--json"))
 			return true;
 		if (json->letter && argv[i][0] == '-' && argv[i][1] == json->letter && !argv[i][2])
@@ -212,11 +212,8 @@ static bool wants_json(const struct gd_cmd *cmd, int argc, char **argv)
 	return false;
 }
 
-/* The command line of this parse, for --version to see --json wherever it is. */
-static int parse_argc;
-static char **parse_argv;
-
-static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool *help)
+/* argv (NULL-ended): the whole command line, for --version to see --json anywhere. */
+static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, char **argv, bool *help)
 {
 	switch (o->id) {
 	case GD_OPT_HELP:
@@ -224,7 +221,7 @@ static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool 
 		*help = true;
 		return 0;
 	case GD_OPT_VERSION:
-		if (wants_json(cmd, parse_argc, parse_argv))
+		if (wants_json(cmd, argv))
 			print_version_json(stdout);
 		else
 			gd_opts_print_version(stdout);
@@ -244,7 +241,7 @@ static int handle_common(const struct gd_cmd *cmd, const struct gd_opt *o, bool 
 }
 
 static int dispatch(const struct gd_cmd *cmd, const struct gd_opt *o, gd_opt_handler handler,
-		    void *ctx, bool *help)
+		    void *ctx, char **argv, bool *help)
 {
 	int ret;
 
@@ -252,7 +249,7 @@ static int dispatch(const struct gd_cmd *cmd, const struct gd_opt *o, gd_opt_han
 		gd_error("option --%s (perftest) is not supported by %s", o->name, gd_progname());
 		return -ENOTSUP;
 	}
-	ret = handle_common(cmd, o, help);
+	ret = handle_common(cmd, o, argv, help);
 	if (ret <= 0)
 		return ret;
 	return handler(ctx, o->id, optarg);
@@ -285,8 +282,6 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 
 	*help = false;
 	sysfs_root_arg = NULL;
-	parse_argc = argc;
-	parse_argv = argv;
 	ret = build_getopt(cmd, &longopts, &shortopts);
 	if (ret)
 		return ret;
@@ -301,7 +296,7 @@ int gd_opts_parse(const struct gd_cmd *cmd, int argc, char **argv, gd_opt_handle
 			break;
 		}
 		o = c >= LONG_BASE ? nth_opt(cmd, (size_t)(c - LONG_BASE)) : find_letter(cmd, c);
-		ret = o ? dispatch(cmd, o, handler, ctx, help) : -EINVAL;
+		ret = o ? dispatch(cmd, o, handler, ctx, argv, help) : -EINVAL;
 		if (ret)
 			break;
 	}
