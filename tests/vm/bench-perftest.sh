@@ -9,17 +9,29 @@
 need_guest
 command -v ib_write_bw >/dev/null || { echo "SKIP: perftest not installed"; exit 77; }
 
-# pt_pair NAME TOOL "ARGS": perftest server + client, client output in $WORK/NAME.c
+# pt_pair NAME TOOL "ARGS": perftest server + client, client output in $WORK/NAME.c.
+# perftest is the reference here, not the subject: perftest 6.06's closing
+# handshake races (one side prints its table, then "ethernet_read_keys:
+# Couldn't read remote address" / "Failed to close connection", and one side
+# exits 1). ib_send_bw -n 100 -s 4096 on the guest: 0 of 40 pairs quiet, 6 of
+# 80 with two busy loops on the 2-core host (a CI run hit it). So a failed
+# reference pair is run again, up to 3 times, each failure shown; three in a
+# row fail the test (then the bed, not perftest's race, is the likelier cause).
 pt_pair() {
-	local name=$1 tool=$2 args=$3 spid crc src
-	next_port
-	timeout -s KILL 60 $tool -p $PORT $args > "$WORK/$name.s" 2>&1 &
-	spid=$!
-	wait_listen $PORT || { ko "$name: perftest server never listened"; return 1; }
-	timeout -s KILL 60 $tool -p $PORT $args $IP > "$WORK/$name.c" 2>&1; crc=$?
-	wait $spid; src=$?
-	if [ $crc = 0 ] && [ $src = 0 ]; then ok "$name (perftest)"; else
-		ko "$name: perftest exit $src/$crc"; tail -5 "$WORK/$name.c"; fi
+	local name=$1 tool=$2 args=$3 spid crc src try
+	for try in 1 2 3; do
+		next_port
+		timeout -s KILL 60 $tool -p $PORT $args > "$WORK/$name.s" 2>&1 &
+		spid=$!
+		wait_listen $PORT || { ko "$name: perftest server never listened"; kill -9 $spid; wait $spid; return 1; }
+		timeout -s KILL 60 $tool -p $PORT $args $IP > "$WORK/$name.c" 2>&1; crc=$?
+		wait $spid; src=$?
+		if [ $crc = 0 ] && [ $src = 0 ]; then ok "$name (perftest, attempt $try)"; return 0; fi
+		echo "# $name: perftest attempt $try: server exit $src, client exit $crc"
+		tail -3 "$WORK/$name.s" | sed 's/^/#   s: /'; tail -3 "$WORK/$name.c" | sed 's/^/#   c: /'
+	done
+	ko "$name: perftest (the reference) failed 3 times in a row"
+	return 1
 }
 
 result_line() { awk -v s="$2" '$1 == s && $2 ~ /^[0-9]+$/ { print; exit }' "$1"; }
