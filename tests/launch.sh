@@ -1,7 +1,8 @@
 #!/bin/bash
 # The launcher rule (launch.h) from the outside, without an RDMA device: the bench
 # tools' --mpi outside mpirun/srun, with a HOST, with 3 ranks, and in a build
-# without MPI (exit 3 naming --with-mpi; make distcheck builds that way); with
+# without MPI (exit 3 naming --with-mpi, gd_check under a launcher too; make
+# distcheck builds that way); with
 # Open MPI, a real 2-rank job with a device that does not exist agrees on one
 # exit code (the one a lone server gives) and ends within its deadline, and
 # mpirun -np 2 gd_check joins over MPI and prints one report (pair test SKIP).
@@ -64,5 +65,19 @@ else
 	expect 3 'built without MPI.*--with-mpi' "--mpi in a build without MPI" "$bw" --mpi
 	expect 3 'built without MPI.*--with-mpi' "--mpi in a build without MPI, under srun's variables" \
 		env SLURM_PROCID=1 SLURM_NTASKS=2 "$bw" --mpi
+	# gd_check under a launcher runs only the tests between ranks: without MPI that is
+	# an error on rank 0 (exit 3 on every rank), not one all-SKIP report per rank and 0
+	ck=$top_builddir/tools/gd_check
+	if [ -x "$ck" ]; then
+		printf 'version: 1\ntests:\n  - {name: ring, op: write, size: 4K, iterations: 10, pairs: ring}\n' >"$tmp/ring.yaml"
+		expect 3 'built without MPI.*--with-mpi' "gd_check under srun's variables in a build without MPI" \
+			env SLURM_PROCID=0 SLURM_NTASKS=2 "$ck" "$tmp/ring.yaml"
+		expect 3 'built without MPI.*--with-mpi' "gd_check under mpirun's variables in a build without MPI" \
+			env OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=4 "$ck" "$tmp/ring.yaml"
+		env SLURM_PROCID=1 SLURM_NTASKS=2 "$ck" "$tmp/ring.yaml" >"$tmp/r1" 2>&1
+		rc=$?
+		if [ $rc = 3 ] && [ ! -s "$tmp/r1" ]; then ok "gd_check rank 1 without MPI: exit 3, silent (rank 0 names the cause)"
+		else bad "gd_check rank 1 without MPI: exit $rc (want 3), output: $(head -c 400 "$tmp/r1")"; fi
+	fi
 fi
 exit $fail

@@ -148,8 +148,7 @@ static int run(struct args *a, const char *path)
 		snprintf(r.spec_sha256, sizeof(r.spec_sha256), "%s", spec.sha256);
 		gd_ck_print_header(&r, stdout);
 		if (gd_launch()->size > 1)
-			printf("%d ranks (%s%s)\n\n", gd_launch()->size, gd_launch()->source,
-			       gd_launch()->mpi ? ", MPI" : ", no MPI in this build");
+			printf("%d ranks (%s, MPI)\n\n", gd_launch()->size, gd_launch()->source);
 	}
 	ret = gd_ck_run_spec(&spec, &a->o, &r);
 	if (!ret && gd_launch()->rank == 0)
@@ -160,6 +159,24 @@ static int run(struct args *a, const char *path)
 	if (spec.tests != &mt)
 		gd_ck_spec_free(&spec);
 	return ret;
+}
+
+/* Under mpirun/srun gd_check runs only the tests between ranks, and those need
+ * MPI: a build without it must not print one all-SKIP report per rank and exit 0
+ * (a CI gate would pass on nothing). Rank 0 names the cause; every rank exits 3. */
+static int launched_without_mpi(void)
+{
+	const struct gd_launch *l = gd_launch();
+
+	if (l->size < 2 || l->mpi)
+		return 0;
+	if (l->rank == 0)
+		gd_error("started by mpirun/srun (%s: %d ranks), but this gd_check was built "
+			 "without MPI, which the tests between ranks need: install a gdperf built "
+			 "with ./configure --with-mpi (Debian: apt-get install libopenmpi-dev "
+			 "openmpi-bin, then rebuild), or run gd_check without a launcher on each "
+			 "node for its own checks", l->source, l->size);
+	return GD_EXIT_ENV;
 }
 
 /* Option values before anything runs: --json is honoured or refused, output files cannot block. */
@@ -220,6 +237,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	gd_launch_init();
+	if ((ret = launched_without_mpi()))
+		return ret;
 	ret = run(&a, first < argc ? argv[first] : NULL);
 	ret = gd_launch_agree_exit(ret, 120 * 1000);
 	gd_launch_fini(ret);

@@ -14,11 +14,6 @@ command -v mpirun >/dev/null || { echo "SKIP: no mpirun (apt-get install openmpi
 ldd "$ck" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (configure --with-mpi)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# as root in the guest; no other network than the veths: keep Open MPI on this node
-# (shared memory between ranks, its out-of-band channel on lo), pin nothing, and a deadline
-mpi() { timeout -k 10 300 mpirun --allow-run-as-root --oversubscribe --bind-to none \
-	--mca btl self,vader --mca btl_vader_single_copy_mechanism none \
-	--mca oob_tcp_if_include lo --mca mpi_yield_when_idle 1 -np "$@"; }
 
 for n in 2 4; do
 	mpi "$n" "$ck" "$top_srcdir/tests/check/specs/guest-pairs.yaml" >"$tmp/out$n" 2>&1

@@ -2,6 +2,13 @@
 # Helpers for the guest tests that run gd_check and the bench tools under a launcher
 # (check-mpi.sh: mpirun, check-srun.sh: srun). Sourced, not a test.
 
+# mpi N CMD...: mpirun as root in the guest; no other network than the veths: keep Open
+# MPI on this node (shared memory between ranks, its out-of-band channel on lo), pin
+# nothing, and a deadline
+mpi() { timeout -k 10 300 mpirun --allow-run-as-root --oversubscribe --bind-to none \
+	--mca btl self,vader --mca btl_vader_single_copy_mechanism none \
+	--mca oob_tcp_if_include lo --mca mpi_yield_when_idle 1 -np "$@"; }
+
 # pairs_nonzero OUT N: the per-pair tables hold N rows, each a number above 0
 # (a pair that measured 0 or "failed" fails the test)
 pairs_nonzero() {
