@@ -5,7 +5,7 @@
 # Skipped (77) when the gdperf package is not installed on the host
 # (scripts/package-test --keep-installed installs it before the guest tier).
 set -u
-src=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 [ -n "${GD_VM:-}" ] || { echo "SKIP: not in the gd-vm guest"; exit 77; }
 dpkg-query -W -f='${Status}' gdperf 2>/dev/null | grep -q "ok installed" ||
 	{ echo "SKIP: the gdperf package is not installed"; exit 77; }
@@ -30,8 +30,8 @@ fi
 # the package is built with Open MPI: 2 ranks of the installed gd_check on rxe0 run the
 # pair tests (pairwise, ring, all-pairs: one pair each) and rank 0 prints one report
 if command -v mpirun >/dev/null; then
-	. "$src/tests/vm/mpi-lib.sh"
-	mpi 2 /usr/bin/gd_check "$src/tests/check/specs/guest-pairs.yaml" >/tmp/pkg-mpi.log 2>&1
+	. "$top/tests/vm/mpi-lib.sh"
+	mpi 2 /usr/bin/gd_check "$top/tests/check/specs/guest-pairs.yaml" >/tmp/pkg-mpi.log 2>&1
 	rc=$?
 	if [ $rc = 0 ] && grep -q '^2 ranks (OMPI_COMM_WORLD_RANK, MPI)' /tmp/pkg-mpi.log &&
 		pairs_nonzero /tmp/pkg-mpi.log 3; then
