@@ -47,8 +47,10 @@ static void topology(FILE *out, const struct gd_ck_machine *m)
 static void devices(FILE *out, const struct gd_ck_machine *m)
 {
 	fprintf(out, "# Every RDMA device as found now: port state, rate, MTU, firmware, GID type,\n"
-		"# bond mode and slaves up. Delete what you do not want enforced.\n"
-		"devices:\n");
+		"# bond mode and slaves up. Delete what you do not want enforced.\n");
+	/* an empty 'devices:' is a null, not a list: the spec must load as written */
+	fputs(m->nhcas ? "devices:\n" : "devices: []   # no RDMA device found: list entries as "
+		"'- name: mlx5_0'\n", out);
 	for (size_t i = 0; i < m->nhcas; i++) {
 		const struct gd_hca *h = &m->hcas[i];
 		const struct gd_port *p = h->nports ? &h->ports[0] : NULL;
@@ -72,8 +74,6 @@ static void devices(FILE *out, const struct gd_ck_machine *m)
 		}
 		gd_bond_free(&b);
 	}
-	if (!m->nhcas)
-		fprintf(out, "  # no RDMA device found: add entries as '- name: mlx5_0'\n");
 	fputc('\n', out);
 }
 

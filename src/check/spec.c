@@ -49,7 +49,9 @@ static yaml_node_t *node(struct ld *l, int i)
 static const char *kind_name(const yaml_node_t *n)
 {
 	return n->type == YAML_MAPPING_NODE ? "a mapping" :
-	       n->type == YAML_SEQUENCE_NODE ? "a list" : "a scalar";
+	       n->type == YAML_SEQUENCE_NODE ? "a list" :
+	       !n->data.scalar.length ? "an empty value (write [] for none, or leave the key out)" :
+					"a scalar";
 }
 
 /* A scalar's text; NUL bytes inside are refused. */

@@ -32,6 +32,19 @@ done
 	{ fail "--example round trip"; cat "$tmp/out"; }
 grep -q "gpus: 8" "$tmp/ex.yaml" && grep -q "worst_gpu_nic_class: NODE" "$tmp/ex.yaml" &&
 	ok "--example counts and classes" || fail "--example content"
+# ... and for a machine without an RDMA device (a GPU box before its NICs are in): the
+# spec it writes loads (an empty 'devices:' would be a null, not a list)
+mkdir -p "$tmp/bare/sys/class/infiniband"
+"$GD_CHECK" --example --topology "$H20_XML" --sysfs-root "$tmp/bare" >"$tmp/ex0.yaml" ||
+	fail "--example without RDMA devices"
+"$GD_CHECK" --dry-run --topology "$H20_XML" --sysfs-root "$tmp/bare" "$tmp/ex0.yaml" >"$tmp/out" 2>&1 &&
+	grep -q "run(s); nothing was run" "$tmp/out" && ok "--example round trip without RDMA devices" ||
+	{ fail "--example round trip without RDMA devices"; cat "$tmp/ex0.yaml" "$tmp/out"; }
+# an empty list key is named as such, with the fix
+printf 'version: 1\ndevices:\n' >"$tmp/empty.yaml"
+"$GD_CHECK" --dry-run "$tmp/empty.yaml" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "devices must be a list.*not an empty value (write \[\] for none" "$tmp/err" &&
+	ok "an empty devices: exit 2, named" || { fail "empty devices:"; cat "$tmp/err"; }
 
 # topology against the H20 fixture: gpus/numa PASS, nics and worst class FAIL
 "$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --junit "$tmp/t.xml" \
