@@ -48,8 +48,8 @@ int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now)
 {
 	int ret;
 
-	if (gd_bench_stop && !w->stop_clean)
-		return gd_loop_interrupted(l);
+	if ((ret = gd_watch_stop(l, w)))
+		return ret;
 	if (now - w->last_check < w->check_every)
 		return 0;
 	w->last_check = now;

@@ -133,10 +133,10 @@ static int one(struct lat_run *r, uint64_t i)
 	uint64_t now;
 	int ret;
 
-	/* ^C where it does not end the run: the watch sees it only after 256
-	 * empty polls, which a busy ping-pong may never reach */
-	if (gd_bench_stop && !r->w.stop_clean)
-		return gd_loop_interrupted(r->l);
+	/* the watch runs only after 256 empty polls, which a busy ping-pong may
+	 * never reach: its ^C rule once per exchange */
+	if ((ret = gd_watch_stop(r->l, &r->w)))
+		return ret;
 	if (r->pingpong && (!r->client || i > 0)) {
 		/* the peer's message i (server) or reply i-1 (client) */
 		ret = wait_peer(r, r->client ? (uint8_t)((i - 1) % 255 + 1) : v);
