@@ -161,24 +161,6 @@ static int run(struct args *a, const char *path)
 	return ret;
 }
 
-/* Under mpirun/srun gd_check runs only the tests between ranks, and those need
- * MPI: a build without it must not print one all-SKIP report per rank and exit 0
- * (a CI gate would pass on nothing). Rank 0 names the cause; every rank exits 3. */
-static int launched_without_mpi(void)
-{
-	const struct gd_launch *l = gd_launch();
-
-	if (l->size < 2 || l->mpi)
-		return 0;
-	if (l->rank == 0)
-		gd_error("started by mpirun/srun (%s: %d ranks), but this gd_check was built "
-			 "without MPI, which the tests between ranks need: install a gdperf built "
-			 "with ./configure --with-mpi (Debian: apt-get install libopenmpi-dev "
-			 "openmpi-bin, then rebuild), or run gd_check without a launcher on each "
-			 "node for its own checks", l->source, l->size);
-	return GD_EXIT_ENV;
-}
-
 /* Option values before anything runs: --json is honoured or refused, output files cannot block. */
 static int check_outputs(const struct args *a)
 {
@@ -237,7 +219,11 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	gd_launch_init();
-	if ((ret = launched_without_mpi()))
+	/* under a launcher only the tests between ranks run, and they need MPI: without
+	 * it, not one all-SKIP report per rank and exit 0 (a CI gate passing on nothing) */
+	if (gd_launch()->size > 1 &&
+	    (ret = gd_launch_need_mpi("under mpirun/srun gd_check runs the tests between ranks",
+				      "or run gd_check without a launcher on each node")))
 		return ret;
 	ret = run(&a, first < argc ? argv[first] : NULL);
 	ret = gd_launch_agree_exit(ret, 120 * 1000);

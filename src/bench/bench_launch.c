@@ -52,14 +52,10 @@ int gd_bench_launch_start(struct gd_bench_params *p, bool *prints)
 	const struct gd_launch *l;
 	struct server_addr a;
 	struct gd_launch env;
-	int server;
+	int server, ret;
 
-	if (!gd_launch_have_mpi()) {
-		gd_error("--mpi: this %s was built without MPI; rebuild gdperf with ./configure "
-			 "--with-mpi (Debian: apt-get install libopenmpi-dev openmpi-bin)",
-			 gd_progname());
-		return GD_EXIT_ENV;
-	}
+	if ((ret = gd_launch_need_mpi("--mpi", NULL)))
+		return ret;
 	gd_launch_env(&env);
 	if (!env.source) {
 		gd_error("--mpi: not started by mpirun, mpiexec or srun (none of "

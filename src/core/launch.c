@@ -24,12 +24,17 @@ const struct gd_launch *gd_launch(void)
 	return &launch;
 }
 
-bool gd_launch_have_mpi(void)
+int gd_launch_need_mpi(const char *what, const char *otherwise)
 {
 #ifdef HAVE_MPI
-	return true;
+	(void)what, (void)otherwise;
+	return 0;
 #else
-	return false;
+	if (launch.rank == 0)
+		gd_error("%s: this %s was built without MPI; rebuild gdperf with ./configure "
+			 "--with-mpi (Debian: apt-get install libopenmpi-dev openmpi-bin)%s%s", what,
+			 gd_progname(), otherwise ? "; " : "", otherwise ? otherwise : "");
+	return GD_EXIT_ENV;
 #endif
 }
 

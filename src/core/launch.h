@@ -29,8 +29,12 @@ struct gd_launch {
 
 /* The launcher's environment only (no MPI): rank, size and the variable read. */
 void gd_launch_env(struct gd_launch *l);
-/* Built with MPI (configure --with-mpi)? */
-bool gd_launch_have_mpi(void);
+/*
+ * WHAT needs MPI: 0 in a build with it; else an error naming the fix (WHAT, then
+ * rebuild --with-mpi, then OTHERWISE when not NULL), said by rank 0 of the launch
+ * only (every process before gd_launch_init), and GD_EXIT_ENV.
+ */
+int gd_launch_need_mpi(const char *what, const char *otherwise);
 /* Read the launcher's environment; under a launcher and --with-mpi, MPI_Init. */
 void gd_launch_init(void);
 /* MPI_Finalize, or MPI_Abort(code) when a collective missed its deadline. */
