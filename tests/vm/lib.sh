@@ -53,10 +53,12 @@ vm_roce_v2_gid() {
 # RoCE v2 GID of IP. Output of both goes to LOG.server / LOG.client; returns 0
 # if both succeeded. perftest 6.06's TCP key exchange takes one read() for a
 # whole message and its closing handshake races: under load a pair fails on
-# its own ("ethernet_read_keys: Couldn't read remote address"; ib_write_bw
-# -n 200 -s 65536: 2 of 80 pairs with the 2-core host busy). perftest is the
-# bed's witness here, so a failed pair is run again with a fresh server, up to
-# 3 attempts, each failure shown.
+# its own ("ethernet_read_keys: Couldn't read remote address", "Failed to
+# close connection"; with two busy loops on the 2-core host, ib_write_bw -n 200
+# -s 65536: 2 of 80 pairs, ib_send_bw -n 100 -s 4096: 6 of 80, none of 40 on a
+# quiet host; a CI run hit it). perftest is the reference or the bed's witness
+# where this runs, so a failed pair is run again with a fresh server, up to 3
+# attempts, each failure shown.
 vm_perftest_port=18600
 vm_perftest_pair() {
 	local log=$1 tool=$2 dev=$3 ip=$4 gid try
