@@ -37,6 +37,11 @@ int gd_loop_interrupted(struct gd_loop *l)
 	return -EINTR;
 }
 
+int gd_watch_stop(struct gd_loop *l, const struct gd_watch *w)
+{
+	return gd_bench_stop && !w->stop_clean ? gd_loop_interrupted(l) : 0;
+}
+
 bool gd_loop_peer_readable(struct gd_loop *l)
 {
 	struct pollfd pfd = { .fd = gd_oob_fd(l->oob), .events = POLLIN };

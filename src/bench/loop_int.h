@@ -31,10 +31,7 @@ int gd_loop_interrupted(struct gd_loop *l);
 /* The watch's ^C rule, without its clock: -EINTR (gd_loop_interrupted) when ^C
  * came and does not end this run cleanly, else 0. gd_watch_check starts with it;
  * a loop that reaches the watch only after empty polls asks it once per message. */
-static inline int gd_watch_stop(struct gd_loop *l, const struct gd_watch *w)
-{
-	return gd_bench_stop && !w->stop_clean ? gd_loop_interrupted(l) : 0;
-}
+int gd_watch_stop(struct gd_loop *l, const struct gd_watch *w);
 bool gd_loop_peer_readable(struct gd_loop *l);
 /* Up to GD_POLL_BATCH completions from cq; a failed poll ends the run. */
 int gd_loop_poll(struct gd_loop *l, struct ibv_cq *cq, struct ibv_wc *wc, const char *which);
