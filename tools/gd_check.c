@@ -218,7 +218,8 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	gd_launch_init();
+	if ((ret = gd_launch_init())) /* MPI alone under a launcher's variables: exit 3 */
+		return ret;
 	/* under a launcher only the tests between ranks run, and they need MPI: without
 	 * it, not one all-SKIP report per rank and exit 0 (a CI gate passing on nothing) */
 	if (gd_launch()->size > 1 &&

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "devinfo_report.h"
+#include "devname.h"
 #include "gd.h"
 #include "log.h"
 #include "opts.h"
@@ -57,11 +58,8 @@ static int handle(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case O_DEV:
-		if (!*arg) {
-			gd_error("invalid value '' for --ib-dev: expected an RDMA device name "
-				 "such as mlx5_0 (the list: %s without -d)", gd_progname());
+		if (gd_dev_name_check(arg, "-d/--ib-dev"))
 			return -EINVAL;
-		}
 		a->dev = arg;
 		return 0;
 	case O_JSON:

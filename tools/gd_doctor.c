@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "devname.h"
 #include "doctor.h"
 #include "gd.h"
 #include "log.h"
@@ -46,6 +47,8 @@ static int on_opt(void *ctx, int id, const char *arg)
 		a->d.json = true;
 		return 0;
 	case OPT_DEV:
+		if (gd_dev_name_check(arg, "-d/--ib-dev"))
+			return -EINVAL;
 		a->d.only_dev = arg;
 		return 0;
 	case OPT_CHECK:

@@ -58,10 +58,11 @@ int gd_bench_launch_start(struct gd_bench_params *p, bool *prints)
 		return ret;
 	gd_launch_env(&env);
 	if (!env.source) {
-		gd_error("--mpi: not started by mpirun, mpiexec or srun (none of "
-			 "OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, SLURM_PROCID is set); run "
-			 "'mpirun -np 2 %s --mpi ...' or 'srun -n 2 %s --mpi ...'", gd_progname(),
-			 gd_progname());
+		gd_error("--mpi: not started by mpirun, mpiexec or srun (%s); run "
+			 "'mpirun -np 2 %s --mpi ...' or 'srun -n 2 %s --mpi ...'", env.slurm_batch ?
+			 "SLURM_PROCID without SLURM_STEP_ID: an sbatch script that did not use srun" :
+			 "none of OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, SLURM_PROCID is set",
+			 gd_progname(), gd_progname());
 		return GD_EXIT_USAGE;
 	}
 	if (env.size != 2) {
@@ -69,7 +70,8 @@ int gd_bench_launch_start(struct gd_bench_params *p, bool *prints)
 			 "%d (%s): start it with mpirun -np 2 or srun -n 2", env.size, env.source);
 		return GD_EXIT_USAGE;
 	}
-	gd_launch_init();
+	if ((ret = gd_launch_init()))
+		return ret;
 	l = gd_launch();
 	server = p->kind == GD_KIND_BW ? 0 : 1;
 	p->role = l->rank == server ? GD_ROLE_SERVER : GD_ROLE_CLIENT;

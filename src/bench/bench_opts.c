@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "cuda.h"
+#include "devname.h"
 #include "gd.h"
+#include "host_limits.h"
 #include "initiator.h"
 #include "log.h"
 #include "ibgda_bench.h"
@@ -371,6 +373,8 @@ static int handle_link(struct gd_bench_params *p, int id, const char *arg)
 	case B_BIND:
 		return set_addr(p->bind_addr, sizeof(p->bind_addr), "--bind", arg, true);
 	case B_DEV:
+		if (gd_dev_name_check(arg, "-d/--ib-dev"))
+			return -EINVAL;
 		return set_string(p->dev, sizeof(p->dev), "-d/--ib-dev", arg);
 	case B_IB_PORT:
 		ret = u32_opt("-i/--ib-port", arg, 1, 255, &v32);
@@ -724,6 +728,16 @@ static int check_report(struct gd_bench_params *p)
 static int check_memory(struct gd_bench_params *p)
 {
 	bool cuda = p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0];
+	uint64_t need = gd_bench_mem_estimate(p), max = gd_host_mem_max();
+
+	if (!cuda && need > max) { /* refused before anything is taken (issue 19, L10) */
+		gd_error("-q %u QPs of %s need about %llu MiB (buffers and queues), more than the "
+			 "%llu MiB one run may take (half of this host's memory); lower -q%s",
+			 p->num_qps, p->all_sizes ? "messages up to 8 MiB (-a)" : "messages of -s",
+			 (unsigned long long)(need >> 20), (unsigned long long)(max >> 20),
+			 p->all_sizes ? " or drop -a" : " or -s");
+		return -EINVAL;
+	}
 
 	if (p->use_cuda != GD_CUDA_NONE && p->cuda_bus_id[0])
 		return conflict("--use_cuda", "--use_cuda_bus_id", "both choose the GPU; give one of them");
@@ -744,6 +758,8 @@ int gd_bench_check(struct gd_bench_params *p)
 {
 	int ret;
 
+	if (p->dev[0] && gd_dev_name_check(p->dev, "-d/--ib-dev (the device)"))
+		return -EINVAL;
 	if ((ret = check_sizes(p)) || (ret = check_length(p)) || (ret = check_queues(p)) ||
 	    (ret = check_report(p)) || (ret = check_memory(p)) ||
 	    (ret = gd_init_opts_check(&p->init)) || (ret = gd_proxy_bench_check(p)) ||

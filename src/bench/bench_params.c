@@ -102,6 +102,23 @@ const char *gd_bench_tool_name(enum gd_bench_op op, enum gd_bench_kind kind)
 	return n[op][kind];
 }
 
+uint64_t gd_bench_slot_bytes(uint64_t last_size)
+{
+	uint64_t slot = (last_size + 63) / 64 * 64;
+
+	return slot < GD_CYCLE_BYTES ? GD_CYCLE_BYTES : slot;
+}
+
+uint64_t gd_bench_mem_estimate(const struct gd_bench_params *p)
+{
+	uint64_t last = p->op == GD_OP_ATOMIC ? GD_BENCH_ATOMIC_SIZE :
+			p->all_sizes ? GD_BENCH_MAX_SIZE_ALL : p->size;
+	uint64_t per_qp = 2 * gd_bench_slot_bytes(last) + GD_BENCH_QP_EST_BYTES +
+			  (uint64_t)(p->tx_depth + p->rx_depth) * GD_BENCH_WR_EST_BYTES;
+
+	return per_qp * p->num_qps;
+}
+
 bool gd_bench_uses_recv(const struct gd_bench_params *p)
 {
 	return p->op == GD_OP_SEND || (p->op == GD_OP_WRITE && p->write_with_imm);

@@ -44,6 +44,11 @@ enum gd_output { GD_OUTPUT_FULL = 0, GD_OUTPUT_BANDWIDTH, GD_OUTPUT_MSG_RATE, GD
 #define GD_BENCH_PEAK_MAX_ITERS 20000    /* peak is O(N^2/cq_mod): perftest's cut-off */
 #define GD_BENCH_DEF_PRECISION 1.0      /* --precision, percent: the adaptive sweep's epsilon */
 #define GD_BENCH_DEF_QP_TIMEOUT 14      /* -u: ACK timeout 4.096 us x 2^14 = 67 ms (perftest's) */
+#define GD_CYCLE_BYTES 4096	/* small messages rotate through this much of a QP's region */
+/* What one run may allocate per QP besides its buffers, per work request and
+ * fixed (queues, CQ entries, the driver's QP state): an estimate that errs high. */
+#define GD_BENCH_WR_EST_BYTES 256
+#define GD_BENCH_QP_EST_BYTES (64 * 1024)
 
 /* --use_cuda values besides a device index */
 #define GD_CUDA_NONE (-1)
@@ -176,6 +181,13 @@ const char *gd_bench_tool_name(enum gd_bench_op op, enum gd_bench_kind kind);
  */
 struct json_object;
 int gd_bench_params_to_json(const struct gd_bench_params *p, struct json_object *obj);
+
+/* Bytes of each half of a QP's region for messages up to last_size: at least
+ * the rotation cycle, in cache lines. */
+uint64_t gd_bench_slot_bytes(uint64_t last_size);
+/* The memory a run of these parameters takes on one side: the buffers (two
+ * halves per QP) and an estimate of the queues (GD_BENCH_*_EST_BYTES). */
+uint64_t gd_bench_mem_estimate(const struct gd_bench_params *p);
 
 /* True when the sender of this op posts receives (send, write_with_imm). */
 bool gd_bench_uses_recv(const struct gd_bench_params *p);

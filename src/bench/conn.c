@@ -374,29 +374,63 @@ static bool inline_allowed(const struct gd_link_cfg *p)
 	return p->op == GD_OP_WRITE || p->op == GD_OP_SEND;
 }
 
-static struct ibv_qp *create_one(struct gd_conn *c, const struct gd_link_cfg *p)
+/* Inline sizes to try, largest first: the latency default takes the first one
+ * the device accepts; a refused -I is answered with it. */
+static const uint32_t inline_tries[] = { 1024, 512, 256, 220, 128, 64, 0 };
+
+/* The largest of inline_tries below `below` that the device takes with these
+ * depths; -1 when it takes none (then the depths are the cause). */
+static int inline_limit(struct gd_conn *c, const struct gd_link_cfg *p, uint32_t below)
 {
-	static const uint32_t tries[] = { 1024, 512, 256, 220, 128, 64, 0 };
+	struct ibv_qp_init_attr a;
+
+	for (size_t i = 0; i < GD_ARRAY_SIZE(inline_tries); i++) {
+		struct ibv_qp *qp;
+
+		if (inline_tries[i] >= below)
+			continue;
+		gd_conn_qp_init_attr(c, p, &a, inline_tries[i]);
+		qp = ibv_create_qp(c->pd, &a);
+		if (qp) {
+			ibv_destroy_qp(qp);
+			return (int)inline_tries[i];
+		}
+	}
+	return -1;
+}
+
+/* NULL with *said when the message is out (an -I the device refuses). */
+static struct ibv_qp *create_one(struct gd_conn *c, const struct gd_link_cfg *p, bool *said)
+{
 	struct ibv_qp_init_attr a;
 	struct ibv_qp *qp;
 
 	if (!inline_allowed(p) || p->inline_size >= 0) {
 		uint32_t want = inline_allowed(p) && p->inline_size > 0 ? p->inline_size : 0;
+		int err, limit;
+
 		gd_conn_qp_init_attr(c, p, &a, want);
 		qp = ibv_create_qp(c->pd, &a);
-		if (qp)
+		if (qp) {
 			c->max_inline = a.cap.max_inline_data >= want ? want : a.cap.max_inline_data;
-		else if (want)
-			gd_error("cannot create a QP with %u bytes of inline data (-I) on %s: %s",
-				 want, c->dev_name, strerror(errno));
-		return qp;
+			return qp;
+		}
+		err = errno;
+		if (want && (limit = inline_limit(c, p, want)) >= 0) { /* -I alone is the cause */
+			gd_error("-I/--inline_size %u: %s takes at most %d bytes of inline data "
+				 "(with -t %u); lower -I to %d", want, c->dev_name, limit,
+				 p->tx_depth, limit);
+			*said = true;
+		}
+		errno = err;
+		return NULL;
 	}
 	/* latency default: the largest inline size the device takes */
-	for (size_t i = 0; i < GD_ARRAY_SIZE(tries); i++) {
-		gd_conn_qp_init_attr(c, p, &a, tries[i]);
+	for (size_t i = 0; i < GD_ARRAY_SIZE(inline_tries); i++) {
+		gd_conn_qp_init_attr(c, p, &a, inline_tries[i]);
 		qp = ibv_create_qp(c->pd, &a);
 		if (qp) {
-			c->max_inline = tries[i];
+			c->max_inline = inline_tries[i];
 			return qp;
 		}
 	}
@@ -424,11 +458,15 @@ static int to_init(struct gd_conn *c, const struct gd_link_cfg *p, struct ibv_qp
 int gd_conn_create_qps(struct gd_conn *c, const struct gd_link_cfg *p)
 {
 	for (uint32_t i = 0; i < p->num_qps; i++) {
+		bool said = false;
 		int ret;
 
-		c->qp[i] = create_one(c, p);
+		c->qp[i] = create_one(c, p, &said);
 		if (!c->qp[i]) {
 			int err = errno ? errno : ENOMEM;
+
+			if (said)
+				return -EINVAL;
 			gd_error("cannot create QP %u of %u on %s (send depth %u, receive depth %u): "
 				 "%s; lower -t/-r/-q", i + 1, p->num_qps, c->dev_name, p->tx_depth,
 				 p->rx_depth, strerror(err));

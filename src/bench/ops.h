@@ -15,7 +15,6 @@
 
 #define GD_MAX_POST_LIST 1024
 #define GD_RECV_BATCH 64	/* receives re-posted in one chained call, at most */
-#define GD_CYCLE_BYTES 4096	/* small messages rotate through this much of the region */
 #define GD_CYCLE_STEP 64	/* ... in steps of at least a cache line */
 
 /* Where the engine writes the payload pattern before a run, and where

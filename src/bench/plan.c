@@ -79,9 +79,7 @@ static void plan_memory(struct gd_bench_plan *pl, const struct gd_bench_params *
 	pl->mem_spec.m = &p->machine;
 	pl->access = gd_mem_access(p);
 	/* at least the rotation cycle: small messages move through 4 KiB */
-	pl->slot = (pl->last_size + 63) / 64 * 64;
-	if (pl->slot < GD_CYCLE_BYTES)
-		pl->slot = GD_CYCLE_BYTES;
+	pl->slot = gd_bench_slot_bytes(pl->last_size);
 }
 
 static void plan_loop(struct gd_bench_plan *pl, const struct gd_bench_params *p)

@@ -16,7 +16,7 @@
 #include "gd.h"
 #include "log.h"
 
-static struct gd_launch launch = { 0, 1, NULL, false };
+static struct gd_launch launch = { 0, 1, NULL, false, false };
 static bool broken; /* a collective missed its deadline: abort, do not finalize */
 
 const struct gd_launch *gd_launch(void)
@@ -60,9 +60,19 @@ void gd_launch_env(struct gd_launch *l)
 		{ "PMI_RANK", "PMI_SIZE" }, { "SLURM_PROCID", "SLURM_NTASKS" },
 	};
 
-	*l = (struct gd_launch){ 0, 1, NULL, false };
+	int step;
+
+	*l = (struct gd_launch){ 0, 1, NULL, false, false };
 	for (size_t i = 0; i < GD_ARRAY_SIZE(vars) && !l->source; i++)
 		if (env_int(vars[i][0], &l->rank)) {
+			/* an sbatch batch script has SLURM_PROCID and SLURM_NTASKS too,
+			 * but no step: only srun's tasks are a launch */
+			if (!strcmp(vars[i][0], "SLURM_PROCID") && !env_int("SLURM_STEP_ID", &step) &&
+			    !env_int("SLURM_STEPID", &step)) {
+				l->rank = 0;
+				l->slurm_batch = true;
+				break;
+			}
 			l->source = vars[i][0];
 			/* its own size, else another launcher's: srun's PMIx sets
 			 * PMIX_RANK without PMIX_SIZE (Slurm 22.05), next to SLURM_NTASKS */
@@ -78,17 +88,29 @@ void gd_launch_env(struct gd_launch *l)
 		l->rank = 0, l->size = 1, l->source = NULL;
 }
 
-void gd_launch_init(void)
+int gd_launch_init(void)
 {
 	gd_launch_env(&launch);
 #ifdef HAVE_MPI
+	int size = launch.size;
+
 	if (launch.source) {
 		MPI_Init(NULL, NULL);
 		MPI_Comm_rank(MPI_COMM_WORLD, &launch.rank);
 		MPI_Comm_size(MPI_COMM_WORLD, &launch.size);
 		launch.mpi = true;
 	}
+	if (launch.mpi && launch.size != size) {
+		/* the variables say a job of `size`, MPI started alone: no launch
+		 * joined the ranks (srun --mpi=none, a copied environment) */
+		gd_error("%s says a job of %d processes, MPI sees %d: this is not an MPI launch; "
+			 "start it with srun --mpi=pmix or mpirun", launch.source, size, launch.size);
+		MPI_Finalize();
+		launch = (struct gd_launch){ 0, 1, NULL, false, false };
+		return GD_EXIT_ENV;
+	}
 #endif
+	return 0;
 }
 
 void gd_launch_fini(int code)

@@ -25,6 +25,8 @@ struct gd_launch {
 	int rank, size;		/* 0 / 1 when not launched */
 	const char *source;	/* the variable that gave the rank, NULL when none */
 	bool mpi;		/* MPI initialised (built --with-mpi and launched) */
+	bool slurm_batch;	/* SLURM_PROCID without a step id: an sbatch batch
+				 * script, not srun (not a launch) */
 };
 
 /* The launcher's environment only (no MPI): rank, size and the variable read. */
@@ -35,8 +37,12 @@ void gd_launch_env(struct gd_launch *l);
  * only (every process before gd_launch_init), and GD_EXIT_ENV.
  */
 int gd_launch_need_mpi(const char *what, const char *otherwise);
-/* Read the launcher's environment; under a launcher and --with-mpi, MPI_Init. */
-void gd_launch_init(void);
+/*
+ * Read the launcher's environment; under a launcher and --with-mpi, MPI_Init.
+ * 0, or GD_EXIT_ENV after an error when MPI's size is not the launcher's
+ * (MPI started alone: not an MPI launch); the launch is then "none".
+ */
+int gd_launch_init(void);
 /* MPI_Finalize, or MPI_Abort(code) when a collective missed its deadline. */
 void gd_launch_fini(int code);
 /* The process-wide launch (set by gd_launch_init; 0 / 1 before). */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "devname.h"
 #include "gid.h"
 #include "log.h"
 #include "netdev.h"
@@ -368,7 +369,7 @@ int gd_rdma_read_hca(const struct gd_machine *m, const char *name, struct gd_hca
 	int ret;
 
 	memset(hca, 0, sizeof(*hca));
-	if (!*name || strchr(name, '/') || !gd_sysfs_exists(m, IB "/%s", name))
+	if (!gd_dev_name_ok(name) || !gd_sysfs_exists(m, IB "/%s", name))
 		return -ENODEV;
 	if (snprintf(hca->name, sizeof(hca->name), "%s", name) >= (int)sizeof(hca->name))
 		return -ENAMETOOLONG;

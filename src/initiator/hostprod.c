@@ -99,7 +99,9 @@ static int start(const struct gd_prod_args *a, uint32_t nthreads, const int *cor
 		p->lat_ns = lat_ns;
 		ret = pthread_create(&p->tid, NULL, prod_main, p);
 		if (ret) {
-			gd_error("cannot start host producer thread %u: %s", h->started, strerror(ret));
+			gd_error("cannot start host producer thread %u of %u: %s (the threads "
+				 "this user may run: ulimit -u; lower --ctas)", h->started + 1,
+				 nthreads, strerror(ret));
 			h->err = -ret;
 			return -ret;
 		}

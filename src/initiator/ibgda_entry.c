@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "ibgda_entry.h"
 
+#include "log.h"
+
 int gd_ibgda_prepare(const struct gd_machine *m, const char *dev, bool cpudb, bool allow_fallback,
 		     int cuda_ordinal, FILE *out, FILE *err, struct gd_ibgda_plan *plan)
 {
@@ -11,12 +13,13 @@ int gd_ibgda_prepare(const struct gd_machine *m, const char *dev, bool cpudb, bo
 			plan);
 	gd_ibgda_plan_print(plan, dev, out);
 	if (plan->rc) {
-		fprintf(err, "error: --initiator=%s: %s\n  fix: %s (gd_doctor --check %s)\n",
-			cpudb ? "ibgda-cpudb" : "ibgda", plan->why, plan->fix, plan->check);
+		fprintf(err, "%s: error: --initiator=%s: %s\n  fix: %s (gd_doctor --check %s)\n",
+			gd_progname(), cpudb ? "ibgda-cpudb" : "ibgda", plan->why, plan->fix, plan->check);
 		return 3;
 	}
 	if (plan->fell_back)
-		fprintf(err, "note: --initiator=ibgda fell back to ibgda-cpudb (a CPU thread rings "
-			     "the doorbell): the GPU cannot map the NIC's doorbell page\n");
+		fprintf(err, "%s: note: --initiator=ibgda fell back to ibgda-cpudb (a CPU thread "
+			"rings the doorbell): the GPU cannot map the NIC's doorbell page\n",
+			gd_progname());
 	return 0;
 }

@@ -159,19 +159,19 @@ int gd_ibgda_nic_report(const struct gd_ibgda_nic *n, FILE *f)
 	const char *p = n->ops->problem ? n->ops->problem(n) : "";
 
 	if (p[0])
-		fprintf(f, "error: %s\n", p);
+		fprintf(f, "%s: error: %s\n", gd_progname(), p);
 	if (!e->code)
 		return p[0] != 0;
 	if (e->code == GD_IBGDA_ERR_CQE)
 		fprintf(f,
-			"error: ibgda: error CQE on QP 0x%x, WQE %u (%s): %s (syndrome 0x%02x, "
-			"vendor 0x%02x)\n",
+			"%s: error: ibgda: error CQE on QP 0x%x, WQE %u (%s): %s (syndrome 0x%02x, "
+			"vendor 0x%02x)\n", gd_progname(),
 			e->qpn, e->wqe_counter, gd_mlx5_opcode_name(e->wqe_opcode),
 			gd_mlx5_syndrome_name(e->syndrome), e->syndrome, e->vendor);
 	else
 		fprintf(f,
-			"error: ibgda: %s on QP 0x%x in %s: resv_head %llu ready_head %llu "
-			"prod_idx %llu cons_idx %llu dbr %u\n",
+			"%s: error: ibgda: %s on QP 0x%x in %s: resv_head %llu ready_head %llu "
+			"prod_idx %llu cons_idx %llu dbr %u\n", gd_progname(),
 			e->code == GD_IBGDA_ERR_TIMEOUT ? "deadline passed (--timeout)" : "stopped",
 			e->qpn, where[e->where < 6 ? e->where : 0],
 			(unsigned long long)e->resv_head, (unsigned long long)e->ready_head,

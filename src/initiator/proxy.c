@@ -14,7 +14,7 @@
 #include "gd.h"
 #include "log.h"
 
-#define CACHE_LINE 128 /* a GPU-side line as well */
+#define CACHE_LINE GD_PROXY_LINE
 #define POLL_MAX 32
 /* a pass (one chain per QP, one signalled WR each) carries at most this many
  * bytes, so that large messages complete, and free the ring, steadily */
@@ -136,7 +136,7 @@ static int alloc_rings(struct gd_proxy *px)
 	size_t slot_bytes = (size_t)GD_DESC_BYTES << px->log2;
 	void *dev = NULL;
 
-	px->shared_bytes = (size_t)px->cfg.nthreads * (slot_bytes + 2 * CACHE_LINE) + 2 * CACHE_LINE;
+	px->shared_bytes = (size_t)gd_proxy_shared_bytes(px->cfg.nthreads, px->cfg.ring_slots);
 	px->prod_bytes = (size_t)px->cfg.nthreads * CACHE_LINE;
 	px->shared = px->mem.alloc(px->mem.ctx, px->shared_bytes, GD_RING_SHARED, &dev);
 	px->shared_dev = dev;
@@ -161,9 +161,14 @@ static int check_cfg(const struct gd_proxy_cfg *c)
 		gd_error("--proxy_threads %u: expected 1 to %u", c->nthreads, GD_RING_MAX);
 		return -EINVAL;
 	}
-	if (c->nqps < c->nthreads || c->nqps > 256) {
+	if (c->nqps > GD_PROXY_MAX_QPS) {
+		gd_error("%u QPs: a proxy drives at most %u (lower -q to %u)", c->nqps,
+			 GD_PROXY_MAX_QPS, GD_PROXY_MAX_QPS);
+		return -EINVAL;
+	}
+	if (c->nqps < c->nthreads) {
 		gd_error("%u QPs for %u proxy threads: every proxy thread needs at least one QP "
-			 "(raise -q to at least --proxy_threads; at most 256)", c->nqps, c->nthreads);
+			 "(raise -q to at least --proxy_threads)", c->nqps, c->nthreads);
 		return -EINVAL;
 	}
 	if (c->ring_slots < 2 || c->ring_slots > (1u << 24) || (c->ring_slots & (c->ring_slots - 1))) {

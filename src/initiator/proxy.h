@@ -38,9 +38,26 @@ struct gd_ring_mem {
 	void *ctx;
 };
 
+#define GD_PROXY_MAX_QPS 256 /* QPs one proxy drives, all its threads together */
+#define GD_PROXY_LINE 128    /* a cache line, a GPU-side line as well */
+
+/* The ring memory of nthreads rings of slots descriptors (pinned host memory
+ * when a GPU maps it), and that plus the producers' counters: what
+ * gd_proxy_create() will allocate, for the option check to refuse up front. */
+static inline uint64_t gd_proxy_shared_bytes(uint32_t nthreads, uint32_t slots)
+{
+	return (uint64_t)nthreads * ((uint64_t)GD_DESC_BYTES * slots + 2 * GD_PROXY_LINE) +
+	       2 * GD_PROXY_LINE;
+}
+
+static inline uint64_t gd_proxy_ring_bytes(uint32_t nthreads, uint32_t slots)
+{
+	return gd_proxy_shared_bytes(nthreads, slots) + (uint64_t)nthreads * GD_PROXY_LINE;
+}
+
 struct gd_proxy_cfg {
 	uint32_t nthreads;      /* proxy threads = rings, 1 .. GD_RING_MAX */
-	uint32_t nqps;          /* >= nthreads */
+	uint32_t nqps;          /* nthreads .. GD_PROXY_MAX_QPS */
 	uint32_t ring_slots;    /* per ring, a power of two >= 2 */
 	uint32_t batch;         /* descriptors per pass (default 64) */
 	uint32_t credit_batch;  /* credits returned every N slots (default slots / 8) */

@@ -66,13 +66,17 @@ static uint32_t parse_cores(const char *list, int *cores, uint32_t max)
 static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 {
 	const struct gd_loop_cfg *c = &l->cfg;
-	struct gd_tv_qp qps[256];
+	struct gd_tv_qp qps[GD_PROXY_MAX_QPS];
 	struct gd_proxy_cfg cfg = { 0 };
 	uint32_t batch = GD_MIN((uint32_t)MAX_BATCH, c->tx_depth);
 
 	memset(r, 0, sizeof(*r));
 	r->l = l;
-	for (uint32_t i = 0; i < c->nqp && i < 256; i++)
+	if (c->nqp > GD_PROXY_MAX_QPS) { /* gd_proxy_bench_check refuses it first */
+		gd_error("%u QPs: a proxy drives at most %u (lower -q)", c->nqp, GD_PROXY_MAX_QPS);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < c->nqp; i++)
 		qps[i] = (struct gd_tv_qp){ l->q[i].qp, l->q[i].local_addr, l->q[i].lkey,
 					    l->q[i].remote_addr, l->q[i].rkey };
 	r->tv = gd_tv_create(qps, c->nqp, l->send_cq, c->init.proxy_threads, batch,
@@ -167,6 +171,20 @@ static int report_fault(struct run *r, int code)
 	return -EIO;
 }
 
+/* The host cannot run the producers (pthread_create failed): stop the ones
+ * started, tell the peer, exit 3 (issue 19, M2). */
+static int start_failed(struct run *r, struct gd_host_prod *h, int err)
+{
+	struct gd_loop *l = r->l;
+
+	gd_proxy_stop_producers(r->px);
+	gd_host_prod_finish(h, NULL);
+	gd_proxy_join(r->px);
+	gd_oob_send_error(l->oob, GD_EXIT_ENV, "the peer cannot start its host producer threads");
+	l->exit_code = GD_EXIT_ENV;
+	return err;
+}
+
 static int produce(struct run *r, uint64_t lat_n, uint64_t *lat_ns, uint64_t *ns)
 {
 	const struct gd_loop_cfg *c = &r->l->cfg;
@@ -177,6 +195,8 @@ static int produce(struct run *r, uint64_t lat_n, uint64_t *lat_ns, uint64_t *ns
 		     : gd_host_prod_start(&r->a, c->init.ctas, NULL, 0, &h);
 	if (ret && !h)
 		return ret;
+	if (ret) /* a thread could not start: stop the others now, not at the deadline */
+		return start_failed(r, h, ret);
 	ret = watch(r, h);
 	code = gd_host_prod_finish(h, ns);
 	gd_proxy_join(r->px);

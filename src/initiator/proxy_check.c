@@ -6,9 +6,41 @@
 #include <errno.h>
 
 #include "bench_params.h"
+#include "host_limits.h"
 #include "initiator.h"
 #include "log.h"
+#include "proxy.h"
 #include "proxy_bench.h"
+
+/* What the run will take, against what the proxy and this host can give:
+ * QPs, producer threads, ring memory (issue 19: H2, M2, L9). */
+static int check_resources(const struct gd_bench_params *p)
+{
+	const struct gd_init_opts *o = &p->init;
+	uint64_t ring = gd_proxy_ring_bytes(o->proxy_threads, o->ring_slots), mem = gd_host_mem_max();
+	uint32_t threads = gd_host_threads_max();
+
+	if (p->num_qps > GD_PROXY_MAX_QPS) {
+		gd_error("-q/--qp %u with --initiator=proxy: a proxy drives at most %u QPs; lower -q "
+			 "to %u", p->num_qps, GD_PROXY_MAX_QPS, GD_PROXY_MAX_QPS);
+		return -EINVAL;
+	}
+	if (o->ctas > threads) {
+		gd_error("--ctas %u with --initiator=proxy: the producers are host threads here, one "
+			 "per CTA, and this host runs at most %u (4 per CPU, at least 64); lower --ctas "
+			 "to %u", o->ctas, threads, threads);
+		return -EINVAL;
+	}
+	if (ring > mem) {
+		gd_error("--proxy_threads %u x --ring_slots %u x %u bytes: %llu MiB of ring memory, "
+			 "more than the %llu MiB one run may take (half of this host's memory); lower "
+			 "--ring_slots or --proxy_threads", o->proxy_threads, o->ring_slots,
+			 GD_DESC_BYTES, (unsigned long long)(ring >> 20),
+			 (unsigned long long)(mem >> 20));
+		return -EINVAL;
+	}
+	return 0;
+}
 
 int gd_proxy_bench_check(const struct gd_bench_params *p)
 {
@@ -17,6 +49,8 @@ int gd_proxy_bench_check(const struct gd_bench_params *p)
 
 	if (o->initiator != GD_INIT_PROXY)
 		return 0;
+	if (check_resources(p))
+		return -EINVAL;
 	if (p->bidirectional || p->duration_s || p->run_infinitely) {
 		gd_error("--initiator=proxy runs a number of iterations in one direction: drop %s "
 			 "(use -n)", p->bidirectional ? "-b" : "-D/--run_infinitely");

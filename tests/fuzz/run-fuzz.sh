@@ -62,7 +62,7 @@ san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="$(pkg-config --libs json-c) -lm"
 common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c \
 	$srcdir/src/initiator/initiator.c $srcdir/src/initiator/proxy_check.c \
-	$srcdir/src/initiator/ibgda_check.c"
+	$srcdir/src/initiator/ibgda_check.c $srcdir/src/discover/host_limits.c"
 # what the initiator options need, for the targets that do not link it anyway
 optdeps="$srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c"
 
@@ -76,10 +76,10 @@ optdeps="$srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/mac
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
 	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/version.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
-	"$srcdir/src/core/readfile.c" "$srcdir/src/gpu/cuda.c" $common $libs -ldl
+	"$srcdir/src/core/readfile.c" "$srcdir/src/gpu/cuda.c" "$srcdir/src/discover/devname.c" $common $libs -ldl
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
-	"$srcdir"/src/discover/*.c "$srcdir"/src/topo/pcipath.c "$srcdir"/src/topo/locality.c \
+	$(ls "$srcdir"/src/discover/*.c | grep -v host_limits.c) "$srcdir"/src/topo/pcipath.c "$srcdir"/src/topo/locality.c \
 	"$srcdir"/src/doctor/gdr_env.c "$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
 	"$srcdir"/src/core/opts.c "$srcdir"/src/core/version.c $common $libs $(pkg-config --libs libibverbs hwloc 2>/dev/null || echo -libverbs -lhwloc)
 # the tree the sysfs fuzzer mutates (restored after every input)

@@ -168,7 +168,7 @@ static void launcher_env(void **state)
 {
 	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
 					    "PMIX_RANK", "PMIX_SIZE", "PMI_RANK", "PMI_SIZE",
-					    "SLURM_PROCID", "SLURM_NTASKS" };
+					    "SLURM_PROCID", "SLURM_NTASKS", "SLURM_STEP_ID", "SLURM_STEPID" };
 	struct gd_launch l;
 
 	(void)state;
@@ -179,6 +179,14 @@ static void launcher_env(void **state)
 	assert_null(l.source);
 	setenv("SLURM_PROCID", "3", 1);
 	setenv("SLURM_NTASKS", "4", 1);
+	gd_launch_env(&l); /* an sbatch batch script: no step id, not srun */
+	assert_null(l.source);
+	assert_true(l.slurm_batch);
+	assert_int_equal(l.size, 1);
+	setenv("SLURM_STEP_ID", "4294967291", 1); /* the batch step's number is no step either */
+	gd_launch_env(&l);
+	assert_null(l.source);
+	setenv("SLURM_STEP_ID", "0", 1);
 	gd_launch_env(&l);
 	assert_int_equal(l.rank, 3);
 	assert_int_equal(l.size, 4);
@@ -205,6 +213,7 @@ static void launcher_env(void **state)
 	unsetenv("PMIX_RANK");
 	unsetenv("SLURM_PROCID");
 	unsetenv("SLURM_NTASKS");
+	unsetenv("SLURM_STEP_ID");
 }
 
 int main(void)

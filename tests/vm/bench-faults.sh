@@ -159,4 +159,19 @@ expect no-device client $rc 2 $((SECONDS - t0)) $SLACK "$WORK/nodev.c" \
 	"no RDMA device named 'no_such_dev'"
 grep -q "devices here: .*rxe0" "$WORK/nodev.c" && ok "no-device lists the devices" ||
 	ko "no-device does not list the devices: $(tail -2 "$WORK/nodev.c")"
+# 12. issue 19 (hostile round 3). -I beyond the device's inline limit: one message naming
+# -I and the limit, not a second one blaming -t/-r/-q (L11); both sides end (exit 2).
+start_server inline-big gd_write_bw "$c -I 1024 -s 512 -n 100" && {
+	t0=$SECONDS
+	timeout -s KILL 60 "$BIN/gd_write_bw" -p $PORT $c -I 1024 -s 512 -n 100 $IP > "$WORK/inline-big.c" 2>&1; rc=$?
+	wait $spid; src=$?
+	expect inline-big client $rc 2 $((SECONDS - t0)) $SLACK "$WORK/inline-big.c" \
+		"-I/--inline_size 1024: $DEV takes at most [0-9]+ bytes of inline data .*lower -I to [0-9]+"
+	grep -q 'lower -t/-r/-q' "$WORK/inline-big.c" "$WORK/inline-big.s" &&
+		ko "inline-big: a second message blames -t/-r/-q" || ok "inline-big: one cause named"
+	[ "$src" != 0 ] && ok "inline-big: server exit $src" || ko "inline-big: server exit 0"
+}
+# --initiator=ibgda on rxe: the refusal carries the tool's prefix like every message (L12)
+timeout -s KILL 60 "$BIN/gd_write_bw" $c --initiator=ibgda > "$WORK/ibgda-prefix" 2>&1; rc=$?
+expect ibgda-prefix tool $rc 3 0 $SLACK "$WORK/ibgda-prefix" '^gd_write_bw: error: --initiator=ibgda: '
 finish
