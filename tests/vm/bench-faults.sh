@@ -166,7 +166,7 @@ start_server inline-big gd_write_bw "$c -I 1024 -s 512 -n 100" && {
 	timeout -s KILL 60 "$BIN/gd_write_bw" -p $PORT $c -I 1024 -s 512 -n 100 $IP > "$WORK/inline-big.c" 2>&1; rc=$?
 	wait $spid; src=$?
 	expect inline-big client $rc 2 $((SECONDS - t0)) $SLACK "$WORK/inline-big.c" \
-		"-I/--inline_size 1024: $DEV takes at most [0-9]+ bytes of inline data .*lower -I to [0-9]+"
+		"error: -I/--inline_size 1024: $DEV takes at most [0-9]+ bytes of inline data .*lower -I to [0-9]+"
 	grep -q 'lower -t/-r/-q' "$WORK/inline-big.c" "$WORK/inline-big.s" &&
 		ko "inline-big: a second message blames -t/-r/-q" || ok "inline-big: one cause named"
 	[ "$src" != 0 ] && ok "inline-big: server exit $src" || ko "inline-big: server exit 0"
