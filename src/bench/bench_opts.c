@@ -335,21 +335,6 @@ static int parse_double(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
-static int parse_mtu(const char *arg, uint32_t *mtu)
-{
-	uint64_t v;
-	int ret = gd_opt_u64("-m/--mtu", arg, 256, 4096, &v);
-
-	if (ret)
-		return ret;
-	if (v & (v - 1)) {
-		gd_error("invalid value '%s' for -m/--mtu: expected 256, 512, 1024, 2048 or 4096", arg);
-		return -EINVAL;
-	}
-	*mtu = (uint32_t)v;
-	return 0;
-}
-
 static int parse_cuda(const char *arg, int *use_cuda)
 {
 	if (arg && !strcmp(arg, "auto")) {
@@ -387,8 +372,7 @@ static int handle_link(struct gd_bench_params *p, int id, const char *arg)
 		p->ipv6 = true;
 		return 0;
 	case B_MTU:
-		p->given |= GD_GIVEN_MTU;
-		return parse_mtu(arg, &p->mtu);
+		return gd_param_set(p, GD_PARAM(mtu), arg);
 	case B_RDMA_CM:
 		p->conn = GD_CONN_RDMA_CM;
 		return 0;
@@ -418,20 +402,17 @@ static int handle_run(struct gd_bench_params *p, int id, const char *arg)
 
 	switch (id) {
 	case B_SIZE:
-		p->given |= GD_GIVEN_SIZE;
-		return gd_opt_size("-s/--size", arg, 1, UINT32_MAX / 2, &p->size);
+		return gd_param_set(p, GD_PARAM(size), arg);
 	case B_ALL:
 		p->all_sizes = true;
 		return 0;
 	case B_ITERS:
-		p->given |= GD_GIVEN_ITERS;
-		return gd_opt_u64("-n/--iters", arg, 5, UINT32_MAX, &p->iters);
+		return gd_param_set(p, GD_PARAM(iters), arg);
 	case B_DURATION:
-		p->given |= GD_GIVEN_DURATION;
-		return u32_opt("-D/--duration", arg, 1, 86400 * 366, &p->duration_s);
+		return gd_param_set(p, GD_PARAM(duration_s), arg);
 	case B_MARGIN:
 		p->given |= GD_GIVEN_MARGIN;
-		return u32_opt("-f/--margin", arg, 0, 86400 * 366, &p->margin_s);
+		return u32_opt("-f/--margin", arg, 0, GD_BENCH_MAX_DURATION, &p->margin_s);
 	case B_INLINE:
 		p->given |= GD_GIVEN_INLINE;
 		ret = u32_opt("-I/--inline_size", arg, 0, 1024, &v32);
@@ -494,21 +475,14 @@ static int handle_memory(struct gd_bench_params *p, int id, const char *arg)
 /* Per-op options (-r, -o, -A, _with_imm); 1 when id is not one of them. */
 static int handle_per_op(struct gd_bench_params *p, int id, const char *arg)
 {
-	static const char *const atomics[] = { "FETCH_AND_ADD", "CMP_AND_SWAP", NULL };
-	int v = 0, ret;
-
 	switch (id) {
 	case B_RX_DEPTH:
-		p->given |= GD_GIVEN_RX_DEPTH;
-		return u32_opt("-r/--rx-depth", arg, 1, 16384, &p->rx_depth);
+		return gd_param_set(p, GD_PARAM(rx_depth), arg);
 	case B_OUTS:
 		p->given |= GD_GIVEN_OUT_READS;
 		return u32_opt("-o/--outs", arg, 1, 65535, &p->out_reads);
 	case B_ATOMIC:
-		p->given |= GD_GIVEN_ATOMIC_TYPE;
-		ret = gd_opt_choice("-A/--atomic_type", arg, atomics, &v);
-		p->atomic_type = (enum gd_atomic_type)v;
-		return ret;
+		return gd_param_set(p, GD_PARAM(atomic_type), arg);
 	case B_WRITE_IMM:
 		p->write_with_imm = true;
 		return 0;
@@ -537,17 +511,15 @@ static int handle_kind(struct gd_bench_params *p, int id, const char *arg)
 		p->bidirectional = true;
 		return 0;
 	case B_QPS:
-		p->given |= GD_GIVEN_QPS;
-		return u32_opt("-q/--qp", arg, 1, 16384, &p->num_qps);
+		return gd_param_set(p, GD_PARAM(num_qps), arg);
 	case B_TX_DEPTH:
-		p->given |= GD_GIVEN_TX_DEPTH;
-		return u32_opt("-t/--tx-depth", arg, 1, 15000, &p->tx_depth);
+		return gd_param_set(p, GD_PARAM(tx_depth), arg);
 	case B_CQ_MOD:
 		p->given |= GD_GIVEN_CQ_MOD;
-		return u32_opt("-Q/--cq-mod", arg, 1, 15000, &p->cq_mod);
+		return u32_opt("-Q/--cq-mod", arg, 1, GD_BENCH_MAX_DEPTH, &p->cq_mod);
 	case B_POST_LIST:
 		p->given |= GD_GIVEN_POST_LIST;
-		return u32_opt("-l/--post_list", arg, 1, 15000, &p->post_list);
+		return u32_opt("-l/--post_list", arg, 1, GD_BENCH_MAX_DEPTH, &p->post_list);
 	case B_NO_PEAK:
 		p->no_peak = true;
 		return 0;
@@ -759,6 +731,8 @@ int gd_bench_check(struct gd_bench_params *p)
 	int ret;
 
 	if (p->dev[0] && gd_dev_name_check(p->dev, "-d/--ib-dev (the device)"))
+		return -EINVAL;
+	if (gd_params_check(p)) /* the listed ranges, for callers without a command line */
 		return -EINVAL;
 	if ((ret = check_sizes(p)) || (ret = check_length(p)) || (ret = check_queues(p)) ||
 	    (ret = check_report(p)) || (ret = check_memory(p)) ||

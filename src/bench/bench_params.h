@@ -15,6 +15,7 @@
 #define GD_BENCH_PARAMS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "initiator.h"
@@ -44,6 +45,12 @@ enum gd_output { GD_OUTPUT_FULL = 0, GD_OUTPUT_BANDWIDTH, GD_OUTPUT_MSG_RATE, GD
 #define GD_BENCH_PEAK_MAX_ITERS 20000    /* peak is O(N^2/cq_mod): perftest's cut-off */
 #define GD_BENCH_DEF_PRECISION 1.0      /* --precision, percent: the adaptive sweep's epsilon */
 #define GD_BENCH_DEF_QP_TIMEOUT 14      /* -u: ACK timeout 4.096 us x 2^14 = 67 ms (perftest's) */
+#define GD_BENCH_MAX_SIZE (UINT32_MAX / 2) /* -s: the largest message (a verbs length is u32) */
+#define GD_BENCH_MIN_ITERS 5            /* -n: perftest's floor */
+#define GD_BENCH_MAX_DEPTH 15000        /* -t, -Q, -l: perftest's send queue limit */
+#define GD_BENCH_MAX_RX_DEPTH 16384     /* -r */
+#define GD_BENCH_MAX_QPS 16384          /* -q, and the QP count a CONN message may carry */
+#define GD_BENCH_MAX_DURATION (86400u * 366) /* -D, -f: a year */
 #define GD_CYCLE_BYTES 4096	/* small messages rotate through this much of a QP's region */
 /* What one run may allocate per QP besides its buffers, per work request and
  * fixed (queues, CQ entries, the driver's QP state): an estimate that errs high. */
@@ -174,6 +181,78 @@ const char *gd_output_name(enum gd_output o);		  /* "full", "bandwidth", ... */
 const char *gd_bench_op_title(enum gd_bench_op op);
 /* "gd_write_bw" etc. */
 const char *gd_bench_tool_name(enum gd_bench_op op, enum gd_bench_kind kind);
+
+/*
+ * ---- The parameters both sides must agree on: ONE list ----
+ *
+ * gd_matched_params[] (bench_params.c) lists every parameter the side channel
+ * carries in HELLO, in wire order, and says for each: the member, its wire
+ * width, the values it takes (the same range for the wire decoder, the option
+ * parser and gd_bench_check), its default, its JSON key under "params", its
+ * words for messages, and when two sides must agree on it. From the list come
+ * the HELLO copy, encode and decode with the range checks (wire.c), the
+ * difference report (gd_params_diff), the defaults and the JSON. Adding one
+ * (doc/engine.md): an entry in the list, an option row in bench_opts.c and a
+ * handler line there: case B_X: return gd_param_set(p, GD_PARAM(x), arg);
+ * Adding one changes HELLO: bump GD_WIRE_VERSION (wire.h) with it.
+ */
+enum gd_param_type {
+	GD_PT_ENUM,	/* a small enum: u8 on the wire, name() for JSON and messages */
+	GD_PT_FLAG,	/* a bool: one bit (bit) of HELLO's flags byte; keep the flags together */
+	GD_PT_UINT,	/* an unsigned integer: wire = 4 or 8 bytes */
+	GD_PT_SIZE,	/* the same, given with K/M/G suffixes on the command line */
+	GD_PT_STR,	/* a char array: u16 length + printable ASCII on the wire, "" allowed */
+};
+
+enum gd_param_flags {
+	GD_PF_JSON_IF_APPLIES = 1 << 0, /* JSON only when applies() (atomic_type) */
+	GD_PF_MUST_DIFFER = 1 << 1,	/* the sides must differ (role: a server and a client) */
+};
+
+struct gd_param {
+	size_t off, len;		/* the member: GD_PARAM_AT(member) */
+	enum gd_param_type type;
+	uint8_t wire;			/* bytes on the wire (1, 4, 8); 0 for flags and strings */
+	uint8_t bit;			/* GD_PT_FLAG: its bit in the flags byte */
+	uint64_t min, max;		/* the values taken everywhere (strings: length) */
+	uint64_t umin;			/* the option's floor when above min (-D 0 is "counted"), else 0 */
+	bool (*valid)(uint64_t v);	/* a further rule (-m: a power of two), NULL: none */
+	const char *form;		/* the values valid() takes, in words */
+	uint64_t def;			/* the default, or */
+	uint64_t (*def_fn)(enum gd_bench_op op, enum gd_bench_kind kind); /* by tool */
+	uint32_t given;			/* GD_GIVEN_* bit its option sets, 0 none */
+	const char *opt;		/* "-s/--size" (option messages), NULL: no option here */
+	const char *what;		/* "message size" (wire messages: "HELLO message size ...") */
+	const char *label;		/* "message size (-s)" in the difference report, NULL: not compared */
+	const char *json;		/* "size_bytes" under "params", NULL: not there */
+	const char *(*name)(unsigned v); /* GD_PT_ENUM: the value's name */
+	/* the value in the difference report when not name(v): the test compares op and kind */
+	const char *(*show)(const struct gd_bench_params *p);
+	/* compared only when both sides' parameters apply (e.g. -s without -a), NULL: always */
+	bool (*applies)(const struct gd_bench_params *p);
+	unsigned flags;			/* enum gd_param_flags */
+};
+
+#define GD_PARAM(member) offsetof(struct gd_bench_params, member)
+#define GD_PARAM_AT(member) .off = GD_PARAM(member), \
+	.len = sizeof(((struct gd_bench_params *)0)->member)
+
+extern const struct gd_param gd_matched_params[];
+extern const size_t gd_matched_nparams;
+
+/* The entry of the member at off (GD_PARAM(member)), NULL when not in the list. */
+const struct gd_param *gd_param_find(size_t off);
+/* A numeric entry's value in p (any integer width), and its setter. */
+uint64_t gd_param_get(const struct gd_bench_params *p, const struct gd_param *d);
+void gd_param_put(struct gd_bench_params *p, const struct gd_param *d, uint64_t v);
+/* v is one of the values d takes (range and valid()). */
+bool gd_param_ok(const struct gd_param *d, uint64_t v);
+/* The option handler of a listed parameter: parse arg into p (range, umin,
+ * valid, names, K/M/G for sizes), set its given bit. 0 or -errno after a message. */
+int gd_param_set(struct gd_bench_params *p, size_t off, const char *arg);
+/* Every listed value in its range (callers without a command line, gd_check):
+ * 0 or -EINVAL after a message. gd_bench_check() asks it. */
+int gd_params_check(const struct gd_bench_params *p);
 
 /*
  * Add every effective parameter to obj under "params" (JSON keys carry their

@@ -178,130 +178,99 @@ const char *gd_wire_type_name(unsigned type)
 	return type < GD_ARRAY_SIZE(n) && n[type] ? n[type] : "unknown";
 }
 
-/* ---- HELLO ------------------------------------------------------------ */
-
-enum hello_flags {
-	HF_BIDIR = 1 << 0,
-	HF_WRITE_IMM = 1 << 1,
-	HF_SEND_IMM = 1 << 2,
-	HF_ALL_SIZES = 1 << 3,
-	HF_INFINITE = 1 << 4,
-	HF_VALIDATE = 1 << 5,
-	HF_WARM_UP = 1 << 6,
-	HF_IPV6 = 1 << 7,
-};
+/* ---- HELLO: generated from the list of matched parameters (bench_params.h) ---- */
 
 void gd_wire_hello_from_params(struct gd_wire_hello *h, const struct gd_bench_params *p)
 {
-	const struct gd_bench_params *s = p;
-	struct gd_bench_params *d = &h->params;
-
 	memset(h, 0, sizeof(*h));
 	snprintf(h->tool, sizeof(h->tool), "%s", gd_bench_tool_name(p->op, p->kind));
 	snprintf(h->version, sizeof(h->version), "%s", gd_version());
-	d->role = s->role;
-	d->op = s->op;
-	d->kind = s->kind;
-	d->conn = s->conn;
-	d->atomic_type = s->atomic_type;
-	d->bidirectional = s->bidirectional;
-	d->write_with_imm = s->write_with_imm;
-	d->send_with_imm = s->send_with_imm;
-	d->all_sizes = s->all_sizes;
-	d->run_infinitely = s->run_infinitely;
-	d->validate = s->validate;
-	d->perform_warm_up = s->perform_warm_up;
-	d->ipv6 = s->ipv6;
-	d->size = s->size;
-	d->iters = s->iters;
-	d->duration_s = s->duration_s;
-	d->num_qps = s->num_qps;
-	d->tx_depth = s->tx_depth;
-	d->rx_depth = s->rx_depth;
-	d->mtu = s->mtu;
-	d->init.initiator = s->init.initiator;
+	for (size_t i = 0; i < gd_matched_nparams; i++) {
+		const struct gd_param *d = &gd_matched_params[i];
+
+		if (d->type == GD_PT_STR)
+			memcpy((char *)&h->params + d->off, (const char *)p + d->off, d->len);
+		else
+			gd_param_put(&h->params, d, gd_param_get(p, d));
+	}
+}
+
+/* The flags byte: every GD_PT_FLAG entry's bit. */
+static uint8_t hello_flags(const struct gd_bench_params *p)
+{
+	uint8_t flags = 0;
+
+	for (size_t i = 0; i < gd_matched_nparams; i++) {
+		const struct gd_param *d = &gd_matched_params[i];
+
+		if (d->type == GD_PT_FLAG && gd_param_get(p, d))
+			flags |= (uint8_t)(1u << d->bit);
+	}
+	return flags;
 }
 
 static int encode_hello(struct wbuf *w, const struct gd_wire_hello *h)
 {
 	const struct gd_bench_params *p = &h->params;
-	uint8_t flags = (p->bidirectional ? HF_BIDIR : 0) | (p->write_with_imm ? HF_WRITE_IMM : 0) |
-			(p->send_with_imm ? HF_SEND_IMM : 0) | (p->all_sizes ? HF_ALL_SIZES : 0) |
-			(p->run_infinitely ? HF_INFINITE : 0) | (p->validate ? HF_VALIDATE : 0) |
-			(p->perform_warm_up ? HF_WARM_UP : 0) | (p->ipv6 ? HF_IPV6 : 0);
 
-	if ((unsigned)p->role >= GD_ROLE_COUNT || (unsigned)p->op >= GD_OP_COUNT ||
-	    (unsigned)p->kind >= GD_KIND_COUNT || (unsigned)p->conn >= GD_CONN_COUNT ||
-	    (unsigned)p->atomic_type >= GD_ATOMIC_COUNT)
-		return -EINVAL;
 	if (put_str(w, h->tool, GD_WIRE_TOOL_MAX - 1) || put_str(w, h->version, GD_WIRE_VERSION_STR_MAX - 1))
 		return -EINVAL;
-	put_u8(w, (uint8_t)p->role);
-	put_u8(w, (uint8_t)p->op);
-	put_u8(w, (uint8_t)p->kind);
-	put_u8(w, (uint8_t)p->conn);
-	put_u8(w, (uint8_t)p->atomic_type);
-	put_u8(w, flags);
-	put_u64(w, p->size);
-	put_u64(w, p->iters);
-	put_u32(w, p->duration_s);
-	put_u32(w, p->num_qps);
-	put_u32(w, p->tx_depth);
-	put_u32(w, p->rx_depth);
-	put_u32(w, p->mtu);
-	put_u8(w, (uint8_t)p->init.initiator);
+	for (size_t i = 0; i < gd_matched_nparams; i++) {
+		const struct gd_param *d = &gd_matched_params[i];
+		const char *s = (const char *)p + d->off;
+		uint64_t v;
+
+		if (d->type == GD_PT_STR) {
+			if (strnlen(s, d->len) >= d->len || put_str(w, s, GD_MIN(d->max, d->len - 1)))
+				return -EINVAL;
+			continue;
+		}
+		if (d->type == GD_PT_FLAG) { /* one byte for all, where the first one is */
+			if (d->bit == 0)
+				put_u8(w, hello_flags(p));
+			continue;
+		}
+		v = gd_param_get(p, d);
+		if (!gd_param_ok(d, v)) /* a value the peer would refuse */
+			return -EINVAL;
+		put_be(w, v, d->wire);
+	}
 	return 0;
+}
+
+static void decode_param(struct rbuf *r, struct gd_bench_params *p, const struct gd_param *d)
+{
+	char what[64];
+	uint64_t v;
+
+	snprintf(what, sizeof(what), "HELLO %s", d->what);
+	if (d->type == GD_PT_STR) {
+		get_str(r, (char *)p + d->off, GD_MIN(d->max, d->len - 1), true, false, what);
+		return;
+	}
+	if (d->type == GD_PT_FLAG) {
+		if (d->bit)
+			return;
+		v = get_u8(r, "HELLO flags");
+		for (size_t i = 0; i < gd_matched_nparams; i++)
+			if (gd_matched_params[i].type == GD_PT_FLAG)
+				gd_param_put(p, &gd_matched_params[i], v >> gd_matched_params[i].bit & 1);
+		return;
+	}
+	v = get_be(r, d->wire, what);
+	range(r, v, d->min, d->max, what);
+	if (!r->ret && d->valid && !d->valid(v))
+		rfail(r, -EBADMSG, "%s %" PRIu64 " is not %s", what, v, d->form);
+	gd_param_put(p, d, v);
 }
 
 static void decode_hello(struct rbuf *r, struct gd_wire_hello *h)
 {
-	struct gd_bench_params *p = &h->params;
-	uint8_t v, flags;
-
 	memset(h, 0, sizeof(*h));
 	get_str(r, h->tool, GD_WIRE_TOOL_MAX - 1, false, false, "HELLO tool name");
 	get_str(r, h->version, GD_WIRE_VERSION_STR_MAX - 1, false, false, "HELLO version");
-	v = get_u8(r, "HELLO role");
-	range(r, v, 0, GD_ROLE_COUNT - 1, "HELLO role");
-	p->role = (enum gd_bench_role)v;
-	v = get_u8(r, "HELLO operation");
-	range(r, v, 0, GD_OP_COUNT - 1, "HELLO operation");
-	p->op = (enum gd_bench_op)v;
-	v = get_u8(r, "HELLO test kind");
-	range(r, v, 0, GD_KIND_COUNT - 1, "HELLO test kind");
-	p->kind = (enum gd_bench_kind)v;
-	v = get_u8(r, "HELLO connection method");
-	range(r, v, 0, GD_CONN_COUNT - 1, "HELLO connection method");
-	p->conn = (enum gd_conn_method)v;
-	v = get_u8(r, "HELLO atomic type");
-	range(r, v, 0, GD_ATOMIC_COUNT - 1, "HELLO atomic type");
-	p->atomic_type = (enum gd_atomic_type)v;
-	flags = get_u8(r, "HELLO flags");
-	p->bidirectional = flags & HF_BIDIR;
-	p->write_with_imm = flags & HF_WRITE_IMM;
-	p->send_with_imm = flags & HF_SEND_IMM;
-	p->all_sizes = flags & HF_ALL_SIZES;
-	p->run_infinitely = flags & HF_INFINITE;
-	p->validate = flags & HF_VALIDATE;
-	p->perform_warm_up = flags & HF_WARM_UP;
-	p->ipv6 = flags & HF_IPV6;
-	p->size = get_u64(r, "HELLO message size");
-	range(r, p->size, 1, UINT32_MAX / 2, "HELLO message size");
-	p->iters = get_u64(r, "HELLO iterations");
-	range(r, p->iters, 1, UINT32_MAX, "HELLO iterations");
-	p->duration_s = get_u32(r, "HELLO duration");
-	p->num_qps = get_u32(r, "HELLO number of QPs");
-	range(r, p->num_qps, 1, GD_WIRE_MAX_QPS, "HELLO number of QPs");
-	p->tx_depth = get_u32(r, "HELLO tx depth");
-	range(r, p->tx_depth, 1, 15000, "HELLO tx depth");
-	p->rx_depth = get_u32(r, "HELLO rx depth");
-	range(r, p->rx_depth, 1, 16384, "HELLO rx depth");
-	p->mtu = get_u32(r, "HELLO MTU");
-	if (!r->ret && !valid_mtu(p->mtu, true))
-		rfail(r, -EBADMSG, "HELLO MTU %u is not 0, 256, 512, 1024, 2048 or 4096", p->mtu);
-	v = get_u8(r, "HELLO initiator");
-	range(r, v, 0, GD_INIT_COUNT - 1, "HELLO initiator");
-	p->init.initiator = (enum gd_initiator)v;
+	for (size_t i = 0; i < gd_matched_nparams && !r->ret; i++)
+		decode_param(r, &h->params, &gd_matched_params[i]);
 }
 
 /* ---- CONN, READY ------------------------------------------------------ */
@@ -617,27 +586,23 @@ static void add_diff(struct diff *d, const char *what, const char *lv, const cha
 	d->off += (size_t)n;
 }
 
-static void diff_u64(struct diff *d, const char *what, uint64_t l, uint64_t r)
+/* The value of a listed parameter as the report shows it. */
+static const char *show(const struct gd_param *d, const struct gd_bench_params *p, char *buf,
+			size_t len)
 {
-	char a[24], b[24];
+	uint64_t v;
 
-	if (l == r)
-		return;
-	snprintf(a, sizeof(a), "%" PRIu64, l);
-	snprintf(b, sizeof(b), "%" PRIu64, r);
-	add_diff(d, what, a, b);
-}
-
-static void diff_bool(struct diff *d, const char *what, bool l, bool r)
-{
-	if (l != r)
-		add_diff(d, what, l ? "on" : "off", r ? "on" : "off");
-}
-
-static void diff_str(struct diff *d, const char *what, const char *l, const char *r)
-{
-	if (strcmp(l, r))
-		add_diff(d, what, l, r);
+	if (d->show)
+		return d->show(p);
+	if (d->type == GD_PT_STR)
+		return (const char *)p + d->off;
+	v = gd_param_get(p, d);
+	if (d->type == GD_PT_ENUM)
+		return d->name((unsigned)v);
+	if (d->type == GD_PT_FLAG)
+		return v ? "on" : "off";
+	snprintf(buf, len, "%" PRIu64, v);
+	return buf;
 }
 
 int gd_params_diff(const struct gd_bench_params *l, const struct gd_bench_params *r, char *buf,
@@ -647,36 +612,23 @@ int gd_params_diff(const struct gd_bench_params *l, const struct gd_bench_params
 	struct diff d = { .buf = buf, .len = len,
 			  .lrole = same_role ? "local" : gd_bench_role_name(l->role),
 			  .rrole = same_role ? "remote" : gd_bench_role_name(r->role) };
-	bool timed = l->duration_s || r->duration_s || l->run_infinitely || r->run_infinitely;
 
 	if (len)
 		buf[0] = '\0';
-	if (same_role)
-		add_diff(&d, "role", gd_bench_role_name(l->role), gd_bench_role_name(r->role));
-	diff_str(&d, "test", gd_bench_tool_name(l->op, l->kind), gd_bench_tool_name(r->op, r->kind));
-	diff_str(&d, "connection method (-R)", gd_conn_method_name(l->conn), gd_conn_method_name(r->conn));
-	if (l->op == GD_OP_ATOMIC && r->op == GD_OP_ATOMIC)
-		diff_str(&d, "atomic type (-A)", gd_atomic_type_name(l->atomic_type),
-			 gd_atomic_type_name(r->atomic_type));
-	diff_bool(&d, "bidirectional (-b)", l->bidirectional, r->bidirectional);
-	diff_bool(&d, "--write_with_imm", l->write_with_imm, r->write_with_imm);
-	diff_bool(&d, "--send_with_imm", l->send_with_imm, r->send_with_imm);
-	diff_bool(&d, "all sizes (-a)", l->all_sizes, r->all_sizes);
-	if (!l->all_sizes && !r->all_sizes)
-		diff_u64(&d, "message size (-s)", l->size, r->size);
-	diff_u64(&d, "duration in seconds (-D)", l->duration_s, r->duration_s);
-	diff_bool(&d, "--run_infinitely", l->run_infinitely, r->run_infinitely);
-	if (!timed)
-		diff_u64(&d, "iterations (-n)", l->iters, r->iters);
-	diff_u64(&d, "number of QPs (-q)", l->num_qps, r->num_qps);
-	diff_u64(&d, "tx depth (-t)", l->tx_depth, r->tx_depth);
-	diff_u64(&d, "rx depth (-r)", l->rx_depth, r->rx_depth);
-	diff_bool(&d, "--validate", l->validate, r->validate);
-	diff_bool(&d, "--perform_warm_up", l->perform_warm_up, r->perform_warm_up);
-	diff_bool(&d, "IPv6 (--ipv6)", l->ipv6, r->ipv6);
-	/* a latency test's passive side behaves differently (no ping-pong) */
-	if (l->kind == GD_KIND_LAT && r->kind == GD_KIND_LAT)
-		diff_str(&d, "initiator (--initiator)", gd_initiator_name(l->init.initiator),
-			 gd_initiator_name(r->init.initiator));
+	for (size_t i = 0; i < gd_matched_nparams; i++) {
+		const struct gd_param *e = &gd_matched_params[i];
+		char a[GD_BENCH_HOST_MAX], b[GD_BENCH_HOST_MAX];
+		const char *lv, *rv;
+		bool differ;
+
+		if (!e->label || (e->applies && !(e->applies(l) && e->applies(r))))
+			continue;
+		lv = show(e, l, a, sizeof(a));
+		rv = show(e, r, b, sizeof(b));
+		differ = strcmp(lv, rv) != 0;
+		if (differ != !(e->flags & GD_PF_MUST_DIFFER))
+			continue;
+		add_diff(&d, e->label, lv, rv);
+	}
 	return d.count;
 }

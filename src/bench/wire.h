@@ -13,9 +13,12 @@
  *   u32 length  payload bytes, at most GD_WIRE_MAX_PAYLOAD
  *
  * Payloads (each exactly as long as its fields; trailing bytes are an error):
- *   HELLO   str tool, str version, u8 role, then the parameters that must
- *           match (see gd_params_diff), the MTU the sender wants, and
- *           u8 initiator (--initiator: cpu, proxy, ibgda, ibgda-cpudb)
+ *   HELLO   str tool, str version, then the list of matched parameters
+ *           (gd_matched_params, bench_params.h) in its order: u8 role, op,
+ *           kind, conn, atomic type, u8 flags (-b, --write_with_imm,
+ *           --send_with_imm, -a, --run_infinitely, --validate,
+ *           --perform_warm_up, --ipv6: bits 0..7), u64 size, u64 iters,
+ *           u32 duration, qps, tx depth, rx depth, MTU, u8 initiator
  *   CONN    one per QP, in order: u32 qp_index, u32 qp_count, u16 lid,
  *           u32 qpn, u32 psn, u32 rkey, u64 vaddr, u64 buf_size, 16 gid,
  *           i32 gid_index, u32 out_reads, u32 mtu
@@ -47,7 +50,7 @@
 #define GD_WIRE_TOOL_MAX 32
 #define GD_WIRE_VERSION_STR_MAX 32
 #define GD_WIRE_TEXT_MAX 2048
-#define GD_WIRE_MAX_QPS 16384
+#define GD_WIRE_MAX_QPS GD_BENCH_MAX_QPS
 
 enum gd_wire_type {
 	GD_MSG_HELLO = 1,

@@ -83,6 +83,64 @@ static void hello_round_trip(void **state)
 	assert_string_equal(diff, "");
 }
 
+/* The HELLO parameter bytes (after the tool and version strings), as the
+ * hand-written encoder before the list of matched parameters (issue 20) made
+ * them: the list must reproduce them byte for byte (wire version 2). */
+static void hello_golden(const struct gd_bench_params *p, const char *want, size_t want_len)
+{
+	struct gd_wire_msg m = { .type = GD_MSG_HELLO }, out;
+	size_t n, off = GD_WIRE_HDR_LEN;
+
+	gd_wire_hello_from_params(&m.hello, p);
+	n = encode(&m);
+	off += 2 + (size_t)((buf[off] << 8) | buf[off + 1]);
+	off += 2 + (size_t)((buf[off] << 8) | buf[off + 1]);
+	assert_int_equal(n - off, want_len);
+	assert_memory_equal(buf + off, want, want_len);
+	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
+	n = encode(&(struct gd_wire_msg){ .type = GD_MSG_HELLO, .hello = out.hello });
+	assert_memory_equal(buf + off, want, want_len); /* decode, encode: the same bytes */
+}
+
+static void hello_bytes_unchanged(void **state)
+{
+	struct gd_bench_params p;
+
+	(void)state;
+	gd_bench_params_defaults(&p, GD_OP_WRITE, GD_KIND_BW);
+	hello_golden(&p, "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00"
+		     "\x00\x00\x00\x00\x13\x88\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00"
+		     "\x80\x00\x00\x00\x01\x00\x00\x00\x00\x00", 43);
+	gd_bench_params_defaults(&p, GD_OP_ATOMIC, GD_KIND_LAT);
+	p.role = GD_ROLE_CLIENT;
+	p.conn = GD_CONN_RDMA_CM;
+	p.atomic_type = GD_ATOMIC_CMP_AND_SWAP;
+	p.mtu = 4096;
+	p.init.initiator = GD_INIT_PROXY;
+	hello_golden(&p, "\x01\x02\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x08\x00\x00"
+		     "\x00\x00\x00\x00\x03\xe8\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00"
+		     "\x01\x00\x00\x00\x01\x00\x00\x10\x00\x01", 43);
+	gd_bench_params_defaults(&p, GD_OP_SEND, GD_KIND_BW);
+	p.bidirectional = p.write_with_imm = p.send_with_imm = p.all_sizes = true;
+	p.run_infinitely = p.validate = p.perform_warm_up = p.ipv6 = true;
+	p.size = 0x7fffffffu;
+	p.iters = 0xffffffffu;
+	p.duration_s = 31622400;
+	p.num_qps = 16384;
+	p.tx_depth = 15000;
+	p.rx_depth = 16384;
+	p.mtu = 256;
+	p.init.initiator = GD_INIT_IBGDA_CPUDB;
+	hello_golden(&p, "\x00\x03\x00\x00\x00\xff\x00\x00\x00\x00\x7f\xff\xff\xff\x00\x00"
+		     "\x00\x00\xff\xff\xff\xff\x01\xe2\x85\x00\x00\x00\x40\x00\x00\x00\x3a"
+		     "\x98\x00\x00\x40\x00\x00\x00\x01\x00\x03", 43);
+	/* a value outside the list's range is not sent */
+	p.num_qps = 16385;
+	assert_int_equal(gd_wire_encode(&(struct gd_wire_msg){ .type = GD_MSG_HELLO,
+			 .hello = { .tool = "gd_send_bw", .version = "x", .params = p } }, buf,
+			 sizeof(buf)), -EINVAL);
+}
+
 static void conn_round_trip(void **state)
 {
 	struct gd_wire_msg m = { .type = GD_MSG_CONN }, out;
@@ -439,6 +497,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hello_round_trip),
+		cmocka_unit_test(hello_bytes_unchanged),
 		cmocka_unit_test(conn_round_trip),
 		cmocka_unit_test(other_round_trips),
 		cmocka_unit_test(bad_header),
