@@ -61,6 +61,7 @@ struct gd_loop_cfg {
 	char dev_name[64];		/* for messages */
 	struct gd_init_opts init;	/* --initiator and its shape (proxy, IBGDA) */
 	char pin_cores[GD_BENCH_CORES_MAX]; /* --pin_cores (a proxy pins its threads) */
+	int producer_cuda;		/* the proxy's GPU producer: --use_cuda's index, else 0 */
 };
 
 struct gd_loop {

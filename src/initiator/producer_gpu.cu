@@ -27,9 +27,11 @@ extern "C" __global__ void gd_proxy_produce_thread(struct gd_prod_args a)
 
 	if (g >= a.ngroups)
 		return;
+	gd_prod_mark_start(&a);
 	for (uint64_t k = 0; k < a.per_group; k++)
 		if (gd_prod_issue(&a, g, k, 1, &cache))
 			return;
+	gd_prod_mark_issued(&a);
 }
 
 extern "C" __global__ void gd_proxy_produce_warp(struct gd_prod_args a)
@@ -40,6 +42,8 @@ extern "C" __global__ void gd_proxy_produce_warp(struct gd_prod_args a)
 	const struct gd_ring_view *r = &a.set.ring[ring];
 	uint64_t cache = 0;
 
+	if (lane == 0)
+		gd_prod_mark_start(&a);
 	for (uint64_t k = 0; k < a.per_group; k += 32) {
 		uint32_t n = a.per_group - k < 32 ? (uint32_t)(a.per_group - k) : 32;
 		uint64_t idx = 0, code = 0;
@@ -78,6 +82,8 @@ extern "C" __global__ void gd_proxy_produce_warp(struct gd_prod_args a)
 						(v[kw] & ~1ull) | gd_desc_lap(idx + s, r->log2));
 		}
 	}
+	if (lane == 0)
+		gd_prod_mark_issued(&a);
 }
 
 extern "C" __global__ void gd_proxy_produce_block(struct gd_prod_args a)
@@ -88,6 +94,8 @@ extern "C" __global__ void gd_proxy_produce_block(struct gd_prod_args a)
 	const struct gd_ring_view *r = &a.set.ring[ring];
 	uint64_t cache = 0;
 
+	if (t == 0)
+		gd_prod_mark_start(&a);
 	for (uint64_t k = 0; k < a.per_group; k += bs) {
 		uint32_t n = a.per_group - k < bs ? (uint32_t)(a.per_group - k) : bs;
 
@@ -113,6 +121,8 @@ extern "C" __global__ void gd_proxy_produce_block(struct gd_prod_args a)
 		}
 		__syncthreads();
 	}
+	if (t == 0)
+		gd_prod_mark_issued(&a);
 }
 
 /* After the producers: one thread quiets every ring (the grid's end). */
@@ -122,6 +132,8 @@ extern "C" __global__ void gd_proxy_quiet(struct gd_prod_args a)
 
 	if (gd_ring_quiet(&a.set, &f))
 		gd_ring_fail_record(a.fail, &f);
+	else if (a.clock)
+		gd_hd_store_rel(&a.clock->quiet, gd_hd_now_ns());
 }
 
 /* Put + quiet round trips from one thread; samples in ns (%globaltimer). */
