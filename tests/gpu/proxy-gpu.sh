@@ -57,7 +57,7 @@ else
 fi
 
 echo "== 2. rate table: requests/s vs scope, CTAs, proxy threads (write, 8 B; $cores CPUs)"
-printf '%-7s %5s %8s %6s %12s %10s\n' scope ctas threads proxies Mreq/s per_bell
+printf '%-7s %5s %8s %6s %12s %12s %12s %10s\n' scope ctas threads proxies Mreq/s issue_M/s compl_M/s per_bell
 for pt in 1 2 4; do
 	[ "$pt" -lt "$cores" ] || continue
 	for scope in thread warp block; do
@@ -71,7 +71,10 @@ for pt in 1 2 4; do
 				--pin_cores "$(seq -s, 1 $pt)" 2>&1 | grep '^rate')
 			rate=$(echo "$line" | sed -n 's/.*Mreq_per_s=\([0-9.]*\).*/\1/p')
 			bell=$(echo "$line" | sed -n 's/.*per_doorbell=\([0-9.]*\).*/\1/p')
-			printf '%-7s %5s %8s %6s %12s %10s\n' $scope $ctas $threads $pt "${rate:-FAILED}" "${bell:--}"
+			iss=$(echo "$line" | sed -n 's/.*issue_Mreq_per_s=\([0-9.]*\).*/\1/p')
+			cpl=$(echo "$line" | sed -n 's/.*completion_Mreq_per_s=\([0-9.]*\).*/\1/p')
+			printf '%-7s %5s %8s %6s %12s %12s %12s %10s\n' $scope $ctas $threads $pt \
+				"${rate:-FAILED}" "${iss:--}" "${cpl:--}" "${bell:--}"
 			[ -n "$rate" ] || fail=$((fail + 1))
 		done
 	done
