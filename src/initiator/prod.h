@@ -34,6 +34,8 @@ struct gd_prod_args {
 	uint64_t region_bytes;  /* distance between regions */
 	struct gd_ring_fail *fail; /* first failure (code 0 = none) */
 	struct gd_prod_clock *clock; /* issue and completion times, or NULL */
+	uint64_t trap_after;    /* FAULT INJECTION (tests): group 0's GPU producer traps
+				 * before request k == trap_after (0 = never) */
 };
 
 /*

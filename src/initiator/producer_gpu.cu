@@ -28,9 +28,12 @@ extern "C" __global__ void gd_proxy_produce_thread(struct gd_prod_args a)
 	if (g >= a.ngroups)
 		return;
 	gd_prod_mark_start(&a);
-	for (uint64_t k = 0; k < a.per_group; k++)
+	for (uint64_t k = 0; k < a.per_group; k++) {
+		if (a.trap_after && g == 0 && k == a.trap_after)
+			__trap(); /* fault injection (tests) */
 		if (gd_prod_issue(&a, g, k, 1, &cache))
 			return;
+	}
 	gd_prod_mark_issued(&a);
 }
 
@@ -51,6 +54,8 @@ extern "C" __global__ void gd_proxy_produce_warp(struct gd_prod_args a)
 		if (lane == 0) {
 			struct gd_ring_fail f = {};
 
+			if (a.trap_after && g == 0 && k >= a.trap_after)
+				__trap(); /* fault injection (tests) */
 			idx = gd_ring_reserve(r, n);
 			code = gd_ring_wait_space(&a.set, ring, idx, n, &cache, &f);
 			if (code)
@@ -102,6 +107,8 @@ extern "C" __global__ void gd_proxy_produce_block(struct gd_prod_args a)
 		if (t == 0) {
 			struct gd_ring_fail f = {};
 
+			if (a.trap_after && g == 0 && k >= a.trap_after)
+				__trap(); /* fault injection (tests) */
 			s_idx = gd_ring_reserve(r, n);
 			s_code = gd_ring_wait_space(&a.set, ring, s_idx, n, &cache, &f);
 			if (s_code)

@@ -138,6 +138,9 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 	r->a.nregions = 1;
 	r->a.size = size;
 	r->a.region_bytes = 0; /* offsets are relative to each QP's own regions */
+	/* FAULT INJECTION for the GPU tier's fault cells: the kernel traps */
+	if (r->st->gp && getenv("GDPERF_TEST_GPU_TRAP_AFTER"))
+		r->a.trap_after = strtoull(getenv("GDPERF_TEST_GPU_TRAP_AFTER"), NULL, 0);
 	/* >= 1 us per request on top of --timeout, as the GPU tier's program */
 	r->max_ns = cfg.timeout_ns + c->iters * c->nqp * 1000ull;
 	return 0;

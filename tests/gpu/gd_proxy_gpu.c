@@ -9,7 +9,9 @@
  *                [--scope thread|warp|block] [--ctas N] [--threads N]
  *                [--proxy_threads N] [--ring_slots N] [--requests N per group]
  *                [--validate] [--lat N] [--timeout SEC] [--fail_after N]
- *                [--pin_cores LIST]
+ *                [--pin_cores LIST] [--trap_after N]
+ * --trap_after N: FAULT INJECTION, group 0 of the GPU producer traps at its
+ * N-th request (the kernel fails; the program must exit 1, the GPU stay usable).
  *
  * Exit: 0 ok, 1 failed (validation, fault, deadline), 2 usage, 3 no GPU or
  * built without nvcc (GPU producer only).
@@ -33,7 +35,7 @@ struct cfg {
 	bool gpu, validate;
 	uint32_t op, size, ctas, threads, proxy_threads, slots, ncores;
 	enum gd_scope scope;
-	uint64_t requests, lat, timeout_s, fail_after;
+	uint64_t requests, lat, timeout_s, fail_after, trap_after;
 	int cores[GD_RING_MAX];
 };
 
@@ -66,7 +68,7 @@ static int usage(const char *why)
 	fprintf(stderr, "gd_proxy_gpu: %s\nusage: gd_proxy_gpu [--producer gpu|host] [--op "
 		"write|read|fadd|cas] [--size N] [--scope thread|warp|block] [--ctas N] [--threads N] "
 		"[--proxy_threads N] [--ring_slots N] [--requests N] [--validate] [--lat N] "
-		"[--timeout SEC] [--fail_after N] [--pin_cores LIST]\n", why);
+		"[--timeout SEC] [--fail_after N] [--trap_after N] [--pin_cores LIST]\n", why);
 	return GD_EXIT_USAGE;
 }
 
@@ -89,6 +91,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 		{ "proxy_threads", 1, 0, 'p' }, { "ring_slots", 1, 0, 'r' },
 		{ "requests", 1, 0, 'n' }, { "validate", 0, 0, 'v' }, { "lat", 1, 0, 'l' },
 		{ "timeout", 1, 0, 'T' }, { "fail_after", 1, 0, 'f' }, { "pin_cores", 1, 0, 'C' },
+		{ "trap_after", 1, 0, 'X' },
 		{ 0, 0, 0, 0 },
 	};
 	int o, i;
@@ -111,6 +114,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 		case 'l': c->lat = strtoull(optarg, NULL, 0); break;
 		case 'T': c->timeout_s = strtoull(optarg, NULL, 0); break;
 		case 'f': c->fail_after = strtoull(optarg, NULL, 0); break;
+		case 'X': c->trap_after = strtoull(optarg, NULL, 0); break;
 		case 'C': for (char *s = optarg; *s && c->ncores < GD_RING_MAX; s++) { c->cores[c->ncores++] = (int)strtol(s, &s, 10); if (!*s) break; } break;
 		default: return usage("unknown option");
 		}
@@ -174,7 +178,8 @@ static int setup(struct env *e, struct cfg *c)
 				      .ngroups = e->groups, .nregions = e->nregions, .size = c->size,
 				      .per_group = c->lat ? c->lat : c->requests,
 				      .region_bytes = e->region, .fail = e->fail_dev,
-				      .clock = &((struct shared *)dev)->clock };
+				      .clock = &((struct shared *)dev)->clock,
+				      .trap_after = c->trap_after };
 	return gd_proxy_start(e->px);
 }
 

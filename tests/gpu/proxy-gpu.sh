@@ -56,6 +56,17 @@ else
 	echo "FAIL: the injected fault gave exit $rc"; fail=$((fail + 1))
 fi
 
+echo "-- a GPU producer that traps must end the program with exit 1, the GPU usable after"
+t0=$(date +%s)
+out=$(timeout -s KILL 60 "$prog" --op write --scope warp --ctas 4 --threads 64 --requests 4096 --trap_after 100 --timeout 5 2>&1); rc=$?
+echo "$out" | tail -4
+if [ $rc -eq 1 ] && [ $(( $(date +%s) - t0 )) -le 15 ]; then
+	echo "ok: trap reported (exit 1 in $(( $(date +%s) - t0 )) s)"
+else
+	echo "FAIL: the trapping kernel gave exit $rc after $(( $(date +%s) - t0 )) s"; fail=$((fail + 1))
+fi
+case_ok 0 60 --validate --op write --scope warp --ctas 4 --threads 64 --requests 1024
+
 echo "== 2. rate table: requests/s vs scope, CTAs, proxy threads (write, 8 B; $cores CPUs)"
 printf '%-7s %5s %8s %6s %12s %12s %12s %10s\n' scope ctas threads proxies Mreq/s issue_M/s compl_M/s per_bell
 for pt in 1 2 4; do

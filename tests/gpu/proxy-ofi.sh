@@ -31,7 +31,7 @@ fail=0
 # pair NAME TOOL ARGS: server and client on loopback, both bounded; sets rc
 # (the client's, or the server's when the client passed) and the files
 pair() {
-	local name=$1 tool=$2 src crc
+	local name=$1 tool=$2 src
 	shift 2
 	port=$((port + 1))
 	timeout -s KILL 120 "$tools_dir/gd_$tool" "$@" -p $port >"$work/$name.s" 2>&1 &
@@ -41,6 +41,7 @@ pair() {
 	crc=$?
 	wait $src
 	rc=$?
+	src_rc=$rc
 	[ $crc -ne 0 ] && rc=$crc
 	return 0
 }
@@ -102,6 +103,37 @@ else
 		done
 	done
 fi
+# faults over shm: the GPU producer traps (FAULT INJECTION through
+# GDPERF_TEST_GPU_TRAP_AFTER), the server is killed mid-run: both sides exit 1
+# within the deadline, and the GPU stays usable (the next cell runs)
+fault_cell() { # NAME WHAT RC_C RC_S SECONDS
+	local st=ran why="$2: client exit $3, server exit $4 in $5 s"
+	if [ "$3" -ne 1 ] || [ "$4" -ne 1 ] || [ "$5" -gt 30 ]; then
+		st=failed fail=$((fail + 1))
+		tail -5 "$work/$1.c" "$work/$1.s"
+	fi
+	cell gd_write_bw proxy host ofi/shm gpu "$st" "$why"
+}
+if [ -n "$fabric" ]; then
+	f="--fabric ofi --provider shm --initiator=proxy --producer gpu --timeout 5"
+	t0=$(date +%s)
+	GDPERF_TEST_GPU_TRAP_AFTER=100 pair trap write_bw $f -n 100000
+	fault_cell trap "fault: the kernel traps" "$crc" "$src_rc" $(( $(date +%s) - t0 ))
+	port=$((port + 1)) t0=$(date +%s)
+	"$tools_dir/gd_write_bw" $f -n 50000000 -p $port >"$work/kill.s" 2>&1 &
+	spid=$! # no timeout(1) around it: this is the process killed
+	sleep 0.5
+	timeout -s KILL 60 "$tools_dir/gd_write_bw" $f -n 50000000 -p $port 127.0.0.1 >"$work/kill.c" 2>&1 &
+	cpid=$!
+	sleep 2
+	kill -9 $spid
+	wait $cpid; crc=$?
+	cell gd_write_bw proxy host ofi/shm gpu "$([ $crc -eq 1 ] && echo ran || echo failed)" \
+		"fault: server killed: client exit $crc in $(( $(date +%s) - t0 )) s"
+	[ $crc -eq 1 ] || { fail=$((fail + 1)); tail -5 "$work/kill.c"; }
+	run_cell write_bw proxy host ofi/shm gpu $f --validate -n 1000
+fi
+
 # verbs needs an RDMA device: the GPU machine has none (a refusal, exit 3)
 for ini in cpu proxy; do
 	p=
