@@ -7,27 +7,25 @@
 # (tests/gpu/proxy-ofi.sh).
 set -u
 b=${top_builddir:-$(cd "$(dirname "$0")/../.." && pwd)}
-t=$b/tools
-fail=0
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
-
-check() { # rc pattern description command...
-	want=$1 pat=$2 what=$3
-	shift 3
-	"$@" > "$tmp/out" 2>&1 < /dev/null
+fail=0
+# exit code | text the output must hold | case | gd_write_bw arguments
+while IFS='|' read -r want pat what args; do
+	# shellcheck disable=SC2086 # the arguments are words
+	"$b/tools/gd_write_bw" $args >"$tmp/out" 2>&1 </dev/null
 	rc=$?
-	if [ $rc -ne "$want" ]; then
-		echo "FAIL: $what: exit $rc, want $want"; sed 's/^/  /' "$tmp/out"; fail=1
-	elif ! grep -q -- "$pat" "$tmp/out"; then
-		echo "FAIL: $what: output lacks '$pat'"; sed 's/^/  /' "$tmp/out"; fail=1
-	else
+	if [ $rc -eq "$want" ] && grep -q -- "$pat" "$tmp/out"; then
 		echo "ok: $what (exit $rc)"
+		continue
 	fi
-}
-
-check 2 'add --initiator=proxy' "--producer without the proxy" "$t/gd_write_bw" --producer gpu
-check 2 'belongs to --initiator=proxy' "--producer with IBGDA" "$t/gd_write_bw" --initiator=ibgda --producer host
-check 2 'gpu' "--producer with a bad value" "$t/gd_write_bw" --initiator=proxy --producer fpga
-check 0 'producer=WHO' "--producer in --help" "$t/gd_write_bw" --help
+	echo "FAIL: $what: exit $rc (want $want), output must hold '$pat':"
+	sed 's/^/  /' "$tmp/out"
+	fail=1
+done <<'EOT'
+2|add --initiator=proxy|--producer without the proxy|--producer gpu
+2|belongs to --initiator=proxy|--producer with IBGDA|--initiator=ibgda --producer host
+2|gpu|--producer with a bad value|--initiator=proxy --producer fpga
+0|producer=WHO|--producer in --help|--help
+EOT
 exit $fail
