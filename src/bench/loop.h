@@ -107,7 +107,8 @@ struct gd_loop_ops {
 	 * that initiates: attach creates them once the device and buffers
 	 * exist, before the exchange, and puts their QP numbers into
 	 * a->local; connect moves them to RTS toward remote (this side's verbs
-	 * QPs then stay unused); describe gives the report's initiator line;
+	 * QPs then stay unused; without connect, as the proxy whose state is its
+	 * producer, the verbs QPs connect as usual); describe gives the report's initiator line;
 	 * detach destroys them before the protection domain goes. The state
 	 * reaches the loop as gd_loop.state.
 	 */

@@ -488,15 +488,6 @@ static int pb_attach(const struct gd_loop_attach *a, void **state)
 	return choose_producer(a->cfg, st);
 }
 
-/* The proxy posts on the bench's own QPs: nothing to connect. */
-static int pb_connect(void *state, const struct gd_wire_conn *remote, uint32_t n)
-{
-	(void)state;
-	(void)remote;
-	(void)n;
-	return 0;
-}
-
 static const struct gd_report_initiator *pb_describe(const void *state)
 {
 	return state ? &((const struct pb_state *)state)->ini : NULL;
@@ -518,7 +509,7 @@ const struct gd_loop_ops gd_loop_proxy = {
 	.run_bw = proxy_run_bw,
 	.run_lat = proxy_run_lat,
 	.attach = pb_attach,
-	.connect = pb_connect,
+	/* no connect: the proxy posts on the bench's own QPs, connected as usual */
 	.describe = pb_describe,
 	.detach = pb_detach,
 };
