@@ -347,7 +347,7 @@ void gd_report_bw(const struct gd_report *r, const struct gd_bench_size_result *
 	b = shown(s);
 	bw_text_line(r, &b);
 	if (b.issue_rate > 0 && r->p->output == GD_OUTPUT_FULL)
-		fprintf(r->out, " # issue rate %.3f Mreq/s, completion rate %.3f Mreq/s (%llu B per "
+		fprintf(r->out, " # issue rate %.4g Mreq/s, completion rate %.4g Mreq/s (%llu B per "
 			"message, %llu messages, producer %s)\n", b.issue_rate / 1e6,
 			b.completion_rate / 1e6, (unsigned long long)b.size,
 			(unsigned long long)b.iters, r->ini && r->ini->producer_kind ?

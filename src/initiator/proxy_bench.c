@@ -436,7 +436,7 @@ static bool cuda_finds_device(char *why, size_t len)
 	int count = 0;
 
 	if (gd_cuda_load(true)) {
-		snprintf(why, len, "default: no CUDA driver (%s)", gd_cuda_load_error());
+		snprintf(why, len, "default: %s", gd_cuda_load_error()); /* "no CUDA driver: ..." */
 		return false;
 	}
 	if (gd_cuda_device_count(&count) || count <= 0) {
