@@ -55,6 +55,7 @@ cat >"$work/config.h" <<'EOH'
 #define GD_FEATURE_CUDA_KERNELS 0
 #define GD_FEATURE_MPI 0
 #define GD_FEATURE_YAML 0
+#define GD_FEATURE_LIBFABRIC 0
 EOH
 echo '#define GD_BUILD_VERSION "fuzz"' > "$work/gd_version.h"
 cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator $(pkg-config --cflags json-c)"
