@@ -18,17 +18,10 @@ static int check_resources(const struct gd_bench_params *p)
 {
 	const struct gd_init_opts *o = &p->init;
 	uint64_t ring = gd_proxy_ring_bytes(o->proxy_threads, o->ring_slots), mem = gd_host_mem_max();
-	uint32_t threads = gd_host_threads_max();
 
 	if (p->num_qps > GD_PROXY_MAX_QPS) {
 		gd_error("-q/--qp %u with --initiator=proxy: a proxy drives at most %u QPs; lower -q "
 			 "to %u", p->num_qps, GD_PROXY_MAX_QPS, GD_PROXY_MAX_QPS);
-		return -EINVAL;
-	}
-	if (o->ctas > threads) {
-		gd_error("--ctas %u with --initiator=proxy: the producers are host threads here, one "
-			 "per CTA, and this host runs at most %u (4 per CPU, at least 64); lower --ctas "
-			 "to %u", o->ctas, threads, threads);
 		return -EINVAL;
 	}
 	if (ring > mem) {
