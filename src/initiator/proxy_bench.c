@@ -238,16 +238,16 @@ static int drain_receives(struct gd_loop *l, uint64_t n)
 {
 	uint64_t got = 0, now, last = gd_now_ns(), check = last;
 	uint64_t timeout = (uint64_t)l->cfg.timeout_ms * 1000000ull;
-	struct ibv_wc wc[16];
+	struct gd_fab_cqe wc[16];
 
 	while (got < n) {
-		int ne = ibv_poll_cq(l->recv_cq, 16, wc);
+		int ne = l->fab->poll(l->rcq, wc, 16);
 
 		for (int k = 0; k < ne; k++) {
-			if (wc[k].status != IBV_WC_SUCCESS)
+			if (wc[k].status)
 				return gd_loop_wc_failed(l, &wc[k], true);
 			l->q[0].recv_done++;
-			if (gd_ops_post_recv(&l->q[0], 1)) {
+			if (l->fab->post_recv(&l->q[0], 1)) {
 				l->exit_code = GD_EXIT_FAIL;
 				return -EIO;
 			}
