@@ -744,16 +744,28 @@ static int check_memory(struct gd_bench_params *p)
 /* The fabric (fabric_opts.h): the rule's default, and what ofi does not take. */
 static int check_fabric(struct gd_bench_params *p)
 {
-	int ret = gd_fabric_opts_resolve(&p->fab, &p->machine);
+	int ret;
+
+	/* options that only verbs has choose it, before the machine's rule */
+	if (p->fab.fabric == GD_FABRIC_AUTO && !p->fab.given &&
+	    (p->dev[0] || p->conn == GD_CONN_RDMA_CM || p->init.initiator != GD_INIT_CPU)) {
+		p->fab.fabric = GD_FABRIC_VERBS;
+		snprintf(p->fab.why, sizeof(p->fab.why), "%s names verbs",
+			 p->dev[0] ? "-d" : p->conn == GD_CONN_RDMA_CM ? "-R" : "--initiator");
+	}
+	ret = gd_fabric_opts_resolve(&p->fab, &p->machine);
 
 	if (ret || p->fab.fabric != GD_FABRIC_OFI)
 		return ret;
 	if (p->conn == GD_CONN_RDMA_CM)
 		return conflict("--fabric ofi", "-R/--rdma_cm", "libfabric connects its own "
 				"endpoints (--ep msg is its connected type)");
-	if (p->init.initiator != GD_INIT_CPU)
-		return conflict("--fabric ofi", "--initiator", "only the CPU initiator posts to "
-				"libfabric in this version (doc/engine.md, 'The fabric seam')");
+	if (p->init.initiator != GD_INIT_CPU && p->init.initiator != GD_INIT_PROXY)
+		return conflict("--fabric ofi", "--initiator=ibgda", "IBGDA rings a ConnectX's "
+				"doorbell itself: it is verbs (mlx5) only");
+	if (p->init.initiator == GD_INIT_PROXY && p->init.proxy_threads > 1)
+		return conflict("--fabric ofi", "--proxy_threads > 1", "the libfabric domain is "
+				"opened for one thread at a time (FI_THREAD_DOMAIN) in this version");
 	return 0;
 }
 

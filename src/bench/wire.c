@@ -308,7 +308,7 @@ static void decode_hello(struct rbuf *r, struct gd_wire_hello *h)
 	range(r, v, 0, GD_INIT_COUNT - 1, "HELLO initiator");
 	p->init.initiator = (enum gd_initiator)v;
 	v = get_u8(r, "HELLO fabric");
-	range(r, v, GD_FABRIC_VERBS, GD_FABRIC_COUNT - 1, "HELLO fabric");
+	range(r, v, 0, GD_FABRIC_COUNT - 1, "HELLO fabric");
 	p->fab.fabric = (enum gd_fabric_kind)v;
 	v = get_u8(r, "HELLO endpoint type");
 	range(r, v, 0, GD_EP_COUNT - 1, "HELLO endpoint type");

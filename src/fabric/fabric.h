@@ -18,9 +18,9 @@
  * Setup (device/domain, memory registration, endpoints, the blob the peer
  * needs, connection from the peer's blob over the side channel) is the
  * fabric's own: verbs keeps conn.h/cm.h; ofi is struct gd_ofi (fabric_ofi.h).
- * The proxy initiator's transport (src/initiator/transport.h) is a face of
- * this seam: gd_fab_transport_ops() gives the ofi fabric's chain post / poll
- * in struct gd_transport form.
+ * The proxy initiator's transport (src/initiator/transport.h) is the same
+ * seam with a request list instead of WR templates; doc/engine.md ("The
+ * proxy initiator over libfabric") gives the hook for its ofi side.
  */
 #ifndef GD_FABRIC_H
 #define GD_FABRIC_H

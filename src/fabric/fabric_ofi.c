@@ -12,6 +12,7 @@
 #include "fabric.h"
 #include "fabric_ofi.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,90 +39,103 @@ static void ofi_cq_progress(struct fid_cq *cq)
 	fi_cq_read(cq, &e, 0);
 }
 
-static ssize_t post_atomic(struct gd_qp_run *q, const struct ibv_send_wr *wr, uint64_t flags,
-			   void *ctx)
+static ssize_t post_atomic(const struct gd_ofi_target *t, const struct ibv_send_wr *wr,
+			   uint64_t flags, void *ctx)
 {
 	struct fi_ioc op = { .addr = (void *)&wr->wr.atomic.swap, .count = 1 };
 	struct fi_ioc cmp = { .addr = (void *)&wr->wr.atomic.compare_add, .count = 1 };
 	struct fi_ioc res = { .addr = (void *)(uintptr_t)wr->sg_list[0].addr, .count = 1 };
-	struct fi_rma_ioc rma = { .addr = wr->wr.atomic.remote_addr, .count = 1, .key = q->fab_key };
-	struct fi_msg_atomic m = { .msg_iov = &cmp, .iov_count = 1, .addr = q->fab_dest,
+	struct fi_rma_ioc rma = { .addr = wr->wr.atomic.remote_addr, .count = 1, .key = t->key };
+	struct fi_msg_atomic m = { .msg_iov = &cmp, .iov_count = 1, .addr = t->dest,
 				   .rma_iov = &rma, .rma_iov_count = 1, .datatype = FI_UINT64,
 				   .op = FI_SUM, .context = ctx };
-	void *rdesc = q->fab_desc;
+	void *rdesc = t->desc;
 
-	if (!q->alt) /* fetch and add: the operand is compare_add (1) */
-		return fi_fetch_atomicmsg(q->fab_ep, &m, &res, &rdesc, 1, flags);
+	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) /* the operand is compare_add */
+		return fi_fetch_atomicmsg(t->ep, &m, &res, &rdesc, 1, flags);
 	m.msg_iov = &op;
 	m.op = FI_CSWAP;
-	return fi_compare_atomicmsg(q->fab_ep, &m, &cmp, NULL, 1, &res, &rdesc, 1, flags);
+	return fi_compare_atomicmsg(t->ep, &m, &cmp, NULL, 1, &res, &rdesc, 1, flags);
 }
 
-static ssize_t post_one(struct gd_qp_run *q, const struct ibv_send_wr *wr, uint64_t flags,
-			void *ctx, uint32_t imm)
+/* One work request of ops.c's (or the proxy's) verbs form, as libfabric's call. */
+static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr *wr,
+			uint64_t flags, void *ctx)
 {
+	void *desc = t->desc;
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)wr->sg_list[0].addr,
 			     .iov_len = wr->sg_list[0].length };
 	struct fi_rma_iov rma = { .addr = wr->wr.rdma.remote_addr, .len = iov.iov_len,
-				  .key = q->fab_key };
-	struct fi_msg_rma m = { .msg_iov = &iov, .desc = &q->fab_desc, .iov_count = 1,
-				.addr = q->fab_dest, .rma_iov = &rma, .rma_iov_count = 1,
-				.context = ctx, .data = imm };
+				  .key = t->key };
+	struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = t->dest,
+				.rma_iov = &rma, .rma_iov_count = 1, .context = ctx,
+				.data = be32toh(wr->imm_data) };
+	struct fi_msg s = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = t->dest,
+			    .context = ctx, .data = m.data };
 
-	if (q->alt && !q->desc->fixed_size)
+	switch (wr->opcode) {
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
 		flags |= FI_REMOTE_CQ_DATA;
-	switch (q->desc->op) {
-	case GD_OP_WRITE:
-		return fi_writemsg(q->fab_ep, &m, flags);
-	case GD_OP_READ:
-		return fi_readmsg(q->fab_ep, &m, flags);
-	case GD_OP_SEND: {
-		struct fi_msg s = { .msg_iov = &iov, .desc = &q->fab_desc, .iov_count = 1,
-				    .addr = q->fab_dest, .context = ctx, .data = imm };
-
-		return fi_sendmsg(q->fab_ep, &s, flags);
-	}
+		/* fall through */
+	case IBV_WR_RDMA_WRITE:
+		return fi_writemsg(t->ep, &m, flags);
+	case IBV_WR_RDMA_READ:
+		return fi_readmsg(t->ep, &m, flags);
+	case IBV_WR_SEND_WITH_IMM:
+		flags |= FI_REMOTE_CQ_DATA;
+		/* fall through */
+	case IBV_WR_SEND:
+		return fi_sendmsg(t->ep, &s, flags);
 	default:
-		return post_atomic(q, wr, flags, ctx);
+		return post_atomic(t, wr, flags, ctx);
 	}
 }
 
-/* -FI_EAGAIN: the provider's queue is full; drive its progress until it takes it. */
-static ssize_t post_retry(struct gd_qp_run *q, const struct ibv_send_wr *wr, uint64_t flags,
-			  void *ctx, uint32_t imm)
+ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr *wr, uint32_t n)
 {
-	ssize_t ret = post_one(q, wr, flags, ctx, imm);
-	uint64_t t0 = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		bool sig = wr[i].send_flags & IBV_SEND_SIGNALED;
+		uint64_t flags = (sig ? FI_COMPLETION : 0) |
+				 (wr[i].send_flags & IBV_SEND_INLINE ? FI_INJECT : 0);
+		void *ctx = (void *)(uintptr_t)(sig ? wr[i].wr_id : 0);
+		ssize_t ret = post_one(t, &wr[i], flags, ctx);
+		uint64_t t0 = 0;
 
-	while (ret == -FI_EAGAIN) {
-		uint64_t now = gd_now_ns();
+		/* -FI_EAGAIN: the provider's queue is full; drive it until it takes it */
+		while (ret == -FI_EAGAIN) {
+			uint64_t now = gd_now_ns();
 
-		if (!t0)
-			t0 = now;
-		else if (now - t0 > OFI_AGAIN_NS)
-			break;
-		ofi_cq_progress(q->fab_cq);
-		ret = post_one(q, wr, flags, ctx, imm);
+			if (!t0)
+				t0 = now;
+			else if (now - t0 > OFI_AGAIN_NS)
+				break;
+			ofi_cq_progress(t->cq);
+			ret = post_one(t, &wr[i], flags, ctx);
+		}
+		if (ret)
+			return ret;
 	}
-	return ret;
+	return 0;
 }
 
 static int ofi_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, uint32_t imm)
 {
-	gd_ops_stamp(q, n, imm);
-	for (uint32_t i = 0; i < n; i++) {
-		bool sig = signal && i + 1 == n;
-		uint64_t flags = (sig ? FI_COMPLETION : 0) | (q->inl ? FI_INJECT : 0);
-		void *ctx = (void *)(uintptr_t)(sig ? gd_wr_id(q->index, covered) : 0);
-		ssize_t ret = post_retry(q, &q->wr[i], flags, ctx, imm);
+	struct gd_ofi_target t = { q->fab_ep, q->fab_cq, q->fab_desc, q->fab_dest, q->fab_key };
+	struct ibv_send_wr *last = &q->wr[n - 1];
+	ssize_t ret;
 
-		if (ret) {
-			gd_error("cannot post %s on endpoint %u: %s%s", q->desc->wr_name, q->index,
-				 fi_strerror((int)-ret),
-				 ret == -FI_EAGAIN ? " (the provider's queue stayed full for 5 s: "
-						     "lower -t or -l)" : "");
-			return ret == -FI_EAGAIN ? -EAGAIN : -EIO;
-		}
+	gd_ops_stamp(q, n, imm);
+	if (signal) {
+		last->send_flags |= IBV_SEND_SIGNALED;
+		last->wr_id = gd_wr_id(q->index, covered);
+	}
+	ret = gd_ofi_post_wrs(&t, q->wr, n);
+	if (ret) {
+		gd_error("cannot post %s on endpoint %u: %s%s", q->desc->wr_name, q->index,
+			 fi_strerror((int)-ret),
+			 ret == -FI_EAGAIN ? " (the provider's queue stayed full for 5 s: lower -t "
+					     "or -l)" : "");
+		return ret == -FI_EAGAIN ? -EAGAIN : -EIO;
 	}
 	if (q->desc->fixed_size)
 		q->atomic_next += n;

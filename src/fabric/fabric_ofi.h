@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 
 #include "bench_params.h"
 #include "ops.h"
@@ -75,6 +76,21 @@ int gd_ofi_connect(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 void gd_ofi_qp_run(struct gd_ofi *f, uint32_t i, struct gd_qp_run *q,
 		   const struct gd_wire_conn *remote);
 void gd_ofi_close(struct gd_ofi *f);
+
+/* Where one endpoint's requests go: the endpoint, its send CQ (progress while
+ * the provider's queue is full), the local descriptor, the peer's address
+ * and key. */
+struct gd_ofi_target {
+	void *ep, *cq, *desc;
+	uint64_t dest, key;
+};
+struct ibv_send_wr;
+/* Post n work requests in verbs form (ops.c's templates, the proxy's
+ * transport_verbs.c chains): opcode, SGE, remote address and key field
+ * ignored (t->key), atomics' operands, immediate data; IBV_SEND_SIGNALED asks
+ * for a completion with wr_id as its context, IBV_SEND_INLINE is FI_INJECT.
+ * 0 or -FI_E* (nothing printed). */
+ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr *wr, uint32_t n);
 /* Drive the provider's progress on a passive side (reads and drops the
  * completions such a side never expects). */
 void gd_ofi_progress(void *ofi);

@@ -18,6 +18,9 @@
 #include "oob.h"
 #include "proxy.h"
 #include "transport_verbs.h"
+#ifdef HAVE_LIBFABRIC
+#include "transport_ofi.h"
+#endif
 
 #define PEER_CHECK_NS 100000000ull
 #define MAX_BATCH 64
@@ -25,6 +28,7 @@
 struct run {
 	struct gd_loop *l;
 	struct gd_tv *tv;
+	struct gd_tof *tof;		/* --fabric ofi: the libfabric transport instead */
 	struct gd_proxy *px;
 	struct gd_ring_fail fail;
 	struct gd_prod_args a;
@@ -75,10 +79,22 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 	for (uint32_t i = 0; i < c->nqp && i < 256; i++)
 		qps[i] = (struct gd_tv_qp){ l->q[i].qp, l->q[i].local_addr, l->q[i].lkey,
 					    l->q[i].remote_addr, l->q[i].rkey };
-	r->tv = gd_tv_create(qps, c->nqp, l->send_cq, c->init.proxy_threads, batch,
-			     c->max_inline);
-	if (!r->tv)
-		return -ENOMEM;
+#ifdef HAVE_LIBFABRIC
+	if (l->fab == &gd_fabric_ofi) { /* the fabric seam's libfabric side */
+		r->tof = gd_tof_create(l->q, c->nqp, l->scq, c->init.proxy_threads, batch,
+				       c->max_inline);
+		if (!r->tof)
+			return -ENOMEM;
+		gd_tof_ops(r->tof, &cfg.tp);
+	}
+#endif
+	if (!r->tof) {
+		r->tv = gd_tv_create(qps, c->nqp, l->send_cq, c->init.proxy_threads, batch,
+				     c->max_inline);
+		if (!r->tv)
+			return -ENOMEM;
+		gd_tv_ops(r->tv, &cfg.tp);
+	}
 	if (c->pin_cores[0])
 		r->ncores = parse_cores(c->pin_cores, r->cores, GD_RING_MAX);
 	cfg.nthreads = c->init.proxy_threads;
@@ -89,7 +105,6 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 	cfg.timeout_ns = (uint64_t)c->timeout_ms * 1000000ull;
 	cfg.cores = r->ncores ? r->cores : NULL;
 	cfg.ncores = r->ncores;
-	gd_tv_ops(r->tv, &cfg.tp);
 	r->px = gd_proxy_create(&cfg);
 	if (!r->px || gd_proxy_start(r->px))
 		return -EINVAL;
@@ -108,6 +123,9 @@ static void run_close(struct run *r)
 {
 	gd_proxy_destroy(r->px);
 	gd_tv_destroy(r->tv);
+#ifdef HAVE_LIBFABRIC
+	gd_tof_destroy(r->tof);
+#endif
 }
 
 /* While producers run: ^C, the peer and the proxy's error word stop them. */
