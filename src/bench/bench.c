@@ -269,7 +269,9 @@ static int connect_oob(struct gd_bench *b)
 	ret = exchange_buffers(b);
 	if (ret)
 		return ret;
-	if (b->ini_state) /* the initiator's own queues; the verbs QPs stay unused */
+	/* the initiator's own queues (IBGDA): the verbs QPs stay unused; an
+	 * initiator with state but no queues (the proxy's producer) posts on them */
+	if (b->ini_state && b->plan.initiator->connect)
 		return b->plan.initiator->connect(b->ini_state, b->remote, b->p.num_qps);
 	for (uint32_t i = 0; i < b->p.num_qps; i++) {
 		ret = gd_conn_connect(&b->conn, &b->plan.link, i, &b->local[i], &b->remote[i]);

@@ -147,6 +147,9 @@ static void header_link(const struct gd_report *r)
 				    p->num_qps, ini, sizeof(ini));
 		fprintf(r->out, " Initiator       : %s\n", ini);
 	}
+	if (r->ini && r->ini->producer_kind)
+		fprintf(r->out, " Producer        : %s (%s)\n", r->ini->producer_kind,
+			r->ini->producer_why);
 	if (r->ini && r->ini->nic)
 		fprintf(r->out, " IBGDA           : NIC %s, queues in %s, doorbell rung by the %s, "
 				"%u WQEBBs per QP, ring every %u, signal every %u\n", r->ini->nic,
@@ -240,6 +243,10 @@ static json_object *json_common(const struct gd_report *r, const char *type)
 			     r->p->num_qps, o);
 	if (r->ini && r->ini->nic)
 		ibgda_json(r->ini, o);
+	if (r->ini && r->ini->producer_kind) {
+		gd_json_add_str(o, "producer_kind", r->ini->producer_kind);
+		gd_json_add_str(o, "producer_reason", r->ini->producer_why);
+	}
 	/* "params": every parameter, and the values the engine clamped (it was
 	 * nested twice, "params": {"params": ...}, before) */
 	gd_bench_params_to_json(r->p, o);
@@ -265,6 +272,10 @@ static json_object *bw_json(const struct gd_bw_result *r)
 	gd_json_add_double(o, "bw_avg_mib_per_s", r->avg_Bps / 1048576.0);
 	gd_json_add_double(o, "bw_avg_gbit_per_s", r->avg_Bps * 8 / 1e9);
 	gd_json_add_double(o, "msg_rate_mpps", r->msg_rate / 1e6);
+	if (r->issue_rate > 0) {
+		gd_json_add_double(o, "issue_rate_mpps", r->issue_rate / 1e6);
+		gd_json_add_double(o, "completion_rate_mpps", r->completion_rate / 1e6);
+	}
 	if (r->windows) {
 		gd_json_add_int(o, "windows", r->windows);
 		gd_json_add_double(o, "ci95_rel", r->ci95_rel);
@@ -348,6 +359,12 @@ void gd_report_bw(const struct gd_report *r, const struct gd_bench_size_result *
 	}
 	b = shown(s);
 	bw_text_line(r, &b);
+	if (b.issue_rate > 0 && r->p->output == GD_OUTPUT_FULL)
+		fprintf(r->out, " # issue rate %.4g Mreq/s, completion rate %.4g Mreq/s (%llu B per "
+			"message, %llu messages, producer %s)\n", b.issue_rate / 1e6,
+			b.completion_rate / 1e6, (unsigned long long)b.size,
+			(unsigned long long)b.iters, r->ini && r->ini->producer_kind ?
+			r->ini->producer_kind : "host");
 }
 
 void gd_report_bw_interval(const struct gd_report *r, const struct gd_bw_result *res)

@@ -62,6 +62,7 @@ struct gd_loop_cfg {
 	char dev_name[64];		/* for messages */
 	struct gd_init_opts init;	/* --initiator and its shape (proxy, IBGDA) */
 	char pin_cores[GD_BENCH_CORES_MAX]; /* --pin_cores (a proxy pins its threads) */
+	int producer_cuda;		/* the proxy's GPU producer: --use_cuda's index, else 0 */
 };
 
 struct gd_loop {
@@ -110,7 +111,8 @@ struct gd_loop_ops {
 	 * that initiates: attach creates them once the device and buffers
 	 * exist, before the exchange, and puts their QP numbers into
 	 * a->local; connect moves them to RTS toward remote (this side's verbs
-	 * QPs then stay unused); describe gives the report's initiator line;
+	 * QPs then stay unused; without connect, as the proxy whose state is its
+	 * producer, the verbs QPs connect as usual); describe gives the report's initiator line;
 	 * detach destroys them before the protection domain goes. The state
 	 * reaches the loop as gd_loop.state.
 	 */

@@ -101,6 +101,10 @@ int gd_fabric_opts_resolve(struct gd_fabric_opts *o, const struct gd_machine *m)
 		/* --provider and friends name libfabric: they choose ofi */
 		o->fabric = o->given ? GD_FABRIC_OFI : c.fabric;
 		snprintf(o->why, sizeof(o->why), "%s", o->given ? "--provider/--ep given" : c.why);
+		if (o->fabric == GD_FABRIC_OFI && !o->given && !gd_fabric_have_ofi()) {
+			o->fabric = GD_FABRIC_VERBS; /* verbs then says what is missing */
+			snprintf(o->why, sizeof(o->why), "%s, and built without libfabric", c.why);
+		}
 		if (!o->provider[0] && o->fabric == GD_FABRIC_OFI)
 			snprintf(o->provider, sizeof(o->provider), "%s", c.provider[0] ? c.provider : "tcp");
 	}
