@@ -36,6 +36,7 @@ void gd_bench_params_defaults(struct gd_bench_params *p, enum gd_bench_op op,
 	p->use_cuda = GD_CUDA_NONE;
 	p->precision = bw ? GD_BENCH_DEF_PRECISION : 0;
 	gd_init_opts_defaults(&p->init);
+	gd_fabric_opts_defaults(&p->fab);
 }
 
 static const char *pick(const char *const *names, size_t n, unsigned v)
@@ -159,6 +160,10 @@ static bool counted(const struct gd_bench_params *p) { return !p->duration_s && 
 /* a latency test's passive side behaves differently (no ping-pong) */
 static bool is_lat(const struct gd_bench_params *p) { return p->kind == GD_KIND_LAT; }
 
+static bool is_ofi(const struct gd_bench_params *p) { return p->fab.fabric == GD_FABRIC_OFI; }
+static const char *fabric_name(unsigned v) { return gd_fabric_kind_name((enum gd_fabric_kind)v); }
+static const char *ep_name(unsigned v) { return gd_ep_type_name((enum gd_ep_type)v); }
+
 static bool mtu_ok(uint64_t v) { return !v || (v >= 256 && v <= 4096 && !(v & (v - 1))); }
 
 #define FLAG(m, b, lbl, key) { GD_PARAM_AT(m), .type = GD_PT_FLAG, .bit = (b), .max = 1, \
@@ -215,6 +220,14 @@ const struct gd_param gd_matched_params[] = {
 	{ GD_PARAM_AT(init.initiator), .type = GD_PT_ENUM, .wire = 1, .max = GD_INIT_COUNT - 1,
 	  .what = "initiator", .label = "initiator (--initiator)", .name = init_name,
 	  .applies = is_lat },
+	/* the fabric (fabric_opts.c parses and reports them; wire version 3) */
+	{ GD_PARAM_AT(fab.fabric), .type = GD_PT_ENUM, .wire = 1, .max = GD_FABRIC_COUNT - 1,
+	  .what = "fabric", .label = "fabric (--fabric)", .name = fabric_name },
+	{ GD_PARAM_AT(fab.ep), .type = GD_PT_ENUM, .wire = 1, .max = GD_EP_COUNT - 1,
+	  .what = "endpoint type", .label = "endpoint type (--ep)", .name = ep_name,
+	  .applies = is_ofi },
+	{ GD_PARAM_AT(fab.provider), .type = GD_PT_STR, .max = GD_FABRIC_PROV_MAX - 1,
+	  .what = "provider", .label = "libfabric provider (--provider)", .applies = is_ofi },
 };
 const size_t gd_matched_nparams = GD_ARRAY_SIZE(gd_matched_params);
 

@@ -113,7 +113,10 @@ static void header_link(const struct gd_report *r)
 	char gpu[256];
 
 	fprintf(r->out, " Mtu             : %u[B]\n", f->mtu);
-	fprintf(r->out, " Link type       : %s\n", f->roce ? "Ethernet" : "IB");
+	if (r->p->fab.fabric == GD_FABRIC_OFI)
+		fprintf(r->out, " Link type       : libfabric %s\n", r->p->fab.provider);
+	else
+		fprintf(r->out, " Link type       : %s\n", f->roce ? "Ethernet" : "IB");
 	if (f->gid_index >= 0) {
 		fprintf(r->out, " GID index       : %d\n", f->gid_index);
 		fprintf(r->out, " GID type        : %s%s%s%s\n", f->gid_type,
@@ -131,6 +134,12 @@ static void header_link(const struct gd_report *r)
 		fprintf(r->out, " Memory          : cuda: %s\n", gpu); /* the GPU, its path, the registration */
 	else
 		fprintf(r->out, " Memory          : %s\n", f->memory);
+	{
+		char fab[384];
+
+		gd_fabric_opts_header(&p->fab, fab, sizeof(fab));
+		fprintf(r->out, " Fabric          : %s\n", fab);
+	}
 	if (p->init.initiator != GD_INIT_CPU) {
 		char ini[256];
 
@@ -152,16 +161,19 @@ void gd_report_header(const struct gd_report *r)
 {
 	const struct gd_bench_params *p = r->p;
 	char title[96];
+	bool ofi;
 
 	if (!r->out)
 		return;
 	gd_bench_title(p, title, sizeof(title));
+	ofi = p->fab.fabric == GD_FABRIC_OFI;
 	fprintf(r->out, "%s\n", DASHES);
 	fprintf(r->out, "                    %s\n", title);
 	fprintf(r->out, " Dual-port       : OFF\t\tDevice         : %s\n", r->f->device);
 	fprintf(r->out, " Number of qps   : %u\t\tTransport type : %s\n", p->num_qps,
-		r->f->iwarp ? "IW" : "IB");
-	fprintf(r->out, " Connection type : RC\t\tUsing SRQ      : OFF\n");
+		ofi ? "libfabric" : r->f->iwarp ? "IW" : "IB");
+	fprintf(r->out, " Connection type : %s\t\tUsing SRQ      : OFF\n",
+		ofi ? (p->fab.ep == GD_EP_MSG ? "MSG" : "RDM") : "RC");
 	fprintf(r->out, " PCIe relax order: OFF\t\tLock-free      : OFF\n");
 	fprintf(r->out, " ibv_wr* API     : OFF\t\tUsing Enhanced Reorder      : OFF\n");
 	header_queues(r);
@@ -226,6 +238,7 @@ static json_object *json_common(const struct gd_report *r, const char *type)
 	gd_json_add_str(o, "memory", f->memory);
 	if (r->buf && r->buf->ops->json)
 		r->buf->ops->json(r->buf, o); /* "gpu": index, name, pci, path_class, registration */
+	gd_fabric_opts_to_json(&r->p->fab, o);
 	gd_init_opts_to_json(&r->p->init, r->ini ? r->ini->producer : GD_HOST_PRODUCER_LABEL,
 			     r->p->num_qps, o);
 	if (r->ini && r->ini->nic)

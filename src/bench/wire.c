@@ -289,6 +289,11 @@ static int encode_conn(struct wbuf *w, const struct gd_wire_conn *c)
 	put_u32(w, (uint32_t)c->gid_index);
 	put_u32(w, c->out_reads);
 	put_u32(w, c->mtu);
+	if (c->fab_addr_len || c->fab_key) { /* the ofi fabric's endpoint address and key */
+		put_u16(w, c->fab_addr_len);
+		put_bytes(w, c->fab_addr, c->fab_addr_len);
+		put_u64(w, c->fab_key);
+	}
 	return 0;
 }
 
@@ -325,6 +330,18 @@ static void decode_conn(struct rbuf *r, struct gd_wire_conn *c)
 	c->mtu = get_u32(r, "CONN MTU");
 	if (!r->ret && !valid_mtu(c->mtu, false))
 		rfail(r, -EBADMSG, "CONN MTU %u is not 256, 512, 1024, 2048 or 4096", c->mtu);
+	if (r->ret || r->off == r->len)
+		return; /* verbs: no fabric address */
+	c->fab_addr_len = get_u16(r, "CONN fabric address length");
+	range(r, c->fab_addr_len, 1, GD_WIRE_FAB_ADDR_MAX, "CONN fabric address length");
+	if (!r->ret && r->len - r->off >= c->fab_addr_len) {
+		memcpy(c->fab_addr, r->p + r->off, c->fab_addr_len);
+		r->off += c->fab_addr_len;
+	} else if (!r->ret) {
+		rfail(r, -EBADMSG, "payload too short: %zu bytes end before the CONN fabric address",
+		      r->len);
+	}
+	c->fab_key = get_u64(r, "CONN fabric key");
 }
 
 /* ---- RESULTS ---------------------------------------------------------- */

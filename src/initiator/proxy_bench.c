@@ -21,6 +21,9 @@
 #include "oob.h"
 #include "proxy.h"
 #include "transport_verbs.h"
+#ifdef HAVE_LIBFABRIC
+#include "transport_ofi.h"
+#endif
 
 #define PEER_CHECK_NS 100000000ull
 #define MAX_BATCH 64
@@ -42,6 +45,7 @@ struct run {
 	struct gd_loop *l;
 	struct pb_state *st;
 	struct gd_tv *tv;
+	struct gd_tof *tof;		/* --fabric ofi: the libfabric transport instead */
 	struct gd_proxy *px;
 	struct shared *sh;      /* the host's view */
 	struct gd_host_prod *h; /* host producers while they run */
@@ -116,10 +120,22 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 	for (uint32_t i = 0; i < c->nqp; i++)
 		qps[i] = (struct gd_tv_qp){ l->q[i].qp, l->q[i].local_addr, l->q[i].lkey,
 					    l->q[i].remote_addr, l->q[i].rkey };
-	r->tv = gd_tv_create(qps, c->nqp, l->send_cq, c->init.proxy_threads, batch,
-			     c->max_inline);
-	if (!r->tv)
-		return -ENOMEM;
+#ifdef HAVE_LIBFABRIC
+	if (l->fab == &gd_fabric_ofi) { /* the fabric seam's libfabric side */
+		r->tof = gd_tof_create(l->q, c->nqp, l->scq, c->init.proxy_threads, batch,
+				       c->max_inline);
+		if (!r->tof)
+			return -ENOMEM;
+		gd_tof_ops(r->tof, &cfg.tp);
+	}
+#endif
+	if (!r->tof) {
+		r->tv = gd_tv_create(qps, c->nqp, l->send_cq, c->init.proxy_threads, batch,
+				     c->max_inline);
+		if (!r->tv)
+			return -ENOMEM;
+		gd_tv_ops(r->tv, &cfg.tp);
+	}
 	if (c->pin_cores[0])
 		r->ncores = parse_cores(c->pin_cores, r->cores, GD_RING_MAX);
 	cfg.nthreads = c->init.proxy_threads;
@@ -130,7 +146,6 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 	cfg.timeout_ns = (uint64_t)c->timeout_ms * 1000000ull;
 	cfg.cores = r->ncores ? r->cores : NULL;
 	cfg.ncores = r->ncores;
-	gd_tv_ops(r->tv, &cfg.tp);
 	cfg.mem = r->st->gp ? gd_gpu_prod_ring_mem(r->st->gp) : NULL;
 	r->px = gd_proxy_create(&cfg);
 	if (!r->px || shared_alloc(r) || gd_proxy_start(r->px))
@@ -154,6 +169,9 @@ static void run_close(struct run *r)
 {
 	gd_proxy_destroy(r->px);
 	gd_tv_destroy(r->tv);
+#ifdef HAVE_LIBFABRIC
+	gd_tof_destroy(r->tof);
+#endif
 	if (r->st->gp)
 		gd_gpu_prod_free_mapped(r->st->gp, r->sh);
 	else
@@ -325,16 +343,16 @@ static int drain_receives(struct gd_loop *l, uint64_t n)
 {
 	uint64_t got = 0, now, last = gd_now_ns(), check = last;
 	uint64_t timeout = (uint64_t)l->cfg.timeout_ms * 1000000ull;
-	struct ibv_wc wc[16];
+	struct gd_fab_cqe wc[16];
 
 	while (got < n) {
-		int ne = ibv_poll_cq(l->recv_cq, 16, wc);
+		int ne = l->fab->poll(l->rcq, wc, 16);
 
 		for (int k = 0; k < ne; k++) {
-			if (wc[k].status != IBV_WC_SUCCESS)
+			if (wc[k].status)
 				return gd_loop_wc_failed(l, &wc[k], true);
 			l->q[0].recv_done++;
-			if (gd_ops_post_recv(&l->q[0], 1)) {
+			if (l->fab->post_recv(&l->q[0], 1)) {
 				l->exit_code = GD_EXIT_FAIL;
 				return -EIO;
 			}

@@ -63,9 +63,9 @@ san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="$(pkg-config --libs json-c) -lm"
 common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c \
 	$srcdir/src/initiator/initiator.c $srcdir/src/initiator/proxy_check.c \
-	$srcdir/src/initiator/ibgda_check.c $srcdir/src/discover/host_limits.c"
+	$srcdir/src/initiator/ibgda_check.c $srcdir/src/fabric/fabric_opts.c $srcdir/src/discover/host_limits.c"
 # what the initiator options need, for the targets that do not link it anyway
-optdeps="$srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c"
+optdeps="$srcdir/src/discover/fabric_rule.c $srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c"
 
 # shellcheck disable=SC2086
 "$CLANG" $cflags -DGD_FUZZ_SEEDS -o "$work/gen_seeds" "$srcdir/tests/fuzz/fuzz_wire.c" \
@@ -76,7 +76,7 @@ optdeps="$srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/mac
 	$common $optdeps $libs
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
-	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/version.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
+	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/discover/fabric_rule.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/version.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
 	"$srcdir/src/core/readfile.c" "$srcdir/src/gpu/cuda.c" "$srcdir/src/discover/devname.c" $common $libs -ldl
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
