@@ -95,30 +95,30 @@ static void matrix_spec(struct gd_ck_spec *s, struct gd_ck_test *t, uint32_t dur
 	s->ntests = 1;
 }
 
+/* The table or JSON first, whatever happens to the report files: the results are never lost. */
 static int report(const struct args *a, const struct gd_ck_report *r)
 {
-	int ret;
+	int ret, files = r->output_failed ? GD_EXIT_ENV : 0;
 
 	if (a->o.dry_run)
 		return gd_tool_flush_stdout();
-	if (a->junit) {
-		ret = gd_ck_write_junit(r, a->junit);
-		if (ret) {
-			gd_error("cannot write the JUnit report %s: %s", a->junit, strerror(-ret));
-			return GD_EXIT_ENV;
-		}
-	}
 	if (a->o.json)
 		gd_ck_print_json(r, stdout);
 	else
 		gd_ck_print_table(r, stdout);
 	ret = gd_tool_flush_stdout();
-	return ret ?: gd_ck_exit_code(r);
+	if (a->junit && (ret = gd_ck_write_junit(r, a->junit))) {
+		gd_error("cannot write the JUnit report %s: %s (the results are above)", a->junit,
+			 strerror(-ret));
+		files = GD_EXIT_ENV;
+	}
+	return ret ?: files ?: gd_ck_exit_code(r);
 }
 
+/* ^C, SIGTERM (a CI cancel, a Slurm time limit): the run in flight ends, no other starts. */
 static void on_signal(int sig)
 {
-	(void)sig;
+	gd_ck_stop = sig;
 	gd_bench_stop = 1;
 }
 
@@ -161,22 +161,46 @@ static int run(struct args *a, const char *path)
 	return ret;
 }
 
-/* Option values before anything runs: --json is honoured or refused, output files cannot block. */
-static int check_outputs(const struct args *a)
+/* The sweep plot's file beside --plot's: m.png -> m-sweep.png. */
+static void sweep_path(const char *plot, char *buf, size_t len)
 {
-	const char *const files[] = { a->junit, a->o.plot };
+	const char *dot = strrchr(plot, '.');
+
+	snprintf(buf, len, "%.*s-sweep.png", dot ? (int)(dot - plot) : (int)strlen(plot), plot);
+}
+
+/* Report files before anything runs: writable, none an input, --plot's name fit for gnuplot. */
+static int check_outputs(const struct args *a, const char *spec)
+{
+	const char *inputs[4] = { NULL }, *files[3] = { a->junit, a->o.plot, NULL };
+	size_t ni = 0;
+	const char *const opt[] = { "junit", "plot", "plot" };
+	char sweep[4096], why[512];
 	int ret;
 
-	if (a->o.json && a->example) {
-		gd_error("--json and --example cannot be used together: the example is a YAML spec");
+	if (a->o.plot) {
+		sweep_path(a->o.plot, sweep, sizeof(sweep));
+		files[2] = sweep;
+		if (gd_ck_plot_path_check(a->o.plot)) {
+			gd_error("--plot %s: the file name must not contain a quote, a backslash or a "
+				 "control character (it is named in the gnuplot script)",
+				 gd_excerpt(a->o.plot));
+			return -EINVAL;
+		}
+	}
+	if (spec)
+		inputs[ni++] = spec;
+	if (a->o.xml)
+		inputs[ni++] = a->o.xml;
+	if (a->junit && a->o.plot && !strcmp(a->junit, a->o.plot)) {
+		gd_error("--junit and --plot name the same file %s", gd_excerpt(a->junit));
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < GD_ARRAY_SIZE(files); i++) {
-		if (!files[i] || !(ret = gd_writefile_check(files[i])))
+		if (!files[i] || !(ret = gd_ck_output_check(files[i], inputs, why, sizeof(why))))
 			continue;
-		gd_error("cannot write %s: %s; give a regular file to --%s", files[i],
-			 ret == -GD_ENOTREG ? "a FIFO or socket (writing would wait for a reader)" :
-					      gd_strerror(ret), i ? "plot" : "junit");
+		gd_error("cannot write %s: %s; give --%s a file that can be written",
+			 gd_excerpt(files[i]), why, opt[i]);
 		return ret;
 	}
 	return 0;
@@ -202,7 +226,11 @@ int main(int argc, char **argv)
 			 gd_excerpt(argv[first + 1]), gd_progname());
 		return GD_EXIT_USAGE;
 	}
-	if (check_outputs(&a))
+	if (a.o.json && a.example) {
+		gd_error("--json and --example cannot be used together: the example is a YAML spec");
+		return GD_EXIT_USAGE;
+	}
+	if (check_outputs(&a, first < argc ? argv[first] : NULL))
 		return GD_EXIT_USAGE;
 	if (gd_tool_machine(&mach) != GD_TOOL_CONTINUE)
 		return GD_EXIT_USAGE;

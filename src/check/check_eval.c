@@ -54,6 +54,8 @@ void gd_ck_report_free(struct gd_ck_report *r)
 
 int gd_ck_exit_code(const struct gd_ck_report *r)
 {
+	if (r->interrupted)
+		return 128 + r->interrupted;
 	for (size_t i = 0; i < r->n; i++)
 		if (r->items[i].status == GD_CK_FAIL)
 			return GD_EXIT_FAIL;

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,7 +198,7 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 	struct gd_ck_measure *ms = calloc(4096, sizeof(*ms));
 	struct gd_ck_run run;
 	size_t np = gd_ck_pairs(t->pattern, launch->size, pairs, 4096);
-	int ok;
+	int ok, go;
 
 	if (!all || !pairs || !ms) {
 		free(all), free(pairs), free(ms);
@@ -235,8 +236,13 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 				gd_ck_bond_verdict(r, &x, &ms[k], ms[k].bond_msg, ms[k].bond_min,
 						   ms[k].bond_total, ms[k].bond_name);
 		}
-		if (gd_launch_barrier(STEP_MS, "the end of a pair"))
+		/* every rank goes on, or all stop: a signal on one rank (a Slurm time limit)
+		 * ends the test on all */
+		go = !gd_ck_stop;
+		if (gd_launch_min(&go, STEP_MS, "the end of a pair") || !go) {
+			gd_ck_stop = gd_ck_stop ? gd_ck_stop : SIGTERM;
 			break;
+		}
 	}
 	ok = !gd_launch_barrier(STEP_MS, "the end of a test"); /* fails at once if broken */
 	if (ok && launch->rank == 0 && o->out)
@@ -252,7 +258,7 @@ int gd_ck_mpi_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 	uint16_t port = (uint16_t)(o->base_port + 500);
 	int ret = 0;
 
-	for (size_t i = 0; i < s->ntests && !ret; i++) {
+	for (size_t i = 0; i < s->ntests && !ret && !gd_ck_stop; i++) {
 		const struct gd_ck_test *t = &s->tests[i];
 
 		if (t->pairs != GD_CK_HOSTS)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gd_check's report: a human table, JSON Lines (jsonout.h) and JUnit XML. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <string.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +50,10 @@ void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 	counts(r, n);
 	fprintf(out, "\n%zu checks: %d PASS, %d FAIL, %d SKIP in %.1f s\n", r->n, n[GD_CK_PASS],
 		n[GD_CK_FAIL], n[GD_CK_SKIP], r->seconds);
+	if (r->interrupted)
+		fprintf(out, "INTERRUPTED by SIG%s: the spec stopped, %zu run(s) not started; "
+			"exit %d\n", sigabbrev_np(r->interrupted) ? sigabbrev_np(r->interrupted) :
+			"?", r->runs_left, gd_ck_exit_code(r));
 	for (size_t i = 0; i < r->n; i++) {
 		const char *c = r->items[i].command;
 		bool seen = false;
@@ -97,6 +103,8 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 	gd_json_add_int(rec, "skip", n[GD_CK_SKIP]);
 	gd_json_add_double(rec, "elapsed_s", r->seconds);
 	gd_json_add_int(rec, "exit_code", gd_ck_exit_code(r));
+	gd_json_add_bool(rec, "interrupted", r->interrupted != 0);
+	gd_json_add_int(rec, "runs_not_started", (int64_t)r->runs_left);
 	return ret ?: gd_json_emit(rec, out);
 }
 

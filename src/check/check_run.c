@@ -4,6 +4,8 @@
  * (a run = a test on one device and one memory), with a time estimate up
  * front and a progress line on a terminal.
  */
+#define _GNU_SOURCE
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,8 @@
 #include "jsonout.h"
 #include "log.h"
 #include "progress.h"
+
+volatile sig_atomic_t gd_ck_stop;
 
 /* Bytes the run moved, roughly: the last size's average rate over the test's duration. */
 
@@ -53,7 +57,7 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	uint64_t t0 = gd_clock_mono_ns();
 
 	memset(&m, 0, sizeof(m));
-	for (size_t i = 0; i < ns; i++) {
+	for (size_t i = 0; i < ns && !gd_ck_stop; i++) {
 		run->tcp_port = x->port;
 		x->port = (uint16_t)(x->port + 1 < 65000 ? x->port + 1 : x->o->base_port);
 		gd_progress_update(&x->pr, gd_clock_mono_ns(), "gd_check: run %zu/%zu %s %s, %llu "
@@ -61,6 +65,11 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 				   run->label, (unsigned long long)sizes[i], x->est_left);
 		if (gd_ck_loopback(run, sizes[i], &m))
 			break;
+	}
+	if (gd_ck_stop) { /* cut short: not a measurement of the hardware */
+		m.exit_code = 128 + gd_ck_stop;
+		snprintf(m.error, sizeof(m.error), "interrupted by signal %d (%s)", (int)gd_ck_stop,
+			 strsignal(gd_ck_stop));
 	}
 	x->est_left -= gd_ck_estimate(t);
 	x->done++;
@@ -166,6 +175,20 @@ static int plan(const struct gd_ck_spec *s, const struct gd_ck_machine *m, struc
 	return 0;
 }
 
+/* A --topology of another machine names devices that are not here: a plan, not a run. */
+static int foreign_runs(const struct gd_ck_runs *rs, const struct gd_ck_machine *m,
+			const char *xml)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (!gd_ck_hca(m, rs->v[i].dev)) {
+			gd_error("--topology %s names %s, which is not an RDMA device of this "
+				 "machine: a topology of another machine gives a plan (add --dry-run), "
+				 "not runs", gd_excerpt(xml), rs->v[i].dev);
+			return GD_EXIT_USAGE;
+		}
+	return 0;
+}
+
 static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		     const struct gd_ck_opts *o, struct gd_ck_report *r)
 {
@@ -173,6 +196,8 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 	struct runner x = { .o = o, .r = r, .port = o->base_port };
 	int ret = plan(s, m, &rs, r);
 
+	if (!ret && !o->dry_run && o->xml)
+		ret = foreign_runs(&rs, m, o->xml);
 	if (ret)
 		goto out;
 	for (size_t i = 0; i < rs.n; i++)
@@ -195,13 +220,19 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		gd_info("%zu test run(s), about %.0f s", rs.n, x.est_left);
 	x.mx = gd_ck_matrix_new(m);
 	gd_progress_init(&x.pr, o->progress);
-	for (size_t i = 0; i < rs.n; i++)
+	for (size_t i = 0; i < rs.n; i++) {
+		if (gd_ck_stop) {
+			r->runs_left = rs.n - i;
+			break;
+		}
 		one_run(&x, &rs.v[i]);
+	}
 	gd_progress_done(&x.pr);
 	if (x.mx && x.mx->n && o->out)
 		gd_ck_matrix_print(x.mx, o->out);
+	/* a plot that fails does not lose the report: it is printed, then exit 3 */
 	if (x.mx && x.mx->n && o->plot && gd_ck_matrix_plot(x.mx, o->plot))
-		ret = GD_EXIT_ENV;
+		r->output_failed = true;
 	if (x.mx && x.mx->n && !r->matrix)
 		r->matrix = x.mx; /* --json prints it after the checks */
 	else
@@ -221,7 +252,10 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 	snprintf(r->spec_path, sizeof(r->spec_path), "%s", s->path);
 	snprintf(r->spec_sha256, sizeof(r->spec_sha256), "%s", s->sha256);
 	gd_ck_host_facts(o->m, &r->host);
-	gd_ck_machine_load(&m, o->m, o->xml);
+	if (gd_ck_machine_load(&m, o->m, o->xml)) {
+		gd_ck_machine_free(&m);
+		return GD_EXIT_USAGE;
+	}
 	if (gd_launch()->size > 1) {
 		/* under mpirun/srun only the tests between ranks run: check each node alone */
 		ret = gd_ck_mpi_tests(s, &m, o, r);
@@ -233,9 +267,10 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 	ret = o->dry_run ? 0 : gd_ck_doctor(s, o->m, r);
 	if (!ret)
 		ret = run_tests(s, &m, o, r);
-	if (!ret && !o->dry_run)
+	if (!ret && !o->dry_run && !gd_ck_stop)
 		ret = gd_ck_mpi_tests(s, &m, o, r);
 out:
+	r->interrupted = gd_ck_stop;
 	gd_ck_machine_free(&m);
 	r->seconds = (double)(gd_clock_mono_ns() - t0) / 1e9;
 	return ret;

@@ -26,8 +26,9 @@ struct ld {
 
 typedef int (*key_fn)(struct ld *l, const char *key, yaml_node_t *val, void *ctx);
 
-__attribute__((format(printf, 3, 4))) static int fail(struct ld *l, const yaml_node_t *n,
-						      const char *fmt, ...)
+/* FILE:LINE:COL: message; -EINVAL. A NULL mark is the file's start. */
+__attribute__((format(printf, 3, 4))) static int fail_at(struct ld *l, const yaml_mark_t *m,
+							 const char *fmt, ...)
 {
 	char msg[768];
 	va_list ap;
@@ -35,11 +36,13 @@ __attribute__((format(printf, 3, 4))) static int fail(struct ld *l, const yaml_n
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(l->err, l->errlen, "%s:%lu:%lu: %s", l->name,
-		 n ? (unsigned long)n->start_mark.line + 1 : 1UL,
-		 n ? (unsigned long)n->start_mark.column + 1 : 1UL, msg);
+	snprintf(l->err, l->errlen, "%s:%lu:%lu: %s", l->name, m ? (unsigned long)m->line + 1 : 1UL,
+		 m ? (unsigned long)m->column + 1 : 1UL, msg);
 	return -EINVAL;
 }
+
+#define fail(l, n, ...) fail_at((l), (n) ? &((const yaml_node_t *)(n))->start_mark : NULL, \
+				__VA_ARGS__)
 
 static yaml_node_t *node(struct ld *l, int i)
 {
@@ -596,6 +599,43 @@ static int syntax_error(struct ld *l, yaml_parser_t *p)
 	return -EINVAL;
 }
 
+/*
+ * Before the document is built, from the parser's events: nesting deeper than a spec can
+ * use is refused at once (libyaml's scanner is quadratic in the depth of flow collections:
+ * 200,000 '[' took two minutes), and so is a second document, which the load would ignore.
+ * Syntax errors are left to the load, which names them.
+ */
+static int prescan(struct ld *l, const unsigned char *buf, size_t len)
+{
+	yaml_parser_t p;
+	yaml_event_t e;
+	int depth = 0, docs = 0, ret = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&p, buf, len);
+	while (!ret && yaml_parser_parse(&p, &e)) {
+		yaml_event_type_t t = e.type;
+
+		if ((t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) &&
+		    ++depth > GD_CK_SPEC_MAX_DEPTH)
+			ret = fail_at(l, &e.start_mark, "nested more than %d levels deep: a spec "
+				      "uses 5 at most (the spec, tests, a test, pairs, hosts)",
+				      GD_CK_SPEC_MAX_DEPTH);
+		else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT)
+			depth--;
+		else if (t == YAML_DOCUMENT_START_EVENT && ++docs > 1)
+			ret = fail_at(l, &e.start_mark, "a second YAML document: a spec is one "
+				      "document (remove the '---' and what follows, or split the "
+				      "file)");
+		yaml_event_delete(&e);
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&p);
+	return ret;
+}
+
 int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 		     struct gd_ck_spec *spec, char *err, size_t errlen)
 {
@@ -608,6 +648,8 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 	spec->topo = (struct gd_ck_topology){ -1, -1, -1, -1, false, false };
 	snprintf(spec->path, sizeof(spec->path), "%s", name);
 	gd_ck_sha256_hex(buf, len, spec->sha256);
+	if ((ret = prescan(&l, buf, len)))
+		return ret;
 	if (!yaml_parser_initialize(&p))
 		return -ENOMEM;
 	yaml_parser_set_input_string(&p, buf, len);

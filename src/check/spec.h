@@ -25,6 +25,9 @@
 #define GD_CK_NAME 64
 #define GD_CK_MAX_THRESH 8
 #define GD_CK_MAX_HOSTS 2
+/* Mappings and lists inside each other: a spec uses 5 at most (the spec, tests, a test,
+ * pairs, hosts); deeper is refused before the document is built. */
+#define GD_CK_SPEC_MAX_DEPTH 16
 
 /* What a threshold compares. */
 enum gd_ck_metric {

@@ -161,6 +161,15 @@ def make_trees(tmp):
             f.write(text)
     with open(os.path.join(tmp, "nv-badbytes.txt"), "wb") as f:
         f.write(b"\xff\xfe FFFFFFFF:FF:FF.0 18\n")
+    # gd_check specs: deep nesting (libyaml's flow scanner is quadratic in it), two documents
+    specs = {
+        "deep.yaml": "version: 1\nname: " + "[" * 200000 + "]" * 200000 + "\n",
+        "deepmap.yaml": "version: 1\nname: " + "{a: " * 50000 + "}" * 50000 + "\n",
+        "twodoc.yaml": "version: 1\n---\nversion: 2\n",
+    }
+    for name, text in specs.items():
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
     return trees
 
 
