@@ -161,6 +161,29 @@ static int run(struct args *a, const char *path)
 	return ret;
 }
 
+/* Options that would be ignored together are refused (the --json rule): nothing silently. */
+static int refuse_mixes(const struct args *a, bool spec)
+{
+	const char *why = NULL;
+
+	if (a->o.json && a->example)
+		why = "--json and --example cannot be used together: the example is a YAML spec";
+	else if (a->example && (spec || a->matrix || a->o.dry_run || a->junit || a->o.plot))
+		why = "--example prints a spec and exits: give it alone (no SPEC, --matrix, "
+		      "--dry-run, --junit or --plot)";
+	else if (a->matrix && spec)
+		why = "--matrix runs without a spec: give SPEC or --matrix, not both (a spec "
+		      "runs a matrix with 'pairs: nic-gpu-matrix')";
+	else if (!a->matrix && (a->duration || a->size))
+		why = "--duration and --size are --matrix's; a spec gives each test's duration "
+		      "and size";
+	else if (a->o.dry_run && a->junit)
+		why = "--dry-run runs nothing, so --junit would have nothing to write: leave one out";
+	if (why)
+		gd_error("%s", why);
+	return why ? -EINVAL : 0;
+}
+
 /* The sweep plot's file beside --plot's: m.png -> m-sweep.png. */
 static void sweep_path(const char *plot, char *buf, size_t len)
 {
@@ -226,10 +249,8 @@ int main(int argc, char **argv)
 			 gd_excerpt(argv[first + 1]), gd_progname());
 		return GD_EXIT_USAGE;
 	}
-	if (a.o.json && a.example) {
-		gd_error("--json and --example cannot be used together: the example is a YAML spec");
+	if (refuse_mixes(&a, first < argc))
 		return GD_EXIT_USAGE;
-	}
 	if (check_outputs(&a, first < argc ? argv[first] : NULL))
 		return GD_EXIT_USAGE;
 	if (gd_tool_machine(&mach) != GD_TOOL_CONTINUE)

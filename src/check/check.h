@@ -16,7 +16,8 @@
 
 #include "spec.h"
 
-enum gd_ck_status { GD_CK_PASS, GD_CK_FAIL, GD_CK_SKIP };
+/* Set by the judge alone (judge.h): ERROR is "could not run" (exit 3). */
+enum gd_ck_status { GD_CK_PASS, GD_CK_FAIL, GD_CK_SKIP, GD_CK_ERROR, GD_CK_NSTATUS };
 const char *gd_ck_status_str(enum gd_ck_status s); /* "PASS" */
 
 enum gd_ck_section { GD_CK_SEC_TOPOLOGY, GD_CK_SEC_DEVICES, GD_CK_SEC_DOCTOR, GD_CK_SEC_TESTS,
@@ -86,8 +87,8 @@ extern volatile sig_atomic_t gd_ck_stop;
 struct gd_ck_item *gd_ck_add(struct gd_ck_report *r, enum gd_ck_section sec, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void gd_ck_report_free(struct gd_ck_report *r);
-/* GD_EXIT_OK when every item passed or was skipped, GD_EXIT_FAIL when any failed;
- * 128 + the signal when a signal stopped the spec. */
+/* 128 + the signal when a signal stopped the spec; else GD_EXIT_FAIL when an item failed;
+ * else GD_EXIT_ENV when one could not run (ERROR); else GD_EXIT_OK (judge.c). */
 int gd_ck_exit_code(const struct gd_ck_report *r);
 
 struct gd_machine;

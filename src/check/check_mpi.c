@@ -12,14 +12,22 @@
 #include "bench.h"
 #include "check_mpi.h"
 #include "choose.h"
+#include "judge.h"
 #include "log.h"
 
 /* Deadlines of the collectives: a step every rank reaches at once, and a pair's run. */
 #define STEP_MS (120 * 1000)
 
+/* A pair's deadline: its work's (from duration or iterations and size), plus a step. */
 static int pair_ms(const struct gd_ck_test *t)
 {
-	return (int)(gd_ck_estimate(t) * 4000.0) + STEP_MS;
+	uint64_t v[32];
+	size_t n = gd_ck_test_sizes(t, v, 32);
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += gd_ck_deadline_s(t, v[i]);
+	return s * 1000.0 + STEP_MS > INT32_MAX ? INT32_MAX : (int)(s * 1000.0) + STEP_MS;
 }
 
 size_t gd_ck_pairs(enum gd_ck_pattern p, int n, int (*pairs)[2], size_t max)
@@ -48,14 +56,10 @@ size_t gd_ck_pairs(enum gd_ck_pattern p, int n, int (*pairs)[2], size_t max)
 	return k;
 }
 
-static void skip_hosts(struct gd_ck_report *r, const struct gd_ck_test *t, const char *why)
+/* A test between hosts that did not measure: judged as a whole. */
+static struct gd_ck_item *hosts_item(struct gd_ck_report *r, const struct gd_ck_test *t)
 {
-	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s", t->name);
-
-	if (it) {
-		it->status = GD_CK_SKIP;
-		snprintf(it->message, sizeof(it->message), "%s", why);
-	}
+	return gd_ck_add(r, GD_CK_SEC_TESTS, "%s: runs", t->name);
 }
 
 struct addr {
@@ -189,6 +193,19 @@ static void print_pairs(FILE *out, const struct gd_ck_test *t, const struct addr
 			pairs[worst][1], all[pairs[worst][0]].host, all[pairs[worst][1]].host);
 }
 
+/* Say which ranks a pattern leaves out: an odd rank of pairwise, pairs past the cap. */
+static void left_out(const struct gd_ck_test *t, int n, size_t np)
+{
+	size_t all = t->pattern == GD_CK_PAT_ALL_PAIRS ? (size_t)n * (size_t)(n - 1) / 2 : 0;
+
+	if (t->pattern == GD_CK_PAT_PAIRWISE && n % 2)
+		gd_warn("%s: pairwise over %d ranks: rank %d is in no pair and is not measured (use "
+			"an even number of ranks, or pairs: ring)", t->name, n, n - 1);
+	if (all > np)
+		gd_warn("%s: all-pairs over %d ranks makes %zu pairs: only the first %zu run",
+			t->name, n, all, np);
+}
+
 static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 		      const struct gd_ck_opts *o, struct gd_ck_report *r, uint16_t *port)
 {
@@ -204,6 +221,8 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 		free(all), free(pairs), free(ms);
 		return GD_EXIT_ENV;
 	}
+	if (launch->rank == 0)
+		left_out(t, launch->size, np);
 	ok = !my_addr(m, t, &me, &run);
 	if (!ok)
 		memset(&run, 0, sizeof(run));
@@ -212,20 +231,27 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 		free(all), free(pairs), free(ms);
 		return GD_EXIT_ENV;
 	}
-	if (!ok) {
-		skip_hosts(r, t, "a rank has no RDMA device for this test");
+	if (!ok) { /* a device the test needs is missing on a node: the gate fails */
+		struct gd_ck_item *it = hosts_item(r, t);
+
+		if (it)
+			gd_ck_judge_holds(it, false, "a rank has no RDMA device for this test "
+					  "('gd_devinfo' on each node lists them)");
 		free(all), free(pairs), free(ms);
 		return 0;
 	}
 	for (size_t k = 0; k < np; k++) {
 		uint64_t t0 = gd_clock_mono_ns();
 
-		if (one_pair(m->mach, &run, all, pairs[k][0], pairs[k][1], (*port)++, &ms[k]))
+		uint16_t pp = *port;
+
+		*port = gd_ck_next_port(o->base_port, *port); /* wraps inside the range, never to 0 */
+		if (one_pair(m->mach, &run, all, pairs[k][0], pairs[k][1], pp, &ms[k]))
 			break;
 		if (launch->rank == 0) {
 			struct gd_ck_run x = run;
 
-			x.tcp_port = (uint16_t)(*port - 1);
+			x.tcp_port = pp;
 			snprintf(x.label, sizeof(x.label), "rank%d(%s)->rank%d(%s)", pairs[k][0],
 				 all[pairs[k][0]].dev, pairs[k][1], all[pairs[k][1]].dev);
 			snprintf(x.peer_ip, sizeof(x.peer_ip), "%s", all[pairs[k][0]].ip);
@@ -268,7 +294,10 @@ int gd_ck_mpi_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 			continue;
 		}
 		/* a launch without MPI stops in gd_check's main (exit 3) */
-		skip_hosts(r, t, "a test between hosts runs under mpirun or srun (2 or more ranks)");
+		struct gd_ck_item *it = hosts_item(r, t);
+
+		if (it)
+			gd_ck_judge_skip(it, GD_CK_SKIP_NO_LAUNCH, NULL);
 	}
 	return ret;
 }

@@ -11,9 +11,10 @@
 #include "gd.h"
 #include "jsonout.h"
 
-static void counts(const struct gd_ck_report *r, int n[3])
+static void counts(const struct gd_ck_report *r, int n[GD_CK_NSTATUS])
 {
-	n[0] = n[1] = n[2] = 0;
+	for (int s = 0; s < GD_CK_NSTATUS; s++)
+		n[s] = 0;
 	for (size_t i = 0; i < r->n; i++)
 		n[r->items[i].status]++;
 }
@@ -31,7 +32,7 @@ void gd_ck_print_header(const struct gd_ck_report *r, FILE *out)
 
 void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 {
-	int n[3];
+	int n[GD_CK_NSTATUS];
 
 	fprintf(out, "%-9s %-44s %-6s %-16s %s\n", "SECTION", "CHECK", "RESULT", "MEASURED",
 		"EXPECTED");
@@ -48,8 +49,8 @@ void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 			fprintf(out, "%-9s   %s\n", "", it->message);
 	}
 	counts(r, n);
-	fprintf(out, "\n%zu checks: %d PASS, %d FAIL, %d SKIP in %.1f s\n", r->n, n[GD_CK_PASS],
-		n[GD_CK_FAIL], n[GD_CK_SKIP], r->seconds);
+	fprintf(out, "\n%zu checks: %d PASS, %d FAIL, %d SKIP, %d ERROR (could not run) in %.1f s\n",
+		r->n, n[GD_CK_PASS], n[GD_CK_FAIL], n[GD_CK_SKIP], n[GD_CK_ERROR], r->seconds);
 	if (r->interrupted)
 		fprintf(out, "INTERRUPTED by SIG%s: the spec stopped, %zu run(s) not started; "
 			"exit %d\n", sigabbrev_np(r->interrupted) ? sigabbrev_np(r->interrupted) :
@@ -68,7 +69,7 @@ void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 {
 	json_object *rec = gd_json_record("check_run");
-	int n[3], ret;
+	int n[GD_CK_NSTATUS], ret;
 
 	gd_json_add_str(rec, "host", r->host.hostname);
 	gd_json_add_str(rec, "kernel", r->host.kernel);
@@ -101,6 +102,7 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 	gd_json_add_int(rec, "pass", n[GD_CK_PASS]);
 	gd_json_add_int(rec, "fail", n[GD_CK_FAIL]);
 	gd_json_add_int(rec, "skip", n[GD_CK_SKIP]);
+	gd_json_add_int(rec, "error", n[GD_CK_ERROR]);
 	gd_json_add_double(rec, "elapsed_s", r->seconds);
 	gd_json_add_int(rec, "exit_code", gd_ck_exit_code(r));
 	gd_json_add_bool(rec, "interrupted", r->interrupted != 0);
@@ -142,6 +144,10 @@ static void junit_case(FILE *f, const struct gd_ck_report *r, const struct gd_ck
 		fputs("\nexpected: ", f);
 		xml(f, it->expected[0] ? it->expected : "-");
 		fputs("</failure>\n", f);
+	} else if (it->status == GD_CK_ERROR) {
+		fputs("      <error type=\"could-not-run\" message=\"", f);
+		xml(f, it->message);
+		fputs("\"/>\n", f);
 	} else if (it->status == GD_CK_SKIP) {
 		fputs("      <skipped message=\"", f);
 		xml(f, it->message);
@@ -169,7 +175,7 @@ int gd_ck_write_junit(const struct gd_ck_report *r, const char *path)
 		return -errno;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gd_check\">\n", f);
 	for (int s = 0; s < GD_CK_NSEC; s++) {
-		int n = 0, fail = 0, skip = 0;
+		int n = 0, fail = 0, skip = 0, err = 0;
 		double t = 0;
 
 		for (size_t i = 0; i < r->n; i++)
@@ -177,11 +183,12 @@ int gd_ck_write_junit(const struct gd_ck_report *r, const char *path)
 				n++;
 				fail += r->items[i].status == GD_CK_FAIL;
 				skip += r->items[i].status == GD_CK_SKIP;
+				err += r->items[i].status == GD_CK_ERROR;
 				t += r->items[i].seconds;
 			}
-		fprintf(f, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"0\" "
+		fprintf(f, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
 			"skipped=\"%d\" time=\"%.3f\" hostname=\"", gd_ck_section_name(s), n, fail,
-			skip, t);
+			err, skip, t);
 		xml(f, r->host.hostname);
 		fputs("\">\n    <properties>\n      <property name=\"spec_sha256\" value=\"", f);
 		xml(f, r->spec_sha256);

@@ -16,6 +16,7 @@
 #include "check_mpi.h"
 #include "check_sections.h"
 #include "jsonout.h"
+#include "judge.h"
 #include "log.h"
 #include "progress.h"
 
@@ -58,8 +59,16 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 
 	memset(&m, 0, sizeof(m));
 	for (size_t i = 0; i < ns && !gd_ck_stop; i++) {
+		/* another gd_check (or anything) on the port: the next free one, not a
+		 * client of someone else's server */
+		if (gd_ck_free_port(x->o->base_port, &x->port)) {
+			m.exit_code = GD_EXIT_ENV;
+			snprintf(m.error, sizeof(m.error), "no free TCP port among 200 from %u (-p "
+				 "gives another first port)", x->port);
+			break;
+		}
 		run->tcp_port = x->port;
-		x->port = (uint16_t)(x->port + 1 < 65000 ? x->port + 1 : x->o->base_port);
+		x->port = gd_ck_next_port(x->o->base_port, x->port);
 		gd_progress_update(&x->pr, gd_clock_mono_ns(), "gd_check: run %zu/%zu %s %s, %llu "
 				   "bytes (about %.0f s left)", x->done + 1, x->total, t->name,
 				   run->label, (unsigned long long)sizes[i], x->est_left);
@@ -79,18 +88,17 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	else if (t->bond_balance) {
 		struct gd_ck_item *it = gd_ck_add(x->r, GD_CK_SEC_TESTS, "%s %s: bond-balance",
 						  t->name, run->label);
-		if (it) {
-			it->status = GD_CK_SKIP;
-			snprintf(it->message, sizeof(it->message), "%s is not on a bond", run->dev);
-		}
+		if (it)
+			gd_ck_judge_skip(it, GD_CK_SKIP_NOT_BONDED, run->dev);
 	}
 	if (x->mx)
 		gd_ck_matrix_add(x->mx, run, &m);
 }
 
-static void dry_run_json(const struct gd_ck_runs *rs, FILE *out)
+static int dry_run_json(const struct gd_ck_runs *rs, FILE *out)
 {
 	char cmd[600];
+	json_object *sum;
 
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct gd_ck_run *r = &rs->v[i];
@@ -107,6 +115,9 @@ static void dry_run_json(const struct gd_ck_runs *rs, FILE *out)
 		gd_json_add_str(rec, "command", cmd);
 		gd_json_emit(rec, out);
 	}
+	sum = gd_json_record("check_plan_summary"); /* also when no run: never empty output */
+	gd_json_add_int(sum, "runs", (int64_t)rs->n);
+	return gd_json_emit(sum, out) ? GD_EXIT_ENV : 0;
 }
 
 static void dry_run(const struct gd_ck_runs *rs, FILE *out)
@@ -142,14 +153,32 @@ static int plot_plan(const struct gd_ck_runs *rs, const char *path)
 	return ret;
 }
 
-static void skip_test(struct gd_ck_report *r, const struct gd_ck_test *t, const char *why)
+/* A test with no run here: what it names is missing, a FAIL (a bandwidth gate never passes on
+ * a box whose NIC or GPU is absent), unless this machine's topology could not be read. */
+static void no_runs(struct gd_ck_report *r, const struct gd_ck_machine *m,
+		    const struct gd_ck_test *t)
 {
-	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s", t->name);
+	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s: runs", t->name);
+	bool gpu = t->memory == GD_CK_MEM_GPU || t->pairs != GD_CK_EACH_NIC_LOOPBACK;
+	char ev[256];
 
-	if (it) {
-		it->status = GD_CK_SKIP;
-		snprintf(it->message, sizeof(it->message), "%s", why);
-	}
+	if (!it)
+		return;
+	snprintf(it->expected, sizeof(it->expected), "%s", t->device[0] ? t->device :
+		 gpu ? "a GPU and an RDMA device" : "an RDMA device");
+	snprintf(it->measured, sizeof(it->measured), "absent");
+	if (t->device[0] && !gd_ck_hca(m, t->device))
+		snprintf(ev, sizeof(ev), "the test names %s, which this machine does not have "
+			 "('gd_devinfo' lists the devices)", t->device);
+	else if (!m->nhcas)
+		snprintf(ev, sizeof(ev), "no RDMA device on this machine ('gd_doctor' says why)");
+	else if (gpu && !m->topo_ok) {
+		it->measured[0] = 0;
+		gd_ck_judge_skip(it, GD_CK_SKIP_NO_TOPOLOGY, "the test's GPUs cannot be found");
+		return;
+	} else
+		snprintf(ev, sizeof(ev), "no GPU and RDMA device pair for it on this machine");
+	gd_ck_judge_holds(it, false, ev);
 }
 
 static int plan(const struct gd_ck_spec *s, const struct gd_ck_machine *m, struct gd_ck_runs *rs,
@@ -162,17 +191,31 @@ static int plan(const struct gd_ck_spec *s, const struct gd_ck_machine *m, struc
 		if (t->pairs == GD_CK_HOSTS)
 			continue; /* check_mpi.c */
 		if (strcmp(t->initiator, "cpu")) {
-			skip_test(r, t, "only initiator: cpu runs in this build of gd_check");
+			struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s", t->name);
+
+			if (it)
+				gd_ck_judge_skip(it, GD_CK_SKIP_INITIATOR, t->initiator);
 			continue;
 		}
 		if (gd_ck_expand(m, t, rs))
 			return GD_EXIT_ENV;
 		if (rs->n == before)
-			skip_test(r, t, t->memory == GD_CK_MEM_GPU || t->pairs !=
-				  GD_CK_EACH_NIC_LOOPBACK ? "no GPU/NIC pair on this machine" :
-				  "no RDMA device matches");
+			no_runs(r, m, t);
 	}
 	return 0;
+}
+
+/* Would --plot draw anything: a matrix run (a dry run plots its plan), or a bandwidth sweep? */
+static bool plottable(const struct gd_ck_runs *rs, bool dry_run)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct gd_ck_test *t = rs->v[i].t;
+
+		if (t->pairs == GD_CK_NIC_GPU_MATRIX ||
+		    (!dry_run && t->kind == GD_KIND_BW && t->sweep_min))
+			return true;
+	}
+	return false;
 }
 
 /* A --topology of another machine names devices that are not here: a plan, not a run. */
@@ -198,13 +241,18 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 
 	if (!ret && !o->dry_run && o->xml)
 		ret = foreign_runs(&rs, m, o->xml);
+	if (!ret && o->plot && !plottable(&rs, o->dry_run)) {
+		gd_error("--plot: nothing to plot: no bandwidth test with 'pairs: nic-gpu-matrix' "
+			 "or a sweep%s runs here", o->dry_run ? " (a dry run plots the matrix)" : "");
+		ret = GD_EXIT_USAGE;
+	}
 	if (ret)
 		goto out;
 	for (size_t i = 0; i < rs.n; i++)
 		rs.v[i].tcp_port = (uint16_t)(o->base_port + i % 1000);
 	if (o->dry_run) {
 		if (o->json)
-			dry_run_json(&rs, stdout);
+			ret = dry_run_json(&rs, stdout);
 		else
 			dry_run(&rs, stdout);
 		if (o->plot)
@@ -251,6 +299,8 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 
 	snprintf(r->spec_path, sizeof(r->spec_path), "%s", s->path);
 	snprintf(r->spec_sha256, sizeof(r->spec_sha256), "%s", s->sha256);
+	if (gd_ck_doctor_ids(s))
+		return GD_EXIT_USAGE;
 	gd_ck_host_facts(o->m, &r->host);
 	if (gd_ck_machine_load(&m, o->m, o->xml)) {
 		gd_ck_machine_free(&m);

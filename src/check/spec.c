@@ -295,7 +295,8 @@ static int doctor_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 			    "('gd_doctor --list' names them), not %s", kind_name(v));
 	cnt = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
 	s->doctor = calloc(cnt ? cnt : 1, sizeof(*s->doctor));
-	if (!s->doctor)
+	s->doctor_at = calloc(cnt ? cnt : 1, sizeof(*s->doctor_at));
+	if (!s->doctor || !s->doctor_at)
 		return -ENOMEM;
 	for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
 	     it++) {
@@ -303,6 +304,8 @@ static int doctor_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 				 GD_CK_NAME);
 		if (ret)
 			return ret;
+		s->doctor_at[s->ndoctor][0] = (int)node(l, *it)->start_mark.line + 1;
+		s->doctor_at[s->ndoctor][1] = (int)node(l, *it)->start_mark.column + 1;
 		s->ndoctor++;
 	}
 	return 0;
@@ -504,6 +507,29 @@ static yaml_node_t *find_key(struct ld *l, yaml_node_t *map, const char *key)
 	return NULL;
 }
 
+/* Keys that the test's other keys make meaningless are refused, never ignored. */
+static int test_rules(struct ld *l, yaml_node_t *n, const struct gd_ck_test *t)
+{
+	yaml_node_t *v;
+
+	if (t->size && t->sweep_min)
+		return fail(l, n, "test '%s' has both size and sweep: give one", t->name);
+	if (t->duration_s && t->iters)
+		return fail(l, n, "test '%s' has both duration and iterations: give one", t->name);
+	if (t->op == GD_OP_ATOMIC && ((v = find_key(l, n, "size")) || (v = find_key(l, n, "sweep"))))
+		return fail(l, v, "test '%s': atomics move 8 bytes; leave size and sweep out",
+			    t->name);
+	if (t->bond_balance && t->kind != GD_KIND_BW)
+		return fail(l, n, "test '%s': bond-balance needs a bandwidth test", t->name);
+	if (t->kind != GD_KIND_BW && (v = find_key(l, n, "qps")))
+		return fail(l, v, "test '%s': qps is for bandwidth tests (a latency test runs one "
+			    "QP); leave it out", t->name);
+	if (!t->bond_balance && (v = find_key(l, n, "min_slave_share")))
+		return fail(l, v, "test '%s': min_slave_share is for 'check: bond-balance'; add "
+			    "that check or leave it out", t->name);
+	return 0;
+}
+
 static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 {
 	yaml_node_t *th;
@@ -527,15 +553,8 @@ static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 		if (ret)
 			return ret;
 	}
-	if (t->size && t->sweep_min)
-		return fail(l, n, "test '%s' has both size and sweep: give one", t->name);
-	if (t->duration_s && t->iters)
-		return fail(l, n, "test '%s' has both duration and iterations: give one", t->name);
-	if (t->op == GD_OP_ATOMIC && (t->size > 8 || t->sweep_min))
-		return fail(l, n, "test '%s': atomics move 8 bytes; leave size and sweep out",
-			    t->name);
-	if (t->bond_balance && t->kind != GD_KIND_BW)
-		return fail(l, n, "test '%s': bond-balance needs a bandwidth test", t->name);
+	if ((ret = test_rules(l, n, t)))
+		return ret;
 	if (!t->size && !t->sweep_min)
 		t->size = t->op == GD_OP_ATOMIC ? 8 : t->kind == GD_KIND_BW ? 65536 : 2;
 	return 0;
@@ -694,9 +713,11 @@ void gd_ck_spec_free(struct gd_ck_spec *spec)
 {
 	free(spec->devices);
 	free(spec->doctor);
+	free(spec->doctor_at);
 	free(spec->tests);
 	spec->devices = NULL;
 	spec->doctor = NULL;
+	spec->doctor_at = NULL;
 	spec->tests = NULL;
 	spec->ndevices = spec->ndoctor = spec->ntests = 0;
 }

@@ -114,6 +114,7 @@ struct gd_ck_spec {
 	struct gd_ck_device *devices;
 	size_t ndevices;
 	char (*doctor)[GD_CK_NAME];	/* check ids that must PASS */
+	int (*doctor_at)[2];		/* the line and column of each */
 	size_t ndoctor;
 	struct gd_ck_test *tests;
 	size_t ntests;

@@ -166,6 +166,10 @@ def make_trees(tmp):
         "deep.yaml": "version: 1\nname: " + "[" * 200000 + "]" * 200000 + "\n",
         "deepmap.yaml": "version: 1\nname: " + "{a: " * 50000 + "}" * 50000 + "\n",
         "twodoc.yaml": "version: 1\n---\nversion: 2\n",
+        "baddoctor.yaml": "version: 1\ndoctor:\n  must_pass: [nosuch.check, \"1\"]\n",
+        "latqps.yaml": "version: 1\ntests:\n  - {name: l, op: write, type: lat, qps: 4}\n",
+        "atomic4.yaml": "version: 1\ntests:\n  - {name: a, op: atomic, size: 4}\n",
+        "share.yaml": "version: 1\ntests:\n  - {name: s, op: write, min_slave_share: 5%}\n",
     }
     for name, text in specs.items():
         with open(os.path.join(tmp, name), "w") as f:
