@@ -4,7 +4,9 @@
 # tests/hostile/cases):
 #   H1 a test name that is gnuplot code is plotted, never run;
 #   H3 ^C and SIGTERM stop the whole spec (exit 130 / 143, INTERRUPTED, runs left out);
-#   H4 a report file that fails at the end: the table is printed first, then exit 3.
+#   H4 a report file that fails at the end: the table is printed first, then exit 3;
+#   M8 a side-channel port held by another program: the run takes the next free one;
+#   M9 a device the test names and the guest lacks: FAIL and exit 1, not SKIP and exit 0.
 #   flock /tmp/gd-vm.lock timeout 900 scripts/gd-vm -- env top_builddir=$PWD tests/vm/check-hostile.sh
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}" "${top_builddir:=$top_srcdir}"
 . "$top_srcdir/tests/vm/lib.sh"
@@ -63,4 +65,34 @@ rc=$?
 cat out err
 vm_check "H4: exit 3 when the plot cannot be written" test $rc -eq 3
 vm_check "H4: the table is printed all the same" grep -q "^tests  *sw rxe0 host: runs  *PASS" out
+
+# M8: something listens on the first port (another gd_check's server, say)
+/usr/bin/python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("::", 18600)); s.listen(); time.sleep(120)' &
+holder=$!
+sleep 2
+cat >one.yaml <<'YAML'
+version: 1
+tests:
+  - {name: one, op: write, size: 4K, iterations: 50, device: rxe0}
+YAML
+"$ck" one.yaml >out 2>&1
+rc=$?
+kill $holder 2>/dev/null
+cat out
+vm_check "M8: port 18600 held: exit 0" test $rc -eq 0
+vm_check "M8: the run took the next port" grep -q "reproduce one rxe0 host: runs: .* -p 18601 " out
+
+# M9: a named device that is not here fails the gate
+cat >absent.yaml <<'YAML'
+version: 1
+tests:
+  - {name: bw, op: write, device: mlx5_9, thresholds: {min_bw: 100 Gb/s}}
+YAML
+"$ck" absent.yaml >out 2>&1
+rc=$?
+cat out
+vm_check "M9: an absent device: exit 1" test $rc -eq 1
+vm_check "M9: FAIL naming the device" grep -q "^tests  *bw: runs  *FAIL .*mlx5_9" out
 vm_exit
