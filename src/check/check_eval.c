@@ -121,6 +121,7 @@ static struct gd_ck_item *run_item(struct gd_ck_report *r, const struct gd_ck_ru
 		return NULL;
 	it->seconds = seconds;
 	snprintf(it->path_class, sizeof(it->path_class), "%s", run->cls);
+	gd_ck_where_set(it, run, m);
 	gd_ck_command(run, m->nsizes ? m->size[k] : run->t->size, it->command, sizeof(it->command));
 	return it;
 }

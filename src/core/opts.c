@@ -168,9 +168,9 @@ static int complete(const struct gd_cmd *cmd, const char *what)
 void gd_opts_print_version(FILE *out)
 {
 	fprintf(out, "%s (%s) %s\n", gd_progname(), PACKAGE_NAME, gd_version());
-	fprintf(out, "features: cuda-driver=dlopen cuda-kernels=%s mpi=%s yaml=%s\n",
+	fprintf(out, "features: cuda-driver=dlopen cuda-kernels=%s mpi=%s yaml=%s libfabric=%s\n",
 		GD_FEATURE_CUDA_KERNELS ? "yes" : "no", GD_FEATURE_MPI ? "yes" : "no",
-		GD_FEATURE_YAML ? "yes" : "no");
+		GD_FEATURE_YAML ? "yes" : "no", GD_FEATURE_LIBFABRIC ? "yes" : "no");
 }
 
 /* --version under --json: one "version" record with the same facts. */
@@ -185,6 +185,7 @@ static void print_version_json(FILE *out)
 	gd_json_add_bool(f, "cuda_kernels", GD_FEATURE_CUDA_KERNELS);
 	gd_json_add_bool(f, "mpi", GD_FEATURE_MPI);
 	gd_json_add_bool(f, "yaml", GD_FEATURE_YAML);
+	gd_json_add_bool(f, "libfabric", GD_FEATURE_LIBFABRIC);
 	json_object_object_add(rec, "features", f);
 	gd_json_emit(rec, out);
 }
