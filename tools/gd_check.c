@@ -154,18 +154,23 @@ static int run(struct args *a, const char *path)
 	struct gd_ck_spec spec;
 	struct gd_ck_test mt;
 	struct gd_ck_report r = { 0 };
-	char err[1024];
-	int ret;
+	char err[1024] = "";
+	int ret = 0;
 
 	a->spec = path;
-	if (a->matrix && !path) {
+	if (a->matrix && !path)
 		matrix_spec(&spec, &mt, a->duration ? (uint32_t)a->duration : 2, a->size);
-	} else if ((ret = gd_ck_spec_load(path, &spec, err, sizeof(err)))) {
+	else if ((ret = gd_ck_spec_load(path, &spec, err, sizeof(err))))
 		gd_error("%s", err);
-		/* the spec named on the command line is the user's to fix */
+	/* every rank loaded the same spec, or all stop here with one cause (rank 0's word) */
+	if (gd_launch()->size > 1 && gd_ck_mpi_agree_spec(!ret, spec.sha256, err)) {
+		if (!ret && spec.tests != &mt)
+			gd_ck_spec_free(&spec);
+		return GD_EXIT_USAGE;
+	}
+	if (ret) /* the spec named on the command line is the user's to fix */
 		return ret == -EINVAL || ret == -ENOENT || ret == -EISDIR || ret == -EFBIG ||
 			       ret == -GD_ENOTREG ? GD_EXIT_USAGE : GD_EXIT_ENV;
-	}
 	a->o.out = a->o.json ? NULL : stdout;
 	a->o.progress = isatty(STDERR_FILENO);
 	if (gd_launch()->rank > 0)

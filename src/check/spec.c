@@ -27,22 +27,41 @@ struct ld {
 typedef int (*key_fn)(struct ld *l, const char *key, yaml_node_t *val, void *ctx);
 
 /* FILE:LINE:COL: message; -EINVAL. A NULL mark is the file's start. */
-__attribute__((format(printf, 3, 4))) static int fail_at(struct ld *l, const yaml_mark_t *m,
-							 const char *fmt, ...)
+__attribute__((format(printf, 3, 0))) static int vfail(struct ld *l, const yaml_mark_t *m,
+						       const char *fmt, va_list ap)
 {
 	char msg[768];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	snprintf(l->err, l->errlen, "%s:%lu:%lu: %s", l->name, m ? (unsigned long)m->line + 1 : 1UL,
 		 m ? (unsigned long)m->column + 1 : 1UL, msg);
 	return -EINVAL;
 }
 
-#define fail(l, n, ...) fail_at((l), (n) ? &((const yaml_node_t *)(n))->start_mark : NULL, \
-				__VA_ARGS__)
+__attribute__((format(printf, 3, 4))) static int fail_at(struct ld *l, const yaml_mark_t *m,
+							 const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vfail(l, m, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* At a node's start (NULL: the file's start). */
+__attribute__((format(printf, 3, 4))) static int fail(struct ld *l, const yaml_node_t *n,
+						      const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vfail(l, n ? &n->start_mark : NULL, fmt, ap);
+	va_end(ap);
+	return ret;
+}
 
 static yaml_node_t *node(struct ld *l, int i)
 {
