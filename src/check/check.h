@@ -119,7 +119,8 @@ struct gd_ck_opts {
 int gd_ck_run_spec(const struct gd_ck_spec *spec, const struct gd_ck_opts *o,
 		   struct gd_ck_report *r);
 
-/* Output (check_report.c). */
+/* Output (check_report.c). gd_ck_tty: s for a terminal, control bytes as '?', in buf. */
+const char *gd_ck_tty(const char *s, char *buf, size_t len);
 void gd_ck_print_header(const struct gd_ck_report *r, FILE *out);
 void gd_ck_print_table(const struct gd_ck_report *r, FILE *out);
 int gd_ck_print_json(const struct gd_ck_report *r, FILE *out);

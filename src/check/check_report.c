@@ -17,6 +17,17 @@
 #include "gd.h"
 #include "jsonout.h"
 
+/* A string for a terminal: control bytes (an escape sequence from a spec or sysfs) as '?'. */
+const char *gd_ck_tty(const char *s, char *buf, size_t len)
+{
+	size_t i = 0;
+
+	for (; s[i] && i + 1 < len; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	buf[i] = 0;
+	return buf;
+}
+
 static void counts(const struct gd_ck_report *r, int n[GD_CK_NSTATUS])
 {
 	for (int s = 0; s < GD_CK_NSTATUS; s++)
@@ -45,14 +56,18 @@ void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct gd_ck_item *it = &r->items[i];
 
+		char a[sizeof(it->name)], b[sizeof(it->measured)], c[sizeof(it->expected)];
+		char d[sizeof(it->message)];
+
 		fprintf(out, "%-9s %-44s %-6s %-16s %s\n", gd_ck_section_name(it->section),
-			it->name, gd_ck_status_str(it->status),
-			it->measured[0] ? it->measured : "-", it->expected[0] ? it->expected : "-");
+			gd_ck_tty(it->name, a, sizeof(a)), gd_ck_status_str(it->status),
+			it->measured[0] ? gd_ck_tty(it->measured, b, sizeof(b)) : "-",
+			it->expected[0] ? gd_ck_tty(it->expected, c, sizeof(c)) : "-");
 		if (it->message[0] && it->status != GD_CK_PASS)
 			fprintf(out, "%-9s   %s: %s\n", "", gd_ck_status_str(it->status),
-				it->message);
+				gd_ck_tty(it->message, d, sizeof(d)));
 		else if (it->message[0])
-			fprintf(out, "%-9s   %s\n", "", it->message);
+			fprintf(out, "%-9s   %s\n", "", gd_ck_tty(it->message, d, sizeof(d)));
 	}
 	counts(r, n);
 	fprintf(out, "\n%zu checks: %d PASS, %d FAIL, %d SKIP, %d ERROR (could not run) in %.1f s\n",
@@ -67,8 +82,12 @@ void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = c[0] && !strcmp(c, r->items[j].command);
-		if (c[0] && !seen)
-			fprintf(out, "reproduce %s: %s\n", r->items[i].name, c);
+		if (c[0] && !seen) {
+			char a[sizeof(r->items[i].name)], b[sizeof(r->items[i].command)];
+
+			fprintf(out, "reproduce %s: %s\n", gd_ck_tty(r->items[i].name, a, sizeof(a)),
+				gd_ck_tty(c, b, sizeof(b)));
+		}
 	}
 }
 

@@ -132,8 +132,11 @@ static void dry_run(const struct gd_ck_runs *rs, FILE *out)
 		gd_ck_command(r, r->t->sweep_min ? r->t->sweep_min : r->t->size, cmd, sizeof(cmd));
 		snprintf(line, sizeof(line), r->line_gbps > 0 ? "%.0fG" : "?", r->line_gbps);
 		snprintf(pcie, sizeof(pcie), r->pcie_gbps > 0 ? "%.0fG" : "?", r->pcie_gbps);
-		fprintf(out, "%-20s %-28s %-5s %-10s %-10s %s\n", r->t->name, r->label, r->cls, line,
-			pcie, cmd);
+		char name[GD_CK_NAME], label[sizeof(r->label)];
+
+		fprintf(out, "%-20s %-28s %-5s %-10s %-10s %s\n",
+			gd_ck_tty(r->t->name, name, sizeof(name)),
+			gd_ck_tty(r->label, label, sizeof(label)), r->cls, line, pcie, cmd);
 	}
 	fprintf(out, "%zu run(s); nothing was run (--dry-run)\n", rs->n);
 }

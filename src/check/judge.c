@@ -19,6 +19,7 @@ static const char *const skip_text[GD_CK_NSKIP] = {
 	[GD_CK_SKIP_DOCTOR] = "gd_doctor skipped the check",
 	[GD_CK_SKIP_INITIATOR] = "only initiator: cpu runs in this build of gd_check",
 	[GD_CK_SKIP_NO_LAUNCH] = "a test between hosts runs under mpirun or srun (2 or more ranks)",
+	[GD_CK_SKIP_SELFTEST] = "a self-test of hardware this machine lacks",
 };
 
 const char *gd_ck_skip_reason(enum gd_ck_skip s)

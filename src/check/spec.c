@@ -535,7 +535,8 @@ static int test_rules(struct ld *l, yaml_node_t *n, const struct gd_ck_test *t)
 		return fail(l, n, "test '%s' has both size and sweep: give one", t->name);
 	if (t->duration_s && t->iters)
 		return fail(l, n, "test '%s' has both duration and iterations: give one", t->name);
-	if (t->op == GD_OP_ATOMIC && ((v = find_key(l, n, "size")) || (v = find_key(l, n, "sweep"))))
+	if (t->op == GD_OP_ATOMIC && (((v = find_key(l, n, "size")) && t->size != 8) ||
+				      (v = find_key(l, n, "sweep"))))
 		return fail(l, v, "test '%s': atomics move 8 bytes; leave size and sweep out",
 			    t->name);
 	if (t->bond_balance && t->kind != GD_KIND_BW)
