@@ -8,7 +8,6 @@
 
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
-#include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 
 #include "jsonout.h"
@@ -266,7 +265,7 @@ int gd_ofi_print_json(const struct gd_ofi_list *l, FILE *out)
 	return gd_json_emit(rec, out);
 }
 
-/* ---- probe: can this provider be opened here? ---- */
+/* ---- probe: can this provider be opened here (fabric and domain)? ---- */
 
 static int probe_fail(struct gd_ofi_probe *p, const char *step, int err)
 {
@@ -280,25 +279,15 @@ static int probe_open(struct fi_info *fi, struct gd_ofi_probe *p)
 {
 	struct fid_fabric *fab = NULL;
 	struct fid_domain *dom = NULL;
-	struct fid_ep *ep = NULL;
 	int ret = fi_fabric(fi->fabric_attr, &fab, NULL);
 
 	if (ret)
 		return probe_fail(p, "fi_fabric", ret);
 	ret = fi_domain(fab, fi, &dom, NULL);
-	if (ret) {
+	if (ret)
 		probe_fail(p, "fi_domain", ret);
-		goto close_fabric;
-	}
-	ret = fi_endpoint(dom, fi, &ep, NULL);
-	if (ret) {
-		probe_fail(p, "fi_endpoint", ret);
-		goto close_domain;
-	}
-	fi_close(&ep->fid);
-close_domain:
-	fi_close(&dom->fid);
-close_fabric:
+	else
+		fi_close(&dom->fid);
 	fi_close(&fab->fid);
 	return ret ? -EIO : 0;
 }

@@ -51,7 +51,7 @@ struct gd_ofi_list {
 	const char *filter;        /* the provider asked for, or NULL */
 };
 
-/* A probe of one provider: open fabric, domain and an RDM endpoint. */
+/* A probe of one provider: open a fabric and a domain of its first RDM entry. */
 struct gd_ofi_probe {
 	struct gd_ofi_entry e;     /* the first entry fi_getinfo gave */
 	size_t nentries;           /* entries of that provider with FI_EP_RDM and FI_RMA|FI_MSG */
@@ -67,7 +67,7 @@ int gd_ofi_discover(const char *prov, struct gd_ofi_list *l);
 void gd_ofi_list_free(struct gd_ofi_list *l);
 void gd_ofi_print_text(const struct gd_ofi_list *l, FILE *out);
 int gd_ofi_print_json(const struct gd_ofi_list *l, FILE *out);
-/* 0 when PROV opens a fabric, domain and RDM endpoint; else -EIO with p->step set. */
+/* 0 when PROV opens a fabric and a domain (FI_EP_RDM, FI_MSG|FI_RMA); else -EIO with p->step set. */
 int gd_ofi_probe(const char *prov, struct gd_ofi_probe *p);
 /* caps or mr_mode as fi_tostr writes them ("FI_MSG | FI_RMA"), into buf */
 const char *gd_ofi_caps_str(uint64_t caps, char *buf, size_t len);
