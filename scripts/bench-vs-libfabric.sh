@@ -16,7 +16,7 @@
 #   scripts/bench-vs-libfabric.sh [--providers "shm tcp"] [--pairs 9]
 #       [--sizes "8 4096 65536 1048576"] [--lat-iters 10000] [--bw-iters 10000]
 #       [--kinds "lat bw"] [--bindir DIR] [--fi-bindir DIR] [--fabtests DIR]
-#       [--ld-library-path DIR] [--out DIR] [--timeout SEC]
+#       [--ld-library-path DIR] [--out DIR] [--timeout SEC] | --summarize RUNS.CSV
 #
 # --bindir: the gdperf tools (default: this tree's tools/, else PATH); --fi-bindir:
 # fi_pingpong (default: PATH); --ld-library-path DIR is put in front of LD_LIBRARY_PATH
@@ -24,6 +24,7 @@
 # FI_* variables, pass through to every run as they are. --out DIR keeps runs.csv
 # (provider,kind,op,size,round,impl,value,unit) and summary.txt. A run that fails or
 # exceeds --timeout (default 120 s) is shown and counted as missing, never as a number.
+# --summarize RUNS.CSV prints the table of earlier runs without running anything.
 set -u
 
 providers="shm tcp"
@@ -38,6 +39,7 @@ fibindir=
 fabtests=
 out=
 tmo=120
+summarize=
 
 usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 need() { [ $# -ge 2 ] || { echo "bench-vs-libfabric: $1 needs a value" >&2; exit 2; }; }
@@ -55,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--ld-library-path) need "$@"; export LD_LIBRARY_PATH=$2${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; shift ;;
 	--out) need "$@"; out=$2; shift ;;
 	--timeout) need "$@"; tmo=$2; shift ;;
+	--summarize) need "$@"; summarize=$2; shift ;;
 	-h|--help) usage 0 ;;
 	*) echo "bench-vs-libfabric: unknown option '$1' (--help)" >&2; exit 2 ;;
 	esac
@@ -63,6 +66,25 @@ done
 for v in "$pairs" "$lat_iters" "$bw_iters" "$tmo"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-libfabric: '$v' is not a positive count" >&2; exit 2; }
 done
+# The table: per point, each tool's median and min..max, and the ratio of the medians.
+summary() {
+	awk -F, 'NR > 1 { k = $1 " " $2 " " $3 " " $4; v[k, $6] = v[k, $6] " " $7; u[k] = $8
+		if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
+	function med(s,   a, m, i, j, t) { m = split(s, a, " "); for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+		lo = a[1]; hi = a[m]; cnt = m; return m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : "" }
+	BEGIN { printf "%-4s %-3s %-5s %8s  %-30s %-30s %s\n", "prov", "kind", "op", "size", "gdperf median (min..max) n", "libfabric median (min..max) n", "ratio gd/ref" }
+	{ }
+	END { for (i = 1; i <= n; i++) { k = order[i]; split(k, f, " ")
+		g = med(v[k, "gd"]); gs = sprintf("%.2f (%.2f..%.2f) %d", g, lo, hi, cnt); if (g == "") gs = "-"
+		r = med(v[k, "fi"]); rs = sprintf("%.2f (%.2f..%.2f) %d", r, lo, hi, cnt); if (r == "") rs = "-"
+		ratio = (g != "" && r != "" && r > 0) ? sprintf("%.3f %s", g / r, f[2] == "lat" ? "(goal <= 1.00)" : "(goal >= 1.00)") : "-"
+		printf "%-4s %-3s %-5s %8s  %-30s %-30s %s\n", f[1], f[2], f[3], f[4], gs " " u[k], rs, ratio } }' "$1"
+}
+if [ -n "$summarize" ]; then
+	[ -r "$summarize" ] || { echo "bench-vs-libfabric: cannot read $summarize" >&2; exit 2; }
+	summary "$summarize"
+	exit 0
+fi
 [ -n "$bindir" ] || { [ -x "$here/tools/gd_send_lat" ] && bindir=$here/tools; }
 gd() { if [ -n "$bindir" ]; then echo "$bindir/$1"; else command -v "$1"; fi; }
 fi_tool() { if [ -n "$fibindir" ]; then echo "$fibindir/$1"; else command -v "$1"; fi; }
@@ -116,7 +138,7 @@ record() { # provider kind op size round impl value unit
 }
 
 one() { # impl provider kind op size round
-	local impl=$1 p=$2 kind=$3 op=$4 size=$5 r=$6 v= ofi=(--fabric ofi --provider "$2")
+	local impl=$1 p=$2 kind=$3 op=$4 size=$5 r=$6 v='' ofi=(--fabric ofi --provider "$2")
 	case $impl.$kind in
 	gd.lat)
 		pair_run "$(gd gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$lat_iters" -- \
@@ -158,18 +180,5 @@ for p in $providers; do
 	done
 done
 
-# The table: per point, each tool's median and min..max, and the ratio of the medians.
-summary() {
-	awk -F, 'NR > 1 { k = $1 " " $2 " " $3 " " $4; v[k, $6] = v[k, $6] " " $7; u[k] = $8
-		if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
-	function med(s,   a, m, i, j, t) { m = split(s, a, " "); for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-		lo = a[1]; hi = a[m]; cnt = m; return m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : "" }
-	BEGIN { printf "%-4s %-3s %-5s %8s  %-30s %-30s %s\n", "prov", "kind", "op", "size", "gdperf median (min..max) n", "libfabric median (min..max) n", "ratio gd/ref" }
-	{ }
-	END { for (i = 1; i <= n; i++) { k = order[i]; split(k, f, " ")
-		g = med(v[k, "gd"]); gs = sprintf("%.2f (%.2f..%.2f) %d", g, lo, hi, cnt); if (g == "") gs = "-"
-		r = med(v[k, "fi"]); rs = sprintf("%.2f (%.2f..%.2f) %d", r, lo, hi, cnt); if (r == "") rs = "-"
-		ratio = (g != "" && r != "" && r > 0) ? sprintf("%.3f %s", g / r, f[2] == "lat" ? "(goal <= 1.00)" : "(goal >= 1.00)") : "-"
-		printf "%-4s %-3s %-5s %8s  %-30s %-30s %s\n", f[1], f[2], f[3], f[4], gs " " u[k], rs, ratio } }' "$runs"
-}
-if [ -n "$out" ]; then summary | tee "$out/summary.txt"; else summary; fi
+if [ -n "$out" ]; then summary "$runs" | tee "$out/summary.txt"; else summary "$runs"; fi
+
