@@ -19,11 +19,13 @@
 #include "sysfs.h"
 
 enum { O_JSON = 1, O_JUNIT, O_EXAMPLE, O_MATRIX, O_PLOT, O_DRY_RUN, O_TOPOLOGY, O_PORT,
-       O_DURATION, O_SIZE };
+       O_DURATION, O_SIZE, O_PROM, O_BUNDLE };
 
 static const struct gd_opt check_opts[] = {
 	{ "json", 'j', GD_NO_ARG, NULL, "print JSON Lines instead of the table", O_JSON },
 	{ "junit", 0, GD_REQ_ARG, "FILE", "also write a JUnit XML report to FILE", O_JUNIT },
+	{ "prom", 0, GD_REQ_ARG, "FILE.prom", "also write Prometheus metrics for node_exporter's textfile collector", O_PROM },
+	{ "bundle", 0, GD_REQ_ARG, "FILE.tar.gz", "also write a bug-report bundle: spec, reports, tool JSON, versions, commands", O_BUNDLE },
 	{ "example", 0, GD_NO_ARG, NULL, "print a commented spec for this machine and exit", O_EXAMPLE },
 	{ "matrix", 'm', GD_NO_ARG, NULL, "run the NIC x GPU (and host memory) matrix without a spec", O_MATRIX },
 	{ "plot", 0, GD_REQ_ARG, "FILE.png", "plot the matrix (heatmap) and sweeps with gnuplot", O_PLOT },
@@ -45,8 +47,11 @@ static const struct gd_cmd cmd = {
 
 struct args {
 	struct gd_ck_opts o;
-	const char *junit;
+	const char *junit, *prom, *bundle;
 	bool example, matrix;
+	int argc;
+	char **argv;
+	const char *spec;	/* the spec file, NULL: none */
 	uint64_t duration, size;
 };
 
@@ -59,6 +64,8 @@ static int handle(void *ctx, int id, const char *arg)
 	switch (id) {
 	case O_JSON: a->o.json = true; return 0;
 	case O_JUNIT: a->junit = arg; return 0;
+	case O_PROM: a->prom = arg; return 0;
+	case O_BUNDLE: a->bundle = arg; return 0;
 	case O_EXAMPLE: a->example = true; return 0;
 	case O_MATRIX: a->matrix = true; return 0;
 	case O_PLOT: a->o.plot = arg; return 0;
@@ -95,6 +102,18 @@ static void matrix_spec(struct gd_ck_spec *s, struct gd_ck_test *t, uint32_t dur
 	s->ntests = 1;
 }
 
+static int write_bundle(const struct args *a, const struct gd_ck_report *r)
+{
+	struct gd_ck_bundle_in in = { r, a->spec, a->o.m, a->o.xml, a->argc, a->argv };
+	int ret = gd_ck_write_bundle(a->bundle, &in);
+
+	if (!ret)
+		return 0;
+	gd_error("cannot write the bundle %s: %s; nothing was left behind: free space in its "
+		 "directory or give another path", a->bundle, strerror(-ret));
+	return GD_EXIT_USAGE;
+}
+
 static int report(const struct args *a, const struct gd_ck_report *r)
 {
 	int ret;
@@ -108,6 +127,13 @@ static int report(const struct args *a, const struct gd_ck_report *r)
 			return GD_EXIT_ENV;
 		}
 	}
+	if (a->prom && (ret = gd_ck_write_prom(r, a->prom))) {
+		gd_error("cannot write the Prometheus file %s: %s (nothing written)", a->prom,
+			 strerror(-ret));
+		return GD_EXIT_ENV;
+	}
+	if (a->bundle && (ret = write_bundle(a, r)))
+		return ret;
 	if (a->o.json)
 		gd_ck_print_json(r, stdout);
 	else
@@ -130,6 +156,7 @@ static int run(struct args *a, const char *path)
 	char err[1024];
 	int ret;
 
+	a->spec = path;
 	if (a->matrix && !path) {
 		matrix_spec(&spec, &mt, a->duration ? (uint32_t)a->duration : 2, a->size);
 	} else if ((ret = gd_ck_spec_load(path, &spec, err, sizeof(err)))) {
@@ -142,10 +169,12 @@ static int run(struct args *a, const char *path)
 	a->o.progress = isatty(STDERR_FILENO);
 	if (gd_launch()->rank > 0)
 		a->o.out = NULL;
-	if (a->o.out && !a->o.dry_run) {
+	if (!a->o.dry_run) {
 		gd_ck_host_facts(a->o.m, &r.host);
 		snprintf(r.spec_path, sizeof(r.spec_path), "%s", spec.path);
 		snprintf(r.spec_sha256, sizeof(r.spec_sha256), "%s", spec.sha256);
+	}
+	if (a->o.out && !a->o.dry_run) {
 		gd_ck_print_header(&r, stdout);
 		if (gd_launch()->size > 1)
 			printf("%d ranks (%s, MPI)\n\n", gd_launch()->size, gd_launch()->source);
@@ -159,6 +188,49 @@ static int run(struct args *a, const char *path)
 	if (spec.tests != &mt)
 		gd_ck_spec_free(&spec);
 	return ret;
+}
+
+/* --prom: a FILE.prom (the textfile collector reads no other name) in a writable directory
+ * (the file is written there as a temporary file, then renamed). */
+static int check_prom_path(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	int ret;
+
+	if (!path)
+		return 0;
+	if (n < 6 || strcmp(path + n - 5, ".prom")) {
+		gd_error("--prom %s: node_exporter's textfile collector reads only files named "
+			 "*.prom: give FILE.prom", path);
+		return -EINVAL;
+	}
+	if ((ret = gd_ck_outdir_check(path))) {
+		gd_error("--prom %s: cannot write in its directory (%s): create the directory or "
+			 "make it writable (the file is written there, then renamed into place)",
+			 path, gd_strerror(ret));
+		return ret;
+	}
+	return 0;
+}
+
+/* --bundle: FILE.tar.gz (or .tgz) in a writable directory. */
+static int check_bundle_path(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	int ret;
+
+	if (!path)
+		return 0;
+	if ((n < 8 || strcmp(path + n - 7, ".tar.gz")) && (n < 5 || strcmp(path + n - 4, ".tgz"))) {
+		gd_error("--bundle %s: the bundle is a gzip'ed tar: give FILE.tar.gz", path);
+		return -EINVAL;
+	}
+	if ((ret = gd_ck_outdir_check(path))) {
+		gd_error("--bundle %s: cannot write in its directory (%s): create the directory or "
+			 "make it writable", path, gd_strerror(ret));
+		return ret;
+	}
+	return 0;
 }
 
 /* Option values before anything runs: --json is honoured or refused, output files cannot block. */
@@ -179,7 +251,7 @@ static int check_outputs(const struct args *a)
 					      gd_strerror(ret), i ? "plot" : "junit");
 		return ret;
 	}
-	return 0;
+	return check_prom_path(a->prom) ?: check_bundle_path(a->bundle);
 }
 
 int main(int argc, char **argv)
@@ -192,6 +264,8 @@ int main(int argc, char **argv)
 	bool help = false;
 
 	gd_log_init(argv[0]);
+	a.argc = argc;
+	a.argv = argv;
 	first = gd_opts_parse(&cmd, argc, argv, handle, &a, &help);
 	if (first < 0)
 		return GD_EXIT_USAGE;

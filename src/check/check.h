@@ -33,6 +33,13 @@ struct gd_ck_item {
 	char command[600];	/* the equivalent gd_*_bw command lines, "" when none */
 	char path_class[8];	/* NIC-to-memory class, "" when none */
 	double seconds;		/* time spent on it */
+	/* a test's run (check_where.c): where it ran and its numbers at the judged size,
+	 * for --prom and the bundle; port 0: not a test's item */
+	struct gd_ck_where {
+		char test[64], dev[64], gpu[32], initiator[16];
+		int port;
+		double bw_gbps, lat_us;	/* < 0: not measured */
+	} where;
 };
 
 /* One measured run of a test on one pair: the numbers thresholds compare. */
@@ -103,6 +110,30 @@ void gd_ck_print_header(const struct gd_ck_report *r, FILE *out);
 void gd_ck_print_table(const struct gd_ck_report *r, FILE *out);
 int gd_ck_print_json(const struct gd_ck_report *r, FILE *out);
 int gd_ck_write_junit(const struct gd_ck_report *r, const char *path);
+int gd_ck_junit_stream(const struct gd_ck_report *r, FILE *f); /* 0 or -errno */
+/* What --bundle packs (check_bundle.c). */
+struct gd_machine;
+struct gd_ck_bundle_in {
+	const struct gd_ck_report *r;
+	const char *spec;		/* the spec file, NULL: none (--matrix, --suite) */
+	const struct gd_machine *m;	/* a fixture's root goes to the tools as --sysfs-root */
+	const char *xml;		/* --topology, NULL: the machine's */
+	int argc;
+	char *const *argv;		/* gd_check's command line, for reproduce.sh */
+};
+/* FILE.tar.gz with the spec, the report in every format, gd_devinfo/gd_topo/gd_doctor
+ * JSON, the topology export, versions and the commands; complete or absent: 0 or -errno. */
+int gd_ck_write_bundle(const char *path, const struct gd_ck_bundle_in *in);
+/* Write path whole or not at all (check_atomic.c): fill writes to a temporary file in
+ * path's directory, which is synced and renamed over path; on error it is removed.
+ * fill returns 0 or -errno. */
+int gd_ck_write_atomic(const char *path, int (*fill)(FILE *f, void *ctx), void *ctx);
+/* The directory of an output file exists and is writable: 0 or -errno. */
+int gd_ck_outdir_check(const char *path);
+/* Prometheus text exposition for node_exporter's textfile collector (check_prom.c),
+ * written to a temporary file in path's directory and renamed: 0 or -errno. */
+int gd_ck_prom_stream(const struct gd_ck_report *r, FILE *f);
+int gd_ck_write_prom(const struct gd_ck_report *r, const char *path);
 
 /* A commented spec for this machine from discovery (check_example.c). */
 int gd_ck_print_example(FILE *out, const struct gd_machine *m, const char *xml);

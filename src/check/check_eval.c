@@ -117,6 +117,7 @@ static void one(struct gd_ck_report *r, const struct gd_ck_run *run, const struc
 		return;
 	it->seconds = seconds;
 	snprintf(it->path_class, sizeof(it->path_class), "%s", run->cls);
+	gd_ck_where_set(it, run, m);
 	gd_ck_command(run, m->nsizes ? m->size[k] : run->t->size, it->command, sizeof(it->command));
 	if (limit_of(th, run, &lim, it->expected, sizeof(it->expected), it->message,
 		     sizeof(it->message))) {
@@ -161,6 +162,7 @@ void gd_ck_evaluate(struct gd_ck_report *r, const struct gd_ck_run *run,
 		return;
 	it->seconds = seconds;
 	snprintf(it->path_class, sizeof(it->path_class), "%s", run->cls);
+	gd_ck_where_set(it, run, m);
 	gd_ck_command(run, m->nsizes ? m->size[m->nsizes - 1] : t->size, it->command,
 		      sizeof(it->command));
 	snprintf(it->expected, sizeof(it->expected), "completes");

@@ -71,6 +71,9 @@ void gd_ck_bond_verdict(struct gd_ck_report *r, const struct gd_ck_run *run,
 /* Thresholds of a test against one measurement: one item each (check_eval.c). */
 void gd_ck_evaluate(struct gd_ck_report *r, const struct gd_ck_run *run,
 		    const struct gd_ck_measure *m, double seconds);
+/* Fill it->where from the run and its measurement (check_where.c). */
+void gd_ck_where_set(struct gd_ck_item *it, const struct gd_ck_run *run,
+		     const struct gd_ck_measure *m);
 /* Formatting helpers. */
 void gd_ck_fmt_value(enum gd_ck_metric m, double v, char *buf, size_t len);
 

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* gd_check's report: a human table, JSON Lines (jsonout.h) and JUnit XML. */
+/* gd_check's report: a human table, JSON Lines (jsonout.h) and JUnit XML (libxml2). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <libxml/chvalid.h>
+#include <libxml/xmlstring.h>
+#include <libxml/xmlwriter.h>
 
 #include "check.h"
 #include "check_matrix.h"
@@ -100,56 +106,166 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 	return ret ?: gd_json_emit(rec, out);
 }
 
-/* XML text with &, <, >, " and control characters escaped. */
-static void xml(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+/*
+ * The JUnit XML, written with libxml2's xmlTextWriter (it escapes &, <, > and
+ * quotes). Every string goes through junit_text first: XML 1.0 cannot carry
+ * control characters (but tab, newline, CR), U+FFFE/U+FFFF or bytes that are
+ * not UTF-8, not even as character references, so each becomes '?'.
+ */
+struct junit {
+	xmlTextWriterPtr w;
+	int err;		/* a call failed (libxml2 returns < 0) */
+};
 
-		if (c == '&')
-			fputs("&amp;", f);
-		else if (c == '<')
-			fputs("&lt;", f);
-		else if (c == '>')
-			fputs("&gt;", f);
-		else if (c == '"')
-			fputs("&quot;", f);
-		else if (c < 0x20 && c != '\n' && c != '\t')
-			fputc('?', f);
-		else
-			fputc(c, f);
+static xmlChar *junit_text(const char *s)
+{
+	size_t n = strlen(s), i = 0, o = 0;
+	xmlChar *t = malloc(n + 1);
+
+	if (!t)
+		return NULL;
+	while (i < n) {
+		int len = n - i < 4 ? (int)(n - i) : 4;
+		int c = xmlGetUTF8Char((const unsigned char *)s + i, &len);
+
+		if (c < 0 || !xmlIsCharQ(c)) {
+			t[o++] = '?';
+			i += c < 0 ? 1 : (size_t)len;
+			continue;
+		}
+		memcpy(t + o, s + i, (size_t)len);
+		o += (size_t)len;
+		i += (size_t)len;
 	}
+	t[o] = 0;
+	return t;
 }
 
-static void junit_case(FILE *f, const struct gd_ck_report *r, const struct gd_ck_item *it)
+static void j_start(struct junit *j, const char *name)
 {
-	fprintf(f, "    <testcase classname=\"gd_check.%s\" name=\"", gd_ck_section_name(it->section));
-	xml(f, it->name);
-	fprintf(f, "\" time=\"%.3f\">\n", it->seconds);
+	j->err |= xmlTextWriterStartElement(j->w, BAD_CAST name) < 0;
+}
+
+static void j_end(struct junit *j)
+{
+	j->err |= xmlTextWriterEndElement(j->w) < 0;
+}
+
+/* An attribute (text true: the element's text) from a printf format, cleaned. The
+ * longest string of a report is a path (4096 bytes). */
+static void __attribute__((format(printf, 4, 5)))
+j_put(struct junit *j, bool text, const char *name, const char *fmt, ...)
+{
+	char raw[8192];
+	xmlChar *t;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	t = junit_text(raw);
+	if (!t)
+		j->err = 1;
+	else if (text)
+		j->err |= xmlTextWriterWriteString(j->w, t) < 0;
+	else
+		j->err |= xmlTextWriterWriteAttribute(j->w, BAD_CAST name, t) < 0;
+	free(t);
+}
+
+static const char *dash(const char *s)
+{
+	return s[0] ? s : "-";
+}
+
+static void junit_case(struct junit *j, const struct gd_ck_item *it)
+{
+	j_start(j, "testcase");
+	j_put(j, false, "classname", "gd_check.%s", gd_ck_section_name(it->section));
+	j_put(j, false, "name", "%s", it->name);
+	j_put(j, false, "time", "%.3f", it->seconds);
 	if (it->status == GD_CK_FAIL) {
-		fputs("      <failure type=\"threshold\" message=\"", f);
-		xml(f, it->message[0] ? it->message : "failed");
-		fputs("\">measured: ", f);
-		xml(f, it->measured[0] ? it->measured : "-");
-		fputs("\nexpected: ", f);
-		xml(f, it->expected[0] ? it->expected : "-");
-		fputs("</failure>\n", f);
+		j_start(j, "failure");
+		j_put(j, false, "type", "threshold");
+		j_put(j, false, "message", "%s", it->message[0] ? it->message : "failed");
+		j_put(j, true, NULL, "measured: %s\nexpected: %s", dash(it->measured),
+		      dash(it->expected));
+		j_end(j);
 	} else if (it->status == GD_CK_SKIP) {
-		fputs("      <skipped message=\"", f);
-		xml(f, it->message);
-		fputs("\"/>\n", f);
+		j_start(j, "skipped");
+		j_put(j, false, "message", "%s", it->message);
+		j_end(j);
 	}
 	if (it->command[0] || it->measured[0]) {
-		fputs("      <system-out>measured: ", f);
-		xml(f, it->measured[0] ? it->measured : "-");
-		if (it->command[0]) {
-			fputs("\nreproduce: ", f);
-			xml(f, it->command);
-		}
-		fputs("</system-out>\n", f);
+		j_start(j, "system-out");
+		j_put(j, true, NULL, "measured: %s%s%s", dash(it->measured),
+		      it->command[0] ? "\nreproduce: " : "", it->command);
+		j_end(j);
 	}
-	(void)r;
-	fputs("    </testcase>\n", f);
+	j_end(j);
+}
+
+static void junit_property(struct junit *j, const char *name, const char *value)
+{
+	j_start(j, "property");
+	j_put(j, false, "name", "%s", name);
+	j_put(j, false, "value", "%s", value);
+	j_end(j);
+}
+
+static void junit_suite(struct junit *j, const struct gd_ck_report *r, int s)
+{
+	int n = 0, fail = 0, skip = 0;
+	double t = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		if ((int)r->items[i].section == s) {
+			n++;
+			fail += r->items[i].status == GD_CK_FAIL;
+			skip += r->items[i].status == GD_CK_SKIP;
+			t += r->items[i].seconds;
+		}
+	j_start(j, "testsuite");
+	j_put(j, false, "name", "%s", gd_ck_section_name(s));
+	j_put(j, false, "tests", "%d", n);
+	j_put(j, false, "failures", "%d", fail);
+	j_put(j, false, "errors", "0");
+	j_put(j, false, "skipped", "%d", skip);
+	j_put(j, false, "time", "%.3f", t);
+	j_put(j, false, "hostname", "%s", r->host.hostname);
+	j_start(j, "properties");
+	junit_property(j, "spec_sha256", r->spec_sha256);
+	junit_property(j, "kernel", r->host.kernel);
+	junit_property(j, "gdperf_version", r->host.version);
+	j_end(j);
+	for (size_t i = 0; i < r->n; i++)
+		if ((int)r->items[i].section == s)
+			junit_case(j, &r->items[i]);
+	j_end(j);
+}
+
+/* The JUnit report to an open stream; 0 or -EIO. */
+int gd_ck_junit_stream(const struct gd_ck_report *r, FILE *f)
+{
+	xmlOutputBufferPtr buf = xmlOutputBufferCreateFile(f, NULL);
+	struct junit j = { NULL, 0 };
+
+	if (!buf || !(j.w = xmlNewTextWriter(buf))) {
+		if (buf)
+			xmlOutputBufferClose(buf);
+		return -ENOMEM;
+	}
+	xmlTextWriterSetIndent(j.w, 1);
+	xmlTextWriterSetIndentString(j.w, BAD_CAST "  ");
+	j.err |= xmlTextWriterStartDocument(j.w, "1.0", "UTF-8", NULL) < 0;
+	j_start(&j, "testsuites");
+	j_put(&j, false, "name", "gd_check");
+	for (int s = 0; s < GD_CK_NSEC; s++)
+		junit_suite(&j, r, s);
+	j_end(&j);
+	j.err |= xmlTextWriterEndDocument(j.w) < 0;
+	xmlFreeTextWriter(j.w); /* flushes and frees buf; f stays open */
+	return j.err || ferror(f) ? -EIO : 0;
 }
 
 int gd_ck_write_junit(const struct gd_ck_report *r, const char *path)
@@ -159,36 +275,7 @@ int gd_ck_write_junit(const struct gd_ck_report *r, const char *path)
 
 	if (!f)
 		return -errno;
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gd_check\">\n", f);
-	for (int s = 0; s < GD_CK_NSEC; s++) {
-		int n = 0, fail = 0, skip = 0;
-		double t = 0;
-
-		for (size_t i = 0; i < r->n; i++)
-			if ((int)r->items[i].section == s) {
-				n++;
-				fail += r->items[i].status == GD_CK_FAIL;
-				skip += r->items[i].status == GD_CK_SKIP;
-				t += r->items[i].seconds;
-			}
-		fprintf(f, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"0\" "
-			"skipped=\"%d\" time=\"%.3f\" hostname=\"", gd_ck_section_name(s), n, fail,
-			skip, t);
-		xml(f, r->host.hostname);
-		fputs("\">\n    <properties>\n      <property name=\"spec_sha256\" value=\"", f);
-		xml(f, r->spec_sha256);
-		fputs("\"/>\n      <property name=\"kernel\" value=\"", f);
-		xml(f, r->host.kernel);
-		fputs("\"/>\n      <property name=\"gdperf_version\" value=\"", f);
-		xml(f, r->host.version);
-		fputs("\"/>\n    </properties>\n", f);
-		for (size_t i = 0; i < r->n; i++)
-			if ((int)r->items[i].section == s)
-				junit_case(f, r, &r->items[i]);
-		fputs("  </testsuite>\n", f);
-	}
-	fputs("</testsuites>\n", f);
-	ret = ferror(f) ? -EIO : 0;
+	ret = gd_ck_junit_stream(r, f);
 	if (fclose(f) && !ret)
 		ret = -errno;
 	return ret;

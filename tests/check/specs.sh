@@ -58,6 +58,16 @@ grep -q "spec .*h20-topology.yaml (sha256 $(sha256sum "$SPECS/h20-topology.yaml"
 	"$tmp/out" && ok "the report names the spec's sha256" || fail "sha256 in the header"
 if have_junitparser; then
 	junit_check "$tmp/t.xml" 5 2 0 && ok "JUnit read by junitparser" || fail "JUnit"
+	# hostile strings through the libxml2 writer: control bytes and U+FFFE become '?',
+	# markup is escaped, UTF-8 letters stay; the file parses as XML 1.0
+	"$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --junit "$tmp/h.xml" \
+		"$SPECS/hostile-names.yaml" >/dev/null 2>&1
+	junit_check "$tmp/h.xml" 1 1 0 && "$PY" - "$tmp/h.xml" <<'PYEOF' &&
+import sys, xml.etree.ElementTree as ET
+case = ET.parse(sys.argv[1]).getroot().find(".//testcase")
+assert case.get("name") == 'x?<&"?]?\u00e9\x7f present', repr(case.get("name"))
+PYEOF
+		ok "JUnit: control bytes, markup and U+FFFE in a name" || { fail "hostile JUnit"; cat "$tmp/h.xml"; }
 else
 	echo "note: python3-junitparser missing: JUnit not validated"
 fi

@@ -55,6 +55,7 @@ cat >"$work/config.h" <<'EOH'
 #define GD_FEATURE_CUDA_KERNELS 0
 #define GD_FEATURE_MPI 0
 #define GD_FEATURE_YAML 0
+#define GD_FEATURE_LIBFABRIC 0
 EOH
 echo '#define GD_BUILD_VERSION "fuzz"' > "$work/gd_version.h"
 cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator $(pkg-config --cflags json-c)"
@@ -90,15 +91,15 @@ chmod -R u+w "$work/tree"
 printf '\000\000\010nan GT/s' >"$work/seeds-sysfs/nan"
 printf '\005\001\000\011\002\000' >"$work/seeds-sysfs/fifo-and-zero"
 printf '\007\000\004\377\376\375\374\010\003\000' >"$work/seeds-sysfs/utf8-and-loop"
-# the spec loader, with gd_check's own specs as seeds (libyaml-dev needed)
+# the spec loader, with gd_check's own specs as seeds (libyaml-dev and nettle-dev needed)
 have_yaml=no
-if pkg-config --exists yaml-0.1; then
+if pkg-config --exists yaml-0.1 nettle; then
 	have_yaml=yes
 	# shellcheck disable=SC2086
 	"$CLANG" $cflags -I"$srcdir/src/check" $san -o "$work/fuzz_spec" "$srcdir/tests/fuzz/fuzz_spec.c" \
 		"$srcdir/src/check/spec.c" "$srcdir/src/check/spec_values.c" "$srcdir/src/check/sha256.c" \
 		"$srcdir/src/core/readfile.c" "$srcdir/src/core/log.c" \
-		$(pkg-config --libs yaml-0.1) -lm
+		$(pkg-config --libs yaml-0.1 nettle) -lm
 	cp "$srcdir"/tests/check/specs/*.yaml "$work/seeds-spec/" 2>/dev/null || true
 fi
 printf 'magic="GDPF"\nversion="\\x00\\x01"\n' >"$work/wire.dict"

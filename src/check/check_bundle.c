@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_check --bundle FILE.tar.gz: what a bug report needs, in one file. The
+ * members are staged in a directory next to FILE (gd_devinfo, gd_topo --export
+ * and gd_doctor write their own output there), packed by tar(1) into a
+ * temporary file in the same directory, synced and renamed onto FILE. tar(1),
+ * not libarchive: tar is Essential in Debian (no new build dependency) and the
+ * members are files other tools write anyway. Any error (a full disk included)
+ * removes the staging directory and the temporary file: FILE is complete or
+ * absent. Nothing of the environment is written.
+ */
+#define _GNU_SOURCE /* nftw */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "machine.h"
+#include "readfile.h"
+
+extern char **environ;
+
+#define TOP "gd_check-bundle"
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+/* Run argv (a NULL-terminated list) with stdout to out and stderr appended to log,
+ * both under dir; returns the exit status or -errno. */
+static int spawn_to(const char *dir, const char *out, char *const argv[])
+{
+	posix_spawn_file_actions_t fa;
+	char o[PATH_MAX], l[PATH_MAX];
+	pid_t pid;
+	int st, ret;
+
+	snprintf(o, sizeof(o), "%s/%s", dir, out);
+	snprintf(l, sizeof(l), "%s/tools.log", dir);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, o, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, l, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	ret = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (ret)
+		return -ret;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* A sibling tool of this gd_check (same directory: the build tree or /usr/bin). */
+static void sibling(const char *tool, char *buf, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0) {
+		snprintf(buf, len, "/usr/bin/%s", tool);
+		return;
+	}
+	self[n] = 0;
+	snprintf(buf, len, "%s/%s", dirname(self), tool);
+}
+
+/* gd_devinfo, gd_topo (--export: replayable with gd_topo --topology) and gd_doctor, as
+ * JSON, against the machine gd_check read; each one's exit code goes to the MANIFEST. */
+static int run_tools(const char *dir, const struct gd_ck_bundle_in *in, FILE *man)
+{
+	static const char *const tool[3] = { "gd_devinfo", "gd_topo", "gd_doctor" };
+	char exe[PATH_MAX], xml[PATH_MAX];
+
+	snprintf(xml, sizeof(xml), "%s/topology.xml", dir);
+	for (int i = 0; i < 3; i++) {
+		char *argv[12];
+		char out[32];
+		int n = 0, rc;
+
+		sibling(tool[i], exe, sizeof(exe));
+		argv[n++] = exe;
+		argv[n++] = (char *)"--json";
+		if (in->m && in->m->fixture) {
+			argv[n++] = (char *)"--sysfs-root";
+			argv[n++] = (char *)in->m->root;
+		}
+		if (in->xml && i) {
+			argv[n++] = (char *)"--topology";
+			argv[n++] = (char *)in->xml;
+		}
+		if (i == 1) {
+			argv[n++] = (char *)"--export";
+			argv[n++] = xml;
+		}
+		argv[n] = NULL;
+		snprintf(out, sizeof(out), "%s.json", tool[i] + 3);
+		rc = spawn_to(dir, out, argv);
+		if (rc < 0)
+			return rc;
+		fprintf(man, "%-14s %s --json (exit %d)%s\n", out, tool[i], rc,
+			i == 1 ? "; topology.xml: gd_topo --topology topology.xml" : "");
+	}
+	return 0;
+}
+
+static int put(const char *dir, const char *name, int (*fill)(FILE *f, void *ctx), void *ctx)
+{
+	char p[PATH_MAX];
+	FILE *f;
+	int ret;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (!(f = fopen(p, "we")))
+		return -errno;
+	ret = fill(f, ctx);
+	if (fflush(f) && !ret)
+		ret = -errno;
+	if (ferror(f) && !ret)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+static int f_text(FILE *f, void *ctx)
+{
+	gd_ck_print_header(ctx, f);
+	gd_ck_print_table(ctx, f);
+	return 0;
+}
+
+static int f_json(FILE *f, void *ctx)
+{
+	return gd_ck_print_json(ctx, f);
+}
+
+static int f_junit(FILE *f, void *ctx)
+{
+	return gd_ck_junit_stream(ctx, f);
+}
+
+static int f_prom(FILE *f, void *ctx)
+{
+	return gd_ck_prom_stream(ctx, f);
+}
+
+static int f_spec(FILE *f, void *ctx)
+{
+	FILE *s = fopen(ctx, "re");
+	char buf[8192];
+	size_t n;
+
+	if (!s)
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), s)))
+		fwrite(buf, 1, n, f);
+	n = ferror(s);
+	fclose(s);
+	return n ? -EIO : 0;
+}
+
+static int f_host(FILE *f, void *ctx)
+{
+	const struct gd_ck_host *h = ctx;
+	struct utsname u;
+	char os[256] = "";
+	FILE *o = fopen("/etc/os-release", "re");
+
+	while (o && fgets(os, sizeof(os), o) && strncmp(os, "PRETTY_NAME=", 12))
+		os[0] = 0;
+	if (o)
+		fclose(o);
+	os[strcspn(os, "\n")] = 0;
+	uname(&u);
+	fprintf(f, "gdperf: %s\nhost: %s\nkernel: %s\nuname: %s %s %s %s\nos: %s\n"
+		"drivers: %s\nfirmware: %s\n", h->version, h->hostname, h->kernel, u.sysname,
+		u.release, u.version, u.machine, os[0] ? os + 12 : "unknown",
+		h->drivers[0] ? h->drivers : "none", h->firmware[0] ? h->firmware : "none");
+	return 0;
+}
+
+/* s as one shell word: single-quoted, ' written as '\'' */
+static void shell_word(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputs("' ", f);
+}
+
+static int f_repro(FILE *f, void *ctx)
+{
+	const struct gd_ck_bundle_in *in = ctx;
+	const struct gd_ck_report *r = in->r;
+
+	fputs("#!/bin/sh\n# The exact commands of this report. gd_check as it was run:\n", f);
+	for (int i = 0; i < in->argc; i++)
+		shell_word(f, in->argv[i]);
+	fputs("\n\n# Each test run alone (server; client), as gd_check ran it:\n", f);
+	for (size_t i = 0; i < r->n; i++) {
+		const char *c = r->items[i].command;
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(c, r->items[j].command);
+		if (c[0] && !seen)
+			fprintf(f, "# %s\n%s\n", r->items[i].name, c);
+	}
+	return 0;
+}
+
+static int members(const char *dir, const struct gd_ck_bundle_in *in)
+{
+	void *r = (void *)in->r;
+	char p[PATH_MAX];
+	FILE *man;
+	int ret;
+
+	ret = put(dir, "report.txt", f_text, r) ?: put(dir, "report.jsonl", f_json, r) ?:
+	      put(dir, "report.junit.xml", f_junit, r) ?: put(dir, "report.prom", f_prom, r) ?:
+	      put(dir, "host.txt", f_host, (void *)&in->r->host) ?:
+	      put(dir, "reproduce.sh", f_repro, (void *)in);
+	if (!ret && in->spec)
+		ret = put(dir, "spec.yaml", f_spec, (void *)in->spec);
+	if (ret)
+		return ret;
+	snprintf(p, sizeof(p), "%s/MANIFEST", dir);
+	if (!(man = fopen(p, "we")))
+		return -errno;
+	fprintf(man, "gd_check bug-report bundle (no environment variables are recorded)\n"
+		"spec.yaml      the spec (%s, sha256 %s)\nreport.*       the report as text, JSON "
+		"Lines, JUnit XML and Prometheus\nhost.txt       versions, kernel, drivers, firmware\n"
+		"reproduce.sh   the exact commands of each test\n", in->spec ? in->spec : "none",
+		in->r->spec_sha256);
+	ret = run_tools(dir, in, man);
+	if (fclose(man) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* tar(1) the staged top directory into tmp; 0 or -EIO (tar said why on stderr). */
+static int pack(const char *stage, const char *tmp)
+{
+	char *argv[] = { (char *)"tar", (char *)"-czf", (char *)tmp, (char *)"-C",
+			 (char *)stage, (char *)TOP, NULL };
+	pid_t pid;
+	int st, fd, ret = posix_spawnp(&pid, "tar", NULL, NULL, argv, environ);
+
+	if (ret)
+		return -ret;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		return -EIO;
+	if ((fd = open(tmp, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	ret = fsync(fd) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+int gd_ck_write_bundle(const char *path, const struct gd_ck_bundle_in *in)
+{
+	char *d = strdup(path), *b = strdup(path), stage[PATH_MAX], tmp[PATH_MAX], top[PATH_MAX];
+	int fd, ret = 0;
+
+	if (!d || !b) {
+		free(d);
+		free(b);
+		return -ENOMEM;
+	}
+	const char *dir = dirname(d), *base = basename(b);
+
+	snprintf(stage, sizeof(stage), "%s/.%s.d.XXXXXX", dir, base);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, base);
+	free(d);
+	free(b);
+	if (!mkdtemp(stage))
+		return -errno;
+	if ((fd = mkstemp(tmp)) < 0) {
+		ret = -errno;
+		tmp[0] = 0;
+	} else {
+		close(fd);
+	}
+	snprintf(top, sizeof(top), "%s/" TOP, stage);
+	if (!ret && mkdir(top, 0755))
+		ret = -errno;
+	ret = ret ?: members(top, in) ?: pack(stage, tmp);
+	if (!ret && (chmod(tmp, 0644) || rename(tmp, path)))
+		ret = -errno;
+	if (ret && tmp[0])
+		unlink(tmp);
+	nftw(stage, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return ret;
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_check --prom FILE: the report in Prometheus' text exposition format
+ * (version 0.0.4) for node_exporter's textfile collector. Bandwidth is in
+ * bytes per second and latency in seconds (Prometheus' base units), and a test's
+ * series carry `device` and `port` as node_exporter's infiniband collector
+ * names them (node_infiniband_*{device="mlx5_0",port="1"}), so the two join.
+ * Label values are escaped per the format (\\, \", \n); bytes that are not
+ * UTF-8 become '?' (the collector rejects a file that is not UTF-8).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libxml/xmlstring.h>
+
+#include "check.h"
+
+static void label(FILE *f, const char *name, const char *v, bool first)
+{
+	size_t n = strlen(v), i = 0;
+
+	fprintf(f, "%s%s=\"", first ? "" : ",", name);
+	while (i < n) {
+		int len = n - i < 4 ? (int)(n - i) : 4;
+		int c = xmlGetUTF8Char((const unsigned char *)v + i, &len);
+
+		if (c < 0) {
+			fputc('?', f);
+			i++;
+			continue;
+		}
+		if (c == '\\' || c == '"')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else
+			fwrite(v + i, 1, (size_t)len, f);
+		i += (size_t)len;
+	}
+	fputc('"', f);
+}
+
+static void head(FILE *f, const char *name, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+}
+
+/* The labels of a test's run: host, test, device, port, gpu, path_class, initiator. */
+static void run_labels(FILE *f, const struct gd_ck_report *r, const struct gd_ck_item *it)
+{
+	char port[16];
+
+	snprintf(port, sizeof(port), "%d", it->where.port);
+	label(f, "host", r->host.hostname, true);
+	label(f, "test", it->where.test, false);
+	label(f, "device", it->where.dev, false);
+	label(f, "port", port, false);
+	label(f, "gpu", it->where.gpu, false);
+	label(f, "path_class", it->path_class, false);
+	label(f, "initiator", it->where.initiator, false);
+}
+
+/* The first item of each series: items that repeat a check's name, or a run's
+ * place, would make the collector reject the whole file as duplicate series. */
+static bool first_of(const struct gd_ck_report *r, size_t i, bool by_run)
+{
+	const struct gd_ck_item *a = &r->items[i];
+
+	for (size_t j = 0; j < i; j++) {
+		const struct gd_ck_item *b = &r->items[j];
+
+		if (by_run ? b->where.port && !strcmp(a->where.test, b->where.test) &&
+				     !strcmp(a->where.dev, b->where.dev) &&
+				     a->where.port == b->where.port &&
+				     !strcmp(a->where.gpu, b->where.gpu)
+			   : a->section == b->section && !strcmp(a->name, b->name))
+			return false;
+	}
+	return true;
+}
+
+static void status_series(FILE *f, const struct gd_ck_report *r)
+{
+	head(f, "gdperf_check_status", "Result of one gd_check check: 0 PASS, 1 FAIL, 2 SKIP.");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct gd_ck_item *it = &r->items[i];
+
+		if (!first_of(r, i, false))
+			continue;
+		fputs("gdperf_check_status{", f);
+		label(f, "host", r->host.hostname, true);
+		label(f, "section", gd_ck_section_name(it->section), false);
+		label(f, "check", it->name, false);
+		fprintf(f, "} %d\n", it->status == GD_CK_PASS ? 0 : it->status == GD_CK_FAIL ? 1 : 2);
+	}
+}
+
+static void run_series(FILE *f, const struct gd_ck_report *r, bool bw)
+{
+	const char *name = bw ? "gdperf_check_test_bandwidth_bytes_per_second"
+			      : "gdperf_check_test_latency_seconds";
+
+	head(f, name, bw ? "Average bandwidth of a gd_check test's run at its judged size."
+			 : "Average latency of a gd_check test's run at its judged size.");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct gd_ck_item *it = &r->items[i];
+		double v = bw ? it->where.bw_gbps : it->where.lat_us;
+
+		if (!it->where.port || v < 0 || !first_of(r, i, true))
+			continue;
+		fprintf(f, "%s{", name);
+		run_labels(f, r, it);
+		fprintf(f, "} %.9g\n", bw ? v * 1e9 / 8 : v / 1e6);
+	}
+}
+
+int gd_ck_prom_stream(const struct gd_ck_report *r, FILE *f)
+{
+	int n[3] = { 0, 0, 0 };
+	static const char *const res[3] = { "pass", "fail", "skip" };
+
+	for (size_t i = 0; i < r->n; i++)
+		n[r->items[i].status]++;
+	status_series(f, r);
+	run_series(f, r, true);
+	run_series(f, r, false);
+	head(f, "gdperf_check_checks", "Number of gd_check checks by result.");
+	for (int s = 0; s < 3; s++) {
+		fputs("gdperf_check_checks{", f);
+		label(f, "host", r->host.hostname, true);
+		label(f, "result", res[s], false);
+		fprintf(f, "} %d\n", n[s]);
+	}
+	head(f, "gdperf_check_exit_code", "gd_check's exit code (0 all passed, 1 a check failed).");
+	fputs("gdperf_check_exit_code{", f);
+	label(f, "host", r->host.hostname, true);
+	fprintf(f, "} %d\n", gd_ck_exit_code(r));
+	head(f, "gdperf_check_last_run_timestamp_seconds", "When gd_check wrote this file.");
+	fputs("gdperf_check_last_run_timestamp_seconds{", f);
+	label(f, "host", r->host.hostname, true);
+	fprintf(f, "} %lld\n", (long long)time(NULL));
+	head(f, "gdperf_check_info", "The spec and gdperf version of the run (value 1).");
+	fputs("gdperf_check_info{", f);
+	label(f, "host", r->host.hostname, true);
+	label(f, "spec", r->spec_path, false);
+	label(f, "spec_sha256", r->spec_sha256, false);
+	label(f, "version", r->host.version, false);
+	fputs("} 1\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int fill(FILE *f, void *ctx)
+{
+	return gd_ck_prom_stream(ctx, f);
+}
+
+int gd_ck_write_prom(const struct gd_ck_report *r, const char *path)
+{
+	return gd_ck_write_atomic(path, fill, (void *)r);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Where a test's item ran and its numbers, kept as fields (not only in the item's name)
+ * for the Prometheus labels and the fleet view. */
+#include <stdio.h>
+
+#include "check_int.h"
+
+void gd_ck_where_set(struct gd_ck_item *it, const struct gd_ck_run *run,
+		     const struct gd_ck_measure *m)
+{
+	struct gd_ck_where *w = &it->where;
+	size_t k = m->nsizes ? m->nsizes - 1 : 0; /* the judged (largest) size */
+	bool ran = !m->exit_code && m->nsizes;
+
+	snprintf(w->test, sizeof(w->test), "%s", run->t->name);
+	snprintf(w->dev, sizeof(w->dev), "%s", run->dev);
+	if (run->gpu < 0)
+		snprintf(w->gpu, sizeof(w->gpu), "host");
+	else
+		snprintf(w->gpu, sizeof(w->gpu), "GPU%d", run->gpu);
+	snprintf(w->initiator, sizeof(w->initiator), "%s",
+		 run->t->initiator[0] ? run->t->initiator : "cpu");
+	w->port = run->port > 0 ? run->port : 1;
+	w->bw_gbps = ran && run->t->kind == GD_KIND_BW ? m->bw_avg_gbps[k] : -1;
+	w->lat_us = ran && run->t->kind != GD_KIND_BW ? m->lat_avg_us[k] : -1;
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# gd_check --bundle FILE.tar.gz on the H20 fixture: the tarball unpacks, holds the spec,
+# the report in every format (JUnit read by junitparser), gd_devinfo/gd_topo/gd_doctor
+# JSON, host facts and the commands; its topology export replays with gd_topo --topology;
+# no environment value is in it. Bad targets (not .tar.gz, a missing directory, a full
+# disk: a 64 KiB tmpfs when mount is allowed) exit 2 and leave no file behind.
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d) || exit 99
+trap 'mountpoint -q "$tmp/small" 2>/dev/null && umount "$tmp/small"; rm -rf "$tmp"' EXIT
+GD_TOPO=$top_builddir/tools/gd_topo
+
+GD_BUNDLE_SECRET=s3cr3t-must-not-leak "$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" \
+	--bundle "$tmp/b.tar.gz" "$SPECS/h20-topology.yaml" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && [ -s "$tmp/b.tar.gz" ] && ok "--bundle written (exit 1: the spec fails)" ||
+	{ fail "--bundle: exit $rc"; cat "$tmp/err"; }
+[ "$(ls -A "$tmp")" = "b.tar.gz
+err
+out" ] && ok "no staging or temporary file left" || fail "left: $(ls -A "$tmp")"
+mkdir "$tmp/x" && tar -xzf "$tmp/b.tar.gz" -C "$tmp/x" || fail "the bundle does not unpack"
+b=$tmp/x/gd_check-bundle
+for f in MANIFEST spec.yaml report.txt report.jsonl report.junit.xml report.prom host.txt \
+	reproduce.sh devinfo.json topo.json doctor.json topology.xml; do
+	[ -s "$b/$f" ] || fail "bundle: $f missing or empty"
+done
+cmp -s "$b/spec.yaml" "$SPECS/h20-topology.yaml" && ok "the spec, byte for byte" || fail "spec.yaml"
+grep -q "^topology  nics .* FAIL" "$b/report.txt" && ok "report.txt" || fail "report.txt"
+"$PY" -c 'import json,sys; [json.loads(l) for f in sys.argv[1:] for l in open(f) if l.strip()]' \
+	"$b/report.jsonl" "$b/devinfo.json" "$b/topo.json" "$b/doctor.json" &&
+	ok "report, devinfo, topo and doctor JSON parse" || fail "bundle JSON"
+if have_junitparser; then
+	junit_check "$b/report.junit.xml" 5 2 0 && ok "bundled JUnit read by junitparser" || fail "JUnit"
+fi
+grep -q "^kernel: " "$b/host.txt" && grep -q "^gdperf: " "$b/host.txt" && ok "host.txt" || fail "host.txt"
+grep -q "h20-topology.yaml" "$b/reproduce.sh" && grep -q -- "--bundle" "$b/reproduce.sh" &&
+	ok "reproduce.sh has gd_check's command line" || fail "reproduce.sh"
+"$GD_TOPO" --topology "$b/topology.xml" >"$tmp/replay" 2>&1 && grep -q GPU "$tmp/replay" &&
+	ok "the topology export replays (gd_topo --topology)" || { fail "replay"; cat "$tmp/replay"; }
+grep -rq s3cr3t-must-not-leak "$b" && fail "an environment value is in the bundle" ||
+	ok "no environment value in the bundle"
+
+# bad targets
+"$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --bundle "$tmp/b.zip" \
+	"$SPECS/h20-topology.yaml" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "give FILE.tar.gz" "$tmp/err" && ok "--bundle not .tar.gz: exit 2" ||
+	{ fail "not .tar.gz"; cat "$tmp/err"; }
+"$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --bundle "$tmp/absent/b.tar.gz" \
+	"$SPECS/h20-topology.yaml" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "absent/b.tar.gz: cannot write in its directory" "$tmp/err" &&
+	ok "--bundle into a missing directory: exit 2" || { fail "missing dir"; cat "$tmp/err"; }
+mkdir "$tmp/small"
+if mount -t tmpfs -o size=64k tmpfs "$tmp/small" 2>/dev/null; then
+	"$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --bundle "$tmp/small/b.tar.gz" \
+		"$SPECS/h20-topology.yaml" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "cannot write the bundle .*small/b.tar.gz.*free space" "$tmp/err" &&
+		[ -z "$(ls -A "$tmp/small")" ] && ok "--bundle on a full disk: exit 2, nothing left" ||
+		{ fail "full disk: exit $rc, left: $(ls -A "$tmp/small")"; cat "$tmp/err"; }
+	umount "$tmp/small"
+else
+	echo "note: cannot mount a small tmpfs here (not root): the full-disk case is not checked"
+fi
+finish

@@ -1,0 +1,77 @@
+#!/bin/sh
+# gd_check --prom against Debian's real node_exporter (prometheus-node-exporter): the
+# file is written atomically into the textfile collector's directory, node_exporter
+# (textfile collector only, on a loopback port) serves it, and a scrape over loopback
+# finds the check status series with their labels escaped (a spec path with a quote,
+# a backslash and a newline). Bad --prom targets exit 2 and leave no file.
+. "$(dirname "$0")/lib.sh"
+NE=${NODE_EXPORTER:-/usr/bin/prometheus-node-exporter}
+[ -x "$NE" ] || { echo "SKIP: $NE missing (apt-get install prometheus-node-exporter)"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+ne_pid=
+trap '[ -n "$ne_pid" ] && kill "$ne_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# a spec whose path needs escaping in a label value
+odd="$tmp/we\"ird\\na
+me.yaml"
+cp "$SPECS/h20-topology.yaml" "$odd"
+mkdir "$tmp/tf"
+"$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --prom "$tmp/tf/gd_check.prom" \
+	"$odd" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && [ -s "$tmp/tf/gd_check.prom" ] && ok "--prom written (exit 1: the spec fails)" ||
+	{ fail "--prom: exit $rc"; cat "$tmp/err"; }
+[ "$(ls -A "$tmp/tf")" = gd_check.prom ] && ok "no temporary file left" || fail "left: $(ls -A "$tmp/tf")"
+
+port=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$NE" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults --collector.textfile \
+	--collector.textfile.directory="$tmp/tf" >"$tmp/ne.log" 2>&1 &
+ne_pid=$!
+"$PY" - "$port" "$tmp/scrape" <<'PYEOF' || { fail "scrape"; cat "$tmp/ne.log"; }
+import sys, time, urllib.request
+url = "http://127.0.0.1:%s/metrics" % sys.argv[1]
+for _ in range(100):  # node_exporter is up within a second; give it 10
+    try:
+        body = urllib.request.urlopen(url, timeout=5).read().decode()
+        break
+    except OSError:
+        time.sleep(0.1)
+else:
+    sys.exit("no answer from node_exporter at " + url)
+open(sys.argv[2], "w").write(body)
+PYEOF
+if [ -s "$tmp/scrape" ]; then
+	grep -q '^node_textfile_scrape_error 0' "$tmp/scrape" && ok "node_exporter parsed the file" ||
+		{ fail "textfile scrape error"; grep textfile "$tmp/scrape"; cat "$tmp/tf/gd_check.prom"; }
+	grep -q '^gdperf_check_status{check="nics",host=".*",section="topology"} 1$' "$tmp/scrape" &&
+		grep -q '^gdperf_check_status{check="gpus",host=".*",section="topology"} 0$' "$tmp/scrape" &&
+		ok "check status series served (nics FAIL=1, gpus PASS=0)" ||
+		{ fail "status series"; grep gdperf "$tmp/scrape"; }
+	grep -q '^gdperf_check_checks{host=".*",result="fail"} 2$' "$tmp/scrape" &&
+		grep -q '^gdperf_check_exit_code{host=".*"} 1$' "$tmp/scrape" &&
+		ok "counts and exit code" || fail "counts"
+	grep -qF 'spec="'"$tmp"'/we\"ird\\na\nme.yaml"' "$tmp/scrape" &&
+		ok "label value escaped (quote, backslash, newline)" || { fail "escaping"; grep info "$tmp/scrape"; }
+fi
+
+# bad targets: exit 2 before anything runs, the path and the fix named, nothing written
+"$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --prom "$tmp/absent/x.prom" \
+	"$SPECS/h20-topology.yaml" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "absent/x.prom: cannot write in its directory.*create the directory" "$tmp/err" &&
+	ok "--prom into a missing directory: exit 2, named" || { fail "missing dir: exit $rc"; cat "$tmp/err"; }
+"$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --prom "$tmp/tf/x.txt" \
+	"$SPECS/h20-topology.yaml" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "only files named \*.prom" "$tmp/err" && ok "--prom without .prom: exit 2" ||
+	{ fail "not .prom"; cat "$tmp/err"; }
+if [ "$(id -u)" != 0 ]; then
+	mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+	"$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --prom "$tmp/ro/x.prom" \
+		"$SPECS/h20-topology.yaml" >/dev/null 2>"$tmp/err"
+	[ $? -eq 2 ] && grep -q "Permission denied" "$tmp/err" && [ -z "$(ls -A "$tmp/ro")" ] &&
+		ok "--prom into a read-only directory: exit 2, nothing left" || { fail "ro dir"; cat "$tmp/err"; }
+	chmod 755 "$tmp/ro"
+else
+	echo "note: root: the read-only directory case is not checked"
+fi
+finish
