@@ -19,13 +19,14 @@
 #include "sysfs.h"
 
 enum { O_JSON = 1, O_JUNIT, O_EXAMPLE, O_MATRIX, O_PLOT, O_DRY_RUN, O_TOPOLOGY, O_PORT,
-       O_DURATION, O_SIZE, O_PROM, O_BUNDLE };
+       O_DURATION, O_SIZE, O_PROM, O_BUNDLE, O_SUITE };
 
 static const struct gd_opt check_opts[] = {
 	{ "json", 'j', GD_NO_ARG, NULL, "print JSON Lines instead of the table", O_JSON },
 	{ "junit", 0, GD_REQ_ARG, "FILE", "also write a JUnit XML report to FILE", O_JUNIT },
 	{ "prom", 0, GD_REQ_ARG, "FILE.prom", "also write Prometheus metrics for node_exporter's textfile collector", O_PROM },
 	{ "bundle", 0, GD_REQ_ARG, "FILE.tar.gz", "also write a bug-report bundle: spec, reports, tool JSON, versions, commands", O_BUNDLE },
+	{ "suite", 0, GD_REQ_ARG, "NAME", "run a built-in suite instead of a spec: quick, full, gpudirect, gpu-initiated, connectx-selftest", O_SUITE },
 	{ "example", 0, GD_NO_ARG, NULL, "print a commented spec for this machine and exit", O_EXAMPLE },
 	{ "matrix", 'm', GD_NO_ARG, NULL, "run the NIC x GPU (and host memory) matrix without a spec", O_MATRIX },
 	{ "plot", 0, GD_REQ_ARG, "FILE.png", "plot the matrix (heatmap) and sweeps with gnuplot", O_PLOT },
@@ -47,7 +48,7 @@ static const struct gd_cmd cmd = {
 
 struct args {
 	struct gd_ck_opts o;
-	const char *junit, *prom, *bundle;
+	const char *junit, *prom, *bundle, *suite;
 	bool example, matrix;
 	int argc;
 	char **argv;
@@ -66,6 +67,7 @@ static int handle(void *ctx, int id, const char *arg)
 	case O_JUNIT: a->junit = arg; return 0;
 	case O_PROM: a->prom = arg; return 0;
 	case O_BUNDLE: a->bundle = arg; return 0;
+	case O_SUITE: a->suite = arg; return 0;
 	case O_EXAMPLE: a->example = true; return 0;
 	case O_MATRIX: a->matrix = true; return 0;
 	case O_PLOT: a->o.plot = arg; return 0;
@@ -159,7 +161,10 @@ static int run(struct args *a, const char *path)
 	a->spec = path;
 	if (a->matrix && !path) {
 		matrix_spec(&spec, &mt, a->duration ? (uint32_t)a->duration : 2, a->size);
-	} else if ((ret = gd_ck_spec_load(path, &spec, err, sizeof(err)))) {
+	} else if ((ret = a->suite ? gd_ck_suite_load(a->suite, a->o.m, a->o.xml, &spec, err,
+						      sizeof(err))
+				  : gd_ck_spec_load_all(path, a->o.m, a->o.xml, &spec, err,
+							sizeof(err)))) {
 		gd_error("%s", err);
 		/* the spec named on the command line is the user's to fix */
 		return ret == -EINVAL || ret == -ENOENT || ret == -EISDIR || ret == -EFBIG ||
@@ -179,6 +184,7 @@ static int run(struct args *a, const char *path)
 		if (gd_launch()->size > 1)
 			printf("%d ranks (%s, MPI)\n\n", gd_launch()->size, gd_launch()->source);
 	}
+	gd_ck_suite_preflight(&spec, a->o.m, a->o.xml, &r);
 	ret = gd_ck_run_spec(&spec, &a->o, &r);
 	if (!ret && gd_launch()->rank == 0)
 		ret = report(a, &r);
@@ -283,8 +289,14 @@ int main(int argc, char **argv)
 	a.o.m = &mach;
 	if (a.example)
 		return gd_ck_print_example(stdout, &mach, a.o.xml) ?: gd_tool_flush_stdout();
-	if (first >= argc && !a.matrix) {
-		gd_error("give a spec (gd_check SPEC), or --matrix, or --example to write one");
+	if (a.suite && (first < argc || a.matrix)) {
+		gd_error("--suite %s runs a built-in suite: give no spec and no --matrix (a spec "
+			 "can 'include: %s' and override it)", a.suite, a.suite);
+		return GD_EXIT_USAGE;
+	}
+	if (first >= argc && !a.matrix && !a.suite) {
+		gd_error("give a spec (gd_check SPEC), or --suite quick, or --matrix, or --example "
+			 "to write one");
 		return GD_EXIT_USAGE;
 	}
 	signal(SIGPIPE, SIG_IGN);

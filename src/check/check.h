@@ -137,5 +137,25 @@ int gd_ck_write_prom(const struct gd_ck_report *r, const char *path);
 
 /* A commented spec for this machine from discovery (check_example.c). */
 int gd_ck_print_example(FILE *out, const struct gd_machine *m, const char *xml);
+/* The same, only the sections in which; what names the command in the first line. */
+enum { GD_CK_EX_TOPOLOGY = 1, GD_CK_EX_DEVICES = 2, GD_CK_EX_DOCTOR = 4, GD_CK_EX_TESTS = 8,
+       GD_CK_EX_ALL = 15, GD_CK_EX_SUITE = 16 /* ports ACTIVE, every doctor check that applies */ };
+int gd_ck_print_sections(FILE *out, const struct gd_machine *m, const char *xml, unsigned which,
+			 const char *what);
+
+/* Built-in suites (check_suite.c): a spec generated from discovery, like --example. */
+extern const char *const gd_ck_suites[];	/* "quick", "full", ..., NULL */
+/* The suite's spec; -ENOENT for an unknown name (err names the suites). */
+int gd_ck_suite_load(const char *name, const struct gd_machine *m, const char *xml,
+		     struct gd_ck_spec *spec, char *err, size_t errlen);
+/* Checks a suite cannot run here as SKIP items with the reason (connectx-selftest without
+ * a ConnectX or a GPU); nothing for other specs. */
+void gd_ck_suite_preflight(const struct gd_ck_spec *s, const struct gd_machine *m,
+			   const char *xml, struct gd_ck_report *r);
+/* A spec file with its include: resolved (a suite or another spec file, recursively;
+ * its own values override the included ones). Errors as gd_ck_spec_load, with
+ * FILE:LINE:COLUMN for an unknown suite or an include loop. */
+int gd_ck_spec_load_all(const char *path, const struct gd_machine *m, const char *xml,
+			struct gd_ck_spec *spec, char *err, size_t errlen);
 
 #endif

@@ -44,7 +44,7 @@ static void topology(FILE *out, const struct gd_ck_machine *m)
 	fputc('\n', out);
 }
 
-static void devices(FILE *out, const struct gd_ck_machine *m)
+static void devices(FILE *out, const struct gd_ck_machine *m, bool suite)
 {
 	fprintf(out, "# Every RDMA device as found now: port state, rate, MTU, firmware, GID type,\n"
 		"# bond mode and slaves up. Delete what you do not want enforced.\n");
@@ -59,7 +59,8 @@ static void devices(FILE *out, const struct gd_ck_machine *m)
 		fprintf(out, "  - name: %s\n", h->name);
 		if (!p)
 			continue;
-		fprintf(out, "    port: %d\n    state: %s\n", p->num, p->state_str);
+		/* a suite wants every port up, whatever it is now */
+		fprintf(out, "    port: %d\n    state: %s\n", p->num, suite ? "ACTIVE" : p->state_str);
 		if (p->rate_gbps > 0)
 			fprintf(out, "    min_rate: %g Gb/s   # %s\n", p->rate_gbps, p->rate_str);
 		if (h->fw_ver[0])
@@ -125,7 +126,7 @@ static void tests(FILE *out, const struct gd_ck_machine *m)
 }
 
 /* The gd_doctor checks that PASS here now: "snapshot a good node, then enforce it". */
-static void doctor(FILE *out, const struct gd_machine *mach)
+static void doctor(FILE *out, const struct gd_machine *mach, bool suite)
 {
 	struct gd_ck_spec s = { 0 };
 	struct gd_ck_report r = { 0 };
@@ -141,14 +142,17 @@ static void doctor(FILE *out, const struct gd_machine *mach)
 		"doctor:\n  must_pass: [");
 	if (s.doctor && !gd_ck_doctor(&s, mach, &r))
 		for (size_t i = 0, k = 0; i < r.n; i++)
-			if (r.items[i].status == GD_CK_PASS)
+			/* a suite: every check that applies here (a failing one too), not warnings */
+			if (suite ? r.items[i].status != GD_CK_SKIP && strcmp(r.items[i].measured, "WARN")
+				  : r.items[i].status == GD_CK_PASS)
 				fprintf(out, "%s%s", k++ ? ", " : "", r.items[i].name);
 	fprintf(out, "]\n\n");
 	gd_ck_report_free(&r);
 	free(s.doctor);
 }
 
-int gd_ck_print_example(FILE *out, const struct gd_machine *mach, const char *xml)
+int gd_ck_print_sections(FILE *out, const struct gd_machine *mach, const char *xml,
+			 unsigned which, const char *what)
 {
 	struct gd_ck_machine m;
 	char host[256] = "";
@@ -157,13 +161,22 @@ int gd_ck_print_example(FILE *out, const struct gd_machine *mach, const char *xm
 	gd_ck_host_facts(mach, &h);
 	snprintf(host, sizeof(host), "%s", h.hostname);
 	gd_ck_machine_load(&m, mach, xml);
-	fprintf(out, "# gd_check spec for %s, written by 'gd_check --example' (gdperf %s)\n"
+	fprintf(out, "# gd_check spec for %s, written by 'gd_check %s' (gdperf %s)\n"
 		"# from what discovery found; check it, then run: gd_check THIS_FILE\n"
-		"version: 1\nname: \"%s\"\n\n", host, h.version, host);
-	topology(out, &m);
-	devices(out, &m);
-	doctor(out, mach);
-	tests(out, &m);
+		"version: 1\nname: \"%s\"\n\n", host, what, h.version, host);
+	if (which & GD_CK_EX_TOPOLOGY)
+		topology(out, &m);
+	if (which & GD_CK_EX_DEVICES)
+		devices(out, &m, which & GD_CK_EX_SUITE);
+	if (which & GD_CK_EX_DOCTOR)
+		doctor(out, mach, which & GD_CK_EX_SUITE);
+	if (which & GD_CK_EX_TESTS)
+		tests(out, &m);
 	gd_ck_machine_free(&m);
 	return 0;
+}
+
+int gd_ck_print_example(FILE *out, const struct gd_machine *mach, const char *xml)
+{
+	return gd_ck_print_sections(out, mach, xml, GD_CK_EX_ALL, "--example");
 }

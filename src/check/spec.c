@@ -409,7 +409,7 @@ static int pairs_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
 static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t)
 {
 	static const char *const mem[] = { "host", "gpu", NULL };
-	static const char *const init[] = { "cpu", "proxy", "ibgda", NULL };
+	static const char *const init[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
 	char why[256];
 	const char *s;
 	long n;
@@ -576,6 +576,11 @@ static int top_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 	}
 	if (!strcmp(key, "name"))
 		return str_to(l, v, "name", l->s->name, sizeof(l->s->name));
+	if (!strcmp(key, "include")) { /* resolved by gd_ck_spec_load_all (check_suite.c) */
+		l->s->include_line = (int)v->start_mark.line + 1;
+		l->s->include_column = (int)v->start_mark.column + 1;
+		return str_to(l, v, "include", l->s->include, sizeof(l->s->include));
+	}
 	if (!strcmp(key, "topology"))
 		return load_topology(l, v);
 	if (!strcmp(key, "devices"))
@@ -621,7 +626,7 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 		ret = fail(&l, NULL, "the spec is empty; 'gd_check --example' prints one for "
 			   "this machine");
 	else
-		ret = each_key(&l, root, "the spec", " version name topology devices doctor tests ",
+		ret = each_key(&l, root, "the spec", " version name include topology devices doctor tests ",
 			       top_key, NULL);
 	yaml_document_delete(&l.doc);
 	yaml_parser_delete(&p);

@@ -107,6 +107,9 @@ struct gd_ck_spec {
 	char path[4096];
 	char sha256[65];		/* of the file's bytes, as sha256sum prints it */
 	char name[128];
+	char include[256];		/* a built-in suite or a spec file, "" none */
+	int include_line, include_column;
+	char suite[32];			/* the built-in suite it is or includes, "" none */
 	struct gd_ck_topology topo;
 	struct gd_ck_device *devices;
 	size_t ndevices;
