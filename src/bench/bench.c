@@ -25,6 +25,10 @@
 
 #include "bench_int.h"
 #include "bench_opts.h"
+#include "fabric.h"
+#ifdef HAVE_LIBFABRIC
+#include "fabric_ofi.h"
+#endif
 #include "gd.h"
 #include "gid.h"
 #include "log.h"
@@ -132,10 +136,10 @@ static void init_qp_runs(struct gd_bench *b)
 
 		memset(q, 0, sizeof(*q));
 		q->index = i;
-		q->qp = b->conn.qp[i];
+		q->qp = b->conn.qp ? b->conn.qp[i] : NULL;
 		q->local_addr = (uintptr_t)gd_bench_local(b, i);
 		q->recv_addr = (uintptr_t)gd_bench_target(b, i);
-		q->lkey = b->buf.mr->lkey;
+		q->lkey = b->buf.mr ? b->buf.mr->lkey : 0;
 		q->remote_addr = b->remote[i].vaddr;
 		q->rkey = b->remote[i].rkey;
 		q->desc = b->plan.op;
@@ -143,6 +147,10 @@ static void init_qp_runs(struct gd_bench *b)
 		q->size = (uint32_t)GD_MIN(b->plan.last_size, b->plan.slot);
 		gd_ops_prepare(q, b->p.post_list, false);
 		gd_ops_prepare_recv(q, (uint32_t)b->plan.slot); /* any size of the sweep */
+#ifdef HAVE_LIBFABRIC
+		if (b->ofi)
+			gd_ofi_qp_run(b->ofi, i, q, &b->remote[i]);
+#endif
 	}
 }
 
@@ -162,6 +170,15 @@ static void init_loop(struct gd_bench *b)
 	l->q = b->q;
 	l->send_cq = b->conn.send_cq;
 	l->recv_cq = b->conn.recv_cq;
+	l->fab = b->fab;
+	l->scq = b->conn.send_cq;
+	l->rcq = b->conn.recv_cq;
+#ifdef HAVE_LIBFABRIC
+	if (b->ofi) {
+		l->scq = &b->ofi->scq;
+		l->rcq = &b->ofi->rcq;
+	}
+#endif
 	l->oob = b->oob;
 	l->lat_target = gd_bench_target(b, 0);
 	l->lat_local = gd_bench_local(b, 0);
@@ -177,7 +194,7 @@ static int post_initial_recvs(struct gd_bench *b)
 	if (!b->plan.roles.receiver)
 		return 0;
 	for (uint32_t i = 0; i < b->p.num_qps; i++) {
-		int ret = gd_ops_post_recv(&b->q[i], b->p.rx_depth);
+		int ret = b->fab->post_recv(&b->q[i], b->p.rx_depth);
 		if (ret)
 			return ret;
 	}
@@ -201,24 +218,45 @@ static int attach_initiator(struct gd_bench *b)
 
 /* Each QP's number, PSN, GID, buffer address, size and rkey go to the peer,
  * and its come back; then the receives are posted. */
-static int exchange_buffers(struct gd_bench *b)
+static int finish_qps(struct gd_bench *b)
 {
-	int ret;
-
-	for (uint32_t i = 0; i < b->p.num_qps; i++) {
-		gd_conn_local_info(&b->conn, i, b->buf.mr->rkey,
-				   (uintptr_t)gd_bench_target(b, i), &b->local[i]);
-		b->local[i].buf_size = b->plan.slot;
-	}
-	ret = attach_initiator(b);
-	if (ret)
-		return ret;
-	ret = gd_oob_exchange_conn(b->oob, b->local, b->remote, b->p.num_qps);
-	if (ret)
-		return ret;
 	init_qp_runs(b);
 	init_loop(b);
 	return post_initial_recvs(b);
+}
+
+static int local_info(struct gd_bench *b, uint32_t i)
+{
+	uintptr_t target = (uintptr_t)gd_bench_target(b, i);
+
+	b->local[i].buf_size = b->plan.slot;
+#ifdef HAVE_LIBFABRIC
+	if (b->ofi)
+		return gd_ofi_local_info(b->ofi, i, target, &b->local[i]);
+#endif
+	gd_conn_local_info(&b->conn, i, b->buf.mr->rkey, target, &b->local[i]);
+	b->local[i].buf_size = b->plan.slot; /* gd_conn_local_info clears the record */
+	return 0;
+}
+
+/* Each QP's number, PSN, GID (ofi: endpoint name and key), buffer address,
+ * size and rkey go to the peer, and its come back. */
+static int exchange_blobs(struct gd_bench *b)
+{
+	int ret;
+
+	for (uint32_t i = 0; i < b->p.num_qps; i++)
+		if ((ret = local_info(b, i)))
+			return ret;
+	ret = attach_initiator(b);
+	return ret ?: gd_oob_exchange_conn(b->oob, b->local, b->remote, b->p.num_qps);
+}
+
+static int exchange_buffers(struct gd_bench *b)
+{
+	int ret = exchange_blobs(b);
+
+	return ret ?: finish_qps(b);
 }
 
 static int connect_oob(struct gd_bench *b)
@@ -231,7 +269,9 @@ static int connect_oob(struct gd_bench *b)
 	ret = exchange_buffers(b);
 	if (ret)
 		return ret;
-	if (b->ini_state) /* the initiator's own queues; the verbs QPs stay unused */
+	/* the initiator's own queues (IBGDA): the verbs QPs stay unused; an
+	 * initiator with state but no queues (the proxy's producer) posts on them */
+	if (b->ini_state && b->plan.initiator->connect)
 		return b->plan.initiator->connect(b->ini_state, b->remote, b->p.num_qps);
 	for (uint32_t i = 0; i < b->p.num_qps; i++) {
 		ret = gd_conn_connect(&b->conn, &b->plan.link, i, &b->local[i], &b->remote[i]);
@@ -266,6 +306,12 @@ static void teardown(struct gd_bench *b)
 		b->plan.initiator->detach(b->ini_state);
 	if (b->p.conn == GD_CONN_RDMA_CM)
 		gd_cm_close(&b->cm);
+#ifdef HAVE_LIBFABRIC
+	if (b->ofi) { /* endpoints and the memory region before the buffer */
+		gd_ofi_close(b->ofi);
+		free(b->ofi);
+	}
+#endif
 	gd_conn_close_qps(&b->conn);
 	if (b->buf.addr)
 		gd_buf_free(&b->buf);
@@ -320,6 +366,8 @@ static int open_side_channel(struct gd_bench *b)
 	if (ret)
 		return ret;
 	snprintf(b->peer, sizeof(b->peer), "%s", gd_oob_peer_name(b->oob));
+	if (b->p.fab.fabric == GD_FABRIC_OFI)
+		return 0; /* no GID: libfabric addresses its endpoints itself */
 	if (gd_oob_peer_addr(b->oob, &peer, &plen))
 		plen = 0;
 	ret = gd_conn_choose_gid(&b->conn, &b->plan.link, plen ? (struct sockaddr *)&peer : NULL);
@@ -329,10 +377,101 @@ static int open_side_channel(struct gd_bench *b)
 	return ret;
 }
 
+static int alloc_qp_arrays(struct gd_bench *b)
+{
+	uint32_t n = b->p.num_qps;
+
+	b->q = calloc(n, sizeof(*b->q));
+	b->local = calloc(n, sizeof(*b->local));
+	b->remote = calloc(n, sizeof(*b->remote));
+	return !b->q || !b->local || !b->remote ? -ENOMEM : 0;
+}
+
+#ifdef HAVE_LIBFABRIC
+/* --fabric ofi: the side channel first (a failure reaches the peer), then
+ * libfabric's domain, the memory region, the endpoints and the blobs. */
+static int open_ofi(struct gd_bench *b)
+{
+	const struct gd_bench_params *p = &b->p;
+	struct gd_ofi_cfg c = { .o = &p->fab, .op = p->op, .alt = b->plan.alt,
+				.server = p->role == GD_ROLE_SERVER, .nqp = p->num_qps,
+				.tx_depth = p->tx_depth, .rx_depth = p->rx_depth,
+				.hmem = p->use_cuda != GD_CUDA_NONE, .cuda_device = p->use_cuda,
+				.timeout_ms = p->timeout_ms };
+	struct gd_conn *k = &b->conn;
+	socklen_t len = sizeof(b->ofi->self);
+	int ret;
+
+	b->ofi = calloc(1, sizeof(*b->ofi));
+	if (!b->ofi)
+		return -ENOMEM;
+	ret = gd_ofi_open(b->ofi, &c);
+	if (ret)
+		return ret;
+	gd_oob_local_addr(b->oob, &b->ofi->self, &len);
+	/* a passive side waits on the side channel: drive the provider there */
+	if (!b->plan.roles.initiator && !b->plan.roles.receiver)
+		gd_oob_set_idle(b->oob, gd_ofi_progress, b->ofi);
+	/* what the report and the plan read of a device */
+	snprintf(b->p.fab.provider, sizeof(b->p.fab.provider), "%s", b->ofi->prov);
+	snprintf(b->p.fab.fabric_name, sizeof(b->p.fab.fabric_name), "%s", b->ofi->fabric_name);
+	snprintf(b->p.fab.domain, sizeof(b->p.fab.domain), "%s", b->ofi->domain_name);
+	snprintf(k->dev_name, sizeof(k->dev_name), "%s", b->ofi->domain_name);
+	k->max_inline = (uint32_t)b->ofi->inject_size;
+	if (b->ofi->rx_size && b->p.rx_depth > b->ofi->rx_size) { /* the same on both sides */
+		if (b->p.given & GD_GIVEN_RX_DEPTH) {
+			gd_error("-r %u is more than libfabric provider %s takes (%zu receives): give "
+				 "-r %zu or less", b->p.rx_depth, b->ofi->prov, b->ofi->rx_size,
+				 b->ofi->rx_size);
+			return -EINVAL;
+		}
+		b->p.rx_depth = b->plan.loop.rx_depth = b->plan.link.rx_depth =
+			(uint32_t)b->ofi->rx_size;
+	}
+	k->gid_index = -1;
+	k->port = 1;
+	return 0;
+}
+
+static int setup_ofi(struct gd_bench *b)
+{
+	const struct gd_bench_plan *pl = &b->plan;
+	int ret = open_side_channel(b);
+
+	if (ret)
+		return ret;
+	ret = open_ofi(b);
+	if (ret) {
+		gd_oob_send_error(b->oob, setup_exit_code(ret), "libfabric provider %s failed on its "
+				  "side (its message names the cause)", b->p.fab.provider);
+		return ret;
+	}
+	gd_plan_device(&b->plan, &b->p, &b->conn);
+	ret = gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
+	ret = ret ?: gd_ofi_reg(b->ofi, b->buf.addr, b->buf.length);
+	ret = ret ?: gd_bench_fill(b);
+	ret = ret ?: alloc_qp_arrays(b);
+	ret = ret ?: gd_ofi_create_eps(b->ofi);
+	ret = ret ?: exchange_blobs(b);
+	for (uint32_t i = 0; !ret && i < b->p.num_qps; i++)
+		ret = gd_ofi_connect(b->ofi, i, &b->remote[i]);
+	ret = ret ?: finish_qps(b);
+	if (ret && ret != -ECONNABORTED)
+		gd_oob_send_error(b->oob, setup_exit_code(ret), "libfabric setup failed on its side");
+	return ret ?: gd_oob_barrier(b->oob);
+}
+#endif
+
 static int setup(struct gd_bench *b)
 {
 	const struct gd_bench_params *p = &b->p;
-	int ret = open_device(b);
+	int ret;
+
+#ifdef HAVE_LIBFABRIC
+	if (p->fab.fabric == GD_FABRIC_OFI)
+		return setup_ofi(b);
+#endif
+	ret = open_device(b);
 
 	ret = ret ?: open_side_channel(b);
 	if (ret)
@@ -342,11 +481,9 @@ static int setup(struct gd_bench *b)
 	ret = ret ?: setup_buffers(b);
 	if (ret)
 		return ret;
-	b->q = calloc(p->num_qps, sizeof(*b->q));
-	b->local = calloc(p->num_qps, sizeof(*b->local));
-	b->remote = calloc(p->num_qps, sizeof(*b->remote));
-	if (!b->q || !b->local || !b->remote)
-		return -ENOMEM;
+	ret = alloc_qp_arrays(b);
+	if (ret)
+		return ret;
 	ret = p->conn == GD_CONN_RDMA_CM ? connect_cm(b) : connect_oob(b);
 	return ret ?: gd_oob_barrier(b->oob);
 }
@@ -504,11 +641,17 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 		return res->exit_code = GD_EXIT_ENV;
 	b->p = *p;
 	b->res = res;
+
 	b->out = out;
 	if (gd_bench_check(&b->p)) {
 		free(b);
 		return res->exit_code = GD_EXIT_USAGE;
 	}
+	b->fab = &gd_fabric_verbs;
+#ifdef HAVE_LIBFABRIC
+	if (b->p.fab.fabric == GD_FABRIC_OFI)
+		b->fab = &gd_fabric_ofi;
+#endif
 	if (b->p.init.initiator == GD_INIT_IBGDA || b->p.init.initiator == GD_INIT_IBGDA_CPUDB) {
 		/* the IBGDA feature's entry: the test double runs the whole test
 		 * itself; a ConnectX is probed first (ibgda_hook.c) */

@@ -49,6 +49,10 @@ struct gd_bw_result {
 	double avg_Bps;
 	double msg_rate;	/* messages per second */
 	double seconds;		/* measured window */
+	/* GPU-initiated runs (--initiator=proxy): requests per second on the
+	 * producers' clock, issue (start to the last descriptor written) and
+	 * completion (start to the end of the quiet) apart; 0 = not measured */
+	double issue_rate, completion_rate;
 	/* adaptive sweep (-a with --precision > 0), measured by an initiator */
 	uint32_t windows;	/* windows kept (the first is dropped) */
 	double ci95_rel;	/* 95 % CI half-width / mean of the per-window rate, 0 = none */

@@ -24,6 +24,7 @@
 #include "progress.h"
 
 struct gd_oob;
+struct gd_ofi;
 
 struct gd_bench {
 	struct gd_bench_params p;
@@ -44,6 +45,8 @@ struct gd_bench {
 	FILE *out;			/* NULL: print nothing */
 	struct gd_bench_result *res;	/* the result model being filled */
 	void *ini_state;		/* the initiator's own queues (loop.h attach), or NULL */
+	const struct gd_fabric_ops *fab; /* the fabric seam (fabric.h): verbs or ofi */
+	struct gd_ofi *ofi;		/* --fabric ofi: the libfabric side (fabric_ofi.h), else NULL */
 };
 
 /* bench.c: the region of QP i, my local half and my target half. */

@@ -203,6 +203,7 @@ static void build_cmd(struct bench_cmd *bc, enum gd_bench_op op, enum gd_bench_k
 	bc->tables[nt++] = common_opts;
 	bc->tables[nt++] = bw ? bw_opts : lat_opts;
 	bc->tables[nt++] = gd_initiator_opts;
+	bc->tables[nt++] = gd_fabric_opt_table;
 	refuse(bc, &nref, bw ? lat_opts : bw_opts,
 	       bw ? "the latency tools (gd_*_lat)" : "the bandwidth tools (gd_*_bw)");
 	if (op == GD_OP_SEND || op == GD_OP_WRITE)
@@ -588,7 +589,7 @@ static int handler(void *ctx, int id, const char *arg)
 	struct gd_bench_params *p = ctx;
 	int ret = gd_init_opts_handle(&p->init, id, arg);
 
-	if (ret <= 0)
+	if (ret <= 0 || (ret = gd_fabric_opts_handle(&p->fab, id, arg)) <= 0)
 		return ret;
 	ret = handle_common(ctx, id, arg);
 	return ret <= 0 ? ret : handle_kind(ctx, id, arg);
@@ -740,6 +741,34 @@ static int check_memory(struct gd_bench_params *p)
 	return 0;
 }
 
+/* The fabric (fabric_opts.h): the rule's default, and what ofi does not take. */
+static int check_fabric(struct gd_bench_params *p)
+{
+	int ret;
+
+	/* options that only verbs has choose it, before the machine's rule */
+	if (p->fab.fabric == GD_FABRIC_AUTO && !p->fab.given &&
+	    (p->dev[0] || p->conn == GD_CONN_RDMA_CM || p->init.initiator != GD_INIT_CPU)) {
+		p->fab.fabric = GD_FABRIC_VERBS;
+		snprintf(p->fab.why, sizeof(p->fab.why), "%s names verbs",
+			 p->dev[0] ? "-d" : p->conn == GD_CONN_RDMA_CM ? "-R" : "--initiator");
+	}
+	ret = gd_fabric_opts_resolve(&p->fab, &p->machine);
+
+	if (ret || p->fab.fabric != GD_FABRIC_OFI)
+		return ret;
+	if (p->conn == GD_CONN_RDMA_CM)
+		return conflict("--fabric ofi", "-R/--rdma_cm", "libfabric connects its own "
+				"endpoints (--ep msg is its connected type)");
+	if (p->init.initiator != GD_INIT_CPU && p->init.initiator != GD_INIT_PROXY)
+		return conflict("--fabric ofi", "--initiator=ibgda", "IBGDA rings a ConnectX's "
+				"doorbell itself: it is verbs (mlx5) only");
+	if (p->init.initiator == GD_INIT_PROXY && p->init.proxy_threads > 1)
+		return conflict("--fabric ofi", "--proxy_threads > 1", "the libfabric domain is "
+				"opened for one thread at a time (FI_THREAD_DOMAIN) in this version");
+	return 0;
+}
+
 int gd_bench_check(struct gd_bench_params *p)
 {
 	int ret;
@@ -747,7 +776,7 @@ int gd_bench_check(struct gd_bench_params *p)
 	if ((ret = check_sizes(p)) || (ret = check_length(p)) || (ret = check_queues(p)) ||
 	    (ret = check_report(p)) || (ret = check_memory(p)) ||
 	    (ret = gd_init_opts_check(&p->init)) || (ret = gd_proxy_bench_check(p)) ||
-	    (ret = gd_ibgda_bench_check(p)))
+	    (ret = gd_ibgda_bench_check(p)) || (ret = check_fabric(p)))
 		return ret;
 	return 0;
 }

@@ -40,6 +40,7 @@ void gd_bench_params_defaults(struct gd_bench_params *p, enum gd_bench_op op,
 	p->use_cuda = GD_CUDA_NONE;
 	p->precision = bw ? GD_BENCH_DEF_PRECISION : 0;
 	gd_init_opts_defaults(&p->init);
+	gd_fabric_opts_defaults(&p->fab);
 }
 
 static const char *pick(const char *const *names, size_t n, unsigned v)

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fabric_opts.h"
 #include "initiator.h"
 #include "machine.h"
 
@@ -144,6 +145,10 @@ struct gd_bench_params {
 
 	/* who issues the operations: --initiator and its shape (initiator.h) */
 	struct gd_init_opts init;
+
+	/* which fabric carries the operations: --fabric, --provider, --domain,
+	 * --fabric-name, --ep (fabric_opts.h); resolved by gd_bench_check */
+	struct gd_fabric_opts fab;
 
 	uint32_t given;			/* enum gd_bench_given bits */
 

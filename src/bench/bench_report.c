@@ -113,7 +113,10 @@ static void header_link(const struct gd_report *r)
 	char gpu[256];
 
 	fprintf(r->out, " Mtu             : %u[B]\n", f->mtu);
-	fprintf(r->out, " Link type       : %s\n", f->roce ? "Ethernet" : "IB");
+	if (r->p->fab.fabric == GD_FABRIC_OFI)
+		fprintf(r->out, " Link type       : libfabric %s\n", r->p->fab.provider);
+	else
+		fprintf(r->out, " Link type       : %s\n", f->roce ? "Ethernet" : "IB");
 	if (f->gid_index >= 0) {
 		fprintf(r->out, " GID index       : %d\n", f->gid_index);
 		fprintf(r->out, " GID type        : %s%s%s%s\n", f->gid_type,
@@ -131,6 +134,12 @@ static void header_link(const struct gd_report *r)
 		fprintf(r->out, " Memory          : cuda: %s\n", gpu); /* the GPU, its path, the registration */
 	else
 		fprintf(r->out, " Memory          : %s\n", f->memory);
+	{
+		char fab[384];
+
+		gd_fabric_opts_header(&p->fab, fab, sizeof(fab));
+		fprintf(r->out, " Fabric          : %s\n", fab);
+	}
 	if (p->init.initiator != GD_INIT_CPU) {
 		char ini[256];
 
@@ -138,6 +147,9 @@ static void header_link(const struct gd_report *r)
 				    p->num_qps, ini, sizeof(ini));
 		fprintf(r->out, " Initiator       : %s\n", ini);
 	}
+	if (r->ini && r->ini->producer_kind)
+		fprintf(r->out, " Producer        : %s (%s)\n", r->ini->producer_kind,
+			r->ini->producer_why);
 	if (r->ini && r->ini->nic)
 		fprintf(r->out, " IBGDA           : NIC %s, queues in %s, doorbell rung by the %s, "
 				"%u WQEBBs per QP, ring every %u, signal every %u\n", r->ini->nic,
@@ -149,16 +161,19 @@ void gd_report_header(const struct gd_report *r)
 {
 	const struct gd_bench_params *p = r->p;
 	char title[96];
+	bool ofi;
 
 	if (!r->out)
 		return;
 	gd_bench_title(p, title, sizeof(title));
+	ofi = p->fab.fabric == GD_FABRIC_OFI;
 	fprintf(r->out, "%s\n", DASHES);
 	fprintf(r->out, "                    %s\n", title);
 	fprintf(r->out, " Dual-port       : OFF\t\tDevice         : %s\n", r->f->device);
 	fprintf(r->out, " Number of qps   : %u\t\tTransport type : %s\n", p->num_qps,
-		r->f->iwarp ? "IW" : "IB");
-	fprintf(r->out, " Connection type : RC\t\tUsing SRQ      : OFF\n");
+		ofi ? "libfabric" : r->f->iwarp ? "IW" : "IB");
+	fprintf(r->out, " Connection type : %s\t\tUsing SRQ      : OFF\n",
+		ofi ? (p->fab.ep == GD_EP_MSG ? "MSG" : "RDM") : "RC");
 	fprintf(r->out, " PCIe relax order: OFF\t\tLock-free      : OFF\n");
 	fprintf(r->out, " ibv_wr* API     : OFF\t\tUsing Enhanced Reorder      : OFF\n");
 	header_queues(r);
@@ -223,10 +238,15 @@ static json_object *json_common(const struct gd_report *r, const char *type)
 	gd_json_add_str(o, "memory", f->memory);
 	if (r->buf && r->buf->ops->json)
 		r->buf->ops->json(r->buf, o); /* "gpu": index, name, pci, path_class, registration */
+	gd_fabric_opts_to_json(&r->p->fab, o);
 	gd_init_opts_to_json(&r->p->init, r->ini ? r->ini->producer : GD_HOST_PRODUCER_LABEL,
 			     r->p->num_qps, o);
 	if (r->ini && r->ini->nic)
 		ibgda_json(r->ini, o);
+	if (r->ini && r->ini->producer_kind) {
+		gd_json_add_str(o, "producer_kind", r->ini->producer_kind);
+		gd_json_add_str(o, "producer_reason", r->ini->producer_why);
+	}
 	/* "params": every parameter, and the values the engine clamped (it was
 	 * nested twice, "params": {"params": ...}, before) */
 	gd_bench_params_to_json(r->p, o);
@@ -252,6 +272,10 @@ static json_object *bw_json(const struct gd_bw_result *r)
 	gd_json_add_double(o, "bw_avg_mib_per_s", r->avg_Bps / 1048576.0);
 	gd_json_add_double(o, "bw_avg_gbit_per_s", r->avg_Bps * 8 / 1e9);
 	gd_json_add_double(o, "msg_rate_mpps", r->msg_rate / 1e6);
+	if (r->issue_rate > 0) {
+		gd_json_add_double(o, "issue_rate_mpps", r->issue_rate / 1e6);
+		gd_json_add_double(o, "completion_rate_mpps", r->completion_rate / 1e6);
+	}
 	if (r->windows) {
 		gd_json_add_int(o, "windows", r->windows);
 		gd_json_add_double(o, "ci95_rel", r->ci95_rel);
@@ -335,6 +359,12 @@ void gd_report_bw(const struct gd_report *r, const struct gd_bench_size_result *
 	}
 	b = shown(s);
 	bw_text_line(r, &b);
+	if (b.issue_rate > 0 && r->p->output == GD_OUTPUT_FULL)
+		fprintf(r->out, " # issue rate %.4g Mreq/s, completion rate %.4g Mreq/s (%llu B per "
+			"message, %llu messages, producer %s)\n", b.issue_rate / 1e6,
+			b.completion_rate / 1e6, (unsigned long long)b.size,
+			(unsigned long long)b.iters, r->ini && r->ini->producer_kind ?
+			r->ini->producer_kind : "host");
 }
 
 void gd_report_bw_interval(const struct gd_report *r, const struct gd_bw_result *res)

@@ -27,6 +27,8 @@ struct gd_buf;
  * and its shape (the header's "IBGDA" line, JSON "ibgda"). */
 struct gd_report_initiator {
 	const char *producer;
+	const char *producer_kind; /* proxy: "gpu" or "host", NULL for IBGDA */
+	const char *producer_why;  /* proxy: "--producer gpu", "default: CUDA found a device"... */
 	const char *nic;         /* "software NIC (test double)", "ConnectX (mlx5 DEVX)" */
 	bool nic_test_double;
 	const char *doorbell;    /* "gpu" (the GPU rings), "cpu" (ibgda-cpudb) */

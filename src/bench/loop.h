@@ -26,6 +26,7 @@
 
 #include "bench.h"
 #include "bench_params.h"
+#include "fabric.h"
 #include "initiator.h"
 #include "ops.h"
 #include "wire.h"
@@ -61,12 +62,16 @@ struct gd_loop_cfg {
 	char dev_name[64];		/* for messages */
 	struct gd_init_opts init;	/* --initiator and its shape (proxy, IBGDA) */
 	char pin_cores[GD_BENCH_CORES_MAX]; /* --pin_cores (a proxy pins its threads) */
+	int producer_cuda;		/* the proxy's GPU producer: --use_cuda's index, else 0 */
 };
 
 struct gd_loop {
 	struct gd_loop_cfg cfg;
 	struct gd_qp_run *q;		/* cfg.nqp */
-	struct ibv_cq *send_cq, *recv_cq;
+	struct ibv_cq *send_cq, *recv_cq; /* verbs only (the proxy's verbs transport) */
+	/* the fabric seam (fabric.h): the loops post and poll through it */
+	const struct gd_fabric_ops *fab;
+	void *scq, *rcq;		/* the fabric's send and receive CQs */
 	struct gd_oob *oob;
 	/* latency ping-pong on the last byte: QP 0's target and local regions */
 	uint8_t *lat_target, *lat_local;
@@ -106,7 +111,8 @@ struct gd_loop_ops {
 	 * that initiates: attach creates them once the device and buffers
 	 * exist, before the exchange, and puts their QP numbers into
 	 * a->local; connect moves them to RTS toward remote (this side's verbs
-	 * QPs then stay unused); describe gives the report's initiator line;
+	 * QPs then stay unused; without connect, as the proxy whose state is its
+	 * producer, the verbs QPs connect as usual); describe gives the report's initiator line;
 	 * detach destroys them before the protection domain goes. The state
 	 * reaches the loop as gd_loop.state.
 	 */
@@ -150,7 +156,7 @@ bool gd_bw_timed_span(const struct gd_bw_span *sample, const struct gd_bw_span *
 
 /* For loop implementations: print a failed completion (op, QP, side, status,
  * most likely cause), tell the peer, set l->exit_code; returns -EIO. */
-int gd_loop_wc_failed(struct gd_loop *l, const struct ibv_wc *wc, bool recv);
+int gd_loop_wc_failed(struct gd_loop *l, const struct gd_fab_cqe *wc, bool recv);
 
 /* Set by the tool's SIGINT handler (bench.h); a timed run ends cleanly. */
 

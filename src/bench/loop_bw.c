@@ -307,7 +307,7 @@ static int post_qp(struct bw_run *r, struct gd_qp_run *q)
 		signal = q->since_signal + n >= r->sig_every || n == left || r->stopping;
 		if (r->peak && r->st.ntp < r->st.cap_tp)
 			r->st.tp[r->st.ntp++] = gd_ticks();
-		ret = gd_ops_post(q, n, signal, (uint32_t)(q->since_signal + n), (uint32_t)q->posted);
+		ret = r->l->fab->post(q, n, signal, (uint32_t)(q->since_signal + n), (uint32_t)q->posted);
 		if (ret) {
 			r->l->exit_code = GD_EXIT_FAIL;
 			return ret;
@@ -330,8 +330,8 @@ static int post_all(struct bw_run *r)
 
 static int poll_send(struct bw_run *r)
 {
-	struct ibv_wc wc[GD_POLL_BATCH];
-	int ne = gd_loop_poll(r->l, r->l->send_cq, wc, "send");
+	struct gd_fab_cqe wc[GD_POLL_BATCH];
+	int ne = gd_loop_poll(r->l, r->l->scq, wc, "send");
 	uint64_t t;
 
 	if (ne <= 0)
@@ -340,10 +340,10 @@ static int poll_send(struct bw_run *r)
 	for (int k = 0; k < ne; k++) {
 		uint32_t cnt;
 
-		if (wc[k].status != IBV_WC_SUCCESS)
+		if (wc[k].status)
 			return gd_loop_wc_failed(r->l, &wc[k], false);
-		cnt = gd_wr_id_count(wc[k].wr_id);
-		r->l->q[gd_wr_id_qp(wc[k].wr_id)].completed += cnt;
+		cnt = gd_wr_id_count(wc[k].id);
+		r->l->q[gd_wr_id_qp(wc[k].id)].completed += cnt;
 		r->completed += cnt;
 		if (r->peak && r->st.ntc < r->st.cap_tc) {
 			r->st.tc[r->st.ntc] = t;
@@ -359,8 +359,8 @@ static int poll_send(struct bw_run *r)
 
 static int poll_recv(struct bw_run *r)
 {
-	struct ibv_wc wc[GD_POLL_BATCH];
-	int ne = gd_loop_poll(r->l, r->l->recv_cq, wc, "receive");
+	struct gd_fab_cqe wc[GD_POLL_BATCH];
+	int ne = gd_loop_poll(r->l, r->l->rcq, wc, "receive");
 	uint64_t t;
 
 	if (ne <= 0)
@@ -370,9 +370,9 @@ static int poll_recv(struct bw_run *r)
 		struct gd_qp_run *q;
 		int ret;
 
-		if (wc[k].status != IBV_WC_SUCCESS)
+		if (wc[k].status)
 			return gd_loop_wc_failed(r->l, &wc[k], true);
-		q = &r->l->q[gd_wr_id_qp(wc[k].wr_id)];
+		q = &r->l->q[gd_wr_id_qp(wc[k].id)];
 		q->recv_done++;
 		ret = gd_loop_repost(r->l, q, r->rbatch);
 		if (ret)

@@ -74,23 +74,24 @@ int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now)
 	return 0;
 }
 
-int gd_loop_wc_failed(struct gd_loop *l, const struct ibv_wc *wc, bool recv)
+int gd_loop_wc_failed(struct gd_loop *l, const struct gd_fab_cqe *wc, bool recv)
 {
 	const struct gd_op_desc *d = l->cfg.op;
+	void *cq = recv ? l->rcq : l->scq;
+	const char *st = l->fab->status_str(cq, wc->status);
 
 	gd_error("completion error on %s QP 0x%06x (%s, %s): %s (%d): %s", l->cfg.dev_name,
 		 wc->qp_num, recv ? "RECV" : l->cfg.alt ? d->wr_name_alt : d->wr_name,
-		 l->cfg.client ? "client" : "server", ibv_wc_status_str(wc->status), wc->status,
-		 gd_wc_hint(wc->status));
+		 l->cfg.client ? "client" : "server", st, wc->status, l->fab->hint(wc->status));
 	l->exit_code = GD_EXIT_FAIL;
 	gd_oob_send_error(l->oob, GD_EXIT_FAIL, "completion error on its QP 0x%06x: %s",
-			  wc->qp_num, ibv_wc_status_str(wc->status));
+			  wc->qp_num, st);
 	return -EIO;
 }
 
-int gd_loop_poll(struct gd_loop *l, struct ibv_cq *cq, struct ibv_wc *wc, const char *which)
+int gd_loop_poll(struct gd_loop *l, void *cq, struct gd_fab_cqe *wc, const char *which)
 {
-	int ne = ibv_poll_cq(cq, GD_POLL_BATCH, wc);
+	int ne = l->fab->poll(cq, wc, GD_POLL_BATCH);
 
 	if (ne < 0) {
 		gd_error("cannot poll the %s completion queue of %s", which, l->cfg.dev_name);
@@ -122,7 +123,7 @@ int gd_loop_repost(struct gd_loop *l, struct gd_qp_run *q, uint32_t batch)
 
 	if (missing < batch)
 		return 0;
-	ret = gd_ops_post_recv(q, missing);
+	ret = l->fab->post_recv(q, missing);
 	if (ret)
 		l->exit_code = GD_EXIT_FAIL;
 	return ret;

@@ -33,15 +33,15 @@ struct lat_run {
 static int wait_completion(struct lat_run *r, bool recv)
 {
 	struct gd_loop *l = r->l;
-	struct ibv_cq *cq = recv ? l->recv_cq : l->send_cq;
-	struct ibv_wc wc;
+	void *cq = recv ? l->rcq : l->scq;
+	struct gd_fab_cqe wc;
 	unsigned spin = 0;
 
 	for (;;) {
-		int ne = ibv_poll_cq(cq, 1, &wc);
+		int ne = l->fab->poll(cq, &wc, 1);
 
 		if (ne > 0) {
-			if (wc.status != IBV_WC_SUCCESS)
+			if (wc.status)
 				return gd_loop_wc_failed(l, &wc, recv);
 			r->w.last_progress = gd_ticks();
 			if (!recv) {
@@ -67,9 +67,12 @@ static int wait_completion(struct lat_run *r, bool recv)
 /* Spin until the last byte of my target region holds v (write ping-pong). */
 static int wait_byte(struct lat_run *r, uint8_t v)
 {
+	void (*progress)(void *cq) = r->l->fab->progress; /* NULL for verbs */
 	unsigned spin = 0;
 
 	while (*r->last != v) {
+		if (progress) /* a provider with manual progress moves the peer's write now */
+			progress(r->l->scq);
 		if (++spin % 1024 == 0) {
 			int ret = gd_watch_check(r->l, &r->w, gd_ticks());
 
@@ -151,7 +154,7 @@ static int one(struct lat_run *r, uint64_t i)
 		return ret;
 	if (r->byte_poll)
 		*r->mine = v;
-	ret = gd_ops_post(r->q, 1, true, 1, (uint32_t)i);
+	ret = r->l->fab->post(r->q, 1, true, 1, (uint32_t)i);
 	if (ret) {
 		r->l->exit_code = GD_EXIT_FAIL;
 		return ret;

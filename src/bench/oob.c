@@ -36,7 +36,15 @@ struct gd_oob {
 	socklen_t peer_len, local_len;
 	char peer_name[GD_BENCH_HOST_MAX + 24];
 	char where[GD_BENCH_HOST_MAX + 16]; /* "HOST:PORT" as given, for messages */
+	void (*idle)(void *arg);	/* a fabric that moves data only when asked: while waiting */
+	void *idle_arg;
 };
+
+void gd_oob_set_idle(struct gd_oob *o, void (*idle)(void *arg), void *arg)
+{
+	o->idle = idle;
+	o->idle_arg = arg;
+}
 
 static volatile sig_atomic_t *interrupt_flag;
 
@@ -523,7 +531,9 @@ static int recv_exact(struct gd_oob *o, uint8_t *buf, size_t n, int64_t deadline
 			gd_oob_tell_interrupted(o);
 			return -EINTR;
 		}
-		pr = poll(pfd, o->lfd >= 0 ? 2 : 1, left_ms(deadline));
+		pr = poll(pfd, o->lfd >= 0 ? 2 : 1, o->idle ? 0 : left_ms(deadline));
+		if (pr == 0 && o->idle)
+			o->idle(o->idle_arg); /* and spin: the fabric's progress is ours to drive */
 		if (pr < 0 && errno != EINTR)
 			return -errno;
 		if (pr > 0 && o->lfd >= 0 && (pfd[1].revents & POLLIN))

@@ -103,6 +103,10 @@ int gd_oob_check_peer(struct gd_oob *oob);
 void gd_oob_set_interrupt_flag(volatile sig_atomic_t *flag);
 
 int gd_oob_fd(const struct gd_oob *oob);
+/* While a receive waits, call idle(arg) between polls of the socket (and spin
+ * instead of sleeping): libfabric providers with manual data progress move a
+ * passive side's data only when it polls (fabric_ofi.h). NULL: sleep in poll. */
+void gd_oob_set_idle(struct gd_oob *oob, void (*idle)(void *arg), void *arg);
 /* Addresses of the connected socket; IPv4-mapped IPv6 addresses are given as AF_INET. */
 int gd_oob_peer_addr(const struct gd_oob *oob, struct sockaddr_storage *ss, socklen_t *len);
 int gd_oob_local_addr(const struct gd_oob *oob, struct sockaddr_storage *ss, socklen_t *len);

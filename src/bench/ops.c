@@ -120,7 +120,7 @@ static void rotate_one(struct gd_qp_run *q, struct ibv_send_wr *wr)
 }
 
 /* Per-post fields of n chained WRs: immediate data, CMP_AND_SWAP values. */
-static void stamp_wrs(struct gd_qp_run *q, uint32_t n, uint32_t imm)
+void gd_ops_stamp(struct gd_qp_run *q, uint32_t n, uint32_t imm)
 {
 	bool cas = q->desc->fixed_size && q->alt;
 
@@ -148,7 +148,7 @@ int gd_ops_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, 
 	struct ibv_send_wr *saved_next = last->next;
 	int ret;
 
-	stamp_wrs(q, n, imm);
+	gd_ops_stamp(q, n, imm);
 	if (signal) {
 		last->send_flags |= IBV_SEND_SIGNALED;
 		last->wr_id = gd_wr_id(q->index, covered);

@@ -70,6 +70,13 @@ struct gd_qp_run {
 	uint64_t recv_done;
 	uint64_t atomic_next;	/* CMP_AND_SWAP: the value the next op compares with */
 
+	/* the ofi fabric (src/fabric/fabric_ofi.c); unused by verbs */
+	void *fab_ep;		/* struct fid_ep * */
+	void *fab_cq;		/* its send CQ (progress while the provider's queue is full) */
+	void *fab_desc;		/* fi_mr_desc of the local region (FI_MR_LOCAL) */
+	uint64_t fab_dest;	/* fi_addr_t of the peer (FI_EP_RDM) */
+	uint64_t fab_key;	/* the peer's key */
+
 	struct ibv_send_wr wr[GD_MAX_POST_LIST];
 	struct ibv_sge sge[GD_MAX_POST_LIST];
 	struct ibv_recv_wr rwr[GD_RECV_BATCH];
@@ -103,6 +110,9 @@ void gd_ops_prepare_recv(struct gd_qp_run *q, uint32_t length);
  * `signal` is set, with wr_id covering `covered` WRs. imm is used by the
  * _with_imm variants. Returns 0 or -errno (message printed).
  */
+/* The per-post fields of the n WR templates (immediate data, CAS values,
+ * rotation): every fabric's post starts with it. */
+void gd_ops_stamp(struct gd_qp_run *q, uint32_t n, uint32_t imm);
 int gd_ops_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, uint32_t imm);
 /* Post n receives (one SGE of the prepared length at recv_addr; none for
  * write_with_imm), chained GD_RECV_BATCH at a time. */

@@ -113,6 +113,7 @@ static void plan_loop(struct gd_bench_plan *pl, const struct gd_bench_params *p)
 	c->rx_depth = p->rx_depth;
 	c->init = p->init;
 	snprintf(c->pin_cores, sizeof(c->pin_cores), "%s", p->pin_cores);
+	c->producer_cuda = p->use_cuda >= 0 ? p->use_cuda : 0;
 }
 
 static void plan_link(struct gd_link_cfg *k, const struct gd_bench_params *p)

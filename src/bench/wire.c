@@ -220,6 +220,9 @@ void gd_wire_hello_from_params(struct gd_wire_hello *h, const struct gd_bench_pa
 	d->rx_depth = s->rx_depth;
 	d->mtu = s->mtu;
 	d->init.initiator = s->init.initiator;
+	d->fab.fabric = s->fab.fabric;
+	d->fab.ep = s->fab.ep;
+	snprintf(d->fab.provider, sizeof(d->fab.provider), "%s", s->fab.provider);
 }
 
 static int encode_hello(struct wbuf *w, const struct gd_wire_hello *h)
@@ -250,7 +253,9 @@ static int encode_hello(struct wbuf *w, const struct gd_wire_hello *h)
 	put_u32(w, p->rx_depth);
 	put_u32(w, p->mtu);
 	put_u8(w, (uint8_t)p->init.initiator);
-	return 0;
+	put_u8(w, (uint8_t)p->fab.fabric);
+	put_u8(w, (uint8_t)p->fab.ep);
+	return put_str(w, p->fab.provider, GD_FABRIC_PROV_MAX - 1) ? -EINVAL : 0;
 }
 
 static void decode_hello(struct rbuf *r, struct gd_wire_hello *h)
@@ -302,6 +307,13 @@ static void decode_hello(struct rbuf *r, struct gd_wire_hello *h)
 	v = get_u8(r, "HELLO initiator");
 	range(r, v, 0, GD_INIT_COUNT - 1, "HELLO initiator");
 	p->init.initiator = (enum gd_initiator)v;
+	v = get_u8(r, "HELLO fabric");
+	range(r, v, 0, GD_FABRIC_COUNT - 1, "HELLO fabric");
+	p->fab.fabric = (enum gd_fabric_kind)v;
+	v = get_u8(r, "HELLO endpoint type");
+	range(r, v, 0, GD_EP_COUNT - 1, "HELLO endpoint type");
+	p->fab.ep = (enum gd_ep_type)v;
+	get_str(r, p->fab.provider, GD_FABRIC_PROV_MAX - 1, true, false, "HELLO provider");
 }
 
 /* ---- CONN, READY ------------------------------------------------------ */
@@ -320,6 +332,11 @@ static int encode_conn(struct wbuf *w, const struct gd_wire_conn *c)
 	put_u32(w, (uint32_t)c->gid_index);
 	put_u32(w, c->out_reads);
 	put_u32(w, c->mtu);
+	if (c->fab_addr_len || c->fab_key) { /* the ofi fabric's endpoint address and key */
+		put_u16(w, c->fab_addr_len);
+		put_bytes(w, c->fab_addr, c->fab_addr_len);
+		put_u64(w, c->fab_key);
+	}
 	return 0;
 }
 
@@ -356,6 +373,18 @@ static void decode_conn(struct rbuf *r, struct gd_wire_conn *c)
 	c->mtu = get_u32(r, "CONN MTU");
 	if (!r->ret && !valid_mtu(c->mtu, false))
 		rfail(r, -EBADMSG, "CONN MTU %u is not 256, 512, 1024, 2048 or 4096", c->mtu);
+	if (r->ret || r->off == r->len)
+		return; /* verbs: no fabric address */
+	c->fab_addr_len = get_u16(r, "CONN fabric address length");
+	range(r, c->fab_addr_len, 1, GD_WIRE_FAB_ADDR_MAX, "CONN fabric address length");
+	if (!r->ret && r->len - r->off >= c->fab_addr_len) {
+		memcpy(c->fab_addr, r->p + r->off, c->fab_addr_len);
+		r->off += c->fab_addr_len;
+	} else if (!r->ret) {
+		rfail(r, -EBADMSG, "payload too short: %zu bytes end before the CONN fabric address",
+		      r->len);
+	}
+	c->fab_key = get_u64(r, "CONN fabric key");
 }
 
 /* ---- RESULTS ---------------------------------------------------------- */
@@ -675,6 +704,13 @@ int gd_params_diff(const struct gd_bench_params *l, const struct gd_bench_params
 	diff_bool(&d, "--perform_warm_up", l->perform_warm_up, r->perform_warm_up);
 	diff_bool(&d, "IPv6 (--ipv6)", l->ipv6, r->ipv6);
 	/* a latency test's passive side behaves differently (no ping-pong) */
+	diff_str(&d, "fabric (--fabric)", gd_fabric_kind_name(l->fab.fabric),
+		 gd_fabric_kind_name(r->fab.fabric));
+	if (l->fab.fabric == GD_FABRIC_OFI && r->fab.fabric == GD_FABRIC_OFI) {
+		diff_str(&d, "libfabric provider (--provider)", l->fab.provider, r->fab.provider);
+		diff_str(&d, "endpoint type (--ep)", gd_ep_type_name(l->fab.ep),
+			 gd_ep_type_name(r->fab.ep));
+	}
 	if (l->kind == GD_KIND_LAT && r->kind == GD_KIND_LAT)
 		diff_str(&d, "initiator (--initiator)", gd_initiator_name(l->init.initiator),
 			 gd_initiator_name(r->init.initiator));

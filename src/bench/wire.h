@@ -40,7 +40,7 @@
 #include "bench_params.h"
 
 #define GD_WIRE_MAGIC 0x47445046u /* "GDPF" */
-#define GD_WIRE_VERSION 2 /* 2: HELLO carries the initiator */
+#define GD_WIRE_VERSION 3 /* 2: HELLO carries the initiator; 3: the fabric */
 #define GD_WIRE_HDR_LEN 12
 #define GD_WIRE_MAX_PAYLOAD 4096
 #define GD_WIRE_MAX_MSG (GD_WIRE_HDR_LEN + GD_WIRE_MAX_PAYLOAD)
@@ -48,6 +48,7 @@
 #define GD_WIRE_VERSION_STR_MAX 32
 #define GD_WIRE_TEXT_MAX 2048
 #define GD_WIRE_MAX_QPS 16384
+#define GD_WIRE_FAB_ADDR_MAX 256 /* a libfabric endpoint name (fi_getname) */
 
 enum gd_wire_type {
 	GD_MSG_HELLO = 1,
@@ -83,6 +84,12 @@ struct gd_wire_conn {
 	int32_t gid_index;	/* -1: no GRH (IB without -x) */
 	uint32_t out_reads;
 	uint32_t mtu;		/* bytes: 256..4096, a power of two */
+	/* ofi only (absent on the wire for verbs): the endpoint's name
+	 * (fi_getname; FI_EP_MSG: the server's passive endpoint) and the
+	 * memory region's key (64 bits: FI_MR_PROV_KEY) */
+	uint16_t fab_addr_len;
+	uint8_t fab_addr[GD_WIRE_FAB_ADDR_MAX];
+	uint64_t fab_key;
 };
 
 struct gd_wire_ready {

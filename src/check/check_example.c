@@ -126,7 +126,19 @@ static void tests(FILE *out, const struct gd_ck_machine *m)
 }
 
 /* The gd_doctor checks that PASS here now: "snapshot a good node, then enforce it". */
-static void doctor(FILE *out, const struct gd_machine *mach, bool suite)
+/* A gd_doctor check about GPUs: it does not apply to a suite on a machine without one. */
+static bool gpu_check(const char *id)
+{
+	static const char *const gpu[] = { "nvidia.", "cuda.", "gdr.", "ibgda.", "gpu.",
+					   "peermem", "gdrcopy", NULL };
+
+	for (size_t i = 0; gpu[i]; i++)
+		if (!strncmp(id, gpu[i], strlen(gpu[i])))
+			return true;
+	return false;
+}
+
+static void doctor(FILE *out, const struct gd_machine *mach, bool suite, bool gpus)
 {
 	struct gd_ck_spec s = { 0 };
 	struct gd_ck_report r = { 0 };
@@ -137,13 +149,16 @@ static void doctor(FILE *out, const struct gd_machine *mach, bool suite)
 	s.doctor = calloc(n ? n : 1, sizeof(*s.doctor));
 	for (const struct gd_check *c = gd_checks; s.doctor && c->id; c++)
 		snprintf(s.doctor[s.ndoctor++], GD_CK_NAME, "%s", c->id);
-	fprintf(out, "# gd_doctor checks that PASS here now and must keep passing (gd_doctor\n"
+	fprintf(out, suite ? "# gd_doctor checks that apply here (GPU ones only with a GPU):\n"
+			     "doctor:\n  must_pass: [" :
+		"# gd_doctor checks that PASS here now and must keep passing (gd_doctor\n"
 		"# --list names all of them; WARN, FAIL and SKIP ones are left out):\n"
 		"doctor:\n  must_pass: [");
 	if (s.doctor && !gd_ck_doctor(&s, mach, &r))
 		for (size_t i = 0, k = 0; i < r.n; i++)
 			/* a suite: every check that applies here (a failing one too), not warnings */
-			if (suite ? r.items[i].status != GD_CK_SKIP && strcmp(r.items[i].measured, "WARN")
+			if (suite ? r.items[i].status != GD_CK_SKIP && strcmp(r.items[i].measured, "WARN") &&
+					    (gpus || !gpu_check(r.items[i].name))
 				  : r.items[i].status == GD_CK_PASS)
 				fprintf(out, "%s%s", k++ ? ", " : "", r.items[i].name);
 	fprintf(out, "]\n\n");
@@ -169,7 +184,7 @@ int gd_ck_print_sections(FILE *out, const struct gd_machine *mach, const char *x
 	if (which & GD_CK_EX_DEVICES)
 		devices(out, &m, which & GD_CK_EX_SUITE);
 	if (which & GD_CK_EX_DOCTOR)
-		doctor(out, mach, which & GD_CK_EX_SUITE);
+		doctor(out, mach, which & GD_CK_EX_SUITE, m.t.ngpus > 0);
 	if (which & GD_CK_EX_TESTS)
 		tests(out, &m);
 	gd_ck_machine_free(&m);

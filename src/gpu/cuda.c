@@ -57,6 +57,13 @@ static const struct sym syms[] = {
 	OPT(StreamQuery, "cuStreamQuery"),
 	OPT(MemHostAlloc, "cuMemHostAlloc"),
 	OPT(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),
+	OPT(MemHostRegister, "cuMemHostRegister_v2"),
+	OPT(MemHostUnregister, "cuMemHostUnregister"),
+	OPT(Memcpy, "cuMemcpy"),
+	OPT(MemcpyAsync, "cuMemcpyAsync"),
+	OPT(StreamCreate, "cuStreamCreate"),
+	OPT(StreamSynchronize, "cuStreamSynchronize"),
+	OPT(StreamDestroy, "cuStreamDestroy_v2"),
 };
 
 /* Names for the few errors we may meet before cuGetErrorName is usable. */
@@ -75,6 +82,11 @@ static const struct {
 	{ GD_CU_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected" },
 	{ GD_CU_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal" },
 	{ GD_CU_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported" },
+	{ GD_CU_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
+	  "part or all of the requested memory range is already mapped" },
+	{ GD_CU_ERROR_HOST_MEMORY_NOT_REGISTERED, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
+	  "pointer does not correspond to a registered memory region" },
+	{ GD_CU_ERROR_NOT_PERMITTED, "CUDA_ERROR_NOT_PERMITTED", "operation not permitted" },
 };
 
 const char *gd_cuda_strerror(gd_cu_result r, char *buf, size_t len)
@@ -117,6 +129,12 @@ int gd_cuda_errno(gd_cu_result r)
 		return -EOPNOTSUPP;
 	case GD_CU_ERROR_INVALID_VALUE:
 		return -EINVAL;
+	case GD_CU_ERROR_HOST_MEMORY_ALREADY_REGISTERED:
+		return -EEXIST;
+	case GD_CU_ERROR_HOST_MEMORY_NOT_REGISTERED:
+		return -ENOENT;
+	case GD_CU_ERROR_NOT_PERMITTED:
+		return -EPERM;
 	default:
 		return -EIO;
 	}

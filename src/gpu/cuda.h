@@ -36,12 +36,19 @@ enum {
 	GD_CU_ERROR_NO_DEVICE = 100,
 	GD_CU_ERROR_INVALID_DEVICE = 101,
 	GD_CU_ERROR_NOT_READY = 600,
+	GD_CU_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+	GD_CU_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
+	GD_CU_ERROR_NOT_PERMITTED = 800,
 	GD_CU_ERROR_NOT_SUPPORTED = 801,
 };
 
 /* cuMemHostAlloc flags */
 #define GD_CU_MEMHOSTALLOC_PORTABLE 0x01
 #define GD_CU_MEMHOSTALLOC_DEVICEMAP 0x02
+/* cuMemHostRegister flags */
+#define GD_CU_MEMHOSTREGISTER_PORTABLE 0x01
+#define GD_CU_MEMHOSTREGISTER_DEVICEMAP 0x02
+#define GD_CU_MEMHOSTREGISTER_IOMEMORY 0x04
 
 /* CUdevice_attribute values used by gdperf */
 enum {
@@ -58,6 +65,7 @@ enum {
 
 #define GD_CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD 0x1
 #define GD_CU_POINTER_ATTRIBUTE_MEMORY_TYPE 2
+#define GD_CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL 9
 #define GD_CU_MEMORYTYPE_HOST 1
 #define GD_CU_MEMORYTYPE_DEVICE 2
 
@@ -99,7 +107,18 @@ struct gd_cuda_api {
 	gd_cu_result (*StreamQuery)(gd_cu_stream stream);
 	gd_cu_result (*MemHostAlloc)(void **pp, size_t bytes, unsigned int flags);
 	gd_cu_result (*MemHostGetDevicePointer)(gd_cu_ptr *dptr, void *p, unsigned int flags); /* _v2 */
+	/* host memory (and I/O memory: a NIC's doorbell page) mapped into the GPU */
+	gd_cu_result (*MemHostRegister)(void *p, size_t bytes, unsigned int flags); /* _v2 */
+	gd_cu_result (*MemHostUnregister)(void *p);
+	gd_cu_result (*Memcpy)(gd_cu_ptr dst, gd_cu_ptr src, size_t bytes); /* UVA, any direction */
+	/* a stream of its own (CU_STREAM_NON_BLOCKING: not ordered after the
+	 * legacy default stream's kernels) */
+	gd_cu_result (*MemcpyAsync)(gd_cu_ptr dst, gd_cu_ptr src, size_t bytes, gd_cu_stream s);
+	gd_cu_result (*StreamCreate)(gd_cu_stream *s, unsigned int flags);
+	gd_cu_result (*StreamSynchronize)(gd_cu_stream s);
+	gd_cu_result (*StreamDestroy)(gd_cu_stream s); /* _v2 */
 };
+#define GD_CU_STREAM_NON_BLOCKING 0x1
 
 /* The library name tried by default; env GDPERF_LIBCUDA overrides it (tests). */
 #define GD_LIBCUDA "libcuda.so.1"
@@ -115,7 +134,8 @@ const struct gd_cuda_api *gd_cuda(void);
 
 /* "CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)" into buf. */
 const char *gd_cuda_strerror(gd_cu_result r, char *buf, size_t len);
-/* A negative errno for a CUDA error (ENODEV, ENOMEM, EOPNOTSUPP, EINVAL, EIO). */
+/* A negative errno for a CUDA error (ENODEV, ENOMEM, EOPNOTSUPP, EINVAL, EEXIST for
+ * memory already registered, ENOENT not registered, EPERM, else EIO). */
 int gd_cuda_errno(gd_cu_result r);
 /* If r is an error: gd_error("<what>: <name> (<string>)") and return gd_cuda_errno(r). */
 int gd_cuda_check(gd_cu_result r, const char *what);

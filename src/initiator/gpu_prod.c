@@ -25,6 +25,7 @@ struct gd_gpu_prod {
 	gd_cu_module mod;
 	gd_cu_function f[5]; /* thread, warp, block, quiet, lat: one per kernels[] */
 	struct gd_ring_mem mem;
+	uint64_t t0; /* the last start */
 	char name[GD_CUDA_NAME_LEN + 32];
 };
 
@@ -145,7 +146,7 @@ const struct gd_ring_mem *gd_gpu_prod_ring_mem(struct gd_gpu_prod *g)
 static int wait_stream(struct gd_gpu_prod *g, struct gd_proxy *px, uint64_t max_ns)
 {
 	struct timespec ts = { 0, 20000 };
-	uint64_t t0 = gd_hd_now_ns();
+	uint64_t t0 = g->t0; /* the deadline counts from the launch */
 	bool stopped = false;
 
 	for (;;) {
@@ -176,30 +177,59 @@ static int launch(struct gd_gpu_prod *g, int k, uint32_t grid, uint32_t block, v
 						 NULL), kernels[k]);
 }
 
+int gd_gpu_prod_start(struct gd_gpu_prod *g, const struct gd_prod_args *a, enum gd_scope scope,
+		      uint32_t ctas, uint32_t threads)
+{
+	struct gd_prod_args args = *a;
+	void *params[] = { &args };
+	int ret;
+
+	g->t0 = gd_hd_now_ns();
+	ret = launch(g, (int)scope, ctas, threads, params);
+	return ret ? ret : launch(g, 3, 1, 1, params);
+}
+
+int gd_gpu_prod_start_lat(struct gd_gpu_prod *g, const struct gd_prod_args *a, uint64_t n,
+			  uint64_t *samples_dev)
+{
+	struct gd_prod_args args = *a;
+	void *params[] = { &args, &n, &samples_dev };
+
+	g->t0 = gd_hd_now_ns();
+	return launch(g, 4, 1, 1, params);
+}
+
+bool gd_gpu_prod_done(const struct gd_gpu_prod *g)
+{
+	return g->cu->StreamQuery(NULL) != GD_CU_ERROR_NOT_READY;
+}
+
+int gd_gpu_prod_finish(struct gd_gpu_prod *g, struct gd_proxy *px, uint64_t max_ns, uint64_t *ns)
+{
+	int ret = wait_stream(g, px, max_ns);
+
+	if (ns)
+		*ns = gd_hd_now_ns() - g->t0;
+	return ret;
+}
+
 int gd_gpu_prod_run(struct gd_gpu_prod *g, const struct gd_prod_args *a, enum gd_scope scope,
 		    uint32_t ctas, uint32_t threads, struct gd_proxy *px, uint64_t max_ns,
 		    uint64_t *ns)
 {
-	struct gd_prod_args args = *a;
-	void *params[] = { &args };
-	uint64_t t0 = gd_hd_now_ns();
-	int ret;
+	int ret = gd_gpu_prod_start(g, a, scope, ctas, threads);
 
-	ret = launch(g, (int)scope, ctas, threads, params);
-	if (!ret)
-		ret = launch(g, 3, 1, 1, params);
-	if (!ret)
-		ret = wait_stream(g, px, max_ns);
-	*ns = gd_hd_now_ns() - t0;
-	return ret;
+	if (ret) {
+		*ns = 0;
+		return ret;
+	}
+	return gd_gpu_prod_finish(g, px, max_ns, ns);
 }
 
 int gd_gpu_prod_lat(struct gd_gpu_prod *g, const struct gd_prod_args *a, uint64_t n,
 		    uint64_t *samples_dev, struct gd_proxy *px, uint64_t max_ns)
 {
-	struct gd_prod_args args = *a;
-	void *params[] = { &args, &n, &samples_dev };
-	int ret = launch(g, 4, 1, 1, params);
+	int ret = gd_gpu_prod_start_lat(g, a, n, samples_dev);
 
-	return ret ? ret : wait_stream(g, px, max_ns);
+	return ret ? ret : gd_gpu_prod_finish(g, px, max_ns, NULL);
 }

@@ -40,6 +40,16 @@ void gd_gpu_prod_free_mapped(struct gd_gpu_prod *g, void *host);
 int gd_gpu_prod_run(struct gd_gpu_prod *g, const struct gd_prod_args *a, enum gd_scope scope,
 		    uint32_t ctas, uint32_t threads, struct gd_proxy *px, uint64_t max_ns,
 		    uint64_t *ns);
+/* The same in steps, for a caller that watches a side channel meanwhile
+ * (as gd_host_prod_start/done/finish): start launches the producers and the
+ * quiet (or the latency kernel), done says whether the stream is idle,
+ * finish waits as gd_gpu_prod_run does; *ns (may be NULL) from the start. */
+int gd_gpu_prod_start(struct gd_gpu_prod *g, const struct gd_prod_args *a, enum gd_scope scope,
+		      uint32_t ctas, uint32_t threads);
+int gd_gpu_prod_start_lat(struct gd_gpu_prod *g, const struct gd_prod_args *a, uint64_t n,
+			  uint64_t *samples_dev);
+bool gd_gpu_prod_done(const struct gd_gpu_prod *g);
+int gd_gpu_prod_finish(struct gd_gpu_prod *g, struct gd_proxy *px, uint64_t max_ns, uint64_t *ns);
 /* n put + quiet round trips from one GPU thread; samples_dev: n u64 of mapped memory. */
 int gd_gpu_prod_lat(struct gd_gpu_prod *g, const struct gd_prod_args *a, uint64_t n,
 		    uint64_t *samples_dev, struct gd_proxy *px, uint64_t max_ns);

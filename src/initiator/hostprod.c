@@ -38,6 +38,7 @@ static void issue_all(struct prod_thread *t)
 	uint64_t cache[GD_RING_MAX] = { 0 };
 	uint32_t gs = a->group_size ? a->group_size : 1;
 
+	gd_prod_mark_start(a);
 	/* round-robin over my groups so that every channel advances together */
 	for (uint64_t k = 0; k < a->per_group && !t->code; k += gs) {
 		uint32_t n = (uint32_t)(a->per_group - k < gs ? a->per_group - k : gs);
@@ -48,6 +49,8 @@ static void issue_all(struct prod_thread *t)
 			t->code = gd_prod_issue(a, g, k, n, &cache[ring]);
 		}
 	}
+	if (!t->code)
+		gd_prod_mark_issued(a);
 }
 
 static void *prod_main(void *arg)
@@ -142,6 +145,8 @@ int gd_host_prod_finish(struct gd_host_prod *h, uint64_t *ns)
 		code = gd_ring_quiet(&h->a->set, &f);
 		if (code)
 			gd_ring_fail_record(h->a->fail, &f);
+		else if (h->a->clock)
+			gd_hd_store_rel(&h->a->clock->quiet, gd_hd_now_ns());
 	}
 	if (ns)
 		*ns = gd_hd_now_ns() - h->t0;

@@ -23,13 +23,16 @@
 #include "plan.h"
 
 #define MIN_REGION 65536
+#define ATOMIC_STRIDE 64 /* QP q's counter at remote + 64 q (512 QPs: 32 KiB) */
 
 struct loopback {
 	const struct gd_bench_params *p;
 	struct gd_bench_plan plan;
 	struct gd_ibgda_run run;
 	uint8_t *local, *remote;
+	uint8_t *scratch[2]; /* host copies of the two regions (fill, --validate) */
 	size_t region;
+	bool on_gpu;         /* --use_cuda: both regions in GPU memory */
 	struct gd_wire_conn *lconn, *rconn;
 	struct gd_report rep;
 	struct gd_bench_result *res;
@@ -47,6 +50,27 @@ static void fill_pattern(uint8_t *b, size_t n, uint64_t seed)
 {
 	for (size_t i = 0; i < n; i++)
 		b[i] = (uint8_t)((i * 131 + seed * 7 + (i >> 9)) & 0xff);
+}
+
+/* Before a size: the source holds the pattern, the destination zeros (the
+ * atomics' counters start at 0); through the driver for GPU memory. */
+static int set_regions(struct loopback *l, uint8_t *src, uint8_t *dst, uint64_t seed)
+{
+	fill_pattern(l->scratch[0], l->region, seed);
+	memset(l->scratch[1], 0, l->region);
+	if (gd_ibgda_gpu_copy(l->run.gpu, src, l->scratch[0], l->region) ||
+	    gd_ibgda_gpu_copy(l->run.gpu, dst, l->scratch[1], l->region))
+		return -EIO;
+	return 0;
+}
+
+/* After a size: both regions in the scratch copies. */
+static int get_regions(struct loopback *l, const uint8_t *src, const uint8_t *dst)
+{
+	if (gd_ibgda_gpu_copy(l->run.gpu, l->scratch[0], src, l->region) ||
+	    gd_ibgda_gpu_copy(l->run.gpu, l->scratch[1], dst, l->region))
+		return -EIO;
+	return 0;
 }
 
 static uint8_t *src_of(const struct loopback *l)
@@ -95,9 +119,12 @@ static int buffers(struct loopback *l)
 	struct gd_ibgda_nic *n = &r->nic;
 
 	l->region = l->plan.last_size > MIN_REGION ? l->plan.last_size : MIN_REGION;
-	l->local = gd_ibgda_gpu_host(r->gpu, l->region);
-	l->remote = gd_ibgda_gpu_host(r->gpu, l->region);
-	if (!l->local || !l->remote)
+	l->local = l->on_gpu ? gd_ibgda_gpu_dev(r->gpu, l->region) : gd_ibgda_gpu_host(r->gpu, l->region);
+	l->remote = l->on_gpu ? gd_ibgda_gpu_dev(r->gpu, l->region)
+			      : gd_ibgda_gpu_host(r->gpu, l->region);
+	l->scratch[0] = malloc(l->region);
+	l->scratch[1] = malloc(l->region);
+	if (!l->local || !l->remote || !l->scratch[0] || !l->scratch[1])
 		return -ENOMEM;
 	if (n->ops->add_mr(n, l->local, l->region, &r->data.lkey) ||
 	    n->ops->add_mr(n, l->remote, l->region, &r->data.rkey))
@@ -106,6 +133,8 @@ static int buffers(struct loopback *l)
 	r->data.remote = (uintptr_t)l->remote;
 	r->data.region = l->region;
 	r->data.rotate = true; /* every QP over the same two regions */
+	if (l->p->op == GD_OP_ATOMIC) /* a counter word (and a fetch word) per QP */
+		r->data.qp_stride = ATOMIC_STRIDE;
 	return connect_loopback(l);
 }
 
@@ -118,13 +147,19 @@ static void facts(struct loopback *l)
 	f->port = 1;
 	f->gid_index = -1;
 	f->mtu = 4096;
-	snprintf(f->memory, sizeof(f->memory), "host");
+	if (l->on_gpu)
+		snprintf(f->memory, sizeof(f->memory), "cuda %d (%s)", l->run.spec.cuda_index,
+			 gd_ibgda_gpu_name(l->run.gpu));
+	else
+		snprintf(f->memory, sizeof(f->memory), "host");
 	f->tx_depth = l->run.nwqe;
 	f->cq_mod = GD_IBGDA_SIG_EVERY;
 	gethostname(f->host, sizeof(f->host) - 1);
 	snprintf(f->peer, sizeof(f->peer), "none (loopback in the %s)", GD_IBGDA_NIC_SWNIC_LABEL);
 	l->res->facts_valid = true;
-	l->run.ini.queues = "pinned host memory (the test double reads them)";
+	l->run.ini.queues = l->on_gpu ? "pinned host memory (the test double reads them); data "
+					"in GPU memory (it copies through the CUDA driver)"
+				      : "pinned host memory (the test double reads them)";
 	l->rep = (struct gd_report){.out = l->out,
 				    .p = l->p,
 				    .f = f,
@@ -138,6 +173,8 @@ static int open_loopback(struct loopback *l)
 {
 	const struct gd_bench_params *p = l->p;
 	struct gd_ibgda_spec s = {.op = p->op,
+				  .cas = p->op == GD_OP_ATOMIC &&
+					 p->atomic_type == GD_ATOMIC_CMP_AND_SWAP,
 				  .kind = p->kind,
 				  .init = p->init,
 				  .nqps = p->num_qps,
@@ -145,9 +182,12 @@ static int open_loopback(struct loopback *l)
 				  .timeout_ms = p->timeout_ms,
 				  .iters = p->iters,
 				  .max_size = l->plan.last_size,
-				  .cuda_index = 0};
+				  /* F7: the GPU --use_cuda=N names */
+				  .cuda_index = p->use_cuda >= 0 ? p->use_cuda : 0};
 	struct gd_ibgda_nic_cfg extra = {.err_at = env_u64(GD_IBGDA_SWNIC_ERR_ENV),
-					 .stall_at = env_u64(GD_IBGDA_SWNIC_STALL_ENV)};
+					 .stall_at = env_u64(GD_IBGDA_SWNIC_STALL_ENV),
+					 .data_on_gpu = l->on_gpu,
+					 .atomic_be = env_u64(GD_IBGDA_SWNIC_ATOMIC_BE_ENV) == 1};
 	int ret = gd_ibgda_run_open(&l->run, &s, &gd_ibgda_nic_swnic, &extra);
 
 	if (!ret)
@@ -159,20 +199,57 @@ static int open_loopback(struct loopback *l)
 
 static void close_loopback(struct loopback *l)
 {
-	if (l->run.gpu) {
+	if (l->run.gpu && l->on_gpu) {
+		gd_ibgda_gpu_free_dev(l->run.gpu, l->local);
+		gd_ibgda_gpu_free_dev(l->run.gpu, l->remote);
+	} else if (l->run.gpu) {
 		gd_ibgda_gpu_free_host(l->run.gpu, l->local);
 		gd_ibgda_gpu_free_host(l->run.gpu, l->remote);
 	}
+	free(l->scratch[0]);
+	free(l->scratch[1]);
 	gd_ibgda_run_close(&l->run);
 	free(l->lconn);
 	free(l->rconn);
+}
+
+/* --validate of atomics: every QP's counter word holds the operations its
+ * WQEs made (FETCH_ADD adds 1, CMP_SWAP k -> k + 1), so the words sum to
+ * the operations posted (the CPU path's rule, bench_data.c). */
+static int validate_counters(struct loopback *l, uint64_t ops)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t q = 0; q < l->run.nic.cfg.nqps; q++) {
+		uint64_t v;
+
+		memcpy(&v, l->scratch[1] + (size_t)q * ATOMIC_STRIDE, 8);
+		sum += v;
+	}
+	if (sum != ops) {
+		gd_error("validation failed: the atomic counters hold %llu but %llu %s operations "
+			 "were posted (one word per QP, every %d bytes of the remote region)",
+			 (unsigned long long)sum, (unsigned long long)ops,
+			 gd_atomic_type_name(l->p->atomic_type), ATOMIC_STRIDE);
+		return -EBADMSG;
+	}
+	gd_info("validate: %s: the %u counters hold %llu, the operations posted (the %s "
+		"executed the WQEs)",
+		gd_atomic_type_name(l->p->atomic_type), l->run.nic.cfg.nqps,
+		(unsigned long long)sum, l->run.nic.ops->label);
+	return 0;
 }
 
 /* --validate: the span the run wrote holds the source bytes. */
 static int validate(struct loopback *l, uint64_t size, uint64_t msgs)
 {
 	uint64_t slots = l->region / size, used = msgs < slots ? msgs : slots;
-	const uint8_t *s = src_of(l), *d = dst_of(l);
+	const uint8_t *s = l->scratch[0], *d = l->scratch[1];
+
+	if (get_regions(l, src_of(l), dst_of(l)))
+		return -EIO;
+	if (l->p->op == GD_OP_ATOMIC)
+		return validate_counters(l, msgs);
 
 	for (size_t k = 0; k < used * size; k++)
 		if (s[k] != d[k]) {
@@ -247,9 +324,9 @@ static int run_sizes(struct loopback *l)
 			break;
 		s = &l->res->sizes[l->res->nsizes];
 		memset(s, 0, sizeof(*s));
-		fill_pattern(src_of(l), l->region, size);
-		memset(dst_of(l), 0, l->region);
-		ret = p->kind == GD_KIND_BW ? bw_size(l, size, s) : lat_size(l, size, s);
+		ret = set_regions(l, src_of(l), dst_of(l), size);
+		if (!ret)
+			ret = p->kind == GD_KIND_BW ? bw_size(l, size, s) : lat_size(l, size, s);
 		if (!ret)
 			l->res->nsizes++;
 		if (size == l->plan.last_size)
@@ -268,13 +345,14 @@ int gd_ibgda_bench_swnic(const struct gd_bench_params *p, FILE *out, struct gd_b
 		.p = p, .res = res, .out = out, .diag = p->json || !out ? stderr : out};
 	int ret;
 
-	if (p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0] || p->use_hugepages) {
-		gd_error("--initiator=%s on the %s: its buffers are pinned host memory the test "
-			 "double's CPU thread reads; drop --use_cuda/--use_cuda_bus_id/"
-			 "--use_hugepages",
+	if (p->cuda_bus_id[0] || p->use_hugepages || p->cuda_dmabuf) {
+		gd_error("--initiator=%s on the %s: its buffers are pinned host memory, or GPU "
+			 "memory by --use_cuda=N (the test double copies through the CUDA driver); "
+			 "drop --use_cuda_bus_id/--use_cuda_dmabuf/--use_hugepages",
 			 gd_initiator_name(p->init.initiator), GD_IBGDA_NIC_SWNIC_LABEL);
 		return res->exit_code = GD_EXIT_USAGE;
 	}
+	l.on_gpu = p->use_cuda != GD_CUDA_NONE;
 	gd_warn("--initiator=%s on the %s (%s=%s): no ConnectX, no peer; a CPU thread executes "
 		"the GPU's WQEs on local buffers (a loopback). Figures measure the GPU side and "
 		"the test double, not a NIC.",

@@ -14,9 +14,9 @@
 
 static const char *op_refusal(const struct gd_bench_params *p)
 {
-	if (p->op != GD_OP_WRITE && p->op != GD_OP_READ)
-		return "the IBGDA kernels post RDMA WRITE and READ only (gd_write_*, gd_read_*); "
-		       "for SEND and atomics use --initiator=proxy";
+	if (p->op != GD_OP_WRITE && p->op != GD_OP_READ && p->op != GD_OP_ATOMIC)
+		return "the IBGDA kernels post RDMA WRITE, READ and atomics only (gd_write_*, "
+		       "gd_read_*, gd_atomic_*); for SEND use --initiator=proxy";
 	if (p->write_with_imm)
 		return "--write_with_imm is not built in the IBGDA kernels; drop it";
 	if (p->bidirectional || p->duration_s || p->run_infinitely)

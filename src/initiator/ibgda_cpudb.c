@@ -7,6 +7,21 @@
 
 #include "mlx5_wqe.h"
 
+/* Push a write-combining store out to the device now (F9 of the desk
+ * review; libmlx5's mmio_flush_writes after post_send_db): a BlueFlame UAR
+ * page is mapped write-combining, and without this the doorbell may wait
+ * in the WC buffer until the next pass's fence or an eviction. */
+static inline void mmio_flush_writes(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("sfence" ::: "memory");
+#elif defined(__aarch64__)
+	__asm__ volatile("dmb oshst" ::: "memory");
+#else
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -28,6 +43,7 @@ uint64_t gd_cpudb_pass(struct gd_cpudb *c)
 		__atomic_store_n(q->dbrec, gd_mlx5_dbr_value(p), __ATOMIC_RELEASE);
 		__atomic_thread_fence(__ATOMIC_SEQ_CST); /* DBR before the doorbell */
 		__atomic_store_n(q->db, gd_mlx5_db_value(q->qpn, p), __ATOMIC_RELEASE);
+		mmio_flush_writes();
 		q->last = p;
 		n++;
 	}

@@ -40,6 +40,7 @@ enum gd_ibgda_errcode {
 	GD_IBGDA_ERR_CQE = 1,     /* error CQE: syndrome names it */
 	GD_IBGDA_ERR_TIMEOUT = 2, /* a wait passed its deadline */
 	GD_IBGDA_ERR_STOPPED = 3, /* another QP failed first */
+	GD_IBGDA_ERR_FETCH = 4,   /* a fetched atomic result is not the expected value */
 };
 
 /* First failure, in memory the host reads after the run (mapped pinned). */
@@ -47,9 +48,10 @@ struct gd_ibgda_err {
 	uint32_t code; /* enum gd_ibgda_errcode; the first writer wins */
 	uint32_t qpn;
 	uint8_t syndrome, vendor, cqe_opcode, wqe_opcode;
-	uint32_t where; /* 1 reserve, 2 publish, 3 ring lock, 4 poll */
+	uint32_t where; /* 1 reserve, 2 publish, 3 ring lock, 4 poll, 5 run deadline, 6 fetch */
 	uint64_t resv_head, ready_head, prod_idx, cons_idx;
 	uint32_t wqe_counter, dbr;
+	uint64_t fetched, expected; /* GD_IBGDA_ERR_FETCH: the decoded result, the value due */
 };
 
 /* Per-QP management counters: GPU memory for GPU producers. 64 bytes. */
@@ -57,7 +59,10 @@ struct gd_ibgda_ctr {
 	uint64_t resv_head, ready_head, prod_idx, cons_idx;
 	uint32_t lock, cq_ci; /* lock: the doorbell (one ringer at a time) */
 	uint32_t poll, pad32; /* poll: one CQ poller at a time */
-	uint64_t pad[2];
+	/* atom_base: the WQE index the current run's atomics count from (the
+	 * quiet and latency kernels move it past their last WQE), so the k-th
+	 * CMP_SWAP of a run on this QP compares k and swaps k + 1 */
+	uint64_t atom_base, pad;
 };
 
 /* Run-wide control, in memory the producers reach cheaply (GPU memory for
@@ -145,9 +150,36 @@ GD_HD void gd_ib_st64_rel(uint64_t *p, uint64_t v)
 {
 	asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
+GD_HD void gd_ib_st32_rel_gpu(uint32_t *p, uint32_t v)
+{
+	asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GD_HD void gd_ib_st32_rlx_gpu(uint32_t *p, uint32_t v)
+{
+	asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GD_HD uint64_t gd_ib_ld_acq_gpu(const void *p)
+{
+	uint64_t v;
+
+	asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+}
+/* The doorbell lock (F6 of the desk review, DOCA's pattern): taking it is
+ * an acquire, so the previous holder's doorbell and prod_idx are seen
+ * first; releasing orders this holder's MMIO doorbell store (system
+ * scope) before the next holder may ring. */
+GD_HD uint32_t gd_ib_trylock(uint32_t *p)
+{
+	uint32_t old = atomicCAS(p, 0u, 1u);
+
+	asm volatile("fence.acq_rel.gpu;" ::: "memory");
+	return old;
+}
 GD_HD void gd_ib_unlock(uint32_t *p)
 {
-	atomicExch(p, 0u);
+	asm volatile("fence.sc.sys;" ::: "memory");
+	asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(0u) : "memory");
 }
 GD_HD uint32_t gd_ib_ld32(const uint32_t *p)
 {
@@ -237,6 +269,25 @@ GD_HD void gd_ib_st32_rlx_sys(uint32_t *p, uint32_t v)
 GD_HD void gd_ib_st64_rel(uint64_t *p, uint64_t v)
 {
 	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+GD_HD void gd_ib_st32_rel_gpu(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+GD_HD void gd_ib_st32_rlx_gpu(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+GD_HD uint64_t gd_ib_ld_acq_gpu(const void *p)
+{
+	return __atomic_load_n((const uint64_t *)p, __ATOMIC_ACQUIRE);
+}
+GD_HD uint32_t gd_ib_trylock(uint32_t *p)
+{
+	uint32_t e = 0;
+
+	__atomic_compare_exchange_n(p, &e, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	return e;
 }
 GD_HD void gd_ib_unlock(uint32_t *p)
 {
@@ -359,12 +410,30 @@ GD_HD int gd_ibgda_spin(const struct gd_ibgda_qp *qp, struct gd_ib_spin *s, uint
 
 /* --- completion ------------------------------------------------------------ */
 
-/* Read CQE bytes 48..63 of the entry: the last 8 bytes (QPN, counter,
- * op_own) with one acquire load, then the syndrome dword before them. */
-GD_HD void gd_ibgda_read_cqe_tail(const uint8_t *cqe, uint8_t out[16])
+/* The CQE's last 8 bytes (QPN, counter, op_own) with one acquire load:
+ * system scope where the CQ is host memory, GPU scope where it is GPU
+ * memory the NIC writes (F10 of the desk review; NVSHMEM polls at GPU scope). */
+GD_HD uint64_t gd_ibgda_ld_cqe_hi(const uint8_t *cqe, uint32_t flags)
 {
-	uint64_t hi = gd_ib_ld_acq_sys(cqe + 56);
-	uint64_t lo = gd_ib_ld64_rlx(cqe + 48);
+	return flags & GD_IBGDA_SYSMEM ? gd_ib_ld_acq_sys(cqe + 56) : gd_ib_ld_acq_gpu(cqe + 56);
+}
+
+/* Read CQE bytes 48..63 of the entry: the last 8 bytes, then the syndrome
+ * dword before them, then the last 8 again: a collapsed CQ rewrites entry
+ * 0 under the reader, so the pair is taken only when both reads of the
+ * tail agree (syndrome and opcode from one CQE; F8 of the desk review). */
+GD_HD void gd_ibgda_read_cqe_tail(const uint8_t *cqe, uint32_t flags, uint8_t out[16])
+{
+	uint64_t hi = gd_ibgda_ld_cqe_hi(cqe, flags), lo = gd_ib_ld64_rlx(cqe + 48);
+
+	for (int k = 0; k < 8; k++) {
+		uint64_t again = gd_ibgda_ld_cqe_hi(cqe, flags);
+
+		if (again == hi)
+			break;
+		hi = again;
+		lo = gd_ib_ld64_rlx(cqe + 48);
+	}
 
 	for (int i = 0; i < 8; i++) {
 		out[i] = (uint8_t)(lo >> (8 * i));
@@ -387,7 +456,7 @@ GD_HD int gd_ibgda_poll_normal(const struct gd_ibgda_qp *qp)
 		uint32_t ci = gd_ib_ld32(&c->cq_ci);
 		const uint8_t *e = qp->cq + (size_t)(ci & (qp->ncqe - 1)) * GD_MLX5_CQE;
 
-		gd_ibgda_read_cqe_tail(e, t);
+		gd_ibgda_read_cqe_tail(e, qp->flags, t);
 		if ((t[15] >> 4) == GD_MLX5_CQE_INVALID || (t[15] & 1) != ((ci / qp->ncqe) & 1))
 			return 0;
 		if (gd_ibgda_cqe_err(t)) {
@@ -412,12 +481,12 @@ GD_HD int gd_ibgda_poll(const struct gd_ibgda_qp *qp)
 	uint8_t t[16];
 	int rc = 0;
 
-	if (gd_ib_ld32(&c->poll) || gd_ib_cas32(&c->poll, 0, 1) != 0)
+	if (gd_ib_ld32(&c->poll) || gd_ib_trylock(&c->poll) != 0)
 		return 0; /* test, then test-and-set: spinners only read */
 	if (!(qp->flags & GD_IBGDA_COLLAPSED)) {
 		rc = gd_ibgda_poll_normal(qp);
 	} else {
-		gd_ibgda_read_cqe_tail(qp->cq, t);
+		gd_ibgda_read_cqe_tail(qp->cq, qp->flags, t);
 		if (gd_ibgda_cqe_err(t)) {
 			gd_ibgda_fail(qp, GD_IBGDA_ERR_CQE, 4, t);
 			rc = -1;
@@ -498,9 +567,17 @@ GD_HD void gd_ibgda_ring_now(const struct gd_ibgda_qp *qp)
 	if (r <= gd_ib_ld(&c->prod_idx))
 		return;
 	gd_ib_st64_rel(&c->prod_idx, r);
-	if (qp->flags & GD_IBGDA_SHARED) /* others' WQEs: cumulative release */
+	if (!(qp->flags & GD_IBGDA_SYSMEM)) { /* queues in GPU memory: GPU scope (F10) */
+		if (qp->flags & GD_IBGDA_SHARED) /* others' WQEs: cumulative release */
+			gd_ib_st32_rel_gpu(qp->dbrec, gd_mlx5_dbr_value(r));
+		else /* our own WQEs, fenced in publish */
+			gd_ib_st32_rlx_gpu(qp->dbrec, gd_mlx5_dbr_value(r));
+		gd_ib_st64_rel(qp->db, gd_mlx5_db_value(qp->qpn, r)); /* as NVSHMEM */
+		return;
+	}
+	if (qp->flags & GD_IBGDA_SHARED)
 		gd_ib_st32_rel_sys(qp->dbrec, gd_mlx5_dbr_value(r));
-	else /* our own WQEs, fenced in publish */
+	else
 		gd_ib_st32_rlx_sys(qp->dbrec, gd_mlx5_dbr_value(r));
 	gd_ib_st64_rel_sys(qp->db, gd_mlx5_db_value(qp->qpn, r));
 }
@@ -522,7 +599,7 @@ GD_HD int gd_ibgda_ring(const struct gd_ibgda_qp *qp, uint64_t upto)
 	}
 	while (gd_ib_ld(&c->prod_idx) < upto) {
 		if (!(qp->flags & GD_IBGDA_SHARED) ||
-		    (!gd_ib_ld32(&c->lock) && gd_ib_cas32(&c->lock, 0, 1) == 0)) {
+		    (!gd_ib_ld32(&c->lock) && gd_ib_trylock(&c->lock) == 0)) {
 			gd_ibgda_ring_now(qp);
 			if (qp->flags & GD_IBGDA_SHARED)
 				gd_ib_unlock(&c->lock);

@@ -13,7 +13,6 @@
  */
 #include "ibgda_devx.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +28,9 @@
 #include "sysfs.h"
 
 #define SCRATCH (64u << 10)
-#define CU_HOSTREGISTER_PORTABLE_MAPPED_IOMEMORY (0x01 | 0x02 | 0x04)
-
-typedef int (*cu_host_register_fn)(void *p, size_t bytes, unsigned int flags);
-typedef int (*cu_host_unregister_fn)(void *p);
+#define CU_HOSTREGISTER_PORTABLE_MAPPED_IOMEMORY                                            \
+	(GD_CU_MEMHOSTREGISTER_PORTABLE | GD_CU_MEMHOSTREGISTER_DEVICEMAP |                  \
+	 GD_CU_MEMHOSTREGISTER_IOMEMORY)
 
 int gd_devx_cmd(struct ibv_context *ctx, const void *in, size_t inlen, void *out, size_t outlen,
 		char *err, size_t errlen)
@@ -63,6 +61,8 @@ static void caps(struct ibv_context *ctx, struct gd_ibgda_facts *f)
 
 		/* CAS, FA, masked CAS, masked FA; 4- and 8-byte operands */
 		f->atomics = (ops & 0xf) == 0xf && (size & 0xc) == 0xc;
+		/* PRM: 0 big endian, 1 host endianness */
+		f->atomic_be = gd_prm_get(cap, GD_F(ATOMIC_CAPS, ATOMIC_REQ_8B_ENDIANNESS_MODE)) == 0;
 	}
 }
 
@@ -124,32 +124,23 @@ static void gpu_steps(struct ibv_context *ctx, int ordinal, struct gd_ibgda_fact
 
 static void uar_steps(struct ibv_context *ctx, struct gd_ibgda_facts *f)
 {
+	const struct gd_cuda_api *cu = gd_cuda(); /* F12: GDPERF_LIBCUDA's library too */
 	struct mlx5dv_devx_uar *uar;
-	cu_host_register_fn reg = NULL;
-	cu_host_unregister_fn unreg = NULL;
-	void *lib;
 
 	errno = 0;
 	uar = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
 	f->uar_err = uar ? 0 : (errno ? errno : ENOMEM);
 	if (!uar || f->cuda != 1)
 		goto out;
-	lib = dlopen(GD_LIBCUDA, RTLD_NOW | RTLD_NOLOAD);
-	if (lib) {
-		reg = (cu_host_register_fn)dlsym(lib, "cuMemHostRegister_v2");
-		unreg = (cu_host_unregister_fn)dlsym(lib, "cuMemHostUnregister");
-	}
-	if (reg && unreg) {
+	if (cu && cu->MemHostRegister && cu->MemHostUnregister) {
 		void *page = (void *)((uintptr_t)uar->reg_addr &
 				      ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1));
 
-		f->uar_gpu_map_err = reg(page, (size_t)sysconf(_SC_PAGESIZE),
-					 CU_HOSTREGISTER_PORTABLE_MAPPED_IOMEMORY);
+		f->uar_gpu_map_err = cu->MemHostRegister(page, (size_t)sysconf(_SC_PAGESIZE),
+							 CU_HOSTREGISTER_PORTABLE_MAPPED_IOMEMORY);
 		if (!f->uar_gpu_map_err)
-			unreg(page);
+			cu->MemHostUnregister(page);
 	}
-	if (lib)
-		dlclose(lib);
 out:
 	if (uar)
 		mlx5dv_devx_free_uar(uar);

@@ -13,7 +13,6 @@
  */
 #include "ibgda_devx_qp.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,17 +21,48 @@
 
 #include "cuda.h"
 #include "ibgda_devx.h"
+#include "ibgda_hostmap.h"
 #include "mlx5_cmd.h"
 
 #define ALIGN64K(x) (((x) + 0xffffull) & ~0xffffull)
 
-typedef int (*cu_reg_fn)(void *p, size_t bytes, unsigned int flags);
-typedef int (*cu_unreg_fn)(void *p);
+/* Every range this process mapped into the GPU: QPs share UAR pages (F1). */
+static struct gd_hostmap hostmap;
 
 static int fail(struct gd_ibgda_hwqp *h, const char *what, int err)
 {
 	snprintf(h->err, sizeof(h->err), "%s: %s", what, strerror(err ? err : EINVAL));
 	return -(err ? err : EINVAL);
+}
+
+/* A DEVX command the firmware refused: errno and its own status/syndrome
+ * (F11). */
+static int cmd_fail(struct gd_ibgda_hwqp *h, const char *what, int err,
+		    const uint8_t out[GD_PRM_BYTES(CMD_OUT)])
+{
+	char st[96];
+
+	gd_cmd_status_text(st, sizeof(st), out);
+	snprintf(h->err, sizeof(h->err), "%s: %s (%s)", what, strerror(err ? err : EIO), st);
+	return -(err ? err : EIO);
+}
+
+/* [start, start + len) mapped into the GPU (shared, counted), *dev the GPU
+ * address of addr; h->err names the CUDA error. */
+static int map_host(struct gd_ibgda_hwqp *h, void *start, size_t len, unsigned int flags,
+		    const void *addr, unsigned long long *dev, const char *what)
+{
+	char why[220];
+	uint64_t d = 0;
+	int rc = gd_hostmap_get(&hostmap, gd_cuda(), start, len, flags, addr, &d, why,
+				sizeof(why));
+
+	if (rc) {
+		snprintf(h->err, sizeof(h->err), "mapping the %s into the GPU: %s", what, why);
+		return rc;
+	}
+	*dev = d;
+	return 0;
 }
 
 /* The control buffer and its umem, in the memory the probe chose. */
@@ -47,10 +77,16 @@ static int ctrl_mem(struct gd_ibgda_hwqp *h, struct ibv_context *ctx, enum gd_ib
 			return fail(h, "control buffer", ENOMEM);
 		memset(h->host_ctrl, 0, h->ctrl_len);
 		memset((uint8_t *)h->host_ctrl + h->sq_len, 0xff, h->cq_len);
-		h->ctrl = (uintptr_t)h->host_ctrl; /* mapped to the GPU by the caller (UVA) */
 		h->umem = mlx5dv_devx_umem_reg(ctx, h->host_ctrl, h->ctrl_len,
 					       IBV_ACCESS_LOCAL_WRITE);
-		return h->umem ? 0 : fail(h, "host memory umem", errno);
+		if (!h->umem)
+			return fail(h, "host memory umem", errno);
+		if (map_host(h, h->host_ctrl, h->ctrl_len,
+			     GD_CU_MEMHOSTREGISTER_PORTABLE | GD_CU_MEMHOSTREGISTER_DEVICEMAP,
+			     h->host_ctrl, &h->ctrl, "host control buffer"))
+			return -EIO;
+		h->ctrl_mapped = true; /* h->ctrl: the GPU's address of it (F2) */
+		return 0;
 	}
 	if (!cu || cu->MemAlloc(&h->gpu_alloc, h->ctrl_len + 65536))
 		return fail(h, "cuMemAlloc for the queues", ENOMEM);
@@ -79,25 +115,22 @@ static int ctrl_mem(struct gd_ibgda_hwqp *h, struct ibv_context *ctx, enum gd_ib
 	return h->umem ? 0 : fail(h, "GPU memory umem", errno);
 }
 
-/* The QP's doorbell register as the GPU sees it. */
+/* The QP's doorbell register as the GPU sees it: the UAR page mapped once
+ * for all its QPs, the GPU's own address for it (F1, F2). */
 static int map_uar(struct gd_ibgda_hwqp *h)
 {
-	void *lib = dlopen(GD_LIBCUDA, RTLD_NOW | RTLD_NOLOAD);
-	cu_reg_fn reg = lib ? (cu_reg_fn)dlsym(lib, "cuMemHostRegister_v2") : NULL;
-	uintptr_t page = (uintptr_t)h->uar->reg_addr & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
-	int rc;
+	void *page = (void *)((uintptr_t)h->uar->reg_addr &
+			      ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1));
+	unsigned long long dev = 0;
+	int rc = map_host(h, page, (size_t)sysconf(_SC_PAGESIZE),
+			  GD_CU_MEMHOSTREGISTER_PORTABLE | GD_CU_MEMHOSTREGISTER_DEVICEMAP |
+				  GD_CU_MEMHOSTREGISTER_IOMEMORY,
+			  h->uar->reg_addr, &dev, "UAR doorbell page (I/O memory)");
 
-	if (!reg) {
-		if (lib)
-			dlclose(lib);
-		return fail(h, "cuMemHostRegister not in libcuda", ENOSYS);
-	}
-	rc = reg((void *)page, (size_t)sysconf(_SC_PAGESIZE), 0x1 | 0x2 | 0x4);
-	dlclose(lib);
 	if (rc)
-		return fail(h, "cuMemHostRegister(UAR, I/O memory)", EPERM);
-	h->uar_mapped = (void *)page;
-	h->db_gpu = (uint64_t *)h->uar->reg_addr; /* UVA: the same address on the GPU */
+		return rc;
+	h->uar_mapped = page;
+	h->db_gpu = (uint64_t *)(uintptr_t)dev;
 	return 0;
 }
 
@@ -124,15 +157,16 @@ static int create_objs(struct gd_ibgda_hwqp *h, struct ibv_context *ctx, uint32_
 	gd_cmd_create_cq(cq_in, &ca);
 	h->cq = mlx5dv_devx_obj_create(ctx, cq_in, sizeof(cq_in), out, sizeof(out));
 	if (!h->cq)
-		return fail(h, "CREATE_CQ", errno);
+		return cmd_fail(h, "CREATE_CQ", errno, out);
 	h->cqn = (uint32_t)gd_prm_get(out, GD_F(CMD_OUT, OBJ_ID));
 	qa.uar_page = h->uar->page_id;
 	qa.cqn = h->cqn;
 	qa.umem_id = qa.dbr_umem_id = h->umem->umem_id;
 	gd_cmd_create_qp(qp_in, &qa);
+	memset(out, 0, sizeof(out));
 	h->qp = mlx5dv_devx_obj_create(ctx, qp_in, sizeof(qp_in), out, sizeof(out));
 	if (!h->qp)
-		return fail(h, "CREATE_QP", errno);
+		return cmd_fail(h, "CREATE_QP", errno, out);
 	h->qpn = (uint32_t)gd_prm_get(out, GD_F(CMD_OUT, OBJ_ID));
 	return 0;
 }
@@ -163,6 +197,8 @@ int gd_ibgda_hwqp_create(struct gd_ibgda_hwqp *h, struct ibv_context *ctx, struc
 	h->sq = h->ctrl;
 	h->cqe = h->ctrl + h->sq_len;
 	h->qp_dbr = h->ctrl + h->sq_len + h->cq_len;
+	if (h->host_ctrl) /* DBR[1], the send counter, as the CPU doorbell writes it */
+		h->host_send_dbr = (uint32_t *)((uint8_t *)h->host_ctrl + h->sq_len + h->cq_len + 4);
 	return 0;
 }
 
@@ -178,9 +214,11 @@ int gd_ibgda_hwqp_connect(struct gd_ibgda_hwqp *h, struct gd_qp_path *path)
 		memset(out, 0, sizeof(out));
 		build[i](in, path);
 		if (mlx5dv_devx_obj_modify(h->qp, in, sizeof(in), out, sizeof(out))) {
-			snprintf(h->err, sizeof(h->err), "%s on QP 0x%x: %s (syndrome 0x%x)",
-				 step[i], h->qpn, strerror(errno),
-				 (unsigned)gd_prm_get(out, GD_F(CMD_OUT, SYNDROME)));
+			char st[96];
+
+			gd_cmd_status_text(st, sizeof(st), out);
+			snprintf(h->err, sizeof(h->err), "%s on QP 0x%x: %s (%s)", step[i], h->qpn,
+				 strerror(errno), st);
 			return -EIO;
 		}
 	}
@@ -191,19 +229,15 @@ int gd_ibgda_hwqp_connect(struct gd_ibgda_hwqp *h, struct gd_qp_path *path)
 void gd_ibgda_hwqp_destroy(struct gd_ibgda_hwqp *h)
 {
 	const struct gd_cuda_api *cu = gd_cuda();
-	void *lib;
 
 	if (h->qp)
 		mlx5dv_devx_obj_destroy(h->qp);
 	if (h->cq)
 		mlx5dv_devx_obj_destroy(h->cq);
-	if (h->uar_mapped && (lib = dlopen(GD_LIBCUDA, RTLD_NOW | RTLD_NOLOAD))) {
-		cu_unreg_fn unreg = (cu_unreg_fn)dlsym(lib, "cuMemHostUnregister");
-
-		if (unreg)
-			unreg(h->uar_mapped);
-		dlclose(lib);
-	}
+	if (h->uar_mapped) /* the last QP of the page unregisters it */
+		gd_hostmap_put(&hostmap, cu, h->uar_mapped);
+	if (h->ctrl_mapped)
+		gd_hostmap_put(&hostmap, cu, h->host_ctrl);
 	if (h->uar)
 		mlx5dv_devx_free_uar(h->uar);
 	if (h->cq_uar)

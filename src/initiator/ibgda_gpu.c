@@ -31,6 +31,7 @@ struct gd_ibgda_gpu {
 	gd_cu_context ctx;
 	gd_cu_module mod;
 	gd_cu_function f[K_COUNT];
+	gd_cu_stream side; /* the helper thread's copies (gd_ibgda_gpu_copy_side) */
 	char name[GD_CUDA_NAME_LEN + 32];
 };
 
@@ -82,6 +83,8 @@ void gd_ibgda_gpu_close(struct gd_ibgda_gpu *g)
 {
 	if (!g)
 		return;
+	if (g->side && g->cu->StreamDestroy)
+		g->cu->StreamDestroy(g->side);
 	if (g->mod)
 		g->cu->ModuleUnload(g->mod);
 	gd_cuda_ctx_release(&g->dev, &g->ctx);
@@ -149,6 +152,51 @@ int gd_ibgda_gpu_get(struct gd_ibgda_gpu *g, void *dst, const void *dev, size_t 
 {
 	return gd_cuda_check(g->cu->MemcpyDtoH(dst, (gd_cu_ptr)(uintptr_t)dev, bytes),
 			     "cuMemcpyDtoH");
+}
+
+int gd_ibgda_gpu_copy(struct gd_ibgda_gpu *g, void *dst, const void *src, size_t len)
+{
+	if (!g->cu->Memcpy) {
+		gd_error("the CUDA driver lacks cuMemcpy");
+		return -ENOSYS;
+	}
+	return gd_cuda_check(g->cu->Memcpy((gd_cu_ptr)(uintptr_t)dst, (gd_cu_ptr)(uintptr_t)src, len),
+			     "cuMemcpy");
+}
+
+int gd_ibgda_gpu_bind(struct gd_ibgda_gpu *g)
+{
+	int ret = gd_cuda_check(g->cu->CtxSetCurrent(g->ctx), "cuCtxSetCurrent");
+
+	if (ret || g->side)
+		return ret;
+	if (!g->cu->StreamCreate || !g->cu->MemcpyAsync || !g->cu->StreamSynchronize) {
+		gd_error("the CUDA driver lacks cuStreamCreate/cuMemcpyAsync/cuStreamSynchronize");
+		return -ENOSYS;
+	}
+	return gd_cuda_check(g->cu->StreamCreate(&g->side, GD_CU_STREAM_NON_BLOCKING),
+			     "cuStreamCreate");
+}
+
+int gd_ibgda_gpu_copy_side(struct gd_ibgda_gpu *g, void *dst, const void *src, size_t len)
+{
+	int ret = gd_cuda_check(g->cu->MemcpyAsync((gd_cu_ptr)(uintptr_t)dst,
+						   (gd_cu_ptr)(uintptr_t)src, len, g->side),
+				"cuMemcpyAsync");
+
+	return ret ? ret : gd_cuda_check(g->cu->StreamSynchronize(g->side), "cuStreamSynchronize");
+}
+
+int gd_ibgda_gpu_ordinal_of(uint64_t addr)
+{
+	const struct gd_cuda_api *cu;
+	int ord = 0;
+
+	if (!addr || gd_cuda_load(true) || !(cu = gd_cuda()))
+		return 0;
+	if (cu->PointerGetAttribute(&ord, GD_CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, addr))
+		return 0; /* not CUDA memory */
+	return ord;
 }
 
 /* Poll the default stream until the kernels end, at most max_ns: the

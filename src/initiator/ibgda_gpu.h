@@ -34,6 +34,20 @@ void gd_ibgda_gpu_free_dev(struct gd_ibgda_gpu *g, void *p);
 int gd_ibgda_gpu_put(struct gd_ibgda_gpu *g, void *dev, const void *src, size_t bytes);
 int gd_ibgda_gpu_get(struct gd_ibgda_gpu *g, void *dst, const void *dev, size_t bytes);
 
+/* len bytes between any two of host, mapped and GPU memory (cuMemcpy over
+ * unified addresses); 0 or -errno after a message. */
+int gd_ibgda_gpu_copy(struct gd_ibgda_gpu *g, void *dst, const void *src, size_t len);
+/* The same from a helper thread while the kernels run (the software NIC
+ * test double's): on a non-blocking stream of its own, since a plain
+ * cuMemcpy would wait for the running kernels (the legacy default stream)
+ * and the kernels wait for the copy. gd_ibgda_gpu_bind first, in that
+ * thread: g's context current, the stream made. */
+int gd_ibgda_gpu_copy_side(struct gd_ibgda_gpu *g, void *dst, const void *src, size_t len);
+int gd_ibgda_gpu_bind(struct gd_ibgda_gpu *g);
+/* The CUDA ordinal of the GPU that holds addr (--use_cuda=N buffers), or 0
+ * for host memory or without a driver. */
+int gd_ibgda_gpu_ordinal_of(uint64_t addr);
+
 /* The post kernel for a->scope (grid ctas x threads), then the quiet
  * kernel over a->nqps QPs (snap: 2 device words per QP, see
  * gd_ibgda_launch_quiet). Waits at most max_ns for both; *ns: launch to

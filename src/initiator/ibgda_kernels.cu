@@ -15,6 +15,11 @@
 
 #include "ibgda_kernels.h"
 
+__device__ static bool is_atomic(uint32_t op)
+{
+	return op == GD_MLX5_OP_ATOMIC_FA || op == GD_MLX5_OP_ATOMIC_CS;
+}
+
 __device__ static void build_item(const struct gd_ibgda_kargs &a, const struct gd_ibgda_qp *qp,
 				  uint64_t idx, uint64_t item, struct gd_mlx5_wqebb *w)
 {
@@ -36,6 +41,12 @@ __device__ static void build_item(const struct gd_ibgda_kargs &a, const struct g
 	wr.rkey = item == a.bad_at ? 0xbad : a.rkey;
 	wr.imm = 0;
 	wr.op1 = wr.op2 = 0;
+	if (is_atomic(wr.opcode)) { /* the k-th atomic of the run on this QP */
+		uint64_t k = idx - gd_ib_ld(&qp->ctr->atom_base);
+
+		wr.op1 = wr.opcode == GD_MLX5_OP_ATOMIC_FA ? 1 : k + 1; /* add / swap */
+		wr.op2 = k;						  /* compare */
+	}
 	gd_mlx5_wqe_rc(w, &wr);
 }
 
@@ -194,17 +205,35 @@ extern "C" __global__ void gd_ibgda_k_quiet(struct gd_ibgda_qp *qps, uint32_t nq
 	gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base), &w);
 	if (gd_ibgda_publish(qp, base, 1))
 		return;
-	gd_ibgda_quiet(qp, base + 1);
+	if (!gd_ibgda_quiet(qp, base + 1)) /* the next run's atomics count from here */
+		gd_ib_st64_rel(&qp->ctr->atom_base, base + 1);
+}
+
+/* An atomic's fetched value (QP qp's fetch word) is the k-th: decoded in
+ * the device's byte order. 0, or -1 (recorded: GD_IBGDA_ERR_FETCH). */
+__device__ static int check_fetch(const struct gd_ibgda_kargs &a, const struct gd_ibgda_qp *qp,
+				  uint64_t k)
+{
+	const void *at = (const void *)(uintptr_t)(a.src + (uint64_t)(qp - a.qps) * a.qp_stride);
+	uint64_t got = gd_mlx5_fetched64(gd_ib_ld_acq_sys(at), (int)a.atomic_be);
+
+	if (got == k)
+		return 0;
+	gd_ibgda_fail(qp, GD_IBGDA_ERR_FETCH, 6, 0);
+	qp->err->fetched = got;
+	qp->err->expected = k;
+	return -1;
 }
 
 extern "C" __global__ void gd_ibgda_k_latency(struct gd_ibgda_kargs a, uint64_t *t_db, uint64_t *t_cqe)
 {
 	const struct gd_ibgda_qp *qp = &a.qps[0];
+	uint64_t ab = gd_ib_ld(&qp->ctr->atom_base), base = ab - 1;
 
 	gd_ibgda_run_start(qp);
 	for (uint32_t k = 0; k < a.iters; k++) {
 		struct gd_mlx5_wqebb w;
-		uint64_t t0 = gd_ib_now(), t1, base;
+		uint64_t t0 = gd_ib_now(), t1;
 		struct gd_ibgda_kargs one = a;
 
 		one.sig_every = 1;
@@ -220,7 +249,10 @@ extern "C" __global__ void gd_ibgda_k_latency(struct gd_ibgda_kargs a, uint64_t 
 			return;
 		t_db[k] = t1 - t0;
 		t_cqe[k] = gd_ib_now() - t0;
+		if (is_atomic(a.opcode) && check_fetch(a, qp, base - ab))
+			return;
 	}
+	gd_ib_st64_rel(&qp->ctr->atom_base, base + 1);
 }
 
 extern "C" __global__ void gd_ibgda_k_sample(uint8_t *out, uint32_t n, uint64_t seed)

@@ -119,6 +119,13 @@ struct gd_ibgda_kargs {
 	uint32_t size;             /* bytes per WQE (0: 8) */
 	uint64_t slots;            /* item i uses slot i % slots of size bytes (0: i) */
 	uint64_t qp_stride;        /* QP q's items are q * qp_stride further on */
+	/* atomics (opcode GD_MLX5_OP_ATOMIC_FA / _CS, size 8, slots 1): QP q's
+	 * WQEs hit the word at dst + q * qp_stride and fetch into src + q *
+	 * qp_stride; the k-th of a run on a QP (WQE index - ctr->atom_base)
+	 * adds 1, or compares k and swaps k + 1, so the words sum to the
+	 * operations; the latency kernel checks every fetched value is k */
+	uint32_t atomic_be;        /* fetched 8-byte results arrive big-endian */
+	uint32_t pad0;
 };
 
 #ifdef __cplusplus

@@ -48,6 +48,7 @@ static int ib_attach(const struct gd_loop_attach *a, void **state)
 	struct gd_ibgda_run *r = st ? &st->run : NULL;
 	struct gd_ibgda_facts f;
 	struct gd_ibgda_spec s = {.op = c->op->op,
+				  .cas = c->op->op == GD_OP_ATOMIC && c->alt,
 				  .kind = c->kind,
 				  .init = c->init,
 				  .nqps = c->nqp,
@@ -55,7 +56,8 @@ static int ib_attach(const struct gd_loop_attach *a, void **state)
 				  .timeout_ms = c->timeout_ms,
 				  .iters = c->iters,
 				  .max_size = a->max_size,
-				  .cuda_index = 0};
+				  /* F7: the GPU that holds the bench's buffers (--use_cuda=N) */
+				  .cuda_index = gd_ibgda_gpu_ordinal_of(a->local[0].vaddr)};
 	struct gd_ibgda_plan plan;
 	struct gd_ibgda_nic_cfg extra = {
 		.ctx = a->ctx, .pd = a->pd, .plan = &plan, .qp_timeout = c->qp_timeout};
@@ -65,7 +67,7 @@ static int ib_attach(const struct gd_loop_attach *a, void **state)
 	if (!st || !(st->mine = calloc(c->nqp, sizeof(*st->mine))))
 		return -ENOMEM;
 	/* the hook printed the probe; decide again for the queues' memory */
-	gd_ibgda_probe_facts(a->machine, c->dev_name, 0, &f);
+	gd_ibgda_probe_facts(a->machine, c->dev_name, s.cuda_index, &f);
 	gd_ibgda_decide(&f,
 			c->init.initiator == GD_INIT_IBGDA_CPUDB ? GD_IBGDA_WANT_CPU_DB
 								 : GD_IBGDA_WANT_GPU_DB,
@@ -101,6 +103,9 @@ static int ib_connect(void *state, const struct gd_wire_conn *remote, uint32_t n
 					  .lid = w->lid,
 					  .mtu = mtu_enum(w->mtu < m->mtu ? w->mtu : m->mtu),
 					  .my_psn = m->psn,
+					  /* F5: the responder's limit (its -o or device) */
+					  .out_reads = w->out_reads < m->out_reads ? w->out_reads
+										   : m->out_reads,
 					  .roce = st->roce,
 					  .gid_index =
 						  (uint8_t)(m->gid_index < 0 ? 0 : m->gid_index),

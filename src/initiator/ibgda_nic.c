@@ -8,6 +8,7 @@
 
 #include "ibgda_gpu.h"
 #include "log.h"
+#include "mlx5_dump.h"
 
 int gd_ibgda_nic_kind(enum gd_ibgda_nic_kind *kind)
 {
@@ -153,28 +154,15 @@ void gd_ibgda_nic_destroy(struct gd_ibgda_nic *n)
 
 int gd_ibgda_nic_report(const struct gd_ibgda_nic *n, FILE *f)
 {
-	static const char *const where[] = {"?",	 "reserve", "publish",
-					    "ring lock", "poll",    "run deadline"};
-	const struct gd_ibgda_err *e = n->err;
 	const char *p = n->ops->problem ? n->ops->problem(n) : "";
+	char line[512];
 
 	if (p[0])
 		fprintf(f, "error: %s\n", p);
-	if (!e->code)
+	if (!n->err->code)
 		return p[0] != 0;
-	if (e->code == GD_IBGDA_ERR_CQE)
-		fprintf(f,
-			"error: ibgda: error CQE on QP 0x%x, WQE %u (%s): %s (syndrome 0x%02x, "
-			"vendor 0x%02x)\n",
-			e->qpn, e->wqe_counter, gd_mlx5_opcode_name(e->wqe_opcode),
-			gd_mlx5_syndrome_name(e->syndrome), e->syndrome, e->vendor);
-	else
-		fprintf(f,
-			"error: ibgda: %s on QP 0x%x in %s: resv_head %llu ready_head %llu "
-			"prod_idx %llu cons_idx %llu dbr %u\n",
-			e->code == GD_IBGDA_ERR_TIMEOUT ? "deadline passed (--timeout)" : "stopped",
-			e->qpn, where[e->where < 6 ? e->where : 0],
-			(unsigned long long)e->resv_head, (unsigned long long)e->ready_head,
-			(unsigned long long)e->prod_idx, (unsigned long long)e->cons_idx, e->dbr);
+	gd_ibgda_err_text(line, sizeof(line), n->err,
+			  n->hqps && (n->hqps[0].flags & GD_IBGDA_COLLAPSED));
+	fprintf(f, "error: ibgda: %s\n", line);
 	return 1;
 }

@@ -48,6 +48,8 @@ struct ibv_pd;
  * or a NIC that stops consuming at WQE index N */
 #define GD_IBGDA_SWNIC_ERR_ENV "GDPERF_IBGDA_SWNIC_ERR_AT"
 #define GD_IBGDA_SWNIC_STALL_ENV "GDPERF_IBGDA_SWNIC_STALL_AT"
+/* test-double configuration: 1 = fetched 8-byte atomic results big-endian */
+#define GD_IBGDA_SWNIC_ATOMIC_BE_ENV "GDPERF_IBGDA_SWNIC_ATOMIC_BE"
 #define GD_IBGDA_NIC_MAX_QPS 512
 
 enum gd_ibgda_nic_kind { GD_IBGDA_NIC_DEVX = 0, GD_IBGDA_NIC_SWNIC };
@@ -63,8 +65,11 @@ struct gd_ibgda_nic_cfg {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	const struct gd_ibgda_plan *plan;
-	/* swnic: faults (UINT64_MAX: none) */
+	/* swnic: faults (UINT64_MAX: none); data buffers in GPU memory (the
+	 * test double copies through the driver); 8-byte fetched atomic results
+	 * big-endian (a device in atomic_req_8B_endianness_mode 0) */
 	uint64_t err_at, stall_at;
+	bool data_on_gpu, atomic_be;
 };
 
 /* What connect needs for QP i: the peer's QP (qpn, psn, lid, gid) and
@@ -72,6 +77,7 @@ struct gd_ibgda_nic_cfg {
  * IB enum 1..5 = 256..4096 bytes). */
 struct gd_ibgda_peer {
 	uint32_t qpn, psn, lid, mtu, my_psn;
+	uint32_t out_reads; /* READs/atomics both sides take: min of the two records' (0 unknown) */
 	bool roce;
 	uint8_t gid[16], gid_index, port;
 };
@@ -110,6 +116,9 @@ struct gd_ibgda_nic {
 	 * addresses the CPU may write */
 	uint64_t *prod;
 	struct gd_cpudb *cpudb;
+	/* 8-byte fetched atomic results arrive big-endian (the device's
+	 * atomic_req_8B_endianness_mode is 0), else in host order; create sets it */
+	bool atomic_be;
 	void *priv; /* the backend's */
 };
 

@@ -13,7 +13,6 @@
  */
 #include "ibgda_nic.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,27 +24,10 @@
 #include "ibgda_devx_qp.h"
 #include "log.h"
 
-typedef int (*cu_reg_fn)(void *p, size_t bytes, unsigned int flags);
-typedef int (*cu_unreg_fn)(void *p);
-
 struct devx_priv {
 	struct gd_ibgda_hwqp *hw;
-	bool *registered;
-	uint32_t log_rd_atom;
+	uint32_t max_rd_atom; /* the device's max_qp_rd_atom */
 };
-
-static int cu_host(void *p, size_t len, bool reg)
-{
-	void *lib = dlopen(GD_LIBCUDA, RTLD_NOW | RTLD_NOLOAD);
-	void *fn = lib ? dlsym(lib, reg ? "cuMemHostRegister_v2" : "cuMemHostUnregister") : NULL;
-	int rc = -ENOSYS;
-
-	if (fn)
-		rc = reg ? ((cu_reg_fn)fn)(p, len, 0x1 | 0x2) : ((cu_unreg_fn)fn)(p);
-	if (lib)
-		dlclose(lib);
-	return rc;
-}
 
 static uint32_t log2u(uint32_t v)
 {
@@ -67,15 +49,6 @@ static int dx_create_one(struct gd_ibgda_nic *n, uint32_t i, const struct gd_ibg
 		gd_error("IBGDA (DEVX) QP %u: %s", i, h->err);
 		return ret;
 	}
-	if (h->host_ctrl) {
-		if (cu_host(h->host_ctrl, h->ctrl_len, true)) {
-			gd_error("IBGDA (DEVX) QP %u: cuMemHostRegister of the host control buffer "
-				 "failed",
-				 i);
-			return -EIO;
-		}
-		d->registered[i] = true;
-	}
 	q->sq = (uint8_t *)(uintptr_t)h->sq;
 	q->nwqe = h->nwqe;
 	q->qpn = h->qpn;
@@ -84,7 +57,8 @@ static int dx_create_one(struct gd_ibgda_nic *n, uint32_t i, const struct gd_ibg
 	q->cq = (uint8_t *)(uintptr_t)h->cqe;
 	q->ncqe = 1;
 	q->flags = h->host_ctrl ? GD_IBGDA_SYSMEM : 0;
-	n->cpudb->qps[i].dbrec = q->dbrec; /* host memory in ibgda-cpudb (see above) */
+	/* host memory in ibgda-cpudb (see above), at its host address */
+	n->cpudb->qps[i].dbrec = h->host_send_dbr ? h->host_send_dbr : q->dbrec;
 	n->cpudb->qps[i].db = (uint64_t *)h->uar->reg_addr;
 	n->cpudb->qps[i].qpn = h->qpn;
 	return 0;
@@ -100,16 +74,16 @@ static int dx_create(struct gd_ibgda_nic *n, const struct gd_ibgda_nic_cfg *c)
 		return -ENOMEM;
 	n->priv = d;
 	d->hw = calloc(c->nqps, sizeof(*d->hw));
-	d->registered = calloc(c->nqps, sizeof(*d->registered));
-	if (!d->hw || !d->registered)
+	if (!d->hw)
 		return -ENOMEM;
 	if (c->flags & GD_IBGDA_CPUDB) {
 		plan.cpu_doorbell = true;
 		plan.mem = GD_IBGDA_MEM_HOST;
 	}
-	d->log_rd_atom = ibv_query_device(c->ctx, &attr) || attr.max_qp_rd_atom < 1
-				 ? 0
-				 : log2u((uint32_t)attr.max_qp_rd_atom);
+	d->max_rd_atom = ibv_query_device(c->ctx, &attr) || attr.max_qp_rd_atom < 1
+				 ? 1
+				 : (uint32_t)attr.max_qp_rd_atom;
+	n->atomic_be = plan.atomic_be;
 	for (uint32_t i = 0; i < c->nqps; i++) {
 		int ret = dx_create_one(n, i, &plan);
 
@@ -153,8 +127,9 @@ static int dx_connect(struct gd_ibgda_nic *n, uint32_t i, const struct gd_ibgda_
 	struct gd_qp_path path = {.remote_qpn = p->qpn,
 				  .port = p->port,
 				  .mtu = p->mtu,
-				  .log_rra_max = d->log_rd_atom,
-				  .log_sra_max = d->log_rd_atom,
+				  .log_rra_max = gd_cmd_log_sra(d->max_rd_atom, 0, 0),
+				  /* F5: no more than the peer's responder takes, or -o */
+				  .log_sra_max = gd_cmd_log_sra(d->max_rd_atom, p->out_reads, 0),
 				  .psn_recv = p->psn,
 				  .psn_send = p->my_psn,
 				  .roce = p->roce,
@@ -183,12 +158,9 @@ static void dx_destroy(struct gd_ibgda_nic *n)
 	if (!d)
 		return;
 	for (uint32_t i = 0; d->hw && i < n->cfg.nqps; i++) {
-		if (d->registered && d->registered[i])
-			cu_host(d->hw[i].host_ctrl, 0, false);
 		gd_ibgda_hwqp_destroy(&d->hw[i]);
 	}
 	free(d->hw);
-	free(d->registered);
 	free(d);
 	n->priv = NULL;
 }

@@ -33,6 +33,17 @@ static struct swnic_priv *priv(const struct gd_ibgda_nic *n)
 	return n->priv;
 }
 
+/* Buffers in GPU memory: the NIC thread copies through the driver. */
+static int gpu_copy(void *ctx, void *dst, const void *src, size_t len)
+{
+	return gd_ibgda_gpu_copy_side(ctx, dst, src, len);
+}
+
+static int gpu_bind(void *ctx)
+{
+	return gd_ibgda_gpu_bind(ctx);
+}
+
 static int sw_create(struct gd_ibgda_nic *n, const struct gd_ibgda_nic_cfg *c)
 {
 	struct swnic_priv *s = calloc(1, sizeof(*s));
@@ -55,6 +66,12 @@ static int sw_create(struct gd_ibgda_nic *n, const struct gd_ibgda_nic_cfg *c)
 	s->nic.inject_syndrome = GD_MLX5_SYND_REMOTE_ACCESS;
 	s->nic.stall_at = c->stall_at;
 	s->nic.max_idle_ns = c->timeout_ns + 5000000000ull;
+	s->nic.atomic_be = n->atomic_be = c->atomic_be;
+	if (c->data_on_gpu) {
+		s->nic.copy = gpu_copy;
+		s->nic.thread_init = gpu_bind;
+		s->nic.copy_ctx = c->gpu;
+	}
 	for (uint32_t i = 0; i < c->nqps; i++) {
 		struct gd_ibgda_qp *q = &n->hqps[i];
 

@@ -79,7 +79,8 @@ static int device_steps(const struct gd_ibgda_facts *f, struct gd_ibgda_plan *p)
 		       err_str(f->devx_err, b, sizeof(b)));
 		return -1;
 	}
-	line(p, "HCA caps: cqe_version %d, extended atomics %s", f->cqe_version,
+	line(p, "HCA caps: cqe_version %d, 8-byte fetched atomics %s, extended atomics %s",
+	     f->cqe_version, f->atomic_be == 1 ? "big-endian" : "in host order",
 	     f->atomics == 1   ? "yes"
 	     : f->atomics == 0 ? "no (PCI_ATOMIC_MODE in the NIC firmware)"
 			       : "unknown");
@@ -176,6 +177,7 @@ void gd_ibgda_decide(const struct gd_ibgda_facts *f, enum gd_ibgda_want want, bo
 		     struct gd_ibgda_plan *p)
 {
 	memset(p, 0, sizeof(*p));
+	p->atomic_be = f->atomic_be == 1;
 	if (device_steps(f, p) || buffer_step(f, p))
 		return;
 	doorbell_step(f, want, allow_fallback, p);

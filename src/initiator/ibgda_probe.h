@@ -34,6 +34,9 @@ struct gd_ibgda_facts {
 	int devx_err;          /* 0 ok, else errno of mlx5dv_open_device(DEVX) */
 	int cqe_version;       /* HCA cap */
 	int atomics;           /* 1: CAS, FA, masked 4/8 B on RC QPs */
+	int atomic_be;         /* atomic_req_8B_endianness_mode 0: 8-byte fetched
+				* results big-endian; 0 = host order (mlx5_core
+				* sets host where the device offers it) */
 	int cuda;              /* 1 a GPU is usable, 0 not */
 	char cuda_err[96];
 	int dmabuf_attr;       /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED: 1, 0, -1 */
@@ -53,6 +56,7 @@ struct gd_ibgda_plan {
 	bool cpu_doorbell;     /* ibgda-cpudb */
 	bool fell_back;        /* ibgda asked, ibgda-cpudb chosen (--ibgda_fallback) */
 	enum gd_ibgda_mem mem;
+	bool atomic_be;        /* the facts' atomic_be: fetched 8-byte results big-endian */
 	char lines[GD_IBGDA_MAX_LINES][200]; /* "step: verdict (reason)" */
 	int nlines;
 	char why[320];         /* rc 3: the cause */

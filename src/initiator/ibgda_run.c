@@ -90,7 +90,11 @@ void gd_ibgda_run_close(struct gd_ibgda_run *r)
 static struct gd_ibgda_kargs kargs(const struct gd_ibgda_run *r, uint64_t size)
 {
 	const struct gd_ibgda_data *d = &r->data;
-	bool rd = r->spec.op == GD_OP_READ;
+	bool rd = r->spec.op == GD_OP_READ, at = r->spec.op == GD_OP_ATOMIC;
+	uint32_t op = rd ? GD_MLX5_OP_RDMA_READ : GD_MLX5_OP_RDMA_WRITE;
+
+	if (at) /* one counter word per QP (ibgda_kernels.h) */
+		op = r->spec.cas ? GD_MLX5_OP_ATOMIC_CS : GD_MLX5_OP_ATOMIC_FA;
 
 	return (struct gd_ibgda_kargs){
 		.qps = r->nic.dqps,
@@ -102,10 +106,11 @@ static struct gd_ibgda_kargs kargs(const struct gd_ibgda_run *r, uint64_t size)
 		.lkey = d->lkey,
 		.rkey = d->rkey,
 		.bad_at = ~0ull,
-		.opcode = rd ? GD_MLX5_OP_RDMA_READ : GD_MLX5_OP_RDMA_WRITE,
+		.opcode = op,
 		.size = (uint32_t)size,
-		.slots = d->rotate ? d->region / size : 1,
+		.slots = d->rotate && !at ? d->region / size : 1,
 		.qp_stride = d->qp_stride,
+		.atomic_be = r->nic.atomic_be,
 	};
 }
 

@@ -26,7 +26,8 @@
 
 /* What to run, from the parameters (or the loop's configuration). */
 struct gd_ibgda_spec {
-	enum gd_bench_op op; /* GD_OP_WRITE or GD_OP_READ */
+	enum gd_bench_op op; /* GD_OP_WRITE, GD_OP_READ or GD_OP_ATOMIC */
+	bool cas;            /* atomics: CMP_AND_SWAP, else FETCH_AND_ADD */
 	enum gd_bench_kind kind;
 	struct gd_init_opts init;
 	uint32_t nqps, tx_depth, timeout_ms;

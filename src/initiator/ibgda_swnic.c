@@ -52,6 +52,64 @@ static void write_cqe(struct gd_swnic_qp *q, uint8_t op, uint16_t counter, uint8
 	q->cq_pi++;
 }
 
+/* Move len bytes (either side may be GPU memory when nic->copy is set). */
+static int move(struct gd_swnic *nic, void *dst, const void *src, size_t len)
+{
+	if (nic->copy)
+		return nic->copy(nic->copy_ctx, dst, src, len);
+	memcpy(dst, src, len);
+	return 0;
+}
+
+/* 8-byte FETCH_ADD / CMP_SWAP on the target word (host order); the old
+ * value back to the requester in the mode's byte order. The NIC thread is
+ * the only agent on the target, so a GPU-memory word is read, changed and
+ * written back through copy. */
+static uint8_t atomic64(struct gd_swnic *nic, const struct gd_mlx5_wqe_view *v, uint8_t *r,
+			uint8_t *l)
+{
+	uint64_t old, res;
+
+	if (nic->copy) {
+		uint64_t nv;
+
+		if (move(nic, &old, r, 8))
+			return GD_MLX5_SYND_REMOTE_OP;
+		nv = v->opcode == GD_MLX5_OP_ATOMIC_FA ? old + v->op1 : old == v->op2 ? v->op1 : old;
+		if (nv != old && move(nic, r, &nv, 8))
+			return GD_MLX5_SYND_REMOTE_OP;
+	} else if (v->opcode == GD_MLX5_OP_ATOMIC_FA) {
+		old = __atomic_fetch_add((uint64_t *)r, v->op1, __ATOMIC_SEQ_CST);
+	} else {
+		old = v->op2;
+		__atomic_compare_exchange_n((uint64_t *)r, &old, v->op1, 0, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST);
+	}
+	res = nic->atomic_be ? gd_be64(old) : old;
+	return move(nic, l, &res, 8) ? GD_MLX5_SYND_LOCAL_PROT : 0;
+}
+
+/* 4-byte masked FA / CS (host memory only); the result big-endian. */
+static uint8_t masked32(const struct gd_mlx5_wqe_view *v, uint8_t *r, uint8_t *l)
+{
+	uint32_t old, *t = (uint32_t *)r;
+
+	if (v->opcode == GD_MLX5_OP_ATOMIC_MASKED_FA) {
+		old = __atomic_fetch_add(t, (uint32_t)v->op1, __ATOMIC_SEQ_CST);
+	} else {
+		old = __atomic_load_n(t, __ATOMIC_SEQ_CST);
+		while ((old & (uint32_t)v->mask2) == ((uint32_t)v->op2 & (uint32_t)v->mask2) &&
+		       !__atomic_compare_exchange_n(
+			       t, &old,
+			       (old & ~(uint32_t)v->mask1) | ((uint32_t)v->op1 & (uint32_t)v->mask1), 0,
+			       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			;
+	}
+	old = gd_be32(old); /* 4-byte results come back big-endian */
+	memcpy(l, &old, 4);
+	return 0;
+}
+
 /* Execute one parsed WQE. Returns 0 or an error syndrome. */
 static uint8_t execute(struct gd_swnic *nic, const struct gd_mlx5_wqe_view *v)
 {
@@ -76,48 +134,18 @@ static uint8_t execute(struct gd_swnic *nic, const struct gd_mlx5_wqe_view *v)
 	switch (v->opcode) {
 	case GD_MLX5_OP_RDMA_WRITE:
 	case GD_MLX5_OP_RDMA_WRITE_IMM:
-		memcpy(r, v->is_inline ? v->inline_data : l, len);
-		return 0;
+		return move(nic, r, v->is_inline ? v->inline_data : l, len) ? GD_MLX5_SYND_LOCAL_PROT
+									    : 0;
 	case GD_MLX5_OP_RDMA_READ:
-		memcpy(l, r, len);
-		return 0;
-	case GD_MLX5_OP_ATOMIC_FA: { /* host-order target, result as fetched */
-		uint64_t old = __atomic_fetch_add((uint64_t *)r, v->op1, __ATOMIC_SEQ_CST);
-
-		memcpy(l, &old, 8);
-		return 0;
-	}
-	case GD_MLX5_OP_ATOMIC_CS: {
-		uint64_t exp = v->op2;
-
-		__atomic_compare_exchange_n((uint64_t *)r, &exp, v->op1, 0, __ATOMIC_SEQ_CST,
-					    __ATOMIC_SEQ_CST);
-		memcpy(l, &exp, 8);
-		return 0;
-	}
+		return move(nic, l, r, len) ? GD_MLX5_SYND_LOCAL_PROT : 0;
+	case GD_MLX5_OP_ATOMIC_FA:
+	case GD_MLX5_OP_ATOMIC_CS:
+		return l ? atomic64(nic, v, r, l) : GD_MLX5_SYND_LOCAL_LENGTH;
 	case GD_MLX5_OP_ATOMIC_MASKED_FA:
-	case GD_MLX5_OP_ATOMIC_MASKED_CS: {
-		uint32_t old, *t = (uint32_t *)r;
-
-		if (len != 4)
+	case GD_MLX5_OP_ATOMIC_MASKED_CS:
+		if (len != 4 || nic->copy || !l)
 			return GD_MLX5_SYND_REMOTE_INVAL_REQ; /* 8-byte masked: not modelled */
-		if (v->opcode == GD_MLX5_OP_ATOMIC_MASKED_FA)
-			old = __atomic_fetch_add(t, (uint32_t)v->op1, __ATOMIC_SEQ_CST);
-		else {
-			old = __atomic_load_n(t, __ATOMIC_SEQ_CST);
-			while ((old & (uint32_t)v->mask2) ==
-				       ((uint32_t)v->op2 & (uint32_t)v->mask2) &&
-			       !__atomic_compare_exchange_n(
-				       t, &old,
-				       (old & ~(uint32_t)v->mask1) |
-					       ((uint32_t)v->op1 & (uint32_t)v->mask1),
-				       0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-				;
-		}
-		old = gd_be32(old); /* 4-byte results come back big-endian */
-		memcpy(l, &old, 4);
-		return 0;
-	}
+		return masked32(v, r, l);
 	default:
 		return GD_MLX5_SYND_LOCAL_QP_OP;
 	}
@@ -158,6 +186,7 @@ static int one_wqe(struct gd_swnic *nic, struct gd_swnic_qp *q)
 	if (synd) {
 		write_cqe(q, GD_MLX5_CQE_REQ_ERR, (uint16_t)q->ci, v.opcode, 0, synd);
 		q->errored = true; /* the QP is in error: nothing more runs */
+		q->ci += nbb;
 		return 0;
 	}
 	if (v.fm_ce_se & GD_MLX5_CTRL_CQ_UPDATE)
@@ -184,6 +213,19 @@ static uint64_t consume_only(struct gd_swnic *nic, struct gd_swnic_qp *q, uint16
 	return n;
 }
 
+/* A QP in the error state: everything posted since completes with
+ * WR_FLUSH_ERR, one CQE each (a collapsed CQ keeps only the last). */
+static void flush(struct gd_swnic_qp *q, uint16_t dbr)
+{
+	while ((uint16_t)q->ci != dbr) {
+		const uint8_t *w = q->sq + (size_t)(q->ci & (q->nwqe - 1)) * GD_MLX5_WQEBB;
+		uint32_t nbb = gd_mlx5_wqebbs(w[7] & 0x3f);
+
+		write_cqe(q, GD_MLX5_CQE_REQ_ERR, (uint16_t)q->ci, w[3], 0, GD_MLX5_SYND_WR_FLUSH);
+		q->ci += nbb ? nbb : 1;
+	}
+}
+
 uint64_t gd_swnic_pass(struct gd_swnic *nic)
 {
 	uint64_t done = 0;
@@ -192,9 +234,12 @@ uint64_t gd_swnic_pass(struct gd_swnic *nic)
 		struct gd_swnic_qp *q = &nic->qps[i];
 		uint16_t dbr;
 
-		if (q->errored)
-			continue;
 		dbr = (uint16_t)gd_be32(__atomic_load_n(q->dbrec, __ATOMIC_ACQUIRE));
+		if (q->errored) {
+			if (nic->flush_after_error)
+				flush(q, dbr);
+			continue;
+		}
 		if ((uint16_t)(dbr - (uint16_t)q->ci) > q->nwqe) {
 			problem(nic, q, "doorbell record ahead of the ring by more than its size");
 			continue;
@@ -219,6 +264,12 @@ static void *nic_thread(void *arg)
 	struct gd_swnic *nic = arg;
 	uint64_t idle_since = now_ns();
 
+	if (nic->thread_init && nic->thread_init(nic->copy_ctx)) {
+		snprintf(nic->problem, sizeof(nic->problem),
+			 "software NIC (test double): its thread cannot reach the buffers' "
+			 "memory (CUDA context)");
+		return NULL;
+	}
 	while (!__atomic_load_n(&nic->stop, __ATOMIC_ACQUIRE)) {
 		if (gd_swnic_pass(nic)) {
 			idle_since = now_ns();

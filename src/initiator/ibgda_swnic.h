@@ -13,7 +13,20 @@
  * real NIC would; inject_err_at gives an error CQE at that WQE index;
  * stall_at stops consuming at that index (the producers' deadline must
  * fire). consume_only skips execution and only advances the consumer index
- * (the rate benchmark).
+ * (the rate benchmark). flush_after_error completes every WQE posted after
+ * an error with WR_FLUSH_ERR, as a QP in the error state does (a collapsed
+ * CQ then shows the flush, not the cause: F8 of the desk review).
+ *
+ * Atomics act on the target word in host order (the responder is a host
+ * too); the 8-byte fetched result lands in the requester's buffer in host
+ * order, or big-endian with atomic_be: the PRM's
+ * atomic_req_8B_endianness_mode 1 (host, what mlx5_core sets where the
+ * device offers it) or 0 (big-endian). 4-byte masked results are always
+ * big-endian. gd_mlx5_fetched64() decodes either.
+ *
+ * Buffers in GPU memory: with copy set, every byte the test double moves
+ * goes through it (the tools pass cuMemcpy over unified addresses), and
+ * thread_init runs first in the NIC thread (the CUDA context).
  */
 #ifndef GD_IBGDA_SWNIC_H
 #define GD_IBGDA_SWNIC_H
@@ -58,6 +71,11 @@ struct gd_swnic {
 	uint8_t inject_syndrome;
 	uint64_t stall_at;       /* WQE index, or GD_SWNIC_NONE */
 	uint64_t max_idle_ns;    /* the thread ends after this long with nothing to do */
+	bool flush_after_error;
+	bool atomic_be;          /* fetched 8-byte atomic results big-endian */
+	int (*copy)(void *ctx, void *dst, const void *src, size_t len); /* NULL: memcpy */
+	int (*thread_init)(void *ctx);
+	void *copy_ctx;
 	/* results */
 	uint64_t wqes, cqes;
 	char problem[256];       /* a protocol violation seen by the NIC, "" none */

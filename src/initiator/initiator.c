@@ -11,7 +11,7 @@
 
 enum {
 	O_INITIATOR = GD_INIT_OPT_BASE, O_CTAS, O_THREADS, O_SCOPE, O_PROXY_THREADS, O_RING_SLOTS,
-	O_IBGDA_FALLBACK, O_DUMP_WQES,
+	O_IBGDA_FALLBACK, O_DUMP_WQES, O_PRODUCER,
 };
 
 const struct gd_opt gd_initiator_opts[] = {
@@ -21,6 +21,7 @@ const struct gd_opt gd_initiator_opts[] = {
 	{ "scope", 0, GD_REQ_ARG, "SCOPE", "proxy/IBGDA: who issues one reservation: thread, warp (default) or block", O_SCOPE },
 	{ "proxy_threads", 0, GD_REQ_ARG, "N", "proxy: CPU proxy threads, one ring each, 1-32 (default 1; at most -q)", O_PROXY_THREADS },
 	{ "ring_slots", 0, GD_REQ_ARG, "N", "proxy: descriptors per ring, a power of two (default 1024)", O_RING_SLOTS },
+	{ "producer", 0, GD_REQ_ARG, "WHO", "proxy: who writes the ring: gpu (the CUDA producer kernel; default when CUDA finds a device) or host (producer threads)", O_PRODUCER },
 	{ "ibgda_fallback", 0, GD_NO_ARG, NULL, "ibgda: when the GPU cannot map the NIC doorbell, run ibgda-cpudb (a CPU rings) instead of exiting 3", O_IBGDA_FALLBACK },
 	{ "dump_wqes", 0, GD_REQ_ARG, "N", "ibgda: print the first N send WQEs decoded (debugging on real hardware)", O_DUMP_WQES },
 	{ NULL },
@@ -28,6 +29,7 @@ const struct gd_opt gd_initiator_opts[] = {
 
 static const char *const initiator_names[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
 static const char *const scope_names[] = { "thread", "warp", "block", NULL };
+static const char *const producer_names[] = { "auto", "gpu", "host", NULL };
 
 void gd_init_opts_defaults(struct gd_init_opts *o)
 {
@@ -50,6 +52,11 @@ const char *gd_scope_name(enum gd_scope s)
 	return (unsigned)s < GD_SCOPE_COUNT ? scope_names[s] : "?";
 }
 
+const char *gd_producer_name(enum gd_producer p)
+{
+	return (unsigned)p < GD_PRODUCER_COUNT ? producer_names[p] : "?";
+}
+
 static int u32_arg(const char *opt, const char *arg, uint64_t min, uint64_t max, uint32_t *out)
 {
 	uint64_t v;
@@ -70,6 +77,11 @@ int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg)
 		return 0;
 	case O_DUMP_WQES:
 		return u32_arg("--dump_wqes", arg, 0, 1u << 20, &o->dump_wqes);
+	case O_PRODUCER:
+		o->given |= GD_INIT_GIVEN_PRODUCER;
+		ret = gd_opt_choice("--producer", arg, producer_names, &v);
+		o->producer = (enum gd_producer)v;
+		return ret;
 	case O_INITIATOR:
 		ret = gd_opt_choice("--initiator", arg, initiator_names, &v);
 		o->initiator = (enum gd_initiator)v;
@@ -104,8 +116,13 @@ int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg)
 int gd_init_opts_check(const struct gd_init_opts *o)
 {
 	if (o->initiator == GD_INIT_CPU && o->given) {
-		gd_error("--ctas, --threads, --scope, --proxy_threads and --ring_slots shape the "
-			 "proxy and IBGDA initiators; add --initiator=proxy (or ibgda)");
+		gd_error("--ctas, --threads, --scope, --proxy_threads, --ring_slots and --producer "
+			 "shape the proxy and IBGDA initiators; add --initiator=proxy (or ibgda)");
+		return -EINVAL;
+	}
+	if ((o->given & GD_INIT_GIVEN_PRODUCER) && o->initiator != GD_INIT_PROXY) {
+		gd_error("--producer belongs to --initiator=proxy (IBGDA's producers are always GPU "
+			 "threads)");
 		return -EINVAL;
 	}
 	if ((o->ibgda_fallback || o->dump_wqes) && o->initiator != GD_INIT_IBGDA &&

@@ -18,6 +18,8 @@
  *                            CTA
  *   --proxy_threads N        proxy threads, one ring each (proxy mode)
  *   --ring_slots N           slots per ring, a power of two
+ *   --producer gpu|host      proxy: the CUDA producer kernel or host threads
+ *                            (default: gpu when CUDA finds a device)
  *   --pin_cores LIST         (the tools' own option) one proxy thread per core
  *
  * Kernel launch convention (proxy and IBGDA kernels alike): grid = ctas,
@@ -37,6 +39,8 @@
 
 enum gd_initiator { GD_INIT_CPU = 0, GD_INIT_PROXY, GD_INIT_IBGDA, GD_INIT_IBGDA_CPUDB, GD_INIT_COUNT };
 enum gd_scope { GD_SCOPE_THREAD = 0, GD_SCOPE_WARP, GD_SCOPE_BLOCK, GD_SCOPE_COUNT };
+/* --producer (proxy): auto = the CUDA kernel when CUDA finds a device, else host threads */
+enum gd_producer { GD_PRODUCER_AUTO = 0, GD_PRODUCER_GPU, GD_PRODUCER_HOST, GD_PRODUCER_COUNT };
 
 #define GD_INIT_DEF_CTAS 1
 #define GD_INIT_DEF_THREADS 32
@@ -47,11 +51,13 @@ enum gd_scope { GD_SCOPE_THREAD = 0, GD_SCOPE_WARP, GD_SCOPE_BLOCK, GD_SCOPE_COU
 
 /* Which shape options the user gave (for conflict messages). */
 enum { GD_INIT_GIVEN_CTAS = 1, GD_INIT_GIVEN_THREADS = 2, GD_INIT_GIVEN_SCOPE = 4,
-       GD_INIT_GIVEN_PROXY_THREADS = 8, GD_INIT_GIVEN_RING_SLOTS = 16 };
+       GD_INIT_GIVEN_PROXY_THREADS = 8, GD_INIT_GIVEN_RING_SLOTS = 16,
+       GD_INIT_GIVEN_PRODUCER = 32 };
 
 struct gd_init_opts {
 	enum gd_initiator initiator;
 	enum gd_scope scope;
+	enum gd_producer producer; /* --producer (proxy) */
 	uint32_t ctas;
 	uint32_t threads;       /* per CTA */
 	uint32_t proxy_threads;
@@ -64,6 +70,7 @@ struct gd_init_opts {
 void gd_init_opts_defaults(struct gd_init_opts *o);
 const char *gd_initiator_name(enum gd_initiator i); /* "cpu", "proxy", "ibgda", "ibgda-cpudb" */
 const char *gd_scope_name(enum gd_scope s);         /* "thread", "warp", "block" */
+const char *gd_producer_name(enum gd_producer p);   /* "auto", "gpu", "host" */
 
 /* The option table fragment (ids GD_INIT_OPT_BASE ..) and its handler:
  * returns 0, -errno after a message, or 1 when id is not one of these. */

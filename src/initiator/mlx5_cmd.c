@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "mlx5_cmd.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define SET(b, l, f, v) gd_prm_set((b), GD_F(l, f), (v))
@@ -49,6 +50,9 @@ void gd_cmd_create_qp(uint8_t in[GD_PRM_BYTES(CREATE_QP_IN)], const struct gd_qp
 	SET(qpc, QPC, RQ_TYPE, GD_PRM_QPC_RQ_TYPE_ZERO); /* no receive queue, no SRQ */
 	SET(qpc, QPC, LOG_RQ_SIZE, 0);
 	SET(qpc, QPC, LOG_SQ_SIZE, a->log_sq_size);
+	/* F3 of the desk review: 0 (free-running) is refused by a NIC whose
+	 * clock runs real-time only; DEFAULT is what UCX's DEVX QPs set */
+	SET(qpc, QPC, TS_FORMAT, GD_PRM_QPC_TS_FORMAT_DEFAULT);
 	SET(qpc, QPC, CQN_SND, a->cqn);
 	SET(qpc, QPC, CQN_RCV, a->cqn);
 	SET(qpc, QPC, USER_INDEX, a->user_index);
@@ -73,10 +77,12 @@ void gd_cmd_rst2init(uint8_t in[GD_PRM_BYTES(MODIFY_QP_IN)], const struct gd_qp_
 	uint8_t *qpc = modify_hdr(in, GD_PRM_OP_RST2INIT_QP, p->qpn);
 	uint8_t *ads = GD_PRM_SUB(qpc, QPC, PRIMARY_ADDRESS_PATH);
 
-	SET(qpc, QPC, RWE, 1);
+	SET(qpc, QPC, RWE, 1); /* as rdma-core's own DEVX RC QP (dr_devx.c) */
 	SET(qpc, QPC, RRE, 1);
-	SET(qpc, QPC, RAE, 1);
-	SET(qpc, QPC, ATOMIC_MODE, GD_PRM_QPC_ATOMIC_UP_TO_64);
+	if (p->atomic_mode) { /* only a QP that is an atomic target needs these */
+		SET(qpc, QPC, RAE, 1);
+		SET(qpc, QPC, ATOMIC_MODE, p->atomic_mode);
+	}
 	SET(qpc, QPC, PM_STATE, GD_PRM_QPC_PM_MIGRATED);
 	SET(ads, ADS, VHCA_PORT_NUM, p->port);
 	SET(ads, ADS, PKEY_INDEX, 0);
@@ -123,4 +129,48 @@ void gd_cmd_rtr2rts(uint8_t in[GD_PRM_BYTES(MODIFY_QP_IN)], const struct gd_qp_p
 	SET(qpc, QPC, RETRY_COUNT, 7);
 	SET(qpc, QPC, RNR_RETRY, 7);
 	SET(ads, ADS, ACK_TIMEOUT, p->ack_timeout);
+}
+
+uint32_t gd_cmd_log_sra(uint32_t local_max, uint32_t peer_out_reads, uint32_t opt_o)
+{
+	uint32_t n = local_max ? local_max : 1, l = 0;
+
+	if (peer_out_reads && peer_out_reads < n)
+		n = peer_out_reads;
+	if (opt_o && opt_o < n)
+		n = opt_o;
+	while ((2u << l) <= n && l < 7) /* qpc field: 3 bits */
+		l++;
+	return l;
+}
+
+const char *gd_cmd_status_name(uint8_t status)
+{
+	switch (status) { /* the PRM's command status (Linux mlx5 cmd.c, rdma-core) */
+	case 0x00: return "OK";
+	case 0x01: return "INTERNAL_ERR";
+	case 0x02: return "BAD_OP";
+	case 0x03: return "BAD_PARAM";
+	case 0x04: return "BAD_SYS_STATE";
+	case 0x05: return "BAD_RESOURCE";
+	case 0x06: return "RESOURCE_BUSY";
+	case 0x08: return "EXCEED_LIM";
+	case 0x09: return "BAD_RES_STATE";
+	case 0x0a: return "BAD_INDEX";
+	case 0x0f: return "NO_RESOURCES";
+	case 0x10: return "BAD_QP_STATE";
+	case 0x30: return "BAD_PKT";
+	case 0x40: return "BAD_SIZE_OUTS_CQES";
+	case 0x50: return "BAD_INPUT_LEN";
+	case 0x51: return "BAD_OUTPUT_LEN";
+	default: return "UNKNOWN_STATUS";
+	}
+}
+
+void gd_cmd_status_text(char *buf, size_t len, const uint8_t out[GD_PRM_BYTES(CMD_OUT)])
+{
+	uint8_t st = (uint8_t)gd_prm_get(out, GD_F(CMD_OUT, STATUS));
+
+	snprintf(buf, len, "status 0x%x %s, syndrome 0x%08x", st, gd_cmd_status_name(st),
+		 (unsigned)gd_prm_get(out, GD_F(CMD_OUT, SYNDROME)));
 }

@@ -10,6 +10,7 @@
 #define GD_MLX5_CMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mlx5_prm.h"
@@ -32,6 +33,11 @@ struct gd_qp_path {
 	uint8_t sl, tclass, gid_index, hop_limit;
 	uint8_t ack_timeout;                /* 4.096 us x 2^N (-u), 0 = infinite */
 	uint8_t rgid[16], rmac[6];
+	/* 0: a requester only (IBGDA's QPs: no remote access, no atomic_mode;
+	 * F4 of the desk review); else the atomic_mode of a QP that is also an
+	 * atomic target: rae set, GD_PRM_QPC_ATOMIC_UP_TO_64 with extended
+	 * atomics, GD_PRM_QPC_ATOMIC_IB_COMPAT without */
+	uint8_t atomic_mode;
 };
 
 void gd_cmd_query_hca_cap(uint8_t in[GD_PRM_BYTES(QUERY_HCA_CAP_IN)], uint32_t cap_type);
@@ -40,5 +46,17 @@ void gd_cmd_create_qp(uint8_t in[GD_PRM_BYTES(CREATE_QP_IN)], const struct gd_qp
 void gd_cmd_rst2init(uint8_t in[GD_PRM_BYTES(MODIFY_QP_IN)], const struct gd_qp_path *p);
 void gd_cmd_init2rtr(uint8_t in[GD_PRM_BYTES(MODIFY_QP_IN)], const struct gd_qp_path *p);
 void gd_cmd_rtr2rts(uint8_t in[GD_PRM_BYTES(MODIFY_QP_IN)], const struct gd_qp_path *p);
+
+/* log2 of the READs/atomics this requester keeps outstanding (qpc
+ * log_sra_max): at most what the local device takes (max_qp_rd_atom), what
+ * the peer's responder accepts (its max_dest_rd_atomic = the out_reads it
+ * sent; 0 = unknown) and -o (0 = not given), rounded down to a power of two
+ * (F5 of the desk review; the verbs path takes the same minimum). */
+uint32_t gd_cmd_log_sra(uint32_t local_max, uint32_t peer_out_reads, uint32_t opt_o);
+
+/* A failed DEVX command's answer as text: "status 0x3 BAD_PARAM, syndrome
+ * 0x1234abcd" from the command's output mailbox (F11 of the desk review). */
+const char *gd_cmd_status_name(uint8_t status);
+void gd_cmd_status_text(char *buf, size_t len, const uint8_t out[GD_PRM_BYTES(CMD_OUT)]);
 
 #endif

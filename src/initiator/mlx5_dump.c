@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "ibgda_dev.h"
 #include "mlx5_wqe.h"
 
 static int fmt_operands(char *b, size_t len, const struct gd_mlx5_wqe_view *v)
@@ -84,4 +85,36 @@ void gd_mlx5_format_cqe(char *buf, size_t len, const uint8_t *cqe)
 		snprintf(buf, len, "cqe opcode %u owner %u qpn 0x%06x wqe_counter %u byte_cnt %u",
 			 op, gd_mlx5_cqe_owner(cqe), gd_mlx5_cqe_qpn(cqe),
 			 gd_mlx5_cqe_wqe_counter(cqe), gd_mlx5_cqe_byte_cnt(cqe));
+}
+
+void gd_ibgda_err_text(char *buf, size_t len, const struct gd_ibgda_err *e, int collapsed)
+{
+	static const char *const where[] = {"?",	"reserve",	"publish",	"ring lock",
+					    "poll",	"run deadline", "fetch check"};
+
+	if (e->code == GD_IBGDA_ERR_CQE)
+		snprintf(buf, len,
+			 "error CQE on QP 0x%x, WQE %u (%s): %s (syndrome 0x%02x, vendor 0x%02x)%s",
+			 e->qpn, e->wqe_counter, gd_mlx5_opcode_name(e->wqe_opcode),
+			 gd_mlx5_syndrome_name(e->syndrome), e->syndrome, e->vendor,
+			 e->syndrome == GD_MLX5_SYND_WR_FLUSH && collapsed
+				 ? "; a flush: an earlier WQE failed first and the QP went to the "
+				   "error state, and a collapsed CQ keeps only the latest CQE, so "
+				   "the cause may be masked"
+				 : "");
+	else if (e->code == GD_IBGDA_ERR_FETCH)
+		snprintf(buf, len,
+			 "a fetched atomic result on QP 0x%x decodes to %llu, %llu was due: the "
+			 "byte order of 8-byte fetched results (the device's "
+			 "atomic_req_8B_endianness_mode) is not the one the kernels decode with, or "
+			 "the target word was changed by someone else",
+			 e->qpn, (unsigned long long)e->fetched, (unsigned long long)e->expected);
+	else
+		snprintf(buf, len,
+			 "%s on QP 0x%x in %s: resv_head %llu ready_head %llu prod_idx %llu "
+			 "cons_idx %llu dbr %u",
+			 e->code == GD_IBGDA_ERR_TIMEOUT ? "deadline passed (--timeout)" : "stopped",
+			 e->qpn, where[e->where < 7 ? e->where : 0],
+			 (unsigned long long)e->resv_head, (unsigned long long)e->ready_head,
+			 (unsigned long long)e->prod_idx, (unsigned long long)e->cons_idx, e->dbr);
 }

@@ -41,7 +41,9 @@ enum {
 	GD_PRM_QPC_PM_MIGRATED = 0x3,
 	GD_PRM_QPC_RQ_TYPE_SRQ = 0x1,
 	GD_PRM_QPC_RQ_TYPE_ZERO = 0x3,
+	GD_PRM_QPC_ATOMIC_IB_COMPAT = 0x1,
 	GD_PRM_QPC_ATOMIC_UP_TO_64 = 0x3,
+	GD_PRM_QPC_TS_FORMAT_DEFAULT = 0x1, /* the device's default clock (UCX's choice) */
 	GD_PRM_CQC_CQE_SZ_64 = 0x0,
 	GD_PRM_HCA_CAP_GENERAL = 0x0,      /* op_mod = (cap type << 1) | current */
 	GD_PRM_HCA_CAP_ATOMIC = 0x3,
@@ -128,6 +130,7 @@ enum {
 	X(QPC, LOG_RQ_STRIDE, 0x4d, 3)                                         \
 	X(QPC, NO_SQ, 0x50, 1)                                                 \
 	X(QPC, LOG_SQ_SIZE, 0x51, 4)                                           \
+	X(QPC, TS_FORMAT, 0x58, 2)                                             \
 	X(QPC, UAR_PAGE, 0x68, 24)                                             \
 	X(QPC, USER_INDEX, 0x88, 24)                                           \
 	X(QPC, LOG_PAGE_SIZE, 0xa3, 5)                                         \

@@ -224,6 +224,21 @@ GD_HD void gd_mlx5_masked_cs64(struct gd_mlx5_seg out[2], uint64_t swap, uint64_
 	out[1] = gd_mlx5_atomic(swap_mask, compare_mask);
 }
 
+/* A fetched atomic result as the requester's NIC wrote it into local
+ * memory, decoded: 8-byte results in host order where the device runs
+ * atomic_req_8B_endianness_mode 1 (host: what mlx5_core sets where the
+ * device offers it), big-endian where it runs 0 (be = 1); 4-byte masked
+ * results always big-endian (NVSHMEM swaps them likewise). */
+GD_HD uint64_t gd_mlx5_fetched64(uint64_t raw, int be)
+{
+	return be ? gd_be64(raw) : raw;
+}
+
+GD_HD uint32_t gd_mlx5_fetched32(uint32_t raw)
+{
+	return gd_be32(raw);
+}
+
 /* DS units of an inline WRITE carrying len bytes: ctrl + raddr + 4-byte
  * header + payload, rounded up to 16 bytes. */
 GD_HD uint32_t gd_mlx5_inline_ds(uint32_t len)

@@ -33,7 +33,49 @@ struct gd_prod_args {
 	uint64_t per_group;     /* requests per group */
 	uint64_t region_bytes;  /* distance between regions */
 	struct gd_ring_fail *fail; /* first failure (code 0 = none) */
+	struct gd_prod_clock *clock; /* issue and completion times, or NULL */
+	uint64_t trap_after;    /* FAULT INJECTION (tests): group 0's GPU producer traps
+				 * before request k == trap_after (0 = never) */
 };
+
+/*
+ * Issue rate and completion rate apart (a GPU run's message rate mixes the
+ * producers' issue with the transport's completion): on the producers' own
+ * clock (%globaltimer on the GPU, CLOCK_MONOTONIC on the host), start is the
+ * first group's start, issued the last descriptor written, quiet the end of
+ * the quiet. Zeroed memory the producers reach (mapped for the GPU).
+ */
+struct gd_prod_clock {
+	uint64_t start;  /* min over groups (0 = unset) */
+	uint64_t issued; /* max over groups */
+	uint64_t quiet;
+};
+
+/* *w = min(*w, t) (a zero *w counts as unset), or max with !min. */
+GD_HD void gd_prod_clock_mark(uint64_t *w, uint64_t t, int min)
+{
+	uint64_t old = gd_hd_load_acq(w);
+
+	while (min ? (!old || t < old) : t > old) {
+		uint64_t seen = gd_hd_cas(w, old, t);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+GD_HD void gd_prod_mark_start(const struct gd_prod_args *a)
+{
+	if (a->clock)
+		gd_prod_clock_mark(&a->clock->start, gd_hd_now_ns(), 1);
+}
+
+GD_HD void gd_prod_mark_issued(const struct gd_prod_args *a)
+{
+	if (a->clock)
+		gd_prod_clock_mark(&a->clock->issued, gd_hd_now_ns(), 0);
+}
 
 GD_HD void gd_prod_req(const struct gd_prod_args *a, uint32_t group, uint64_t k,
 		       struct gd_req *r)

@@ -27,9 +27,14 @@ extern "C" __global__ void gd_proxy_produce_thread(struct gd_prod_args a)
 
 	if (g >= a.ngroups)
 		return;
-	for (uint64_t k = 0; k < a.per_group; k++)
+	gd_prod_mark_start(&a);
+	for (uint64_t k = 0; k < a.per_group; k++) {
+		if (a.trap_after && g == 0 && k == a.trap_after)
+			__trap(); /* fault injection (tests) */
 		if (gd_prod_issue(&a, g, k, 1, &cache))
 			return;
+	}
+	gd_prod_mark_issued(&a);
 }
 
 extern "C" __global__ void gd_proxy_produce_warp(struct gd_prod_args a)
@@ -40,6 +45,8 @@ extern "C" __global__ void gd_proxy_produce_warp(struct gd_prod_args a)
 	const struct gd_ring_view *r = &a.set.ring[ring];
 	uint64_t cache = 0;
 
+	if (lane == 0)
+		gd_prod_mark_start(&a);
 	for (uint64_t k = 0; k < a.per_group; k += 32) {
 		uint32_t n = a.per_group - k < 32 ? (uint32_t)(a.per_group - k) : 32;
 		uint64_t idx = 0, code = 0;
@@ -47,6 +54,8 @@ extern "C" __global__ void gd_proxy_produce_warp(struct gd_prod_args a)
 		if (lane == 0) {
 			struct gd_ring_fail f = {};
 
+			if (a.trap_after && g == 0 && k >= a.trap_after)
+				__trap(); /* fault injection (tests) */
 			idx = gd_ring_reserve(r, n);
 			code = gd_ring_wait_space(&a.set, ring, idx, n, &cache, &f);
 			if (code)
@@ -78,6 +87,8 @@ extern "C" __global__ void gd_proxy_produce_warp(struct gd_prod_args a)
 						(v[kw] & ~1ull) | gd_desc_lap(idx + s, r->log2));
 		}
 	}
+	if (lane == 0)
+		gd_prod_mark_issued(&a);
 }
 
 extern "C" __global__ void gd_proxy_produce_block(struct gd_prod_args a)
@@ -88,12 +99,16 @@ extern "C" __global__ void gd_proxy_produce_block(struct gd_prod_args a)
 	const struct gd_ring_view *r = &a.set.ring[ring];
 	uint64_t cache = 0;
 
+	if (t == 0)
+		gd_prod_mark_start(&a);
 	for (uint64_t k = 0; k < a.per_group; k += bs) {
 		uint32_t n = a.per_group - k < bs ? (uint32_t)(a.per_group - k) : bs;
 
 		if (t == 0) {
 			struct gd_ring_fail f = {};
 
+			if (a.trap_after && g == 0 && k >= a.trap_after)
+				__trap(); /* fault injection (tests) */
 			s_idx = gd_ring_reserve(r, n);
 			s_code = gd_ring_wait_space(&a.set, ring, s_idx, n, &cache, &f);
 			if (s_code)
@@ -113,6 +128,8 @@ extern "C" __global__ void gd_proxy_produce_block(struct gd_prod_args a)
 		}
 		__syncthreads();
 	}
+	if (t == 0)
+		gd_prod_mark_issued(&a);
 }
 
 /* After the producers: one thread quiets every ring (the grid's end). */
@@ -122,6 +139,8 @@ extern "C" __global__ void gd_proxy_quiet(struct gd_prod_args a)
 
 	if (gd_ring_quiet(&a.set, &f))
 		gd_ring_fail_record(a.fail, &f);
+	else if (a.clock)
+		gd_hd_store_rel(&a.clock->quiet, gd_hd_now_ns());
 }
 
 /* Put + quiet round trips from one thread; samples in ns (%globaltimer). */

@@ -11,23 +11,46 @@
 #include <time.h>
 
 #include "loop.h"
+#include "bench_report.h"
+#include "cuda.h"
 #include "gd.h"
+#include "gpu_prod.h"
 #include "hostprod.h"
 #include "initiator.h"
 #include "log.h"
 #include "oob.h"
 #include "proxy.h"
 #include "transport_verbs.h"
+#ifdef HAVE_LIBFABRIC
+#include "transport_ofi.h"
+#endif
 
 #define PEER_CHECK_NS 100000000ull
 #define MAX_BATCH 64
 
+/* What the producers write besides the ring: mapped memory for the GPU. */
+struct shared {
+	struct gd_ring_fail fail;
+	struct gd_prod_clock clock;
+};
+
+/* The initiating side's producer, chosen once (attach). */
+struct pb_state {
+	struct gd_gpu_prod *gp; /* NULL: host producer threads */
+	struct gd_report_initiator ini;
+	char why[160];
+};
+
 struct run {
 	struct gd_loop *l;
+	struct pb_state *st;
 	struct gd_tv *tv;
+	struct gd_tof *tof;		/* --fabric ofi: the libfabric transport instead */
 	struct gd_proxy *px;
-	struct gd_ring_fail fail;
+	struct shared *sh;      /* the host's view */
+	struct gd_host_prod *h; /* host producers while they run */
 	struct gd_prod_args a;
+	uint64_t max_ns;        /* the GPU producers' deadline */
 	int cores[GD_RING_MAX];
 	uint32_t ncores;
 };
@@ -63,6 +86,23 @@ static uint32_t parse_cores(const char *list, int *cores, uint32_t max)
 	return n;
 }
 
+/* A loop run without attach (no initiator state): host producer threads. */
+static struct pb_state host_only;
+
+/* The failure record and the clock where the producers reach them. */
+static int shared_alloc(struct run *r)
+{
+	void *dev = NULL;
+
+	r->sh = r->st->gp ? gd_gpu_prod_mapped(r->st->gp, sizeof(*r->sh), &dev)
+			  : (dev = calloc(1, sizeof(*r->sh)));
+	if (!r->sh)
+		return -ENOMEM;
+	r->a.fail = &((struct shared *)dev)->fail;
+	r->a.clock = &((struct shared *)dev)->clock;
+	return 0;
+}
+
 static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 {
 	const struct gd_loop_cfg *c = &l->cfg;
@@ -72,13 +112,26 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 
 	memset(r, 0, sizeof(*r));
 	r->l = l;
+	r->st = l->state ? l->state : &host_only;
 	for (uint32_t i = 0; i < c->nqp && i < 256; i++)
 		qps[i] = (struct gd_tv_qp){ l->q[i].qp, l->q[i].local_addr, l->q[i].lkey,
 					    l->q[i].remote_addr, l->q[i].rkey };
-	r->tv = gd_tv_create(qps, c->nqp, l->send_cq, c->init.proxy_threads, batch,
-			     c->max_inline);
-	if (!r->tv)
-		return -ENOMEM;
+#ifdef HAVE_LIBFABRIC
+	if (l->fab == &gd_fabric_ofi) { /* the fabric seam's libfabric side */
+		r->tof = gd_tof_create(l->q, c->nqp, l->scq, c->init.proxy_threads, batch,
+				       c->max_inline);
+		if (!r->tof)
+			return -ENOMEM;
+		gd_tof_ops(r->tof, &cfg.tp);
+	}
+#endif
+	if (!r->tof) {
+		r->tv = gd_tv_create(qps, c->nqp, l->send_cq, c->init.proxy_threads, batch,
+				     c->max_inline);
+		if (!r->tv)
+			return -ENOMEM;
+		gd_tv_ops(r->tv, &cfg.tp);
+	}
 	if (c->pin_cores[0])
 		r->ncores = parse_cores(c->pin_cores, r->cores, GD_RING_MAX);
 	cfg.nthreads = c->init.proxy_threads;
@@ -89,9 +142,9 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 	cfg.timeout_ns = (uint64_t)c->timeout_ms * 1000000ull;
 	cfg.cores = r->ncores ? r->cores : NULL;
 	cfg.ncores = r->ncores;
-	gd_tv_ops(r->tv, &cfg.tp);
+	cfg.mem = r->st->gp ? gd_gpu_prod_ring_mem(r->st->gp) : NULL;
 	r->px = gd_proxy_create(&cfg);
-	if (!r->px || gd_proxy_start(r->px))
+	if (!r->px || shared_alloc(r) || gd_proxy_start(r->px))
 		return -EINVAL;
 	gd_proxy_ring_set(r->px, &r->a.set);
 	r->a.op = desc_op(c);
@@ -100,7 +153,11 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 	r->a.nregions = 1;
 	r->a.size = size;
 	r->a.region_bytes = 0; /* offsets are relative to each QP's own regions */
-	r->a.fail = &r->fail;
+	/* FAULT INJECTION for the GPU tier's fault cells: the kernel traps */
+	if (r->st->gp && getenv("GDPERF_TEST_GPU_TRAP_AFTER"))
+		r->a.trap_after = strtoull(getenv("GDPERF_TEST_GPU_TRAP_AFTER"), NULL, 0);
+	/* >= 1 us per request on top of --timeout, as the GPU tier's program */
+	r->max_ns = cfg.timeout_ns + c->iters * c->nqp * 1000ull;
 	return 0;
 }
 
@@ -108,19 +165,35 @@ static void run_close(struct run *r)
 {
 	gd_proxy_destroy(r->px);
 	gd_tv_destroy(r->tv);
+#ifdef HAVE_LIBFABRIC
+	gd_tof_destroy(r->tof);
+#endif
+	if (r->st->gp)
+		gd_gpu_prod_free_mapped(r->st->gp, r->sh);
+	else
+		free(r->sh);
 }
 
-/* While producers run: ^C, the peer and the proxy's error word stop them. */
-static int watch(struct run *r, struct gd_host_prod *h)
+static bool producers_done(const struct run *r)
+{
+	return r->st->gp ? gd_gpu_prod_done(r->st->gp) : gd_host_prod_done(r->h);
+}
+
+/* While producers run: ^C, the peer and the proxy's error word stop them;
+ * past the GPU producers' deadline they are asked to stop (the finish then
+ * waits 5 s more and says so). */
+static int watch(struct run *r)
 {
 	struct gd_loop *l = r->l;
-	uint64_t last = gd_now_ns();
-	struct timespec ts = { 0, 1000000 };
+	uint64_t last = gd_now_ns(), t0 = last;
+	struct timespec ts = { 0, r->st->gp ? 20000 : 1000000 };
 
-	while (!gd_host_prod_done(h)) {
+	while (!producers_done(r)) {
 		uint64_t now = gd_now_ns();
 		int ret;
 
+		if (r->st->gp && now - t0 > r->max_ns)
+			return 0;
 		if (gd_bench_stop) {
 			gd_proxy_stop_producers(r->px);
 			gd_error("interrupted");
@@ -154,8 +227,8 @@ static int report_fault(struct run *r, int code)
 
 	if (e)
 		gd_proxy_describe(r->px, e, msg, sizeof(msg));
-	else if (r->fail.code)
-		gd_proxy_describe_fail(&r->fail, msg, sizeof(msg));
+	else if (r->sh->fail.code)
+		gd_proxy_describe_fail(&r->sh->fail, msg, sizeof(msg));
 	else
 		snprintf(msg, sizeof(msg), "the producers stopped (%d)", code);
 	gd_error("proxy: %s", msg);
@@ -167,24 +240,51 @@ static int report_fault(struct run *r, int code)
 	return -EIO;
 }
 
+static int start_producers(struct run *r, uint64_t lat_n, uint64_t *lat_ns)
+{
+	const struct gd_init_opts *o = &r->l->cfg.init;
+
+	if (r->st->gp)
+		return lat_ns ? gd_gpu_prod_start_lat(r->st->gp, &r->a, lat_n, lat_ns)
+			      : gd_gpu_prod_start(r->st->gp, &r->a, o->scope, o->ctas, o->threads);
+	return lat_ns ? gd_host_prod_start_lat(&r->a, lat_n, lat_ns, &r->h)
+		      : gd_host_prod_start(&r->a, o->ctas, NULL, 0, &r->h);
+}
+
+/* lat_ns: n samples where the producers write them (mapped for the GPU). */
 static int produce(struct run *r, uint64_t lat_n, uint64_t *lat_ns, uint64_t *ns)
 {
-	const struct gd_loop_cfg *c = &r->l->cfg;
-	struct gd_host_prod *h = NULL;
 	int ret, code;
 
-	ret = lat_ns ? gd_host_prod_start_lat(&r->a, lat_n, lat_ns, &h)
-		     : gd_host_prod_start(&r->a, c->init.ctas, NULL, 0, &h);
-	if (ret && !h)
+	ret = start_producers(r, lat_n, lat_ns);
+	if (ret && !r->st->gp && !r->h)
 		return ret;
-	ret = watch(r, h);
-	code = gd_host_prod_finish(h, ns);
+	if (ret) { /* a launch failed: the proxy threads still end cleanly */
+		gd_proxy_stop_producers(r->px);
+		code = r->st->gp ? ret : gd_host_prod_finish(r->h, ns);
+	} else {
+		ret = watch(r);
+		code = r->st->gp ? gd_gpu_prod_finish(r->st->gp, r->px, r->max_ns, ns)
+				 : gd_host_prod_finish(r->h, ns);
+	}
+	r->h = NULL;
 	gd_proxy_join(r->px);
-	if (ret)
+	if (ret && !code)
 		return ret;
 	if (code || gd_proxy_error(r->px))
 		return report_fault(r, code);
 	return 0;
+}
+
+/* Issue and completion rates on the producers' clock (prod.h). */
+static void rates(const struct run *r, uint64_t total, struct gd_bw_result *res)
+{
+	const struct gd_prod_clock *k = &r->sh->clock;
+
+	if (!k->start || k->issued <= k->start || k->quiet <= k->start)
+		return;
+	res->issue_rate = (double)total * 1e9 / (double)(k->issued - k->start);
+	res->completion_rate = (double)total * 1e9 / (double)(k->quiet - k->start);
 }
 
 /* bw: the initiator's measurement through the ring; a receiver only (the
@@ -213,6 +313,7 @@ static int proxy_run_bw(struct gd_loop *l, uint64_t size, struct gd_bw_result *r
 	total = r.a.per_group * groups;
 	ret = produce(&r, 0, NULL, &ns);
 	gd_proxy_get_stats(r.px, &st);
+	rates(&r, total, res);
 	run_close(&r);
 	if (ret)
 		return ret;
@@ -238,16 +339,16 @@ static int drain_receives(struct gd_loop *l, uint64_t n)
 {
 	uint64_t got = 0, now, last = gd_now_ns(), check = last;
 	uint64_t timeout = (uint64_t)l->cfg.timeout_ms * 1000000ull;
-	struct ibv_wc wc[16];
+	struct gd_fab_cqe wc[16];
 
 	while (got < n) {
-		int ne = ibv_poll_cq(l->recv_cq, 16, wc);
+		int ne = l->fab->poll(l->rcq, wc, 16);
 
 		for (int k = 0; k < ne; k++) {
-			if (wc[k].status != IBV_WC_SUCCESS)
+			if (wc[k].status)
 				return gd_loop_wc_failed(l, &wc[k], true);
 			l->q[0].recv_done++;
-			if (gd_ops_post_recv(&l->q[0], 1)) {
+			if (l->fab->post_recv(&l->q[0], 1)) {
 				l->exit_code = GD_EXIT_FAIL;
 				return -EIO;
 			}
@@ -279,10 +380,30 @@ static int drain_receives(struct gd_loop *l, uint64_t n)
 	return 0;
 }
 
+/* The latency samples where the producers write them: mapped for the GPU. */
+static uint64_t *samples_alloc(const struct pb_state *st, uint64_t n, uint64_t **dev)
+{
+	uint64_t *p;
+
+	if (st->gp)
+		return gd_gpu_prod_mapped(st->gp, n * sizeof(*p), (void **)dev);
+	p = calloc(n, sizeof(*p));
+	*dev = p;
+	return p;
+}
+
+static void samples_free(const struct pb_state *st, uint64_t *p)
+{
+	if (st->gp)
+		gd_gpu_prod_free_mapped(st->gp, p);
+	else
+		free(p);
+}
+
 static int proxy_run_lat(struct gd_loop *l, uint64_t size, double **samples, size_t *n)
 {
 	const struct gd_loop_cfg *c = &l->cfg;
-	uint64_t *ns;
+	uint64_t *ns, *dev = NULL;
 	struct run r;
 	int ret;
 
@@ -290,26 +411,22 @@ static int proxy_run_lat(struct gd_loop *l, uint64_t size, double **samples, siz
 	*n = 0;
 	if (!c->initiator)
 		return c->receiver ? drain_receives(l, c->iters) : 0;
-	ns = calloc(c->iters, sizeof(*ns));
-	*samples = calloc(c->iters, sizeof(**samples));
-	if (!ns || !*samples) {
-		free(ns);
-		free(*samples);
-		*samples = NULL;
-		return -ENOMEM;
-	}
 	ret = run_open(&r, l, size);
+	ns = samples_alloc(r.st, c->iters, &dev);
+	*samples = calloc(c->iters, sizeof(**samples));
+	if (!ret && (!ns || !*samples))
+		ret = -ENOMEM;
 	if (!ret) {
 		r.a.ngroups = 1;
 		r.a.per_group = c->iters;
-		ret = produce(&r, c->iters, ns, NULL);
+		ret = produce(&r, c->iters, dev, NULL);
 	} else {
 		l->exit_code = GD_EXIT_FAIL;
 	}
-	run_close(&r);
 	for (uint64_t i = 0; !ret && i < c->iters; i++)
 		(*samples)[i] = (double)ns[i] / 1000.0;
-	free(ns);
+	samples_free(r.st, ns);
+	run_close(&r);
 	if (ret) {
 		free(*samples);
 		*samples = NULL;
@@ -319,9 +436,98 @@ static int proxy_run_lat(struct gd_loop *l, uint64_t size, double **samples, siz
 	return 0;
 }
 
+static void host_producer(struct pb_state *st, const char *why)
+{
+	if (why != st->why)
+		snprintf(st->why, sizeof(st->why), "%s", why);
+	st->ini.producer = GD_HOST_PRODUCER_LABEL;
+	st->ini.producer_kind = "host";
+}
+
+/* --producer auto: does CUDA find a device? No: why not, in *why. */
+static bool cuda_finds_device(char *why, size_t len)
+{
+#ifndef HAVE_CUDA_TOOLKIT
+	snprintf(why, len, "default: this gdperf was built without nvcc (no GPU producer kernel)");
+	return false;
+#else
+	int count = 0;
+
+	if (gd_cuda_load(true)) {
+		snprintf(why, len, "default: %s", gd_cuda_load_error()); /* "no CUDA driver: ..." */
+		return false;
+	}
+	if (gd_cuda_device_count(&count) || count <= 0) {
+		snprintf(why, len, "default: CUDA finds no device");
+		return false;
+	}
+	return true;
+#endif
+}
+
+/* The initiating side picks its producer once: the CUDA kernel on the GPU
+ * of --use_cuda (else CUDA device 0), or host threads. */
+static int choose_producer(const struct gd_loop_cfg *c, struct pb_state *st)
+{
+	enum gd_producer want = c->init.producer;
+	int dev = c->producer_cuda, ret;
+
+	if (want == GD_PRODUCER_HOST) {
+		host_producer(st, "--producer host");
+		return 0;
+	}
+	if (want == GD_PRODUCER_AUTO && !cuda_finds_device(st->why, sizeof(st->why))) {
+		host_producer(st, st->why);
+		return 0;
+	}
+	ret = gd_gpu_prod_open(dev, &st->gp);
+	if (ret) {
+		gd_error("--initiator=proxy: cannot run the CUDA producer kernel on CUDA device %d "
+			 "(%s); use --producer host, or fix the GPU (gd_devinfo --gpu)", dev,
+			 ret == -ENOSYS ? "built without nvcc" : "no usable CUDA GPU");
+		return -ENODEV;
+	}
+	snprintf(st->why, sizeof(st->why), "%s, the CUDA producer kernel on %s",
+		 want == GD_PRODUCER_GPU ? "--producer gpu" : "default: CUDA found a device",
+		 gd_gpu_prod_name(st->gp));
+	st->ini.producer = gd_gpu_prod_name(st->gp);
+	st->ini.producer_kind = "gpu";
+	return 0;
+}
+
+static int pb_attach(const struct gd_loop_attach *a, void **state)
+{
+	struct pb_state *st = calloc(1, sizeof(*st));
+
+	*state = st;
+	if (!st)
+		return -ENOMEM;
+	st->ini.producer_why = st->why;
+	return choose_producer(a->cfg, st);
+}
+
+static const struct gd_report_initiator *pb_describe(const void *state)
+{
+	return state ? &((const struct pb_state *)state)->ini : NULL;
+}
+
+static void pb_detach(void *state)
+{
+	struct pb_state *st = state;
+
+	if (!st)
+		return;
+	gd_gpu_prod_close(st->gp);
+	free(st);
+}
+
 /* The proxy initiator behind the engine's loop seam (loop.h). */
 const struct gd_loop_ops gd_loop_proxy = {
 	.name = "proxy",
 	.run_bw = proxy_run_bw,
 	.run_lat = proxy_run_lat,
+	.attach = pb_attach,
+	/* no connect: the proxy posts on the bench's own QPs, connected as usual */
+	.describe = pb_describe,
+	.detach = pb_detach,
 };

@@ -114,24 +114,35 @@ static void build_wr(const struct gd_tv *t, const struct gd_tv_qp *q, const stru
 		wr->send_flags = IBV_SEND_INLINE;
 }
 
-static int tv_post(void *ctx, uint32_t thread, uint32_t qp, const struct gd_req *reqs, uint32_t n,
-		   uint64_t signal_id)
+struct ibv_send_wr *gd_tv_build(struct gd_tv *t, uint32_t thread, uint32_t qp,
+				const struct gd_req *reqs, uint32_t n, uint64_t signal_id)
 {
-	struct gd_tv *t = ctx;
 	struct tv_thread *th = &t->th[thread];
-	const struct gd_tv_qp *q = &t->qps[qp];
 	uint64_t wr_id = (uint64_t)qp << QP_SHIFT | (signal_id & ID_MASK);
-	struct ibv_send_wr *bad = NULL;
 
-	if (n > t->max_chain || qp >= t->nqps)
-		return -EINVAL;
+	if (!n || n > t->max_chain || qp >= t->nqps)
+		return NULL;
 	for (uint32_t i = 0; i < n; i++) {
-		build_wr(t, q, &reqs[i], &th->wr[i], &th->sge[i], wr_id);
+		build_wr(t, &t->qps[qp], &reqs[i], &th->wr[i], &th->sge[i], wr_id);
 		th->wr[i].next = i + 1 < n ? &th->wr[i + 1] : NULL;
 	}
 	th->wr[n - 1].send_flags |= IBV_SEND_SIGNALED;
 	__atomic_store_n(&t->last_op[qp], reqs[n - 1].op, __ATOMIC_RELAXED);
-	return -ibv_post_send(q->qp, th->wr, &bad);
+	return th->wr;
+}
+
+uint32_t gd_tv_last_op(const struct gd_tv *t, uint32_t qp)
+{
+	return qp < t->nqps ? __atomic_load_n(&t->last_op[qp], __ATOMIC_RELAXED) : 0;
+}
+
+static int tv_post(void *ctx, uint32_t thread, uint32_t qp, const struct gd_req *reqs, uint32_t n,
+		   uint64_t signal_id)
+{
+	struct gd_tv *t = ctx;
+	struct ibv_send_wr *bad = NULL, *wr = gd_tv_build(t, thread, qp, reqs, n, signal_id);
+
+	return wr ? -ibv_post_send(t->qps[qp].qp, wr, &bad) : -EINVAL;
 }
 
 static int tv_poll(void *ctx, uint32_t thread, struct gd_tp_comp *c, int max)
@@ -149,7 +160,7 @@ static int tv_poll(void *ctx, uint32_t thread, struct gd_tp_comp *c, int max)
 		c[i].qp_num = wc[i].qp_num;
 		c[i].id = wc[i].wr_id & ID_MASK;
 		c[i].status = wc[i].status;
-		c[i].op = qp < t->nqps ? __atomic_load_n(&t->last_op[qp], __ATOMIC_RELAXED) : 0;
+		c[i].op = gd_tv_last_op(t, qp);
 	}
 	return n;
 }

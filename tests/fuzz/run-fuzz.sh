@@ -58,14 +58,14 @@ cat >"$work/config.h" <<'EOH'
 #define GD_FEATURE_LIBFABRIC 0
 EOH
 echo '#define GD_BUILD_VERSION "fuzz"' > "$work/gd_version.h"
-cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator $(pkg-config --cflags json-c)"
+cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator -I$srcdir/src/fabric $(pkg-config --cflags json-c)"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="$(pkg-config --libs json-c) -lm"
 common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c \
 	$srcdir/src/initiator/initiator.c $srcdir/src/initiator/proxy_check.c \
-	$srcdir/src/initiator/ibgda_check.c"
+	$srcdir/src/initiator/ibgda_check.c $srcdir/src/fabric/fabric_opts.c"
 # what the initiator options need, for the targets that do not link it anyway
-optdeps="$srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c"
+optdeps="$srcdir/src/discover/fabric_rule.c $srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c"
 
 # shellcheck disable=SC2086
 "$CLANG" $cflags -DGD_FUZZ_SEEDS -o "$work/gen_seeds" "$srcdir/tests/fuzz/fuzz_wire.c" \
@@ -76,7 +76,7 @@ optdeps="$srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/mac
 	$common $optdeps $libs
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
-	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/version.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
+	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/discover/fabric_rule.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/version.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
 	"$srcdir/src/core/readfile.c" "$srcdir/src/gpu/cuda.c" $common $libs -ldl
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \

@@ -9,7 +9,9 @@
  *                [--scope thread|warp|block] [--ctas N] [--threads N]
  *                [--proxy_threads N] [--ring_slots N] [--requests N per group]
  *                [--validate] [--lat N] [--timeout SEC] [--fail_after N]
- *                [--pin_cores LIST]
+ *                [--pin_cores LIST] [--trap_after N]
+ * --trap_after N: FAULT INJECTION, group 0 of the GPU producer traps at its
+ * N-th request (the kernel fails; the program must exit 1, the GPU stay usable).
  *
  * Exit: 0 ok, 1 failed (validation, fault, deadline), 2 usage, 3 no GPU or
  * built without nvcc (GPU producer only).
@@ -33,7 +35,7 @@ struct cfg {
 	bool gpu, validate;
 	uint32_t op, size, ctas, threads, proxy_threads, slots, ncores;
 	enum gd_scope scope;
-	uint64_t requests, lat, timeout_s, fail_after;
+	uint64_t requests, lat, timeout_s, fail_after, trap_after;
 	int cores[GD_RING_MAX];
 };
 
@@ -46,7 +48,14 @@ struct env {
 	struct gd_sw_transport *sw;
 	struct gd_proxy *px;
 	struct gd_ring_fail *fail, *fail_dev;
+	struct gd_prod_clock *clock; /* host view; after the failure record */
 	struct gd_prod_args a;
+};
+
+/* What the producers write besides the ring (mapped memory for the GPU). */
+struct shared {
+	struct gd_ring_fail fail;
+	struct gd_prod_clock clock;
 };
 
 static uint8_t pattern(uint64_t i)
@@ -59,7 +68,7 @@ static int usage(const char *why)
 	fprintf(stderr, "gd_proxy_gpu: %s\nusage: gd_proxy_gpu [--producer gpu|host] [--op "
 		"write|read|fadd|cas] [--size N] [--scope thread|warp|block] [--ctas N] [--threads N] "
 		"[--proxy_threads N] [--ring_slots N] [--requests N] [--validate] [--lat N] "
-		"[--timeout SEC] [--fail_after N] [--pin_cores LIST]\n", why);
+		"[--timeout SEC] [--fail_after N] [--trap_after N] [--pin_cores LIST]\n", why);
 	return GD_EXIT_USAGE;
 }
 
@@ -82,6 +91,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 		{ "proxy_threads", 1, 0, 'p' }, { "ring_slots", 1, 0, 'r' },
 		{ "requests", 1, 0, 'n' }, { "validate", 0, 0, 'v' }, { "lat", 1, 0, 'l' },
 		{ "timeout", 1, 0, 'T' }, { "fail_after", 1, 0, 'f' }, { "pin_cores", 1, 0, 'C' },
+		{ "trap_after", 1, 0, 'X' },
 		{ 0, 0, 0, 0 },
 	};
 	int o, i;
@@ -104,6 +114,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 		case 'l': c->lat = strtoull(optarg, NULL, 0); break;
 		case 'T': c->timeout_s = strtoull(optarg, NULL, 0); break;
 		case 'f': c->fail_after = strtoull(optarg, NULL, 0); break;
+		case 'X': c->trap_after = strtoull(optarg, NULL, 0); break;
 		case 'C': for (char *s = optarg; *s && c->ncores < GD_RING_MAX; s++) { c->cores[c->ncores++] = (int)strtol(s, &s, 10); if (!*s) break; } break;
 		default: return usage("unknown option");
 		}
@@ -154,19 +165,21 @@ static int setup(struct env *e, struct cfg *c)
 	e->px = gd_proxy_create(&pc);
 	if (!e->px)
 		return -EINVAL;
-	if (e->gp) {
-		e->fail = gd_gpu_prod_mapped(e->gp, sizeof(*e->fail), &dev);
-		e->fail_dev = dev;
-	} else {
-		e->fail = e->fail_dev = calloc(1, sizeof(*e->fail));
-	}
+	if (e->gp)
+		e->fail = gd_gpu_prod_mapped(e->gp, sizeof(struct shared), &dev);
+	else
+		e->fail = dev = calloc(1, sizeof(struct shared));
 	if (!e->fail)
 		return -ENOMEM;
+	e->fail_dev = &((struct shared *)dev)->fail;
+	e->clock = &((struct shared *)e->fail)->clock;
 	gd_proxy_ring_set(e->px, &e->a.set);
 	e->a = (struct gd_prod_args){ .set = e->a.set, .op = c->op, .group_size = group_size(c),
 				      .ngroups = e->groups, .nregions = e->nregions, .size = c->size,
 				      .per_group = c->lat ? c->lat : c->requests,
-				      .region_bytes = e->region, .fail = e->fail_dev };
+				      .region_bytes = e->region, .fail = e->fail_dev,
+				      .clock = &((struct shared *)dev)->clock,
+				      .trap_after = c->trap_after };
 	return gd_proxy_start(e->px);
 }
 
@@ -271,6 +284,7 @@ static int run_rate(struct env *e)
 	const struct cfg *c = e->c;
 	uint64_t ns = 0, total = (uint64_t)e->groups * e->a.per_group;
 	uint64_t max = c->timeout_s * 1000000000ull + total * 1000ull; /* >= 1 us per request */
+	uint64_t issue, done;
 	struct gd_proxy_stats st;
 	int code;
 
@@ -287,11 +301,16 @@ static int run_rate(struct env *e)
 	}
 	if (c->validate && validate(e))
 		return GD_EXIT_FAIL;
+	/* issue and completion apart, on the producers' clock (prod.h) */
+	issue = e->clock->issued > e->clock->start ? e->clock->issued - e->clock->start : 0;
+	done = e->clock->quiet > e->clock->start ? e->clock->quiet - e->clock->start : 0;
 	printf("rate producer=\"%s\" transport=\"software transport (test double)\" op=%s size=%u "
 	       "scope=%s ctas=%u threads=%u proxy_threads=%u ring_slots=%u requests=%" PRIu64
-	       " ms=%.3f Mreq_per_s=%.2f per_doorbell=%.1f validate=%s\n", producer_name(e),
+	       " ms=%.3f Mreq_per_s=%.2f issue_Mreq_per_s=%.2f completion_Mreq_per_s=%.2f "
+	       "per_doorbell=%.1f validate=%s\n", producer_name(e),
 	       gd_desc_op_name(c->op), c->size, gd_scope_name(c->scope), c->ctas, c->threads,
 	       c->proxy_threads, c->slots, total, ns / 1e6, ns ? total * 1e3 / ns : 0,
+	       issue ? total * 1e3 / issue : 0, done ? total * 1e3 / done : 0,
 	       st.chains ? (double)st.requests / st.chains : 0, c->validate ? "ok" : "off");
 	return 0;
 }

@@ -9,6 +9,13 @@
 #   decoded WQEs), an injected error CQE (syndrome named, exit 1), a stalled
 #   test double (the GPU's %globaltimer deadline fires with the indices,
 #   exit 1), and the refusals (exit 2).
+#   gd_atomic_bw / gd_atomic_lat (issue 22): FETCH_AND_ADD and CMP_AND_SWAP,
+#   both doorbells, host and --use_cuda=0 buffers, --validate (the counters
+#   sum to the operations; the latency kernel checks every fetched value),
+#   fetched results in host order and big-endian (GDPERF_IBGDA_SWNIC_ATOMIC_BE).
+#   --use_cuda=0 write/read cells (the test double copies through the
+#   driver), and --use_cuda=1 where a second GPU exists (run and reported
+#   on GPU 1). One "CELL" line per run says what ran and its result line.
 # Figures (Mpps through the test double) are printed, never asserted. Exits
 # 77 without a GPU or without kernels (no nvcc at build time). Run from the
 # build tree or the folder `make gpu-pack` makes.
@@ -34,7 +41,12 @@ run() { # expected-rc, description, tool, args...
 	if [ $rc -eq 3 ] && grep -Eq 'no CUDA driver|no CUDA-capable|built without nvcc|CUDA_ERROR_NO_DEVICE' "$tmp/err"; then
 		echo "SKIP: no CUDA GPU or no kernels here"; exit 77
 	fi
-	if [ $rc -ne "$want" ]; then echo "FAIL: $what exited $rc, expected $want"; fail=1; return 1; fi
+	fig=$(grep -E '^ +[0-9]' "$tmp/out" | tail -1 | tr -s ' ')
+	if [ $rc -ne "$want" ]; then
+		echo "FAIL: $what exited $rc, expected $want"; fail=1
+		echo "CELL | $what | FAILED (exit $rc, expected $want)"; return 1
+	fi
+	echo "CELL | $what | ok (exit $rc)${fig:+ |$fig}"
 	return 0
 }
 expect() { # file, pattern, description
@@ -109,10 +121,50 @@ GDPERF_IBGDA_SWNIC_STALL_AT=100 run 1 "stalled test double at WQE 100" gd_write_
 GDPERF_IBGDA_SWNIC_STALL_AT=100 run 1 "stalled test double, ibgda-cpudb" gd_write_bw \
 	--initiator=ibgda-cpudb -s 64 -n 4096 --timeout 2 && expect err "deadline passed" "cpudb deadline"
 
+# atomics: every type, doorbell and memory; --validate (issue 22)
+for mode in ibgda ibgda-cpudb; do
+	for at in FETCH_AND_ADD CMP_AND_SWAP; do
+		for mem in host cuda; do
+			m=; n=4096; [ $mem = cuda ] && { m=--use_cuda=0; n=512; }
+			run 0 "atomic bw $mode $at $mem" gd_atomic_bw --initiator=$mode -A $at $m \
+				--ctas 8 --threads 128 --scope warp -q 4 -n $n --validate &&
+				expect err "validate: $at: the 4 counters hold $((n * 4))," "$at counters"
+			run 0 "atomic lat $mode $at $mem" gd_atomic_lat --initiator=$mode -A $at $m \
+				-n 500 --validate &&
+				{ expect out "^ 8 *500 " "atomic latency line";
+				  expect err "validate: $at: the 1 counters hold 500," "$at lat counter"; }
+		done
+	done
+done
+# thread scope (coalesced groups on shared QPs): CMP_AND_SWAP in WQE order
+run 0 "atomic bw CMP_AND_SWAP scope thread" gd_atomic_bw --initiator=ibgda -A CMP_AND_SWAP \
+	--scope thread --ctas 4 --threads 64 -q 2 -n 4096 --validate &&
+	expect err "the 2 counters hold 8192," "thread-scope CAS counters"
+# a device that answers 8-byte fetches big-endian: decoded as the PRM says
+GDPERF_IBGDA_SWNIC_ATOMIC_BE=1 run 0 "atomic lat, big-endian fetched results" gd_atomic_lat \
+	--initiator=ibgda -A FETCH_AND_ADD -n 500 --validate
+GDPERF_IBGDA_SWNIC_ATOMIC_BE=1 run 0 "atomic lat CAS, big-endian fetched results, GPU memory" \
+	gd_atomic_lat --initiator=ibgda -A CMP_AND_SWAP --use_cuda=0 -n 200 --validate
+
+# GPU-memory data through the test double
+run 0 "write bw --use_cuda=0" gd_write_bw --initiator=ibgda --use_cuda=0 --ctas 4 --threads 64 \
+	-q 2 -s 4096 -n 256 --validate &&
+	{ expect out "Memory          : cuda 0" "GPU memory in the header"; expect err "validate: size 4096" "validated"; }
+run 0 "read lat ibgda-cpudb --use_cuda=0" gd_read_lat --initiator=ibgda-cpudb --use_cuda=0 -s 64 \
+	-n 300 --validate
+# the GPU that holds the data is the one that runs (F7 of the desk review)
+if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 2 ]; then
+	run 0 "write bw --use_cuda=1 (second GPU)" gd_write_bw --initiator=ibgda --use_cuda=1 \
+		--ctas 4 --threads 64 -q 2 -s 64 -n 1024 --validate &&
+		{ expect out "Memory          : cuda 1" "data on GPU 1"; expect out "(CUDA 1)" "producer is GPU 1"; }
+else
+	echo "CELL | write bw --use_cuda=1 (second GPU) | not run: one GPU here"
+fi
+
 # refusals
 GDPERF_IBGDA_NIC=bogus run 2 "unknown GDPERF_IBGDA_NIC" gd_write_bw --initiator=ibgda &&
 	expect err "software-test-double" "names the valid values"
-run 2 "test double with --use_cuda" gd_write_bw --initiator=ibgda --use_cuda=0
+run 2 "test double with --use_hugepages" gd_write_bw --initiator=ibgda --use_hugepages
 run 2 "send over IBGDA" gd_send_bw --initiator=ibgda && expect err "initiator=proxy" "names the proxy"
 
 # a figure: many QPs through the test double (its CPU thread is the bottleneck)

@@ -17,6 +17,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -n "${GD_BIN:-}" ]; then prog=$GD_BIN/gd_proxy_gpu; else prog=${top_builddir:-$here/../..}/tests/gpu/gd_proxy_gpu; fi
 [ -x "$prog" ] || { echo "SKIP: $prog not built"; exit 77; }
+. "$here/cells.bash"
 cores=$(nproc)
 fail=0 n=0
 # every case is bounded: the tool's own deadlines, and timeout(1) around it
@@ -55,8 +56,19 @@ else
 	echo "FAIL: the injected fault gave exit $rc"; fail=$((fail + 1))
 fi
 
+echo "-- a GPU producer that traps must end the program with exit 1, the GPU usable after"
+t0=$(date +%s)
+out=$(timeout -s KILL 60 "$prog" --op write --scope warp --ctas 4 --threads 64 --requests 4096 --trap_after 100 --timeout 5 2>&1); rc=$?
+echo "$out" | tail -4
+if [ $rc -eq 1 ] && [ $(( $(date +%s) - t0 )) -le 15 ]; then
+	echo "ok: trap reported (exit 1 in $(( $(date +%s) - t0 )) s)"
+else
+	echo "FAIL: the trapping kernel gave exit $rc after $(( $(date +%s) - t0 )) s"; fail=$((fail + 1))
+fi
+case_ok 0 60 --validate --op write --scope warp --ctas 4 --threads 64 --requests 1024
+
 echo "== 2. rate table: requests/s vs scope, CTAs, proxy threads (write, 8 B; $cores CPUs)"
-printf '%-7s %5s %8s %6s %12s %10s\n' scope ctas threads proxies Mreq/s per_bell
+printf '%-7s %5s %8s %6s %12s %12s %12s %10s\n' scope ctas threads proxies Mreq/s issue_M/s compl_M/s per_bell
 for pt in 1 2 4; do
 	[ "$pt" -lt "$cores" ] || continue
 	for scope in thread warp block; do
@@ -70,7 +82,10 @@ for pt in 1 2 4; do
 				--pin_cores "$(seq -s, 1 $pt)" 2>&1 | grep '^rate')
 			rate=$(echo "$line" | sed -n 's/.*Mreq_per_s=\([0-9.]*\).*/\1/p')
 			bell=$(echo "$line" | sed -n 's/.*per_doorbell=\([0-9.]*\).*/\1/p')
-			printf '%-7s %5s %8s %6s %12s %10s\n' $scope $ctas $threads $pt "${rate:-FAILED}" "${bell:--}"
+			iss=$(echo "$line" | sed -n 's/.*issue_Mreq_per_s=\([0-9.]*\).*/\1/p')
+			cpl=$(echo "$line" | sed -n 's/.*completion_Mreq_per_s=\([0-9.]*\).*/\1/p')
+			printf '%-7s %5s %8s %6s %12s %12s %12s %10s\n' $scope $ctas $threads $pt \
+				"${rate:-FAILED}" "${iss:--}" "${cpl:--}" "${bell:--}"
 			[ -n "$rate" ] || fail=$((fail + 1))
 		done
 	done
@@ -80,6 +95,28 @@ echo "goal: >= 20 Mreq/s with 1 proxy thread, >= 60 Mreq/s with 4 (software tran
 echo "== 3. put + quiet round trip, one GPU thread"
 run 60 --lat 20000 --proxy_threads 1 --pin_cores 1 || fail=$((fail + 1))
 echo "goal: p50 <= 4 us (GPU->CPU->GPU floor measured here: 1.8 us)"
+
+echo "== 4. cells: each producer at one shape (write 8 B, scope warp, 8 CTAs x 256 threads,"
+echo "   1 proxy thread; put+quiet from one producer thread)"
+for prod in gpu host; do
+	rl=$(timeout -s KILL 120 "$prog" --producer $prod --op write --size 8 --scope warp --ctas 8 \
+		--threads 256 --proxy_threads 1 --ring_slots 4096 --requests 8192 --validate \
+		--pin_cores 1 2>&1); rrc=$?
+	ll=$(timeout -s KILL 120 "$prog" --producer $prod --lat 20000 --proxy_threads 1 --pin_cores 1 2>&1)
+	lrc=$?
+	echo "$rl" | grep '^rate'
+	echo "$ll" | grep '^lat'
+	fig() { echo "$1" | sed -n "s/.* $2=\([0-9.]*\).*/\1/p"; }
+	rate=$(fig "$rl" Mreq_per_s) compl=$(fig "$rl" completion_Mreq_per_s) p50=$(fig "$ll" p50_us)
+	[ -n "$rate" ] && rate=$(awk "BEGIN { printf \"%.0f\", $rate * 1e6 }")
+	[ -n "$compl" ] && compl=$(awk "BEGIN { printf \"%.0f\", $compl * 1e6 }")
+	rc=$((rrc ? rrc : lrc))
+	why="validated, rate and put+quiet"
+	[ $rc -ne 0 ] && why="exit $rc: $(echo "$rl$ll" | grep -m1 -E 'FAULT|FAIL|SKIP|error')"
+	cell gd_proxy_gpu proxy host "sw test double" $prod "$(cell_status $rc)" "$why" \
+		"${rate:--}" "${p50:--}" "${compl:--}"
+	[ $rc -eq 0 ] || [ $rc -eq 3 ] || fail=$((fail + 1))
+done
 
 if [ $fail -ne 0 ]; then echo "FAIL: $fail case(s)"; exit 1; fi
 echo "PASS: proxy ring GPU tier"

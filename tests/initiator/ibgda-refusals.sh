@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The tools' IBGDA entry without a GPU or a ConnectX (make check): every
 # refusal has its exit code and names its cause and fix.
-#   2: an unknown GDPERF_IBGDA_NIC (both valid values named); send/atomic
-#      tests (the proxy named); -b/-D; -l/-Q; -R; the test double with
-#      --use_cuda; threads not in whole warps; fewer warps than QPs
+#   2: an unknown GDPERF_IBGDA_NIC (both valid values named); send tests
+#      (the proxy named); -b/-D; -l/-Q; -R; the test double with
+#      --use_hugepages; threads not in whole warps; fewer warps than QPs
 #   3: the software NIC test double where no CUDA driver loads (forced with
-#      GDPERF_LIBCUDA); its warning names the test double first
+#      GDPERF_LIBCUDA), also for atomics and --use_cuda buffers (both run
+#      on a GPU machine); its warning names the test double first
 # The GPU tier (tests/gpu/ibgda-tool.sh) runs the data path itself.
 set -u
 b=${top_builddir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -32,14 +33,16 @@ check() { # rc pattern description env-and-command...
 sw=GDPERF_IBGDA_NIC=software-test-double
 check 2 'software-test-double' "unknown GDPERF_IBGDA_NIC" GDPERF_IBGDA_NIC=cx9 "$t/gd_write_bw" --initiator=ibgda
 check 2 'initiator=proxy' "send over IBGDA" "$t/gd_send_bw" --initiator=ibgda
-check 2 'initiator=proxy' "atomics over IBGDA" "$t/gd_atomic_bw" --initiator=ibgda-cpudb
 check 2 'drop -b, -D' "IBGDA with -b" "$t/gd_write_bw" --initiator=ibgda -b
 check 2 'drop -b, -D' "IBGDA with -D" "$t/gd_read_bw" --initiator=ibgda -D 2
 check 2 'post_list' "IBGDA with -l" "$t/gd_write_bw" --initiator=ibgda -l 4
 check 2 'drop -R' "IBGDA with rdma_cm" "$t/gd_write_bw" --initiator=ibgda -R
 check 2 'whole warps' "threads not in warps" "$t/gd_write_bw" --initiator=ibgda --scope thread --threads 48
 check 2 'each QP needs its own warp' "fewer warps than QPs" "$t/gd_write_bw" --initiator=ibgda -q 4
-check 2 'drop --use_cuda' "test double with GPU buffers" env $sw "$t/gd_write_bw" --initiator=ibgda --use_cuda=0
+check 2 'use_hugepages' "test double with hugepages" env $sw "$t/gd_write_bw" --initiator=ibgda --use_hugepages
+check 3 'no CUDA driver' "atomics on the test double, no CUDA driver" env $sw "$t/gd_atomic_bw" --initiator=ibgda-cpudb
+check 3 'no CUDA driver' "GPU buffers on the test double, no CUDA driver" env $sw "$t/gd_write_bw" --initiator=ibgda --use_cuda=0
+check 3 'no CUDA driver' "atomic latency, no CUDA driver" env $sw "$t/gd_atomic_lat" --initiator=ibgda -A CMP_AND_SWAP
 check 3 'no CUDA driver' "test double without a CUDA driver" env $sw "$t/gd_write_bw" --initiator=ibgda
 check 3 'software NIC (test double)' "the warning names the test double" env $sw "$t/gd_read_lat" --initiator=ibgda-cpudb
 exit $fail

@@ -21,6 +21,7 @@
 #include "ibgda_cpudb.h"
 #include "ibgda_dev.h"
 #include "ibgda_swnic.h"
+#include "mlx5_dump.h"
 
 enum { SRC_KEY = 0x1111, DST_KEY = 0x2222, NSLOT = 1 << 15 };
 
@@ -320,6 +321,93 @@ static void atomics(void **s)
 	rig_free(r);
 }
 
+/* The PRM's byte order of 8-byte fetched results: host order with
+ * atomic_req_8B_endianness_mode 1 (above), big-endian with 0; the decoder
+ * the kernels use gives the old value in both. */
+static void atomics_big_endian_results(void **s)
+{
+	struct rig *r = rig_new(64, GD_IBGDA_COLLAPSED, 8);
+
+	gd_swnic_stop(&r->nic);
+	r->nic.atomic_be = true;
+	assert_int_equal(gd_swnic_start(&r->nic), 0);
+	assert_int_equal(run(r, 1, 2000, 8, K_CS, UINT32_MAX), 0);
+	expect_clean(r);
+	assert_int_equal(r->dst[2], 2000); /* the target word stays in host order */
+	for (uint32_t i = 0; i < 2000; i++) {
+		assert_true(r->res[i] == __builtin_bswap64(i)); /* as the NIC wrote it */
+		assert_true(gd_mlx5_fetched64(r->res[i], 1) == i);
+	}
+	assert_true(gd_mlx5_fetched64(5, 0) == 5);
+	assert_true(gd_mlx5_fetched32(__builtin_bswap32(7)) == 7);
+	rig_free(r);
+}
+
+/* Ten WRITEs, WQE 3 with a wrong rkey, then the double flushes the rest
+ * (a QP in the error state), driven pass by pass. */
+static struct rig *flushed(uint32_t flags)
+{
+	struct rig *r = rig_new(64, flags, 64);
+	uint64_t base;
+
+	gd_swnic_stop(&r->nic);
+	r->nic.flush_after_error = true;
+	base = gd_ibgda_reserve(&r->qp, 10);
+	for (uint32_t j = 0; j < 10; j++) {
+		struct gd_mlx5_wqebb w;
+
+		build(r, &w, base + j, j, K_WRITE, j == 3 ? 0xbad : DST_KEY);
+		gd_ib_store_wqebb(gd_ibgda_wqe_ptr(&r->qp, base + j), &w);
+	}
+	assert_int_equal(gd_ibgda_submit(&r->qp, base, 10, 1), 0);
+	gd_swnic_pass(&r->nic); /* WQE 3 fails */
+	gd_swnic_pass(&r->nic); /* 4..9 flushed */
+	assert_int_equal(r->nic.qps[0].ci, 10);
+	assert_int_equal(gd_ibgda_poll(&r->qp), -1);
+	assert_int_equal(r->err.code, GD_IBGDA_ERR_CQE);
+	return r;
+}
+
+/* F8: a normal CQ keeps the first error CQE (the cause); a collapsed one
+ * shows the last flush, and the report says the cause may be masked. */
+static void first_error_kept(void **s)
+{
+	struct rig *r = flushed(GD_IBGDA_SHARED); /* normal CQ */
+	char line[512];
+
+	assert_int_equal(r->err.syndrome, GD_MLX5_SYND_REMOTE_ACCESS);
+	assert_int_equal(r->err.wqe_counter, 3);
+	gd_ibgda_err_text(line, sizeof(line), &r->err, 0);
+	assert_non_null(strstr(line, "REMOTE_ACCESS_ERR (syndrome 0x13"));
+	assert_null(strstr(line, "masked"));
+	rig_free(r);
+
+	r = flushed(GD_IBGDA_COLLAPSED);
+	assert_int_equal(r->err.syndrome, GD_MLX5_SYND_WR_FLUSH);
+	assert_int_equal(r->err.wqe_counter, 9);
+	gd_ibgda_err_text(line, sizeof(line), &r->err, 1);
+	assert_non_null(strstr(line, "WR_FLUSH_ERR"));
+	assert_non_null(strstr(line, "the cause may be masked"));
+	rig_free(r);
+}
+
+/* The failure record's other lines: a wrong fetched value, a deadline. */
+static void err_text_kinds(void **s)
+{
+	struct gd_ibgda_err e = {.code = GD_IBGDA_ERR_FETCH, .qpn = 0x5100, .fetched = 1ull << 56,
+				 .expected = 1};
+	char line[512];
+
+	gd_ibgda_err_text(line, sizeof(line), &e, 1);
+	assert_non_null(strstr(line, "decodes to 72057594037927936, 1 was due"));
+	assert_non_null(strstr(line, "atomic_req_8B_endianness_mode"));
+	e = (struct gd_ibgda_err){.code = GD_IBGDA_ERR_TIMEOUT, .qpn = 7, .where = 4,
+				  .cons_idx = 300};
+	gd_ibgda_err_text(line, sizeof(line), &e, 1);
+	assert_non_null(strstr(line, "deadline passed (--timeout) on QP 0x7 in poll"));
+	assert_non_null(strstr(line, "cons_idx 300"));
+}
+
 /* A wrong rkey: the double answers REMOTE_ACCESS_ERR, the producers stop
  * and the failure record names the syndrome, QPN and WQE. */
 static void error_cqe_bad_key(void **s)
@@ -429,6 +517,9 @@ int main(void)
 		cmocka_unit_test(cpudb_write),
 		cmocka_unit_test(reads),
 		cmocka_unit_test(atomics),
+		cmocka_unit_test(atomics_big_endian_results),
+		cmocka_unit_test(first_error_kept),
+		cmocka_unit_test(err_text_kinds),
 		cmocka_unit_test(error_cqe_bad_key),
 		cmocka_unit_test(error_cqe_injected),
 		cmocka_unit_test(stalled_nic),

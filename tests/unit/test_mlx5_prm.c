@@ -250,13 +250,23 @@ static void cmd_images(void **state)
 	assert_int_equal(GET(q, QPC, DBR_UMEM_VALID), 1);
 	assert_int_equal(GET(q, QPC, DBR_UMEM_ID), 0x88);
 	assert_int_equal(GET(q, QPC, DBR_ADDR), 8);
+	/* F3: the device's default clock, not free-running (refused by real-time-only NICs) */
+	assert_int_equal(GET(q, QPC, TS_FORMAT), 1);
 
 	gd_cmd_rst2init(m, &pa);
 	q = GD_PRM_SUB(m, MODIFY_QP_IN, QPC);
 	assert_int_equal(GET(m, MODIFY_QP_IN, OPCODE), 0x502);
 	assert_int_equal(GET(m, MODIFY_QP_IN, QPN), 0x1234);
-	assert_true(GET(q, QPC, RWE) && GET(q, QPC, RRE) && GET(q, QPC, RAE));
+	/* F4: a requester only: no remote atomics, no atomic_mode */
+	assert_true(GET(q, QPC, RWE) && GET(q, QPC, RRE));
+	assert_int_equal(GET(q, QPC, RAE), 0);
+	assert_int_equal(GET(q, QPC, ATOMIC_MODE), 0);
+	pa.atomic_mode = GD_PRM_QPC_ATOMIC_UP_TO_64; /* a QP that is an atomic target */
+	gd_cmd_rst2init(m, &pa);
+	assert_int_equal(GET(q, QPC, RAE), 1);
 	assert_int_equal(GET(q, QPC, ATOMIC_MODE), 3);
+	pa.atomic_mode = 0;
+	gd_cmd_rst2init(m, &pa);
 	assert_int_equal(GET(GD_PRM_SUB(q, QPC, PRIMARY_ADDRESS_PATH), ADS, VHCA_PORT_NUM), 1);
 
 	gd_cmd_init2rtr(m, &pa);
@@ -282,12 +292,42 @@ static void cmd_images(void **state)
 	assert_int_equal(GET(GD_PRM_SUB(q, QPC, PRIMARY_ADDRESS_PATH), ADS, ACK_TIMEOUT), 17);
 }
 
+/* F5: outstanding READs/atomics never above the peer's responder or -o. */
+static void read_limit(void **state)
+{
+	(void)state;
+	assert_int_equal(gd_cmd_log_sra(16, 0, 0), 4);   /* the local device alone */
+	assert_int_equal(gd_cmd_log_sra(16, 4, 0), 2);   /* the peer takes 4 */
+	assert_int_equal(gd_cmd_log_sra(16, 16, 2), 1);  /* -o 2 */
+	assert_int_equal(gd_cmd_log_sra(16, 5, 0), 2);   /* rounded down: 4 */
+	assert_int_equal(gd_cmd_log_sra(8, 64, 0), 3);   /* local below the peer */
+	assert_int_equal(gd_cmd_log_sra(0, 0, 0), 0);    /* unknown: 1 */
+	assert_int_equal(gd_cmd_log_sra(65535, 0, 0), 7); /* the field's 3 bits */
+}
+
+/* F11: a refused command prints the firmware's status and syndrome. */
+static void status_text(void **state)
+{
+	uint8_t out[GD_PRM_BYTES(CMD_OUT)] = {0};
+	char buf[96];
+
+	(void)state;
+	gd_prm_set(out, GD_F(CMD_OUT, STATUS), 0x3);
+	gd_prm_set(out, GD_F(CMD_OUT, SYNDROME), 0x1a2b3c4d);
+	gd_cmd_status_text(buf, sizeof(buf), out);
+	assert_string_equal(buf, "status 0x3 BAD_PARAM, syndrome 0x1a2b3c4d");
+	assert_string_equal(gd_cmd_status_name(0x0f), "NO_RESOURCES");
+	assert_string_equal(gd_cmd_status_name(0x10), "BAD_QP_STATE");
+	assert_string_equal(gd_cmd_status_name(0x77), "UNKNOWN_STATUS");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_field_roundtrip), cmocka_unit_test(no_overlap),
 		cmocka_unit_test(devx_agrees),           cmocka_unit_test(prm_spots),
 		cmocka_unit_test(sixty_four),            cmocka_unit_test(cmd_images),
+		cmocka_unit_test(read_limit),            cmocka_unit_test(status_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,8 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <endian.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -60,6 +62,42 @@ static void data_vs_rdma_core(void **state)
 		mlx5dv_set_data_seg(&ref, len, lkey, (uintptr_t)addr);
 		ours = gd_mlx5_data(len, lkey, addr);
 		assert_memory_equal(&ref, &ours, 16);
+	}
+}
+
+/* The remote-address and atomic segments as libmlx5 fills rdma-core's own
+ * structs (qp.c set_raddr_seg / set_atomic_seg: htobe64 of swap_add and
+ * compare; FETCH_ADD puts the addend in swap_add), and a whole 8-byte atomic
+ * WQE as the IBGDA kernels build it: ctrl (rdma-core's helper), raddr,
+ * atomic, data. */
+static void atomic_vs_rdma_core(void **state)
+{
+	(void)state;
+	for (uint32_t i = 0; i < 500; i++) {
+		uint64_t a = rnd(), b = rnd(), raddr = rnd() & ~7ull, laddr = rnd();
+		uint32_t rkey = (uint32_t)rnd(), lkey = (uint32_t)rnd(), qpn = i * 77 & 0xffffff;
+		bool cas = i & 1;
+		struct mlx5_wqe_raddr_seg rs = {.raddr = htobe64(raddr), .rkey = htobe32(rkey)};
+		struct mlx5_wqe_atomic_seg as = {.swap_add = htobe64(a),
+						 .compare = htobe64(cas ? b : 0)};
+		struct gd_mlx5_seg s = gd_mlx5_raddr(raddr, rkey);
+		struct gd_mlx5_wqebb w, ref;
+		struct gd_mlx5_wr wr = {.opcode = cas ? GD_MLX5_OP_ATOMIC_CS : GD_MLX5_OP_ATOMIC_FA,
+					.fm_ce_se = GD_MLX5_CTRL_CQ_UPDATE, .pi = (uint16_t)i,
+					.qpn = qpn, .laddr = laddr, .lkey = lkey, .len = 8,
+					.raddr = raddr, .rkey = rkey, .op1 = a, .op2 = b};
+
+		assert_memory_equal(&s, &rs, 16);
+		s = gd_mlx5_atomic(a, cas ? b : 0);
+		assert_memory_equal(&s, &as, 16);
+		memset(&ref, 0, sizeof(ref));
+		mlx5dv_set_ctrl_seg((struct mlx5_wqe_ctrl_seg *)&ref.s[0], (uint16_t)i, wr.opcode, 0,
+				    qpn, GD_MLX5_CTRL_CQ_UPDATE, 4, 0, 0);
+		memcpy(&ref.s[1], &rs, 16);
+		memcpy(&ref.s[2], &as, 16);
+		mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)&ref.s[3], 8, lkey, laddr);
+		assert_int_equal(gd_mlx5_wqe_rc(&w, &wr), 4);
+		assert_memory_equal(&w, &ref, 64);
 	}
 }
 
@@ -338,6 +376,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ctrl_vs_rdma_core),  cmocka_unit_test(data_vs_rdma_core),
 		cmocka_unit_test(raddr_atomic_golden), cmocka_unit_test(inline_golden),
+		cmocka_unit_test(atomic_vs_rdma_core),
 		cmocka_unit_test(wqe_roundtrip),      cmocka_unit_test(inline_roundtrip),
 		cmocka_unit_test(parse_rejects),      cmocka_unit_test(doorbells),
 		cmocka_unit_test(ring_wrap),          cmocka_unit_test(collapsed_counter),

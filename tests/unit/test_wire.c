@@ -97,7 +97,7 @@ static void conn_round_trip(void **state)
 	n = encode(&m);
 	assert_int_equal(n, GD_WIRE_HDR_LEN + 66);
 	/* network byte order on the wire */
-	assert_memory_equal(buf, "GDPF\x00\x02\x00\x02\x00\x00\x00\x42", 12);
+	assert_memory_equal(buf, "GDPF\x00\x03\x00\x02\x00\x00\x00\x42", 12);
 	assert_memory_equal(buf + 12 + 10, "\x00\xab\xcd\xef", 4);
 	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
 	assert_memory_equal(&out.conn.gid, &m.conn.gid, 16);

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* The default fabric (fabric_rule.h). */
+#include "fabric_rule.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sysfs.h"
+
+const char *gd_fabric_kind_name(enum gd_fabric_kind f)
+{
+	static const char *const n[] = { "auto", "verbs", "ofi" };
+
+	return (unsigned)f < GD_FABRIC_COUNT ? n[f] : "?";
+}
+
+int gd_fabric_dev_is_efa(const struct gd_machine *m, const char *dev)
+{
+	char drv[64] = "";
+
+	if (!strncmp(dev, "efa", 3))
+		return 1;
+	if (gd_sysfs_link_name(m, drv, sizeof(drv), "/sys/class/infiniband/%s/device/driver", dev))
+		return 0;
+	return !strcmp(drv, "efa");
+}
+
+void gd_fabric_choose(const struct gd_machine *m, struct gd_fabric_choice *c)
+{
+	char **names = NULL;
+	size_t n = 0, efa = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (gd_sysfs_list(m, &names, &n, "/sys/class/infiniband"))
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!gd_fabric_dev_is_efa(m, names[i])) {
+			c->fabric = GD_FABRIC_VERBS;
+			snprintf(c->why, sizeof(c->why), "RDMA device %s speaks RC", names[i]);
+			gd_sysfs_free_list(names, n);
+			return;
+		}
+		efa++;
+	}
+	c->fabric = GD_FABRIC_OFI;
+	if (efa) {
+		snprintf(c->provider, sizeof(c->provider), "efa");
+		snprintf(c->why, sizeof(c->why), "the only RDMA devices are EFA (no RC): libfabric efa");
+	} else {
+		snprintf(c->provider, sizeof(c->provider), "tcp");
+		snprintf(c->why, sizeof(c->why), "no RDMA device: libfabric tcp");
+	}
+	gd_sysfs_free_list(names, n);
+}

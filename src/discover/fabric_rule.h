@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * THE rule for the fabric a benchmark uses when --fabric is not given, asked
+ * by the benchmark engine, gd_check and gd_doctor (one rule, one place):
+ *   verbs          when an RDMA device that speaks RC exists (mlx5, rxe, ...);
+ *   ofi + efa      when the only RDMA devices are EFA (SRD, no RC: the verbs
+ *                  engine cannot run there);
+ *   ofi + tcp      when there is no RDMA device at all (libfabric's tcp
+ *                  provider on loopback or Ethernet: no module, no root).
+ * Decided from the machine's sysfs (/sys/class/infiniband/<dev>/device/driver).
+ */
+#ifndef GD_FABRIC_RULE_H
+#define GD_FABRIC_RULE_H
+
+#include <stddef.h>
+
+#include "machine.h"
+
+enum gd_fabric_kind { GD_FABRIC_AUTO = 0, GD_FABRIC_VERBS, GD_FABRIC_OFI, GD_FABRIC_COUNT };
+
+#define GD_FABRIC_PROV_MAX 32
+#define GD_FABRIC_WHY_MAX 160
+
+struct gd_fabric_choice {
+	enum gd_fabric_kind fabric;		/* VERBS or OFI */
+	char provider[GD_FABRIC_PROV_MAX];	/* ofi: "efa", "tcp"; verbs: "" */
+	char why[GD_FABRIC_WHY_MAX];		/* "no RDMA device", "rxe0 speaks RC" */
+};
+
+/* The default fabric of machine m. Never fails: without a readable
+ * /sys/class/infiniband the machine has no RDMA device. */
+void gd_fabric_choose(const struct gd_machine *m, struct gd_fabric_choice *c);
+/* Whether RDMA device dev is an EFA (driver efa, or a name efa*). */
+int gd_fabric_dev_is_efa(const struct gd_machine *m, const char *dev);
+const char *gd_fabric_kind_name(enum gd_fabric_kind f); /* "auto", "verbs", "ofi" */
+
+#endif

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The fabric seam: what the engine's loops (loop_bw.c, loop_lat.c) and the
+ * lifecycle (bench.c) need from a fabric, as one table per fabric.
+ *
+ *   verbs  fabric_verbs.c: today's verbs code (conn.c, cm.c, ops.c); the
+ *          data path is gd_ops_post / gd_ops_post_recv / ibv_poll_cq.
+ *   ofi    fabric_ofi.c, fabric_ofi_ep.c (HAVE_LIBFABRIC only): libfabric,
+ *          FI_EP_RDM or FI_EP_MSG, fi_writemsg/fi_readmsg/fi_sendmsg/
+ *          fi_writedata/fi_fetch_atomic, fi_cq_read.
+ *
+ * The data path costs one indirect call per post batch and per poll batch,
+ * never per work request: post() takes the n chained requests of one post
+ * (ops.h built them: addresses, rotation, CAS values, immediate data are the
+ * per-op table's, shared by every fabric) and poll() fills up to max common
+ * completions.
+ *
+ * Setup (device/domain, memory registration, endpoints, the blob the peer
+ * needs, connection from the peer's blob over the side channel) is the
+ * fabric's own: verbs keeps conn.h/cm.h; ofi is struct gd_ofi (fabric_ofi.h).
+ * The proxy initiator's transport (src/initiator/transport.h) is the same
+ * seam with a request list instead of WR templates; doc/engine.md ("The
+ * proxy initiator over libfabric") gives the hook for its ofi side.
+ */
+#ifndef GD_FABRIC_H
+#define GD_FABRIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fabric_opts.h"
+#include "ops.h"
+
+/* One completion, whatever the fabric. */
+struct gd_fab_cqe {
+	uint64_t id;		/* the wr_id of the signalled request / receive (ops.h gd_wr_id) */
+	int status;		/* 0 = success, else the fabric's status (ibv_wc_status, FI_E*) */
+	uint32_t qp_num;	/* the QP's number (verbs) or endpoint index (ofi), for messages */
+	uint32_t imm;		/* immediate / remote CQ data (receives) */
+};
+
+struct gd_fabric_ops {
+	const char *name;	/* "verbs", "ofi" */
+	/* Post n chained requests of q (n <= post_list); the last signalled when
+	 * signal, its id covering `covered`. 0 or -errno (message printed). */
+	int (*post)(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, uint32_t imm);
+	/* Post n receives of q. 0 or -errno (message printed). */
+	int (*post_recv)(struct gd_qp_run *q, uint32_t n);
+	/* Up to max completions from cq (the fabric's own CQ handle): the count,
+	 * 0 when none, -errno when the CQ itself failed. */
+	int (*poll)(void *cq, struct gd_fab_cqe *c, int max);
+	/* A failed completion's status as text, and its most likely cause. The
+	 * ofi fabric gives the provider's own error string (fi_cq_strerror). */
+	const char *(*status_str)(void *cq, int status);
+	const char *(*hint)(int status);
+	/* Drive the provider without taking completions, while a loop waits on
+	 * memory (the write latency ping-pong); NULL when the NIC needs no help. */
+	void (*progress)(void *cq);
+};
+
+extern const struct gd_fabric_ops gd_fabric_verbs;
+#ifdef HAVE_LIBFABRIC
+extern const struct gd_fabric_ops gd_fabric_ofi;
+#endif
+
+#endif

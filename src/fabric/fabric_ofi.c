@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The libfabric fabric's data path (fabric.h): the WR templates of ops.c
+ * (addresses, rotation, CAS values) become fi_writemsg / fi_readmsg /
+ * fi_sendmsg / fi_fetch_atomicmsg / fi_compare_atomicmsg; only the
+ * signalled one asks for a completion (FI_SELECTIVE_COMPLETION), inline
+ * ones are FI_INJECT; fi_cq_read fills the common completion, fi_cq_readerr
+ * and fi_cq_strerror give a failed one in the provider's words.
+ */
+#include "config.h"
+
+#include "fabric.h"
+#include "fabric_ofi.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+#include "bench_rt.h"
+#include "gd.h"
+#include "log.h"
+
+#define OFI_POLL_MAX 16
+#define OFI_AGAIN_NS 5000000000ull /* a full provider queue that does not drain: give up */
+
+/* Drive the provider's progress; count 0 takes no completion. */
+static void ofi_cq_progress(struct fid_cq *cq)
+{
+	struct fi_cq_data_entry e;
+
+	fi_cq_read(cq, &e, 0);
+}
+
+static ssize_t post_atomic(const struct gd_ofi_target *t, const struct ibv_send_wr *wr,
+			   uint64_t flags, void *ctx)
+{
+	struct fi_ioc op = { .addr = (void *)&wr->wr.atomic.swap, .count = 1 };
+	struct fi_ioc cmp = { .addr = (void *)&wr->wr.atomic.compare_add, .count = 1 };
+	struct fi_ioc res = { .addr = (void *)(uintptr_t)wr->sg_list[0].addr, .count = 1 };
+	struct fi_rma_ioc rma = { .addr = wr->wr.atomic.remote_addr, .count = 1, .key = t->key };
+	struct fi_msg_atomic m = { .msg_iov = &cmp, .iov_count = 1, .addr = t->dest,
+				   .rma_iov = &rma, .rma_iov_count = 1, .datatype = FI_UINT64,
+				   .op = FI_SUM, .context = ctx };
+	void *rdesc = t->desc;
+
+	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) /* the operand is compare_add */
+		return fi_fetch_atomicmsg(t->ep, &m, &res, &rdesc, 1, flags);
+	m.msg_iov = &op;
+	m.op = FI_CSWAP;
+	return fi_compare_atomicmsg(t->ep, &m, &cmp, NULL, 1, &res, &rdesc, 1, flags);
+}
+
+/* One work request of ops.c's (or the proxy's) verbs form, as libfabric's call. */
+static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr *wr,
+			uint64_t flags, void *ctx)
+{
+	void *desc = t->desc;
+	struct iovec iov = { .iov_base = (void *)(uintptr_t)wr->sg_list[0].addr,
+			     .iov_len = wr->sg_list[0].length };
+	struct fi_rma_iov rma = { .addr = wr->wr.rdma.remote_addr, .len = iov.iov_len,
+				  .key = t->key };
+	struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = t->dest,
+				.rma_iov = &rma, .rma_iov_count = 1, .context = ctx,
+				.data = be32toh(wr->imm_data) };
+	struct fi_msg s = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = t->dest,
+			    .context = ctx, .data = m.data };
+
+	switch (wr->opcode) {
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		flags |= FI_REMOTE_CQ_DATA;
+		/* fall through */
+	case IBV_WR_RDMA_WRITE:
+		return fi_writemsg(t->ep, &m, flags);
+	case IBV_WR_RDMA_READ:
+		return fi_readmsg(t->ep, &m, flags);
+	case IBV_WR_SEND_WITH_IMM:
+		flags |= FI_REMOTE_CQ_DATA;
+		/* fall through */
+	case IBV_WR_SEND:
+		return fi_sendmsg(t->ep, &s, flags);
+	default:
+		return post_atomic(t, wr, flags, ctx);
+	}
+}
+
+ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr *wr, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		bool sig = wr[i].send_flags & IBV_SEND_SIGNALED;
+		uint64_t flags = (sig ? FI_COMPLETION : 0) |
+				 (wr[i].send_flags & IBV_SEND_INLINE ? FI_INJECT : 0);
+		void *ctx = (void *)(uintptr_t)(sig ? wr[i].wr_id : 0);
+		ssize_t ret = post_one(t, &wr[i], flags, ctx);
+		uint64_t t0 = 0;
+
+		/* -FI_EAGAIN: the provider's queue is full; drive it until it takes it */
+		while (ret == -FI_EAGAIN) {
+			uint64_t now = gd_now_ns();
+
+			if (!t0)
+				t0 = now;
+			else if (now - t0 > OFI_AGAIN_NS)
+				break;
+			ofi_cq_progress(t->cq);
+			ret = post_one(t, &wr[i], flags, ctx);
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int ofi_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, uint32_t imm)
+{
+	struct gd_ofi_target t = { q->fab_ep, q->fab_cq, q->fab_desc, q->fab_dest, q->fab_key };
+	struct ibv_send_wr *last = &q->wr[n - 1];
+	ssize_t ret;
+
+	gd_ops_stamp(q, n, imm);
+	if (signal) {
+		last->send_flags |= IBV_SEND_SIGNALED;
+		last->wr_id = gd_wr_id(q->index, covered);
+	}
+	ret = gd_ofi_post_wrs(&t, q->wr, n);
+	if (ret) {
+		gd_error("cannot post %s on endpoint %u: %s%s", q->desc->wr_name, q->index,
+			 fi_strerror((int)-ret),
+			 ret == -FI_EAGAIN ? " (the provider's queue stayed full for 5 s: lower -t "
+					     "or -l)" : "");
+		return ret == -FI_EAGAIN ? -EAGAIN : -EIO;
+	}
+	if (q->desc->fixed_size)
+		q->atomic_next += n;
+	q->posted += n;
+	return 0;
+}
+
+static int ofi_post_recv(struct gd_qp_run *q, uint32_t n)
+{
+	struct iovec iov = { .iov_base = (void *)(uintptr_t)q->rsge.addr, .iov_len = q->rsge.length };
+	struct fi_msg m = { .msg_iov = &iov, .desc = &q->fab_desc, .iov_count = 1,
+			    .addr = FI_ADDR_UNSPEC, .context = (void *)(uintptr_t)gd_wr_id(q->index, 1) };
+
+	if (!q->desc->recv) { /* write with data: the remote CQ data needs no buffer */
+		q->recv_posted += n;
+		return 0;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		ssize_t ret = fi_recvmsg(q->fab_ep, &m, 0);
+		uint64_t t0 = gd_now_ns();
+
+		while (ret == -FI_EAGAIN && gd_now_ns() - t0 < OFI_AGAIN_NS) {
+			ofi_cq_progress(q->fab_cq);
+			ret = fi_recvmsg(q->fab_ep, &m, 0);
+		}
+		if (ret) {
+			gd_error("cannot post a receive on endpoint %u: %s%s", q->index,
+				 fi_strerror((int)-ret), ret == -FI_EAGAIN ? " (lower -r)" : "");
+			return -EIO;
+		}
+		q->recv_posted++;
+	}
+	return 0;
+}
+
+static int read_error(struct gd_ofi_cq *c, struct gd_fab_cqe *e)
+{
+	struct fi_cq_err_entry err;
+	char pe[256] = "";
+
+	memset(&err, 0, sizeof(err));
+	if (fi_cq_readerr(c->cq, &err, 0) < 0)
+		return -EIO;
+	fi_cq_strerror(c->cq, err.prov_errno, err.err_data, pe, sizeof(pe));
+	e->id = (uintptr_t)err.op_context;
+	e->status = err.err ? err.err : FI_EOTHER;
+	e->qp_num = gd_wr_id_qp(e->id);
+	e->imm = 0;
+	snprintf(c->err, sizeof(c->err), "%s (provider: %s)", fi_strerror(e->status),
+		 pe[0] ? pe : "no detail");
+	return 1;
+}
+
+static int ofi_poll(void *cqv, struct gd_fab_cqe *c, int max)
+{
+	struct gd_ofi_cq *cq = cqv;
+	struct fi_cq_data_entry e[OFI_POLL_MAX];
+	ssize_t n = fi_cq_read(cq->cq, e, max < OFI_POLL_MAX ? max : OFI_POLL_MAX);
+
+	if (n == -FI_EAGAIN)
+		return 0;
+	if (n == -FI_EAVAIL)
+		return read_error(cq, c);
+	if (n < 0) {
+		snprintf(cq->err, sizeof(cq->err), "%s", fi_strerror((int)-n));
+		return -EIO;
+	}
+	for (ssize_t k = 0; k < n; k++) {
+		c[k].id = (uintptr_t)e[k].op_context;
+		c[k].status = 0;
+		c[k].qp_num = gd_wr_id_qp(c[k].id);
+		c[k].imm = (uint32_t)e[k].data;
+	}
+	return (int)n;
+}
+
+static const char *ofi_status_str(void *cqv, int status)
+{
+	struct gd_ofi_cq *cq = cqv;
+
+	return cq && cq->err[0] ? cq->err : fi_strerror(status);
+}
+
+static const char *ofi_hint(int status)
+{
+	switch (status) {
+	case FI_ECONNRESET:
+	case FI_ECONNREFUSED:
+	case FI_ENOTCONN:
+	case FI_ECONNABORTED:
+	case FI_EHOSTUNREACH:
+		return "the peer's endpoint went away or cannot be reached: the peer process died, "
+		       "or its address does not route here (check --provider and the interface)";
+	case FI_EACCES:
+	case FI_EINVAL:
+		return "the peer's memory region or key does not cover the access (a mismatched "
+		       "mr_mode between the sides?)";
+	case FI_ETRUNC:
+		return "the message does not fit the receive buffer";
+	case FI_ECANCELED:
+		return "cancelled: the endpoint was closed or had already failed";
+	default:
+		return "see the provider's man page (fi_<provider>(7)) for this error";
+	}
+}
+
+static void ofi_progress(void *cqv)
+{
+	ofi_cq_progress(((struct gd_ofi_cq *)cqv)->cq);
+}
+
+const struct gd_fabric_ops gd_fabric_ofi = {
+	.progress = ofi_progress,
+	.name = "ofi",
+	.post = ofi_post,
+	.post_recv = ofi_post_recv,
+	.poll = ofi_poll,
+	.status_str = ofi_status_str,
+	.hint = ofi_hint,
+};

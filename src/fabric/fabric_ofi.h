@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The libfabric fabric (HAVE_LIBFABRIC only): setup in fabric_ofi_ep.c, the
+ * data path (gd_fabric_ofi, fabric.h) in fabric_ofi.c.
+ *
+ * Lifecycle (bench.c): gd_ofi_open (fi_getinfo with the test's caps, the
+ * provider's mr_mode honoured, fabric, domain, CQs, AV) -> gd_ofi_reg (one
+ * memory region: FI_MR_LOCAL descriptors, FI_MR_VIRT_ADDR or offsets,
+ * FI_MR_PROV_KEY keys, FI_HMEM for GPU memory) -> gd_ofi_create_eps (RDM:
+ * one endpoint per QP; MSG: the server's passive endpoint, the client's
+ * endpoints) -> gd_ofi_local_info (the blob: endpoint name, key, address) ->
+ * side channel -> gd_ofi_connect per QP (RDM: fi_av_insert; MSG:
+ * fi_connect / fi_accept, each within the deadline) -> gd_ofi_qp_run.
+ * Errors print the provider, the cause and the fix, and return -errno:
+ * -EINVAL (exit 2: no such provider, or it lacks what the test needs),
+ * -ENOTSUP (exit 3: FI_HMEM without CUDA in the installed libfabric),
+ * -ETIMEDOUT / -ECONNREFUSED (exit 1).
+ */
+#ifndef GD_FABRIC_OFI_H
+#define GD_FABRIC_OFI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "bench_params.h"
+#include "ops.h"
+#include "wire.h"
+
+struct gd_ofi_cfg {
+	const struct gd_fabric_opts *o;
+	enum gd_bench_op op;
+	bool alt;			/* with_imm / CMP_AND_SWAP */
+	bool server;
+	uint32_t nqp, tx_depth, rx_depth;
+	bool hmem;			/* the buffers are GPU memory (--use_cuda) */
+	int cuda_device;
+	uint32_t timeout_ms;
+};
+
+struct gd_ofi_cq {
+	struct fid_cq *cq;
+	char err[512];			/* the last error completion, as the provider says it */
+};
+
+struct gd_ofi {
+	struct gd_ofi_cfg cfg;
+	struct fi_info *info;
+	struct fid_fabric *fabric;
+	struct fid_domain *domain;
+	struct fid_av *av;
+	struct fid_eq *eq;
+	struct fid_pep *pep;
+	struct fid_ep **ep;
+	uint64_t *dest;			/* fi_addr_t per QP (RDM) */
+	struct gd_ofi_cq scq, rcq;
+	struct fid_mr *mr;
+	void *desc;
+	uint64_t key, mr_base;
+	bool virt_addr;
+	size_t inject_size;
+	size_t rx_size;			/* the provider's receive queue (rx_attr->size) */
+	bool manual;			/* FI_PROGRESS_MANUAL: a waiting side must call gd_ofi_progress */
+	struct sockaddr_storage self;	/* this side's address on the side channel */
+	char prov[64], fabric_name[128], domain_name[128];
+};
+
+int gd_ofi_open(struct gd_ofi *f, const struct gd_ofi_cfg *c);
+int gd_ofi_reg(struct gd_ofi *f, void *buf, size_t len);
+int gd_ofi_create_eps(struct gd_ofi *f);
+int gd_ofi_local_info(struct gd_ofi *f, uint32_t i, uint64_t target, struct gd_wire_conn *info);
+int gd_ofi_connect(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remote);
+/* QP i's fabric fields of q: endpoint, CQ, descriptor, the peer's address and key. */
+void gd_ofi_qp_run(struct gd_ofi *f, uint32_t i, struct gd_qp_run *q,
+		   const struct gd_wire_conn *remote);
+void gd_ofi_close(struct gd_ofi *f);
+
+/* Where one endpoint's requests go: the endpoint, its send CQ (progress while
+ * the provider's queue is full), the local descriptor, the peer's address
+ * and key. */
+struct gd_ofi_target {
+	void *ep, *cq, *desc;
+	uint64_t dest, key;
+};
+struct ibv_send_wr;
+/* Post n work requests in verbs form (ops.c's templates, the proxy's
+ * transport_verbs.c chains): opcode, SGE, remote address and key field
+ * ignored (t->key), atomics' operands, immediate data; IBV_SEND_SIGNALED asks
+ * for a completion with wr_id as its context, IBV_SEND_INLINE is FI_INJECT.
+ * 0 or -FI_E* (nothing printed). */
+ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr *wr, uint32_t n);
+/* Drive the provider's progress on a passive side (reads and drops the
+ * completions such a side never expects). */
+void gd_ofi_progress(void *ofi);
+
+#endif

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* The libfabric fabric's setup (fabric_ofi.h). */
+#include "config.h"
+
+#include "fabric_ofi.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+
+#include "log.h"
+
+#define OFI_VERSION FI_VERSION(1, 9)
+#define OFI_MR_KEY 0x6764u /* the requested key without FI_MR_PROV_KEY */
+#define OFI_MR_MODES (FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED)
+
+static uint64_t op_caps(const struct gd_ofi_cfg *c)
+{
+	switch (c->op) {
+	case GD_OP_SEND:
+		return FI_MSG;
+	case GD_OP_ATOMIC:
+		return FI_ATOMIC;
+	default:
+		return FI_RMA;
+	}
+}
+
+static const char *caps_needed(const struct gd_ofi_cfg *c)
+{
+	switch (c->op) {
+	case GD_OP_SEND:
+		return "FI_MSG (send/receive)";
+	case GD_OP_ATOMIC:
+		return "FI_ATOMIC (atomics)";
+	default:
+		return "FI_RMA (RDMA write/read)";
+	}
+}
+
+static struct fi_info *make_hints(const struct gd_ofi_cfg *c, bool caps)
+{
+	struct fi_info *h = fi_allocinfo();
+
+	if (!h)
+		return NULL;
+	h->fabric_attr->prov_name = strdup(c->o->provider);
+	if (c->o->fabric_name[0])
+		h->fabric_attr->name = strdup(c->o->fabric_name);
+	if (c->o->domain[0])
+		h->domain_attr->name = strdup(c->o->domain);
+	if (!caps)
+		return h;
+	h->caps = op_caps(c);
+	h->ep_attr->type = c->o->ep == GD_EP_MSG ? FI_EP_MSG : FI_EP_RDM;
+	h->domain_attr->mr_mode = OFI_MR_MODES | (c->hmem ? FI_MR_HMEM : 0);
+	h->domain_attr->threading = FI_THREAD_DOMAIN;
+	/* data progress stays the provider's (rxm's auto-progress thread
+	 * crashed in fi_cq_read here): a passive side drives it while it
+	 * waits on the side channel (gd_ofi_progress) */
+
+	h->mode = 0; /* our contexts are ids: no FI_CONTEXT */
+	if (c->hmem)
+		h->caps |= FI_HMEM;
+	if (c->alt && c->op != GD_OP_ATOMIC)
+		h->domain_attr->cq_data_size = 4;
+	return h;
+}
+
+/* The provider's offer, in words: "rdm: msg rma atomic; msg: msg rma". */
+static void describe_offer(struct fi_info *all, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (struct fi_info *i = all; i && off + 64 < len; i = i->next) {
+		const char *t = i->ep_attr->type == FI_EP_RDM ? "rdm" :
+				i->ep_attr->type == FI_EP_MSG ? "msg" : "dgram";
+		char item[96];
+
+		snprintf(item, sizeof(item), "%s (%s%s%s%s)", t, i->caps & FI_MSG ? "msg " : "",
+			 i->caps & FI_RMA ? "rma " : "", i->caps & FI_ATOMIC ? "atomic " : "",
+			 i->caps & FI_HMEM ? "hmem" : "");
+		if (strstr(buf, item))
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", item);
+	}
+}
+
+/* Whether one entry has the --domain and --fabric-name asked; else the
+ * domain/fabric pairs there are, in buf. */
+static bool has_domain(const struct gd_fabric_opts *o, struct fi_info *all, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (struct fi_info *i = all; i; i = i->next) {
+		if ((!o->domain[0] || !strcmp(i->domain_attr->name, o->domain)) &&
+		    (!o->fabric_name[0] || !strcmp(i->fabric_attr->name, o->fabric_name)))
+			return true;
+		if (off + 80 < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s (%s)", off ? ", " : "",
+						i->domain_attr->name, i->fabric_attr->name);
+	}
+	return false;
+}
+
+/* fi_getinfo found nothing: is the provider unknown, or does it lack what
+ * the test needs? Either is a usage error (exit 2) with the fix. */
+static int explain_nodata(const struct gd_ofi_cfg *c)
+{
+	struct fi_info *h = make_hints(c, false), *all = NULL;
+	char offer[512];
+	int ret = h ? fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &all) : -FI_ENOMEM;
+
+	fi_freeinfo(h);
+	if (ret || !all) {
+		gd_error("libfabric has no provider '%s'%s%s%s%s usable here: 'fi_info -l' lists the "
+			 "providers; try --provider tcp (any machine) or shm (one host)",
+			 c->o->provider, c->o->domain[0] ? " with domain " : "", c->o->domain,
+			 c->o->fabric_name[0] ? " in fabric " : "", c->o->fabric_name);
+		return -EINVAL;
+	}
+	if (!has_domain(c->o, all, offer, sizeof(offer))) {
+		fi_freeinfo(all);
+		gd_error("libfabric provider '%s' has no domain '%s' in fabric '%s'; it has: %s "
+			 "(fi_info -p %s lists them): fix --domain / --fabric-name", c->o->provider,
+			 c->o->domain[0] ? c->o->domain : "(any)",
+			 c->o->fabric_name[0] ? c->o->fabric_name : "(any)", offer, c->o->provider);
+		return -EINVAL;
+	}
+	describe_offer(all, offer, sizeof(offer));
+	fi_freeinfo(all);
+	if (c->hmem) {
+		gd_error("libfabric provider '%s' offers no FI_HMEM (GPU memory): this libfabric was "
+			 "built without CUDA (Debian's is); use a libfabric built with CUDA "
+			 "(--with-cuda), or drop --use_cuda. It offers: %s", c->o->provider, offer);
+		return -ENOTSUP;
+	}
+	gd_error("libfabric provider '%s' has no %s endpoint with %s%s for this test; it offers: "
+		 "%s. Use another --ep or --provider (shm has atomics on one host)", c->o->provider,
+		 gd_ep_type_name(c->o->ep), caps_needed(c),
+		 c->alt && c->op != GD_OP_ATOMIC ? " and remote CQ data" : "", offer);
+	return -EINVAL;
+}
+
+static int ofi_fail(const char *what, const struct gd_ofi *f, int ret)
+{
+	gd_error("libfabric %s failed on provider %s: %s", what, f->prov, fi_strerror(-ret));
+	return ret == -FI_ENOMEM ? -ENOMEM : -EIO;
+}
+
+static int open_cq(struct gd_ofi *f, struct gd_ofi_cq *cq, size_t size)
+{
+	struct fi_cq_attr a = { .size = size, .format = FI_CQ_FORMAT_DATA,
+				.wait_obj = FI_WAIT_NONE };
+	int ret = fi_cq_open(f->domain, &a, &cq->cq, NULL);
+
+	return ret ? ofi_fail("fi_cq_open", f, ret) : 0;
+}
+
+static int open_domain(struct gd_ofi *f)
+{
+	const struct gd_ofi_cfg *c = &f->cfg;
+	struct fi_av_attr av = { .type = FI_AV_TABLE, .count = c->nqp };
+	size_t depth = (size_t)c->nqp * (c->tx_depth + c->rx_depth) + 64;
+	int ret = fi_fabric(f->info->fabric_attr, &f->fabric, NULL);
+
+	if (ret)
+		return ofi_fail("fi_fabric", f, ret);
+	ret = fi_domain(f->fabric, f->info, &f->domain, NULL);
+	if (ret)
+		return ofi_fail("fi_domain", f, ret);
+	ret = open_cq(f, &f->scq, depth);
+	ret = ret ?: open_cq(f, &f->rcq, depth);
+	if (ret || f->info->ep_attr->type != FI_EP_RDM)
+		return ret;
+	ret = fi_av_open(f->domain, &av, &f->av, NULL);
+	return ret ? ofi_fail("fi_av_open", f, ret) : 0;
+}
+
+/* The first entry with the --domain and --fabric-name asked (libfabric 1.17's
+ * layered tcp;ofi_rxm ignores the domain name of the hints). */
+static int pick_info(struct gd_ofi *f, struct fi_info *all)
+{
+	const struct gd_fabric_opts *o = f->cfg.o;
+
+	for (struct fi_info *i = all; i; i = i->next) {
+		if ((o->domain[0] && strcmp(i->domain_attr->name, o->domain)) ||
+		    (o->fabric_name[0] && strcmp(i->fabric_attr->name, o->fabric_name)))
+			continue;
+		f->info = fi_dupinfo(i);
+		fi_freeinfo(all);
+		return f->info ? 0 : -FI_ENOMEM;
+	}
+	fi_freeinfo(all);
+	return -FI_ENODATA;
+}
+
+int gd_ofi_open(struct gd_ofi *f, const struct gd_ofi_cfg *c)
+{
+	struct fi_info *h, *all = NULL;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	f->cfg = *c;
+	h = make_hints(c, true);
+	if (!h)
+		return -ENOMEM;
+	ret = fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &all);
+	fi_freeinfo(h);
+	if (!ret)
+		ret = pick_info(f, all);
+	if (ret == -FI_ENODATA || (!ret && !f->info))
+		return explain_nodata(c);
+	if (ret) {
+		gd_error("libfabric fi_getinfo for provider %s failed: %s", c->o->provider,
+			 fi_strerror(-ret));
+		return -EIO;
+	}
+	snprintf(f->prov, sizeof(f->prov), "%s", f->info->fabric_attr->prov_name);
+	f->manual = f->info->domain_attr->data_progress != FI_PROGRESS_AUTO;
+	snprintf(f->fabric_name, sizeof(f->fabric_name), "%s", f->info->fabric_attr->name);
+	snprintf(f->domain_name, sizeof(f->domain_name), "%s", f->info->domain_attr->name);
+	f->virt_addr = (f->info->domain_attr->mr_mode & (FI_MR_VIRT_ADDR | FI_MR_BASIC)) != 0;
+	f->inject_size = f->info->tx_attr->inject_size;
+	f->rx_size = f->info->rx_attr->size;
+	f->ep = calloc(c->nqp, sizeof(*f->ep));
+	f->dest = calloc(c->nqp, sizeof(*f->dest));
+	if (!f->ep || !f->dest)
+		return -ENOMEM;
+	return open_domain(f);
+}
+
+void gd_ofi_progress(void *ofi)
+{
+	struct gd_ofi *f = ofi;
+	struct fi_cq_data_entry e[4]; /* a passive side expects none: dropped */
+
+	if (f->scq.cq)
+		fi_cq_read(f->scq.cq, e, 4);
+	if (f->rcq.cq)
+		fi_cq_read(f->rcq.cq, e, 4);
+}
+
+int gd_ofi_reg(struct gd_ofi *f, void *buf, size_t len)
+{
+	uint64_t access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_SEND | FI_RECV;
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct fi_mr_attr a = { .mr_iov = &iov, .iov_count = 1, .access = access,
+				.requested_key = OFI_MR_KEY,
+				.iface = f->cfg.hmem ? FI_HMEM_CUDA : FI_HMEM_SYSTEM };
+	int ret;
+
+	if (f->cfg.hmem)
+		a.device.cuda = f->cfg.cuda_device;
+	ret = fi_mr_regattr(f->domain, &a, 0, &f->mr);
+	if (ret) {
+		gd_error("libfabric cannot register %zu bytes of %s memory on provider %s: %s", len,
+			 f->cfg.hmem ? "GPU" : "host", f->prov, fi_strerror(-ret));
+		return -ENOMEM;
+	}
+	f->desc = fi_mr_desc(f->mr);
+	f->key = fi_mr_key(f->mr);
+	f->mr_base = (uintptr_t)buf;
+	return 0;
+}
+
+static int bind_ep(struct gd_ofi *f, struct fid_ep *ep)
+{
+	int ret = fi_ep_bind(ep, &f->scq.cq->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION);
+
+	ret = ret ?: fi_ep_bind(ep, &f->rcq.cq->fid, FI_RECV);
+	if (!ret && f->av)
+		ret = fi_ep_bind(ep, &f->av->fid, 0);
+	if (!ret && f->eq)
+		ret = fi_ep_bind(ep, &f->eq->fid, 0);
+	ret = ret ?: fi_enable(ep);
+	return ret ? ofi_fail("endpoint setup (fi_ep_bind, fi_enable)", f, ret) : 0;
+}
+
+static int open_pep(struct gd_ofi *f)
+{
+	int ret = fi_passive_ep(f->fabric, f->info, &f->pep, NULL);
+
+	ret = ret ?: fi_pep_bind(f->pep, &f->eq->fid, 0);
+	ret = ret ?: fi_listen(f->pep);
+	return ret ? ofi_fail("listening (fi_passive_ep, fi_listen)", f, ret) : 0;
+}
+
+int gd_ofi_create_eps(struct gd_ofi *f)
+{
+	bool msg = f->info->ep_attr->type == FI_EP_MSG;
+	int ret;
+
+	if (msg) {
+		struct fi_eq_attr ea = { .size = 64, .wait_obj = FI_WAIT_UNSPEC };
+
+		ret = fi_eq_open(f->fabric, &ea, &f->eq, NULL);
+		if (ret)
+			return ofi_fail("fi_eq_open", f, ret);
+		if (f->cfg.server)
+			return open_pep(f); /* the endpoints come with the connection requests */
+	}
+	for (uint32_t i = 0; i < f->cfg.nqp; i++) {
+		ret = fi_endpoint(f->domain, f->info, &f->ep[i], NULL);
+		if (ret)
+			return ofi_fail("fi_endpoint", f, ret);
+		ret = bind_ep(f, f->ep[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* An endpoint bound to the unspecified address gets the side channel's. */
+static void fix_any(const struct gd_ofi *f, uint8_t *addr, size_t len)
+{
+	struct sockaddr_in *a = (struct sockaddr_in *)(void *)addr;
+	const struct sockaddr_in *s = (const struct sockaddr_in *)(const void *)&f->self;
+
+	if (len >= sizeof(*a) && a->sin_family == AF_INET && s->sin_family == AF_INET &&
+	    a->sin_addr.s_addr == htonl(INADDR_ANY))
+		a->sin_addr = s->sin_addr;
+}
+
+int gd_ofi_local_info(struct gd_ofi *f, uint32_t i, uint64_t target, struct gd_wire_conn *info)
+{
+	size_t len = sizeof(info->fab_addr);
+	int ret = f->pep ? fi_getname(&f->pep->fid, info->fab_addr, &len) :
+			   fi_getname(&f->ep[i]->fid, info->fab_addr, &len);
+
+	if (ret)
+		return ofi_fail("fi_getname", f, ret);
+	fix_any(f, info->fab_addr, len);
+	info->fab_addr_len = (uint16_t)len;
+	info->fab_key = f->key;
+	info->qpn = i + 1;
+	info->mtu = 4096;
+	info->gid_index = -1;
+	info->vaddr = f->virt_addr ? target : target - f->mr_base;
+	return 0;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The fabric options of every benchmark tool (plain data, no libfabric):
+ *   --fabric verbs|ofi   which implementation of the fabric seam (fabric.h)
+ *   --provider NAME      libfabric provider as fi_info names it (tcp, shm, efa, verbs, cxi)
+ *   --domain NAME        libfabric domain (fi_info's domain: "lo", "mlx5_0", ...)
+ *   --fabric-name NAME   libfabric fabric (fi_info's fabric: "127.0.0.0/8", ...)
+ *   --ep rdm|msg         libfabric endpoint type: FI_EP_RDM (default) or FI_EP_MSG
+ * Without --fabric the rule of discover/fabric_rule.h decides (the header says why).
+ * Both sides must agree on fabric, provider and endpoint type (wire.c's check).
+ */
+#ifndef GD_FABRIC_OPTS_H
+#define GD_FABRIC_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabric_rule.h"
+#include "opts.h"
+
+enum gd_ep_type { GD_EP_RDM = 0, GD_EP_MSG, GD_EP_COUNT };
+
+#define GD_FABRIC_NAME_MAX 64
+
+struct gd_fabric_opts {
+	enum gd_fabric_kind fabric;		/* AUTO until resolved, then VERBS or OFI */
+	char provider[GD_FABRIC_PROV_MAX];	/* "" = the rule's (ofi) */
+	char domain[GD_FABRIC_NAME_MAX];	/* "" = any */
+	char fabric_name[GD_FABRIC_NAME_MAX];	/* "" = any */
+	enum gd_ep_type ep;
+	char why[GD_FABRIC_WHY_MAX];		/* how the fabric was chosen ("--fabric", the rule's reason) */
+	uint32_t given;				/* 1: --provider/--domain/--fabric-name/--ep given */
+};
+
+#define GD_FABRIC_OPT_BASE 950
+extern const struct gd_opt gd_fabric_opt_table[];
+
+void gd_fabric_opts_defaults(struct gd_fabric_opts *o);
+/* 0 handled, -EINVAL bad value (printed), 1 not a fabric option. */
+int gd_fabric_opts_handle(struct gd_fabric_opts *o, int id, const char *arg);
+/* Resolve AUTO with the rule (m: the machine whose sysfs lists the devices);
+ * refuse libfabric options with verbs and --fabric ofi without libfabric. */
+int gd_fabric_opts_resolve(struct gd_fabric_opts *o, const struct gd_machine *m);
+const char *gd_ep_type_name(enum gd_ep_type e); /* "rdm", "msg" */
+/* "ofi, provider tcp, endpoint rdm (no RDMA device: libfabric tcp)" */
+void gd_fabric_opts_header(const struct gd_fabric_opts *o, char *buf, size_t len);
+struct json_object;
+void gd_fabric_opts_to_json(const struct gd_fabric_opts *o, struct json_object *obj);
+/* Whether this build has libfabric (HAVE_LIBFABRIC). */
+bool gd_fabric_have_ofi(void);
+
+#endif

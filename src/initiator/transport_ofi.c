@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* The proxy's libfabric transport (see transport_ofi.h). */
+#include "config.h"
+
+#include "transport_ofi.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <rdma/fabric.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_errno.h>
+
+#include "fabric.h"
+#include "fabric_ofi.h"
+#include "transport_verbs.h"
+
+#define QP_SHIFT 56
+#define ID_MASK ((1ull << QP_SHIFT) - 1)
+
+struct gd_tof {
+	struct gd_tv *tv;		/* builds the chains */
+	struct gd_ofi_target *tg;	/* per QP */
+	uint32_t nqps;
+	struct gd_ofi_cq *cq;
+	char err[512];
+};
+
+struct gd_tof *gd_tof_create(const struct gd_qp_run *q, uint32_t nqps, void *scq,
+			     uint32_t nthreads, uint32_t max_chain, uint32_t max_inline)
+{
+	struct gd_tof *t = calloc(1, sizeof(*t));
+	struct gd_tv_qp *qps = calloc(nqps, sizeof(*qps));
+
+	if (!t || !qps)
+		goto fail;
+	t->tg = calloc(nqps, sizeof(*t->tg));
+	if (!t->tg)
+		goto fail;
+	for (uint32_t i = 0; i < nqps; i++) {
+		qps[i] = (struct gd_tv_qp){ NULL, q[i].local_addr, 0, q[i].remote_addr, 0 };
+		t->tg[i] = (struct gd_ofi_target){ q[i].fab_ep, q[i].fab_cq, q[i].fab_desc,
+						   q[i].fab_dest, q[i].fab_key };
+	}
+	t->tv = gd_tv_create(qps, nqps, NULL, nthreads, max_chain, max_inline);
+	if (!t->tv)
+		goto fail;
+	free(qps);
+	t->nqps = nqps;
+	t->cq = scq;
+	return t;
+fail:
+	free(qps);
+	gd_tof_destroy(t);
+	return NULL;
+}
+
+void gd_tof_destroy(struct gd_tof *t)
+{
+	if (!t)
+		return;
+	gd_tv_destroy(t->tv);
+	free(t->tg);
+	free(t);
+}
+
+static int tof_post(void *ctx, uint32_t thread, uint32_t qp, const struct gd_req *reqs, uint32_t n,
+		    uint64_t signal_id)
+{
+	struct gd_tof *t = ctx;
+	struct ibv_send_wr *wr;
+	ssize_t ret;
+
+	if (qp >= t->nqps)
+		return -EINVAL;
+	wr = gd_tv_build(t->tv, thread, qp, reqs, n, signal_id);
+	if (!wr)
+		return -EINVAL;
+	ret = gd_ofi_post_wrs(&t->tg[qp], wr, n);
+	return ret == -FI_EAGAIN ? -EAGAIN : ret ? -EIO : 0;
+}
+
+static int tof_poll(void *ctx, uint32_t thread, struct gd_tp_comp *c, int max)
+{
+	struct gd_tof *t = ctx;
+	struct gd_fab_cqe e[32];
+	int n = gd_fabric_ofi.poll(t->cq, e, max < 32 ? max : 32);
+
+	(void)thread;
+	for (int i = 0; i < n; i++) {
+		uint32_t qp = (uint32_t)(e[i].id >> QP_SHIFT);
+
+		c[i].qp = qp;
+		c[i].qp_num = qp + 1;
+		c[i].id = e[i].id & ID_MASK;
+		c[i].status = e[i].status;
+		c[i].op = gd_tv_last_op(t->tv, qp);
+	}
+	return n;
+}
+
+static const char *tof_status_str(int status)
+{
+	return fi_strerror(status);
+}
+
+static uint32_t tof_qp_num(void *ctx, uint32_t qp)
+{
+	(void)ctx;
+	return qp + 1;
+}
+
+void gd_tof_ops(struct gd_tof *t, struct gd_transport *tp)
+{
+	tp->name = "libfabric";
+	tp->ctx = t;
+	tp->post = tof_post;
+	tp->poll = tof_poll;
+	tp->status_str = tof_status_str;
+	tp->qp_num = tof_qp_num;
+}

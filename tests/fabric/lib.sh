@@ -1,0 +1,46 @@
+# shellcheck shell=bash
+# The libfabric tier's helpers: skip without libfabric, run a server and a
+# client on loopback, check both exit codes and messages.
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+T="$top_builddir/tools"
+fail=0
+tmp=$(mktemp -d)
+trap '[ "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+
+ofi_skip_unless_built() {
+	"$T/gd_write_bw" --version 2>/dev/null | grep -q 'libfabric=yes' ||
+		{ echo "SKIP: built without libfabric"; exit 77; }
+	command -v fi_info >/dev/null && fi_info -p "$1" >/dev/null 2>&1 ||
+		{ echo "SKIP: libfabric has no $1 provider here (fi_info -p $1)"; exit 77; }
+}
+
+# A free-ish port per test run: the tier's base plus a counter.
+port=$(( 20000 + ($$ % 5000) * 4 ))
+next_port() { port=$((port + 1)); }
+
+# pair NAME EXP_SERVER EXP_CLIENT TOOL ARGS...: server and client of TOOL on
+# loopback; their outputs in $tmp/NAME.{s,c}; fails unless both exit as expected.
+pair() {
+	local name=$1 es=$2 ec=$3 tool=$4 spid rs rc
+	shift 4
+	next_port
+	timeout 60 "$T/$tool" -p "$port" "$@" >"$tmp/$name.s" 2>&1 &
+	spid=$!
+	sleep 0.3
+	timeout 60 "$T/$tool" -p "$port" "$@" 127.0.0.1 >"$tmp/$name.c" 2>&1
+	rc=$?
+	wait "$spid"
+	rs=$?
+	if [ "$rs" != "$es" ] || [ "$rc" != "$ec" ]; then
+		echo "FAIL: $name ($tool $*): server $rs (expected $es), client $rc (expected $ec)"
+		tail -n 3 "$tmp/$name.s" "$tmp/$name.c"
+		fail=1
+		return 1
+	fi
+	echo "ok: $name ($tool $*)"
+}
+
+# expect NAME FILE REGEX: the output says it.
+expect() {
+	grep -Eq "$3" "$2" || { echo "FAIL: $1: no '$3' in $2:"; cat "$2"; fail=1; }
+}

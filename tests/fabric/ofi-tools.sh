@@ -1,0 +1,29 @@
+#!/bin/bash
+# Every benchmark tool over libfabric tcp and shm on loopback (no RDMA device,
+# no VM): --validate, a short -a sweep, --json against doc/json.md, -q 2, -D.
+set -u
+. "${top_srcdir:-.}/tests/fabric/lib.sh"
+ofi_skip_unless_built tcp
+provs="tcp"
+fi_info -p shm >/dev/null 2>&1 && provs="tcp shm"
+tools="write_bw write_lat read_bw read_lat send_bw send_lat atomic_bw atomic_lat"
+for p in $provs; do
+	for t in $tools; do
+		pair "$p-$t" 0 0 "gd_$t" --fabric ofi --provider "$p" -n 50 --validate --timeout 30
+	done
+	pair "$p-imm" 0 0 gd_write_bw --fabric ofi --provider "$p" -n 50 --write_with_imm --timeout 30
+	pair "$p-sweep" 0 0 gd_write_lat --fabric ofi --provider "$p" -a -n 5 --timeout 30
+	pair "$p-qps" 0 0 gd_write_bw --fabric ofi --provider "$p" -q 2 -n 50 --validate --timeout 30
+	pair "$p-json" 0 0 gd_send_bw --fabric ofi --provider "$p" -n 50 --json --timeout 30 &&
+		expect "$p-json" "$tmp/$p-json.c" '"fabric": ?"ofi"'
+	[ -f "$tmp/$p-json.c" ] && grep '^{' "$tmp/$p-json.c" >"$tmp/$p.jsonl"
+	expect "$p-header" "$tmp/$p-write_bw.c" "Fabric +: ofi, provider $p"
+done
+pair msg 0 0 gd_write_bw --fabric ofi --provider tcp --ep msg -n 50 --validate --timeout 30
+pair proxy 0 0 gd_write_bw --fabric ofi --provider tcp --initiator=proxy -n 100 --validate --timeout 30
+pair timed 0 0 gd_write_bw --fabric ofi --provider tcp -D 1 --timeout 30
+if command -v python3 >/dev/null; then
+	python3 "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp"/*.jsonl ||
+		{ echo "FAIL: --json over libfabric does not match doc/json.md"; fail=1; }
+fi
+exit $fail

@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# The benchmark tools end to end on the GPU machine, server and client on
+# loopback over libfabric (shm and tcp: no RDMA device, no kernel module):
+#   --initiator=cpu, and --initiator=proxy with the CUDA producer kernel
+#   (GPU kernel -> ring -> proxy threads -> fi_write/fi_read/fi_atomic/fi_send
+#   -> the peer's buffer) and with host producer threads,
+#   host memory and GPU memory (--use_cuda=0: FI_HMEM; a libfabric built
+#   without CUDA must refuse with exit 3 and the fix),
+#   every tool, --validate on, JSON for the figures.
+# Plus the verbs cells the machine cannot run (no RDMA device: exit 3).
+# One table row per cell (cells.bash). Fails when a cell that ran failed or a
+# refusal came without a reason; skips (77) without a GPU.
+# Run from a build tree or the folder `make gpu-pack` makes.
+#   GD_OFI_PROVIDERS="shm tcp"  GD_OFI_TOOLS="write_bw ..."  GD_OFI_ITERS=2000
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/cells.bash"
+tools_dir=${GD_TOOLS:-${top_builddir:-$here/../..}/tools}
+[ -x "$tools_dir/gd_write_bw" ] || { echo "SKIP: $tools_dir/gd_write_bw not built"; exit 77; }
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 ||
+	{ echo "SKIP: no GPU here (nvidia-smi)"; exit 77; }
+providers=${GD_OFI_PROVIDERS:-shm tcp}
+tools=${GD_OFI_TOOLS:-write_bw read_bw atomic_bw send_bw write_lat read_lat atomic_lat send_lat}
+iters=${GD_OFI_ITERS:-2000}
+work=$(mktemp -d /tmp/gd-ofi.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+port=$((20000 + RANDOM % 20000))
+fail=0
+
+# pair NAME TOOL ARGS: server and client on loopback, both bounded; sets rc
+# (the client's, or the server's when the client passed) and the files
+pair() {
+	local name=$1 tool=$2 src
+	shift 2
+	port=$((port + 1))
+	timeout -s KILL 120 "$tools_dir/gd_$tool" "$@" -p $port >"$work/$name.s" 2>&1 &
+	src=$!
+	sleep 0.3
+	timeout -s KILL 120 "$tools_dir/gd_$tool" "$@" -p $port 127.0.0.1 >"$work/$name.c" 2>&1
+	crc=$?
+	wait $src
+	rc=$?
+	src_rc=$rc
+	[ $crc -ne 0 ] && rc=$crc
+	return 0
+}
+
+# one cell: run it, print its row and, when it failed, its output
+run_cell() { # TOOL INITIATOR MEMORY TRANSPORT PRODUCER ARGS...
+	local tool=$1 ini=$2 mem=$3 tp=$4 prod=$5 name st why rate p50 compl
+	shift 5
+	name="$tool-$ini-$mem-${tp//\//-}-$prod"
+	pair "$name" "$tool" "$@" --json
+	st=$(cell_status $rc)
+	why="exit $rc"
+	[ $rc -ne 0 ] && why="exit $rc: $(cell_reason "$work/$name.c" "$work/$name.s")"
+	rate=- p50=- compl=-
+	if [ $rc -eq 0 ]; then
+		case $tool in
+		*_bw)
+			rate=$(cell_json "$work/$name.c" msg_rate_mpps)
+			compl=$(cell_json "$work/$name.c" completion_rate_mpps)
+			[ "$rate" != - ] && rate=$(awk "BEGIN { printf \"%.0f\", $rate * 1e6 }")
+			[ "$compl" != - ] && compl=$(awk "BEGIN { printf \"%.0f\", $compl * 1e6 }")
+			;;
+		*) p50=$(cell_json "$work/$name.c" p50_usec) ;;
+		esac
+		grep -h '"producer_reason"' "$work/$name.c" | head -1 |
+			sed -n 's/.*"producer_reason": *"\([^"]*\)".*/  producer: \1/p'
+	fi
+	cell "gd_$tool" "$ini" "$mem" "$tp" "$prod" "$st" "$why" "$rate" "$p50" "$compl"
+	if [ "$st" = failed ] || { [ "$st" = refused ] && [ "$why" = "exit $rc: " ]; }; then
+		fail=$((fail + 1))
+		echo "---- $name (client, then server)"
+		tail -8 "$work/$name.c"
+		tail -8 "$work/$name.s"
+	fi
+}
+
+fabric=
+"$tools_dir/gd_write_bw" --help 2>&1 | grep -q -- '--fabric' && fabric=yes
+if [ -z "$fabric" ]; then
+	for tp in $providers; do
+		for tool in $tools; do
+			cell "gd_$tool" "*" "*" "ofi/$tp" "*" skipped \
+				"this build has no --fabric (the libfabric seam is not in it)"
+		done
+	done
+else
+	for tp in $providers; do
+		for tool in $tools; do
+			n=$iters
+			case $tool in *_lat) n=$((iters / 4)) ;; esac
+			f="--fabric ofi --provider $tp --validate -n $n"
+			for mem in host cuda; do
+				m=
+				[ $mem = cuda ] && m=--use_cuda=0
+				run_cell "$tool" cpu $mem "ofi/$tp" - $f $m
+				run_cell "$tool" proxy $mem "ofi/$tp" gpu $f $m --initiator=proxy --producer gpu
+				run_cell "$tool" proxy $mem "ofi/$tp" host $f $m --initiator=proxy --producer host
+			done
+		done
+	done
+fi
+# faults over shm: the GPU producer traps (FAULT INJECTION through
+# GDPERF_TEST_GPU_TRAP_AFTER), the server is killed mid-run: both sides exit 1
+# within the deadline, and the GPU stays usable (the next cell runs)
+fault_cell() { # NAME WHAT RC_C RC_S SECONDS
+	local st=ran why="$2: client exit $3, server exit $4 in $5 s"
+	if [ "$3" -ne 1 ] || [ "$4" -ne 1 ] || [ "$5" -gt 30 ]; then
+		st=failed fail=$((fail + 1))
+		tail -5 "$work/$1.c" "$work/$1.s"
+	fi
+	cell gd_write_bw proxy host ofi/shm gpu "$st" "$why"
+}
+if [ -n "$fabric" ]; then
+	f="--fabric ofi --provider shm --initiator=proxy --producer gpu --timeout 5"
+	t0=$(date +%s)
+	GDPERF_TEST_GPU_TRAP_AFTER=100 pair trap write_bw $f -n 100000
+	fault_cell trap "fault: the kernel traps" "$crc" "$src_rc" $(( $(date +%s) - t0 ))
+	port=$((port + 1)) t0=$(date +%s)
+	"$tools_dir/gd_write_bw" $f -n 50000000 -p $port >"$work/kill.s" 2>&1 &
+	spid=$! # no timeout(1) around it: this is the process killed
+	sleep 0.5
+	timeout -s KILL 60 "$tools_dir/gd_write_bw" $f -n 50000000 -p $port 127.0.0.1 >"$work/kill.c" 2>&1 &
+	cpid=$!
+	sleep 2
+	kill -9 $spid
+	wait $cpid; crc=$?
+	cell gd_write_bw proxy host ofi/shm gpu "$([ $crc -eq 1 ] && echo ran || echo failed)" \
+		"fault: server killed: client exit $crc in $(( $(date +%s) - t0 )) s"
+	[ $crc -eq 1 ] || { fail=$((fail + 1)); tail -5 "$work/kill.c"; }
+	run_cell write_bw proxy host ofi/shm gpu $f --validate -n 1000
+fi
+
+# verbs needs an RDMA device: the GPU machine has none (a refusal, exit 3)
+for ini in cpu proxy; do
+	p=
+	[ $ini = proxy ] && p="--initiator=proxy --producer gpu"
+	run_cell write_bw $ini host verbs "$([ $ini = proxy ] && echo gpu || echo -)" \
+		${fabric:+--fabric verbs} -n 100 $p
+done
+
+if [ $fail -ne 0 ]; then echo "FAIL: $fail cell(s)"; exit 1; fi
+echo "PASS: tools over libfabric on the GPU machine"
