@@ -58,7 +58,7 @@ cat >"$work/config.h" <<'EOH'
 #define GD_FEATURE_LIBFABRIC 0
 EOH
 echo '#define GD_BUILD_VERSION "fuzz"' > "$work/gd_version.h"
-cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator $(pkg-config --cflags json-c)"
+cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator -I$srcdir/src/fabric $(pkg-config --cflags json-c)"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="$(pkg-config --libs json-c) -lm"
 common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c \
@@ -80,7 +80,7 @@ optdeps="$srcdir/src/discover/fabric_rule.c $srcdir/src/core/opts.c $srcdir/src/
 	"$srcdir/src/core/readfile.c" "$srcdir/src/gpu/cuda.c" "$srcdir/src/discover/devname.c" $common $libs -ldl
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
-	$(ls "$srcdir"/src/discover/*.c | grep -v host_limits.c) "$srcdir"/src/topo/pcipath.c "$srcdir"/src/topo/locality.c \
+	$(ls "$srcdir"/src/discover/*.c | grep -v -e host_limits.c -e ofi_info.c) "$srcdir"/src/topo/pcipath.c "$srcdir"/src/topo/locality.c \
 	"$srcdir"/src/doctor/gdr_env.c "$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
 	"$srcdir"/src/core/opts.c "$srcdir"/src/core/version.c $common $libs $(pkg-config --libs libibverbs hwloc 2>/dev/null || echo -libverbs -lhwloc)
 # the tree the sysfs fuzzer mutates (restored after every input)
