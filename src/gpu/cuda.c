@@ -420,3 +420,10 @@ int gd_cuda_kernels_open(const struct gd_cuda_fatbin *fb, int cuda_index, struct
 	snprintf(name, name_len, "%s (CUDA %d)", dev->name, cuda_index);
 	return 0;
 }
+
+void gd_cuda_kernels_close(struct gd_cuda_dev *dev, gd_cu_context *ctx, gd_cu_module mod)
+{
+	if (mod)
+		api.ModuleUnload(mod);
+	gd_cuda_ctx_release(dev, ctx);
+}

@@ -185,6 +185,8 @@ struct gd_cuda_fatbin {
 int gd_cuda_kernels_open(const struct gd_cuda_fatbin *fb, int cuda_index, struct gd_cuda_dev *dev,
 			 gd_cu_context *ctx, gd_cu_module *mod, gd_cu_function *f, char *name,
 			 size_t name_len);
+/* Undo gd_cuda_kernels_open (what it got to). */
+void gd_cuda_kernels_close(struct gd_cuda_dev *dev, gd_cu_context *ctx, gd_cu_module mod);
 int gd_cuda_ctx_acquire(int index, struct gd_cuda_dev *info, gd_cu_context *ctx);
 void gd_cuda_ctx_release(const struct gd_cuda_dev *info, gd_cu_context *ctx);
 /* The CUDA ordinal of the GPU at a PCI address ("0000:18:00.0" or "18:00.0"):

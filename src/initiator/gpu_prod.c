@@ -114,11 +114,8 @@ int gd_gpu_prod_open(int cuda_index, struct gd_gpu_prod **out)
 
 void gd_gpu_prod_close(struct gd_gpu_prod *g)
 {
-	if (!g)
-		return;
-	if (g->mod)
-		g->cu->ModuleUnload(g->mod);
-	gd_cuda_ctx_release(&g->dev, &g->ctx);
+	if (g)
+		gd_cuda_kernels_close(&g->dev, &g->ctx, g->mod);
 	free(g);
 }
 

@@ -77,9 +77,7 @@ void gd_ibgda_gpu_close(struct gd_ibgda_gpu *g)
 		return;
 	if (g->side && g->cu->StreamDestroy)
 		g->cu->StreamDestroy(g->side);
-	if (g->mod)
-		g->cu->ModuleUnload(g->mod);
-	gd_cuda_ctx_release(&g->dev, &g->ctx);
+	gd_cuda_kernels_close(&g->dev, &g->ctx, g->mod);
 	free(g);
 }
 
