@@ -7,6 +7,7 @@
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 BVP=$top_srcdir/scripts/bench-vs-perftest.sh
 BST=$top_srcdir/scripts/bench-sweep-time.sh
+BVL=$top_srcdir/scripts/bench-vs-libfabric.sh
 command -v python3 >/dev/null || { echo "SKIP: python3 missing"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -64,4 +65,25 @@ has "the separation names the point, gd's best and pt's slowest run" \
 has "bw (gd 2..4 vs pt 1..9) overlaps: one point" 'guard: 1 point\(s\) below 0\.90'
 expect 0 "--min-ratio-all 0.9: bw runs that overlap pass" "$BVP" --summarize "$T/bw.csv" --min-ratio-all 0.9
 expect 1 "--min-ratio-all 5: gd's best 4 < 5 x pt's slowest 1" "$BVP" --summarize "$T/bw.csv" --min-ratio-all 5
+# bench-vs-libfabric: usage errors and its table over known runs (medians, spread, ratio)
+expect 0 "bench-vs-libfabric --help" "$BVL" --help
+has "help names the fabtests option" -- '--fabtests'
+expect 2 "bench-vs-libfabric: unknown option" "$BVL" --bogus
+expect 2 "bench-vs-libfabric: --pairs x" "$BVL" --pairs x
+expect 2 "bench-vs-libfabric: --summarize of a missing file" "$BVL" --summarize "$T/none.csv"
+cat > "$T/ofi.csv" <<'EOF'
+provider,kind,op,size,round,impl,value,unit
+tcp,lat,send,8,1,gd,10,usec
+tcp,lat,send,8,1,fi,20,usec
+tcp,lat,send,8,2,fi,22,usec
+tcp,lat,send,8,2,gd,12,usec
+tcp,lat,send,8,3,gd,11,usec
+tcp,lat,send,8,3,fi,30,usec
+shm,bw,write,65536,1,gd,1000,MB/s
+shm,bw,write,65536,1,fi,800,MB/s
+shm,bw,write,65536,2,fi,1200,MB/s
+EOF
+expect 0 "bench-vs-libfabric --summarize" "$BVL" --summarize "$T/ofi.csv"
+has "latency: medians, min..max, ratio gd/ref" '^tcp +lat +send +8 +11\.00 \(10\.00\.\.12\.00\) 3 usec +22\.00 \(20\.00\.\.30\.00\) 3 +0\.500 \(goal <= 1\.00\)'
+has "bandwidth: an even count's median is the mean of the middle two" '^shm +bw +write +65536 +1000\.00 .* 1000\.00 \(800\.00\.\.1200\.00\) 2 +1\.000 \(goal >= 1\.00\)'
 [ $fails = 0 ]

@@ -9,16 +9,19 @@
 #include "devinfo_report.h"
 #include "gd.h"
 #include "log.h"
+#include "ofi_info.h"
 #include "opts.h"
 #include "rdma_dev.h"
 #include "sysfs.h"
 
-enum { O_DEV = 1, O_JSON, O_PEER };
+enum { O_DEV = 1, O_JSON, O_PEER, O_FABRIC, O_PROVIDER };
 
 static const struct gd_opt devinfo_opts[] = {
 	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "report only this RDMA device (e.g. mlx5_bond_0)", O_DEV },
 	{ "json", 0, GD_NO_ARG, NULL, "print JSON Lines (one record per device and bond, then a summary)", O_JSON },
 	{ "peer", 0, GD_REQ_ARG, "HOST", "also mark the device, port and GID a test toward HOST would use", O_PEER },
+	{ "fabric", 0, GD_REQ_ARG, "verbs|ofi", "verbs: RDMA devices (default); ofi: libfabric providers, fabrics, domains, endpoint types and capabilities (fi_info)", O_FABRIC },
+	{ "provider", 0, GD_REQ_ARG, "NAME", "with --fabric ofi: only this provider (tcp, shm, efa...)", O_PROVIDER },
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
@@ -48,7 +51,9 @@ struct args {
 	struct gd_machine m;
 	const char *dev;
 	const char *peer;
+	const char *provider;
 	bool json;
+	bool ofi;
 };
 
 static int handle(void *ctx, int id, const char *arg)
@@ -69,6 +74,21 @@ static int handle(void *ctx, int id, const char *arg)
 		return 0;
 	case O_PEER:
 		a->peer = arg;
+		return 0;
+	case O_FABRIC:
+		if (strcmp(arg, "verbs") && strcmp(arg, "ofi")) {
+			gd_error("invalid value '%s' for --fabric: expected verbs or ofi", gd_excerpt(arg));
+			return -EINVAL;
+		}
+		a->ofi = !strcmp(arg, "ofi");
+		return 0;
+	case O_PROVIDER:
+		if (!*arg) {
+			gd_error("invalid value '' for --provider: expected a libfabric provider name "
+				 "such as tcp (the list: %s --fabric ofi)", gd_progname());
+			return -EINVAL;
+		}
+		a->provider = arg;
 		return 0;
 	}
 	return -EINVAL;
@@ -123,6 +143,40 @@ static int report(const struct args *a, const struct gd_devinfo *di)
 	return ret;
 }
 
+/* --fabric ofi: libfabric's providers and entries instead of the RDMA devices */
+static int ofi_report(const struct args *a)
+{
+	struct gd_ofi_list l;
+	int ret = gd_ofi_discover(a->provider, &l);
+
+	if (ret == -ENOSYS) {
+		gd_error("--fabric ofi: %s", GD_OFI_BUILD_FIX);
+		return GD_EXIT_ENV;
+	}
+	if (ret == -ENODATA && a->provider) {
+		gd_error("libfabric offers no entry for provider '%s' here", gd_excerpt(a->provider));
+		gd_info("the providers: %s --fabric ofi; fi_info -l lists those registered", gd_progname());
+		gd_ofi_list_free(&l);
+		return GD_EXIT_USAGE;
+	}
+	if (ret && ret != -ENODATA) {
+		gd_error("libfabric's fi_getinfo failed: %s", strerror(-ret));
+		gd_ofi_list_free(&l);
+		return GD_EXIT_ENV;
+	}
+	if (a->json)
+		gd_ofi_print_json(&l, stdout);
+	else
+		gd_ofi_print_text(&l, stdout);
+	ret = gd_tool_flush_stdout();
+	if (!ret && !l.n) {
+		gd_error("libfabric offers no provider entry on this machine");
+		ret = GD_EXIT_ENV;
+	}
+	gd_ofi_list_free(&l);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct gd_devinfo_peer peer;
@@ -133,6 +187,17 @@ int main(int argc, char **argv)
 	ret = gd_tool_parse(&cmd, argc, argv, handle, &a, &a.m);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
+	if (a.provider && !a.ofi) {
+		gd_error("--provider names a libfabric provider: add --fabric ofi");
+		return GD_EXIT_USAGE;
+	}
+	if (a.ofi && (a.dev || a.peer || a.m.fixture)) {
+		gd_error("--fabric ofi reads libfabric on this machine: it takes no %s",
+			 a.dev ? "-d/--ib-dev" : a.peer ? "--peer" : "--sysfs-root");
+		return GD_EXIT_USAGE;
+	}
+	if (a.ofi)
+		return ofi_report(&a);
 	ret = gd_devinfo_collect(&a.m, a.dev, true, &di);
 	if (ret == -ENODEV && a.dev) {
 		unknown_device(&a.m, a.dev);

@@ -11,7 +11,8 @@
 #include "sysfs.h"
 
 /* The registry, in the order a cluster engineer reads them: software stack,
- * registration paths, IBGDA, resources, RDMA devices, topology, ports. */
+ * registration paths, IBGDA, resources, RDMA devices, topology, ports, then
+ * libfabric: its providers here, and EFA. */
 const struct gd_check gd_checks[] = {
 	{ "kernel.version", "kernel >= 5.12 for dma-buf memory registration", gd_chk_kernel,
 	  false, false },
@@ -56,6 +57,16 @@ const struct gd_check gd_checks[] = {
 	{ "rdma.gid", "a RoCE v2 GID with an IPv4 address on every RoCE port", gd_chk_gid, false, false },
 	{ "rdma.bond", "bonds under RDMA devices: all slaves up at the same speed", gd_chk_bond,
 	  false, false },
+	{ "ofi.providers", "libfabric providers tcp and shm open a fabric and a domain for RDM with RMA (--fabric ofi)",
+	  gd_chk_ofi_providers, false, false },
+	{ "efa.device", "EFA devices (driver efa): port active; SRD, no RC (fi_efa(7))", gd_chk_efa_device,
+	  false, false },
+	{ "efa.provider", "libfabric's efa provider opens a fabric and a domain for RDM with RMA on the EFA device",
+	  gd_chk_efa_provider, false, false },
+	{ "efa.perftest", "EFA address is GID 0: perftest needs -c SRD -x 0 (else nothing arrives)",
+	  gd_chk_efa_perftest, false, false },
+	{ "efa.gdr", "GPUDirect over EFA: FI_HMEM needs device RDMA (FI_EFA_USE_DEVICE_RDMA) and P2P",
+	  gd_chk_efa_gdr, false, false },
 	{ NULL },
 };
 

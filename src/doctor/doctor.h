@@ -138,6 +138,11 @@ void gd_chk_port(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_mtu(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_gid(struct gd_doctor *d, const struct gd_check *c);
 void gd_chk_bond(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_ofi_providers(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_efa_device(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_efa_provider(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_efa_perftest(struct gd_doctor *d, const struct gd_check *c);
+void gd_chk_efa_gdr(struct gd_doctor *d, const struct gd_check *c);
 
 /* Parsers exposed for unit tests. */
 /* "Max locked memory  65536  65536  bytes" in /proc/self/limits: soft limit,

@@ -82,9 +82,9 @@ class Machine:
                                     (0x22000000000, 0x22001ffffff, 0x14220c)])
         return self.pci(chain, 0x10de, 0x2330, 0x030200, driver='nvidia', **kw)
 
-    def nic(self, chain, ibdev, ports, **kw):
+    def nic(self, chain, ibdev, ports, ids=(0x15b3, 0x1021), driver='mlx5_core', **kw):
         kw.setdefault('resources', [(0x38000000000, 0x38001ffffff, 0x14220c)])
-        d = self.pci(chain, 0x15b3, 0x1021, 0x020000, driver='mlx5_core', **kw)
+        d = self.pci(chain, ids[0], ids[1], 0x020000, driver=driver, **kw)
         ib = d + '/infiniband/' + ibdev
         link(self.root, '/sys/class/infiniband/' + ibdev, rel_to(self.root, '/sys/class/infiniband/' + ibdev, ib))
         # the kernel writes the link up to the common ancestor and down again
@@ -341,8 +341,31 @@ def no_gpu():
     m.common(memlock=8388608, uverbs=())
     os.makedirs(os.path.join(m.root, 'sys/bus/pci/devices'), exist_ok=True)
 
+EFA_GID0 = 'fe80:0000:0000:0000:04a0:cdff:fe2d:0e51'
+
+def efa(name, pci_device, port_state='4: ACTIVE'):
+    """an EC2 GPU instance: one H100 and one EFA (SRD, no RC; its address is GID 0, no RoCE types)"""
+    m = Machine(name)
+    m.bridge(RC, speed=GEN5, numa=0)
+    m.bridge(UP, speed=GEN5, numa=0, acs=None)
+    m.bridge(UP + '/0000:17:00.0', speed=GEN5, numa=0, acs=0)
+    m.bridge(UP + '/0000:17:01.0', speed=GEN5, numa=0, acs=0)
+    m.gpu(GPU_CHAIN, speed=GEN5, numa=0)
+    m.nic(NIC_CHAIN, 'rdmap25s0', {1: {'gids': [(EFA_GID0, None, None)], 'state': port_state,
+                                      'link_layer': 'Unspecified', 'rate': '100 Gb/sec (4X EDR)'}},
+          ids=(0x1d0f, pci_device), driver='efa', speed=GEN5, numa=0)
+    m.kernel('6.8.0-1015-aws')
+    m.nvidia('580.95.05', registry='PeerMappingOverride=1;')
+    m.common()
+
+def efa_p5():
+    efa('efa-p5', 0xefa2)
+
+def efa_p4d_down():
+    efa('efa-p4d-down', 0xefa1, port_state='1: DOWN')
+
 ALL = [good, peermem_missing, old_kernel_peermem, peermem_unregistered, link_downgraded, acs_on,
-       nonroot, bond_slave_down, mtu_mismatch, infiniband_far, gpu_only, no_gpu]
+       nonroot, bond_slave_down, mtu_mismatch, infiniband_far, gpu_only, no_gpu, efa_p5, efa_p4d_down]
 
 if __name__ == '__main__':
     for f in ALL:

@@ -10,6 +10,9 @@ for d in "$fx"/sysfs/*/; do
 	n=$(basename "$d")
 	"$t/gd_devinfo" --json --sysfs-root "$d" >"$out/devinfo-$n.jsonl" 2>/dev/null
 done
+# --fabric ofi reads this machine's libfabric (no fixture); builds without it exit 3
+"$t/gd_devinfo" --json --fabric ofi --provider tcp >"$out/devinfo-ofi.jsonl" 2>/dev/null ||
+	rm -f "$out/devinfo-ofi.jsonl"
 for d in "$fx"/topo/*/; do
 	n=$(basename "$d") args=()
 	[ -f "$d/topology.xml" ] && args+=(--topology "$d/topology.xml")

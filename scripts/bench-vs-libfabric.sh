@@ -1,0 +1,184 @@
+#!/bin/bash
+# bench-vs-libfabric: a benchmark (not a test). gdperf over libfabric (--fabric ofi)
+# against libfabric's own tools on the same provider, on this machine (server and
+# client on 127.0.0.1), alternately, and per point the median, min..max and the
+# gdperf/reference ratio:
+#   latency   gd_send_lat --fabric ofi --provider P -s SIZE -n N  vs  fi_pingpong -p P -e rdm
+#             -I N -S SIZE (libfabric-bin); both report the mean one-way time (usec/xfer of
+#             fi_pingpong, t_avg_usec of gdperf); ratio gd/ref, goal <= 1.00
+#   bandwidth gd_write_bw / gd_read_bw --fabric ofi --provider P -s SIZE -n N  vs  fabtests'
+#             fi_rma_bw -p P -e rdm -o write|read -I N -S SIZE; MB/s (10^6 B/s) of both;
+#             ratio gd/ref, goal >= 1.00. fabtests is not packaged by Debian: build it from
+#             libfabric's source of the installed version, outside this tree, and pass
+#             --fabtests DIR (its bin/); without it the bandwidth reference is left out.
+# Each round runs the two tools of a point in alternating order (gd first on odd rounds).
+#
+#   scripts/bench-vs-libfabric.sh [--providers "shm tcp"] [--pairs 9]
+#       [--sizes "8 4096 65536 1048576"] [--lat-iters 10000] [--bw-iters 10000]
+#       [--kinds "lat bw"] [--bindir DIR] [--fi-bindir DIR] [--fabtests DIR]
+#       [--ld-library-path DIR] [--out DIR] [--timeout SEC] | --summarize RUNS.CSV
+#
+# --bindir: the gdperf tools (default: this tree's tools/, else PATH); --fi-bindir:
+# fi_pingpong (default: PATH); --ld-library-path DIR is put in front of LD_LIBRARY_PATH
+# for every run (a libfabric carried to another machine); LD_LIBRARY_PATH itself, and
+# FI_* variables, pass through to every run as they are. --out DIR keeps runs.csv
+# (provider,kind,op,size,round,impl,value,unit) and summary.txt. A run that fails or
+# exceeds --timeout (default 120 s) is shown and counted as missing, never as a number.
+# --summarize RUNS.CSV prints the table of earlier runs without running anything.
+set -u
+
+providers="shm tcp"
+pairs=9
+sizes="8 4096 65536 1048576"
+lat_iters=10000
+bw_iters=10000
+kinds="lat bw"
+here=$(cd "$(dirname "$0")/.." && pwd)
+bindir=
+fibindir=
+fabtests=
+out=
+tmo=120
+summarize=
+
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+need() { [ $# -ge 2 ] || { echo "bench-vs-libfabric: $1 needs a value" >&2; exit 2; }; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	--providers) need "$@"; providers=$2; shift ;;
+	--pairs) need "$@"; pairs=$2; shift ;;
+	--sizes) need "$@"; sizes=$2; shift ;;
+	--lat-iters) need "$@"; lat_iters=$2; shift ;;
+	--bw-iters) need "$@"; bw_iters=$2; shift ;;
+	--kinds) need "$@"; kinds=$2; shift ;;
+	--bindir) need "$@"; bindir=$2; shift ;;
+	--fi-bindir) need "$@"; fibindir=$2; shift ;;
+	--fabtests) need "$@"; fabtests=$2; shift ;;
+	--ld-library-path) need "$@"; export LD_LIBRARY_PATH=$2${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; shift ;;
+	--out) need "$@"; out=$2; shift ;;
+	--timeout) need "$@"; tmo=$2; shift ;;
+	--summarize) need "$@"; summarize=$2; shift ;;
+	-h|--help) usage 0 ;;
+	*) echo "bench-vs-libfabric: unknown option '$1' (--help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+for v in "$pairs" "$lat_iters" "$bw_iters" "$tmo"; do
+	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-libfabric: '$v' is not a positive count" >&2; exit 2; }
+done
+# The table: per point, each tool's median and min..max, and the ratio of the medians.
+summary() {
+	awk -F, 'NR > 1 { k = $1 " " $2 " " $3 " " $4; v[k, $6] = v[k, $6] " " $7; u[k] = $8
+		if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
+	function med(s,   a, m, i, j, t) { m = split(s, a, " "); for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+		lo = a[1]; hi = a[m]; cnt = m; return m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : "" }
+	BEGIN { printf "%-4s %-3s %-5s %8s  %-30s %-30s %s\n", "prov", "kind", "op", "size", "gdperf median (min..max) n", "libfabric median (min..max) n", "ratio gd/ref" }
+	{ }
+	END { for (i = 1; i <= n; i++) { k = order[i]; split(k, f, " ")
+		g = med(v[k, "gd"]); gs = sprintf("%.2f (%.2f..%.2f) %d", g, lo, hi, cnt); if (g == "") gs = "-"
+		r = med(v[k, "fi"]); rs = sprintf("%.2f (%.2f..%.2f) %d", r, lo, hi, cnt); if (r == "") rs = "-"
+		ratio = (g != "" && r != "" && r > 0) ? sprintf("%.3f %s", g / r, f[2] == "lat" ? "(goal <= 1.00)" : "(goal >= 1.00)") : "-"
+		printf "%-4s %-3s %-5s %8s  %-30s %-30s %s\n", f[1], f[2], f[3], f[4], gs " " u[k], rs, ratio } }' "$1"
+}
+if [ -n "$summarize" ]; then
+	[ -r "$summarize" ] || { echo "bench-vs-libfabric: cannot read $summarize" >&2; exit 2; }
+	summary "$summarize"
+	exit 0
+fi
+[ -n "$bindir" ] || { [ -x "$here/tools/gd_send_lat" ] && bindir=$here/tools; }
+gd() { if [ -n "$bindir" ]; then echo "$bindir/$1"; else command -v "$1"; fi; }
+fi_tool() { if [ -n "$fibindir" ]; then echo "$fibindir/$1"; else command -v "$1"; fi; }
+[ -x "$(gd gd_send_lat)" ] || { echo "bench-vs-libfabric: no gd_send_lat (--bindir DIR)" >&2; exit 3; }
+"$(gd gd_send_lat)" --help 2>&1 | grep -q -- '--provider' ||
+	{ echo "bench-vs-libfabric: $(gd gd_send_lat) has no --fabric ofi --provider (a build without libfabric?)" >&2; exit 3; }
+pingpong=$(fi_tool fi_pingpong)
+[ -x "$pingpong" ] || { echo "bench-vs-libfabric: no fi_pingpong (apt-get install libfabric-bin, or --fi-bindir)" >&2; exit 3; }
+rma_bw=
+if [ -n "$fabtests" ]; then
+	rma_bw=$fabtests/fi_rma_bw
+	[ -x "$rma_bw" ] || { echo "bench-vs-libfabric: no $rma_bw (--fabtests names fabtests' bin/)" >&2; exit 3; }
+else
+	echo "note: no --fabtests DIR: the bandwidth reference (fi_rma_bw) is left out" >&2
+fi
+
+tmp=$(mktemp -d) || exit 3
+trap 'rm -rf "$tmp"' EXIT
+[ -n "$out" ] && mkdir -p "$out"
+runs=${out:-$tmp}/runs.csv
+echo "provider,kind,op,size,round,impl,value,unit" > "$runs"
+port=$((20000 + $$ % 20000))
+
+# Run a server (args before --) and its client (args after --); the client's output in
+# $tmp/client. 0 when both exit 0 within the timeout.
+pair_run() {
+	local s=() c=() srv rc
+	while [ "$1" != -- ]; do s+=("$1"); shift; done
+	shift
+	c=("$@")
+	port=$((port + 1))
+	[ $port -lt 60000 ] || port=20001
+	timeout "$tmo" "${s[@]//@PORT@/$port}" > "$tmp/server" 2>&1 &
+	srv=$!
+	sleep 0.3
+	timeout "$tmo" "${c[@]//@PORT@/$port}" > "$tmp/client" 2>&1
+	rc=$?
+	wait "$srv" || rc=${rc/#0/1}
+	[ "$rc" = 0 ] || { echo "run failed ($rc): ${c[*]//@PORT@/$port}" >&2; tail -3 "$tmp/client" "$tmp/server" >&2; }
+	return "$rc"
+}
+
+# The first value of a JSON field in the client's result record.
+json_field() { grep "\"type\":\"$1\"" "$tmp/client" | head -n 1 | sed -n "s/.*\"$2\":\\([0-9.eE+-]*\\).*/\\1/p"; }
+# A column of fabtests/fi_pingpong's result line (the line after the header).
+fi_column() { awk -v col="$1" 'f { print $col; exit } /^bytes/ { f = 1 }' "$tmp/client"; }
+
+record() { # provider kind op size round impl value unit
+	[ -n "$7" ] && echo "$1,$2,$3,$4,$5,$6,$7,$8" >> "$runs"
+	printf '%-4s %-3s %-5s %8s r%-2s %-3s %s %s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7:-missing}" "$8" >&2
+}
+
+one() { # impl provider kind op size round
+	local impl=$1 p=$2 kind=$3 op=$4 size=$5 r=$6 v='' ofi=(--fabric ofi --provider "$2")
+	case $impl.$kind in
+	gd.lat)
+		pair_run "$(gd gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$lat_iters" -- \
+			"$(gd gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$lat_iters" --json 127.0.0.1 &&
+			v=$(json_field lat_result t_avg_usec) ;;
+	fi.lat)
+		pair_run "$pingpong" -p "$p" -e rdm -I "$lat_iters" -S "$size" -B @PORT@ -- \
+			"$pingpong" -p "$p" -e rdm -I "$lat_iters" -S "$size" -P @PORT@ 127.0.0.1 &&
+			v=$(fi_column 7) ;;
+	gd.bw)
+		pair_run "$(gd gd_"$op"_bw)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$bw_iters" -- \
+			"$(gd gd_"$op"_bw)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$bw_iters" --json 127.0.0.1 &&
+			v=$(json_field bw_result bw_avg_mib_per_s) && [ -n "$v" ] &&
+			v=$(awk -v m="$v" 'BEGIN { printf "%.2f", m * 1.048576 }') ;;
+	fi.bw)
+		pair_run "$rma_bw" -p "$p" -e rdm -o "$op" -I "$bw_iters" -S "$size" -s 127.0.0.1 -B @PORT@ -- \
+			"$rma_bw" -p "$p" -e rdm -o "$op" -I "$bw_iters" -S "$size" -s 127.0.0.1 -P @PORT@ 127.0.0.1 &&
+			v=$(fi_column 5) ;;
+	esac
+	record "$p" "$kind" "$op" "$size" "$r" "$impl" "$v" "$([ "$kind" = lat ] && echo usec || echo MB/s)"
+}
+
+echo "bench-vs-libfabric: providers '$providers', sizes '$sizes', $pairs pairs;" \
+	"gdperf $(gd gd_send_lat); fi_pingpong $pingpong; fi_rma_bw ${rma_bw:-none}" >&2
+for p in $providers; do
+	for kind in $kinds; do
+		ops=send
+		[ "$kind" = bw ] && ops="write read"
+		[ "$kind" = bw ] && [ -z "$rma_bw" ] && impls=gd || impls="gd fi"
+		for op in $ops; do
+			for size in $sizes; do
+				for r in $(seq 1 "$pairs"); do
+					order=$impls
+					[ $((r % 2)) = 0 ] && [ "$impls" = "gd fi" ] && order="fi gd"
+					for impl in $order; do one "$impl" "$p" "$kind" "$op" "$size" "$r"; done
+				done
+			done
+		done
+	done
+done
+
+if [ -n "$out" ]; then summary "$runs" | tee "$out/summary.txt"; else summary "$runs"; fi
+

@@ -1,0 +1,31 @@
+#!/bin/sh
+# The main job without a VM (scripts/quickstart-run --fabric ofi, what scripts/quickstart
+# --no-vm runs on a machine without RDMA devices): libfabric's tcp report, the
+# gd_write_bw and gd_write_lat pairs on 127.0.0.1 when the tools have --fabric, and
+# gd_check of the example spec, whose doctor section runs ofi.providers for real.
+# SKIP (77) without libfabric in this build, or in a build outside the source tree
+# (quickstart-run runs the tree's own tools/).
+set -u
+src=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+[ -x "$src/tools/gd_devinfo" ] || { echo "SKIP: no tools/ in $src (a build outside the tree)"; exit 77; }
+"$src/tools/gd_devinfo" --version | grep -q 'libfabric=yes' ||
+	{ echo "SKIP: built without libfabric"; exit 77; }
+[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] || echo "note: RDMA devices here; the ofi job runs anyway"
+unset GDPERF_SYSFS_ROOT
+"$src/scripts/quickstart-run" --fabric ofi > "$tmp/out" 2>&1
+rc=$?
+fail=0
+[ $rc = 0 ] || { echo "FAIL: quickstart-run --fabric ofi exit $rc"; fail=1; }
+grep -q '^tcp;ofi_rxm .* lo ' "$tmp/out" || { echo "FAIL: no tcp entry on lo in the report"; fail=1; }
+grep -q '^doctor *ofi.providers *PASS' "$tmp/out" || { echo "FAIL: gd_check's ofi.providers did not PASS"; fail=1; }
+if "$src/tools/gd_write_bw" --help 2>&1 | grep -q -- '--fabric'; then
+	grep -q 'pair failed' "$tmp/out" && { echo "FAIL: a pair failed"; fail=1; }
+	grep -q '^== gd_write_lat' "$tmp/out" || { echo "FAIL: no gd_write_lat pair"; fail=1; }
+else
+	grep -q 'no --fabric: no loopback run' "$tmp/out" || { echo "FAIL: the missing pair is not said"; fail=1; }
+fi
+[ $fail = 0 ] || cat "$tmp/out"
+[ $fail = 0 ] && echo "quickstart-run --fabric ofi: PASS"
+exit $fail
