@@ -30,6 +30,10 @@ int gd_ck_machine_load(struct gd_ck_machine *m, const struct gd_machine *mach, c
 		m->nhcas = 0;
 	}
 	if (gd_topo_discover(&m->t, &w, &failed, err, sizeof(err))) {
+		if (failed == GD_TOPO_LOAD && xml) { /* named on the command line: never a green gate */
+			gd_error("--topology: %s", err);
+			return -EINVAL;
+		}
 		if (failed == GD_TOPO_LOAD)
 			gd_warn("topology: %s", err);
 		return 0; /* the topology section then SKIPs with the reason */
