@@ -13,7 +13,6 @@
 #include "sysfs.h"
 #include "topo.h"
 #include "topo_advice.h"
-#include "topo_nics.h"
 #include "topo_report.h"
 
 enum { O_TOPOLOGY = 1, O_NVLINKS, O_FORMAT, O_JSON, O_PCI_ONLY, O_ADVICE, O_EXPORT };
@@ -126,30 +125,6 @@ static int load_nvlinks(const struct args *a, const struct gd_topo *t, struct gd
 	return 0;
 }
 
-/*
- * NICs: the core's device reader on this machine or a fixture sysfs tree;
- * the XML's OpenFabrics devices when replaying a topology file alone.
- */
-static int find_nics(const struct args *a, struct gd_topo *t)
-{
-	int ret;
-
-	if (gd_topo_nics_from_xml(&a->m, a->xml)) {
-		gd_debug("NICs from the OpenFabrics devices of %s", a->xml);
-		return gd_topo_find_nics_hwloc(t);
-	}
-	gd_debug("NICs from %s/sys/class/infiniband", a->m.root);
-	ret = gd_topo_find_nics_rdma(t);
-	if (ret)
-		gd_error("cannot list the RDMA devices: %s (%s)", strerror(-ret), gd_sysfs_errpath());
-	else if (t->nic_read_errors)
-		gd_warn("%zu sysfs file(s) of the RDMA devices are missing or malformed, so the "
-			"NIC "
-			"legend or placement may be incomplete; 'gd_devinfo%s%s' names them",
-			t->nic_read_errors, a->m.fixture ? " --sysfs-root " : "", a->m.root);
-	return ret;
-}
-
 static int export_files(const struct args *a, struct gd_topo *t, const struct gd_nvlinks *nv)
 {
 	char path[4096];
@@ -176,52 +151,71 @@ static int export_files(const struct args *a, struct gd_topo *t, const struct gd
 	return 0;
 }
 
-/* Everything the report needs: hwloc, GPUs, NICs, NVLinks, PCIe links, classes, advice. */
-static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *nv,
-		    struct gd_topo_advice *adv)
+/* A failed load: a bad --topology file is the user's to fix; the live machine is not. */
+static int load_failed(const struct args *a, int ret)
 {
-	/* the machine of --sysfs-root or $GDPERF_SYSFS_ROOT: hwloc reads the same tree */
-	struct gd_topo_src src = {a->xml, &a->m};
-	char err[512];
-	int ret;
+	return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL || ret == -EISDIR ||
+			  ret == -EFBIG || ret == -GD_ENOTREG) ?
+		       GD_EXIT_USAGE : GD_EXIT_ENV;
+}
 
-	if (read_nvlinks(a, nv))
-		return GD_EXIT_USAGE;
-	ret = gd_topo_load(t, &src, err, sizeof(err));
+/* The first steps (gd_topo_discover): hwloc, the locality source, GPUs, NICs. */
+static int discover_devices(const struct args *a, struct gd_topo *t)
+{
+	struct gd_topo_want w = {.steps = GD_TOPO_LOAD, .m = &a->m, .xml = a->xml};
+	enum gd_topo_step failed;
+	char err[512];
+	int ret = gd_topo_discover(t, &w, &failed, err, sizeof(err));
+
 	if (ret) {
 		gd_error("%s", err);
-		/* a bad --topology file is the user's to fix; the live machine is not */
-		return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL ||
-				  ret == -EISDIR || ret == -EFBIG || ret == -GD_ENOTREG) ?
-			       GD_EXIT_USAGE : GD_EXIT_ENV;
+		return load_failed(a, ret);
 	}
 	if (t->no_cpu_topology)
 		gd_warn("%s has no sys/devices/system/cpu: CPU and NUMA affinity are shown as N/A; "
 			"copy sys/devices/system/{cpu,node} into the tree, or replay an hwloc XML "
 			"with --topology", a->m.root);
-	if (gd_topo_open_locality(t, &a->m, a->xml, err, sizeof(err))) {
-		gd_error("%s", err);
-		return GD_EXIT_USAGE;
+	w.steps = GD_TOPO_LOCALITY | GD_TOPO_GPUS | GD_TOPO_NICS;
+	if (gd_topo_discover(t, &w, &failed, err, sizeof(err))) {
+		if (failed == GD_TOPO_NICS)
+			gd_error("%s (%s)", err, gd_sysfs_errpath());
+		else if (failed == GD_TOPO_LOCALITY)
+			gd_error("%s", err);
+		return failed == GD_TOPO_LOCALITY ? GD_EXIT_USAGE : GD_EXIT_ENV;
 	}
-	if (gd_topo_find_gpus(t) || find_nics(a, t))
-		return GD_EXIT_ENV;
+	if (t->nic_read_errors)
+		gd_warn("%zu sysfs file(s) of the RDMA devices are missing or malformed, so the "
+			"NIC legend or placement may be incomplete; 'gd_devinfo%s%s' names them",
+			t->nic_read_errors, a->m.fixture ? " --sysfs-root " : "", a->m.root);
+	return GD_EXIT_OK;
+}
+
+/* Everything the report needs: hwloc, GPUs, NICs, NVLinks, PCIe links, classes, advice. */
+static int discover(const struct args *a, struct gd_topo *t, struct gd_nvlinks *nv,
+		    struct gd_topo_advice *adv)
+{
+	struct gd_topo_want w = {.steps = GD_TOPO_CLASSIFY | GD_TOPO_LINKS | GD_TOPO_ADVICE,
+				 .m = &a->m, .xml = a->xml, .nv = nv, .pci_only = a->pci_only,
+				 .adv = adv};
+	enum gd_topo_step failed;
+	char err[512];
+	int ret;
+
+	if (read_nvlinks(a, nv))
+		return GD_EXIT_USAGE;
+	if ((ret = discover_devices(a, t)))
+		return ret;
 	if (t->ngpus < t->xml_nvidia_objs) { /* GPUs that vanished are never a silent exit 0 */
 		gd_error("%s declares %zu NVIDIA GPU(s), but only %zu have a valid PCI address and "
 			 "ID: the file is damaged; export it again (gd_topo --export FILE)", a->xml,
 			 t->xml_nvidia_objs, t->ngpus);
 		return GD_EXIT_USAGE;
 	}
+	/* the NVLink counts are checked against the GPUs found before they classify */
 	if (load_nvlinks(a, t, nv))
 		return GD_EXIT_USAGE;
-	if (gd_topo_classify(t, nv, a->pci_only)) {
-		gd_error("out of memory");
-		return GD_EXIT_ENV;
-	}
-	/* PCIe link files: on this machine, or in a fixture tree (not for a replayed XML alone) */
-	if (!a->xml || a->m.fixture)
-		gd_topo_read_links(t);
-	if (gd_topo_advise(t, adv)) {
-		gd_error("out of memory");
+	if (gd_topo_discover(t, &w, &failed, err, sizeof(err))) {
+		gd_error("%s", err);
 		return GD_EXIT_ENV;
 	}
 	if (a->export && export_files(a, t, nv))

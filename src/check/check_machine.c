@@ -12,38 +12,32 @@
 #include "check_machine.h"
 #include "log.h"
 #include "sysfs.h"
-#include "topo_nics.h"
 
 int gd_ck_machine_load(struct gd_ck_machine *m, const struct gd_machine *mach, const char *xml)
 {
-	struct gd_topo_src src = { xml, mach };
+	/* the steps and the locality source gd_topo and gd_doctor use (gd_topo_discover) */
+	struct gd_topo_want w = {.steps = GD_TOPO_LOAD | GD_TOPO_LOCALITY | GD_TOPO_GPUS |
+					  GD_TOPO_NICS | GD_TOPO_CLASSIFY | GD_TOPO_ADVICE,
+				 .m = mach, .xml = xml, .pci_only = true};
+	enum gd_topo_step failed;
 	char err[512];
-	int ret;
 
 	memset(m, 0, sizeof(*m));
 	m->mach = mach;
+	w.adv = &m->adv;
 	if (gd_rdma_discover(mach, &m->hcas, &m->nhcas)) {
 		m->hcas = NULL;
 		m->nhcas = 0;
 	}
-	ret = gd_topo_load(&m->t, &src, err, sizeof(err));
-	if (ret && xml) { /* named on the command line: the user's to fix, never a green gate */
-		gd_error("--topology: %s", err);
-		return -EINVAL;
-	}
-	if (ret) {
-		gd_warn("topology: %s", err);
+	if (gd_topo_discover(&m->t, &w, &failed, err, sizeof(err))) {
+		if (failed == GD_TOPO_LOAD && xml) { /* named on the command line: never a green gate */
+			gd_error("--topology: %s", err);
+			return -EINVAL;
+		}
+		if (failed == GD_TOPO_LOAD)
+			gd_warn("topology: %s", err);
 		return 0; /* the topology section then SKIPs with the reason */
 	}
-	/* the locality source gd_topo and gd_doctor use (gd_topo_open_locality) */
-	if (gd_topo_open_locality(&m->t, mach, xml, err, sizeof(err)) || gd_topo_find_gpus(&m->t))
-		return 0;
-	if (gd_topo_nics_from_xml(mach, xml))
-		ret = gd_topo_find_nics_hwloc(&m->t);
-	else
-		ret = gd_topo_find_nics_rdma(&m->t);
-	if (ret || gd_topo_classify(&m->t, NULL, true) || gd_topo_advise(&m->t, &m->adv))
-		return 0;
 	m->numa_nodes = hwloc_get_nbobjs_by_type(m->t.hw, HWLOC_OBJ_NUMANODE);
 	m->topo_ok = true;
 	return 0;

@@ -304,8 +304,12 @@ static int locality_nics(struct gd_doctor *d)
 static int find_locality(struct gd_doctor *d)
 {
 	struct gd_locality *l = &d->topo.loc;
+	/* the pipeline's locality step (gd_topo_discover); the GPUs and NICs go
+	 * into the locality itself: the NICs are the ones this run checks */
+	struct gd_topo_want w = {.steps = GD_TOPO_LOCALITY, .m = d->m, .xml = d->xml};
+	enum gd_topo_step failed;
 	char err[512];
-	int ret = gd_topo_open_locality(&d->topo, d->m, d->xml, err, sizeof(err));
+	int ret = gd_topo_discover(&d->topo, &w, &failed, err, sizeof(err));
 
 	if (ret) {
 		gd_error("%s", err);

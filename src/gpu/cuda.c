@@ -400,3 +400,30 @@ int gd_cuda_module_load(const void *fatbin, const char *what, const char *const 
 			return -ENODEV;
 	return 0;
 }
+
+int gd_cuda_kernels_open(const struct gd_cuda_fatbin *fb, int cuda_index, struct gd_cuda_dev *dev,
+			 gd_cu_context *ctx, gd_cu_module *mod, gd_cu_function *f, char *name,
+			 size_t name_len)
+{
+	int ret;
+
+	if (!fb->image) {
+		gd_error("this gdperf was built without nvcc: %s are not in it (configure with "
+			 "--with-cuda)", fb->what);
+		return -ENOSYS;
+	}
+	ret = gd_cuda_ctx_acquire(cuda_index, dev, ctx);
+	if (!ret)
+		ret = gd_cuda_module_load(fb->image, fb->what, fb->names, fb->n, mod, f);
+	if (ret)
+		return ret == -EIO ? -ENODEV : ret;
+	snprintf(name, name_len, "%s (CUDA %d)", dev->name, cuda_index);
+	return 0;
+}
+
+void gd_cuda_kernels_close(struct gd_cuda_dev *dev, gd_cu_context *ctx, gd_cu_module mod)
+{
+	if (mod)
+		api.ModuleUnload(mod);
+	gd_cuda_ctx_release(dev, ctx);
+}

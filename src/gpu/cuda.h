@@ -168,6 +168,25 @@ int gd_cuda_device_info(int index, struct gd_cuda_dev *info);
  * name: 0, or -ENOSYS (driver too old) / -ENODEV with the message printed. */
 int gd_cuda_module_load(const void *fatbin, const char *what, const char *const *names, int n,
 			gd_cu_module *mod, gd_cu_function *f);
+
+/* A fatbin of named kernels, made by nvcc at build time (image NULL when
+ * gdperf was built without nvcc). */
+struct gd_cuda_fatbin {
+	const void *image;
+	const char *what;		/* "the IBGDA kernels", for messages */
+	const char *const *names;
+	int n;
+};
+/* A GPU ready for a fatbin's kernels, what the proxy producers and the IBGDA
+ * kernels both need: GPU cuda_index's context acquired into *dev / *ctx, the
+ * kernels loaded into *mod and f[0..n), name set to "GPU (CUDA i)". 0;
+ * -ENOSYS when built without nvcc (said); -ENODEV when the GPU or the module
+ * fails (said). The caller releases what was acquired either way. */
+int gd_cuda_kernels_open(const struct gd_cuda_fatbin *fb, int cuda_index, struct gd_cuda_dev *dev,
+			 gd_cu_context *ctx, gd_cu_module *mod, gd_cu_function *f, char *name,
+			 size_t name_len);
+/* Undo gd_cuda_kernels_open (what it got to). */
+void gd_cuda_kernels_close(struct gd_cuda_dev *dev, gd_cu_context *ctx, gd_cu_module mod);
 int gd_cuda_ctx_acquire(int index, struct gd_cuda_dev *info, gd_cu_context *ctx);
 void gd_cuda_ctx_release(const struct gd_cuda_dev *info, gd_cu_context *ctx);
 /* The CUDA ordinal of the GPU at a PCI address ("0000:18:00.0" or "18:00.0"):

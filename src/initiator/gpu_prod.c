@@ -83,39 +83,30 @@ void gd_gpu_prod_free_mapped(struct gd_gpu_prod *g, void *host)
 		g->cu->MemFreeHost(host);
 }
 
-static int load_module(struct gd_gpu_prod *g)
-{
+static const struct gd_cuda_fatbin producer_kernels = {
 #ifdef HAVE_CUDA_TOOLKIT
-	return gd_cuda_module_load(gd_producer_fatbin, "the producer kernels", kernels,
-				   (int)(sizeof(kernels) / sizeof(kernels[0])), &g->mod, g->f);
-#else
-	return -ENOSYS; /* not reached: open refuses a build without nvcc first */
+	.image = gd_producer_fatbin,
 #endif
-}
+	.what = "the GPU producer kernels",
+	.names = kernels,
+	.n = (int)(sizeof(kernels) / sizeof(kernels[0])),
+};
 
 int gd_gpu_prod_open(int cuda_index, struct gd_gpu_prod **out)
 {
-	struct gd_gpu_prod *g;
+	struct gd_gpu_prod *g = calloc(1, sizeof(*g));
 	int ret;
 
 	*out = NULL;
-#ifndef HAVE_CUDA_TOOLKIT
-	gd_error("this gdperf was built without nvcc: no GPU producer kernel (configure with "
-		 "--with-cuda)");
-	return -ENOSYS;
-#endif
-	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	ret = gd_cuda_ctx_acquire(cuda_index, &g->dev, &g->ctx);
 	g->cu = gd_cuda();
-	if (!ret)
-		ret = load_module(g);
+	ret = gd_cuda_kernels_open(&producer_kernels, cuda_index, &g->dev, &g->ctx, &g->mod, g->f,
+				   g->name, sizeof(g->name));
 	if (ret) {
 		gd_gpu_prod_close(g);
-		return ret == -EIO ? -ENODEV : ret;
+		return ret;
 	}
-	snprintf(g->name, sizeof(g->name), "%s (CUDA %d)", g->dev.name, cuda_index);
 	g->mem = (struct gd_ring_mem){ ring_alloc, ring_free, g };
 	*out = g;
 	return 0;
@@ -123,11 +114,8 @@ int gd_gpu_prod_open(int cuda_index, struct gd_gpu_prod **out)
 
 void gd_gpu_prod_close(struct gd_gpu_prod *g)
 {
-	if (!g)
-		return;
-	if (g->mod)
-		g->cu->ModuleUnload(g->mod);
-	gd_cuda_ctx_release(&g->dev, &g->ctx);
+	if (g)
+		gd_cuda_kernels_close(&g->dev, &g->ctx, g->mod);
 	free(g);
 }
 

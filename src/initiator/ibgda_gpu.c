@@ -43,38 +43,30 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int load_module(struct gd_ibgda_gpu *g)
-{
+static const struct gd_cuda_fatbin ibgda_kernels = {
 #ifdef HAVE_CUDA_TOOLKIT
-	return gd_cuda_module_load(gd_ibgda_fatbin, "the IBGDA kernels", kernels, K_COUNT, &g->mod, g->f);
-#else
-	return -ENOSYS; /* not reached: open refuses a build without nvcc first */
+	.image = gd_ibgda_fatbin,
 #endif
-}
+	.what = "the IBGDA kernels",
+	.names = kernels,
+	.n = K_COUNT,
+};
 
 int gd_ibgda_gpu_open(int cuda_index, struct gd_ibgda_gpu **out)
 {
-	struct gd_ibgda_gpu *g;
+	struct gd_ibgda_gpu *g = calloc(1, sizeof(*g));
 	int ret;
 
 	*out = NULL;
-#ifndef HAVE_CUDA_TOOLKIT
-	gd_error("this gdperf was built without nvcc: no IBGDA kernels (configure with "
-		 "--with-cuda)");
-	return -ENOSYS;
-#endif
-	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	ret = gd_cuda_ctx_acquire(cuda_index, &g->dev, &g->ctx);
 	g->cu = gd_cuda();
-	if (!ret)
-		ret = load_module(g);
+	ret = gd_cuda_kernels_open(&ibgda_kernels, cuda_index, &g->dev, &g->ctx, &g->mod, g->f,
+				   g->name, sizeof(g->name));
 	if (ret) {
 		gd_ibgda_gpu_close(g);
-		return ret == -EIO ? -ENODEV : ret;
+		return ret;
 	}
-	snprintf(g->name, sizeof(g->name), "%s (CUDA %d)", g->dev.name, cuda_index);
 	*out = g;
 	return 0;
 }
@@ -85,9 +77,7 @@ void gd_ibgda_gpu_close(struct gd_ibgda_gpu *g)
 		return;
 	if (g->side && g->cu->StreamDestroy)
 		g->cu->StreamDestroy(g->side);
-	if (g->mod)
-		g->cu->ModuleUnload(g->mod);
-	gd_cuda_ctx_release(&g->dev, &g->ctx);
+	gd_cuda_kernels_close(&g->dev, &g->ctx, g->mod);
 	free(g);
 }
 

@@ -115,4 +115,32 @@ void gd_topo_cell(const struct gd_topo *t, size_t i, size_t j, char *buf, size_t
 /* Read and judge the PCIe links of every device (after gd_topo_classify). */
 void gd_topo_read_links(struct gd_topo *t);
 
+/*
+ * The topology pipeline, composed once for gd_topo, gd_check and gd_doctor:
+ * each asks for the steps it wants; they run in this order.
+ */
+enum gd_topo_step {
+	GD_TOPO_LOAD = 1 << 0,     /* hwloc: the XML, or the machine's root */
+	GD_TOPO_LOCALITY = 1 << 1, /* the locality source (gd_topo_open_locality) */
+	GD_TOPO_GPUS = 1 << 2,     /* NVIDIA GPUs (gd_topo_find_gpus) */
+	GD_TOPO_NICS = 1 << 3,     /* the RDMA device reader, or the XML's OpenFabrics devices */
+	GD_TOPO_CLASSIFY = 1 << 4, /* path classes and nearest NICs (nv, pci_only) */
+	GD_TOPO_LINKS = 1 << 5,    /* PCIe link files: the machine or a fixture, not an XML alone */
+	GD_TOPO_ADVICE = 1 << 6,   /* the advice (adv) */
+};
+struct gd_topo_advice;
+struct gd_topo_want {
+	unsigned steps;			/* enum gd_topo_step, or'ed */
+	const struct gd_machine *m;
+	const char *xml;		/* --topology, NULL: the machine */
+	const struct gd_nvlinks *nv;	/* CLASSIFY: NVLink counts, NULL: none */
+	bool pci_only;			/* CLASSIFY: PCIe classes only */
+	struct gd_topo_advice *adv;	/* ADVICE: filled */
+};
+/* Run w's steps on t (steps already run stay done: a caller may stop between
+ * two calls, e.g. to check NVLink counts against the GPUs found). 0, or
+ * -errno with *failed the step that failed and err saying why. */
+int gd_topo_discover(struct gd_topo *t, const struct gd_topo_want *w, enum gd_topo_step *failed,
+		     char *err, size_t errlen);
+
 #endif
