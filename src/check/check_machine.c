@@ -27,6 +27,10 @@ int gd_ck_machine_load(struct gd_ck_machine *m, const struct gd_machine *mach, c
 		m->nhcas = 0;
 	}
 	ret = gd_topo_load(&m->t, &src, err, sizeof(err));
+	if (ret && xml) { /* named on the command line: the user's to fix, never a green gate */
+		gd_error("--topology: %s", err);
+		return -EINVAL;
+	}
 	if (ret) {
 		gd_warn("topology: %s", err);
 		return 0; /* the topology section then SKIPs with the reason */

@@ -22,8 +22,9 @@ struct gd_ck_machine {
 	bool topo_ok;			/* t and adv are filled */
 };
 
-/* Discover this machine (or the --topology XML / --sysfs-root tree). 0; a topology
- * that cannot be read leaves topo_ok false (with a warning). */
+/* Discover this machine (or the --topology XML / --sysfs-root tree). 0; this machine's
+ * topology that cannot be read leaves topo_ok false (with a warning); a --topology file
+ * that cannot be read or parsed is -EINVAL (message printed: exit 2). */
 int gd_ck_machine_load(struct gd_ck_machine *m, const struct gd_machine *mach, const char *xml);
 void gd_ck_machine_free(struct gd_ck_machine *m);
 const struct gd_hca *gd_ck_hca(const struct gd_ck_machine *m, const char *name);
