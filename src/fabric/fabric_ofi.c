@@ -95,8 +95,13 @@ ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr 
 {
 	for (uint32_t i = 0; i < n; i++) {
 		bool sig = wr[i].send_flags & IBV_SEND_SIGNALED;
-		uint64_t flags = (sig ? FI_COMPLETION : 0) |
-				 (wr[i].send_flags & IBV_SEND_INLINE ? FI_INJECT : 0);
+		/* A signalled request completes once the target has placed it
+		 * (FI_DELIVERY_COMPLETE), as a verbs RC completion means: the
+		 * default (transmit complete) let a tcp client report a write the
+		 * server had not yet read off its socket, and --validate saw the old
+		 * bytes. The unsignalled ones before it are ordered ahead of it. */
+		uint64_t flags = (sig ? FI_COMPLETION | FI_DELIVERY_COMPLETE : 0) |
+				 (!sig && wr[i].send_flags & IBV_SEND_INLINE ? FI_INJECT : 0);
 		void *ctx = (void *)(uintptr_t)(sig ? wr[i].wr_id : 0);
 		ssize_t ret = post_one(t, &wr[i], flags, ctx);
 		uint64_t t0 = 0;
