@@ -34,5 +34,7 @@ struct gd_ck_runs {
 };
 /* Append the runs of test t on this machine (pairs, memory, device filter). */
 int gd_ck_expand(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct gd_ck_runs *rs);
+/* Why test t expanded to no run on this machine (for its SKIP). */
+const char *gd_ck_no_run_why(const struct gd_ck_machine *m, const struct gd_ck_test *t);
 
 #endif

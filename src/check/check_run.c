@@ -159,9 +159,7 @@ static int plan(const struct gd_ck_spec *s, const struct gd_ck_machine *m, struc
 		if (gd_ck_expand(m, t, rs))
 			return GD_EXIT_ENV;
 		if (rs->n == before)
-			skip_test(r, t, t->memory == GD_CK_MEM_GPU || t->pairs !=
-				  GD_CK_EACH_NIC_LOOPBACK ? "no GPU/NIC pair on this machine" :
-				  "no RDMA device matches");
+			skip_test(r, t, gd_ck_no_run_why(m, t));
 	}
 	return 0;
 }

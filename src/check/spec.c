@@ -439,6 +439,9 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 	ret = scalar(l, v, key, &s);
 	if (ret)
 		return ret;
+	ret = gd_ck_parse_fabric_key(key, s, &t->fab, why, sizeof(why));
+	if (ret <= 0)
+		return ret ? fail(l, v, "%s", why) : 0;
 	if (!strcmp(key, "size") && gd_ck_parse_size(s, &t->size, why, sizeof(why)))
 		return fail(l, v, "size: %s", why);
 	if (!strcmp(key, "duration") && gd_ck_parse_seconds(s, &t->duration_s, why, sizeof(why)))
@@ -512,7 +515,8 @@ static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	t->qps = 1;
 	snprintf(t->initiator, sizeof(t->initiator), "cpu");
 	ret = each_key(l, n, "a test", " name op type check size sweep duration iterations qps "
-		       "memory initiator device pairs thresholds min_slave_share ", test_key, t);
+		       "memory initiator device pairs thresholds min_slave_share fabric provider domain "
+		       "endpoint ", test_key, t);
 	if (ret)
 		return ret;
 	if (!t->name[0])
@@ -528,6 +532,19 @@ static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 		return fail(l, n, "test '%s' has both size and sweep: give one", t->name);
 	if (t->duration_s && t->iters)
 		return fail(l, n, "test '%s' has both duration and iterations: give one", t->name);
+	if (t->fab.fabric == GD_FABRIC_VERBS && t->fab.given)
+		return fail(l, n, "test '%s': provider, domain and endpoint choose libfabric: write "
+			    "fabric: ofi (or drop them for verbs)", t->name);
+	if (t->fab.given && t->fab.fabric == GD_FABRIC_AUTO) {
+		t->fab.fabric = GD_FABRIC_OFI;
+		snprintf(t->fab.why, sizeof(t->fab.why), "the spec's provider/domain/endpoint");
+	}
+	if (t->fab.fabric == GD_FABRIC_OFI && (t->device[0] || strcmp(t->initiator, "cpu") ||
+					       t->pairs != GD_CK_EACH_NIC_LOOPBACK ||
+					       t->memory != GD_CK_MEM_HOST))
+		return fail(l, n, "test '%s': fabric ofi runs a host-memory loopback with the cpu "
+			    "initiator in this version: drop device, initiator, memory and pairs",
+			    t->name);
 	if (t->op == GD_OP_ATOMIC && (t->size > 8 || t->sweep_min))
 		return fail(l, n, "test '%s': atomics move 8 bytes; leave size and sweep out",
 			    t->name);
