@@ -116,37 +116,38 @@ static int write_bundle(const struct args *a, const struct gd_ck_report *r)
 	return GD_EXIT_USAGE;
 }
 
+/* The table or JSON first, whatever happens to the report files: the results are never lost. */
 static int report(const struct args *a, const struct gd_ck_report *r)
 {
-	int ret;
+	int ret, files = r->output_failed ? GD_EXIT_ENV : 0;
 
 	if (a->o.dry_run)
 		return gd_tool_flush_stdout();
-	if (a->junit) {
-		ret = gd_ck_write_junit(r, a->junit);
-		if (ret) {
-			gd_error("cannot write the JUnit report %s: %s", a->junit, strerror(-ret));
-			return GD_EXIT_ENV;
-		}
-	}
-	if (a->prom && (ret = gd_ck_write_prom(r, a->prom))) {
-		gd_error("cannot write the Prometheus file %s: %s (nothing written)", a->prom,
-			 strerror(-ret));
-		return GD_EXIT_ENV;
-	}
-	if (a->bundle && (ret = write_bundle(a, r)))
-		return ret;
 	if (a->o.json)
 		gd_ck_print_json(r, stdout);
 	else
 		gd_ck_print_table(r, stdout);
+	fflush(stdout); /* before the files: a failing one must not cost the results */
+	if (a->junit && (ret = gd_ck_write_junit(r, a->junit))) {
+		gd_error("cannot write the JUnit report %s: %s (the results are above)", a->junit,
+			 strerror(-ret));
+		files = GD_EXIT_ENV;
+	}
+	if (a->prom && (ret = gd_ck_write_prom(r, a->prom))) {
+		gd_error("cannot write the Prometheus file %s: %s (nothing written; the results are "
+			 "above)", a->prom, strerror(-ret));
+		files = GD_EXIT_ENV;
+	}
+	if (a->bundle && (ret = write_bundle(a, r)))
+		files = ret;
 	ret = gd_tool_flush_stdout();
-	return ret ?: gd_ck_exit_code(r);
+	return ret ?: files ?: gd_ck_exit_code(r);
 }
 
+/* ^C, SIGTERM (a CI cancel, a Slurm time limit): the run in flight ends, no other starts. */
 static void on_signal(int sig)
 {
-	(void)sig;
+	gd_ck_stop = sig;
 	gd_bench_stop = 1;
 }
 
@@ -155,21 +156,25 @@ static int run(struct args *a, const char *path)
 	struct gd_ck_spec spec;
 	struct gd_ck_test mt;
 	struct gd_ck_report r = { 0 };
-	char err[1024];
-	int ret;
+	char err[1024] = "";
+	int ret = 0;
 
 	a->spec = path;
-	if (a->matrix && !path) {
+	if (a->matrix && !path)
 		matrix_spec(&spec, &mt, a->duration ? (uint32_t)a->duration : 2, a->size);
-	} else if ((ret = a->suite ? gd_ck_suite_load(a->suite, a->o.m, a->o.xml, &spec, err,
-						      sizeof(err))
-				  : gd_ck_spec_load_all(path, a->o.m, a->o.xml, &spec, err,
-							sizeof(err)))) {
+	else if ((ret = a->suite ? gd_ck_suite_load(a->suite, a->o.m, a->o.xml, &spec, err,
+						    sizeof(err))
+				: gd_ck_spec_load_all(path, a->o.m, a->o.xml, &spec, err, sizeof(err))))
 		gd_error("%s", err);
-		/* the spec named on the command line is the user's to fix */
+	/* every rank loaded the same spec, or all stop here with one cause (rank 0's word) */
+	if (gd_launch()->size > 1 && gd_ck_mpi_agree_spec(!ret, spec.sha256, err)) {
+		if (!ret && spec.tests != &mt)
+			gd_ck_spec_free(&spec);
+		return GD_EXIT_USAGE;
+	}
+	if (ret) /* the spec named on the command line is the user's to fix */
 		return ret == -EINVAL || ret == -ENOENT || ret == -EISDIR || ret == -EFBIG ||
 			       ret == -GD_ENOTREG ? GD_EXIT_USAGE : GD_EXIT_ENV;
-	}
 	a->o.out = a->o.json ? NULL : stdout;
 	a->o.progress = isatty(STDERR_FILENO);
 	if (gd_launch()->rank > 0)
@@ -239,22 +244,71 @@ static int check_bundle_path(const char *path)
 	return 0;
 }
 
-/* Option values before anything runs: --json is honoured or refused, output files cannot block. */
-static int check_outputs(const struct args *a)
+/* Options that would be ignored together are refused (the --json rule): nothing silently. */
+static int refuse_mixes(const struct args *a, bool spec)
 {
-	const char *const files[] = { a->junit, a->o.plot };
+	const char *why = NULL;
+
+	if (a->o.json && a->example)
+		why = "--json and --example cannot be used together: the example is a YAML spec";
+	else if (a->example && (spec || a->matrix || a->o.dry_run || a->junit || a->o.plot ||
+				a->prom || a->bundle))
+		why = "--example prints a spec and exits: give it alone (no SPEC, --matrix, "
+		      "--dry-run, --junit, --plot, --prom or --bundle)";
+	else if (a->matrix && spec)
+		why = "--matrix runs without a spec: give SPEC or --matrix, not both (a spec "
+		      "runs a matrix with 'pairs: nic-gpu-matrix')";
+	else if (!a->matrix && (a->duration || a->size))
+		why = "--duration and --size are --matrix's; a spec gives each test's duration "
+		      "and size";
+	else if (a->o.dry_run && (a->junit || a->prom || a->bundle))
+		why = "--dry-run runs nothing, so --junit, --prom and --bundle would have nothing "
+		      "to write: leave them out";
+	if (why)
+		gd_error("%s", why);
+	return why ? -EINVAL : 0;
+}
+
+/* The sweep plot's file beside --plot's: m.png -> m-sweep.png. */
+static void sweep_path(const char *plot, char *buf, size_t len)
+{
+	const char *dot = strrchr(plot, '.');
+
+	snprintf(buf, len, "%.*s-sweep.png", dot ? (int)(dot - plot) : (int)strlen(plot), plot);
+}
+
+/* Report files before anything runs: writable, none an input, --plot's name fit for gnuplot. */
+static int check_outputs(const struct args *a, const char *spec)
+{
+	const char *inputs[4] = { NULL }, *files[3] = { a->junit, a->o.plot, NULL };
+	size_t ni = 0;
+	const char *const opt[] = { "junit", "plot", "plot" };
+	char sweep[4096], why[512];
 	int ret;
 
-	if (a->o.json && a->example) {
-		gd_error("--json and --example cannot be used together: the example is a YAML spec");
+	if (a->o.plot) {
+		sweep_path(a->o.plot, sweep, sizeof(sweep));
+		files[2] = sweep;
+		if (gd_ck_plot_path_check(a->o.plot)) {
+			gd_error("--plot %s: the file name must not contain a quote, a backslash or a "
+				 "control character (it is named in the gnuplot script)",
+				 gd_excerpt(a->o.plot));
+			return -EINVAL;
+		}
+	}
+	if (spec)
+		inputs[ni++] = spec;
+	if (a->o.xml)
+		inputs[ni++] = a->o.xml;
+	if (a->junit && a->o.plot && !strcmp(a->junit, a->o.plot)) {
+		gd_error("--junit and --plot name the same file %s", gd_excerpt(a->junit));
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < GD_ARRAY_SIZE(files); i++) {
-		if (!files[i] || !(ret = gd_writefile_check(files[i])))
+		if (!files[i] || !(ret = gd_ck_output_check(files[i], inputs, why, sizeof(why))))
 			continue;
-		gd_error("cannot write %s: %s; give a regular file to --%s", files[i],
-			 ret == -GD_ENOTREG ? "a FIFO or socket (writing would wait for a reader)" :
-					      gd_strerror(ret), i ? "plot" : "junit");
+		gd_error("cannot write %s: %s; give --%s a file that can be written",
+			 gd_excerpt(files[i]), why, opt[i]);
 		return ret;
 	}
 	return check_prom_path(a->prom) ?: check_bundle_path(a->bundle);
@@ -282,7 +336,9 @@ int main(int argc, char **argv)
 			 gd_excerpt(argv[first + 1]), gd_progname());
 		return GD_EXIT_USAGE;
 	}
-	if (check_outputs(&a))
+	if (refuse_mixes(&a, first < argc))
+		return GD_EXIT_USAGE;
+	if (check_outputs(&a, first < argc ? argv[first] : NULL))
 		return GD_EXIT_USAGE;
 	if (gd_tool_machine(&mach) != GD_TOOL_CONTINUE)
 		return GD_EXIT_USAGE;

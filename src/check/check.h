@@ -9,13 +9,15 @@
 #ifndef GD_CHECK_H
 #define GD_CHECK_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "spec.h"
 
-enum gd_ck_status { GD_CK_PASS, GD_CK_FAIL, GD_CK_SKIP };
+/* Set by the judge alone (judge.h): ERROR is "could not run" (exit 3). */
+enum gd_ck_status { GD_CK_PASS, GD_CK_FAIL, GD_CK_SKIP, GD_CK_ERROR, GD_CK_NSTATUS };
 const char *gd_ck_status_str(enum gd_ck_status s); /* "PASS" */
 
 enum gd_ck_section { GD_CK_SEC_TOPOLOGY, GD_CK_SEC_DEVICES, GD_CK_SEC_DOCTOR, GD_CK_SEC_TESTS,
@@ -76,13 +78,25 @@ struct gd_ck_report {
 	char spec_path[4096];
 	char spec_sha256[65];
 	double seconds;
+	int interrupted;	/* the signal that stopped the spec, 0: none */
+	size_t runs_left;	/* runs the signal left out */
+	bool output_failed;	/* a report file (the plot) could not be written: exit 3 */
 };
+
+/*
+ * The signal that stops the spec (0: none). gd_check's handler sets it together with
+ * gd_bench_stop. The engine consumes gd_bench_stop to end one run cleanly (so that its
+ * results still travel); this one stays set: no further run starts, the run it cut short
+ * is not judged, the report says "interrupted" and the exit code is 128 + the signal.
+ */
+extern volatile sig_atomic_t gd_ck_stop;
 
 /* Append an item (zeroed, section and name set); NULL when out of memory. */
 struct gd_ck_item *gd_ck_add(struct gd_ck_report *r, enum gd_ck_section sec, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void gd_ck_report_free(struct gd_ck_report *r);
-/* GD_EXIT_OK when every item passed or was skipped, GD_EXIT_FAIL when any failed. */
+/* 128 + the signal when a signal stopped the spec; else GD_EXIT_FAIL when an item failed;
+ * else GD_EXIT_ENV when one could not run (ERROR); else GD_EXIT_OK (judge.c). */
 int gd_ck_exit_code(const struct gd_ck_report *r);
 
 struct gd_machine;
@@ -106,7 +120,8 @@ struct gd_ck_opts {
 int gd_ck_run_spec(const struct gd_ck_spec *spec, const struct gd_ck_opts *o,
 		   struct gd_ck_report *r);
 
-/* Output (check_report.c). */
+/* Output (check_report.c). gd_ck_tty: s for a terminal, control bytes as '?', in buf. */
+const char *gd_ck_tty(const char *s, char *buf, size_t len);
 void gd_ck_print_header(const struct gd_ck_report *r, FILE *out);
 void gd_ck_print_table(const struct gd_ck_report *r, FILE *out);
 int gd_ck_print_json(const struct gd_ck_report *r, FILE *out);
@@ -135,6 +150,17 @@ int gd_ck_outdir_check(const char *path);
  * written to a temporary file in path's directory and renamed: 0 or -errno. */
 int gd_ck_prom_stream(const struct gd_ck_report *r, FILE *f);
 int gd_ck_write_prom(const struct gd_ck_report *r, const char *path);
+
+/*
+ * Can path take a report (--junit, --plot)? Before the run: a regular file or a new name in
+ * an existing directory, open for writing (a read-only mount, a file without permission),
+ * not in /proc or /sys, not one of inputs (NULL-terminated: the spec, --topology). 0, or
+ * -errno with the reason in why.
+ */
+int gd_ck_output_check(const char *path, const char *const *inputs, char *why, size_t len);
+/* A --plot path the gnuplot script can name: -EINVAL with a quote, backslash or control byte
+ * (check_matrix.c; the cells' names go to gnuplot in a data file, never in the script). */
+int gd_ck_plot_path_check(const char *path);
 
 /* A commented spec for this machine from discovery (check_example.c). */
 int gd_ck_print_example(FILE *out, const struct gd_machine *m, const char *xml);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "judge.h"
 #include "gd.h"
 #include "log.h"
 #include "rdma_dev.h"
@@ -117,24 +118,19 @@ void gd_ck_bond_verdict(struct gd_ck_report *r, const struct gd_ck_run *run,
 	if (!it)
 		return;
 	snprintf(it->expected, sizeof(it->expected), "each slave >= %g%%", want);
-	snprintf(it->message, sizeof(it->message), "%s", msg);
 	snprintf(it->path_class, sizeof(it->path_class), "%s", run->cls);
 	gd_ck_command(run, t->size, it->command, sizeof(it->command));
-	if (moved_bytes(t, m) <= 0) {
-		it->status = GD_CK_SKIP;
-		snprintf(it->message, sizeof(it->message), "the run measured no traffic: %s", msg);
-		return;
-	}
-	if (bypass || min < 0) {
-		it->status = GD_CK_SKIP;
+	if (moved_bytes(t, m) <= 0 || bypass || min < 0) {
 		snprintf(it->measured, sizeof(it->measured), "no slave traffic");
+		gd_ck_judge_skip(it, GD_CK_SKIP_NO_SLAVES, msg);
 		return;
 	}
 	snprintf(it->measured, sizeof(it->measured), "min %.1f%%", min);
-	it->status = min >= want ? GD_CK_PASS : GD_CK_FAIL;
-	if (it->status == GD_CK_FAIL && t->qps < 2)
-		snprintf(it->message + strlen(it->message), sizeof(it->message) - strlen(it->message),
+	if (min < want && t->qps < 2)
+		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
 			 "; one QP is one flow and takes one slave: use qps: 2 or more");
+	gd_ck_judge(it, &(struct gd_ck_meas){ .cmp = GD_CK_GE, .value = min, .expect = want,
+					      .evidence = msg });
 	if (it->status == GD_CK_FAIL && t->qps >= 2)
 		gd_warn("%s: one slave of %s carried %.1f%% with %u QPs: %s", run->label, bond, min,
 			t->qps, msg);

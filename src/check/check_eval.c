@@ -8,11 +8,7 @@
 #include "check_int.h"
 #include "check_matrix.h"
 #include "gd.h"
-
-const char *gd_ck_status_str(enum gd_ck_status s)
-{
-	return s == GD_CK_PASS ? "PASS" : s == GD_CK_FAIL ? "FAIL" : "SKIP";
-}
+#include "judge.h"
 
 const char *gd_ck_section_name(enum gd_ck_section s)
 {
@@ -52,14 +48,6 @@ void gd_ck_report_free(struct gd_ck_report *r)
 	r->n = r->cap = 0;
 }
 
-int gd_ck_exit_code(const struct gd_ck_report *r)
-{
-	for (size_t i = 0; i < r->n; i++)
-		if (r->items[i].status == GD_CK_FAIL)
-			return GD_EXIT_FAIL;
-	return GD_EXIT_OK;
-}
-
 void gd_ck_fmt_value(enum gd_ck_metric m, double v, char *buf, size_t len)
 {
 	/* small values keep 3 significant digits: 0.00123 Mpps, 0.0014 Gb/s */
@@ -77,9 +65,9 @@ static double measured(enum gd_ck_metric m, const struct gd_ck_measure *x, size_
 	}
 }
 
-/* The limit in the metric's unit, or a reason in why (SKIP). */
-static int limit_of(const struct gd_ck_threshold *th, const struct gd_ck_run *run, double *lim,
-		    char *exp, size_t elen, char *why, size_t wlen)
+/* The limit in the metric's unit and its text, or the reason it is unknown (SKIP). */
+static enum gd_ck_skip limit_of(const struct gd_ck_threshold *th, const struct gd_ck_run *run,
+				double *lim, char *exp, size_t elen, char *why, size_t wlen)
 {
 	const char *op = gd_ck_metric_is_min(th->metric) ? ">=" : "<=";
 	char v[48];
@@ -88,62 +76,80 @@ static int limit_of(const struct gd_ck_threshold *th, const struct gd_ck_run *ru
 		*lim = th->value;
 		gd_ck_fmt_value(th->metric, *lim, v, sizeof(v));
 		snprintf(exp, elen, "%s %s", op, v);
-		return 0;
+		return GD_CK_SKIP_NONE;
 	}
 	if (th->kind == GD_CK_LINE && run->line_gbps <= 0) {
-		snprintf(why, wlen, "the line rate of %s port %d is not known", run->dev, run->port);
-		return -1;
+		snprintf(why, wlen, "%s port %d", run->dev, run->port);
+		return GD_CK_SKIP_NO_LINE;
 	}
 	if (th->kind == GD_CK_PCIE && run->pcie_gbps <= 0) {
-		snprintf(why, wlen, "no PCIe limit for %s: %s", run->label, run->pcie_why);
-		return -1;
+		snprintf(why, wlen, "%s: %s", run->label, run->pcie_why);
+		return GD_CK_SKIP_NO_PCIE;
 	}
 	*lim = th->value / 100 * (th->kind == GD_CK_LINE ? run->line_gbps : run->pcie_gbps);
 	snprintf(exp, elen, "%s %.2f Gb/s (%g%% of %s %.1f Gb/s)", op, *lim, th->value,
 		 th->kind == GD_CK_LINE ? "line rate" : "PCIe limit",
 		 th->kind == GD_CK_LINE ? run->line_gbps : run->pcie_gbps);
-	return 0;
+	return GD_CK_SKIP_NONE;
+}
+
+/* A run that did not end with results: the hardware failed it (engine exit 1), or it could not
+ * run (exit 2, 3, a signal): ERROR. 1 when judged here. */
+static int unfinished(struct gd_ck_item *it, const struct gd_ck_measure *m)
+{
+	char ev[320];
+
+	if (!m->exit_code && m->nsizes)
+		return 0;
+	snprintf(ev, sizeof(ev), "%s", m->error[0] ? m->error : "no result");
+	if (gd_ck_engine_not_run(m->exit_code))
+		gd_ck_judge_not_run(it, ev);
+	else
+		gd_ck_judge_holds(it, false, ev);
+	return 1;
+}
+
+/* The item of one run, with what every item of it shares. */
+static struct gd_ck_item *run_item(struct gd_ck_report *r, const struct gd_ck_run *run,
+				   const struct gd_ck_measure *m, double seconds, const char *what)
+{
+	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s %s: %s", run->t->name,
+					  run->label, what);
+	size_t k = m->nsizes ? m->nsizes - 1 : 0;
+
+	if (!it)
+		return NULL;
+	it->seconds = seconds;
+	snprintf(it->path_class, sizeof(it->path_class), "%s", run->cls);
+	gd_ck_where_set(it, run, m);
+	gd_ck_command(run, m->nsizes ? m->size[k] : run->t->size, it->command, sizeof(it->command));
+	return it;
 }
 
 static void one(struct gd_ck_report *r, const struct gd_ck_run *run, const struct gd_ck_measure *m,
 		const struct gd_ck_threshold *th, double seconds)
 {
-	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s %s: %s", run->t->name, run->label,
-					  gd_ck_metric_name(th->metric));
+	struct gd_ck_item *it = run_item(r, run, m, seconds, gd_ck_metric_name(th->metric));
 	size_t k = m->nsizes ? m->nsizes - 1 : 0; /* a sweep is judged at its largest size */
-	double v, lim;
+	struct gd_ck_meas me = { .cmp = gd_ck_metric_is_min(th->metric) ? GD_CK_GE : GD_CK_LE };
+	char ev[160];
 
 	if (!it)
 		return;
-	it->seconds = seconds;
-	snprintf(it->path_class, sizeof(it->path_class), "%s", run->cls);
-	gd_ck_where_set(it, run, m);
-	gd_ck_command(run, m->nsizes ? m->size[k] : run->t->size, it->command, sizeof(it->command));
-	if (limit_of(th, run, &lim, it->expected, sizeof(it->expected), it->message,
-		     sizeof(it->message))) {
-		it->status = GD_CK_SKIP;
+	me.skip = limit_of(th, run, &me.expect, it->expected, sizeof(it->expected), ev, sizeof(ev));
+	if (me.skip == GD_CK_SKIP_NONE && unfinished(it, m))
 		return;
+	if (me.skip == GD_CK_SKIP_NONE) {
+		me.value = measured(th->metric, m, k);
+		if (th->metric == GD_CK_BW_PEAK && me.value == 0)
+			me.skip = GD_CK_SKIP_NO_PEAK;
+		else
+			gd_ck_fmt_value(th->metric, me.value, it->measured, sizeof(it->measured));
+		snprintf(ev, sizeof(ev), "at %llu bytes (spec: %s)", (unsigned long long)m->size[k],
+			 th->text);
 	}
-	if (m->exit_code || !m->nsizes) {
-		it->status = GD_CK_FAIL;
-		snprintf(it->message, sizeof(it->message), "did not run to the end: %s",
-			 m->error[0] ? m->error : "no result");
-		return;
-	}
-	v = measured(th->metric, m, k);
-	if (th->metric == GD_CK_BW_PEAK && v == 0) {
-		it->status = GD_CK_SKIP;
-		snprintf(it->message, sizeof(it->message), "the engine measures no peak in a timed "
-			 "run (as perftest): give iterations instead of duration");
-		return;
-	}
-	gd_ck_fmt_value(th->metric, v, it->measured, sizeof(it->measured));
-	it->status = (gd_ck_metric_is_min(th->metric) ? v >= lim : v <= lim) ? GD_CK_PASS :
-										GD_CK_FAIL;
-	if (it->status == GD_CK_FAIL)
-		snprintf(it->message, sizeof(it->message), "%s: measured %s at %llu bytes, "
-			 "expected %s (%s)", gd_ck_metric_name(th->metric), it->measured,
-			 (unsigned long long)m->size[k], it->expected, th->text);
+	me.evidence = ev;
+	gd_ck_judge(it, &me);
 }
 
 void gd_ck_evaluate(struct gd_ck_report *r, const struct gd_ck_run *run,
@@ -151,37 +157,22 @@ void gd_ck_evaluate(struct gd_ck_report *r, const struct gd_ck_run *run,
 {
 	const struct gd_ck_test *t = run->t;
 	struct gd_ck_item *it;
+	double v;
 
 	for (size_t i = 0; i < t->nth; i++)
 		one(r, run, m, &t->th[i], seconds);
 	if (t->nth)
 		return;
 	/* no threshold: the test must run; its numbers are recorded */
-	it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s %s: runs", t->name, run->label);
-	if (!it)
+	if (!(it = run_item(r, run, m, seconds, "runs")))
 		return;
-	it->seconds = seconds;
-	snprintf(it->path_class, sizeof(it->path_class), "%s", run->cls);
-	gd_ck_where_set(it, run, m);
-	gd_ck_command(run, m->nsizes ? m->size[m->nsizes - 1] : t->size, it->command,
-		      sizeof(it->command));
 	snprintf(it->expected, sizeof(it->expected), "completes");
-	if (m->exit_code || !m->nsizes) {
-		it->status = GD_CK_FAIL;
-		snprintf(it->message, sizeof(it->message), "did not run to the end: %s",
-			 m->error[0] ? m->error : "no result");
+	if (unfinished(it, m))
 		return;
-	}
-	it->status = GD_CK_PASS;
-	if (t->kind == GD_KIND_BW && m->bw_avg_gbps[m->nsizes - 1] <= 0) {
-		it->status = GD_CK_FAIL;
-		snprintf(it->message, sizeof(it->message), "the run completed but measured no "
-			 "traffic in its window: lengthen duration or use smaller messages");
-	}
-	if (t->kind == GD_KIND_BW)
-		gd_ck_fmt_value(GD_CK_BW_AVG, m->bw_avg_gbps[m->nsizes - 1], it->measured,
-				sizeof(it->measured));
-	else
-		gd_ck_fmt_value(GD_CK_LAT_AVG, m->lat_avg_us[m->nsizes - 1], it->measured,
-				sizeof(it->measured));
+	v = t->kind == GD_KIND_BW ? m->bw_avg_gbps[m->nsizes - 1] : m->lat_avg_us[m->nsizes - 1];
+	gd_ck_fmt_value(t->kind == GD_KIND_BW ? GD_CK_BW_AVG : GD_CK_LAT_AVG, v, it->measured,
+			sizeof(it->measured));
+	gd_ck_judge_holds(it, t->kind != GD_KIND_BW || v > 0, t->kind == GD_KIND_BW && v <= 0 ?
+			  "the run completed but measured no traffic in its window: lengthen "
+			  "duration or use smaller messages" : NULL);
 }

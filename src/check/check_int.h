@@ -45,6 +45,13 @@ struct gd_bench_result;
  * max) and the seconds a run of it is expected to take (the up-front estimate). */
 size_t gd_ck_test_sizes(const struct gd_ck_test *t, uint64_t *v, size_t max);
 double gd_ck_estimate(const struct gd_ck_test *t);
+/* The seconds after which gd_check ends one size of a run (from its duration or its iterations
+ * and size, never a fixed alarm), and the next side-channel port from p in [base, 65000). */
+unsigned gd_ck_deadline_s(const struct gd_ck_test *t, uint64_t size);
+uint16_t gd_ck_next_port(uint16_t base, uint16_t p);
+/* A TCP port from *port on that no listener holds (probed on the wildcard address, as the
+ * engine's server binds); *port is the one found. 0, or -EADDRINUSE after 200 ports. */
+int gd_ck_free_port(uint16_t base, uint16_t *port);
 void gd_ck_take(const struct gd_bench_result *res, struct gd_ck_measure *m);
 
 /* Byte counters of a bond's slaves (check_bond.c). */

@@ -5,11 +5,14 @@
  * this process, both from filled parameters. The child has a deadline; a
  * server that outlives its client is ended.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,7 +104,7 @@ void gd_ck_command(const struct gd_ck_run *run, uint64_t size, char *buf, size_t
 }
 
 /* Wait for the child until deadline_ms, then end it. Returns its exit code. */
-static int reap(pid_t pid, int deadline_ms)
+static int reap(pid_t pid, int deadline_ms, unsigned alarm_s)
 {
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
 	int status, waited = 0;
@@ -122,8 +125,43 @@ static int reap(pid_t pid, int deadline_ms)
 	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
+	if (WTERMSIG(status) == SIGALRM) {
+		gd_error("gd_check's deadline of %u s for this run (from its duration or iterations "
+			 "and size) ended the server side", alarm_s);
+		return GD_EXIT_ENV;
+	}
 	gd_error("the server side of the loopback ended by signal %d", WTERMSIG(status));
 	return GD_EXIT_FAIL;
+}
+
+uint16_t gd_ck_next_port(uint16_t base, uint16_t p)
+{
+	return p + 1 < 65000 ? (uint16_t)(p + 1) : base;
+}
+
+static bool port_free(int family, uint16_t port)
+{
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6, .sin6_port = htons(port),
+				   .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in s4 = { .sin_family = AF_INET, .sin_port = htons(port),
+				  .sin_addr.s_addr = htonl(INADDR_ANY) };
+	int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1, ret;
+
+	if (fd < 0)
+		return family == AF_INET6; /* no IPv6 here: the IPv4 probe decides */
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	ret = family == AF_INET6 ? bind(fd, (struct sockaddr *)&s6, sizeof(s6)) :
+				   bind(fd, (struct sockaddr *)&s4, sizeof(s4));
+	close(fd);
+	return !ret || errno != EADDRINUSE;
+}
+
+int gd_ck_free_port(uint16_t base, uint16_t *port)
+{
+	for (int i = 0; i < 200; i++, *port = gd_ck_next_port(base, *port))
+		if (port_free(AF_INET6, *port) && port_free(AF_INET, *port))
+			return 0;
+	return -EADDRINUSE;
 }
 
 void gd_ck_take(const struct gd_bench_result *res, struct gd_ck_measure *m)
@@ -160,13 +198,13 @@ int gd_ck_loopback(const struct gd_ck_run *run, uint64_t size, struct gd_ck_meas
 		return m->exit_code = GD_EXIT_ENV;
 	}
 	if (pid == 0) {
-		alarm(sp.duration_s + 60 + (unsigned)(sp.timeout_ms / 1000));
+		alarm(gd_ck_deadline_s(run->t, size) + (unsigned)(sp.timeout_ms / 1000));
 		_exit(gd_bench_run_side(&sp, NULL, res));
 	}
 	code = gd_bench_run_side(&cp, NULL, res);
-	/* an iteration run's length is unknown: give the server its side-channel timeout */
+	/* the client is done: give the server its side-channel timeout to finish */
 	deadline = (int)(cp.timeout_ms + (code ? 0 : 5000));
-	scode = reap(pid, deadline);
+	scode = reap(pid, deadline, gd_ck_deadline_s(run->t, size) + sp.timeout_ms / 1000);
 	if (!code)
 		gd_ck_take(res, m);
 	if (!code && scode)

@@ -27,6 +27,10 @@ int gd_ck_machine_load(struct gd_ck_machine *m, const struct gd_machine *mach, c
 		m->nhcas = 0;
 	}
 	ret = gd_topo_load(&m->t, &src, err, sizeof(err));
+	if (ret && xml) { /* named on the command line: the user's to fix, never a green gate */
+		gd_error("--topology: %s", err);
+		return -EINVAL;
+	}
 	if (ret) {
 		gd_warn("topology: %s", err);
 		return 0; /* the topology section then SKIPs with the reason */
@@ -257,15 +261,11 @@ static int test_fabric(const struct gd_ck_machine *m, const struct gd_ck_test *t
 	return gd_fabric_opts_resolve(f, m->mach);
 }
 
-const char *gd_ck_no_run_why(const struct gd_ck_machine *m, const struct gd_ck_test *t)
+bool gd_ck_ofi_missing(const struct gd_ck_machine *m, const struct gd_ck_test *t)
 {
 	struct gd_fabric_opts f;
 
-	if (test_fabric(m, t, &f))
-		return "fabric ofi: this gd_check was built without libfabric (install "
-		       "libfabric-dev and configure --with-libfabric)";
-	return t->memory == GD_CK_MEM_GPU || t->pairs != GD_CK_EACH_NIC_LOOPBACK ?
-		"no GPU/NIC pair on this machine" : "no RDMA device matches";
+	return test_fabric(m, t, &f) != 0;
 }
 
 /* fabric ofi: one loopback through the provider on 127.0.0.1, host memory. */

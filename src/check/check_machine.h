@@ -22,8 +22,9 @@ struct gd_ck_machine {
 	bool topo_ok;			/* t and adv are filled */
 };
 
-/* Discover this machine (or the --topology XML / --sysfs-root tree). 0; a topology
- * that cannot be read leaves topo_ok false (with a warning). */
+/* Discover this machine (or the --topology XML / --sysfs-root tree). 0; this machine's
+ * topology that cannot be read leaves topo_ok false (with a warning); a --topology file
+ * that cannot be read or parsed is -EINVAL (message printed: exit 2). */
 int gd_ck_machine_load(struct gd_ck_machine *m, const struct gd_machine *mach, const char *xml);
 void gd_ck_machine_free(struct gd_ck_machine *m);
 const struct gd_hca *gd_ck_hca(const struct gd_ck_machine *m, const char *name);
@@ -34,7 +35,7 @@ struct gd_ck_runs {
 };
 /* Append the runs of test t on this machine (pairs, memory, device filter). */
 int gd_ck_expand(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct gd_ck_runs *rs);
-/* Why test t expanded to no run on this machine (for its SKIP). */
-const char *gd_ck_no_run_why(const struct gd_ck_machine *m, const struct gd_ck_test *t);
+/* Test t asks for fabric ofi and this build has no libfabric (it expands to no run). */
+bool gd_ck_ofi_missing(const struct gd_ck_machine *m, const struct gd_ck_test *t);
 
 #endif

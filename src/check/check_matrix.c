@@ -123,9 +123,12 @@ void gd_ck_matrix_print(const struct gd_ck_matrix *mx, FILE *out)
 	for (size_t i = 0; i < mx->n; i++) {
 		const struct gd_ck_cell *c = &mx->v[i];
 
-		if (c->ok)
+		if (c->ok && c->peak > 0)
 			fprintf(out, "%-14s %-14s %-5s %10.2f %10.2f\n", c->nic, c->mem, c->cls,
 				c->peak, c->avg);
+		else if (c->ok) /* a timed run measures no peak (as perftest) */
+			fprintf(out, "%-14s %-14s %-5s %10s %10.2f\n", c->nic, c->mem, c->cls, "-",
+				c->avg);
 		else
 			fprintf(out, "%-14s %-14s %-5s %10s %10s\n", c->nic, c->mem, c->cls,
 				"failed", "failed");
@@ -166,7 +169,10 @@ int gd_ck_matrix_json(const struct gd_ck_matrix *mx, FILE *out)
 		gd_json_add_str(rec, "path_class", c->cls);
 		gd_json_add_bool(rec, "ok", c->ok);
 		if (c->ok) {
-			gd_json_add_double(rec, "bw_peak_gbps", c->peak);
+			if (c->peak > 0)
+				gd_json_add_double(rec, "bw_peak_gbps", c->peak);
+			else /* a timed run measures no peak */
+				json_object_object_add(rec, "bw_peak_gbps", NULL);
 			gd_json_add_double(rec, "bw_avg_gbps", c->avg);
 		}
 		ret = gd_json_emit(rec, out);
@@ -202,100 +208,124 @@ static int gnuplot(const char *script)
 	return 0;
 }
 
-static void heatmap(const struct gd_ck_matrix *mx, FILE *f, const char *path)
+/* A string as one field of a gnuplot data file: in double quotes, with quotes, backslashes and
+ * control bytes replaced. Names come from specs and sysfs: they are data, never script text. */
+static void data_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		fputc(c < 0x20 || c == 0x7f || c == '"' || c == '\\' ? '_' : c, f);
+	}
+	fputs("\" ", f);
+}
+
+/* Heatmap: data one cell a line (x y value "label" "nic" "memory"); the script names no cell. */
+static void heatmap(const struct gd_ck_matrix *mx, FILE *f, FILE *d, const char *path,
+		    const char *data)
 {
 	const char *nics[64], *mems[64];
 	size_t nn = distinct(mx, true, nics, 64), nm = distinct(mx, false, mems, 64);
+	char label[48];
 
+	for (size_t i = 0; i < nm; i++)
+		for (size_t j = 0; j < nn; j++) {
+			const struct gd_ck_cell *c = cell(mx, nics[j], mems[i]);
+
+			if (!c)
+				continue;
+			if (mx->plan)
+				snprintf(label, sizeof(label), "%s", c->cls);
+			else
+				snprintf(label, sizeof(label), "%.2f %s", c->avg, c->cls);
+			fprintf(d, "%zu %zu %.4f ", j, i, c->ok || mx->plan ? c->avg : 0.0);
+			data_str(d, label);
+			data_str(d, c->nic);
+			data_str(d, c->mem);
+			fputc('\n', d);
+		}
 	fprintf(f, "set terminal pngcairo noenhanced size %zu,%zu\nset output '%s'\n",
 		GD_MAX((size_t)640, 240 + 120 * nn), 200 + 40 * nm, path);
 	if (mx->plan)
 		fprintf(f, "set title 'gd_check --dry-run: path class, NIC x memory'\n"
 			"set palette defined (1 '#1a9850', 3 '#fee08b', 7 '#d73027')\nset cbrange [1:7]\n"
-			"set cbtics ('X' 1, 'PIX' 2, 'PXB' 3, 'PHB' 4, 'NODE' 5, 'SYS' 6, 'N/A' 7)\n"
-			"unset key\nset yrange [] reverse\n");
+			"set cbtics ('X' 1, 'PIX' 2, 'PXB' 3, 'PHB' 4, 'NODE' 5, 'SYS' 6, 'N/A' 7)\n");
 	else
 		fprintf(f, "set title 'gd_check: loopback bandwidth, NIC x memory (Gb/s, path class)'\n"
-			"set palette rgb 33,13,10\nset cblabel 'Gb/s'\nunset key\nset yrange [] reverse\n");
-	fprintf(f, "set xtics (");
-	for (size_t j = 0; j < nn; j++)
-		fprintf(f, "%s'%s' %zu", j ? ", " : "", nics[j], j);
-	fprintf(f, ")\nset ytics (");
-	for (size_t i = 0; i < nm; i++)
-		fprintf(f, "%s'%s' %zu", i ? ", " : "", mems[i], i);
-	fprintf(f, ")\n");
-	for (size_t i = 0; i < nm; i++)
-		for (size_t j = 0; j < nn; j++) {
-			const struct gd_ck_cell *c = cell(mx, nics[j], mems[i]);
-
-			if (c && mx->plan)
-				fprintf(f, "set label '%s' at %zu,%zu center front\n", c->cls, j, i);
-			else if (c)
-				fprintf(f, "set label '%.2f %s' at %zu,%zu center front\n", c->avg,
-					c->cls, j, i);
-		}
-	fprintf(f, "$M << EOD\n");
-	for (size_t i = 0; i < nm; i++) {
-		for (size_t j = 0; j < nn; j++) {
-			const struct gd_ck_cell *c = cell(mx, nics[j], mems[i]);
-
-			fprintf(f, "%s%.4f", j ? " " : "", c && (c->ok || mx->plan) ? c->avg : 0.0);
-		}
-		fputc('\n', f);
-	}
+			"set palette rgb 33,13,10\nset cblabel 'Gb/s'\n"
+			"stats '%s' using 3 nooutput\n"
+			"if (STATS_max <= STATS_min) set cbrange [0:STATS_max > 0 ? STATS_max * 1.2 : 1]\n",
+			data);
 	/* boxes, not 'with image' (which needs a 2x2 grid at least) */
-	fprintf(f, "EOD\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5] reverse\n", nn - 1, nm - 1);
-	if (!mx->plan)
-		fprintf(f, "stats $M matrix using 3 nooutput\n"
-			"if (STATS_max <= STATS_min) set cbrange [0:STATS_max > 0 ? STATS_max * 1.2 : 1]\n");
-	fprintf(f, "plot $M matrix using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 "
-		"fc palette\n");
+	fprintf(f, "unset key\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5] reverse\n"
+		"plot '%s' using 1:2:(0.5):(0.5):3:xticlabels(5):yticlabels(6) with boxxyerror "
+		"fs solid 1.0 fc palette, '' using 1:2:4 with labels center\n", nn - 1, nm - 1, data);
 }
 
-static void sweeps(const struct gd_ck_matrix *mx, FILE *f, const char *path)
+/* Sweeps: one data block per curve, its title the block's first line (columnheader). */
+static void sweeps(const struct gd_ck_matrix *mx, FILE *f, FILE *d, const char *path,
+		   const char *data)
 {
-	bool first = true;
+	char title[256];
+	size_t n = 0;
 
+	for (size_t i = 0; i < mx->n; i++) {
+		if (mx->v[i].nsizes < 2)
+			continue;
+		snprintf(title, sizeof(title), "%s %s %s", mx->v[i].test, mx->v[i].nic, mx->v[i].mem);
+		fputs(n++ ? "\n\n" : "", d);
+		data_str(d, title);
+		fputc('\n', d);
+		for (size_t k = 0; k < mx->v[i].nsizes; k++)
+			fprintf(d, "%llu %.4f\n", (unsigned long long)mx->v[i].size[k], mx->v[i].bw[k]);
+	}
 	fprintf(f, "set terminal pngcairo noenhanced size 900,600\nset output '%s'\n"
 		"set title 'gd_check: bandwidth against message size'\nset logscale x 2\n"
-		"set xlabel 'message size (bytes)'\nset ylabel 'Gb/s'\nset key left top\n", path);
-	for (size_t i = 0; i < mx->n; i++) {
-		if (mx->v[i].nsizes < 2)
-			continue;
-		fprintf(f, "$S%zu << EOD\n", i);
-		for (size_t k = 0; k < mx->v[i].nsizes; k++)
-			fprintf(f, "%llu %.4f\n", (unsigned long long)mx->v[i].size[k], mx->v[i].bw[k]);
-		fprintf(f, "EOD\n");
-	}
-	fprintf(f, "plot ");
-	for (size_t i = 0; i < mx->n; i++) {
-		if (mx->v[i].nsizes < 2)
-			continue;
-		fprintf(f, "%s$S%zu with linespoints title '%s %s %s'", first ? "" : ", ", i,
-			mx->v[i].test, mx->v[i].nic, mx->v[i].mem);
-		first = false;
-	}
-	fputc('\n', f);
+		"set xlabel 'message size (bytes)'\nset ylabel 'Gb/s'\nset key left top\n"
+		"plot for [k=0:%zu] '%s' index k using 1:2 with linespoints title columnheader(1)\n",
+		path, n ? n - 1 : 0, data);
 }
 
+/* The script and its data in a private directory; gnuplot reads both, runs nothing else. */
 static int plot_one(const struct gd_ck_matrix *mx, const char *path, bool sweep)
 {
-	char script[] = "/tmp/gd_check_plot_XXXXXX";
-	int fd = mkstemp(script), ret;
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	char dir[] = "/tmp/gd_check_plot_XXXXXX", script[64], data[64];
+	FILE *f = NULL, *d = NULL;
+	int ret = -ENOMEM;
 
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
+	if (!mkdtemp(dir))
 		return -errno;
+	snprintf(script, sizeof(script), "%s/plot.gp", dir);
+	snprintf(data, sizeof(data), "%s/cells.dat", dir);
+	f = fopen(script, "wxe");
+	d = fopen(data, "wxe");
+	if (f && d) {
+		if (sweep)
+			sweeps(mx, f, d, path, data);
+		else
+			heatmap(mx, f, d, path, data);
 	}
-	if (sweep)
-		sweeps(mx, f, path);
-	else
-		heatmap(mx, f, path);
-	ret = fclose(f) ? -errno : gnuplot(script);
+	ret = !f || !d ? -errno : 0;
+	if (f && fclose(f) && !ret)
+		ret = -errno;
+	if (d && fclose(d) && !ret)
+		ret = -errno;
+	if (!ret)
+		ret = gnuplot(script);
 	unlink(script);
+	unlink(data);
+	rmdir(dir);
 	return ret;
+}
+
+/* A --plot path goes into the script as a quoted string: no quote, backslash or control byte. */
+int gd_ck_plot_path_check(const char *path)
+{
+	for (const char *p = path; *p; p++)
+		if (*p == '\'' || *p == '\\' || (unsigned char)*p < 0x20 || *p == 0x7f)
+			return -EINVAL;
+	return 0;
 }
 
 int gd_ck_matrix_plot(const struct gd_ck_matrix *mx, const char *path)
@@ -305,8 +335,9 @@ int gd_ck_matrix_plot(const struct gd_ck_matrix *mx, const char *path)
 	bool any_sweep = false, any_grid = false;
 	int ret = 0;
 
-	if (strchr(path, '\'')) {
-		gd_error("--plot: the file name must not contain a quote");
+	if (gd_ck_plot_path_check(path)) {
+		gd_error("--plot: the file name must not contain a quote, a backslash or a control "
+			 "character");
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < mx->n; i++) {

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,14 +12,22 @@
 #include "bench.h"
 #include "check_mpi.h"
 #include "choose.h"
+#include "judge.h"
 #include "log.h"
 
 /* Deadlines of the collectives: a step every rank reaches at once, and a pair's run. */
 #define STEP_MS (120 * 1000)
 
+/* A pair's deadline: its work's (from duration or iterations and size), plus a step. */
 static int pair_ms(const struct gd_ck_test *t)
 {
-	return (int)(gd_ck_estimate(t) * 4000.0) + STEP_MS;
+	uint64_t v[32];
+	size_t n = gd_ck_test_sizes(t, v, 32);
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += gd_ck_deadline_s(t, v[i]);
+	return s * 1000.0 + STEP_MS > INT32_MAX ? INT32_MAX : (int)(s * 1000.0) + STEP_MS;
 }
 
 size_t gd_ck_pairs(enum gd_ck_pattern p, int n, int (*pairs)[2], size_t max)
@@ -47,14 +56,10 @@ size_t gd_ck_pairs(enum gd_ck_pattern p, int n, int (*pairs)[2], size_t max)
 	return k;
 }
 
-static void skip_hosts(struct gd_ck_report *r, const struct gd_ck_test *t, const char *why)
+/* A test between hosts that did not measure: judged as a whole. */
+static struct gd_ck_item *hosts_item(struct gd_ck_report *r, const struct gd_ck_test *t)
 {
-	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s", t->name);
-
-	if (it) {
-		it->status = GD_CK_SKIP;
-		snprintf(it->message, sizeof(it->message), "%s", why);
-	}
+	return gd_ck_add(r, GD_CK_SEC_TESTS, "%s: runs", t->name);
 }
 
 struct addr {
@@ -188,6 +193,86 @@ static void print_pairs(FILE *out, const struct gd_ck_test *t, const struct addr
 			pairs[worst][1], all[pairs[worst][0]].host, all[pairs[worst][1]].host);
 }
 
+/* Say which ranks a pattern leaves out: an odd rank of pairwise, pairs past the cap. */
+static void left_out(const struct gd_ck_test *t, int n, size_t np)
+{
+	size_t all = t->pattern == GD_CK_PAT_ALL_PAIRS ? (size_t)n * (size_t)(n - 1) / 2 : 0;
+
+	if (t->pattern == GD_CK_PAT_PAIRWISE && n % 2)
+		gd_warn("%s: pairwise over %d ranks: rank %d is in no pair and is not measured (use "
+			"an even number of ranks, or pairs: ring)", t->name, n, n - 1);
+	if (all > np)
+		gd_warn("%s: all-pairs over %d ranks makes %zu pairs: only the first %zu run",
+			t->name, n, all, np);
+}
+
+/* One pair's measurement to the judge (rank 0). */
+static void judge_pair(struct gd_ck_report *r, const struct gd_ck_run *run, const struct addr *all,
+		       const int pair[2], uint16_t port, const struct gd_ck_measure *m, uint64_t t0)
+{
+	struct gd_ck_run x = *run;
+
+	x.tcp_port = port;
+	snprintf(x.label, sizeof(x.label), "rank%d(%s)->rank%d(%s)", pair[0], all[pair[0]].dev,
+		 pair[1], all[pair[1]].dev);
+	snprintf(x.peer_ip, sizeof(x.peer_ip), "%s", all[pair[0]].ip);
+	snprintf(x.cls, sizeof(x.cls), "net");
+	x.line_gbps = all[pair[0]].line_gbps;
+	gd_ck_evaluate(r, &x, m, (double)(gd_clock_mono_ns() - t0) / 1e9);
+	if (m->bonded)
+		gd_ck_bond_verdict(r, &x, m, m->bond_msg, m->bond_min, m->bond_total, m->bond_name);
+}
+
+/* The same host: equal names, or equal up to the first dot of either (node-a, node-a.example). */
+static bool same_host(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+
+	return !strcmp(a, b) || (la == lb && !strncmp(a, b, la) && (!a[la] || !b[lb]));
+}
+
+/*
+ * The pairs of a test: its pattern over the ranks, or with 'hosts: [A, B]' the one pair of
+ * the first rank on A (server) and the first other rank on B. A host the launch does not
+ * reach fails the test (every rank adds the item: one exit code): it is never measured, so
+ * it never passes.
+ */
+static size_t plan_pairs(const struct gd_ck_test *t, const struct addr *all, int n,
+			 int (*pairs)[2], size_t max, struct gd_ck_report *r)
+{
+	char ev[320];
+	size_t np, len = 0;
+	int at[2] = { -1, -1 };
+
+	if (!t->nhosts) {
+		np = gd_ck_pairs(t->pattern, n, pairs, max);
+		if (gd_launch()->rank == 0)
+			left_out(t, n, np);
+		return np;
+	}
+	for (int h = 0; h < 2; h++)
+		for (int i = 0; i < n && at[h] < 0; i++)
+			if (same_host(all[i].host, t->hosts[h]) && (h == 0 || i != at[0]))
+				at[h] = i;
+	if (at[0] >= 0 && at[1] >= 0) {
+		pairs[0][0] = at[0];
+		pairs[0][1] = at[1];
+		return 1;
+	}
+	len += (size_t)snprintf(ev, sizeof(ev), "host %s is not in this launch (its ranks run "
+				"on", t->hosts[at[0] < 0 ? 0 : 1]);
+	for (int i = 0; i < n && len < sizeof(ev) - 1; i++)
+		len += (size_t)snprintf(ev + len, sizeof(ev) - len, "%s%s", i ? ", " : " ",
+					all[i].host);
+	if (len < sizeof(ev) - 1)
+		snprintf(ev + len, sizeof(ev) - len, "): start a rank on each named host");
+	struct gd_ck_item *it = hosts_item(r, t);
+
+	if (it)
+		gd_ck_judge_holds(it, false, ev);
+	return 0;
+}
+
 static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 		      const struct gd_ck_opts *o, struct gd_ck_report *r, uint16_t *port)
 {
@@ -196,8 +281,8 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 	int (*pairs)[2] = calloc(4096, sizeof(*pairs));
 	struct gd_ck_measure *ms = calloc(4096, sizeof(*ms));
 	struct gd_ck_run run;
-	size_t np = gd_ck_pairs(t->pattern, launch->size, pairs, 4096);
-	int ok;
+	size_t np = 0;
+	int ok, go;
 
 	if (!all || !pairs || !ms) {
 		free(all), free(pairs), free(ms);
@@ -211,38 +296,72 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 		free(all), free(pairs), free(ms);
 		return GD_EXIT_ENV;
 	}
-	if (!ok) {
-		skip_hosts(r, t, "a rank has no RDMA device for this test");
+	if (!ok) { /* a device the test needs is missing on a node: the gate fails */
+		struct gd_ck_item *it = hosts_item(r, t);
+
+		if (it)
+			gd_ck_judge_holds(it, false, "a rank has no RDMA device for this test "
+					  "('gd_devinfo' on each node lists them)");
 		free(all), free(pairs), free(ms);
 		return 0;
 	}
+	np = plan_pairs(t, all, launch->size, pairs, 4096, r);
 	for (size_t k = 0; k < np; k++) {
 		uint64_t t0 = gd_clock_mono_ns();
+		uint16_t pp = *port;
 
-		if (one_pair(m->mach, &run, all, pairs[k][0], pairs[k][1], (*port)++, &ms[k]))
+		*port = gd_ck_next_port(o->base_port, *port); /* wraps inside the range, never to 0 */
+		if (one_pair(m->mach, &run, all, pairs[k][0], pairs[k][1], pp, &ms[k]))
 			break;
-		if (launch->rank == 0) {
-			struct gd_ck_run x = run;
-
-			x.tcp_port = (uint16_t)(*port - 1);
-			snprintf(x.label, sizeof(x.label), "rank%d(%s)->rank%d(%s)", pairs[k][0],
-				 all[pairs[k][0]].dev, pairs[k][1], all[pairs[k][1]].dev);
-			snprintf(x.peer_ip, sizeof(x.peer_ip), "%s", all[pairs[k][0]].ip);
-			snprintf(x.cls, sizeof(x.cls), "net");
-			x.line_gbps = all[pairs[k][0]].line_gbps;
-			gd_ck_evaluate(r, &x, &ms[k], (double)(gd_clock_mono_ns() - t0) / 1e9);
-			if (ms[k].bonded)
-				gd_ck_bond_verdict(r, &x, &ms[k], ms[k].bond_msg, ms[k].bond_min,
-						   ms[k].bond_total, ms[k].bond_name);
+		if (launch->rank == 0)
+			judge_pair(r, &run, all, pairs[k], pp, &ms[k], t0);
+		/* every rank goes on, or all stop: a signal on one rank (a Slurm time limit)
+		 * ends the test on all */
+		go = !gd_ck_stop;
+		if (gd_launch_min(&go, STEP_MS, "the end of a pair") || !go) {
+			gd_ck_stop = gd_ck_stop ? gd_ck_stop : SIGTERM;
+			break;
 		}
-		if (gd_launch_barrier(STEP_MS, "the end of a pair"))
-			break;
 	}
 	ok = !gd_launch_barrier(STEP_MS, "the end of a test"); /* fails at once if broken */
 	if (ok && launch->rank == 0 && o->out)
 		print_pairs(o->out, t, all, pairs, ms, np);
 	free(all), free(pairs), free(ms);
 	return ok ? 0 : GD_EXIT_ENV;
+}
+
+int gd_ck_mpi_agree_spec(bool loaded, const char *sha256, const char *err)
+{
+	struct spec_state {
+		int ok;
+		char sha[65];
+		char err[186];
+	} mine, *all = calloc((size_t)gd_launch()->size, sizeof(*all));
+	int bad = -1;
+
+	memset(&mine, 0, sizeof(mine));
+	mine.ok = loaded;
+	snprintf(mine.sha, sizeof(mine.sha), "%s", loaded ? sha256 : "");
+	snprintf(mine.err, sizeof(mine.err), "%s", loaded ? "" : err);
+	if (!all || gd_launch_allgather(&mine, all, sizeof(mine), STEP_MS, "the ranks' spec")) {
+		free(all);
+		return GD_EXIT_ENV;
+	}
+	for (int i = 0; i < gd_launch()->size && bad < 0; i++)
+		if (!all[i].ok || strcmp(all[i].sha, all[0].sha))
+			bad = i;
+	if (bad >= 0 && gd_launch()->rank == 0) {
+		all[bad].err[sizeof(all[bad].err) - 1] = 0;
+		all[bad].sha[sizeof(all[bad].sha) - 1] = 0;
+		if (!all[bad].ok)
+			gd_error("rank %d could not load the spec: %s", bad, gd_excerpt(all[bad].err));
+		else
+			gd_error("rank %d loaded another spec than rank 0 (sha256 %.16s..., rank 0's "
+				 "%.16s...): give every rank the same file", bad, all[bad].sha,
+				 all[0].sha);
+	}
+	free(all);
+	return bad >= 0 ? GD_EXIT_USAGE : 0;
 }
 
 int gd_ck_mpi_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
@@ -252,7 +371,7 @@ int gd_ck_mpi_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 	uint16_t port = (uint16_t)(o->base_port + 500);
 	int ret = 0;
 
-	for (size_t i = 0; i < s->ntests && !ret; i++) {
+	for (size_t i = 0; i < s->ntests && !ret && !gd_ck_stop; i++) {
 		const struct gd_ck_test *t = &s->tests[i];
 
 		if (t->pairs != GD_CK_HOSTS)
@@ -262,7 +381,10 @@ int gd_ck_mpi_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 			continue;
 		}
 		/* a launch without MPI stops in gd_check's main (exit 3) */
-		skip_hosts(r, t, "a test between hosts runs under mpirun or srun (2 or more ranks)");
+		struct gd_ck_item *it = hosts_item(r, t);
+
+		if (it)
+			gd_ck_judge_skip(it, GD_CK_SKIP_NO_LAUNCH, NULL);
 	}
 	return ret;
 }

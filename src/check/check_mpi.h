@@ -15,6 +15,9 @@
 
 /* Pairs (server, client) of a pattern over n ranks; returns the count (<= max). */
 size_t gd_ck_pairs(enum gd_ck_pattern p, int n, int (*pairs)[2], size_t max);
+/* Under a launcher, the first collective: every rank loaded the spec, the same one (its
+ * SHA-256). 0, or GD_EXIT_USAGE on every rank, rank 0 naming the rank and the cause. */
+int gd_ck_mpi_agree_spec(bool loaded, const char *sha256, const char *err);
 /* The spec's hosts tests (GD_CK_HOSTS). 0, or an exit code. */
 int gd_ck_mpi_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		    const struct gd_ck_opts *o, struct gd_ck_report *r);

@@ -87,7 +87,8 @@ static bool first_of(const struct gd_ck_report *r, size_t i, bool by_run)
 
 static void status_series(FILE *f, const struct gd_ck_report *r)
 {
-	head(f, "gdperf_check_status", "Result of one gd_check check: 0 PASS, 1 FAIL, 2 SKIP.");
+	head(f, "gdperf_check_status", "Result of one gd_check check: 0 PASS, 1 FAIL, 2 SKIP, "
+	     "3 ERROR (could not run).");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct gd_ck_item *it = &r->items[i];
 
@@ -97,7 +98,7 @@ static void status_series(FILE *f, const struct gd_ck_report *r)
 		label(f, "host", r->host.hostname, true);
 		label(f, "section", gd_ck_section_name(it->section), false);
 		label(f, "check", it->name, false);
-		fprintf(f, "} %d\n", it->status == GD_CK_PASS ? 0 : it->status == GD_CK_FAIL ? 1 : 2);
+		fprintf(f, "} %d\n", (int)it->status); /* enum gd_ck_status: PASS 0 .. ERROR 3 */
 	}
 }
 
@@ -122,8 +123,8 @@ static void run_series(FILE *f, const struct gd_ck_report *r, bool bw)
 
 int gd_ck_prom_stream(const struct gd_ck_report *r, FILE *f)
 {
-	int n[3] = { 0, 0, 0 };
-	static const char *const res[3] = { "pass", "fail", "skip" };
+	int n[GD_CK_NSTATUS] = { 0 };
+	static const char *const res[GD_CK_NSTATUS] = { "pass", "fail", "skip", "error" };
 
 	for (size_t i = 0; i < r->n; i++)
 		n[r->items[i].status]++;
@@ -131,13 +132,14 @@ int gd_ck_prom_stream(const struct gd_ck_report *r, FILE *f)
 	run_series(f, r, true);
 	run_series(f, r, false);
 	head(f, "gdperf_check_checks", "Number of gd_check checks by result.");
-	for (int s = 0; s < 3; s++) {
+	for (int s = 0; s < GD_CK_NSTATUS; s++) {
 		fputs("gdperf_check_checks{", f);
 		label(f, "host", r->host.hostname, true);
 		label(f, "result", res[s], false);
 		fprintf(f, "} %d\n", n[s]);
 	}
-	head(f, "gdperf_check_exit_code", "gd_check's exit code (0 all passed, 1 a check failed).");
+	head(f, "gdperf_check_exit_code", "gd_check's exit code (0 all passed, 1 a check failed, "
+	     "3 a check could not run, 128 + a signal: interrupted).");
 	fputs("gdperf_check_exit_code{", f);
 	label(f, "host", r->host.hostname, true);
 	fprintf(f, "} %d\n", gd_ck_exit_code(r));

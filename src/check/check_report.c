@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gd_check's report: a human table, JSON Lines (jsonout.h) and JUnit XML (libxml2). */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +17,21 @@
 #include "gd.h"
 #include "jsonout.h"
 
-static void counts(const struct gd_ck_report *r, int n[3])
+/* A string for a terminal: control bytes (an escape sequence from a spec or sysfs) as '?'. */
+const char *gd_ck_tty(const char *s, char *buf, size_t len)
 {
-	n[0] = n[1] = n[2] = 0;
+	size_t i = 0;
+
+	for (; s[i] && i + 1 < len; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	buf[i] = 0;
+	return buf;
+}
+
+static void counts(const struct gd_ck_report *r, int n[GD_CK_NSTATUS])
+{
+	for (int s = 0; s < GD_CK_NSTATUS; s++)
+		n[s] = 0;
 	for (size_t i = 0; i < r->n; i++)
 		n[r->items[i].status]++;
 }
@@ -35,40 +49,52 @@ void gd_ck_print_header(const struct gd_ck_report *r, FILE *out)
 
 void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 {
-	int n[3];
+	int n[GD_CK_NSTATUS];
 
 	fprintf(out, "%-9s %-44s %-6s %-16s %s\n", "SECTION", "CHECK", "RESULT", "MEASURED",
 		"EXPECTED");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct gd_ck_item *it = &r->items[i];
 
+		char a[sizeof(it->name)], b[sizeof(it->measured)], c[sizeof(it->expected)];
+		char d[sizeof(it->message)];
+
 		fprintf(out, "%-9s %-44s %-6s %-16s %s\n", gd_ck_section_name(it->section),
-			it->name, gd_ck_status_str(it->status),
-			it->measured[0] ? it->measured : "-", it->expected[0] ? it->expected : "-");
+			gd_ck_tty(it->name, a, sizeof(a)), gd_ck_status_str(it->status),
+			it->measured[0] ? gd_ck_tty(it->measured, b, sizeof(b)) : "-",
+			it->expected[0] ? gd_ck_tty(it->expected, c, sizeof(c)) : "-");
 		if (it->message[0] && it->status != GD_CK_PASS)
 			fprintf(out, "%-9s   %s: %s\n", "", gd_ck_status_str(it->status),
-				it->message);
+				gd_ck_tty(it->message, d, sizeof(d)));
 		else if (it->message[0])
-			fprintf(out, "%-9s   %s\n", "", it->message);
+			fprintf(out, "%-9s   %s\n", "", gd_ck_tty(it->message, d, sizeof(d)));
 	}
 	counts(r, n);
-	fprintf(out, "\n%zu checks: %d PASS, %d FAIL, %d SKIP in %.1f s\n", r->n, n[GD_CK_PASS],
-		n[GD_CK_FAIL], n[GD_CK_SKIP], r->seconds);
+	fprintf(out, "\n%zu checks: %d PASS, %d FAIL, %d SKIP, %d ERROR (could not run) in %.1f s\n",
+		r->n, n[GD_CK_PASS], n[GD_CK_FAIL], n[GD_CK_SKIP], n[GD_CK_ERROR], r->seconds);
+	if (r->interrupted)
+		fprintf(out, "INTERRUPTED by SIG%s: the spec stopped, %zu run(s) not started; "
+			"exit %d\n", sigabbrev_np(r->interrupted) ? sigabbrev_np(r->interrupted) :
+			"?", r->runs_left, gd_ck_exit_code(r));
 	for (size_t i = 0; i < r->n; i++) {
 		const char *c = r->items[i].command;
 		bool seen = false;
 
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = c[0] && !strcmp(c, r->items[j].command);
-		if (c[0] && !seen)
-			fprintf(out, "reproduce %s: %s\n", r->items[i].name, c);
+		if (c[0] && !seen) {
+			char a[sizeof(r->items[i].name)], b[sizeof(r->items[i].command)];
+
+			fprintf(out, "reproduce %s: %s\n", gd_ck_tty(r->items[i].name, a, sizeof(a)),
+				gd_ck_tty(c, b, sizeof(b)));
+		}
 	}
 }
 
 int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 {
 	json_object *rec = gd_json_record("check_run");
-	int n[3], ret;
+	int n[GD_CK_NSTATUS], ret;
 
 	gd_json_add_str(rec, "host", r->host.hostname);
 	gd_json_add_str(rec, "kernel", r->host.kernel);
@@ -103,8 +129,11 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 	gd_json_add_int(rec, "pass", n[GD_CK_PASS]);
 	gd_json_add_int(rec, "fail", n[GD_CK_FAIL]);
 	gd_json_add_int(rec, "skip", n[GD_CK_SKIP]);
+	gd_json_add_int(rec, "error", n[GD_CK_ERROR]);
 	gd_json_add_double(rec, "elapsed_s", r->seconds);
 	gd_json_add_int(rec, "exit_code", gd_ck_exit_code(r));
+	gd_json_add_bool(rec, "interrupted", r->interrupted != 0);
+	gd_json_add_int(rec, "runs_not_started", (int64_t)r->runs_left);
 	return ret ?: gd_json_emit(rec, out);
 }
 
@@ -207,6 +236,11 @@ static void junit_case(struct junit *j, const struct gd_ck_item *it)
 		j_put(j, true, NULL, "measured: %s\nexpected: %s", dash(it->measured),
 		      dash(it->expected));
 		j_end(j);
+	} else if (it->status == GD_CK_ERROR) { /* could not run */
+		j_start(j, "error");
+		j_put(j, false, "type", "could-not-run");
+		j_put(j, false, "message", "%s", it->message);
+		j_end(j);
 	} else if (it->status == GD_CK_SKIP) {
 		j_start(j, "skipped");
 		j_put(j, false, "message", "%s", it->message);
@@ -231,7 +265,7 @@ static void junit_property(struct junit *j, const char *name, const char *value)
 
 static void junit_suite(struct junit *j, const struct gd_ck_report *r, int s)
 {
-	int n = 0, fail = 0, skip = 0;
+	int n = 0, fail = 0, skip = 0, err = 0;
 	double t = 0;
 
 	for (size_t i = 0; i < r->n; i++)
@@ -239,13 +273,14 @@ static void junit_suite(struct junit *j, const struct gd_ck_report *r, int s)
 			n++;
 			fail += r->items[i].status == GD_CK_FAIL;
 			skip += r->items[i].status == GD_CK_SKIP;
+			err += r->items[i].status == GD_CK_ERROR;
 			t += r->items[i].seconds;
 		}
 	j_start(j, "testsuite");
 	j_put(j, false, "name", "%s", gd_ck_section_name(s));
 	j_put(j, false, "tests", "%d", n);
 	j_put(j, false, "failures", "%d", fail);
-	j_put(j, false, "errors", "0");
+	j_put(j, false, "errors", "%d", err);
 	j_put(j, false, "skipped", "%d", skip);
 	j_put(j, false, "time", "%.3f", t);
 	j_put(j, false, "hostname", "%s", r->host.hostname);

@@ -4,6 +4,8 @@
  * (a run = a test on one device and one memory), with a time estimate up
  * front and a progress line on a terminal.
  */
+#define _GNU_SOURCE
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +16,11 @@
 #include "check_mpi.h"
 #include "check_sections.h"
 #include "jsonout.h"
+#include "judge.h"
 #include "log.h"
 #include "progress.h"
+
+volatile sig_atomic_t gd_ck_stop;
 
 /* Bytes the run moved, roughly: the last size's average rate over the test's duration. */
 
@@ -53,14 +58,27 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	uint64_t t0 = gd_clock_mono_ns();
 
 	memset(&m, 0, sizeof(m));
-	for (size_t i = 0; i < ns; i++) {
+	for (size_t i = 0; i < ns && !gd_ck_stop; i++) {
+		/* another gd_check (or anything) on the port: the next free one, not a
+		 * client of someone else's server */
+		if (gd_ck_free_port(x->o->base_port, &x->port)) {
+			m.exit_code = GD_EXIT_ENV;
+			snprintf(m.error, sizeof(m.error), "no free TCP port among 200 from %u (-p "
+				 "gives another first port)", x->port);
+			break;
+		}
 		run->tcp_port = x->port;
-		x->port = (uint16_t)(x->port + 1 < 65000 ? x->port + 1 : x->o->base_port);
+		x->port = gd_ck_next_port(x->o->base_port, x->port);
 		gd_progress_update(&x->pr, gd_clock_mono_ns(), "gd_check: run %zu/%zu %s %s, %llu "
 				   "bytes (about %.0f s left)", x->done + 1, x->total, t->name,
 				   run->label, (unsigned long long)sizes[i], x->est_left);
 		if (gd_ck_loopback(run, sizes[i], &m))
 			break;
+	}
+	if (gd_ck_stop) { /* cut short: not a measurement of the hardware */
+		m.exit_code = 128 + gd_ck_stop;
+		snprintf(m.error, sizeof(m.error), "interrupted by signal %d (%s)", (int)gd_ck_stop,
+			 strsignal(gd_ck_stop));
 	}
 	x->est_left -= gd_ck_estimate(t);
 	x->done++;
@@ -70,18 +88,17 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	else if (t->bond_balance) {
 		struct gd_ck_item *it = gd_ck_add(x->r, GD_CK_SEC_TESTS, "%s %s: bond-balance",
 						  t->name, run->label);
-		if (it) {
-			it->status = GD_CK_SKIP;
-			snprintf(it->message, sizeof(it->message), "%s is not on a bond", run->dev);
-		}
+		if (it)
+			gd_ck_judge_skip(it, GD_CK_SKIP_NOT_BONDED, run->dev);
 	}
 	if (x->mx)
 		gd_ck_matrix_add(x->mx, run, &m);
 }
 
-static void dry_run_json(const struct gd_ck_runs *rs, FILE *out)
+static int dry_run_json(const struct gd_ck_runs *rs, FILE *out)
 {
 	char cmd[600];
+	json_object *sum;
 
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct gd_ck_run *r = &rs->v[i];
@@ -98,6 +115,9 @@ static void dry_run_json(const struct gd_ck_runs *rs, FILE *out)
 		gd_json_add_str(rec, "command", cmd);
 		gd_json_emit(rec, out);
 	}
+	sum = gd_json_record("check_plan_summary"); /* also when no run: never empty output */
+	gd_json_add_int(sum, "runs", (int64_t)rs->n);
+	return gd_json_emit(sum, out) ? GD_EXIT_ENV : 0;
 }
 
 static void dry_run(const struct gd_ck_runs *rs, FILE *out)
@@ -112,8 +132,11 @@ static void dry_run(const struct gd_ck_runs *rs, FILE *out)
 		gd_ck_command(r, r->t->sweep_min ? r->t->sweep_min : r->t->size, cmd, sizeof(cmd));
 		snprintf(line, sizeof(line), r->line_gbps > 0 ? "%.0fG" : "?", r->line_gbps);
 		snprintf(pcie, sizeof(pcie), r->pcie_gbps > 0 ? "%.0fG" : "?", r->pcie_gbps);
-		fprintf(out, "%-20s %-28s %-5s %-10s %-10s %s\n", r->t->name, r->label, r->cls, line,
-			pcie, cmd);
+		char name[GD_CK_NAME], label[sizeof(r->label)];
+
+		fprintf(out, "%-20s %-28s %-5s %-10s %-10s %s\n",
+			gd_ck_tty(r->t->name, name, sizeof(name)),
+			gd_ck_tty(r->label, label, sizeof(label)), r->cls, line, pcie, cmd);
 	}
 	fprintf(out, "%zu run(s); nothing was run (--dry-run)\n", rs->n);
 }
@@ -133,14 +156,38 @@ static int plot_plan(const struct gd_ck_runs *rs, const char *path)
 	return ret;
 }
 
-static void skip_test(struct gd_ck_report *r, const struct gd_ck_test *t, const char *why)
+/* A test with no run here: what it names is missing, a FAIL (a bandwidth gate never passes on
+ * a box whose NIC or GPU is absent), unless this machine's topology could not be read. */
+static void no_runs(struct gd_ck_report *r, const struct gd_ck_machine *m,
+		    const struct gd_ck_test *t)
 {
-	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s", t->name);
+	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s: runs", t->name);
+	bool gpu = t->memory == GD_CK_MEM_GPU || t->pairs != GD_CK_EACH_NIC_LOOPBACK;
+	char ev[256];
 
-	if (it) {
-		it->status = GD_CK_SKIP;
-		snprintf(it->message, sizeof(it->message), "%s", why);
+	if (!it)
+		return;
+	snprintf(it->expected, sizeof(it->expected), "%s", t->device[0] ? t->device :
+		 gpu ? "a GPU and an RDMA device" : "an RDMA device");
+	snprintf(it->measured, sizeof(it->measured), "absent");
+	if (gd_ck_ofi_missing(m, t)) {
+		it->measured[0] = 0;
+		gd_ck_judge_not_run(it, "fabric ofi: this gd_check was built without libfabric "
+				    "(install libfabric-dev and configure --with-libfabric)");
+		return;
 	}
+	if (t->device[0] && !gd_ck_hca(m, t->device))
+		snprintf(ev, sizeof(ev), "the test names %s, which this machine does not have "
+			 "('gd_devinfo' lists the devices)", t->device);
+	else if (!m->nhcas)
+		snprintf(ev, sizeof(ev), "no RDMA device on this machine ('gd_doctor' says why)");
+	else if (gpu && !m->topo_ok) {
+		it->measured[0] = 0;
+		gd_ck_judge_skip(it, GD_CK_SKIP_NO_TOPOLOGY, "the test's GPUs cannot be found");
+		return;
+	} else
+		snprintf(ev, sizeof(ev), "no GPU and RDMA device pair for it on this machine");
+	gd_ck_judge_holds(it, false, ev);
 }
 
 static int plan(const struct gd_ck_spec *s, const struct gd_ck_machine *m, struct gd_ck_runs *rs,
@@ -153,14 +200,44 @@ static int plan(const struct gd_ck_spec *s, const struct gd_ck_machine *m, struc
 		if (t->pairs == GD_CK_HOSTS)
 			continue; /* check_mpi.c */
 		if (strcmp(t->initiator, "cpu")) {
-			skip_test(r, t, "only initiator: cpu runs in this build of gd_check");
+			struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s", t->name);
+
+			if (it)
+				gd_ck_judge_skip(it, GD_CK_SKIP_INITIATOR, t->initiator);
 			continue;
 		}
 		if (gd_ck_expand(m, t, rs))
 			return GD_EXIT_ENV;
 		if (rs->n == before)
-			skip_test(r, t, gd_ck_no_run_why(m, t));
+			no_runs(r, m, t);
 	}
+	return 0;
+}
+
+/* Would --plot draw anything: a matrix run (a dry run plots its plan), or a bandwidth sweep? */
+static bool plottable(const struct gd_ck_runs *rs, bool dry_run)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct gd_ck_test *t = rs->v[i].t;
+
+		if (t->pairs == GD_CK_NIC_GPU_MATRIX ||
+		    (!dry_run && t->kind == GD_KIND_BW && t->sweep_min))
+			return true;
+	}
+	return false;
+}
+
+/* A --topology of another machine names devices that are not here: a plan, not a run. */
+static int foreign_runs(const struct gd_ck_runs *rs, const struct gd_ck_machine *m,
+			const char *xml)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (!gd_ck_hca(m, rs->v[i].dev)) {
+			gd_error("--topology %s names %s, which is not an RDMA device of this "
+				 "machine: a topology of another machine gives a plan (add --dry-run), "
+				 "not runs", gd_excerpt(xml), rs->v[i].dev);
+			return GD_EXIT_USAGE;
+		}
 	return 0;
 }
 
@@ -171,13 +248,20 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 	struct runner x = { .o = o, .r = r, .port = o->base_port };
 	int ret = plan(s, m, &rs, r);
 
+	if (!ret && !o->dry_run && o->xml)
+		ret = foreign_runs(&rs, m, o->xml);
+	if (!ret && o->plot && !plottable(&rs, o->dry_run)) {
+		gd_error("--plot: nothing to plot: no bandwidth test with 'pairs: nic-gpu-matrix' "
+			 "or a sweep%s runs here", o->dry_run ? " (a dry run plots the matrix)" : "");
+		ret = GD_EXIT_USAGE;
+	}
 	if (ret)
 		goto out;
 	for (size_t i = 0; i < rs.n; i++)
 		rs.v[i].tcp_port = (uint16_t)(o->base_port + i % 1000);
 	if (o->dry_run) {
 		if (o->json)
-			dry_run_json(&rs, stdout);
+			ret = dry_run_json(&rs, stdout);
 		else
 			dry_run(&rs, stdout);
 		if (o->plot)
@@ -193,13 +277,19 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		gd_info("%zu test run(s), about %.0f s", rs.n, x.est_left);
 	x.mx = gd_ck_matrix_new(m);
 	gd_progress_init(&x.pr, o->progress);
-	for (size_t i = 0; i < rs.n; i++)
+	for (size_t i = 0; i < rs.n; i++) {
+		if (gd_ck_stop) {
+			r->runs_left = rs.n - i;
+			break;
+		}
 		one_run(&x, &rs.v[i]);
+	}
 	gd_progress_done(&x.pr);
 	if (x.mx && x.mx->n && o->out)
 		gd_ck_matrix_print(x.mx, o->out);
+	/* a plot that fails does not lose the report: it is printed, then exit 3 */
 	if (x.mx && x.mx->n && o->plot && gd_ck_matrix_plot(x.mx, o->plot))
-		ret = GD_EXIT_ENV;
+		r->output_failed = true;
 	if (x.mx && x.mx->n && !r->matrix)
 		r->matrix = x.mx; /* --json prints it after the checks */
 	else
@@ -218,8 +308,13 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 
 	snprintf(r->spec_path, sizeof(r->spec_path), "%s", s->path);
 	snprintf(r->spec_sha256, sizeof(r->spec_sha256), "%s", s->sha256);
+	if (gd_ck_doctor_ids(s))
+		return GD_EXIT_USAGE;
 	gd_ck_host_facts(o->m, &r->host);
-	gd_ck_machine_load(&m, o->m, o->xml);
+	if (gd_ck_machine_load(&m, o->m, o->xml)) {
+		gd_ck_machine_free(&m);
+		return GD_EXIT_USAGE;
+	}
 	if (gd_launch()->size > 1) {
 		/* under mpirun/srun only the tests between ranks run: check each node alone */
 		ret = gd_ck_mpi_tests(s, &m, o, r);
@@ -231,9 +326,10 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 	ret = o->dry_run ? 0 : gd_ck_doctor(s, o->m, r);
 	if (!ret)
 		ret = run_tests(s, &m, o, r);
-	if (!ret && !o->dry_run)
+	if (!ret && !o->dry_run && !gd_ck_stop)
 		ret = gd_ck_mpi_tests(s, &m, o, r);
 out:
+	r->interrupted = gd_ck_stop;
 	gd_ck_machine_free(&m);
 	r->seconds = (double)(gd_clock_mono_ns() - t0) / 1e9;
 	return ret;

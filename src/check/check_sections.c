@@ -10,6 +10,7 @@
 #include "check_sections.h"
 #include "doctor.h"
 #include "gid.h"
+#include "judge.h"
 #include "log.h"
 
 static const char *const link_names[] = { "X", "NV", "PIX", "PXB", "PHB", "NODE", "SYS", "N/A" };
@@ -21,16 +22,11 @@ static void count_item(struct gd_ck_report *r, const char *what, int expect, siz
 	if (expect < 0 || !(it = gd_ck_add(r, GD_CK_SEC_TOPOLOGY, "%s", what)))
 		return;
 	snprintf(it->expected, sizeof(it->expected), "== %d", expect);
-	if (!ok) {
-		it->status = GD_CK_SKIP;
-		snprintf(it->message, sizeof(it->message), "the topology could not be read");
-		return;
-	}
-	snprintf(it->measured, sizeof(it->measured), "%zu", got);
-	it->status = (size_t)expect == got ? GD_CK_PASS : GD_CK_FAIL;
-	if (it->status == GD_CK_FAIL)
-		snprintf(it->message, sizeof(it->message), "found %zu %s, the spec expects %d", got,
-			 what, expect);
+	if (ok)
+		snprintf(it->measured, sizeof(it->measured), "%zu", got);
+	gd_ck_judge(it, &(struct gd_ck_meas){ .cmp = GD_CK_EQ, .value = (double)got,
+					      .expect = expect, .skip = ok ? GD_CK_SKIP_NONE :
+					      GD_CK_SKIP_NO_TOPOLOGY });
 }
 
 static void worst_class(struct gd_ck_report *r, const struct gd_ck_machine *m, int allowed)
@@ -38,14 +34,13 @@ static void worst_class(struct gd_ck_report *r, const struct gd_ck_machine *m, i
 	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TOPOLOGY, "worst_gpu_nic_class");
 	int worst = -1;
 	size_t wg = 0;
+	char ev[256];
 
 	if (!it)
 		return;
 	snprintf(it->expected, sizeof(it->expected), "<= %s", link_names[allowed]);
 	if (!m->topo_ok || !m->t.ngpus) {
-		it->status = GD_CK_SKIP;
-		snprintf(it->message, sizeof(it->message), "%s", !m->topo_ok ?
-			 "the topology could not be read" : "no GPU on this machine");
+		gd_ck_judge_skip(it, !m->topo_ok ? GD_CK_SKIP_NO_TOPOLOGY : GD_CK_SKIP_NO_GPU, NULL);
 		return;
 	}
 	for (size_t g = 0; g < m->t.ngpus; g++) {
@@ -58,24 +53,23 @@ static void worst_class(struct gd_ck_report *r, const struct gd_ck_machine *m, i
 		}
 	}
 	snprintf(it->measured, sizeof(it->measured), "%s (GPU%zu)", link_names[worst], wg);
-	it->status = worst <= allowed ? GD_CK_PASS : GD_CK_FAIL;
-	if (it->status == GD_CK_FAIL)
-		snprintf(it->message, sizeof(it->message), "GPU%zu (%s) reaches its nearest NIC "
-			 "only through %s; the spec allows %s at worst", wg, m->t.gpus[wg].busid,
-			 link_names[worst], link_names[allowed]);
+	snprintf(ev, sizeof(ev), "GPU%zu (%s) reaches its nearest NIC through %s", wg,
+		 m->t.gpus[wg].busid, link_names[worst]);
+	gd_ck_judge(it, &(struct gd_ck_meas){ .cmp = GD_CK_LE, .value = worst, .expect = allowed,
+					      .evidence = worst > allowed ? ev : NULL });
 }
 
 static void same_numa(struct gd_ck_report *r, const struct gd_ck_machine *m)
 {
 	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TOPOLOGY, "gpu_nic_same_numa");
 	size_t bad = 0, first = 0;
+	char ev[256] = "";
 
 	if (!it)
 		return;
 	snprintf(it->expected, sizeof(it->expected), "every GPU's nearest NIC on its NUMA node");
 	if (!m->topo_ok || !m->t.ngpus) {
-		it->status = GD_CK_SKIP;
-		snprintf(it->message, sizeof(it->message), "no GPU or no topology");
+		gd_ck_judge_skip(it, !m->topo_ok ? GD_CK_SKIP_NO_TOPOLOGY : GD_CK_SKIP_NO_GPU, NULL);
 		return;
 	}
 	for (size_t g = 0; g < m->t.ngpus; g++) {
@@ -88,12 +82,11 @@ static void same_numa(struct gd_ck_report *r, const struct gd_ck_machine *m)
 	}
 	snprintf(it->measured, sizeof(it->measured), "%zu of %zu GPUs", m->t.ngpus - bad,
 		 m->t.ngpus);
-	it->status = bad ? GD_CK_FAIL : GD_CK_PASS;
 	if (bad)
-		snprintf(it->message, sizeof(it->message), "GPU%zu (NUMA %s) has its nearest NIC "
-			 "on NUMA %s", first, m->t.gpus[first].nodes,
-			 m->adv.nic_for_gpu[first] < 0 ? "none" :
+		snprintf(ev, sizeof(ev), "GPU%zu (NUMA %s) has its nearest NIC on NUMA %s", first,
+			 m->t.gpus[first].nodes, m->adv.nic_for_gpu[first] < 0 ? "none" :
 			 m->t.nics[m->adv.nic_for_gpu[first]].nodes);
+	gd_ck_judge_holds(it, !bad, ev);
 }
 
 void gd_ck_topology(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
@@ -122,10 +115,7 @@ static void dev_str(struct gd_ck_report *r, const char *dev, int port, const cha
 		return;
 	snprintf(it->expected, sizeof(it->expected), "%s", want);
 	snprintf(it->measured, sizeof(it->measured), "%s", got[0] ? got : "unknown");
-	it->status = !strcmp(want, got) ? GD_CK_PASS : GD_CK_FAIL;
-	if (it->status == GD_CK_FAIL)
-		snprintf(it->message, sizeof(it->message), "%s of %s port %d is '%s', the spec "
-			 "expects '%s'", what, dev, port, it->measured, want);
+	gd_ck_judge(it, &(struct gd_ck_meas){ .cmp = GD_CK_SAME });
 }
 
 static void dev_bond(struct gd_ck_report *r, const struct gd_machine *mach, const struct gd_hca *h,
@@ -165,9 +155,8 @@ static void one_device(struct gd_ck_report *r, const struct gd_machine *mach, co
 
 	if (!p) {
 		if ((it = gd_ck_add(r, GD_CK_SEC_DEVICES, "%s port %d", h->name, d->port))) {
-			it->status = GD_CK_FAIL;
-			snprintf(it->message, sizeof(it->message), "%s has %zu port(s)", h->name,
-				 h->nports);
+			snprintf(got, sizeof(got), "%s has %zu port(s)", h->name, h->nports);
+			gd_ck_judge_holds(it, false, got);
 		}
 		return;
 	}
@@ -193,10 +182,9 @@ static void one_device(struct gd_ck_report *r, const struct gd_machine *mach, co
 						     h->name, d->port))) {
 		snprintf(it->expected, sizeof(it->expected), ">= %g Gb/s", d->min_rate_gbps);
 		snprintf(it->measured, sizeof(it->measured), "%g Gb/s", p->rate_gbps);
-		it->status = p->rate_gbps >= d->min_rate_gbps ? GD_CK_PASS : GD_CK_FAIL;
-		if (it->status == GD_CK_FAIL)
-			snprintf(it->message, sizeof(it->message), "%s port %d runs at %s",
-				 h->name, d->port, p->rate_str);
+		gd_ck_judge(it, &(struct gd_ck_meas){ .cmp = GD_CK_GE, .value = p->rate_gbps,
+						      .expect = d->min_rate_gbps,
+						      .evidence = p->rate_str });
 	}
 	dev_bond(r, mach, h, p, d);
 }
@@ -218,12 +206,13 @@ void gd_ck_devices(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 							  d->name);
 
 			if (it) {
-				it->status = GD_CK_FAIL;
+				char ev[160];
+
 				snprintf(it->expected, sizeof(it->expected), "present");
 				snprintf(it->measured, sizeof(it->measured), "absent");
-				snprintf(it->message, sizeof(it->message), "no RDMA device %s (spec "
-					 "line %d); 'gd_devinfo' lists the devices", d->name,
-					 d->line);
+				snprintf(ev, sizeof(ev), "no RDMA device %s (spec line %d); "
+					 "'gd_devinfo' lists the devices", d->name, d->line);
+				gd_ck_judge_holds(it, false, ev);
 			}
 		}
 	}
@@ -254,19 +243,51 @@ static void fold(const struct gd_ck_spec *s, struct gd_ck_item *items, const cha
 
 		if (strcmp(s->doctor[i], id))
 			continue;
-		if (bad && it->status != GD_CK_FAIL) {
-			it->status = GD_CK_FAIL;
+		/* the worst record wins: FAIL or WARN, then PASS, then SKIP (its summary kept) */
+		if (bad && strcmp(it->measured, "FAIL") && strcmp(it->measured, "WARN")) {
 			snprintf(it->measured, sizeof(it->measured), "%s", st);
 			snprintf(it->message, sizeof(it->message), "%s%s%s", subj, *subj ? ": " : "",
 				 sum);
-		} else if (!strcmp(st, "PASS") && it->status == GD_CK_SKIP && !it->measured[0]) {
-			it->status = GD_CK_PASS;
+		} else if (!strcmp(st, "PASS") && (!it->measured[0] || !strcmp(it->measured, "SKIP"))) {
 			snprintf(it->measured, sizeof(it->measured), "PASS");
-		} else if (!strcmp(st, "SKIP") && it->status == GD_CK_SKIP && !it->message[0]) {
+		} else if (!strcmp(st, "SKIP") && !it->measured[0]) {
+			snprintf(it->measured, sizeof(it->measured), "SKIP");
 			snprintf(it->message, sizeof(it->message), "%s", sum);
 		}
 	}
 	json_object_put(o);
+}
+
+/* The folded records of one doctor check to the judge. */
+static void doctor_verdict(struct gd_ck_item *it)
+{
+	char ev[sizeof(it->message)];
+	bool bad = !strcmp(it->measured, "FAIL") || !strcmp(it->measured, "WARN");
+
+	snprintf(ev, sizeof(ev), "%s", it->message[0] ? it->message : "no result from gd_doctor");
+	if (!bad && strcmp(it->measured, "PASS")) {
+		it->measured[0] = 0;
+		gd_ck_judge_skip(it, GD_CK_SKIP_DOCTOR, ev);
+	} else {
+		gd_ck_judge_holds(it, !bad, bad ? ev : NULL);
+	}
+}
+
+int gd_ck_doctor_ids(const struct gd_ck_spec *s)
+{
+	for (size_t i = 0; i < s->ndoctor; i++) {
+		bool known = false;
+
+		for (const struct gd_check *c = gd_checks; c->id && !known; c++)
+			known = !strcmp(c->id, s->doctor[i]);
+		if (!known) {
+			gd_error("%s:%d:%d: doctor: no gd_doctor check '%s'; 'gd_doctor --list' "
+				 "names them", s->path, s->doctor_at[i][0], s->doctor_at[i][1],
+				 gd_excerpt(s->doctor[i]));
+			return GD_EXIT_USAGE;
+		}
+	}
+	return 0;
 }
 
 int gd_ck_doctor(const struct gd_ck_spec *s, const struct gd_machine *mach, struct gd_ck_report *r)
@@ -276,22 +297,10 @@ int gd_ck_doctor(const struct gd_ck_spec *s, const struct gd_machine *mach, stru
 	size_t len = 0, first = r->n;
 
 	for (size_t i = 0; i < s->ndoctor; i++) {
-		bool known = false;
-
-		for (const struct gd_check *c = gd_checks; c->id && !known; c++)
-			known = !strcmp(c->id, s->doctor[i]);
-		if (!known) {
-			gd_error("%s: doctor: no gd_doctor check '%s'; 'gd_doctor --list' names "
-				 "them", s->path, s->doctor[i]);
-			return GD_EXIT_USAGE;
-		}
-	}
-	for (size_t i = 0; i < s->ndoctor; i++) {
 		struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_DOCTOR, "%s", s->doctor[i]);
 
 		if (!it)
 			return GD_EXIT_ENV;
-		it->status = GD_CK_SKIP; /* until a result says otherwise */
 		snprintf(it->expected, sizeof(it->expected), "PASS");
 	}
 	if (!s->ndoctor)
@@ -312,5 +321,7 @@ int gd_ck_doctor(const struct gd_ck_spec *s, const struct gd_machine *mach, stru
 	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		fold(s, &r->items[first], line);
 	free(buf);
+	for (size_t i = 0; i < s->ndoctor; i++)
+		doctor_verdict(&r->items[first + i]);
 	return 0;
 }

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge.h"
+
 #include "check.h"
 #include "check_machine.h"
 
@@ -119,12 +121,13 @@ void gd_ck_suite_preflight(const struct gd_ck_spec *s, const struct gd_machine *
 		struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "connectx %s",
 						  cx_checks[i].name);
 
+		char ev[sizeof(it->message)];
+
 		if (!it)
 			break;
-		it->status = GD_CK_SKIP;
 		snprintf(it->expected, sizeof(it->expected), "runs");
-		snprintf(it->message, sizeof(it->message), "%s; verifies: %s", why,
-			 cx_checks[i].verifies);
+		snprintf(ev, sizeof(ev), "%s; verifies: %s", why, cx_checks[i].verifies);
+		gd_ck_judge_skip(it, GD_CK_SKIP_SELFTEST, ev);
 	}
 	gd_ck_machine_free(&m);
 }

@@ -26,19 +26,41 @@ struct ld {
 
 typedef int (*key_fn)(struct ld *l, const char *key, yaml_node_t *val, void *ctx);
 
+/* FILE:LINE:COL: message; -EINVAL. A NULL mark is the file's start. */
+__attribute__((format(printf, 3, 0))) static int vfail(struct ld *l, const yaml_mark_t *m,
+						       const char *fmt, va_list ap)
+{
+	char msg[768];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	snprintf(l->err, l->errlen, "%s:%lu:%lu: %s", l->name, m ? (unsigned long)m->line + 1 : 1UL,
+		 m ? (unsigned long)m->column + 1 : 1UL, msg);
+	return -EINVAL;
+}
+
+__attribute__((format(printf, 3, 4))) static int fail_at(struct ld *l, const yaml_mark_t *m,
+							 const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vfail(l, m, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* At a node's start (NULL: the file's start). */
 __attribute__((format(printf, 3, 4))) static int fail(struct ld *l, const yaml_node_t *n,
 						      const char *fmt, ...)
 {
-	char msg[768];
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ret = vfail(l, n ? &n->start_mark : NULL, fmt, ap);
 	va_end(ap);
-	snprintf(l->err, l->errlen, "%s:%lu:%lu: %s", l->name,
-		 n ? (unsigned long)n->start_mark.line + 1 : 1UL,
-		 n ? (unsigned long)n->start_mark.column + 1 : 1UL, msg);
-	return -EINVAL;
+	return ret;
 }
 
 static yaml_node_t *node(struct ld *l, int i)
@@ -292,7 +314,8 @@ static int doctor_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 			    "('gd_doctor --list' names them), not %s", kind_name(v));
 	cnt = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
 	s->doctor = calloc(cnt ? cnt : 1, sizeof(*s->doctor));
-	if (!s->doctor)
+	s->doctor_at = calloc(cnt ? cnt : 1, sizeof(*s->doctor_at));
+	if (!s->doctor || !s->doctor_at)
 		return -ENOMEM;
 	for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
 	     it++) {
@@ -300,6 +323,8 @@ static int doctor_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 				 GD_CK_NAME);
 		if (ret)
 			return ret;
+		s->doctor_at[s->ndoctor][0] = (int)node(l, *it)->start_mark.line + 1;
+		s->doctor_at[s->ndoctor][1] = (int)node(l, *it)->start_mark.column + 1;
 		s->ndoctor++;
 	}
 	return 0;
@@ -504,6 +529,49 @@ static yaml_node_t *find_key(struct ld *l, yaml_node_t *map, const char *key)
 	return NULL;
 }
 
+/* Keys that the test's other keys make meaningless are refused, never ignored. */
+/* fabric keys (fabric_opts.h): libfabric names need fabric ofi, which runs host loopbacks */
+static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
+{
+	if (t->fab.fabric == GD_FABRIC_VERBS && t->fab.given)
+		return fail(l, n, "test '%s': provider, domain and endpoint choose libfabric: write "
+			    "fabric: ofi (or drop them for verbs)", t->name);
+	if (t->fab.given && t->fab.fabric == GD_FABRIC_AUTO) {
+		t->fab.fabric = GD_FABRIC_OFI;
+		snprintf(t->fab.why, sizeof(t->fab.why), "the spec's provider/domain/endpoint");
+	}
+	if (t->fab.fabric == GD_FABRIC_OFI && (t->device[0] || strcmp(t->initiator, "cpu") ||
+					       t->pairs != GD_CK_EACH_NIC_LOOPBACK ||
+					       t->memory != GD_CK_MEM_HOST || t->bond_balance))
+		return fail(l, n, "test '%s': fabric ofi runs a host-memory loopback with the cpu "
+			    "initiator in this version: drop device, initiator, memory, pairs and "
+			    "check", t->name);
+	return 0;
+}
+
+static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
+{
+	yaml_node_t *v;
+
+	if (t->size && t->sweep_min)
+		return fail(l, n, "test '%s' has both size and sweep: give one", t->name);
+	if (t->duration_s && t->iters)
+		return fail(l, n, "test '%s' has both duration and iterations: give one", t->name);
+	if (t->op == GD_OP_ATOMIC && (((v = find_key(l, n, "size")) && t->size != 8) ||
+				      (v = find_key(l, n, "sweep"))))
+		return fail(l, v, "test '%s': atomics move 8 bytes; leave size and sweep out",
+			    t->name);
+	if (t->bond_balance && t->kind != GD_KIND_BW)
+		return fail(l, n, "test '%s': bond-balance needs a bandwidth test", t->name);
+	if (t->kind != GD_KIND_BW && (v = find_key(l, n, "qps")))
+		return fail(l, v, "test '%s': qps is for bandwidth tests (a latency test runs one "
+			    "QP); leave it out", t->name);
+	if (!t->bond_balance && (v = find_key(l, n, "min_slave_share")))
+		return fail(l, v, "test '%s': min_slave_share is for 'check: bond-balance'; add "
+			    "that check or leave it out", t->name);
+	return fabric_rules(l, n, t);
+}
+
 static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 {
 	yaml_node_t *th;
@@ -528,28 +596,8 @@ static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 		if (ret)
 			return ret;
 	}
-	if (t->size && t->sweep_min)
-		return fail(l, n, "test '%s' has both size and sweep: give one", t->name);
-	if (t->duration_s && t->iters)
-		return fail(l, n, "test '%s' has both duration and iterations: give one", t->name);
-	if (t->fab.fabric == GD_FABRIC_VERBS && t->fab.given)
-		return fail(l, n, "test '%s': provider, domain and endpoint choose libfabric: write "
-			    "fabric: ofi (or drop them for verbs)", t->name);
-	if (t->fab.given && t->fab.fabric == GD_FABRIC_AUTO) {
-		t->fab.fabric = GD_FABRIC_OFI;
-		snprintf(t->fab.why, sizeof(t->fab.why), "the spec's provider/domain/endpoint");
-	}
-	if (t->fab.fabric == GD_FABRIC_OFI && (t->device[0] || strcmp(t->initiator, "cpu") ||
-					       t->pairs != GD_CK_EACH_NIC_LOOPBACK ||
-					       t->memory != GD_CK_MEM_HOST))
-		return fail(l, n, "test '%s': fabric ofi runs a host-memory loopback with the cpu "
-			    "initiator in this version: drop device, initiator, memory and pairs",
-			    t->name);
-	if (t->op == GD_OP_ATOMIC && (t->size > 8 || t->sweep_min))
-		return fail(l, n, "test '%s': atomics move 8 bytes; leave size and sweep out",
-			    t->name);
-	if (t->bond_balance && t->kind != GD_KIND_BW)
-		return fail(l, n, "test '%s': bond-balance needs a bandwidth test", t->name);
+	if ((ret = test_rules(l, n, t)))
+		return ret;
 	if (!t->size && !t->sweep_min)
 		t->size = t->op == GD_OP_ATOMIC ? 8 : t->kind == GD_KIND_BW ? 65536 : 2;
 	return 0;
@@ -618,6 +666,43 @@ static int syntax_error(struct ld *l, yaml_parser_t *p)
 	return -EINVAL;
 }
 
+/*
+ * Before the document is built, from the parser's events: nesting deeper than a spec can
+ * use is refused at once (libyaml's scanner is quadratic in the depth of flow collections:
+ * 200,000 '[' took two minutes), and so is a second document, which the load would ignore.
+ * Syntax errors are left to the load, which names them.
+ */
+static int prescan(struct ld *l, const unsigned char *buf, size_t len)
+{
+	yaml_parser_t p;
+	yaml_event_t e;
+	int depth = 0, docs = 0, ret = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&p, buf, len);
+	while (!ret && yaml_parser_parse(&p, &e)) {
+		yaml_event_type_t t = e.type;
+
+		if ((t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) &&
+		    ++depth > GD_CK_SPEC_MAX_DEPTH)
+			ret = fail_at(l, &e.start_mark, "nested more than %d levels deep: a spec "
+				      "uses 5 at most (the spec, tests, a test, pairs, hosts)",
+				      GD_CK_SPEC_MAX_DEPTH);
+		else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT)
+			depth--;
+		else if (t == YAML_DOCUMENT_START_EVENT && ++docs > 1)
+			ret = fail_at(l, &e.start_mark, "a second YAML document: a spec is one "
+				      "document (remove the '---' and what follows, or split the "
+				      "file)");
+		yaml_event_delete(&e);
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&p);
+	return ret;
+}
+
 int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 		     struct gd_ck_spec *spec, char *err, size_t errlen)
 {
@@ -630,6 +715,8 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 	spec->topo = (struct gd_ck_topology){ -1, -1, -1, -1, false, false };
 	snprintf(spec->path, sizeof(spec->path), "%s", name);
 	gd_ck_sha256_hex(buf, len, spec->sha256);
+	if ((ret = prescan(&l, buf, len)))
+		return ret;
 	if (!yaml_parser_initialize(&p))
 		return -ENOMEM;
 	yaml_parser_set_input_string(&p, buf, len);
@@ -674,9 +761,11 @@ void gd_ck_spec_free(struct gd_ck_spec *spec)
 {
 	free(spec->devices);
 	free(spec->doctor);
+	free(spec->doctor_at);
 	free(spec->tests);
 	spec->devices = NULL;
 	spec->doctor = NULL;
+	spec->doctor_at = NULL;
 	spec->tests = NULL;
 	spec->ndevices = spec->ndoctor = spec->ntests = 0;
 }

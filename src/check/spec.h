@@ -25,6 +25,9 @@
 #define GD_CK_NAME 64
 #define GD_CK_MAX_THRESH 8
 #define GD_CK_MAX_HOSTS 2
+/* Mappings and lists inside each other: a spec uses 5 at most (the spec, tests, a test,
+ * pairs, hosts); deeper is refused before the document is built. */
+#define GD_CK_SPEC_MAX_DEPTH 16
 
 /* What a threshold compares. */
 enum gd_ck_metric {
@@ -116,6 +119,7 @@ struct gd_ck_spec {
 	struct gd_ck_device *devices;
 	size_t ndevices;
 	char (*doctor)[GD_CK_NAME];	/* check ids that must PASS */
+	int (*doctor_at)[2];		/* the line and column of each */
 	size_t ndoctor;
 	struct gd_ck_test *tests;
 	size_t ntests;

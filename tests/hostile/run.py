@@ -161,6 +161,20 @@ def make_trees(tmp):
             f.write(text)
     with open(os.path.join(tmp, "nv-badbytes.txt"), "wb") as f:
         f.write(b"\xff\xfe FFFFFFFF:FF:FF.0 18\n")
+    # gd_check specs: deep nesting (libyaml's flow scanner is quadratic in it), two documents
+    specs = {
+        "deep.yaml": "version: 1\nname: " + "[" * 200000 + "]" * 200000 + "\n",
+        "deepmap.yaml": "version: 1\nname: " + "{a: " * 50000 + "}" * 50000 + "\n",
+        "twodoc.yaml": "version: 1\n---\nversion: 2\n",
+        "baddoctor.yaml": "version: 1\ndoctor:\n  must_pass: [nosuch.check, \"1\"]\n",
+        "latqps.yaml": "version: 1\ntests:\n  - {name: l, op: write, type: lat, qps: 4}\n",
+        "atomic4.yaml": "version: 1\ntests:\n  - {name: a, op: atomic, size: 4}\n",
+        "share.yaml": "version: 1\ntests:\n  - {name: s, op: write, min_slave_share: 5%}\n",
+        "esc.yaml": "version: 1\ntests:\n  - name: \"a\\e[31mred\"\n    op: write\n",
+    }
+    for name, text in specs.items():
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
     return trees
 
 

@@ -87,7 +87,9 @@ static void bad_specs(void **state)
 		{ "", "t.yaml:1:1:", "empty" },
 		{ "devices:\n  - name: m\n    mtu: 1500\n", "t.yaml:3:10:", "IB MTU" },
 		{ "tests:\n  - name: a\n    pairs: {hosts: [a]}\n", "t.yaml:3:20:", "two hosts" },
-		{ "tests:\n  - name: a\n    op: atomic\n    size: 64\n", "t.yaml:2:5:", "8 bytes" },
+		{ "tests:\n  - name: a\n    op: atomic\n    size: 64\n", "t.yaml:4:11:", "8 bytes" },
+		{ "tests:\n  - name: l\n    type: lat\n    qps: 2\n", "t.yaml:4:10:", "qps is for bandwidth" },
+		{ "version: 1\n---\nversion: 1\n", "t.yaml:2:1:", "a second YAML document" },
 	};
 
 	(void)state;

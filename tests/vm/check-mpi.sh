@@ -32,6 +32,24 @@ for n in 2 4; do
 		pairs_nonzero "$tmp/out$n" $((pw + ring + ap))
 done
 
+# M6 (hostile notes): 'hosts: [A, B]' runs between the named hosts, or fails naming the one
+# the launch does not reach; never a PASS of hosts that were not measured
+h=$(hostname)
+printf 'version: 1\ntests:\n  - {name: named, op: write, size: 4K, iterations: 50, device: rxe0, pairs: {hosts: [%s, %s]}}\n' \
+	"$h" "$h" >"$tmp/here.yaml"
+printf 'version: 1\ntests:\n  - {name: named, op: write, size: 4K, iterations: 50, device: rxe0, pairs: {hosts: [node-a.example, node-b.example]}}\n' \
+	>"$tmp/away.yaml"
+mpi 2 "$ck" "$tmp/here.yaml" >"$tmp/here" 2>&1
+rc=$?
+cat "$tmp/here"
+vm_check "hosts: [$h, $h]: exit 0, one pair" bash -c "[ $rc -eq 0 ] && grep -q '^named: 1 pair(s)' '$tmp/here'"
+mpi 2 "$ck" "$tmp/away.yaml" >"$tmp/away" 2>&1
+rc=$?
+cat "$tmp/away"
+vm_check "hosts not in the launch: exit 1" test $rc -eq 1
+vm_check "hosts not in the launch: FAIL naming the host" \
+	grep -q "FAIL: named: runs: host node-a.example is not in this launch" "$tmp/away"
+
 # The bench tools' --mpi: rank 0 prints (the server of a bw test, the client of a lat test);
 # MPI passes the server's address.
 bw=$top_builddir/tools/gd_write_bw

@@ -1,0 +1,31 @@
+#!/bin/sh
+# gd_check under mpirun on this host (no RDMA device needed): the ranks' first collective
+# agrees on the spec (M10 of shared/notes/hostile-2026-11-26.md). A rank that cannot read its
+# spec, or reads another one, stops every rank with exit 2, and rank 0 names the rank and the
+# cause (before: MPI_ERR_TRUNCATE, exit 15, no cause).
+. "$(dirname "$0")/lib.sh"
+command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
+ldd "$GD_CHECK" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (--with-mpi)"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+printf 'version: 1\ntests:\n  - {name: ring, op: write, size: 4K, iterations: 10, pairs: ring}\n' >"$tmp/ring.yaml"
+printf 'version: 1\nname: other\ntests:\n  - {name: ring, op: write, size: 4K, pairs: ring}\n' >"$tmp/other.yaml"
+# mpi2 RANK1_SPEC: rank 0 reads ring.yaml, rank 1 the given spec
+mpi2() {
+	timeout -k 5 60 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+		OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
+		mpirun --oversubscribe --bind-to none -np 2 sh -c \
+		"if [ \$OMPI_COMM_WORLD_RANK = 1 ]; then exec '$GD_CHECK' '$1'; else exec '$GD_CHECK' '$tmp/ring.yaml'; fi" \
+		>"$tmp/out" 2>&1
+}
+mpi2 "$tmp/missing.yaml"
+rc=$?
+[ $rc -eq 2 ] && grep -q "rank 1 could not load the spec: .*missing.yaml: cannot read the spec" "$tmp/out" &&
+	ok "a rank without its spec: exit 2, rank 0 names rank 1 and the cause" ||
+	{ fail "a rank without its spec: exit $rc"; cat "$tmp/out"; }
+mpi2 "$tmp/other.yaml"
+rc=$?
+[ $rc -eq 2 ] && grep -q "rank 1 loaded another spec than rank 0 (sha256 " "$tmp/out" &&
+	ok "a rank with another spec: exit 2, named by its sha256" ||
+	{ fail "a rank with another spec: exit $rc"; cat "$tmp/out"; }
+finish
