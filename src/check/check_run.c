@@ -110,6 +110,9 @@ static int dry_run_json(const struct gd_ck_runs *rs, FILE *out)
 		gd_json_add_str(rec, "device", r->dev);
 		gd_json_add_str(rec, "memory", r->gpu >= 0 ? "gpu" : "host");
 		gd_json_add_str(rec, "path_class", r->cls);
+		gd_json_add_str(rec, "fabric", r->fab.fabric == GD_FABRIC_OFI ? "ofi" : "verbs");
+		gd_json_add_str_or_null(rec, "provider", r->fab.fabric == GD_FABRIC_OFI ?
+					r->fab.provider : NULL);
 		gd_json_add_int_or_null(rec, "line_gbps", (int64_t)r->line_gbps, r->line_gbps > 0);
 		gd_json_add_int_or_null(rec, "pcie_gbps", (int64_t)r->pcie_gbps, r->pcie_gbps > 0);
 		gd_json_add_str(rec, "command", cmd);
