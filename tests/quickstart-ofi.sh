@@ -2,7 +2,8 @@
 # The main job without a VM (scripts/quickstart-run --fabric ofi, what scripts/quickstart
 # --no-vm runs on a machine without RDMA devices): libfabric's tcp report, the
 # gd_write_bw and gd_write_lat pairs on 127.0.0.1 when the tools have --fabric, and
-# gd_check of the example spec, whose doctor section runs ofi.providers for real.
+# gd_check of the example spec, whose doctor section runs ofi.providers for real and whose
+# tests run over libfabric tcp for real (no SKIP) when there is no RDMA device.
 # SKIP (77) without libfabric in this build, or in a build outside the source tree
 # (quickstart-run runs the tree's own tools/).
 set -u
@@ -25,6 +26,13 @@ if "$src/tools/gd_write_bw" --help 2>&1 | grep -q -- '--fabric'; then
 	grep -q '^== gd_write_lat' "$tmp/out" || { echo "FAIL: no gd_write_lat pair"; fail=1; }
 else
 	grep -q 'no --fabric: no loopback run' "$tmp/out" || { echo "FAIL: the missing pair is not said"; fail=1; }
+fi
+# gd_check's example tests run for real over libfabric tcp (no RDMA device: the default rule)
+if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	grep -q '^tests *write-bw ofi:tcp loopback: min_bw *PASS' "$tmp/out" &&
+		grep -q '^tests *write-lat ofi:tcp loopback: max_lat *PASS' "$tmp/out" ||
+		{ echo "FAIL: gd_check's example tests did not PASS over ofi tcp"; fail=1; }
+	grep -q '^tests .* SKIP ' "$tmp/out" && { echo "FAIL: a gd_check test was skipped"; fail=1; }
 fi
 [ $fail = 0 ] || cat "$tmp/out"
 [ $fail = 0 ] && echo "quickstart-run --fabric ofi: PASS"

@@ -39,6 +39,7 @@ struct gd_ck_item {
 	 * for --prom and the bundle; port 0: not a test's item */
 	struct gd_ck_where {
 		char test[64], dev[64], gpu[32], initiator[16];
+		char fabric[8], provider[32];	/* "verbs" ""; "ofi" "tcp" */
 		int port;
 		double bw_gbps, lat_us;	/* < 0: not measured */
 	} where;

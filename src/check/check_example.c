@@ -100,7 +100,8 @@ static void tests(FILE *out, const struct gd_ck_machine *m)
 		gd_bond_free(&b);
 	}
 	fprintf(out, "# Tests run one at a time through the benchmark engine, loopback through each\n"
-		"# NIC. Thresholds: absolute (Gb/s, us, Mpps) or relative ('90%% line' of the\n"
+		"# NIC; without an RDMA device over libfabric tcp on 127.0.0.1 (the default rule;\n"
+		"# fabric: verbs|ofi, provider: tcp|shm|efa..., endpoint: rdm|msg choose). Thresholds: absolute (Gb/s, us, Mpps) or relative ('90%% line' of the\n"
 		"# port rate, '80%% pcie' of the narrowest PCIe link of the pair's path).\n"
 		"tests:\n");
 	fprintf(out, "  - name: write-bw\n    op: write\n    type: bw\n    size: 64K\n"

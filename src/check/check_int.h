@@ -23,7 +23,8 @@ struct gd_ck_run {
 	char pcie_why[96];	/* how pcie_gbps was found, or why it is unknown */
 	char peer_ip[64];	/* where the client finds the server (the device's own address) */
 	uint16_t tcp_port;
-	char label[128];	/* "rxe0 host(node0)", "mlx5_0 GPU3" */
+	char label[128];	/* "rxe0 host(node0)", "mlx5_0 GPU3", "ofi:tcp loopback" */
+	struct gd_fabric_opts fab;	/* resolved: VERBS (dev) or OFI (provider, dev "") */
 };
 
 /* The engine's parameters for one side of run at size. */

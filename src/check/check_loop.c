@@ -30,6 +30,7 @@ void gd_ck_params(const struct gd_ck_run *run, uint64_t size, enum gd_bench_role
 
 	gd_bench_params_defaults(p, t->op, t->kind);
 	p->role = role;
+	p->fab = run->fab;
 	snprintf(p->dev, sizeof(p->dev), "%s", run->dev);
 	p->ib_port = (uint8_t)run->port;
 	p->tcp_port = run->tcp_port;
@@ -60,7 +61,13 @@ void gd_ck_params(const struct gd_ck_run *run, uint64_t size, enum gd_bench_role
 
 static size_t side_args(const struct gd_bench_params *p, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%s -d %s -i %u -p %u", gd_bench_tool_name(p->op, p->kind),
+	const struct gd_fabric_opts *f = &p->fab;
+	int n = f->fabric == GD_FABRIC_OFI ?
+		snprintf(buf, len, "%s --fabric ofi --provider %s%s%s%s -p %u",
+			 gd_bench_tool_name(p->op, p->kind), f->provider, f->domain[0] ?
+			 " --domain " : "", f->domain, f->ep == GD_EP_MSG ? " --ep msg" : "",
+			 p->tcp_port) :
+		snprintf(buf, len, "%s -d %s -i %u -p %u", gd_bench_tool_name(p->op, p->kind),
 			 p->dev, p->ib_port, p->tcp_port);
 
 	if (p->op != GD_OP_ATOMIC && (size_t)n < len)

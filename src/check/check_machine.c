@@ -238,13 +238,60 @@ static int expand_nic(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 	return push(rs, &r);
 }
 
+/* The test's fabric: the spec's, verbs where the test names what only verbs has, else the
+ * machine's rule (fabric_rule.h, through the engine's resolver). */
+static int test_fabric(const struct gd_ck_machine *m, const struct gd_ck_test *t,
+		       struct gd_fabric_opts *f)
+{
+	*f = t->fab;
+	if (f->fabric == GD_FABRIC_AUTO && (t->device[0] || strcmp(t->initiator, "cpu") ||
+					    t->memory != GD_CK_MEM_HOST ||
+					    t->pairs != GD_CK_EACH_NIC_LOOPBACK || t->bond_balance)) {
+		f->fabric = GD_FABRIC_VERBS;
+		snprintf(f->why, sizeof(f->why), "the test names RDMA devices or GPUs");
+	}
+	if (f->fabric == GD_FABRIC_OFI && !gd_fabric_have_ofi())
+		return -ENOTSUP;
+	return gd_fabric_opts_resolve(f, m->mach);
+}
+
+bool gd_ck_ofi_missing(const struct gd_ck_machine *m, const struct gd_ck_test *t)
+{
+	struct gd_fabric_opts f;
+
+	return test_fabric(m, t, &f) != 0;
+}
+
+/* fabric ofi: one loopback through the provider on 127.0.0.1, host memory. */
+static int expand_ofi(const struct gd_ck_test *t, const struct gd_fabric_opts *f,
+		      struct gd_ck_runs *rs)
+{
+	struct gd_ck_run r = { .t = t, .gpu = -1, .numa = -1, .port = 1, .fab = *f };
+
+	snprintf(r.peer_ip, sizeof(r.peer_ip), "127.0.0.1");
+	snprintf(r.cls, sizeof(r.cls), "N/A");
+	snprintf(r.label, sizeof(r.label), "ofi:%s loopback", f->provider);
+	snprintf(r.pcie_why, sizeof(r.pcie_why), "libfabric %s on loopback has no PCIe path",
+		 f->provider);
+	return push(rs, &r);
+}
+
 int gd_ck_expand(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct gd_ck_runs *rs)
 {
 	const char *names[256];
 	size_t n = nic_names(m, t, names, GD_ARRAY_SIZE(names));
+	struct gd_fabric_opts f;
+	size_t before = rs->n;
 	int ret = 0;
+
+	if (test_fabric(m, t, &f))
+		return 0; /* no run: gd_ck_no_run_why says why */
+	if (f.fabric == GD_FABRIC_OFI)
+		return expand_ofi(t, &f, rs);
 
 	for (size_t i = 0; i < n && !ret; i++)
 		ret = expand_nic(m, t, names[i], rs);
+	for (size_t i = before; i < rs->n; i++)
+		rs->v[i].fab = f;
 	return ret;
 }

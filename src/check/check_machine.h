@@ -35,5 +35,7 @@ struct gd_ck_runs {
 };
 /* Append the runs of test t on this machine (pairs, memory, device filter). */
 int gd_ck_expand(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct gd_ck_runs *rs);
+/* Test t asks for fabric ofi and this build has no libfabric (it expands to no run). */
+bool gd_ck_ofi_missing(const struct gd_ck_machine *m, const struct gd_ck_test *t);
 
 #endif

@@ -48,7 +48,8 @@ static void head(FILE *f, const char *name, const char *help)
 	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 }
 
-/* The labels of a test's run: host, test, device, port, gpu, path_class, initiator. */
+/* The labels of a test's run: host, test, device, port, gpu, path_class, initiator, fabric,
+ * provider. */
 static void run_labels(FILE *f, const struct gd_ck_report *r, const struct gd_ck_item *it)
 {
 	char port[16];
@@ -61,6 +62,8 @@ static void run_labels(FILE *f, const struct gd_ck_report *r, const struct gd_ck
 	label(f, "gpu", it->where.gpu, false);
 	label(f, "path_class", it->path_class, false);
 	label(f, "initiator", it->where.initiator, false);
+	label(f, "fabric", it->where.fabric, false);
+	label(f, "provider", it->where.provider, false);
 }
 
 /* The first item of each series: items that repeat a check's name, or a run's

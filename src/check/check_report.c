@@ -116,6 +116,8 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 		gd_json_add_str_or_null(rec, "message", it->message);
 		gd_json_add_str_or_null(rec, "command", it->command);
 		gd_json_add_str_or_null(rec, "path_class", it->path_class);
+		gd_json_add_str_or_null(rec, "fabric", it->where.fabric);
+		gd_json_add_str_or_null(rec, "provider", it->where.provider);
 		gd_json_add_double(rec, "elapsed_s", it->seconds);
 		ret = gd_json_emit(rec, out);
 	}
@@ -207,12 +209,26 @@ static const char *dash(const char *s)
 	return s[0] ? s : "-";
 }
 
+static void junit_property(struct junit *j, const char *name, const char *value);
+
+/* A test run's fabric and provider, as testcase properties (Jenkins' and GitLab's JUnit). */
+static void junit_run_props(struct junit *j, const struct gd_ck_where *w)
+{
+	j_start(j, "properties");
+	junit_property(j, "fabric", w->fabric);
+	if (w->provider[0])
+		junit_property(j, "provider", w->provider);
+	j_end(j);
+}
+
 static void junit_case(struct junit *j, const struct gd_ck_item *it)
 {
 	j_start(j, "testcase");
 	j_put(j, false, "classname", "gd_check.%s", gd_ck_section_name(it->section));
 	j_put(j, false, "name", "%s", it->name);
 	j_put(j, false, "time", "%.3f", it->seconds);
+	if (it->where.fabric[0])
+		junit_run_props(j, &it->where);
 	if (it->status == GD_CK_FAIL) {
 		j_start(j, "failure");
 		j_put(j, false, "type", "threshold");

@@ -110,6 +110,9 @@ static int dry_run_json(const struct gd_ck_runs *rs, FILE *out)
 		gd_json_add_str(rec, "device", r->dev);
 		gd_json_add_str(rec, "memory", r->gpu >= 0 ? "gpu" : "host");
 		gd_json_add_str(rec, "path_class", r->cls);
+		gd_json_add_str(rec, "fabric", r->fab.fabric == GD_FABRIC_OFI ? "ofi" : "verbs");
+		gd_json_add_str_or_null(rec, "provider", r->fab.fabric == GD_FABRIC_OFI ?
+					r->fab.provider : NULL);
 		gd_json_add_int_or_null(rec, "line_gbps", (int64_t)r->line_gbps, r->line_gbps > 0);
 		gd_json_add_int_or_null(rec, "pcie_gbps", (int64_t)r->pcie_gbps, r->pcie_gbps > 0);
 		gd_json_add_str(rec, "command", cmd);
@@ -170,6 +173,12 @@ static void no_runs(struct gd_ck_report *r, const struct gd_ck_machine *m,
 	snprintf(it->expected, sizeof(it->expected), "%s", t->device[0] ? t->device :
 		 gpu ? "a GPU and an RDMA device" : "an RDMA device");
 	snprintf(it->measured, sizeof(it->measured), "absent");
+	if (gd_ck_ofi_missing(m, t)) {
+		it->measured[0] = 0;
+		gd_ck_judge_not_run(it, "fabric ofi: this gd_check was built without libfabric "
+				    "(install libfabric-dev and configure --with-libfabric)");
+		return;
+	}
 	if (t->device[0] && !gd_ck_hca(m, t->device))
 		snprintf(ev, sizeof(ev), "the test names %s, which this machine does not have "
 			 "('gd_devinfo' lists the devices)", t->device);

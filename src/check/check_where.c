@@ -20,6 +20,10 @@ void gd_ck_where_set(struct gd_ck_item *it, const struct gd_ck_run *run,
 		snprintf(w->gpu, sizeof(w->gpu), "GPU%d", run->gpu);
 	snprintf(w->initiator, sizeof(w->initiator), "%s",
 		 run->t->initiator[0] ? run->t->initiator : "cpu");
+	snprintf(w->fabric, sizeof(w->fabric), "%s", run->fab.fabric == GD_FABRIC_OFI ? "ofi" :
+		 "verbs");
+	snprintf(w->provider, sizeof(w->provider), "%s",
+		 run->fab.fabric == GD_FABRIC_OFI ? run->fab.provider : "");
 	w->port = run->port > 0 ? run->port : 1;
 	w->bw_gbps = ran && run->t->kind == GD_KIND_BW ? m->bw_avg_gbps[k] : -1;
 	w->lat_us = ran && run->t->kind != GD_KIND_BW ? m->lat_avg_us[k] : -1;

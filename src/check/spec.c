@@ -464,6 +464,9 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 	ret = scalar(l, v, key, &s);
 	if (ret)
 		return ret;
+	ret = gd_ck_parse_fabric_key(key, s, &t->fab, why, sizeof(why));
+	if (ret <= 0)
+		return ret ? fail(l, v, "%s", why) : 0;
 	if (!strcmp(key, "size") && gd_ck_parse_size(s, &t->size, why, sizeof(why)))
 		return fail(l, v, "size: %s", why);
 	if (!strcmp(key, "duration") && gd_ck_parse_seconds(s, &t->duration_s, why, sizeof(why)))
@@ -527,7 +530,26 @@ static yaml_node_t *find_key(struct ld *l, yaml_node_t *map, const char *key)
 }
 
 /* Keys that the test's other keys make meaningless are refused, never ignored. */
-static int test_rules(struct ld *l, yaml_node_t *n, const struct gd_ck_test *t)
+/* fabric keys (fabric_opts.h): libfabric names need fabric ofi, which runs host loopbacks */
+static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
+{
+	if (t->fab.fabric == GD_FABRIC_VERBS && t->fab.given)
+		return fail(l, n, "test '%s': provider, domain and endpoint choose libfabric: write "
+			    "fabric: ofi (or drop them for verbs)", t->name);
+	if (t->fab.given && t->fab.fabric == GD_FABRIC_AUTO) {
+		t->fab.fabric = GD_FABRIC_OFI;
+		snprintf(t->fab.why, sizeof(t->fab.why), "the spec's provider/domain/endpoint");
+	}
+	if (t->fab.fabric == GD_FABRIC_OFI && (t->device[0] || strcmp(t->initiator, "cpu") ||
+					       t->pairs != GD_CK_EACH_NIC_LOOPBACK ||
+					       t->memory != GD_CK_MEM_HOST || t->bond_balance))
+		return fail(l, n, "test '%s': fabric ofi runs a host-memory loopback with the cpu "
+			    "initiator in this version: drop device, initiator, memory, pairs and "
+			    "check", t->name);
+	return 0;
+}
+
+static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 {
 	yaml_node_t *v;
 
@@ -547,7 +569,7 @@ static int test_rules(struct ld *l, yaml_node_t *n, const struct gd_ck_test *t)
 	if (!t->bond_balance && (v = find_key(l, n, "min_slave_share")))
 		return fail(l, v, "test '%s': min_slave_share is for 'check: bond-balance'; add "
 			    "that check or leave it out", t->name);
-	return 0;
+	return fabric_rules(l, n, t);
 }
 
 static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
@@ -561,7 +583,8 @@ static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	t->qps = 1;
 	snprintf(t->initiator, sizeof(t->initiator), "cpu");
 	ret = each_key(l, n, "a test", " name op type check size sweep duration iterations qps "
-		       "memory initiator device pairs thresholds min_slave_share ", test_key, t);
+		       "memory initiator device pairs thresholds min_slave_share fabric provider domain "
+		       "endpoint ", test_key, t);
 	if (ret)
 		return ret;
 	if (!t->name[0])

@@ -83,6 +83,8 @@ struct gd_ck_test {
 	struct gd_ck_threshold th[GD_CK_MAX_THRESH];
 	size_t nth;
 	double min_slave_share;		/* bond-balance: percent each slave must carry */
+	/* fabric, provider, domain, endpoint: AUTO = the rule of fabric_rule.h on this machine */
+	struct gd_fabric_opts fab;
 };
 
 /* Expectations of the devices: one entry per name (or "*" for all). */
@@ -148,6 +150,9 @@ int gd_ck_parse_seconds(const char *s, uint32_t *sec, char *why, size_t len);
 int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_threshold *t,
 			  char *why, size_t len);
 int gd_ck_parse_rate(const char *s, double *gbps, char *why, size_t len);
+/* A test's fabric key (fabric, provider, domain, endpoint) into f: 0, -EINVAL, 1 not one. */
+int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts *f, char *why,
+			   size_t len);
 
 /* SHA-256 of a buffer as 64 hex digits (FIPS 180-4). */
 void gd_ck_sha256_hex(const unsigned char *buf, size_t len, char out[65]);

@@ -202,3 +202,51 @@ bad:
 			 "'90%% line', '80%% pcie'", s);
 	return -EINVAL;
 }
+
+/* A libfabric name as fi_info prints it: letters, digits, '_', '-', '.', ';' and ':'. */
+static bool fi_name_ok(const char *s, size_t cap)
+{
+	if (!*s || strlen(s) >= cap)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_-.;:", *s))
+			return false;
+	return true;
+}
+
+int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts *f, char *why,
+			   size_t len)
+{
+	if (!strcmp(key, "fabric")) {
+		if (strcmp(s, "verbs") && strcmp(s, "ofi")) {
+			snprintf(why, len, "fabric '%s' is not known: write verbs or ofi (libfabric)", s);
+			return -EINVAL;
+		}
+		f->fabric = !strcmp(s, "ofi") ? GD_FABRIC_OFI : GD_FABRIC_VERBS;
+		snprintf(f->why, sizeof(f->why), "the spec's fabric");
+		return 0;
+	}
+	if (!strcmp(key, "endpoint")) {
+		if (strcmp(s, "rdm") && strcmp(s, "msg")) {
+			snprintf(why, len, "endpoint '%s' is not known: write rdm (FI_EP_RDM) or "
+				 "msg (FI_EP_MSG)", s);
+			return -EINVAL;
+		}
+		f->ep = !strcmp(s, "msg") ? GD_EP_MSG : GD_EP_RDM;
+		f->given = 1;
+		return 0;
+	}
+	if (strcmp(key, "provider") && strcmp(key, "domain"))
+		return 1;
+	if (!fi_name_ok(s, !strcmp(key, "provider") ? sizeof(f->provider) : sizeof(f->domain))) {
+		snprintf(why, len, "%s '%s' is not a libfabric name: write it as fi_info prints it "
+			 "(letters, digits, '_', '-', '.'; at most %zu characters), e.g. %s", key, s,
+			 (!strcmp(key, "provider") ? sizeof(f->provider) : sizeof(f->domain)) - 1,
+			 !strcmp(key, "provider") ? "tcp or shm" : "lo");
+		return -EINVAL;
+	}
+	snprintf(!strcmp(key, "provider") ? f->provider : f->domain,
+		 !strcmp(key, "provider") ? sizeof(f->provider) : sizeof(f->domain), "%s", s);
+	f->given = 1;
+	return 0;
+}

@@ -170,7 +170,7 @@ def make_trees(tmp):
         "latqps.yaml": "version: 1\ntests:\n  - {name: l, op: write, type: lat, qps: 4}\n",
         "atomic4.yaml": "version: 1\ntests:\n  - {name: a, op: atomic, size: 4}\n",
         "share.yaml": "version: 1\ntests:\n  - {name: s, op: write, min_slave_share: 5%}\n",
-        "esc.yaml": "version: 1\ntests:\n  - name: \"a\\e[31mred\"\n    op: write\n",
+        "esc.yaml": "version: 1\ntests:\n  - name: \"a\\e[31mred\"\n    op: write\n    fabric: verbs\n",
     }
     for name, text in specs.items():
         with open(os.path.join(tmp, name), "w") as f:
