@@ -100,13 +100,13 @@ int gd_gpu_prod_open(int cuda_index, struct gd_gpu_prod **out)
 	*out = NULL;
 	if (!g)
 		return -ENOMEM;
-	g->cu = gd_cuda();
 	ret = gd_cuda_kernels_open(&producer_kernels, cuda_index, &g->dev, &g->ctx, &g->mod, g->f,
 				   g->name, sizeof(g->name));
 	if (ret) {
 		gd_gpu_prod_close(g);
 		return ret;
 	}
+	g->cu = gd_cuda(); /* loaded by the open: NULL before it */
 	g->mem = (struct gd_ring_mem){ ring_alloc, ring_free, g };
 	*out = g;
 	return 0;

@@ -60,13 +60,13 @@ int gd_ibgda_gpu_open(int cuda_index, struct gd_ibgda_gpu **out)
 	*out = NULL;
 	if (!g)
 		return -ENOMEM;
-	g->cu = gd_cuda();
 	ret = gd_cuda_kernels_open(&ibgda_kernels, cuda_index, &g->dev, &g->ctx, &g->mod, g->f,
 				   g->name, sizeof(g->name));
 	if (ret) {
 		gd_ibgda_gpu_close(g);
 		return ret;
 	}
+	g->cu = gd_cuda(); /* loaded by the open: NULL before it */
 	*out = g;
 	return 0;
 }
@@ -75,7 +75,7 @@ void gd_ibgda_gpu_close(struct gd_ibgda_gpu *g)
 {
 	if (!g)
 		return;
-	if (g->side && g->cu->StreamDestroy)
+	if (g->side && g->cu && g->cu->StreamDestroy)
 		g->cu->StreamDestroy(g->side);
 	gd_cuda_kernels_close(&g->dev, &g->ctx, g->mod);
 	free(g);
