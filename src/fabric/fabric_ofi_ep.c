@@ -323,12 +323,18 @@ int gd_ofi_create_eps(struct gd_ofi *f)
 /* An endpoint bound to the unspecified address gets the side channel's. */
 static void fix_any(const struct gd_ofi *f, uint8_t *addr, size_t len)
 {
-	struct sockaddr_in *a = (struct sockaddr_in *)(void *)addr;
-	const struct sockaddr_in *s = (const struct sockaddr_in *)(const void *)&f->self;
+	struct sockaddr_in a, s;
 
-	if (len >= sizeof(*a) && a->sin_family == AF_INET && s->sin_family == AF_INET &&
-	    a->sin_addr.s_addr == htonl(INADDR_ANY))
-		a->sin_addr = s->sin_addr;
+	/* the name sits unaligned in the wire record: copy, never cast */
+	if (len < sizeof(a))
+		return;
+	memcpy(&a, addr, sizeof(a));
+	memcpy(&s, &f->self, sizeof(s));
+	if (a.sin_family == AF_INET && s.sin_family == AF_INET &&
+	    a.sin_addr.s_addr == htonl(INADDR_ANY)) {
+		a.sin_addr = s.sin_addr;
+		memcpy(addr, &a, sizeof(a));
+	}
 }
 
 int gd_ofi_local_info(struct gd_ofi *f, uint32_t i, uint64_t target, struct gd_wire_conn *info)
