@@ -70,9 +70,11 @@ struct gd_ck_host {
 };
 
 struct gd_ck_matrix;
+struct gd_ck_fleet;
 struct gd_ck_report {
 	struct gd_ck_item *items;
 	struct gd_ck_matrix *matrix;	/* the matrix runs, for --json (NULL: none) */
+	struct gd_ck_fleet *fleet;	/* tests between ranks: distribution, outliers (NULL) */
 	size_t n, cap;
 	struct gd_ck_host host;
 	char spec_path[4096];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_int.h"
+#include "check_fleet.h"
 #include "check_matrix.h"
 #include "gd.h"
 #include "judge.h"
@@ -43,6 +44,8 @@ void gd_ck_report_free(struct gd_ck_report *r)
 {
 	gd_ck_matrix_free(r->matrix);
 	r->matrix = NULL;
+	gd_ck_fleet_free(r->fleet);
+	r->fleet = NULL;
 	free(r->items);
 	r->items = NULL;
 	r->n = r->cap = 0;

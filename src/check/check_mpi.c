@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "check_fleet.h"
 #include "check_mpi.h"
 #include "choose.h"
 #include "judge.h"
@@ -66,6 +67,7 @@ struct addr {
 	char host[64];
 	char dev[64];
 	char ip[64];
+	char mem[32];		/* "host", "GPU3": the run's memory, for the fleet view */
 	double line_gbps;
 };
 
@@ -96,6 +98,10 @@ static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, st
 	free(rs.v);
 	snprintf(a->dev, sizeof(a->dev), "%s", run->dev);
 	snprintf(a->ip, sizeof(a->ip), "%s", run->peer_ip);
+	if (run->gpu < 0)
+		snprintf(a->mem, sizeof(a->mem), "host");
+	else
+		snprintf(a->mem, sizeof(a->mem), "GPU%d", run->gpu);
 	a->line_gbps = run->line_gbps;
 	return 0;
 }
@@ -193,6 +199,32 @@ static void print_pairs(FILE *out, const struct gd_ck_test *t, const struct addr
 			pairs[worst][1], all[pairs[worst][0]].host, all[pairs[worst][1]].host);
 }
 
+/* The pairs' results to the fleet view (rank 0): distribution, outliers, their items. */
+static void fleet_view(struct gd_ck_report *r, const struct gd_ck_test *t, double pct,
+		       const struct addr *all, int (*pairs)[2], const struct gd_ck_measure *ms,
+		       size_t np, FILE *out)
+{
+	struct gd_ck_fleet_pair *fp = calloc(np ? np : 1, sizeof(*fp));
+
+	if (!fp)
+		return;
+	for (size_t k = 0; k < np; k++) {
+		for (int e = 0; e < 2; e++) {
+			const struct addr *a = &all[pairs[k][e]];
+			struct gd_ck_fleet_end *fe = &fp[k].end[e];
+
+			fe->rank = pairs[k][e];
+			snprintf(fe->host, sizeof(fe->host), "%s", a->host);
+			snprintf(fe->nic, sizeof(fe->nic), "%s", a->dev);
+			snprintf(fe->mem, sizeof(fe->mem), "%s", a->mem);
+		}
+		fp[k].ok = !ms[k].exit_code && ms[k].nsizes;
+		fp[k].value = t->kind == GD_KIND_BW ? ms[k].bw_avg_gbps[0] : ms[k].lat_avg_us[0];
+	}
+	gd_ck_fleet_judge(r, t, pct, fp, np, out);
+	free(fp);
+}
+
 /* Say which ranks a pattern leaves out: an odd rank of pairwise, pairs past the cap. */
 static void left_out(const struct gd_ck_test *t, int n, size_t np)
 {
@@ -273,7 +305,7 @@ static size_t plan_pairs(const struct gd_ck_test *t, const struct addr *all, int
 	return 0;
 }
 
-static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
+static int hosts_test(const struct gd_ck_test *t, double pct, const struct gd_ck_machine *m,
 		      const struct gd_ck_opts *o, struct gd_ck_report *r, uint16_t *port)
 {
 	const struct gd_launch *launch = gd_launch();
@@ -326,6 +358,8 @@ static int hosts_test(const struct gd_ck_test *t, const struct gd_ck_machine *m,
 	ok = !gd_launch_barrier(STEP_MS, "the end of a test"); /* fails at once if broken */
 	if (ok && launch->rank == 0 && o->out)
 		print_pairs(o->out, t, all, pairs, ms, np);
+	if (ok && launch->rank == 0)
+		fleet_view(r, t, pct, all, pairs, ms, np, o->out);
 	free(all), free(pairs), free(ms);
 	return ok ? 0 : GD_EXIT_ENV;
 }
@@ -377,7 +411,7 @@ int gd_ck_mpi_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		if (t->pairs != GD_CK_HOSTS)
 			continue;
 		if (launch->mpi && launch->size > 1) {
-			ret = hosts_test(t, m, o, r, &port);
+			ret = hosts_test(t, s->fleet_outlier_pct, m, o, r, &port);
 			continue;
 		}
 		/* a launch without MPI stops in gd_check's main (exit 3) */

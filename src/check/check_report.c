@@ -13,6 +13,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "check.h"
+#include "check_fleet.h"
 #include "check_matrix.h"
 #include "gd.h"
 #include "jsonout.h"
@@ -123,6 +124,8 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 	}
 	if (!ret && r->matrix)
 		ret = gd_ck_matrix_json(r->matrix, out);
+	if (!ret && r->fleet)
+		ret = gd_ck_fleet_json(r->fleet, out);
 	counts(r, n);
 	rec = gd_json_record("check_summary");
 	gd_json_add_int(rec, "checks", (int64_t)r->n);

@@ -20,6 +20,8 @@ static const char *const skip_text[GD_CK_NSKIP] = {
 	[GD_CK_SKIP_INITIATOR] = "only initiator: cpu runs in this build of gd_check",
 	[GD_CK_SKIP_NO_LAUNCH] = "a test between hosts runs under mpirun or srun (2 or more ranks)",
 	[GD_CK_SKIP_SELFTEST] = "a self-test of hardware this machine lacks",
+	[GD_CK_SKIP_FLEET_ONE] = "one measured pair: no fleet median to compare it with (3 or "
+				 "more ranks, or pairs: all-pairs)",
 };
 
 const char *gd_ck_skip_reason(enum gd_ck_skip s)

@@ -44,6 +44,7 @@ enum gd_ck_skip {
 	GD_CK_SKIP_INITIATOR,	/* an initiator this gd_check does not run */
 	GD_CK_SKIP_NO_LAUNCH,	/* a test between hosts outside mpirun/srun */
 	GD_CK_SKIP_SELFTEST,	/* --suite connectx-selftest without a ConnectX and a GPU */
+	GD_CK_SKIP_FLEET_ONE,	/* a fleet of one measured pair has nothing to compare with */
 	GD_CK_NSKIP
 };
 const char *gd_ck_skip_reason(enum gd_ck_skip s);

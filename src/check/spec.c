@@ -16,15 +16,11 @@
 
 #include "readfile.h"
 
-struct ld {
-	yaml_document_t doc;
-	const char *name;
-	char *err;
-	size_t errlen;
-	struct gd_ck_spec *s;
-};
+#include "spec_int.h"
 
-typedef int (*key_fn)(struct ld *l, const char *key, yaml_node_t *val, void *ctx);
+/* struct ld is spec_int.h's struct gd_ck_ld, shared with spec_fleet.c */
+#define ld gd_ck_ld
+typedef gd_ck_key_fn key_fn;
 
 /* FILE:LINE:COL: message; -EINVAL. A NULL mark is the file's start. */
 __attribute__((format(printf, 3, 0))) static int vfail(struct ld *l, const yaml_mark_t *m,
@@ -50,18 +46,8 @@ __attribute__((format(printf, 3, 4))) static int fail_at(struct ld *l, const yam
 	return ret;
 }
 
-/* At a node's start (NULL: the file's start). */
-__attribute__((format(printf, 3, 4))) static int fail(struct ld *l, const yaml_node_t *n,
-						      const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = vfail(l, n ? &n->start_mark : NULL, fmt, ap);
-	va_end(ap);
-	return ret;
-}
+/* At a node's start (NULL: the file's start): gd_ck_ld_fail, below. */
+#define fail gd_ck_ld_fail
 
 static yaml_node_t *node(struct ld *l, int i)
 {
@@ -648,6 +634,8 @@ static int top_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 	}
 	if (!strcmp(key, "topology"))
 		return load_topology(l, v);
+	if (!strcmp(key, "fleet"))
+		return gd_ck_load_fleet(l, v);
 	if (!strcmp(key, "devices"))
 		return load_devices(l, v);
 	if (!strcmp(key, "doctor"))
@@ -713,6 +701,7 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 
 	memset(spec, 0, sizeof(*spec));
 	spec->topo = (struct gd_ck_topology){ -1, -1, -1, -1, false, false };
+	spec->fleet_outlier_pct = GD_CK_FLEET_OUTLIER_PCT;
 	snprintf(spec->path, sizeof(spec->path), "%s", name);
 	gd_ck_sha256_hex(buf, len, spec->sha256);
 	if ((ret = prescan(&l, buf, len)))
@@ -730,7 +719,7 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 		ret = fail(&l, NULL, "the spec is empty; 'gd_check --example' prints one for "
 			   "this machine");
 	else
-		ret = each_key(&l, root, "the spec", " version name include topology devices doctor tests ",
+		ret = each_key(&l, root, "the spec", " version name include topology devices doctor tests fleet ",
 			       top_key, NULL);
 	yaml_document_delete(&l.doc);
 	yaml_parser_delete(&p);
@@ -768,4 +757,43 @@ void gd_ck_spec_free(struct gd_ck_spec *spec)
 	spec->doctor_at = NULL;
 	spec->tests = NULL;
 	spec->ndevices = spec->ndoctor = spec->ntests = 0;
+}
+
+/* The walkers above for the other sections' files (spec_int.h). */
+int gd_ck_ld_fail(struct gd_ck_ld *l, const yaml_node_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vfail(l, n ? &n->start_mark : NULL, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int gd_ck_ld_scalar(struct gd_ck_ld *l, yaml_node_t *n, const char *what, const char **out)
+{
+	return scalar(l, n, what, out);
+}
+
+int gd_ck_ld_str(struct gd_ck_ld *l, yaml_node_t *n, const char *what, char *buf, size_t len)
+{
+	return str_to(l, n, what, buf, len);
+}
+
+int gd_ck_ld_int(struct gd_ck_ld *l, yaml_node_t *n, const char *what, long min, long max,
+		 long *out)
+{
+	return int_to(l, n, what, min, max, out);
+}
+
+int gd_ck_ld_each_key(struct gd_ck_ld *l, yaml_node_t *map, const char *what, const char *known,
+		      gd_ck_key_fn fn, void *ctx)
+{
+	return each_key(l, map, what, known, fn, ctx);
+}
+
+yaml_node_t *gd_ck_ld_node(struct gd_ck_ld *l, int i)
+{
+	return node(l, i);
 }

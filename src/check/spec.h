@@ -108,6 +108,9 @@ struct gd_ck_topology {
 	bool given;
 };
 
+/* fleet: outlier (a pair this % worse than its test's fleet median is a FAIL) */
+#define GD_CK_FLEET_OUTLIER_PCT 10.0
+
 struct gd_ck_spec {
 	char path[4096];
 	char sha256[65];		/* of the file's bytes, as sha256sum prints it */
@@ -123,6 +126,7 @@ struct gd_ck_spec {
 	size_t ndoctor;
 	struct gd_ck_test *tests;
 	size_t ntests;
+	double fleet_outlier_pct;	/* fleet: outlier; 0: off (spec_fleet.c) */
 };
 
 /*

@@ -10,8 +10,7 @@
 . "$top_srcdir/tests/vm/mpi-lib.sh"
 vm_require_guest
 ck=$top_builddir/tools/gd_check
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
-ldd "$ck" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (configure --with-mpi)"; exit 77; }
+mpi_need "$ck"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -30,6 +29,9 @@ for n in 2 4; do
 	vm_check "$n ranks: no failed pair" bash -c "! grep -q '^tests .* FAIL ' '$tmp/out$n'"
 	vm_check "$n ranks: every pair measured non-zero ($pw + $ring + $ap rows)" \
 		pairs_nonzero "$tmp/out$n" $((pw + ring + ap))
+	vm_check "$n ranks: the fleet view of each test (distribution of its pairs)" bash -c \
+		"grep -q '^fleet pairwise: median .* Gb/s, $pw pairs\?\$' '$tmp/out$n' &&
+		 grep -q '^fleet all-pairs-lat: median .* us, $ap pairs\?\$' '$tmp/out$n'"
 done
 
 # M6 (hostile notes): 'hosts: [A, B]' runs between the named hosts, or fails naming the one

@@ -9,6 +9,12 @@ mpi() { timeout -k 10 300 mpirun --allow-run-as-root --oversubscribe --bind-to n
 	--mca btl self,vader --mca btl_vader_single_copy_mechanism none \
 	--mca oob_tcp_if_include lo --mca mpi_yield_when_idle 1 -np "$@"; }
 
+# mpi_need CK: skip (77) without mpirun, or when the tool CK was built without MPI
+mpi_need() {
+	command -v mpirun >/dev/null || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
+	ldd "$1" | grep -q libmpi || { echo "SKIP: $1 was built without MPI (configure --with-mpi)"; exit 77; }
+}
+
 # pairs_nonzero OUT N: the per-pair tables hold N rows, each a number above 0
 # (a pair that measured 0 or "failed" fails the test)
 pairs_nonzero() {

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The spec loader's walkers (spec.c) for the files that load one section each
+ * (spec_fleet.c: fleet): every problem is "FILE:LINE:COLUMN: what; the fix"
+ * and -EINVAL.
+ */
+#ifndef GD_CHECK_SPEC_INT_H
+#define GD_CHECK_SPEC_INT_H
+
+#include <yaml.h>
+
+#include "spec.h"
+
+struct gd_ck_ld {
+	yaml_document_t doc;
+	const char *name;
+	char *err;
+	size_t errlen;
+	struct gd_ck_spec *s;
+};
+
+typedef int (*gd_ck_key_fn)(struct gd_ck_ld *l, const char *key, yaml_node_t *val, void *ctx);
+
+/* At a node's start (NULL: the file's start). */
+int gd_ck_ld_fail(struct gd_ck_ld *l, const yaml_node_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int gd_ck_ld_scalar(struct gd_ck_ld *l, yaml_node_t *n, const char *what, const char **out);
+int gd_ck_ld_str(struct gd_ck_ld *l, yaml_node_t *n, const char *what, char *buf, size_t len);
+int gd_ck_ld_int(struct gd_ck_ld *l, yaml_node_t *n, const char *what, long min, long max,
+		 long *out);
+/* Every key of the mapping must be in known (" a b c "), each once. */
+int gd_ck_ld_each_key(struct gd_ck_ld *l, yaml_node_t *map, const char *what, const char *known,
+		      gd_ck_key_fn fn, void *ctx);
+yaml_node_t *gd_ck_ld_node(struct gd_ck_ld *l, int i);
+
+/* Sections in spec_fleet.c. */
+int gd_ck_load_fleet(struct gd_ck_ld *l, yaml_node_t *n);
+
+#endif
