@@ -168,7 +168,8 @@ int gd_ck_plot_path_check(const char *path);
 int gd_ck_print_example(FILE *out, const struct gd_machine *m, const char *xml);
 /* The same, only the sections in which; what names the command in the first line. */
 enum { GD_CK_EX_TOPOLOGY = 1, GD_CK_EX_DEVICES = 2, GD_CK_EX_DOCTOR = 4, GD_CK_EX_TESTS = 8,
-       GD_CK_EX_ALL = 15, GD_CK_EX_SUITE = 16 /* ports ACTIVE, every doctor check that applies */ };
+       GD_CK_EX_ALL = 15, GD_CK_EX_SUITE = 16 /* ports ACTIVE, every doctor check that applies */,
+       GD_CK_EX_MANIFEST = 32 /* the SKU's manifest (check_manifest.c) */ };
 int gd_ck_print_sections(FILE *out, const struct gd_machine *m, const char *xml, unsigned which,
 			 const char *what);
 

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "check_machine.h"
+#include "check_manifest.h"
 #include "check_sections.h"
 #include "doctor.h"
 #include "gid.h"
@@ -184,6 +185,8 @@ int gd_ck_print_sections(FILE *out, const struct gd_machine *mach, const char *x
 		topology(out, &m);
 	if (which & GD_CK_EX_DEVICES)
 		devices(out, &m, which & GD_CK_EX_SUITE);
+	if (which & GD_CK_EX_MANIFEST)
+		gd_ck_print_manifest(out, &m);
 	if (which & GD_CK_EX_DOCTOR)
 		doctor(out, mach, which & GD_CK_EX_SUITE, m.t.ngpus > 0);
 	if (which & GD_CK_EX_TESTS)
@@ -194,5 +197,5 @@ int gd_ck_print_sections(FILE *out, const struct gd_machine *mach, const char *x
 
 int gd_ck_print_example(FILE *out, const struct gd_machine *mach, const char *xml)
 {
-	return gd_ck_print_sections(out, mach, xml, GD_CK_EX_ALL, "--example");
+	return gd_ck_print_sections(out, mach, xml, GD_CK_EX_ALL | GD_CK_EX_MANIFEST, "--example");
 }

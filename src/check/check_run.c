@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "check_machine.h"
+#include "check_manifest.h"
 #include "check_matrix.h"
 #include "check_mpi.h"
 #include "check_sections.h"
@@ -326,6 +327,7 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 	if (s->topo.given)
 		gd_ck_topology(s, &m, r);
 	gd_ck_devices(s, &m, r);
+	gd_ck_manifest(s, &m, r);
 	ret = o->dry_run ? 0 : gd_ck_doctor(s, o->m, r);
 	if (!ret)
 		ret = run_tests(s, &m, o, r);

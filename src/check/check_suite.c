@@ -253,7 +253,13 @@ static int merge(struct gd_ck_spec *over, struct gd_ck_spec *base)
 		if (k == n)
 			snprintf(doc[n++], GD_CK_NAME, "%s", c);
 	}
+	/* the manifest: over's when it has one, else the included one's (moved, not copied) */
+	struct gd_ck_manifest *keep = over->manifest.given ? &over->manifest : &base->manifest;
+	struct gd_ck_manifest mf = *keep;
+
+	memset(keep, 0, sizeof(*keep));
 	gd_ck_spec_free(over); /* its arrays: their elements are copied */
+	over->manifest = mf;
 	over->devices = d, over->ndevices = nd;
 	over->tests = ts, over->ntests = nt;
 	over->doctor = doc, over->ndoctor = n;

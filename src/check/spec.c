@@ -636,6 +636,8 @@ static int top_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return load_topology(l, v);
 	if (!strcmp(key, "fleet"))
 		return gd_ck_load_fleet(l, v);
+	if (!strcmp(key, "manifest"))
+		return gd_ck_load_manifest(l, v);
 	if (!strcmp(key, "devices"))
 		return load_devices(l, v);
 	if (!strcmp(key, "doctor"))
@@ -702,6 +704,7 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 	memset(spec, 0, sizeof(*spec));
 	spec->topo = (struct gd_ck_topology){ -1, -1, -1, -1, false, false };
 	spec->fleet_outlier_pct = GD_CK_FLEET_OUTLIER_PCT;
+	spec->manifest.gpus = spec->manifest.nics = -1;
 	snprintf(spec->path, sizeof(spec->path), "%s", name);
 	gd_ck_sha256_hex(buf, len, spec->sha256);
 	if ((ret = prescan(&l, buf, len)))
@@ -719,7 +722,7 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 		ret = fail(&l, NULL, "the spec is empty; 'gd_check --example' prints one for "
 			   "this machine");
 	else
-		ret = each_key(&l, root, "the spec", " version name include topology devices doctor tests fleet ",
+		ret = each_key(&l, root, "the spec", " version name include topology devices doctor tests fleet manifest ",
 			       top_key, NULL);
 	yaml_document_delete(&l.doc);
 	yaml_parser_delete(&p);
@@ -752,6 +755,11 @@ void gd_ck_spec_free(struct gd_ck_spec *spec)
 	free(spec->doctor);
 	free(spec->doctor_at);
 	free(spec->tests);
+	free(spec->manifest.nic);
+	free(spec->manifest.gpu);
+	spec->manifest.nic = NULL;
+	spec->manifest.gpu = NULL;
+	spec->manifest.nnic = spec->manifest.ngpu = 0;
 	spec->devices = NULL;
 	spec->doctor = NULL;
 	spec->doctor_at = NULL;

@@ -16,6 +16,7 @@
 #ifndef GD_CHECK_SPEC_H
 #define GD_CHECK_SPEC_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -108,6 +109,29 @@ struct gd_ck_topology {
 	bool given;
 };
 
+/* The manifest of a SKU (spec_manifest.c, check_manifest.c). */
+struct gd_ck_mf_nic {
+	int line, column;		/* first: spec_manifest.c fills them for every entry */
+	char name[GD_CK_NAME];
+	int port;			/* default 1 */
+	char firmware[128];		/* POSIX ERE matched whole, "" unchecked */
+	double rate_gbps;		/* exactly, 0 unchecked */
+	char numa[8];			/* "0", "" unchecked */
+};
+struct gd_ck_mf_gpu {
+	int line, column;
+	char busid[24];			/* "0000:18:00.0" */
+	char numa[8];
+};
+struct gd_ck_manifest {
+	bool given;
+	int gpus, nics;			/* -1 unchecked */
+	struct gd_ck_mf_nic *nic;
+	size_t nnic;
+	struct gd_ck_mf_gpu *gpu;
+	size_t ngpu;
+};
+
 /* fleet: outlier (a pair this % worse than its test's fleet median is a FAIL) */
 #define GD_CK_FLEET_OUTLIER_PCT 10.0
 
@@ -127,6 +151,7 @@ struct gd_ck_spec {
 	struct gd_ck_test *tests;
 	size_t ntests;
 	double fleet_outlier_pct;	/* fleet: outlier; 0: off (spec_fleet.c) */
+	struct gd_ck_manifest manifest;
 };
 
 /*
@@ -157,6 +182,9 @@ int gd_ck_parse_rate(const char *s, double *gbps, char *why, size_t len);
 /* A test's fabric key (fabric, provider, domain, endpoint) into f: 0, -EINVAL, 1 not one. */
 int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts *f, char *why,
 			   size_t len);
+
+/* A manifest's firmware pattern compiled to match a whole version: 0, or -EINVAL with why. */
+int gd_ck_fw_regex(const char *pattern, regex_t *re, char *why, size_t len);
 
 /* SHA-256 of a buffer as 64 hex digits (FIPS 180-4). */
 void gd_ck_sha256_hex(const unsigned char *buf, size_t len, char out[65]);

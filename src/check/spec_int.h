@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The spec loader's walkers (spec.c) for the files that load one section each
- * (spec_fleet.c: fleet): every problem is "FILE:LINE:COLUMN: what; the fix"
- * and -EINVAL.
+ * (spec_fleet.c: fleet; spec_manifest.c: manifest): every problem is
+ * "FILE:LINE:COLUMN: what; the fix" and -EINVAL.
  */
 #ifndef GD_CHECK_SPEC_INT_H
 #define GD_CHECK_SPEC_INT_H
@@ -35,5 +35,6 @@ yaml_node_t *gd_ck_ld_node(struct gd_ck_ld *l, int i);
 
 /* Sections in spec_fleet.c. */
 int gd_ck_load_fleet(struct gd_ck_ld *l, yaml_node_t *n);
+int gd_ck_load_manifest(struct gd_ck_ld *l, yaml_node_t *n);
 
 #endif
