@@ -258,6 +258,10 @@ static int merge(struct gd_ck_spec *over, struct gd_ck_spec *base)
 	struct gd_ck_manifest mf = *keep;
 
 	memset(keep, 0, sizeof(*keep));
+	if (!over->fleet_given && base->fleet_given) {
+		over->fleet_outlier_pct = base->fleet_outlier_pct;
+		over->fleet_given = true;
+	}
 	gd_ck_spec_free(over); /* its arrays: their elements are copied */
 	over->manifest = mf;
 	over->devices = d, over->ndevices = nd;

@@ -151,6 +151,7 @@ struct gd_ck_spec {
 	struct gd_ck_test *tests;
 	size_t ntests;
 	double fleet_outlier_pct;	/* fleet: outlier; 0: off (spec_fleet.c) */
+	bool fleet_given;		/* the spec has a fleet section (include: keeps it) */
 	struct gd_ck_manifest manifest;
 };
 

@@ -42,5 +42,6 @@ static int fleet_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, void *
 
 int gd_ck_load_fleet(struct gd_ck_ld *l, yaml_node_t *n)
 {
+	l->s->fleet_given = true;
 	return gd_ck_ld_each_key(l, n, "fleet", " outlier ", fleet_key, NULL);
 }

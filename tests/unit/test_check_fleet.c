@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "check_fleet.h"
@@ -153,11 +154,43 @@ static void spec_key(void **state)
 	assert_non_null(strstr(err, "t.yaml:3:12: fleet: outlier must be a percentage"));
 }
 
+/* include: keeps the included spec's fleet section unless the including spec has one */
+static void include_keeps(void **state)
+{
+	char dir[] = "/tmp/fleetXXXXXX", base[64], over[64], err[512];
+	struct gd_ck_spec s;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(base, sizeof(base), "%s/base.yaml", dir);
+	snprintf(over, sizeof(over), "%s/over.yaml", dir);
+	f = fopen(base, "w");
+	fputs("version: 1\nfleet: {outlier: 25%}\n", f);
+	fclose(f);
+	f = fopen(over, "w");
+	fputs("version: 1\ninclude: base.yaml\n", f);
+	fclose(f);
+	assert_int_equal(gd_ck_spec_load_all(over, NULL, NULL, &s, err, sizeof(err)), 0);
+	assert_true(s.fleet_outlier_pct == 25);
+	gd_ck_spec_free(&s);
+	f = fopen(over, "w");
+	fputs("version: 1\ninclude: base.yaml\nfleet: {outlier: off}\n", f);
+	fclose(f);
+	assert_int_equal(gd_ck_spec_load_all(over, NULL, NULL, &s, err, sizeof(err)), 0);
+	assert_true(s.fleet_outlier_pct == 0);
+	gd_ck_spec_free(&s);
+	unlink(base);
+	unlink(over);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(stats), cmocka_unit_test(outlier_named),
 		cmocka_unit_test(latency_and_edges), cmocka_unit_test(spec_key),
+		cmocka_unit_test(include_keeps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

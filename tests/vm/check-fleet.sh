@@ -19,13 +19,18 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 spec=$top_srcdir/tests/check/specs/guest-fleet.yaml
 
-# slow CMD...: run CMD stopped 90 % of the time (0.45 s stopped, 0.05 s running)
+# slow CMD...: run CMD stopped 90 % of the time (0.45 s stopped, 0.05 s running). The waits
+# are bash's read -t on a pipe that stays empty, not sleep(1): exec'ing sleep from the 9p root
+# of a loaded host took long enough to leave the rank running most of the time.
 cat >"$tmp/slow" <<'SH'
 #!/bin/bash
+exec 9< <(exec sleep 100000)
+quiet=$!
 "$@" & pid=$!
 while kill -0 $pid 2>/dev/null; do
-	kill -STOP $pid 2>/dev/null; sleep 0.45; kill -CONT $pid 2>/dev/null; sleep 0.05
+	kill -STOP $pid 2>/dev/null; read -r -t 0.45 -u 9; kill -CONT $pid 2>/dev/null; read -r -t 0.05 -u 9
 done
+kill $quiet 2>/dev/null
 wait $pid
 SH
 chmod +x "$tmp/slow"
@@ -64,6 +69,8 @@ assert any(x['server']['rank'] == 1 and x['client']['rank'] == 2 and x['client']
            and x['client']['gpu'] == 'host' and x['below_median_pct'] > 50 for x in o), o
 assert all(f[0]['min_gbps'] <= f[0]['median_gbps'] <= f[0]['max_gbps'] for _ in [0])
 "
+vm_check "JSON: every record as doc/json.md documents it (check_fleet included)" \
+	/usr/bin/python3 "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp/four.json"
 vm_check "JUnit: a failure for the outlier pair" \
 	/usr/bin/python3 -c "
 from junitparser import JUnitXml, Failure
