@@ -195,6 +195,25 @@ static size_t nic_names(const struct gd_ck_machine *m, const struct gd_ck_test *
 	return n;
 }
 
+/* all-nics: the NIC from its nearest GPU (memory: gpu; of the GPUs whose nearest NIC it is,
+ * the one of the best path class), else host memory on the NIC's NUMA node. */
+static int all_nics_run(const struct gd_ck_machine *m, const struct gd_ck_test *t, size_t j,
+			struct gd_ck_run *r, struct gd_ck_runs *rs)
+{
+	int best = -1;
+
+	for (size_t g = 0; t->memory == GD_CK_MEM_GPU && m->adv.nic_for_gpu && g < m->t.ngpus; g++)
+		if (m->adv.nic_for_gpu[g] == (int)j &&
+		    (best < 0 || gd_topo_cls(&m->t, g, m->t.ngpus + j) <
+				 gd_topo_cls(&m->t, (size_t)best, m->t.ngpus + j)))
+			best = (int)g;
+	if (best >= 0)
+		fill_gpu(m, j, (size_t)best, r);
+	else
+		fill_host(m, j, m->numa_nodes > 1 ? nic_numa(m, j) : -1, r);
+	return push(rs, r);
+}
+
 static int expand_nic(const struct gd_ck_machine *m, const struct gd_ck_test *t, const char *nic,
 		      struct gd_ck_runs *rs)
 {
@@ -223,6 +242,8 @@ static int expand_nic(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 		}
 		return ret;
 	}
+	if (t->pairs == GD_CK_ALL_NICS)
+		return all_nics_run(m, t, j, &r, rs);
 	if (t->memory == GD_CK_MEM_GPU || t->pairs == GD_CK_EACH_GPU_NEAREST_NIC) {
 		/* each GPU whose nearest NIC this is (each-gpu-nearest-nic), or the nearest GPU */
 		for (size_t g = 0; g < m->t.ngpus && !ret; g++)

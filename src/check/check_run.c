@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "check_machine.h"
 #include "check_manifest.h"
+#include "check_allnics.h"
 #include "check_matrix.h"
 #include "check_mpi.h"
 #include "check_sections.h"
@@ -166,7 +167,8 @@ static void no_runs(struct gd_ck_report *r, const struct gd_ck_machine *m,
 		    const struct gd_ck_test *t)
 {
 	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s: runs", t->name);
-	bool gpu = t->memory == GD_CK_MEM_GPU || t->pairs != GD_CK_EACH_NIC_LOOPBACK;
+	bool gpu = t->memory == GD_CK_MEM_GPU ||
+		   (t->pairs != GD_CK_EACH_NIC_LOOPBACK && t->pairs != GD_CK_ALL_NICS);
 	char ev[256];
 
 	if (!it)
@@ -285,6 +287,16 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		if (gd_ck_stop) {
 			r->runs_left = rs.n - i;
 			break;
+		}
+		if (rs.v[i].t->pairs == GD_CK_ALL_NICS) { /* its runs together */
+			size_t k = 1;
+
+			while (i + k < rs.n && rs.v[i + k].t == rs.v[i].t)
+				k++;
+			ret = gd_ck_all_nics(r, &rs.v[i], k, o->base_port, &x.port);
+			x.done += k;
+			i += k - 1;
+			continue;
 		}
 		one_run(&x, &rs.v[i]);
 	}

@@ -405,9 +405,13 @@ static int pairs_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
 		if (k->type == YAML_SCALAR_NODE && !strcmp((char *)k->data.scalar.value, "hosts"))
 			return hosts_to(l, node(l, v->data.mapping.pairs.start->value), t);
 	}
+	if (v->type == YAML_SCALAR_NODE && !strcmp((char *)v->data.scalar.value, "all-nics")) {
+		t->pairs = GD_CK_ALL_NICS; /* spec_fleet.c has its rules */
+		return 0;
+	}
 	if (v->type != YAML_SCALAR_NODE)
 		return fail(l, v, "pairs must be each-nic-loopback, each-gpu-nearest-nic, "
-			    "nic-gpu-matrix, pairwise, ring, all-pairs or {hosts: [A, B]}");
+			    "nic-gpu-matrix, all-nics, pairwise, ring, all-pairs or {hosts: [A, B]}");
 	ret = choice_to(l, v, "pairs", pairs_names, &i);
 	if (ret)
 		return ret;
@@ -555,7 +559,7 @@ static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	if (!t->bond_balance && (v = find_key(l, n, "min_slave_share")))
 		return fail(l, v, "test '%s': min_slave_share is for 'check: bond-balance'; add "
 			    "that check or leave it out", t->name);
-	return fabric_rules(l, n, t);
+	return fabric_rules(l, n, t) ?: gd_ck_all_nics_rules(l, n, t);
 }
 
 static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
@@ -804,4 +808,9 @@ int gd_ck_ld_each_key(struct gd_ck_ld *l, yaml_node_t *map, const char *what, co
 yaml_node_t *gd_ck_ld_node(struct gd_ck_ld *l, int i)
 {
 	return node(l, i);
+}
+
+yaml_node_t *gd_ck_ld_find(struct gd_ck_ld *l, yaml_node_t *map, const char *key)
+{
+	return find_key(l, map, key);
 }

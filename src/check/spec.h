@@ -59,6 +59,7 @@ enum gd_ck_pairs {
 	GD_CK_EACH_GPU_NEAREST_NIC,	/* every GPU with its nearest NIC, loopback */
 	GD_CK_NIC_GPU_MATRIX,		/* every NIC x every GPU and host memory per NUMA node */
 	GD_CK_HOSTS,			/* two hosts, or MPI ranks (pattern) */
+	GD_CK_ALL_NICS,			/* every NIC at once (check_allnics.c) */
 };
 enum gd_ck_pattern { GD_CK_PAT_PAIRWISE, GD_CK_PAT_RING, GD_CK_PAT_ALL_PAIRS };
 enum gd_ck_memory { GD_CK_MEM_HOST, GD_CK_MEM_GPU };

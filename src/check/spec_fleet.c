@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The spec's fleet section (check_fleet.c uses it under mpirun/srun):
+ * The spec's fleet section (check_fleet.c uses it under mpirun/srun), and the rules of
+ * a test with pairs: all-nics (check_allnics.c runs it):
  *
  *   fleet:
  *     outlier: 10%     # a pair more than 10 % worse than its test's fleet median
@@ -44,4 +45,25 @@ int gd_ck_load_fleet(struct gd_ck_ld *l, yaml_node_t *n)
 {
 	l->s->fleet_given = true;
 	return gd_ck_ld_each_key(l, n, "fleet", " outlier ", fleet_key, NULL);
+}
+
+int gd_ck_all_nics_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t)
+{
+	yaml_node_t *at;
+
+	if (t->pairs != GD_CK_ALL_NICS)
+		return 0;
+	if ((at = t->kind != GD_KIND_BW ? gd_ck_ld_find(l, n, "type") :
+		  t->sweep_min ? gd_ck_ld_find(l, n, "sweep") :
+		  t->bond_balance ? gd_ck_ld_find(l, n, "check") : NULL))
+		return gd_ck_ld_fail(l, at, "test '%s': pairs: all-nics is a bandwidth test at one "
+				     "size (type: bw, size, no sweep or bond-balance)", t->name);
+	for (size_t i = 0; i < t->nth; i++)
+		if (t->th[i].metric != GD_CK_BW_AVG || t->th[i].kind == GD_CK_PCIE)
+			return gd_ck_ld_fail(l, gd_ck_ld_find(l, n, "thresholds"), "test '%s': "
+					     "pairs: all-nics judges the "
+					     "aggregate with min_bw in Gb/s or '%% line' (of the "
+					     "summed line rates); '%s' is not one", t->name,
+					     t->th[i].text);
+	return 0;
 }

@@ -32,9 +32,13 @@ int gd_ck_ld_int(struct gd_ck_ld *l, yaml_node_t *n, const char *what, long min,
 int gd_ck_ld_each_key(struct gd_ck_ld *l, yaml_node_t *map, const char *what, const char *known,
 		      gd_ck_key_fn fn, void *ctx);
 yaml_node_t *gd_ck_ld_node(struct gd_ck_ld *l, int i);
+/* The value of key in a mapping, NULL when absent. */
+yaml_node_t *gd_ck_ld_find(struct gd_ck_ld *l, yaml_node_t *map, const char *key);
 
 /* Sections in spec_fleet.c. */
 int gd_ck_load_fleet(struct gd_ck_ld *l, yaml_node_t *n);
+/* pairs: all-nics: a bandwidth test at one size, thresholds min_bw (Gb/s or % line). */
+int gd_ck_all_nics_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t);
 int gd_ck_load_manifest(struct gd_ck_ld *l, yaml_node_t *n);
 
 #endif

@@ -33,8 +33,8 @@ bool gd_ck_metric_is_min(enum gd_ck_metric m)
 const char *gd_ck_pairs_name(enum gd_ck_pairs p)
 {
 	static const char *const n[] = { "each-nic-loopback", "each-gpu-nearest-nic",
-					 "nic-gpu-matrix", "hosts" };
-	return p <= GD_CK_HOSTS ? n[p] : "?";
+					 "nic-gpu-matrix", "hosts", "all-nics" };
+	return p <= GD_CK_ALL_NICS ? n[p] : "?";
 }
 
 const char *gd_ck_pattern_name(enum gd_ck_pattern p)

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* pairs: all-nics: every NIC at once (check_allnics.c). */
+#ifndef GD_CHECK_ALLNICS_H
+#define GD_CHECK_ALLNICS_H
+
+#include "check_int.h"
+
+/*
+ * Run the n runs of one all-nics test together (each NIC's loopback in a child, one
+ * deadline) and add the items: each NIC's run, then the aggregate against each min_bw
+ * (a % line threshold is of the summed line rates). Side-channel ports from *port (free
+ * ones, in [base, 65000)). 0, or GD_EXIT_ENV when the runs could not start.
+ */
+int gd_ck_all_nics(struct gd_ck_report *r, struct gd_ck_run *runs, size_t n, uint16_t base,
+		   uint16_t *port);
+
+#endif
