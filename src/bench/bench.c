@@ -39,7 +39,7 @@
 
 static void on_sigint(int sig)
 {
-	(void)sig;
+	gd_bench_signal = sig; /* no further size starts; the exit code is 128 + sig */
 	gd_bench_stop = 1; /* a timed run ends cleanly; side-channel waits give up */
 }
 
@@ -409,9 +409,10 @@ static int open_ofi(struct gd_bench *b)
 	if (ret)
 		return ret;
 	gd_oob_local_addr(b->oob, &b->ofi->self, &len);
-	/* a passive side waits on the side channel: drive the provider there */
-	if (!b->plan.roles.initiator && !b->plan.roles.receiver)
-		gd_oob_set_idle(b->oob, gd_ofi_progress, b->ofi);
+	/* while it waits on the side channel, a side drives the provider: every
+	 * side until the setup barrier (the client's first write waits on the
+	 * server's progress, gd_ofi_connect), a passive side for the whole run */
+	gd_oob_set_idle(b->oob, gd_ofi_progress, b->ofi);
 	/* what the report and the plan read of a device */
 	snprintf(b->p.fab.provider, sizeof(b->p.fab.provider), "%s", b->ofi->prov);
 	snprintf(b->p.fab.fabric_name, sizeof(b->p.fab.fabric_name), "%s", b->ofi->fabric_name);
@@ -458,7 +459,10 @@ static int setup_ofi(struct gd_bench *b)
 	ret = ret ?: finish_qps(b);
 	if (ret && ret != -ECONNABORTED)
 		gd_oob_send_error(b->oob, setup_exit_code(ret), "libfabric setup failed on its side");
-	return ret ?: gd_oob_barrier(b->oob);
+	ret = ret ?: gd_oob_barrier(b->oob);
+	if (pl->roles.initiator || pl->roles.receiver) /* its loops poll: none from now on */
+		gd_oob_set_idle(b->oob, NULL, NULL);
+	return ret;
 }
 #endif
 
@@ -504,6 +508,12 @@ static int run_sizes(struct gd_bench *b, uint64_t *ops)
 					      gd_bench_lat_size(b, size, ops);
 		if (ret || size == b->plan.last_size)
 			break;
+		if (gd_bench_signal && !p->run_infinitely) {
+			/* the size in flight ended cleanly (a timed run); the rest is not run */
+			gd_oob_tell_interrupted(b->oob);
+			ret = -EINTR;
+			break;
+		}
 		ret = gd_oob_barrier(b->oob);
 		if (ret)
 			break;
@@ -678,6 +688,16 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 	return res->exit_code = code;
 }
 
+/* After a signal: 128 + the signal, and the report says so (bench_report.h).
+ * --run_infinitely runs until a signal by design: marked, its exit code kept. */
+static int report_signal(const struct gd_bench_params *p, FILE *out, int ret)
+{
+	int code = p->run_infinitely ? ret : gd_exit_signal(gd_bench_signal);
+
+	gd_report_signal(p, out, gd_bench_signal, code);
+	return code;
+}
+
 int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind kind)
 {
 	struct gd_bench_params p;
@@ -701,6 +721,8 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	ret = gd_bench_run_side(&p, prints ? stdout : NULL, res); /* --mpi: rank 0 prints */
+	if (gd_bench_signal)
+		ret = report_signal(&p, prints ? stdout : NULL, ret);
 	free(res);
 	if (gd_tool_flush_stdout() != GD_EXIT_OK && ret == GD_EXIT_OK)
 		ret = GD_EXIT_ENV; /* the report did not reach its file */
