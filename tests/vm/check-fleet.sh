@@ -20,17 +20,16 @@ trap 'rm -rf "$tmp"' EXIT
 spec=$top_srcdir/tests/check/specs/guest-fleet.yaml
 
 # slow CMD...: run CMD stopped 90 % of the time (0.45 s stopped, 0.05 s running). The waits
-# are bash's read -t on a pipe that stays empty, not sleep(1): exec'ing sleep from the 9p root
-# of a loaded host took long enough to leave the rank running most of the time.
+# are bash's read -t on a FIFO that stays empty, not sleep(1): exec'ing sleep from the 9p root
+# of a loaded host took long enough to leave the rank running most of the time (and the
+# guest has no /dev/fd for a process substitution).
 cat >"$tmp/slow" <<'SH'
 #!/bin/bash
-exec 9< <(exec sleep 100000)
-quiet=$!
+q=$(mktemp -u) && mkfifo "$q" && exec 9<>"$q" && rm -f "$q" || exit 99
 "$@" & pid=$!
 while kill -0 $pid 2>/dev/null; do
 	kill -STOP $pid 2>/dev/null; read -r -t 0.45 -u 9; kill -CONT $pid 2>/dev/null; read -r -t 0.05 -u 9
 done
-kill $quiet 2>/dev/null
 wait $pid
 SH
 chmod +x "$tmp/slow"
