@@ -294,7 +294,7 @@ static int ladder(struct runner *x, const struct gd_ck_machine *m, struct gd_ck_
 	const struct gd_ck_spec *s = x->s;
 	int ret = 0;
 
-	for (int k = GD_CK_RUNG_STACK; k < GD_CK_NRUNG && !ret; k++) {
+	for (int k = GD_CK_RUNG_STACK; k < GD_CK_NRUNG && !ret && !gd_ck_stop; k++) {
 		gd_ck_ladder_enter(x->r, k);
 		ret = gd_ck_doctor(s, x->o->m, x->r, k);
 		if (k == GD_CK_RUNG_DEVICES)
