@@ -5,12 +5,9 @@
 # failed" in the table, JSON, JUnit and Prometheus, the summary names the rung, its first
 # FAIL and the fix; --keep-going runs them. A failing test of rung 5 stops a test given
 # 'rung: gpu-initiated'. SKIP (77) without libfabric's tcp provider.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # see ofi.sh
 . "$(dirname "$0")/lib.sh"
-command -v fi_info >/dev/null && fi_info -p tcp >/dev/null 2>&1 ||
-	{ echo "SKIP: libfabric's tcp provider is not here (fi_info -p tcp)"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+ofi_need tcp
+tmp_dir
 port=$((23000 + $$ % 2000))
 NOTRUN="not run: rung 2 (devices) failed"
 

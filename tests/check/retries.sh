@@ -6,12 +6,9 @@
 # test item's JSON says how it ran ('ran'); 'expect:' that matches PASSes, one that does not
 # (another provider, verbs where the rule chose libfabric) is a FAIL with what was expected
 # and what ran. SKIP (77) without libfabric's tcp provider.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # see ofi.sh
 . "$(dirname "$0")/lib.sh"
-command -v fi_info >/dev/null && fi_info -p tcp >/dev/null 2>&1 ||
-	{ echo "SKIP: libfabric's tcp provider is not here (fi_info -p tcp)"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+ofi_need tcp
+tmp_dir
 port=$((25000 + $$ % 2000))
 
 spec() { # FILE TOP-LEVEL-LINE TEST-LINES...
