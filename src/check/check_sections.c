@@ -322,7 +322,10 @@ int gd_ck_doctor(const struct gd_ck_spec *s, const struct gd_machine *mach, stru
 		gd_doctor_fini(&d);
 		return GD_EXIT_ENV;
 	}
-	gd_doctor_run(&d);
+	for (size_t i = first; i < r->n; i++) { /* this rung's checks, not the whole registry */
+		d.only_check = r->items[i].name;
+		gd_doctor_run(&d);
+	}
 	fclose(d.out);
 	gd_doctor_fini(&d);
 	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))

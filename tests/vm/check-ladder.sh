@@ -38,8 +38,8 @@ rc=$?
 cat "$tmp/up"
 vm_check "link up: exit 0" test $rc -eq 0
 vm_check "link up: the test ran and PASSed" grep -q "^tests  *bw rxe0 host: min_bw  *PASS" "$tmp/up"
-vm_check "link up: path used PASS (registration host, fabric verbs)" \
-	grep -q "^tests  *bw rxe0 host: path used  *PASS  *registration host, fabric verbs" "$tmp/up"
+vm_check "link up: path used PASS (registration host, initiator cpu, fabric verbs)" \
+	grep -q "^tests  *bw rxe0 host: path used  *PASS  *registration host, initiator cpu, fabric verbs" "$tmp/up"
 vm_check "link up: no ladder line" bash -c "! grep -q '^ladder:' '$tmp/up'"
 
 ip link set veth0 down
