@@ -38,10 +38,8 @@ if got != want:
 PYEOF
 }
 have_junitparser() { "$PY" -c 'import junitparser' 2>/dev/null; }
-# ofi_need PROVIDER...: exit 77 unless libfabric's providers are here; LeakSanitizer off for
-# what libfabric loads (see ofi.sh: ASan and UBSan stay on)
+# ofi_need PROVIDER...: exit 77 unless libfabric's providers are here
 ofi_need() {
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	for p; do
 		command -v fi_info >/dev/null && fi_info -p "$p" >/dev/null 2>&1 ||
 			{ echo "SKIP: libfabric's $p provider is not here (fi_info -p $p)"; exit 77; }
