@@ -80,7 +80,8 @@ static void measure(struct runner *x, struct gd_ck_run *run, struct gd_ck_measur
 	}
 }
 
-/* The run's items from its last attempt, each with every attempt; the bond's verdict. */
+/* The run's items from its last attempt (the path used, the thresholds), each threshold
+ * item with every attempt; the matrix cell. */
 static void judge_run(struct runner *x, const struct gd_ck_run *run, const struct gd_ck_measure *m,
 		      const struct gd_ck_tries *tr, double seconds)
 {

@@ -614,23 +614,35 @@ static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 static const char *expect_conflict(const struct gd_ck_test *t, const char **key)
 {
 	const struct gd_ck_expect *e = &t->expect;
+	const char *fab = t->fab.fabric == GD_FABRIC_OFI ? "ofi" : "verbs";
+	const struct {
+		const char *key;
+		bool bad;
+		const char *why;
+	} rule[] = {
+		{ "registration", e->registration[0] && strcmp(e->registration, "host") &&
+		  t->memory != GD_CK_MEM_GPU,
+		  "registers GPU memory: add 'memory: gpu' (host memory registers as host)" },
+		{ "staging", e->staging == 1 && t->memory != GD_CK_MEM_GPU,
+		  "is GPU data through host memory: add 'memory: gpu'" },
+		{ "producer", e->producer[0] && strcmp(t->initiator, "proxy"),
+		  "is the proxy's: add 'initiator: proxy'" },
+		{ "initiator", e->initiator[0] && strcmp(e->initiator, t->initiator),
+		  "differs from the test's initiator: set the test's 'initiator' to it" },
+		{ "fabric", e->fabric[0] && t->fab.fabric != GD_FABRIC_AUTO && strcmp(e->fabric, fab),
+		  "differs from the test's fabric: drop one of them" },
+		{ "provider", e->provider[0] && !strcmp(e->fabric, "verbs"),
+		  "is libfabric's: it needs fabric ofi, not verbs" },
+		{ "provider", e->provider[0] && t->fab.provider[0] &&
+		  strcmp(e->provider, t->fab.provider),
+		  "differs from the test's provider: drop one of them" },
+	};
 
-	if (((*key = "registration"), e->registration[0] && strcmp(e->registration, "host") &&
-				       t->memory != GD_CK_MEM_GPU))
-		return "registers GPU memory: add 'memory: gpu' (host memory registers as host)";
-	if (((*key = "staging"), e->staging == 1 && t->memory != GD_CK_MEM_GPU))
-		return "is GPU data through host memory: add 'memory: gpu'";
-	if (((*key = "producer"), e->producer[0] && strcmp(t->initiator, "proxy")))
-		return "is the proxy's: add 'initiator: proxy'";
-	if (((*key = "initiator"), e->initiator[0] && strcmp(e->initiator, t->initiator)))
-		return "differs from the test's initiator: set the test's 'initiator' to it";
-	if (((*key = "fabric"), e->fabric[0] && t->fab.fabric != GD_FABRIC_AUTO &&
-				 strcmp(e->fabric, t->fab.fabric == GD_FABRIC_OFI ? "ofi" : "verbs")))
-		return "differs from the test's fabric: drop one of them";
-	if (((*key = "provider"), e->provider[0] && !strcmp(e->fabric, "verbs")))
-		return "is libfabric's: it needs fabric ofi, not verbs";
-	if (e->provider[0] && t->fab.provider[0] && strcmp(e->provider, t->fab.provider))
-		return "differs from the test's provider: drop one of them";
+	for (size_t i = 0; i < sizeof(rule) / sizeof(rule[0]); i++)
+		if (rule[i].bad) {
+			*key = rule[i].key;
+			return rule[i].why;
+		}
 	return NULL;
 }
 
