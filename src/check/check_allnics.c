@@ -238,15 +238,18 @@ int gd_ck_all_nics(struct gd_ck_report *r, struct gd_ck_run *runs, size_t n, uin
 	}
 	/* one deadline for all: the run's own (duration or iterations and size), the server's
 	 * side-channel timeout, and the time to collect */
-	for (size_t i = 0; !ret && i < n && start(&runs[i], size, &c[i]) == 0; i++)
+	for (size_t i = 0; !ret && !gd_ck_ladder_blocked(r) && i < n &&
+			   start(&runs[i], size, &c[i]) == 0; i++)
 		started++;
 	collect(c, started, t0 + (uint64_t)(gd_ck_deadline_s(t, size) + 30) * 1000000000ull);
 	finish(c, n);
 	secs = (double)(gd_clock_mono_ns() - t0) / 1e9;
 	for (size_t i = 0; i < n; i++)
 		total += bw_of(&c[i].m);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		nic_item(r, &runs[i], &c[i].m, total, size, secs);
+		gd_ck_expect_item(r, &runs[i], &c[i].m, secs);
+	}
 	for (size_t k = 0; k < t->nth; k++)
 		aggregate(r, runs, c, n, &t->th[k]);
 	if (!t->nth)

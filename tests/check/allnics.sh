@@ -2,8 +2,8 @@
 # gd_check's pairs: all-nics on the 8x H20 fixture (--dry-run: the plan): one run per NIC,
 # all four together; with memory: gpu each NIC from its nearest GPU (the PIX one of the GPUs
 # whose nearest NIC it is), with host memory on the NIC's own NUMA node. A spec that gives
-# all-nics what it cannot judge (latency, a sweep, a % pcie threshold) is exit 2 with
-# FILE:LINE:COLUMN.
+# all-nics what it cannot judge (latency, a sweep, a % pcie threshold) or retries (its NICs
+# run once, together) is exit 2 with FILE:LINE:COLUMN.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -27,7 +27,8 @@ grep -q "^all  *mlx5_bond_0 host(node0)  *NODE .*--pin_cores=0-47" "$tmp/host" &
 	ok "memory host: each NIC from host memory on its own NUMA node, pinned there" ||
 	fail "host memory rows"
 
-for bad in "type: lat, max_lat: 10 us" "sweep: [4K, 1M]" "thresholds: {min_bw: 80% pcie}"; do
+for bad in "type: lat, max_lat: 10 us" "sweep: [4K, 1M]" "thresholds: {min_bw: 80% pcie}" \
+	"retries: 1"; do
 	printf 'version: 1\ntests:\n  - name: all\n    op: write\n    pairs: all-nics\n    %s\n' \
 		"$(echo "$bad" | sed 's/, max_lat: 10 us/\n    thresholds: {max_lat: 10 us}/')" >"$tmp/bad.yaml"
 	"$GD_CHECK" --dry-run "$tmp/bad.yaml" >"$tmp/out" 2>&1
