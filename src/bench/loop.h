@@ -10,7 +10,7 @@
  * samples); it prints nothing itself.
  *
  * struct gd_loop_ops is the seam per initiator: gd_loop_cpu posts from this
- * thread; gd_loop_proxy (src/initiator/proxy_bench.h) through the proxy
+ * thread; gd_loop_proxy (src/initiator/proxy/proxy_bench.h) through the proxy
  * ring; an IBGDA loop provides the same two entries. The plan picks one.
  *
  * Every wait has a deadline: a loop that sees no progress for the timeout
