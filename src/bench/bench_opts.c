@@ -12,7 +12,7 @@
 #include "devname.h"
 #include "gd.h"
 #include "host_limits.h"
-#include "initiator.h"
+#include "init_opts.h"
 #include "log.h"
 #include "ibgda_bench.h"
 #include "proxy_bench.h"

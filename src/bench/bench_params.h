@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "fabric_opts.h"
-#include "initiator.h"
+#include "init_opts.h"
 #include "machine.h"
 #include "mem.h" /* GD_BENCH_DEV_MAX, GD_BENCH_BDF_MAX, GD_CUDA_* */
 
@@ -152,7 +152,7 @@ struct gd_bench_params {
 	bool cuda_dmabuf;		/* --use_cuda_dmabuf */
 	bool gpu_staging;		/* --gpu_staging: bounce through host memory */
 
-	/* who issues the operations: --initiator and its shape (initiator.h) */
+	/* who issues the operations: --initiator and its shape (init_opts.h) */
 	struct gd_init_opts init;
 
 	/* which fabric carries the operations: --fabric, --provider, --domain,

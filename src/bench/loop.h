@@ -27,7 +27,7 @@
 #include "bench.h"
 #include "bench_params.h"
 #include "fabric.h"
-#include "initiator.h"
+#include "init_opts.h"
 #include "ops.h"
 #include "wire.h"
 

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "desc.h"
-#include "initiator.h"
+#include "init_opts.h"
 #include "ring.h"
 
 static struct gd_req req(uint32_t op, uint32_t ch, uint64_t size, uint64_t local, uint64_t remote,

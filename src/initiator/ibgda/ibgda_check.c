@@ -9,7 +9,7 @@
 
 #include "bench_params.h"
 #include "ibgda_nic.h"
-#include "initiator.h"
+#include "init_opts.h"
 #include "log.h"
 
 static const char *op_refusal(const struct gd_bench_params *p)

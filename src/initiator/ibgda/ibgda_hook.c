@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The IBGDA modes' entry (initiator.h), owned by the IBGDA feature:
+ * The IBGDA modes' entry (init_opts.h), owned by the IBGDA feature:
  *   - GDPERF_IBGDA_NIC=software-test-double: the whole test on the software
  *     NIC test double, in this process (ibgda_bench.c);
  *   - otherwise a ConnectX: the device the test would use (the one device
@@ -9,7 +9,7 @@
  *     (ibgda_loop.c over the DEVX backend ibgda_nic_devx.c: built, NEVER
  *     RUN on this workplace, which has no ConnectX).
  */
-#include "initiator.h"
+#include "init_opts.h"
 
 #include <errno.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 
 #include "bench_params.h"
 #include "host_limits.h"
-#include "initiator.h"
+#include "init_opts.h"
 #include "log.h"
 #include "proxy.h"
 #include "proxy_bench.h"

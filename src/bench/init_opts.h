@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Who issues the operations of a benchmark (--initiator) and in what shape.
- * Shared by the proxy mode (this folder) and the IBGDA mode (mlx5_*):
+ * Parameters of every benchmark (they go over the wire), shared by the proxy
+ * mode (src/initiator/proxy) and the IBGDA mode (src/initiator/ibgda):
  *
  *   cpu          the CPU posts work requests itself (the default, perftest's way)
  *   proxy        producers (GPU threads, or host threads without a GPU) write
@@ -27,8 +28,8 @@
  * blockIdx.x * threads + threadIdx.x; warp: that / 32; block: blockIdx.x)
  * issues on channel g; a channel picks QP channel % QPs.
  */
-#ifndef GD_INITIATOR_H
-#define GD_INITIATOR_H
+#ifndef GD_INIT_OPTS_H
+#define GD_INIT_OPTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* --initiator and the shape options (see initiator.h). */
-#include "initiator.h"
+/* --initiator and the shape options (see init_opts.h). */
+#include "init_opts.h"
 
 #include <errno.h>
 #include <stdio.h>
