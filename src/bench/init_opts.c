@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* --initiator and the shape options (see init_opts.h). */
+/* --initiator and the shape options, and the initiator table handed over (see init_opts.h). */
 #include "init_opts.h"
 
 #include <errno.h>
@@ -26,6 +26,18 @@ const struct gd_opt gd_initiator_opts[] = {
 	{ "dump_wqes", 0, GD_REQ_ARG, "N", "ibgda: print the first N send WQEs decoded (debugging on real hardware)", O_DUMP_WQES },
 	{ NULL },
 };
+
+static const struct gd_initiator_ops *const *init_table; /* gd_init_use_table */
+
+void gd_init_use_table(const struct gd_initiator_ops *const *table)
+{
+	init_table = table;
+}
+
+const struct gd_initiator_ops *gd_init_ops(const struct gd_init_opts *o)
+{
+	return init_table && (unsigned)o->initiator < GD_INIT_COUNT ? init_table[o->initiator] : NULL;
+}
 
 static const char *const initiator_names[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
 static const char *const scope_names[] = { "thread", "warp", "block", NULL };
@@ -130,6 +142,12 @@ int gd_init_opts_check(const struct gd_init_opts *o)
 		gd_error("--ibgda_fallback and --dump_wqes belong to --initiator=ibgda (or ibgda-cpudb)");
 		return -EINVAL;
 	}
+	if (o->initiator != GD_INIT_CPU && !gd_init_ops(o)) {
+		gd_error("--initiator=%s: this program was given no initiator table (only the CPU "
+			 "initiates here); use a gdperf tool (gd_write_bw...)",
+			 gd_initiator_name(o->initiator));
+		return -EINVAL;
+	}
 	if (o->scope == GD_SCOPE_WARP && o->threads % 32) {
 		gd_error("--scope warp needs --threads to be a multiple of 32 (got %u); use "
 			 "--scope thread or --threads %u", o->threads, (o->threads + 31) / 32 * 32);
@@ -174,12 +192,12 @@ void gd_init_opts_to_json(const struct gd_init_opts *o, const char *producer, ui
 	gd_json_add_int(obj, "qps", qps);
 }
 
-void gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uint32_t qps,
+bool gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uint32_t qps,
 			 char *buf, size_t len)
 {
 	if (o->initiator == GD_INIT_CPU) {
 		snprintf(buf, len, "cpu");
-		return;
+		return false;
 	}
 	if (o->initiator == GD_INIT_PROXY)
 		snprintf(buf, len, "proxy, producer %s, scope %s, %u CTAs x %u threads, %u proxy "
@@ -189,4 +207,5 @@ void gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uin
 		snprintf(buf, len, "%s, producer %s, scope %s, %u CTAs x %u threads, %u QPs",
 			 gd_initiator_name(o->initiator), producer, gd_scope_name(o->scope), o->ctas,
 			 o->threads, qps);
+	return true;
 }

@@ -73,6 +73,21 @@ const char *gd_initiator_name(enum gd_initiator i); /* "cpu", "proxy", "ibgda", 
 const char *gd_scope_name(enum gd_scope s);         /* "thread", "warp", "block" */
 const char *gd_producer_name(enum gd_producer p);   /* "auto", "gpu", "host" */
 
+/* The producer a report names when no GPU produces (proxy host producers). */
+#define GD_HOST_PRODUCER_LABEL "host producer (no GPU)"
+
+/*
+ * The initiator table (struct gd_initiator_ops, loop.h: one entry per
+ * --initiator) is owned by src/initiator/, a floor above the engine: the tool
+ * prologue hands it over (gd_initiator_tool_prologue, initiator.h) and the
+ * engine asks it through gd_init_ops. A program that hands none (unit tests,
+ * fuzzers) runs the CPU initiator only; gd_init_opts_check refuses the others.
+ */
+struct gd_initiator_ops;
+void gd_init_use_table(const struct gd_initiator_ops *const *table);
+/* o's entry, or NULL when no table was handed over */
+const struct gd_initiator_ops *gd_init_ops(const struct gd_init_opts *o);
+
 /* The option table fragment (ids GD_INIT_OPT_BASE ..) and its handler:
  * returns 0, -errno after a message, or 1 when id is not one of these. */
 #define GD_INIT_OPT_BASE 900
@@ -93,23 +108,9 @@ struct json_object;
 void gd_init_opts_to_json(const struct gd_init_opts *o, const char *producer, uint32_t qps,
 			  struct json_object *obj);
 /* The header line: " Initiator : proxy, producer host producer (no GPU), scope warp,
- * 1 CTAs x 32 threads, 1 proxy threads, 1024 ring slots, 1 QPs" */
-void gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uint32_t qps,
+ * 1 CTAs x 32 threads, 1 proxy threads, 1024 ring slots, 1 QPs"; false (buf "cpu")
+ * for the CPU initiator, which the header does not name. */
+bool gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uint32_t qps,
 			 char *buf, size_t len);
-
-/*
- * The IBGDA modes' entry (ibgda_hook.c, the IBGDA feature), called by the
- * engine for --initiator=ibgda or ibgda-cpudb before anything is opened:
- * with GDPERF_IBGDA_NIC=software-test-double it runs the whole test on the
- * software NIC test double and returns its exit code; otherwise it runs the
- * probe chain on the device the test would use (gd_dev_choose), prints every
- * step with its reason to out, and returns the exit code (3) after a message
- * naming the cause, the fix and the gd_doctor check (a non-mlx5 device names
- * --initiator=proxy), or -1 when the engine's own device rule should speak.
- * --ibgda_fallback lets ibgda become ibgda-cpudb (said so, never silently).
- */
-struct gd_bench_params;
-struct gd_bench_result;
-int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res);
 
 #endif

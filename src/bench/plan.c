@@ -8,8 +8,6 @@
 #include "gd.h"
 #include "gpu_buf.h"
 #include "ops.h"
-#include "ibgda_bench.h"
-#include "proxy_bench.h"
 
 void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r)
 {
@@ -142,6 +140,8 @@ static void plan_link(struct gd_link_cfg *k, const struct gd_bench_params *p)
 
 void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params *p)
 {
+	const struct gd_initiator_ops *ini;
+
 	memset(pl, 0, sizeof(*pl));
 	pl->op = gd_op_desc(p->op);
 	pl->alt = gd_op_alt(p);
@@ -153,12 +153,10 @@ void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params 
 	plan_memory(pl, p);
 	plan_loop(pl, p);
 	plan_link(&pl->link, p);
-	/* the loop per initiator (IBGDA on a ConnectX; the test double never
-	 * reaches the plan: it runs the whole test itself) */
-	pl->initiator = p->init.initiator == GD_INIT_PROXY ? &gd_loop_proxy :
-			p->init.initiator == GD_INIT_IBGDA ||
-					p->init.initiator == GD_INIT_IBGDA_CPUDB ? &gd_loop_ibgda :
-										   &gd_loop_cpu;
+	/* the loop of the initiator's table entry (IBGDA on a ConnectX; the test
+	 * double never reaches the plan: its entry's prepare runs the whole test) */
+	ini = gd_init_ops(&p->init);
+	pl->loop_ops = ini ? ini->loop : &gd_loop_cpu;
 }
 
 void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,

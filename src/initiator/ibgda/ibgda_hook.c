@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The IBGDA modes' entry (init_opts.h), owned by the IBGDA feature:
+ * The IBGDA modes' preparation (the table entry's prepare, ibgda_bench.h):
  *   - GDPERF_IBGDA_NIC=software-test-double: the whole test on the software
  *     NIC test double, in this process (ibgda_bench.c);
  *   - otherwise a ConnectX: the device the test would use (the one device
@@ -9,7 +9,7 @@
  *     (ibgda_loop.c over the DEVX backend ibgda_nic_devx.c: built, NEVER
  *     RUN on this workplace, which has no ConnectX).
  */
-#include "init_opts.h"
+#include "ibgda_bench.h"
 
 #include <errno.h>
 #include <string.h>
@@ -17,7 +17,6 @@
 #include "bench.h"
 #include "choose.h"
 #include "gd.h"
-#include "ibgda_bench.h"
 #include "ibgda_entry.h"
 #include "ibgda_nic.h"
 #include "log.h"
