@@ -7,11 +7,6 @@
 # SKIP (77) without libfabric in this build, or in a build outside the source tree
 # (quickstart-run runs the tree's own tools/).
 set -u
-# Under ASan (make distcheck), LeakSanitizer reports ~600 KB left by a library
-# libfabric loads and unloads (every frame '<unknown module>'; seen 2026-11-26
-# with Debian's libfabric 1.17): not gdperf's allocations, so leak detection is
-# off for these runs only; ASan and UBSan errors still fail them. Open item.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 src=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT

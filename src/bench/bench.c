@@ -39,7 +39,7 @@
 
 static void on_sigint(int sig)
 {
-	(void)sig;
+	gd_bench_signal = sig; /* no further size starts; the exit code is 128 + sig */
 	gd_bench_stop = 1; /* a timed run ends cleanly; side-channel waits give up */
 }
 
@@ -504,6 +504,12 @@ static int run_sizes(struct gd_bench *b, uint64_t *ops)
 					      gd_bench_lat_size(b, size, ops);
 		if (ret || size == b->plan.last_size)
 			break;
+		if (gd_bench_signal && !p->run_infinitely) {
+			/* the size in flight ended cleanly (a timed run); the rest is not run */
+			gd_oob_tell_interrupted(b->oob);
+			ret = -EINTR;
+			break;
+		}
 		ret = gd_oob_barrier(b->oob);
 		if (ret)
 			break;
@@ -676,6 +682,16 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 	return res->exit_code = code;
 }
 
+/* After a signal: 128 + the signal, and the report says so (bench_report.h).
+ * --run_infinitely runs until a signal by design: marked, its exit code kept. */
+static int report_signal(const struct gd_bench_params *p, FILE *out, int ret)
+{
+	int code = p->run_infinitely ? ret : gd_exit_signal(gd_bench_signal);
+
+	gd_report_signal(p, out, gd_bench_signal, code);
+	return code;
+}
+
 int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind kind)
 {
 	struct gd_bench_params p;
@@ -699,6 +715,8 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	ret = gd_bench_run_side(&p, prints ? stdout : NULL, res); /* --mpi: rank 0 prints */
+	if (gd_bench_signal)
+		ret = report_signal(&p, prints ? stdout : NULL, ret);
 	free(res);
 	if (gd_tool_flush_stdout() != GD_EXIT_OK && ret == GD_EXIT_OK)
 		ret = GD_EXIT_ENV; /* the report did not reach its file */

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+#include "config.h"
+
 #include "bench_report.h"
 
 #include <arpa/inet.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +202,26 @@ void gd_report_footer(const struct gd_report *r)
 }
 
 /* ---- JSON ---- */
+
+void gd_report_signal(const struct gd_bench_params *p, FILE *out, int sig, int code)
+{
+	const char *name = sigabbrev_np(sig) ? sigabbrev_np(sig) : "?";
+
+	if (!out)
+		return;
+	if (p->json) {
+		json_object *rec = gd_json_record("interrupted");
+
+		gd_json_add_str(rec, "signal", name);
+		gd_json_add_int(rec, "exit_code", code);
+		gd_json_emit(rec, out);
+		return;
+	}
+	fprintf(out, "# interrupted by SIG%s: %s; exit %d\n", name,
+		p->run_infinitely ? "--run_infinitely ends here" :
+				    "the rows above were measured before it, no size after",
+		code);
+}
 
 static void ibgda_json(const struct gd_report_initiator *ini, json_object *o)
 {

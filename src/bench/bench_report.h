@@ -54,6 +54,9 @@ void gd_report_waiting(const struct gd_report *r);
 /* The header block (device, QPs, MTU, GID...) and the table title. */
 void gd_report_header(const struct gd_report *r);
 void gd_report_footer(const struct gd_report *r);
+/* A signal stopped the tool: a line after the rows measured before it (or an
+ * "interrupted" JSON record) naming the signal and the exit code. out may be NULL. */
+void gd_report_signal(const struct gd_bench_params *p, FILE *out, int sig, int code);
 /* One size of a bandwidth test. */
 void gd_report_bw(const struct gd_report *r, const struct gd_bench_size_result *s);
 /* --run_infinitely: one interval's line. */

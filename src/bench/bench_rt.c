@@ -14,6 +14,7 @@
 #include "bench_rt.h"
 
 volatile sig_atomic_t gd_bench_stop;
+volatile sig_atomic_t gd_bench_signal;
 struct gd_clock gd_clock;
 
 const char *gd_clock_init(void)

@@ -9,6 +9,9 @@
 
 /* Set by the tool's SIGINT/SIGTERM handler; the engine reads and clears it. */
 extern volatile sig_atomic_t gd_bench_stop;
+/* The signal that interrupted the tool (gd_bench_main's handler), 0 if none.
+ * Never cleared: a timed run that ended cleanly on ^C runs no further size. */
+extern volatile sig_atomic_t gd_bench_signal;
 
 struct gd_clock {
 	int tsc;		/* stamps come from rdtsc */

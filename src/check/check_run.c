@@ -76,7 +76,7 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 			break;
 	}
 	if (gd_ck_stop) { /* cut short: not a measurement of the hardware */
-		m.exit_code = 128 + gd_ck_stop;
+		m.exit_code = gd_exit_signal(gd_ck_stop);
 		snprintf(m.error, sizeof(m.error), "interrupted by signal %d (%s)", (int)gd_ck_stop,
 			 strsignal(gd_ck_stop));
 	}
@@ -123,7 +123,19 @@ static int dry_run_json(const struct gd_ck_runs *rs, FILE *out)
 	return gd_json_emit(sum, out) ? GD_EXIT_ENV : 0;
 }
 
-static void dry_run(const struct gd_ck_runs *rs, FILE *out)
+/* The tests between hosts are planned by the ranks, not on one node: named, with why. */
+static void dry_run_hosts(const struct gd_ck_spec *s, FILE *out)
+{
+	char name[GD_CK_NAME];
+
+	for (size_t i = 0; i < s->ntests; i++)
+		if (s->tests[i].pairs == GD_CK_HOSTS)
+			fprintf(out, "%-20s not in this plan: %s\n",
+				gd_ck_tty(s->tests[i].name, name, sizeof(name)),
+				gd_ck_skip_reason(GD_CK_SKIP_NO_LAUNCH));
+}
+
+static void dry_run(const struct gd_ck_spec *s, const struct gd_ck_runs *rs, FILE *out)
 {
 	char cmd[600], line[16], pcie[16];
 
@@ -141,6 +153,7 @@ static void dry_run(const struct gd_ck_runs *rs, FILE *out)
 			gd_ck_tty(r->t->name, name, sizeof(name)),
 			gd_ck_tty(r->label, label, sizeof(label)), r->cls, line, pcie, cmd);
 	}
+	dry_run_hosts(s, out);
 	fprintf(out, "%zu run(s); nothing was run (--dry-run)\n", rs->n);
 }
 
@@ -266,7 +279,7 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		if (o->json)
 			ret = dry_run_json(&rs, stdout);
 		else
-			dry_run(&rs, stdout);
+			dry_run(s, &rs, stdout);
 		if (o->plot)
 			ret = plot_plan(&rs, o->plot);
 		goto out;

@@ -98,7 +98,7 @@ int gd_ck_exit_code(const struct gd_ck_report *r)
 	bool fail = false, error = false;
 
 	if (r->interrupted)
-		return 128 + r->interrupted;
+		return gd_exit_signal(r->interrupted);
 	for (size_t i = 0; i < r->n; i++) {
 		fail |= r->items[i].status == GD_CK_FAIL;
 		error |= r->items[i].status == GD_CK_ERROR;

@@ -13,6 +13,14 @@ enum gd_exit {
 	GD_EXIT_ENV = 3,   /* the environment cannot run it: no device, no GPU, no permission */
 };
 
+/* A tool that a signal (SIGINT, SIGTERM) stopped exits 128 + the signal, as a
+ * shell reports a command the signal killed: 130 for ^C, 143 for SIGTERM. Its
+ * report says "interrupted" and keeps what was measured before the signal. */
+static inline int gd_exit_signal(int sig)
+{
+	return 128 + sig;
+}
+
 /* Version of every JSON record gdperf prints ("schema" field). */
 #define GD_JSON_SCHEMA 1
 

@@ -86,18 +86,10 @@ static int accept_one(struct gd_ofi *f, uint32_t i)
 	return wait_event(f, FI_CONNECTED, NULL);
 }
 
-/*
- * RDM: an endpoint connects on its first message (shm maps the peer's region
- * and waits for its answer, rxm/tcp opens a socket: 13 ms to 1 s here), which
- * would otherwise fall inside the first timed window. One empty write to the
- * peer's region, waited for here, moves that out of the measurement (fabtests
- * does the same through its address exchange over the fabric). Both sides do
- * it, so each drives the other's progress while it waits. Endpoints without
- * FI_RMA (send, atomics) connect on their first message as before.
- */
-static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remote)
+/* One empty write and its completion, until t0 + limit: 0, or -errno/-FI_* as it failed. */
+static ssize_t warm_once(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remote,
+			 uint64_t t0, uint64_t limit)
 {
-	uint64_t t0 = gd_now_ns(), limit = (uint64_t)f->cfg.timeout_ms * 1000000ull;
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)f->mr_base, .iov_len = 0 };
 	struct fi_rma_iov rma = { .addr = remote->vaddr, .len = 0, .key = remote->fab_key };
 	struct fi_msg_rma m = { .msg_iov = &iov, .desc = &f->desc, .iov_count = 1,
@@ -125,10 +117,36 @@ static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 		fi_cq_readerr(f->scq.cq, &err, 0);
 		ret = -(ssize_t)err.err;
 	}
+	return ret ? ret : -FI_ETIMEDOUT;
+}
+
+/*
+ * RDM: an endpoint connects on its first message (shm maps the peer's region
+ * and waits for its answer, rxm/tcp opens a socket: 13 ms to 1 s here), which
+ * would otherwise fall inside the first timed window. One empty write to the
+ * peer's region, waited for here, moves that out of the measurement (fabtests
+ * does the same through its address exchange over the fabric). Both sides do
+ * it, so each drives the other's progress while it waits. Both connecting at
+ * once can fail the first write with EAGAIN (rxm settles the crossed
+ * connections; seen on tcp;ofi_rxm under load): it is written again until
+ * --timeout. Endpoints without FI_RMA (send, atomics) connect on their first
+ * message as before.
+ */
+static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remote)
+{
+	uint64_t t0 = gd_now_ns(), limit = (uint64_t)f->cfg.timeout_ms * 1000000ull;
+	ssize_t ret;
+
+	do
+		ret = warm_once(f, i, remote, t0, limit);
+	while ((ret == -FI_EAGAIN || ret == -EAGAIN) && gd_now_ns() - t0 < limit);
+	if (!ret)
+		return 0;
 	gd_error("libfabric endpoint %u on provider %s: the first message to the peer failed (%s): is "
 		 "the peer running the same --provider, and does its address route here?", i, f->prov,
-		 ret ? fi_strerror((int)-ret) : "got no completion within --timeout");
-	return ret == -FI_EAGAIN || !ret ? -ETIMEDOUT : -ECONNREFUSED;
+		 ret == -FI_ETIMEDOUT || ret == -FI_EAGAIN ? "got no completion within --timeout" :
+							    fi_strerror((int)-ret));
+	return ret == -FI_EAGAIN || ret == -FI_ETIMEDOUT ? -ETIMEDOUT : -ECONNREFUSED;
 }
 
 int gd_ofi_connect(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remote)

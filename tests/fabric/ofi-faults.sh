@@ -65,4 +65,44 @@ wait $cpid
 rc=$?
 [ $rc = 1 ] || { echo "FAIL: killed server: client exit $rc, expected 1"; cat "$tmp/kill2.c"; fail=1; }
 echo "ok: killed server: client exit $rc"
+
+# A signal ends all of the tool's work (issue 19): the interrupted side prints
+# what it measured, a line (or a JSON record) naming the signal, and exits
+# 128 + the signal; no size after it runs; the peer is told and exits 1.
+# sig_case NAME SIGNAL SIDE(s|c) "OPTIONS" WANT_SERVER WANT_CLIENT [CLIENT_OPTION]
+sig_case() {
+	local name=$1 sig=$2 side=$3 opts=$4 ws=$5 wc=$6 copt=${7:-} rs rc
+	next_port
+	# shellcheck disable=SC2086
+	timeout 60 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp $opts >"$tmp/$name.s" 2>&1 &
+	spid=$!
+	sleep 0.3
+	# shellcheck disable=SC2086
+	timeout 60 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp $opts $copt 127.0.0.1 >"$tmp/$name.c" 2>&1 &
+	cpid=$!
+	started "$tmp/$name.s"
+	sleep 0.5
+	if [ "$side" = s ]; then kill -"$sig" $spid; else kill -"$sig" $cpid; fi
+	wait $cpid; rc=$?
+	wait $spid; rs=$?
+	if [ "$rs" = "$ws" ] && [ "$rc" = "$wc" ]; then echo "ok: $name: server exit $rs, client exit $rc"
+	else echo "FAIL: $name: server exit $rs client $rc (expected $ws $wc)"; tail -3 "$tmp/$name.s" "$tmp/$name.c"; fail=1; fi
+}
+# ^C on the client of a timed sweep: the size in flight ends, no other starts
+sig_case sweep-int INT c "-a -D 1 --timeout 5" 1 130
+expect sweep-int "$tmp/sweep-int.c" "^# interrupted by SIGINT: .*; exit 130"
+expect sweep-int "$tmp/sweep-int.s" "the peer was interrupted"
+if grep -q '^ 8388608 ' "$tmp/sweep-int.c"; then echo "FAIL: sweep-int: the sweep ran to its end after ^C"; fail=1; fi
+# SIGTERM (a Slurm time limit) on the server of a counted run: exit 143, the client is told
+sig_case count-term TERM s "-n 100000000 --timeout 5" 143 1
+expect count-term "$tmp/count-term.s" "^# interrupted by SIGTERM: .*; exit 143"
+expect count-term "$tmp/count-term.c" "the peer was interrupted"
+# --json: the last record says interrupted, with the exit code
+sig_case json-term TERM c "-n 100000000 --timeout 5" 1 143 --json
+tail -n 1 "$tmp/json-term.c" | grep -q '"type": *"interrupted".*"signal": *"TERM".*"exit_code": *143' &&
+	echo "ok: json-term: the last JSON record is 'interrupted'" ||
+	{ echo "FAIL: json-term: last line $(tail -n 1 "$tmp/json-term.c")"; fail=1; }
+tail -n 1 "$tmp/json-term.c" >"$tmp/json-term.jsonl"
+python3 "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp/json-term.jsonl" ||
+	{ echo "FAIL: json-term: the record is not as doc/json.md says"; fail=1; }
 exit $fail

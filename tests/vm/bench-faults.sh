@@ -131,12 +131,13 @@ start_server two-clients gd_write_bw "$c -D 6" && {
 
 # 10. ^C mid-run (a 20 s timed run). To the server: it tells the client, which
 # names the interrupt instead of "closed the side channel: did it exit or
-# crash?" (exit 1 both). To the client: ^C ends the run early, as the end of
-# -D would, with a report on both sides (exit 0); a latency server never
-# stops a ping-pong on its own.
-# int_case SIDE TOOL RC SERVER_RE CLIENT_RE
+# crash?"; the server exits 130 (128 + SIGINT), the client 1. To the client: ^C
+# ends the run early, as the end of -D would, with a report on both sides; the
+# client's ends with a line naming the signal and exits 130, the server 0; a
+# latency server never stops a ping-pong on its own.
+# int_case SIDE TOOL SERVER_RC CLIENT_RC SERVER_RE CLIENT_RE
 int_case() {
-	local side=$1 tool=$2 want=$3 sre=$4 cre=$5 name=int-$1-$2
+	local side=$1 tool=$2 ws=$3 wc=$4 sre=$5 cre=$6 name=int-$1-$2
 	start_server $name gd_$tool "$c -D 20" || return
 	"$BIN/gd_$tool" -p $PORT $c -D 20 $IP > "$WORK/$name.c" 2>&1 &
 	cpid=$!
@@ -144,12 +145,14 @@ int_case() {
 	t0=$SECONDS
 	if [ "$side" = server ]; then kill -INT $spid; else kill -INT $cpid; fi
 	wait $cpid; crc=$?; wait $spid; src=$?
-	expect $name server $src "$want" $((SECONDS - t0)) $SLACK "$WORK/$name.s" "$sre"
-	expect $name client $crc "$want" $((SECONDS - t0)) $SLACK "$WORK/$name.c" "$cre"
+	expect $name server $src "$ws" $((SECONDS - t0)) $SLACK "$WORK/$name.s" "$sre"
+	expect $name client $crc "$wc" $((SECONDS - t0)) $SLACK "$WORK/$name.c" "$cre"
 }
 for tool in write_bw send_lat; do
-	int_case server $tool 1 'interrupted' 'server .* reported: the peer was interrupted'
-	int_case client $tool 0 '^ (65536|2) ' '^ (65536|2) '
+	int_case server $tool 130 1 '# interrupted by SIGINT: .*exit 130' 'server .* reported: the peer was interrupted'
+	int_case client $tool 0 130 '^ (65536|2) ' '# interrupted by SIGINT: .*exit 130'
+	grep -Eq '^ (65536|2) ' "$WORK/int-client-$tool.c" && ok "int-client-$tool: the client's rows are kept" ||
+		ko "int-client-$tool: no row before the interrupt line: $(tail -3 "$WORK/int-client-$tool.c")"
 done
 
 # 11. a device name that does not exist: a usage error listing the devices (exit 2)

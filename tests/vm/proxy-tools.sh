@@ -85,7 +85,7 @@ for tool in write_bw read_bw; do
 	wait $cpid; rc=$?
 	expect proxy-kill-server-$tool client $rc 1 $((SECONDS - t0)) $SLACK "$WORK/proxy-kill-server-$tool.c" 'went away|closed|reset|completion error|no completion'
 done
-# ^C on the client: both end
+# ^C on the client: both end, the client with 128 + SIGINT
 start_server proxy-sigint gd_write_bw "$f $LONG" && {
 	"$BIN/gd_write_bw" -p $PORT $f $LONG $IP > "$WORK/proxy-sigint.c" 2>&1 &
 	cpid=$!
@@ -93,7 +93,7 @@ start_server proxy-sigint gd_write_bw "$f $LONG" && {
 	t0=$SECONDS
 	kill -INT $cpid
 	wait $cpid; crc=$?; wait $spid; src=$?
-	expect proxy-sigint client $crc 1 $((SECONDS - t0)) $SLACK "$WORK/proxy-sigint.c" 'interrupted'
+	expect proxy-sigint client $crc 130 $((SECONDS - t0)) $SLACK "$WORK/proxy-sigint.c" 'interrupted by SIGINT'
 	expect proxy-sigint server $src 1 $((SECONDS - t0)) $SLACK "$WORK/proxy-sigint.s" 'interrupted|went away|closed'
 }
 # link down mid-run: both sides end within the deadline
