@@ -69,6 +69,16 @@ const char *gd_producer_name(enum gd_producer p)
 	return (unsigned)p < GD_PRODUCER_COUNT ? producer_names[p] : "?";
 }
 
+bool gd_init_cpu_doorbell(const struct gd_init_opts *o)
+{
+	return o->initiator == GD_INIT_IBGDA_CPUDB;
+}
+
+void gd_init_set_cpu_doorbell(struct gd_init_opts *o)
+{
+	o->initiator = GD_INIT_IBGDA_CPUDB;
+}
+
 static int u32_arg(const char *opt, const char *arg, uint64_t min, uint64_t max, uint32_t *out)
 {
 	uint64_t v;

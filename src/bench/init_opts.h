@@ -72,6 +72,10 @@ void gd_init_opts_defaults(struct gd_init_opts *o);
 const char *gd_initiator_name(enum gd_initiator i); /* "cpu", "proxy", "ibgda", "ibgda-cpudb" */
 const char *gd_scope_name(enum gd_scope s);         /* "thread", "warp", "block" */
 const char *gd_producer_name(enum gd_producer p);   /* "auto", "gpu", "host" */
+/* IBGDA: a CPU thread rings the doorbell (ibgda-cpudb), not the GPU; the
+ * setter is --ibgda_fallback's, which turns ibgda into ibgda-cpudb */
+bool gd_init_cpu_doorbell(const struct gd_init_opts *o);
+void gd_init_set_cpu_doorbell(struct gd_init_opts *o);
 
 /* The producer a report names when no GPU produces (proxy host producers). */
 #define GD_HOST_PRODUCER_LABEL "host producer (no GPU)"

@@ -40,7 +40,7 @@ int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_re
 		return -1; /* no such device or port: the engine's device rule says so */
 	snprintf(name, sizeof(name), "%s", hca.name);
 	gd_rdma_free_hca(&hca);
-	ret = gd_ibgda_prepare(&p->machine, name, o->initiator == GD_INIT_IBGDA_CPUDB,
+	ret = gd_ibgda_prepare(&p->machine, name, gd_init_cpu_doorbell(o),
 			       o->ibgda_fallback, 0, p->json ? stderr : out, stderr, &plan);
 	if (ret)
 		return ret;
