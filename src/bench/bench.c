@@ -409,9 +409,10 @@ static int open_ofi(struct gd_bench *b)
 	if (ret)
 		return ret;
 	gd_oob_local_addr(b->oob, &b->ofi->self, &len);
-	/* a passive side waits on the side channel: drive the provider there */
-	if (!b->plan.roles.initiator && !b->plan.roles.receiver)
-		gd_oob_set_idle(b->oob, gd_ofi_progress, b->ofi);
+	/* while it waits on the side channel, a side drives the provider: every
+	 * side until the setup barrier (the client's first write waits on the
+	 * server's progress, gd_ofi_connect), a passive side for the whole run */
+	gd_oob_set_idle(b->oob, gd_ofi_progress, b->ofi);
 	/* what the report and the plan read of a device */
 	snprintf(b->p.fab.provider, sizeof(b->p.fab.provider), "%s", b->ofi->prov);
 	snprintf(b->p.fab.fabric_name, sizeof(b->p.fab.fabric_name), "%s", b->ofi->fabric_name);
@@ -458,7 +459,10 @@ static int setup_ofi(struct gd_bench *b)
 	ret = ret ?: finish_qps(b);
 	if (ret && ret != -ECONNABORTED)
 		gd_oob_send_error(b->oob, setup_exit_code(ret), "libfabric setup failed on its side");
-	return ret ?: gd_oob_barrier(b->oob);
+	ret = ret ?: gd_oob_barrier(b->oob);
+	if (pl->roles.initiator || pl->roles.receiver) /* its loops poll: none from now on */
+		gd_oob_set_idle(b->oob, NULL, NULL);
+	return ret;
 }
 #endif
 

@@ -125,12 +125,13 @@ static ssize_t warm_once(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn
  * and waits for its answer, rxm/tcp opens a socket: 13 ms to 1 s here), which
  * would otherwise fall inside the first timed window. One empty write to the
  * peer's region, waited for here, moves that out of the measurement (fabtests
- * does the same through its address exchange over the fabric). Both sides do
- * it, so each drives the other's progress while it waits. Both connecting at
- * once can fail the first write with EAGAIN (rxm settles the crossed
- * connections; seen on tcp;ofi_rxm under load): it is written again until
- * --timeout. Endpoints without FI_RMA (send, atomics) connect on their first
- * message as before.
+ * does the same through its address exchange over the fabric). The client
+ * alone writes it, while the server drives its provider in the setup barrier
+ * (gd_oob_set_idle): when both sides wrote, tcp;ofi_rxm opened two crossed
+ * connections and closed one later, under a write in flight (ENOTCONN in the
+ * proxy's write latency), or failed the first write with EAGAIN; EAGAIN is
+ * still written again until --timeout. Endpoints without FI_RMA (send,
+ * atomics) connect on their first message as before.
  */
 static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remote)
 {
@@ -175,7 +176,7 @@ int gd_ofi_connect(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 			 fi_strerror(ret < 0 ? -ret : FI_EINVAL));
 		return -EINVAL;
 	}
-	return f->info->caps & FI_RMA ? warm_up(f, i, remote) : 0;
+	return f->info->caps & FI_RMA && !f->cfg.server ? warm_up(f, i, remote) : 0;
 }
 
 void gd_ofi_qp_run(struct gd_ofi *f, uint32_t i, struct gd_qp_run *q,

@@ -96,7 +96,8 @@ if grep -q '^ 8388608 ' "$tmp/sweep-int.c"; then echo "FAIL: sweep-int: the swee
 # SIGTERM (a Slurm time limit) on the server of a counted run: exit 143, the client is told
 sig_case count-term TERM s "-n 100000000 --timeout 5" 143 1
 expect count-term "$tmp/count-term.s" "^# interrupted by SIGTERM: .*; exit 143"
-expect count-term "$tmp/count-term.c" "the peer was interrupted"
+# the client hears of it on the side channel, or first sees the endpoint go (a race)
+expect count-term "$tmp/count-term.c" "the peer was interrupted|endpoint went away"
 # --json: the last record says interrupted, with the exit code
 sig_case json-term TERM c "-n 100000000 --timeout 5" 1 143 --json
 tail -n 1 "$tmp/json-term.c" | grep -q '"type": *"interrupted".*"signal": *"TERM".*"exit_code": *143' &&
