@@ -140,6 +140,13 @@ struct gd_initiator_ops {
 	/* it posts through verbs unless told otherwise: with no --fabric given it
 	 * takes verbs before the machine's fabric rule (as -d and -R do) */
 	bool verbs_first;
+	/* a latency sample is one put and its quiet, timed by the producer: the
+	 * client alone puts, the server is its target (or the receiver that
+	 * re-posts), never a ping-pong. Both putting at once left nobody
+	 * re-posting receives (send_lat stalled once rx_depth ran out) and, over
+	 * libfabric, nobody driving the progress a delivery-complete write waits
+	 * for on its target. */
+	bool put_quiet_lat;
 	/* option conflicts of this initiator: 0 or -EINVAL after a message (NULL: none) */
 	int (*check)(const struct gd_bench_params *p);
 	/* why it cannot run over libfabric with p (NULL: it can), and *option, the

@@ -13,14 +13,12 @@ void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r)
 {
 	bool client = p->role == GD_ROLE_CLIENT;
 	bool lat = p->kind == GD_KIND_LAT;
-	/* ping-pong latency tests (write, send) have both sides initiate. A proxy
-	 * latency sample is one put and its quiet, timed by the producer: the
-	 * client alone puts, the server is its target (or receiver, re-posting).
-	 * Both putting at once left nobody re-posting receives (send_lat stalled
-	 * once rx_depth ran out) and, over libfabric, nobody driving the progress
-	 * a delivery-complete write waits for on its target. */
+	const struct gd_initiator_ops *ini = gd_init_ops(&p->init);
+	/* ping-pong latency tests (write, send) have both sides initiate, but for
+	 * an initiator whose latency sample is one put and its quiet (the proxy:
+	 * loop.h, put_quiet_lat) the client alone puts */
 	bool pingpong = lat && (p->op == GD_OP_WRITE || p->op == GD_OP_SEND) &&
-			p->init.initiator != GD_INIT_PROXY;
+			!(ini && ini->put_quiet_lat);
 	bool both = p->bidirectional || pingpong;
 
 	r->initiator = client || both;

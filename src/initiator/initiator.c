@@ -9,6 +9,7 @@
 static const struct gd_initiator_ops proxy = {
 	.loop = &gd_loop_proxy,
 	.verbs_first = true,
+	.put_quiet_lat = true,
 	.check = gd_proxy_bench_check,
 	.ofi_conflict = gd_proxy_ofi_conflict,
 };
