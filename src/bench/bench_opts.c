@@ -723,6 +723,14 @@ static int check_memory(struct gd_bench_params *p)
 		gd_error("--gpu_staging needs --use_cuda or --use_cuda_bus_id");
 		return -EINVAL;
 	}
+	/* the CPU loop's write ping-pong spins on the last byte of its buffer */
+	if (cuda && !p->gpu_staging && p->kind == GD_KIND_LAT && p->op == GD_OP_WRITE &&
+	    !p->write_with_imm && p->init.initiator == GD_INIT_CPU) {
+		gd_error("--use_cuda: the write ping-pong polls the last byte of its buffer from the CPU, "
+			 "which cannot read GPU memory (it crashed); add --write_with_imm (each reply "
+			 "is a completion) or --gpu_staging, or use gd_send_lat");
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -66,6 +66,9 @@ struct gd_loop_cfg {
 	struct gd_init_opts init;	/* --initiator and its shape (proxy, IBGDA) */
 	char pin_cores[GD_BENCH_CORES_MAX]; /* --pin_cores (a proxy pins its threads) */
 	int producer_cuda;		/* the proxy's GPU producer: --use_cuda's index, else 0 */
+	/* the fabric moves the GPU buffers with CUDA copies (gd_fabric_ofi_copies_gpu),
+	 * which wait for a running producer kernel */
+	bool gpu_copies;
 };
 
 struct gd_loop {

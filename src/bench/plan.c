@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "conn.h"
+#include "fabric_rule.h"
 #include "gd.h"
 #include "gpu_buf.h"
 #include "ops.h"
@@ -179,6 +180,8 @@ void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
 	if (!l->cq_mod)
 		l->cq_mod = 1;
 	l->max_inline = c->max_inline;
+	l->gpu_copies = p->fab.fabric == GD_FABRIC_OFI && (p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0]) &&
+			gd_fabric_ofi_copies_gpu(p->fab.provider);
 	snprintf(l->dev_name, sizeof(l->dev_name), "%s", c->dev_name);
 	snprintf(pl->mem_spec.nic, sizeof(pl->mem_spec.nic), "%s", c->dev_name);
 }

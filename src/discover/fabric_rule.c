@@ -14,6 +14,17 @@ const char *gd_fabric_kind_name(enum gd_fabric_kind f)
 	return (unsigned)f < GD_FABRIC_COUNT ? n[f] : "?";
 }
 
+bool gd_fabric_ofi_copies_gpu(const char *prov)
+{
+	static const char *const soft[] = { "shm", "sm2", "tcp", "udp", "sockets" };
+	size_t n = strcspn(prov, ";");
+
+	for (size_t i = 0; i < sizeof(soft) / sizeof(soft[0]); i++)
+		if (strlen(soft[i]) == n && !strncmp(prov, soft[i], n))
+			return true;
+	return false;
+}
+
 int gd_fabric_dev_is_efa(const struct gd_machine *m, const char *dev)
 {
 	char drv[64] = "";

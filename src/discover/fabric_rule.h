@@ -12,6 +12,7 @@
 #ifndef GD_FABRIC_RULE_H
 #define GD_FABRIC_RULE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "machine.h"
@@ -33,5 +34,10 @@ void gd_fabric_choose(const struct gd_machine *m, struct gd_fabric_choice *c);
 /* Whether RDMA device dev is an EFA (driver efa, or a name efa*). */
 int gd_fabric_dev_is_efa(const struct gd_machine *m, const char *dev);
 const char *gd_fabric_kind_name(enum gd_fabric_kind f); /* "auto", "verbs", "ofi" */
+/* Whether libfabric provider prov (its name, or a layered "tcp;ofi_rxm") moves
+ * GPU memory with CUDA copies instead of a NIC's DMA: the software providers
+ * (shm, sm2, tcp, udp, sockets). Such a copy waits for every kernel running on
+ * the GPU, so it never completes under a persistent producer kernel. */
+bool gd_fabric_ofi_copies_gpu(const char *prov);
 
 #endif

@@ -112,6 +112,43 @@ static bool has_domain(const struct gd_fabric_opts *o, struct fi_info *all, char
 	return false;
 }
 
+/* The providers of this libfabric that register GPU memory (FI_HMEM), as
+ * "shm, verbs;ofi_rxm"; "" when none does (a libfabric built without CUDA). */
+static void hmem_providers(char *buf, size_t len)
+{
+	struct fi_info *h = fi_allocinfo(), *all = NULL;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if (!h)
+		return;
+	h->caps = FI_HMEM;
+	h->domain_attr->mr_mode = OFI_MR_MODES | FI_MR_HMEM;
+	if (!fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &all))
+		for (struct fi_info *i = all; i && off + 40 < len; i = i->next)
+			if (!strstr(buf, i->fabric_attr->prov_name))
+				off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+							i->fabric_attr->prov_name);
+	fi_freeinfo(all);
+	fi_freeinfo(h);
+}
+
+static int explain_no_hmem(const struct gd_ofi_cfg *c, const char *offer)
+{
+	char with[256];
+
+	hmem_providers(with, sizeof(with));
+	if (!with[0])
+		gd_error("libfabric provider '%s' offers no FI_HMEM (GPU memory): this libfabric was "
+			 "built without CUDA (Debian's is); use a libfabric built with CUDA "
+			 "(--with-cuda), or drop --use_cuda. It offers: %s", c->o->provider, offer);
+	else
+		gd_error("libfabric provider '%s' offers no FI_HMEM (GPU memory); in this libfabric "
+			 "these do: %s. Use one of them (--provider), or drop --use_cuda. '%s' offers: "
+			 "%s", c->o->provider, with, c->o->provider, offer);
+	return -ENOTSUP;
+}
+
 /* fi_getinfo found nothing: is the provider unknown, or does it lack what
  * the test needs? Either is a usage error (exit 2) with the fix. */
 static int explain_nodata(const struct gd_ofi_cfg *c)
@@ -138,12 +175,8 @@ static int explain_nodata(const struct gd_ofi_cfg *c)
 	}
 	describe_offer(all, offer, sizeof(offer));
 	fi_freeinfo(all);
-	if (c->hmem) {
-		gd_error("libfabric provider '%s' offers no FI_HMEM (GPU memory): this libfabric was "
-			 "built without CUDA (Debian's is); use a libfabric built with CUDA "
-			 "(--with-cuda), or drop --use_cuda. It offers: %s", c->o->provider, offer);
-		return -ENOTSUP;
-	}
+	if (c->hmem)
+		return explain_no_hmem(c, offer);
 	gd_error("libfabric provider '%s' has no %s endpoint with %s%s for this test; it offers: "
 		 "%s. Use another --ep or --provider (shm has atomics on one host)", c->o->provider,
 		 gd_ep_type_name(c->o->ep), caps_needed(c),

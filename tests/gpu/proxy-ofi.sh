@@ -5,8 +5,9 @@
 #   --initiator=cpu, and --initiator=proxy with the CUDA producer kernel
 #   (GPU kernel -> ring -> proxy threads -> fi_write/fi_read/fi_atomic/fi_send
 #   -> the peer's buffer) and with host producer threads,
-#   host memory and GPU memory (--use_cuda=0: FI_HMEM; a libfabric built
-#   without CUDA must refuse with exit 3 and the fix),
+#   host memory and GPU memory (--use_cuda=0: FI_HMEM, with the libfabric
+#   built with CUDA that gpu-pack puts in lib/ofi-cuda when GD_OFI_CUDA is set;
+#   a libfabric or a provider without it must refuse with exit 3 and the fix),
 #   every tool, --validate on, JSON for the figures.
 # Plus the verbs cells the machine cannot run (no RDMA device: exit 3).
 # One table row per cell (cells.bash). Fails when a cell that ran failed or a
@@ -26,6 +27,7 @@ iters=${GD_OFI_ITERS:-2000}
 work=$(mktemp -d /tmp/gd-ofi.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 port=$((20000 + RANDOM % 20000))
+ofi_cuda=${GD_OFI_CUDA_LIB:-$here/../../lib/ofi-cuda}
 fail=0
 
 # pair NAME TOOL ARGS: server and client on loopback, both bounded; sets rc
@@ -51,7 +53,11 @@ run_cell() { # TOOL INITIATOR MEMORY TRANSPORT PRODUCER ARGS...
 	local tool=$1 ini=$2 mem=$3 tp=$4 prod=$5 name st why rate p50 compl
 	shift 5
 	name="$tool-$ini-$mem-${tp//\//-}-$prod"
+	local ld=${LD_LIBRARY_PATH:-}
+	# GPU memory needs a libfabric built with CUDA: gpu-pack's lib/ofi-cuda (GD_OFI_CUDA)
+	[ "$mem" = cuda ] && [ -e "$ofi_cuda/libfabric.so.1" ] && export LD_LIBRARY_PATH="$ofi_cuda${ld:+:$ld}"
 	pair "$name" "$tool" "$@" --json
+	export LD_LIBRARY_PATH="$ld"
 	st=$(cell_status $rc)
 	why="exit $rc"
 	[ $rc -ne 0 ] && why="exit $rc: $(cell_reason "$work/$name.c" "$work/$name.s")"

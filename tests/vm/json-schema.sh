@@ -58,6 +58,26 @@ done
 # results.windows/ci95_rel/converged: the adaptive sweep (-a, default --precision)
 jpair write_bw-a gd_write_bw "$c -a" "$c -a $IP" 180
 jpair send_bw-b gd_send_bw "$c -b -n 200" "$c -b -n 200 $IP"
+# the 'interrupted' record: a client stopped by SIGTERM mid-sweep (exit 143)
+next_port
+timeout -s KILL 60 "$BIN/gd_write_bw" --json -p $PORT $c -a -D 1 >"$J/interrupted.s.jsonl" 2>"$WORK/interrupted.s.err" &
+spid=$!
+if wait_listen $PORT; then
+	timeout -s KILL 60 "$BIN/gd_write_bw" --json -p $PORT $c -a -D 1 $IP >"$J/interrupted.c.jsonl" 2>"$WORK/interrupted.c.err" &
+	cpid=$!
+	sleep 3
+	kill -TERM $cpid
+	wait $cpid; crc=$?
+	wait $spid
+	if [ $crc = 143 ] && tail -n 1 "$J/interrupted.c.jsonl" | grep -q '"type": *"interrupted"'; then
+		ok "SIGTERM: exit 143, the last record is 'interrupted'"
+	else
+		ko "SIGTERM: client exit $crc, last record: $(tail -n 1 "$J/interrupted.c.jsonl")"
+	fi
+else
+	kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null
+	ko "interrupted: server never listened"
+fi
 jpair write_bw-R gd_write_bw "$c -R -n 200" "$c -R -n 200 $IP"
 jpair read_lat-R gd_read_lat "$c -R -n 100" "$c -R -n 100 $IP"
 P="--initiator=proxy --validate"

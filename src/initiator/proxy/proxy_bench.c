@@ -480,6 +480,19 @@ static int choose_producer(const struct gd_loop_cfg *c, struct pb_state *st)
 		host_producer(st, "--producer host");
 		return 0;
 	}
+	if (c->gpu_copies && want == GD_PRODUCER_GPU) {
+		gd_error("--initiator=proxy --producer gpu: the libfabric provider on %s moves GPU "
+			 "memory with CUDA copies, which wait for the running producer kernel (it would "
+			 "never finish); "
+			 "use --producer host, or host memory (drop --use_cuda), or a NIC with "
+			 "GPUDirect (--fabric verbs, or libfabric's efa)", c->dev_name);
+		return -ENOTSUP;
+	}
+	if (c->gpu_copies) {
+		host_producer(st, "default: the provider copies GPU memory with CUDA, which waits "
+				  "for a producer kernel");
+		return 0;
+	}
 	if (want == GD_PRODUCER_AUTO && !cuda_finds_device(st->why, sizeof(st->why))) {
 		host_producer(st, st->why);
 		return 0;
