@@ -697,7 +697,9 @@ static int check_report(struct gd_bench_params *p)
 	return 0;
 }
 
-static int check_memory(struct gd_bench_params *p)
+/* ini: the initiator's table entry (NULL when none was handed over: then the
+ * CPU initiator is the one that can run) */
+static int check_memory(struct gd_bench_params *p, const struct gd_initiator_ops *ini)
 {
 	bool cuda = p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0];
 	uint64_t need = gd_bench_mem_estimate(p), max = gd_host_mem_max();
@@ -725,7 +727,7 @@ static int check_memory(struct gd_bench_params *p)
 	}
 	/* the CPU loop's write ping-pong spins on the last byte of its buffer */
 	if (cuda && !p->gpu_staging && p->kind == GD_KIND_LAT && p->op == GD_OP_WRITE &&
-	    !p->write_with_imm && p->init.initiator == GD_INIT_CPU) {
+	    !p->write_with_imm && (!ini || ini->lat_polls_buffer)) {
 		gd_error("--use_cuda: the write ping-pong polls the last byte of its buffer from the CPU, "
 			 "which cannot read GPU memory (it crashed); add --write_with_imm (each reply "
 			 "is a completion) or --gpu_staging, or use gd_send_lat");
@@ -770,7 +772,7 @@ int gd_bench_check(struct gd_bench_params *p)
 	if (gd_params_check(p)) /* the listed ranges, for callers without a command line */
 		return -EINVAL;
 	if ((ret = check_sizes(p)) || (ret = check_length(p)) || (ret = check_queues(p)) ||
-	    (ret = check_report(p)) || (ret = check_memory(p)) ||
+	    (ret = check_report(p)) || (ret = check_memory(p, ini)) ||
 	    (ret = gd_init_opts_check(&p->init)) || (ini && ini->check && (ret = ini->check(p))) ||
 	    (ret = check_fabric(p, ini)))
 		return ret;

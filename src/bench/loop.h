@@ -150,6 +150,9 @@ struct gd_initiator_ops {
 	 * libfabric, nobody driving the progress a delivery-complete write waits
 	 * for on its target. */
 	bool put_quiet_lat;
+	/* its write latency ping-pong polls the last byte of the buffer from the
+	 * CPU (gd_loop_cpu): GPU memory needs --write_with_imm or --gpu_staging */
+	bool lat_polls_buffer;
 	/* option conflicts of this initiator: 0 or -EINVAL after a message (NULL: none) */
 	int (*check)(const struct gd_bench_params *p);
 	/* why it cannot run over libfabric with p (NULL: it can), and *option, the

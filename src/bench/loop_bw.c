@@ -709,4 +709,4 @@ const struct gd_loop_ops gd_loop_cpu = {
 	.run_lat = gd_loop_cpu_lat,
 };
 
-const struct gd_initiator_ops gd_initiator_cpu = {.loop = &gd_loop_cpu};
+const struct gd_initiator_ops gd_initiator_cpu = {.loop = &gd_loop_cpu, .lat_polls_buffer = true};
