@@ -20,7 +20,7 @@
 #include "sysfs.h"
 
 enum { O_JSON = 1, O_JUNIT, O_EXAMPLE, O_MATRIX, O_PLOT, O_DRY_RUN, O_TOPOLOGY, O_PORT,
-       O_DURATION, O_SIZE, O_PROM, O_BUNDLE, O_SUITE };
+       O_DURATION, O_SIZE, O_PROM, O_BUNDLE, O_SUITE, O_KEEP_GOING };
 
 static const struct gd_opt check_opts[] = {
 	{ "json", 'j', GD_NO_ARG, NULL, "print JSON Lines instead of the table", O_JSON },
@@ -28,6 +28,7 @@ static const struct gd_opt check_opts[] = {
 	{ "prom", 0, GD_REQ_ARG, "FILE.prom", "also write Prometheus metrics for node_exporter's textfile collector", O_PROM },
 	{ "bundle", 0, GD_REQ_ARG, "FILE.tar.gz", "also write a bug-report bundle: spec, reports, tool JSON, versions, commands", O_BUNDLE },
 	{ "suite", 0, GD_REQ_ARG, "NAME", "run a built-in suite instead of a spec: quick, full, gpudirect, gpu-initiated, connectx-selftest", O_SUITE },
+	{ "keep-going", 'k', GD_NO_ARG, NULL, "run every rung of the ladder, also above a failed one", O_KEEP_GOING },
 	{ "example", 0, GD_NO_ARG, NULL, "print a commented spec for this machine and exit", O_EXAMPLE },
 	{ "matrix", 'm', GD_NO_ARG, NULL, "run the NIC x GPU (and host memory) matrix without a spec", O_MATRIX },
 	{ "plot", 0, GD_REQ_ARG, "FILE.png", "plot the matrix (heatmap) and sweeps with gnuplot", O_PLOT },
@@ -73,6 +74,7 @@ static int handle(void *ctx, int id, const char *arg)
 	case O_MATRIX: a->matrix = true; return 0;
 	case O_PLOT: a->o.plot = arg; return 0;
 	case O_DRY_RUN: a->o.dry_run = true; return 0;
+	case O_KEEP_GOING: a->o.keep_going = true; return 0;
 	case O_TOPOLOGY: a->o.xml = arg; return 0;
 	case O_DURATION: return gd_opt_u64("--duration", arg, 1, 3600, &a->duration);
 	case O_SIZE: return gd_opt_size("--size", arg, 1, 8u << 20, &a->size);

@@ -580,6 +580,9 @@ static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
 	if (b->buf.ops && b->buf.ops->path_class && b->buf.priv)
 		snprintf(f->gpu_path_class, sizeof(f->gpu_path_class), "%s",
 			 b->buf.ops->path_class(&b->buf));
+	snprintf(f->registration, sizeof(f->registration), "%s",
+		 b->buf.ops && b->buf.ops->registration && b->buf.priv ?
+		 b->buf.ops->registration(&b->buf, &f->staging) : "host");
 	f->tx_depth = l->tx_depth;
 	f->rx_depth = b->plan.roles.receiver || gd_bench_uses_recv(&b->p) ? b->p.rx_depth : 0;
 	f->cq_mod = l->cq_mod;

@@ -82,6 +82,8 @@ struct gd_bench_facts {
 	char memory[16];		/* "host", "hugepage", "cuda" (device or staging) */
 	char gpu[256];			/* cuda: "GPU 0 NAME (BDF, PIX to mlx5_0), device memory via dma-buf" */
 	char gpu_path_class[8];		/* cuda: "PIX".."SYS" between the GPU and the NIC, "" unknown */
+	char registration[16];		/* how the NIC reaches the memory: "host", "dma-buf", "peer-memory" */
+	bool staging;			/* cuda: GPU data staged through pinned host memory */
 	uint32_t tx_depth;		/* effective values (clamped by the engine) */
 	uint32_t rx_depth;
 	uint32_t cq_mod;

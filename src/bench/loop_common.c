@@ -80,6 +80,14 @@ int gd_loop_wc_failed(struct gd_loop *l, const struct gd_fab_cqe *wc, bool recv)
 	void *cq = recv ? l->rcq : l->scq;
 	const char *st = l->fab->status_str(cq, wc->status);
 
+	/* a peer that stopped (a signal, its own fault) says why on the side channel
+	 * before its endpoint goes: that is the cause, this completion its effect */
+	if (gd_oob_check_peer(l->oob) == -ECONNABORTED) {
+		gd_info("then a completion error on %s QP 0x%06x: %s (%d)", l->cfg.dev_name,
+			wc->qp_num, st, wc->status);
+		l->exit_code = GD_EXIT_FAIL;
+		return -EIO;
+	}
 	gd_error("completion error on %s QP 0x%06x (%s, %s): %s (%d): %s", l->cfg.dev_name,
 		 wc->qp_num, recv ? "RECV" : l->cfg.alt ? d->wr_name_alt : d->wr_name,
 		 l->cfg.client ? "client" : "server", st, wc->status, l->fab->hint(wc->status));

@@ -24,6 +24,14 @@ enum gd_ck_section { GD_CK_SEC_TOPOLOGY, GD_CK_SEC_DEVICES, GD_CK_SEC_DOCTOR, GD
 		     GD_CK_NSEC };
 const char *gd_ck_section_name(enum gd_ck_section s); /* "topology" */
 
+/* One attempt of a test's run (a missed threshold is retried): what it measured. */
+#define GD_CK_MAX_ATTEMPTS (GD_CK_RETRIES_MAX + 1)
+struct gd_ck_attempt {
+	enum gd_ck_status status;	/* the judge's verdict on that attempt */
+	char measured[48];
+	double seconds;
+};
+
 /* One check: a JUnit testcase. */
 struct gd_ck_item {
 	enum gd_ck_section section;
@@ -35,11 +43,20 @@ struct gd_ck_item {
 	char command[600];	/* the equivalent gd_*_bw command lines, "" when none */
 	char path_class[8];	/* NIC-to-memory class, "" when none */
 	double seconds;		/* time spent on it */
+	int rung;		/* enum gd_ck_rung of the ladder, 0: outside it */
+	int blocked_by;		/* a lower rung that failed: not run, SKIP (0: none) */
+	size_t nattempts;	/* runs of a test (more than 1: retried), 0: not a run */
+	struct gd_ck_attempt attempts[GD_CK_MAX_ATTEMPTS];
 	/* a test's run (check_where.c): where it ran and its numbers at the judged size,
 	 * for --prom and the bundle; port 0: not a test's item */
 	struct gd_ck_where {
 		char test[64], dev[64], gpu[32], initiator[16];
 		char fabric[8], provider[32];	/* "verbs" ""; "ofi" "tcp" */
+		/* how it ran, as the engine reports it ("" unknown: it did not set up) */
+		char registration[16];	/* "host", "dma-buf", "peer-memory" */
+		char path[8];		/* NIC to memory: PIX..SYS, "N/A" */
+		int staging;		/* GPU data through host memory: 0, 1; -1 unknown */
+		char producer[8];	/* proxy: "gpu", "host"; "" none */
 		int port;
 		double bw_gbps, lat_us;	/* < 0: not measured */
 	} where;
@@ -53,6 +70,10 @@ struct gd_ck_measure {
 	uint64_t size[24];
 	double bw_avg_gbps[24], bw_peak_gbps[24], msg_rate_mpps[24];
 	double lat_avg_us[24], lat_p99_us[24];
+	/* how it ran (the engine's plan facts): "" when it did not get that far */
+	char registration[16];
+	char gpu_path_class[8];
+	bool staging;
 	/* the sender's bond, when its device is bonded (pairs between ranks) */
 	bool bonded;
 	double bond_min, bond_total;	/* smallest share (percent, -1: none); bytes counted */
@@ -81,6 +102,11 @@ struct gd_ck_report {
 	int interrupted;	/* the signal that stopped the spec, 0: none */
 	size_t runs_left;	/* runs the signal left out */
 	bool output_failed;	/* a report file (the plot) could not be written: exit 3 */
+	/* the ladder (check_ladder.c) */
+	bool keep_going;	/* --keep-going: a failed rung stops nothing */
+	int rung_now;		/* the rung being run: stamped on new items */
+	int failed_rung;	/* the lowest rung with a FAIL, 0: none */
+	size_t retried;		/* test items that passed only on a retry */
 };
 
 /*
@@ -113,12 +139,25 @@ struct gd_ck_opts {
 	uint16_t base_port;	/* side-channel port of the first run */
 	FILE *out;		/* human text, NULL when --json */
 	bool json;
+	bool keep_going;	/* --keep-going: run the rungs above a failed one */
 };
 
 /* Run every section of the spec. Returns 0, or GD_EXIT_ENV / GD_EXIT_USAGE
  * (messages printed) when it could not start. */
 int gd_ck_run_spec(const struct gd_ck_spec *spec, const struct gd_ck_opts *o,
 		   struct gd_ck_report *r);
+
+/* The ladder (check_ladder.c): rung k starts; rung k is done (a FAIL in it: failed_rung). */
+void gd_ck_ladder_enter(struct gd_ck_report *r, int rung);
+void gd_ck_ladder_leave(struct gd_ck_report *r, int rung);
+/* The failed rung that stops the one being run (not with --keep-going), 0: none. */
+int gd_ck_ladder_blocked(const struct gd_ck_report *r);
+/* The lowest failed rung's first FAIL item, NULL when none failed. */
+const struct gd_ck_item *gd_ck_ladder_first_fail(const struct gd_ck_report *r);
+/* What to do about a failed rung: one sentence. */
+const char *gd_ck_rung_fix(int rung);
+/* The rung of a gd_doctor check id. */
+int gd_ck_doctor_rung(const char *id);
 
 /* Output (check_report.c). gd_ck_tty: s for a terminal, control bytes as '?', in buf. */
 const char *gd_ck_tty(const char *s, char *buf, size_t len);

@@ -33,6 +33,8 @@ struct gd_ck_item *gd_ck_add(struct gd_ck_report *r, enum gd_ck_section sec, con
 	it = &r->items[r->n++];
 	memset(it, 0, sizeof(*it));
 	it->section = sec;
+	it->rung = r->rung_now;
+	it->blocked_by = gd_ck_ladder_blocked(r);
 	va_start(ap, fmt);
 	vsnprintf(it->name, sizeof(it->name), fmt, ap);
 	va_end(ap);
@@ -95,7 +97,7 @@ static enum gd_ck_skip limit_of(const struct gd_ck_threshold *th, const struct g
 
 /* A run that did not end with results: the hardware failed it (engine exit 1), or it could not
  * run (exit 2, 3, a signal): ERROR. 1 when judged here. */
-static int unfinished(struct gd_ck_item *it, const struct gd_ck_measure *m)
+int gd_ck_unfinished(struct gd_ck_item *it, const struct gd_ck_measure *m)
 {
 	char ev[320];
 
@@ -110,7 +112,7 @@ static int unfinished(struct gd_ck_item *it, const struct gd_ck_measure *m)
 }
 
 /* The item of one run, with what every item of it shares. */
-static struct gd_ck_item *run_item(struct gd_ck_report *r, const struct gd_ck_run *run,
+struct gd_ck_item *gd_ck_run_item(struct gd_ck_report *r, const struct gd_ck_run *run,
 				   const struct gd_ck_measure *m, double seconds, const char *what)
 {
 	struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s %s: %s", run->t->name,
@@ -129,7 +131,7 @@ static struct gd_ck_item *run_item(struct gd_ck_report *r, const struct gd_ck_ru
 static void one(struct gd_ck_report *r, const struct gd_ck_run *run, const struct gd_ck_measure *m,
 		const struct gd_ck_threshold *th, double seconds)
 {
-	struct gd_ck_item *it = run_item(r, run, m, seconds, gd_ck_metric_name(th->metric));
+	struct gd_ck_item *it = gd_ck_run_item(r, run, m, seconds, gd_ck_metric_name(th->metric));
 	size_t k = m->nsizes ? m->nsizes - 1 : 0; /* a sweep is judged at its largest size */
 	struct gd_ck_meas me = { .cmp = gd_ck_metric_is_min(th->metric) ? GD_CK_GE : GD_CK_LE };
 	char ev[160];
@@ -137,7 +139,7 @@ static void one(struct gd_ck_report *r, const struct gd_ck_run *run, const struc
 	if (!it)
 		return;
 	me.skip = limit_of(th, run, &me.expect, it->expected, sizeof(it->expected), ev, sizeof(ev));
-	if (me.skip == GD_CK_SKIP_NONE && unfinished(it, m))
+	if (me.skip == GD_CK_SKIP_NONE && gd_ck_unfinished(it, m))
 		return;
 	if (me.skip == GD_CK_SKIP_NONE) {
 		me.value = measured(th->metric, m, k);
@@ -155,6 +157,13 @@ static void one(struct gd_ck_report *r, const struct gd_ck_run *run, const struc
 void gd_ck_evaluate(struct gd_ck_report *r, const struct gd_ck_run *run,
 		    const struct gd_ck_measure *m, double seconds)
 {
+	gd_ck_expect_item(r, run, m, seconds);
+	gd_ck_thresholds(r, run, m, seconds);
+}
+
+void gd_ck_thresholds(struct gd_ck_report *r, const struct gd_ck_run *run,
+		      const struct gd_ck_measure *m, double seconds)
+{
 	const struct gd_ck_test *t = run->t;
 	struct gd_ck_item *it;
 	double v;
@@ -164,10 +173,10 @@ void gd_ck_evaluate(struct gd_ck_report *r, const struct gd_ck_run *run,
 	if (t->nth)
 		return;
 	/* no threshold: the test must run; its numbers are recorded */
-	if (!(it = run_item(r, run, m, seconds, "runs")))
+	if (!(it = gd_ck_run_item(r, run, m, seconds, "runs")))
 		return;
 	snprintf(it->expected, sizeof(it->expected), "completes");
-	if (unfinished(it, m))
+	if (gd_ck_unfinished(it, m))
 		return;
 	v = t->kind == GD_KIND_BW ? m->bw_avg_gbps[m->nsizes - 1] : m->lat_avg_us[m->nsizes - 1];
 	gd_ck_fmt_value(t->kind == GD_KIND_BW ? GD_CK_BW_AVG : GD_CK_LAT_AVG, v, it->measured,

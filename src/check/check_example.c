@@ -155,7 +155,7 @@ static void doctor(FILE *out, const struct gd_machine *mach, bool suite, bool gp
 		"# gd_doctor checks that PASS here now and must keep passing (gd_doctor\n"
 		"# --list names all of them; WARN, FAIL and SKIP ones are left out):\n"
 		"doctor:\n  must_pass: [");
-	if (s.doctor && !gd_ck_doctor(&s, mach, &r))
+	if (s.doctor && !gd_ck_doctor(&s, mach, &r, 0))
 		for (size_t i = 0, k = 0; i < r.n; i++)
 			/* a suite: every check that applies here (a failing one too), not warnings */
 			if (suite ? r.items[i].status != GD_CK_SKIP && strcmp(r.items[i].measured, "WARN") &&

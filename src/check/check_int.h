@@ -76,9 +76,35 @@ void gd_ck_bond_verdict(struct gd_ck_report *r, const struct gd_ck_run *run,
 			const struct gd_ck_measure *m, const char *msg, double min, double total,
 			const char *bond);
 
-/* Thresholds of a test against one measurement: one item each (check_eval.c). */
+/* A test's run against one measurement (check_eval.c): the path it ran (expect:), then its
+ * thresholds, one item each (or one "runs" item without thresholds). */
 void gd_ck_evaluate(struct gd_ck_report *r, const struct gd_ck_run *run,
 		    const struct gd_ck_measure *m, double seconds);
+void gd_ck_thresholds(struct gd_ck_report *r, const struct gd_ck_run *run,
+		      const struct gd_ck_measure *m, double seconds);
+/* The item "TEST RUN: what" with what every item of a run shares (time, path, command). */
+struct gd_ck_item *gd_ck_run_item(struct gd_ck_report *r, const struct gd_ck_run *run,
+				  const struct gd_ck_measure *m, double seconds, const char *what);
+/* A run that did not end with results, judged (FAIL, or ERROR: could not run): 1, else 0. */
+int gd_ck_unfinished(struct gd_ck_item *it, const struct gd_ck_measure *m);
+/* The expect: item of a run (check_expect.c): what ran against what the spec requires;
+ * nothing when the test has no expect. */
+void gd_ck_expect_item(struct gd_ck_report *r, const struct gd_ck_run *run,
+		       const struct gd_ck_measure *m, double seconds);
+
+/* Attempts of a run (check_attempt.c): each judged on its own, in a scratch report. */
+struct gd_ck_tries {
+	size_t n, nitems;
+	struct gd_ck_attempt a[GD_CK_MAX_THRESH][GD_CK_MAX_ATTEMPTS];
+};
+/* Record attempt m (seconds long); true when a threshold was missed by a run that ran:
+ * worth another attempt. Never for a run that could not run, or failed otherwise. */
+bool gd_ck_tries_add(struct gd_ck_tries *tr, const struct gd_ck_run *run,
+		     const struct gd_ck_measure *m, double seconds);
+/* Attach the attempts to the run's final items r->items[first..]. */
+void gd_ck_tries_attach(struct gd_ck_report *r, size_t first, const struct gd_ck_tries *tr);
+/* The retries of test t in spec s (its own, the spec's, or the default). */
+int gd_ck_retries(const struct gd_ck_spec *s, const struct gd_ck_test *t);
 /* Fill it->where from the run and its measurement (check_where.c). */
 void gd_ck_where_set(struct gd_ck_item *it, const struct gd_ck_run *run,
 		     const struct gd_ck_measure *m);

@@ -166,6 +166,12 @@ int gd_ck_free_port(uint16_t base, uint16_t *port)
 
 void gd_ck_take(const struct gd_bench_result *res, struct gd_ck_measure *m)
 {
+	if (res->facts_valid) { /* how it ran, as the tools' JSON reports it */
+		snprintf(m->registration, sizeof(m->registration), "%s", res->facts.registration);
+		snprintf(m->gpu_path_class, sizeof(m->gpu_path_class), "%s",
+			 res->facts.gpu_path_class);
+		m->staging = res->facts.staging;
+	}
 	for (size_t i = 0; i < res->nsizes && m->nsizes < GD_ARRAY_SIZE(m->size); i++) {
 		const struct gd_bench_size_result *s = &res->sizes[i];
 		size_t k = m->nsizes++;

@@ -98,6 +98,7 @@ static void status_series(FILE *f, const struct gd_ck_report *r)
 		label(f, "host", r->host.hostname, true);
 		label(f, "section", gd_ck_section_name(it->section), false);
 		label(f, "check", it->name, false);
+		label(f, "rung", gd_ck_rung_name(it->rung), false);
 		fprintf(f, "} %d\n", (int)it->status); /* enum gd_ck_status: PASS 0 .. ERROR 3 */
 	}
 }
@@ -143,6 +144,11 @@ int gd_ck_prom_stream(const struct gd_ck_report *r, FILE *f)
 	fputs("gdperf_check_exit_code{", f);
 	label(f, "host", r->host.hostname, true);
 	fprintf(f, "} %d\n", gd_ck_exit_code(r));
+	head(f, "gdperf_check_ladder_failed_rung", "The lowest rung of gd_check's ladder with a "
+	     "FAIL (1 stack .. 7 nodes), 0: none; the rungs above it were not run.");
+	fputs("gdperf_check_ladder_failed_rung{", f);
+	label(f, "host", r->host.hostname, true);
+	fprintf(f, "} %d\n", r->failed_rung);
 	head(f, "gdperf_check_last_run_timestamp_seconds", "When gd_check wrote this file.");
 	fputs("gdperf_check_last_run_timestamp_seconds{", f);
 	label(f, "host", r->host.hostname, true);

@@ -47,6 +47,49 @@ void gd_ck_print_header(const struct gd_ck_report *r, FILE *out)
 		h->firmware[0] ? h->firmware : "none");
 }
 
+/* Every attempt of a retried run: "attempts: 1 FAIL 8.1 Gb/s (2.0 s); 2 PASS ...". */
+static void print_attempts(const struct gd_ck_item *it, FILE *out)
+{
+	fprintf(out, "%-9s   attempts:", "");
+	for (size_t k = 0; k < it->nattempts; k++)
+		fprintf(out, "%s %zu %s %s (%.1f s)", k ? ";" : "", k + 1,
+			gd_ck_status_str(it->attempts[k].status),
+			it->attempts[k].measured[0] ? it->attempts[k].measured : "-",
+			it->attempts[k].seconds);
+	fputc('\n', out);
+}
+
+static size_t count_blocked(const struct gd_ck_report *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		n += r->items[i].blocked_by != 0;
+	return n;
+}
+
+/* The summary's ladder and retry lines: the lowest failed rung, its first FAIL, the fix. */
+static void print_ladder(const struct gd_ck_report *r, FILE *out)
+{
+	const struct gd_ck_item *f = gd_ck_ladder_first_fail(r);
+	char a[sizeof(f->name)];
+	size_t blocked = count_blocked(r);
+
+	if (r->retried)
+		fprintf(out, "%zu check(s) passed only on a retry (their attempts are above)\n",
+			r->retried);
+	if (!f)
+		return;
+	fprintf(out, "ladder: rung %d (%s) failed first: %s\nfix: %s\n", r->failed_rung,
+		gd_ck_rung_name(r->failed_rung), gd_ck_tty(f->name, a, sizeof(a)),
+		gd_ck_rung_fix(r->failed_rung));
+	if (blocked)
+		fprintf(out, "%zu check(s) above rung %d not run (--keep-going runs them)\n", blocked,
+			r->failed_rung);
+	else if (r->keep_going)
+		fprintf(out, "--keep-going: the rungs above it ran\n");
+}
+
 void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 {
 	int n[GD_CK_NSTATUS];
@@ -68,10 +111,13 @@ void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 				gd_ck_tty(it->message, d, sizeof(d)));
 		else if (it->message[0])
 			fprintf(out, "%-9s   %s\n", "", gd_ck_tty(it->message, d, sizeof(d)));
+		if (it->nattempts > 1)
+			print_attempts(it, out);
 	}
 	counts(r, n);
 	fprintf(out, "\n%zu checks: %d PASS, %d FAIL, %d SKIP, %d ERROR (could not run) in %.1f s\n",
 		r->n, n[GD_CK_PASS], n[GD_CK_FAIL], n[GD_CK_SKIP], n[GD_CK_ERROR], r->seconds);
+	print_ladder(r, out);
 	if (r->interrupted)
 		fprintf(out, "INTERRUPTED by SIG%s: the spec stopped, %zu run(s) not started; "
 			"exit %d\n", sigabbrev_np(r->interrupted) ? sigabbrev_np(r->interrupted) :
@@ -89,6 +135,66 @@ void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 				gd_ck_tty(c, b, sizeof(b)));
 		}
 	}
+}
+
+/* How a test's run ran ("ran"), as the engine reported it; null where it did not get there. */
+static json_object *json_ran(const struct gd_ck_where *w)
+{
+	json_object *o = json_object_new_object();
+
+	gd_json_add_str_or_null(o, "registration", w->registration);
+	gd_json_add_str_or_null(o, "path_class", w->path);
+	if (w->staging >= 0)
+		gd_json_add_bool(o, "staging", w->staging);
+	else
+		json_object_object_add(o, "staging", NULL);
+	gd_json_add_str(o, "initiator", w->initiator);
+	gd_json_add_str_or_null(o, "producer", w->producer);
+	gd_json_add_str(o, "fabric", w->fabric);
+	gd_json_add_str_or_null(o, "provider", w->provider);
+	return o;
+}
+
+/* The rung, how a run ran and its attempts. */
+static void json_item_extra(const struct gd_ck_item *it, json_object *rec)
+{
+	json_object *a;
+
+	gd_json_add_int_or_null(rec, "rung", it->rung, it->rung > 0);
+	gd_json_add_str_or_null(rec, "rung_name", gd_ck_rung_name(it->rung));
+	if (it->where.fabric[0])
+		json_object_object_add(rec, "ran", json_ran(&it->where));
+	if (!it->nattempts)
+		return;
+	a = json_object_new_array();
+	for (size_t k = 0; k < it->nattempts; k++) {
+		json_object *o = json_object_new_object();
+
+		gd_json_add_int(o, "attempt", (int64_t)k + 1);
+		gd_json_add_str(o, "status", gd_ck_status_str(it->attempts[k].status));
+		gd_json_add_str_or_null(o, "measured", it->attempts[k].measured);
+		gd_json_add_double(o, "elapsed_s", it->attempts[k].seconds);
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(rec, "attempts", a);
+}
+
+/* The summary's ladder: the lowest failed rung, its first FAIL and the fix; null: none. */
+static json_object *json_ladder(const struct gd_ck_report *r)
+{
+	const struct gd_ck_item *f = gd_ck_ladder_first_fail(r);
+	json_object *o;
+
+	if (!f)
+		return NULL;
+	o = json_object_new_object();
+	gd_json_add_int(o, "failed_rung", r->failed_rung);
+	gd_json_add_str(o, "failed_rung_name", gd_ck_rung_name(r->failed_rung));
+	gd_json_add_str(o, "first_failure", f->name);
+	gd_json_add_str(o, "fix", gd_ck_rung_fix(r->failed_rung));
+	gd_json_add_int(o, "not_run", (int64_t)count_blocked(r));
+	gd_json_add_bool(o, "keep_going", r->keep_going);
+	return o;
 }
 
 int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
@@ -119,6 +225,7 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 		gd_json_add_str_or_null(rec, "fabric", it->where.fabric);
 		gd_json_add_str_or_null(rec, "provider", it->where.provider);
 		gd_json_add_double(rec, "elapsed_s", it->seconds);
+		json_item_extra(it, rec);
 		ret = gd_json_emit(rec, out);
 	}
 	if (!ret && r->matrix)
@@ -134,6 +241,8 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 	gd_json_add_int(rec, "exit_code", gd_ck_exit_code(r));
 	gd_json_add_bool(rec, "interrupted", r->interrupted != 0);
 	gd_json_add_int(rec, "runs_not_started", (int64_t)r->runs_left);
+	gd_json_add_int(rec, "retried", (int64_t)r->retried);
+	json_object_object_add(rec, "ladder", json_ladder(r));
 	return ret ?: gd_json_emit(rec, out);
 }
 
@@ -218,6 +327,12 @@ static void junit_run_props(struct junit *j, const struct gd_ck_where *w)
 	junit_property(j, "fabric", w->fabric);
 	if (w->provider[0])
 		junit_property(j, "provider", w->provider);
+	if (w->registration[0])
+		junit_property(j, "registration", w->registration);
+	if (w->path[0])
+		junit_property(j, "path_class", w->path);
+	if (w->staging >= 0)
+		junit_property(j, "staging", w->staging ? "yes" : "no");
 	j_end(j);
 }
 
@@ -246,10 +361,14 @@ static void junit_case(struct junit *j, const struct gd_ck_item *it)
 		j_put(j, false, "message", "%s", it->message);
 		j_end(j);
 	}
-	if (it->command[0] || it->measured[0]) {
+	if (it->command[0] || it->measured[0] || it->nattempts > 1) {
 		j_start(j, "system-out");
 		j_put(j, true, NULL, "measured: %s%s%s", dash(it->measured),
 		      it->command[0] ? "\nreproduce: " : "", it->command);
+		for (size_t k = 0; it->nattempts > 1 && k < it->nattempts; k++)
+			j_put(j, true, NULL, "\nattempt %zu: %s %s (%.1f s)", k + 1,
+			      gd_ck_status_str(it->attempts[k].status),
+			      dash(it->attempts[k].measured), it->attempts[k].seconds);
 		j_end(j);
 	}
 	j_end(j);
@@ -288,6 +407,13 @@ static void junit_suite(struct junit *j, const struct gd_ck_report *r, int s)
 	junit_property(j, "spec_sha256", r->spec_sha256);
 	junit_property(j, "kernel", r->host.kernel);
 	junit_property(j, "gdperf_version", r->host.version);
+	if (r->failed_rung) {
+		char rung[64];
+
+		snprintf(rung, sizeof(rung), "%d (%s)", r->failed_rung,
+			 gd_ck_rung_name(r->failed_rung));
+		junit_property(j, "ladder_failed_rung", rung);
+	}
 	j_end(j);
 	for (size_t i = 0; i < r->n; i++)
 		if ((int)r->items[i].section == s)

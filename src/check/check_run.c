@@ -38,6 +38,7 @@ static void bond_items(struct gd_ck_report *r, const struct gd_ck_run *run,
 }
 
 struct runner {
+	const struct gd_ck_spec *s;
 	const struct gd_ck_opts *o;
 	struct gd_ck_report *r;
 	struct gd_progress pr;
@@ -47,23 +48,20 @@ struct runner {
 	struct gd_ck_matrix *mx;
 };
 
-static void one_run(struct runner *x, struct gd_ck_run *run)
+/* One measurement of a run: each of its sizes, on a free side-channel port. */
+static void measure(struct runner *x, struct gd_ck_run *run, struct gd_ck_measure *m)
 {
 	const struct gd_ck_test *t = run->t;
-	struct gd_ck_bond_sample b0, b1;
-	struct gd_ck_measure m;
 	uint64_t sizes[32];
 	size_t ns = gd_ck_test_sizes(t, sizes, 32);
-	bool bonded = t->kind == GD_KIND_BW && !gd_ck_bond_sample(x->o->m, run->dev, run->port, &b0);
-	uint64_t t0 = gd_clock_mono_ns();
 
-	memset(&m, 0, sizeof(m));
+	memset(m, 0, sizeof(*m));
 	for (size_t i = 0; i < ns && !gd_ck_stop; i++) {
 		/* another gd_check (or anything) on the port: the next free one, not a
 		 * client of someone else's server */
 		if (gd_ck_free_port(x->o->base_port, &x->port)) {
-			m.exit_code = GD_EXIT_ENV;
-			snprintf(m.error, sizeof(m.error), "no free TCP port among 200 from %u (-p "
+			m->exit_code = GD_EXIT_ENV;
+			snprintf(m->error, sizeof(m->error), "no free TCP port among 200 from %u (-p "
 				 "gives another first port)", x->port);
 			break;
 		}
@@ -72,17 +70,53 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 		gd_progress_update(&x->pr, gd_clock_mono_ns(), "gd_check: run %zu/%zu %s %s, %llu "
 				   "bytes (about %.0f s left)", x->done + 1, x->total, t->name,
 				   run->label, (unsigned long long)sizes[i], x->est_left);
-		if (gd_ck_loopback(run, sizes[i], &m))
+		if (gd_ck_loopback(run, sizes[i], m))
 			break;
 	}
 	if (gd_ck_stop) { /* cut short: not a measurement of the hardware */
-		m.exit_code = gd_exit_signal(gd_ck_stop);
-		snprintf(m.error, sizeof(m.error), "interrupted by signal %d (%s)", (int)gd_ck_stop,
+		m->exit_code = gd_exit_signal(gd_ck_stop);
+		snprintf(m->error, sizeof(m->error), "interrupted by signal %d (%s)", (int)gd_ck_stop,
 			 strsignal(gd_ck_stop));
+	}
+}
+
+/* The run's items from its last attempt (the path used, the thresholds), each threshold
+ * item with every attempt; the matrix cell. */
+static void judge_run(struct runner *x, const struct gd_ck_run *run, const struct gd_ck_measure *m,
+		      const struct gd_ck_tries *tr, double seconds)
+{
+	size_t first;
+
+	gd_ck_expect_item(x->r, run, m, seconds);
+	first = x->r->n;
+	gd_ck_thresholds(x->r, run, m, seconds);
+	gd_ck_tries_attach(x->r, first, tr);
+	if (x->mx && tr->n)
+		gd_ck_matrix_add(x->mx, run, m);
+}
+
+static void one_run(struct runner *x, struct gd_ck_run *run)
+{
+	const struct gd_ck_test *t = run->t;
+	struct gd_ck_bond_sample b0, b1;
+	struct gd_ck_tries tr = { 0 };
+	struct gd_ck_measure m = { 0 };
+	int attempts = gd_ck_retries(x->s, t) + 1;
+	bool bonded = false;
+	uint64_t t0 = gd_clock_mono_ns(), ta = t0;
+
+	for (int k = 0; k < attempts && !gd_ck_ladder_blocked(x->r); k++) {
+		bonded = t->kind == GD_KIND_BW && !gd_ck_bond_sample(x->o->m, run->dev, run->port,
+								      &b0);
+		ta = gd_clock_mono_ns();
+		measure(x, run, &m);
+		if (!gd_ck_tries_add(&tr, run, &m, (double)(gd_clock_mono_ns() - ta) / 1e9) ||
+		    gd_ck_stop)
+			break;
 	}
 	x->est_left -= gd_ck_estimate(t);
 	x->done++;
-	gd_ck_evaluate(x->r, run, &m, (double)(gd_clock_mono_ns() - t0) / 1e9);
+	judge_run(x, run, &m, &tr, (double)(gd_clock_mono_ns() - t0) / 1e9);
 	if (bonded && !gd_ck_bond_sample(x->o->m, run->dev, run->port, &b1))
 		bond_items(x->r, run, &m, &b0, &b1);
 	else if (t->bond_balance) {
@@ -91,8 +125,6 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 		if (it)
 			gd_ck_judge_skip(it, GD_CK_SKIP_NOT_BONDED, run->dev);
 	}
-	if (x->mx)
-		gd_ck_matrix_add(x->mx, run, &m);
 }
 
 static int dry_run_json(const struct gd_ck_runs *rs, FILE *out)
@@ -206,28 +238,40 @@ static void no_runs(struct gd_ck_report *r, const struct gd_ck_machine *m,
 	gd_ck_judge_holds(it, false, ev);
 }
 
-static int plan(const struct gd_ck_spec *s, const struct gd_ck_machine *m, struct gd_ck_runs *rs,
-		struct gd_ck_report *r)
+/* The runs of the tests this gd_check runs on this machine (between hosts: check_mpi.c;
+ * initiators other than cpu: SKIP), each test's items made at its rung. */
+static int plan(const struct gd_ck_spec *s, const struct gd_ck_machine *m, struct gd_ck_runs *rs)
 {
 	for (size_t i = 0; i < s->ntests; i++) {
 		const struct gd_ck_test *t = &s->tests[i];
-		size_t before = rs->n;
 
-		if (t->pairs == GD_CK_HOSTS)
-			continue; /* check_mpi.c */
-		if (strcmp(t->initiator, "cpu")) {
-			struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s", t->name);
-
-			if (it)
-				gd_ck_judge_skip(it, GD_CK_SKIP_INITIATOR, t->initiator);
-			continue;
-		}
-		if (gd_ck_expand(m, t, rs))
+		if (t->pairs != GD_CK_HOSTS && !strcmp(t->initiator, "cpu") &&
+		    gd_ck_expand(m, t, rs))
 			return GD_EXIT_ENV;
-		if (rs->n == before)
-			no_runs(r, m, t);
 	}
 	return 0;
+}
+
+/* Test t at its rung: its runs, or why it has none. */
+static void run_test(struct runner *x, const struct gd_ck_machine *m, const struct gd_ck_test *t,
+		     struct gd_ck_runs *rs)
+{
+	size_t n = 0;
+
+	if (t->pairs == GD_CK_HOSTS)
+		return; /* check_mpi.c */
+	if (strcmp(t->initiator, "cpu")) {
+		struct gd_ck_item *it = gd_ck_add(x->r, GD_CK_SEC_TESTS, "%s", t->name);
+
+		if (it)
+			gd_ck_judge_skip(it, GD_CK_SKIP_INITIATOR, t->initiator);
+		return;
+	}
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->v[i].t == t && ++n && !gd_ck_stop)
+			one_run(x, &rs->v[i]);
+	if (!n)
+		no_runs(x->r, m, t);
 }
 
 /* Would --plot draw anything: a matrix run (a dry run plots its plan), or a bandwidth sweep? */
@@ -257,12 +301,40 @@ static int foreign_runs(const struct gd_ck_runs *rs, const struct gd_ck_machine 
 	return 0;
 }
 
+/* Rung by rung: gd_doctor's checks of the rung, the devices (2), the topology (3), the tests
+ * of the rung, between hosts (7). An item made above a failed rung is SKIP (judge.c). */
+static int ladder(struct runner *x, const struct gd_ck_machine *m, struct gd_ck_runs *rs)
+{
+	const struct gd_ck_spec *s = x->s;
+	int ret = 0;
+
+	for (int k = GD_CK_RUNG_STACK; k < GD_CK_NRUNG && !ret && !gd_ck_stop; k++) {
+		gd_ck_ladder_enter(x->r, k);
+		ret = gd_ck_doctor(s, x->o->m, x->r, k);
+		if (k == GD_CK_RUNG_DEVICES)
+			gd_ck_devices(s, m, x->r);
+		if (k == GD_CK_RUNG_TOPOLOGY && s->topo.given)
+			gd_ck_topology(s, m, x->r);
+		for (size_t i = 0; i < s->ntests && !ret; i++)
+			if (gd_ck_test_rung(&s->tests[i]) == k)
+				run_test(x, m, &s->tests[i], rs);
+		if (k == GD_CK_RUNG_NODES && !ret && !gd_ck_stop)
+			ret = gd_ck_mpi_tests(s, m, x->o, x->r);
+		gd_ck_ladder_leave(x->r, k);
+	}
+	if (gd_ck_stop)
+		x->r->runs_left = x->total - x->done;
+	return ret;
+}
+
+/* The plan of the tests, checked (--topology of another machine, --plot), then a dry run's
+ * listing, or the ladder. */
 static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		     const struct gd_ck_opts *o, struct gd_ck_report *r)
 {
 	struct gd_ck_runs rs = { 0 };
-	struct runner x = { .o = o, .r = r, .port = o->base_port };
-	int ret = plan(s, m, &rs, r);
+	struct runner x = { .s = s, .o = o, .r = r, .port = o->base_port };
+	int ret = plan(s, m, &rs);
 
 	if (!ret && !o->dry_run && o->xml)
 		ret = foreign_runs(&rs, m, o->xml);
@@ -293,13 +365,7 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		gd_info("%zu test run(s), about %.0f s", rs.n, x.est_left);
 	x.mx = gd_ck_matrix_new(m);
 	gd_progress_init(&x.pr, o->progress);
-	for (size_t i = 0; i < rs.n; i++) {
-		if (gd_ck_stop) {
-			r->runs_left = rs.n - i;
-			break;
-		}
-		one_run(&x, &rs.v[i]);
-	}
+	ret = ladder(&x, m, &rs);
 	gd_progress_done(&x.pr);
 	if (x.mx && x.mx->n && o->out)
 		gd_ck_matrix_print(x.mx, o->out);
@@ -331,19 +397,15 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 		gd_ck_machine_free(&m);
 		return GD_EXIT_USAGE;
 	}
+	r->keep_going = o->keep_going;
 	if (gd_launch()->size > 1) {
 		/* under mpirun/srun only the tests between ranks run: check each node alone */
+		gd_ck_ladder_enter(r, GD_CK_RUNG_NODES);
 		ret = gd_ck_mpi_tests(s, &m, o, r);
+		gd_ck_ladder_leave(r, GD_CK_RUNG_NODES);
 		goto out;
 	}
-	if (s->topo.given)
-		gd_ck_topology(s, &m, r);
-	gd_ck_devices(s, &m, r);
-	ret = o->dry_run ? 0 : gd_ck_doctor(s, o->m, r);
-	if (!ret)
-		ret = run_tests(s, &m, o, r);
-	if (!ret && !o->dry_run && !gd_ck_stop)
-		ret = gd_ck_mpi_tests(s, &m, o, r);
+	ret = run_tests(s, &m, o, r);
 out:
 	r->interrupted = gd_ck_stop;
 	gd_ck_machine_free(&m);

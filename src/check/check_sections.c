@@ -220,8 +220,8 @@ void gd_ck_devices(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 
 /* ---- doctor ---- */
 
-/* Fold one gd_doctor JSON record into the item of its check id. */
-static void fold(const struct gd_ck_spec *s, struct gd_ck_item *items, const char *line)
+/* Fold one gd_doctor JSON record into the item of its check id (items[0..n), named by id). */
+static void fold(struct gd_ck_item *items, size_t n, const char *line)
 {
 	json_object *o = json_tokener_parse(line), *v;
 	const char *id, *st, *subj = "", *sum = "";
@@ -237,11 +237,11 @@ static void fold(const struct gd_ck_spec *s, struct gd_ck_item *items, const cha
 		subj = json_object_get_string(v);
 	if (json_object_object_get_ex(o, "summary", &v))
 		sum = json_object_get_string(v);
-	for (size_t i = 0; i < s->ndoctor; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct gd_ck_item *it = &items[i];
 		bool bad = !strcmp(st, "FAIL") || !strcmp(st, "WARN");
 
-		if (strcmp(s->doctor[i], id))
+		if (strcmp(it->name, id))
 			continue;
 		/* the worst record wins: FAIL or WARN, then PASS, then SKIP (its summary kept) */
 		if (bad && strcmp(it->measured, "FAIL") && strcmp(it->measured, "WARN")) {
@@ -290,21 +290,28 @@ int gd_ck_doctor_ids(const struct gd_ck_spec *s)
 	return 0;
 }
 
-int gd_ck_doctor(const struct gd_ck_spec *s, const struct gd_machine *mach, struct gd_ck_report *r)
+int gd_ck_doctor(const struct gd_ck_spec *s, const struct gd_machine *mach, struct gd_ck_report *r,
+		 int rung)
 {
 	struct gd_doctor d = { 0 };
 	char *buf = NULL, *save = NULL;
-	size_t len = 0, first = r->n;
+	size_t len = 0, first = r->n, n;
 
 	for (size_t i = 0; i < s->ndoctor; i++) {
-		struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_DOCTOR, "%s", s->doctor[i]);
+		struct gd_ck_item *it;
 
-		if (!it)
+		if (rung && gd_ck_doctor_rung(s->doctor[i]) != rung)
+			continue;
+		if (!(it = gd_ck_add(r, GD_CK_SEC_DOCTOR, "%s", s->doctor[i])))
 			return GD_EXIT_ENV;
 		snprintf(it->expected, sizeof(it->expected), "PASS");
 	}
-	if (!s->ndoctor)
+	n = r->n - first;
+	if (!n || r->items[first].blocked_by) { /* the ladder stopped below: gd_doctor not run */
+		for (size_t i = first; i < r->n; i++)
+			gd_ck_judge_holds(&r->items[i], false, NULL);
 		return 0;
+	}
 	d.m = mach;
 	d.json = true;
 	d.out = open_memstream(&buf, &len);
@@ -315,13 +322,16 @@ int gd_ck_doctor(const struct gd_ck_spec *s, const struct gd_machine *mach, stru
 		gd_doctor_fini(&d);
 		return GD_EXIT_ENV;
 	}
-	gd_doctor_run(&d);
+	for (size_t i = first; i < r->n; i++) { /* this rung's checks, not the whole registry */
+		d.only_check = r->items[i].name;
+		gd_doctor_run(&d);
+	}
 	fclose(d.out);
 	gd_doctor_fini(&d);
 	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		fold(s, &r->items[first], line);
+		fold(&r->items[first], n, line);
 	free(buf);
-	for (size_t i = 0; i < s->ndoctor; i++)
-		doctor_verdict(&r->items[first + i]);
+	for (size_t i = first; i < r->n; i++)
+		doctor_verdict(&r->items[i]);
 	return 0;
 }

@@ -259,6 +259,8 @@ static int merge(struct gd_ck_spec *over, struct gd_ck_spec *base)
 	over->doctor = doc, over->ndoctor = n;
 	if (!over->name[0])
 		snprintf(over->name, sizeof(over->name), "%s", base->name);
+	if (over->retries < 0)
+		over->retries = base->retries;
 	snprintf(over->suite, sizeof(over->suite), "%s", base->suite);
 	gd_ck_spec_free(base);
 	return 0;

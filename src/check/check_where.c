@@ -24,6 +24,13 @@ void gd_ck_where_set(struct gd_ck_item *it, const struct gd_ck_run *run,
 		 "verbs");
 	snprintf(w->provider, sizeof(w->provider), "%s",
 		 run->fab.fabric == GD_FABRIC_OFI ? run->fab.provider : "");
+	/* how it ran: the engine's facts (memory registration, the GPU's path to the NIC as
+	 * gd_loc_classify placed it); host memory's class is the run's NUMA placement */
+	snprintf(w->registration, sizeof(w->registration), "%s", m->registration);
+	snprintf(w->path, sizeof(w->path), "%s", !m->registration[0] ? "" : run->gpu < 0 ?
+		 run->cls : m->gpu_path_class[0] ? m->gpu_path_class : "N/A");
+	w->staging = m->registration[0] ? m->staging : -1;
+	w->producer[0] = 0; /* the cpu initiator has none; gd_check runs no other */
 	w->port = run->port > 0 ? run->port : 1;
 	w->bw_gbps = ran && run->t->kind == GD_KIND_BW ? m->bw_avg_gbps[k] : -1;
 	w->lat_us = ran && run->t->kind != GD_KIND_BW ? m->lat_avg_us[k] : -1;

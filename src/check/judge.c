@@ -20,6 +20,7 @@ static const char *const skip_text[GD_CK_NSKIP] = {
 	[GD_CK_SKIP_INITIATOR] = "only initiator: cpu runs in this build of gd_check",
 	[GD_CK_SKIP_NO_LAUNCH] = "a test between hosts runs under mpirun or srun (2 or more ranks)",
 	[GD_CK_SKIP_SELFTEST] = "a self-test of hardware this machine lacks",
+	[GD_CK_SKIP_RUNG] = "not run",
 };
 
 const char *gd_ck_skip_reason(enum gd_ck_skip s)
@@ -48,10 +49,16 @@ static bool compare(const struct gd_ck_item *it, const struct gd_ck_meas *m)
 void gd_ck_judge(struct gd_ck_item *it, const struct gd_ck_meas *m)
 {
 	const char *ev = m->evidence && *m->evidence ? m->evidence : NULL;
-	char *msg = it->message;
+	char *msg = it->message, rung[64];
 	size_t len = sizeof(it->message);
 
-	if (m->not_run) {
+	if (it->blocked_by) { /* the ladder stopped below it: nothing of it counts */
+		snprintf(rung, sizeof(rung), "rung %d (%s) failed", it->blocked_by,
+			 gd_ck_rung_name(it->blocked_by));
+		it->measured[0] = 0;
+		it->status = GD_CK_SKIP;
+		snprintf(msg, len, "%s: %s", gd_ck_skip_reason(GD_CK_SKIP_RUNG), rung);
+	} else if (m->not_run) {
 		it->status = GD_CK_ERROR;
 		snprintf(msg, len, "could not run: %s", ev ? ev : "no result");
 	} else if (m->skip != GD_CK_SKIP_NONE) {

@@ -10,7 +10,9 @@
  * PASS   the comparator holds
  * FAIL   it does not: the hardware or the machine misses the spec (exit 1); a device, GPU or
  *        host the spec names and this machine lacks is a FAIL, not a SKIP
- * SKIP   it cannot be judged here, for a reason of enum gd_ck_skip (one list, one text each)
+ * SKIP   it cannot be judged here, for a reason of enum gd_ck_skip (one list, one text each);
+ *        an item whose rung a lower failed rung stopped (it->blocked_by) is SKIP "not run:
+ *        rung N (NAME) failed", before anything else, and shows nothing measured
  * ERROR  the work could not run: a port in use, the engine's exit 2 or 3, an interrupt;
  *        never PASS, never a plain FAIL (exit 3)
  */
@@ -44,6 +46,7 @@ enum gd_ck_skip {
 	GD_CK_SKIP_INITIATOR,	/* an initiator this gd_check does not run */
 	GD_CK_SKIP_NO_LAUNCH,	/* a test between hosts outside mpirun/srun */
 	GD_CK_SKIP_SELFTEST,	/* --suite connectx-selftest without a ConnectX and a GPU */
+	GD_CK_SKIP_RUNG,	/* a lower rung of the ladder failed: not run (it->blocked_by) */
 	GD_CK_NSKIP
 };
 const char *gd_ck_skip_reason(enum gd_ck_skip s);

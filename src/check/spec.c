@@ -14,6 +14,7 @@
 
 #include "spec.h"
 
+#include "locality.h"
 #include "readfile.h"
 
 struct ld {
@@ -153,6 +154,17 @@ static int choice_to(struct ld *l, yaml_node_t *n, const char *what, const char 
 	return fail(l, n, "%s '%s' is not known: use one of %s", what, v, list);
 }
 
+/* One of choices, copied into buf. */
+static int choice_str(struct ld *l, yaml_node_t *n, const char *what, const char *const *choices,
+		      char *buf, size_t len)
+{
+	int i, ret = choice_to(l, n, what, choices, &i);
+
+	if (!ret)
+		snprintf(buf, len, "%s", choices[i]);
+	return ret;
+}
+
 /* Walk a mapping: every key must be a scalar in known (space-separated). */
 static int each_key(struct ld *l, yaml_node_t *map, const char *what, const char *known,
 		    key_fn fn, void *ctx)
@@ -233,7 +245,7 @@ static int dev_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 	char why[256];
 	const char *s;
 	long n;
-	int ret, i;
+	int ret;
 
 	if (!strcmp(key, "name"))
 		return str_to(l, v, "name", d->name, sizeof(d->name));
@@ -243,12 +255,8 @@ static int dev_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return str_to(l, v, "firmware", d->firmware, sizeof(d->firmware));
 	if (!strcmp(key, "bond_mode"))
 		return str_to(l, v, "bond_mode", d->bond_mode, sizeof(d->bond_mode));
-	if (!strcmp(key, "gid_type")) {
-		ret = choice_to(l, v, "gid_type", gid_types, &i);
-		if (!ret)
-			snprintf(d->gid_type, sizeof(d->gid_type), "%s", gid_types[i]);
-		return ret;
-	}
+	if (!strcmp(key, "gid_type"))
+		return choice_str(l, v, "gid_type", gid_types, d->gid_type, sizeof(d->gid_type));
 	if (!strcmp(key, "min_rate")) {
 		ret = scalar(l, v, key, &s);
 		if (!ret && gd_ck_parse_rate(s, &d->min_rate_gbps, why, sizeof(why)))
@@ -431,10 +439,58 @@ static int pairs_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
 	return 0;
 }
 
+static const char *const init_names[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
+
+/* expect: how the test must have run; the values are those the tools' JSON reports. */
+static int expect_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
+{
+	static const char *const regs[] = { "dma-buf", "peer-memory", "host", NULL };
+	static const char *const prods[] = { "gpu", "host", NULL };
+	static const char *const fabs[] = { "verbs", "ofi", NULL };
+	struct gd_ck_expect *e = ctx;
+	struct gd_fabric_opts f = { 0 };
+	char why[256];
+	const char *s;
+	bool b;
+	int ret;
+
+	if (!strcmp(key, "registration"))
+		return choice_str(l, v, "expect registration", regs, e->registration,
+				  sizeof(e->registration));
+	if (!strcmp(key, "path")) { /* a GPU-to-NIC class: PIX and farther */
+		ret = choice_to(l, v, "expect path", link_names + GD_LOC_PIX, &e->path);
+		e->path += GD_LOC_PIX;
+		return ret;
+	}
+	if (!strcmp(key, "staging")) {
+		ret = bool_to(l, v, "expect staging", &b);
+		e->staging = b;
+		return ret;
+	}
+	if (!strcmp(key, "initiator"))
+		return choice_str(l, v, "expect initiator", init_names, e->initiator,
+				  sizeof(e->initiator));
+	if (!strcmp(key, "producer"))
+		return choice_str(l, v, "expect producer", prods, e->producer, sizeof(e->producer));
+	if (!strcmp(key, "fabric"))
+		return choice_str(l, v, "expect fabric", fabs, e->fabric, sizeof(e->fabric));
+	ret = scalar(l, v, key, &s);
+	if (!ret && gd_ck_parse_fabric_key("provider", s, &f, why, sizeof(why)))
+		return fail(l, v, "expect %s", why);
+	snprintf(e->provider, sizeof(e->provider), "%s", f.provider);
+	return ret;
+}
+
+static int expect_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
+{
+	t->expect.given = true;
+	return each_key(l, v, "expect", " registration path staging initiator producer fabric "
+			"provider ", expect_key, &t->expect);
+}
+
 static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t)
 {
 	static const char *const mem[] = { "host", "gpu", NULL };
-	static const char *const init[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
 	char why[256];
 	const char *s;
 	long n;
@@ -445,10 +501,11 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 		t->memory = (enum gd_ck_memory)i;
 		return ret;
 	}
-	if (!strcmp(key, "initiator")) {
-		ret = choice_to(l, v, key, init, &i);
-		if (!ret)
-			snprintf(t->initiator, sizeof(t->initiator), "%s", init[i]);
+	if (!strcmp(key, "initiator"))
+		return choice_str(l, v, key, init_names, t->initiator, sizeof(t->initiator));
+	if (!strcmp(key, "retries")) {
+		ret = int_to(l, v, key, 0, GD_CK_RETRIES_MAX, &n);
+		t->retries = (int)n;
 		return ret;
 	}
 	if (!strcmp(key, "qps")) {
@@ -471,6 +528,8 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 		return fail(l, v, "size: %s", why);
 	if (!strcmp(key, "duration") && gd_ck_parse_seconds(s, &t->duration_s, why, sizeof(why)))
 		return fail(l, v, "duration: %s", why);
+	if (!strcmp(key, "rung") && gd_ck_parse_rung(s, &t->rung, why, sizeof(why)))
+		return fail(l, v, "%s", why);
 	if (!strcmp(key, "min_slave_share")) {
 		char *end;
 		double pct = strtod(s, &end);
@@ -512,6 +571,8 @@ static int test_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return sweep_to(l, v, t);
 	if (!strcmp(key, "pairs"))
 		return pairs_to(l, v, t);
+	if (!strcmp(key, "expect"))
+		return expect_to(l, v, t);
 	if (!strcmp(key, "thresholds"))
 		return 0; /* after type is known: see gd_ck_load_test */
 	return test_scalar_key(l, key, v, t);
@@ -549,6 +610,53 @@ static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	return 0;
 }
 
+/* An expectation that the test's own keys make impossible is refused: it could never hold. */
+static const char *expect_conflict(const struct gd_ck_test *t, const char **key)
+{
+	const struct gd_ck_expect *e = &t->expect;
+	const char *fab = t->fab.fabric == GD_FABRIC_OFI ? "ofi" : "verbs";
+	const struct {
+		const char *key;
+		bool bad;
+		const char *why;
+	} rule[] = {
+		{ "registration", e->registration[0] && strcmp(e->registration, "host") &&
+		  t->memory != GD_CK_MEM_GPU,
+		  "registers GPU memory: add 'memory: gpu' (host memory registers as host)" },
+		{ "staging", e->staging == 1 && t->memory != GD_CK_MEM_GPU,
+		  "is GPU data through host memory: add 'memory: gpu'" },
+		{ "producer", e->producer[0] && strcmp(t->initiator, "proxy"),
+		  "is the proxy's: add 'initiator: proxy'" },
+		{ "initiator", e->initiator[0] && strcmp(e->initiator, t->initiator),
+		  "differs from the test's initiator: set the test's 'initiator' to it" },
+		{ "fabric", e->fabric[0] && t->fab.fabric != GD_FABRIC_AUTO && strcmp(e->fabric, fab),
+		  "differs from the test's fabric: drop one of them" },
+		{ "provider", e->provider[0] && !strcmp(e->fabric, "verbs"),
+		  "is libfabric's: it needs fabric ofi, not verbs" },
+		{ "provider", e->provider[0] && t->fab.provider[0] &&
+		  strcmp(e->provider, t->fab.provider),
+		  "differs from the test's provider: drop one of them" },
+	};
+
+	for (size_t i = 0; i < sizeof(rule) / sizeof(rule[0]); i++)
+		if (rule[i].bad) {
+			*key = rule[i].key;
+			return rule[i].why;
+		}
+	return NULL;
+}
+
+static int expect_rules(struct ld *l, yaml_node_t *n, const struct gd_ck_test *t)
+{
+	yaml_node_t *e = find_key(l, n, "expect"), *v;
+	const char *key, *why = t->expect.given ? expect_conflict(t, &key) : NULL;
+
+	if (!why)
+		return 0;
+	v = e && e->type == YAML_MAPPING_NODE ? find_key(l, e, key) : NULL;
+	return fail(l, v ? v : n, "test '%s': expect %s %s", t->name, key, why);
+}
+
 static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 {
 	yaml_node_t *v;
@@ -566,10 +674,13 @@ static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	if (t->kind != GD_KIND_BW && (v = find_key(l, n, "qps")))
 		return fail(l, v, "test '%s': qps is for bandwidth tests (a latency test runs one "
 			    "QP); leave it out", t->name);
+	if (t->pairs == GD_CK_HOSTS && t->rung && t->rung != GD_CK_RUNG_NODES)
+		return fail(l, find_key(l, n, "rung"), "test '%s': a test between hosts is on rung 7 "
+			    "(nodes): drop its rung", t->name);
 	if (!t->bond_balance && (v = find_key(l, n, "min_slave_share")))
 		return fail(l, v, "test '%s': min_slave_share is for 'check: bond-balance'; add "
 			    "that check or leave it out", t->name);
-	return fabric_rules(l, n, t);
+	return fabric_rules(l, n, t) ?: expect_rules(l, n, t);
 }
 
 static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
@@ -581,10 +692,12 @@ static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	t->line = (int)n->start_mark.line + 1;
 	t->column = (int)n->start_mark.column + 1;
 	t->qps = 1;
+	t->retries = -1;
+	t->expect.path = t->expect.staging = -1;
 	snprintf(t->initiator, sizeof(t->initiator), "cpu");
 	ret = each_key(l, n, "a test", " name op type check size sweep duration iterations qps "
 		       "memory initiator device pairs thresholds min_slave_share fabric provider domain "
-		       "endpoint ", test_key, t);
+		       "endpoint rung retries expect ", test_key, t);
 	if (ret)
 		return ret;
 	if (!t->name[0])
@@ -637,6 +750,11 @@ static int top_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 
 	if (!strcmp(key, "version")) {
 		ret = int_to(l, v, "version", 1, 1, &n);
+		return ret;
+	}
+	if (!strcmp(key, "retries")) {
+		ret = int_to(l, v, "retries", 0, GD_CK_RETRIES_MAX, &n);
+		l->s->retries = (int)n;
 		return ret;
 	}
 	if (!strcmp(key, "name"))
@@ -713,6 +831,7 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 
 	memset(spec, 0, sizeof(*spec));
 	spec->topo = (struct gd_ck_topology){ -1, -1, -1, -1, false, false };
+	spec->retries = -1;
 	snprintf(spec->path, sizeof(spec->path), "%s", name);
 	gd_ck_sha256_hex(buf, len, spec->sha256);
 	if ((ret = prescan(&l, buf, len)))
@@ -730,7 +849,7 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 		ret = fail(&l, NULL, "the spec is empty; 'gd_check --example' prints one for "
 			   "this machine");
 	else
-		ret = each_key(&l, root, "the spec", " version name include topology devices doctor tests ",
+		ret = each_key(&l, root, "the spec", " version name include retries topology devices doctor tests ",
 			       top_key, NULL);
 	yaml_document_delete(&l.doc);
 	yaml_parser_delete(&p);

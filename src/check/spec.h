@@ -60,6 +60,35 @@ enum gd_ck_pairs {
 	GD_CK_HOSTS,			/* two hosts, or MPI ranks (pattern) */
 };
 enum gd_ck_pattern { GD_CK_PAT_PAIRWISE, GD_CK_PAT_RING, GD_CK_PAT_ALL_PAIRS };
+
+/* The bring-up ladder (doc/check.md): a failing rung stops the rungs above it. */
+enum gd_ck_rung {
+	GD_CK_RUNG_NONE,	/* outside the ladder */
+	GD_CK_RUNG_STACK,	/* 1 the software stack: kernel, drivers, libraries, limits */
+	GD_CK_RUNG_DEVICES,	/* 2 devices and links: present, ports ACTIVE at their rate */
+	GD_CK_RUNG_TOPOLOGY,	/* 3 GPUs and NICs where the spec wants them */
+	GD_CK_RUNG_GPUDIRECT,	/* 4 GPUDirect engaged: GPU memory registered, on its path */
+	GD_CK_RUNG_P2P,		/* 5 point-to-point bandwidth and latency */
+	GD_CK_RUNG_GPU_INITIATED, /* 6 the proxy and IBGDA initiators */
+	GD_CK_RUNG_NODES,	/* 7 many nodes: tests between hosts */
+	GD_CK_NRUNG
+};
+/* Retries of a missed performance threshold: the spec's default and range. */
+#define GD_CK_RETRIES_DEFAULT 2
+#define GD_CK_RETRIES_MAX 5
+
+/* How a test must have run (expect:): "" / -1 = not required. A run that differs (a
+ * silent fallback) is a FAIL with what was expected and what ran. */
+struct gd_ck_expect {
+	char registration[16];	/* "dma-buf", "peer-memory", "host" */
+	int path;		/* enum gd_loc_class: this class or nearer */
+	int staging;		/* 0 or 1 */
+	char initiator[16];	/* "cpu", "proxy", "ibgda", "ibgda-cpudb" */
+	char producer[8];	/* proxy: "gpu" or "host" */
+	char fabric[8];		/* "verbs", "ofi" */
+	char provider[32];	/* a libfabric provider */
+	bool given;
+};
 enum gd_ck_memory { GD_CK_MEM_HOST, GD_CK_MEM_GPU };
 
 struct gd_ck_test {
@@ -85,6 +114,9 @@ struct gd_ck_test {
 	double min_slave_share;		/* bond-balance: percent each slave must carry */
 	/* fabric, provider, domain, endpoint: AUTO = the rule of fabric_rule.h on this machine */
 	struct gd_fabric_opts fab;
+	int rung;			/* enum gd_ck_rung; NONE: its kind's (gd_ck_test_rung) */
+	int retries;			/* of a missed threshold; -1: the spec's */
+	struct gd_ck_expect expect;
 };
 
 /* Expectations of the devices: one entry per name (or "*" for all). */
@@ -115,6 +147,7 @@ struct gd_ck_spec {
 	char include[256];		/* a built-in suite or a spec file, "" none */
 	int include_line, include_column;
 	char suite[32];			/* the built-in suite it is or includes, "" none */
+	int retries;			/* of a missed threshold, -1: not given (GD_CK_RETRIES_DEFAULT) */
 	struct gd_ck_topology topo;
 	struct gd_ck_device *devices;
 	size_t ndevices;
@@ -141,6 +174,12 @@ const char *gd_ck_metric_name(enum gd_ck_metric m);	/* "min_bw" */
 const char *gd_ck_metric_unit(enum gd_ck_metric m);	/* "Gb/s" */
 const char *gd_ck_pairs_name(enum gd_ck_pairs p);	/* "each-nic-loopback" */
 const char *gd_ck_pattern_name(enum gd_ck_pattern p);	/* "pairwise" */
+const char *gd_ck_rung_name(int rung);			/* "devices" */
+/* A rung by name or number ("devices", "2"): 0 or -EINVAL with why filled. */
+int gd_ck_parse_rung(const char *s, int *rung, char *why, size_t len);
+/* The rung of a test: its rung key, else its kind's (GPU memory 4, initiators 6, hosts 7,
+ * else 5). */
+int gd_ck_test_rung(const struct gd_ck_test *t);
 /* The metric is a lower bound (bandwidth, rate) rather than an upper one (latency). */
 bool gd_ck_metric_is_min(enum gd_ck_metric m);
 

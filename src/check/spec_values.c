@@ -250,3 +250,37 @@ int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts
 	f->given = 1;
 	return 0;
 }
+
+static const char *const rung_names[GD_CK_NRUNG] = {
+	"", "stack", "devices", "topology", "gpudirect", "p2p", "gpu-initiated", "nodes",
+};
+
+const char *gd_ck_rung_name(int rung)
+{
+	return rung > 0 && rung < GD_CK_NRUNG ? rung_names[rung] : "";
+}
+
+int gd_ck_parse_rung(const char *s, int *rung, char *why, size_t len)
+{
+	for (int i = 1; i < GD_CK_NRUNG; i++)
+		if (!strcmp(s, rung_names[i]) || (s[0] == '0' + i && !s[1])) {
+			*rung = i;
+			return 0;
+		}
+	snprintf(why, len, "rung '%s' is not known: use 1-7 or stack, devices, topology, "
+		 "gpudirect, p2p, gpu-initiated, nodes", s);
+	return -EINVAL;
+}
+
+int gd_ck_test_rung(const struct gd_ck_test *t)
+{
+	if (t->pairs == GD_CK_HOSTS) /* under mpirun/srun: rung 7 alone */
+		return GD_CK_RUNG_NODES;
+	if (t->rung)
+		return t->rung;
+	if (strcmp(t->initiator, "cpu"))
+		return GD_CK_RUNG_GPU_INITIATED;
+	if (t->memory == GD_CK_MEM_GPU || t->pairs != GD_CK_EACH_NIC_LOOPBACK)
+		return GD_CK_RUNG_GPUDIRECT;
+	return GD_CK_RUNG_P2P;
+}

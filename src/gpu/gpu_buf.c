@@ -146,6 +146,14 @@ static const char *gpu_path_class(const struct gd_buf *b)
 	return g ? g->gpu.path_class : "";
 }
 
+static const char *gpu_registration(const struct gd_buf *b, bool *staging)
+{
+	const struct gpu_priv *g = b->priv;
+
+	*staging = g && g->mem.kind == GD_GPU_MEM_STAGING;
+	return g ? gd_gpu_reg_str(g->mem.reg_used) : "none";
+}
+
 static int gpu_describe(const struct gd_buf *b, char *out, size_t len)
 {
 	const struct gpu_priv *g = b->priv;
@@ -164,6 +172,7 @@ static int gpu_describe(const struct gd_buf *b, char *out, size_t len)
 static void gpu_json(const struct gd_buf *b, void *json_record)
 {
 	const struct gpu_priv *g = b->priv;
+	bool staging;
 	json_object *o;
 
 	if (!g || !json_record)
@@ -178,7 +187,7 @@ static void gpu_json(const struct gd_buf *b, void *json_record)
 	if (g->gpu.path_class[0])
 		gd_json_add_str(o, "path_class", g->gpu.path_class);
 	gd_json_add_str(o, "memory", g->mem.kind == GD_GPU_MEM_STAGING ? "host_staging" : "device");
-	gd_json_add_str(o, "registration", gd_gpu_reg_str(g->mem.reg_used));
+	gd_json_add_str(o, "registration", gpu_registration(b, &staging));
 	gd_json_add_str(o, "selected_by", g->gpu.why);
 	json_object_object_add((json_object *)json_record, "gpu", o);
 }
@@ -187,11 +196,11 @@ static void gpu_json(const struct gd_buf *b, void *json_record)
 const struct gd_buf_ops gd_buf_cuda = {
 	.name = "cuda", .alloc = alloc_device, .reg = gpu_register, .free = gpu_free,
 	.write = gpu_write, .read = gpu_read, .describe = gpu_describe, .json = gpu_json,
-	.path_class = gpu_path_class,
+	.path_class = gpu_path_class, .registration = gpu_registration,
 };
 
 const struct gd_buf_ops gd_buf_cuda_staging = {
 	.name = "cuda", .host_visible = true, .alloc = alloc_staging, .reg = gpu_register,
 	.free = gpu_free, .write = gpu_write, .read = gpu_read, .describe = gpu_describe,
-	.json = gpu_json, .path_class = gpu_path_class,
+	.json = gpu_json, .path_class = gpu_path_class, .registration = gpu_registration,
 };

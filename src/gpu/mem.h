@@ -54,6 +54,9 @@ struct gd_buf_ops {
 	void (*json)(const struct gd_buf *b, void *json_record);
 	/* "PIX".."SYS" between the memory's device and the NIC, "" unknown (NULL: none) */
 	const char *(*path_class)(const struct gd_buf *b);
+	/* how it was registered ("dma-buf", "peer-memory", "host"; NULL: host memory) and
+	 * whether it is a staging buffer */
+	const char *(*registration)(const struct gd_buf *b, bool *staging);
 };
 
 extern const struct gd_buf_ops gd_buf_host;

@@ -38,3 +38,15 @@ if got != want:
 PYEOF
 }
 have_junitparser() { "$PY" -c 'import junitparser' 2>/dev/null; }
+# ofi_need PROVIDER...: exit 77 unless libfabric's providers are here
+ofi_need() {
+	for p; do
+		command -v fi_info >/dev/null && fi_info -p "$p" >/dev/null 2>&1 ||
+			{ echo "SKIP: libfabric's $p provider is not here (fi_info -p $p)"; exit 77; }
+	done
+}
+# tmp_dir: $tmp, a directory removed at exit
+tmp_dir() {
+	tmp=$(mktemp -d) || exit 99
+	trap 'rm -rf "$tmp"' EXIT
+}

@@ -21,12 +21,23 @@ done
 "$GD_CHECK" $H20 --suite gpudirect --dry-run 2>&1 | grep -q "^gpudirect-write-bw .*GPU7 .*--use_cuda_bus_id" &&
 	ok "gpudirect: GPU memory through each GPU's nearest NIC" || fail "gpudirect runs"
 # shellcheck disable=SC2086
+# the fixture has no NVIDIA driver: the stack rung fails and the ladder stops there ...
 "$GD_CHECK" $H20 --suite quick >"$tmp/q" 2>&1
 rc=$?
-[ $rc -eq 1 ] && grep -q "^devices   mlx5_bond_0 port 1 state .* PASS" "$tmp/q" &&
+[ $rc -eq 1 ] && grep -q "^devices   mlx5_bond_0 port 1 state .* SKIP" "$tmp/q" &&
+	grep -q "SKIP: not run: rung 1 (stack) failed" "$tmp/q" &&
 	grep -q "^doctor    nvidia.driver .* FAIL" "$tmp/q" && ! grep -q "^tests " "$tmp/q" &&
-	ok "quick: topology, devices and doctor, no test (the fixture has no NVIDIA driver: exit 1)" ||
+	grep -q "^ladder: rung 1 (stack) failed first: nvidia.driver" "$tmp/q" &&
+	ok "quick: the stack rung fails (no NVIDIA driver in the fixture), devices not run, exit 1" ||
 	{ fail "quick: exit $rc"; cat "$tmp/q"; }
+# ... and --keep-going judges topology, devices and doctor anyway
+# shellcheck disable=SC2086
+"$GD_CHECK" $H20 --suite quick --keep-going >"$tmp/q" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "^devices   mlx5_bond_0 port 1 state .* PASS" "$tmp/q" &&
+	grep -q "^doctor    nvidia.driver .* FAIL" "$tmp/q" && ! grep -q "not run: rung" "$tmp/q" &&
+	ok "quick --keep-going: topology, devices and doctor, no test, exit 1" ||
+	{ fail "quick --keep-going: exit $rc"; cat "$tmp/q"; }
 # shellcheck disable=SC2086
 "$GD_CHECK" $BARE --suite connectx-selftest --junit "$tmp/cx.xml" >"$tmp/cx" 2>&1
 rc=$?
@@ -42,7 +53,7 @@ fi
 	grep -q "^extra-lat " "$tmp/inc" && ok "include: quick plus a test of its own" ||
 	{ fail "include plan"; cat "$tmp/inc"; }
 # shellcheck disable=SC2086
-"$GD_CHECK" $H20 "$SPECS/include-quick.yaml" >"$tmp/inc" 2>&1
+"$GD_CHECK" $H20 --keep-going "$SPECS/include-quick.yaml" >"$tmp/inc" 2>&1
 grep -q "^topology  gpus .* FAIL .*8 .*== 9" "$tmp/inc" && grep -q "^devices   mlx5_bond_3 port 1 state" "$tmp/inc" &&
 	ok "include: the override wins (gpus 9: FAIL), the suite's devices stay" ||
 	{ fail "include override"; cat "$tmp/inc"; }

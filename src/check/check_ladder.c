@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The bring-up ladder (doc/check.md): software stack -> devices and links -> topology ->
+ * GPUDirect engaged -> point-to-point -> GPU-initiated -> many nodes. The run goes rung by
+ * rung; an item made while a lower rung has failed is stamped blocked_by, and the judge
+ * makes it SKIP "not run: rung N (NAME) failed" (--keep-going: nothing is blocked).
+ */
+#include <string.h>
+
+#include "check.h"
+
+int gd_ck_ladder_blocked(const struct gd_ck_report *r)
+{
+	return !r->keep_going && r->failed_rung && r->failed_rung < r->rung_now ? r->failed_rung : 0;
+}
+
+void gd_ck_ladder_enter(struct gd_ck_report *r, int rung)
+{
+	r->rung_now = rung;
+}
+
+void gd_ck_ladder_leave(struct gd_ck_report *r, int rung)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->items[i].rung == rung && r->items[i].status == GD_CK_FAIL &&
+		    (!r->failed_rung || rung < r->failed_rung))
+			r->failed_rung = rung;
+	r->rung_now = GD_CK_RUNG_NONE;
+}
+
+const struct gd_ck_item *gd_ck_ladder_first_fail(const struct gd_ck_report *r)
+{
+	for (size_t i = 0; r->failed_rung && i < r->n; i++)
+		if (r->items[i].rung == r->failed_rung && r->items[i].status == GD_CK_FAIL)
+			return &r->items[i];
+	return NULL;
+}
+
+const char *gd_ck_rung_fix(int rung)
+{
+	static const char *const fix[GD_CK_NRUNG] = {
+		[GD_CK_RUNG_STACK] = "fix the software stack first: load or install what the "
+				     "failed gd_doctor check names ('gd_doctor' gives each fix)",
+		[GD_CK_RUNG_DEVICES] = "bring the devices and links up first: a device missing or "
+				       "a port not ACTIVE at its rate (cable, switch port, 'ip link', "
+				       "'gd_devinfo'); the tests above it would only measure that",
+		[GD_CK_RUNG_TOPOLOGY] = "place the GPUs and NICs as the spec expects (slots, BIOS "
+					"NUMA and ACS settings; 'gd_topo' shows the paths)",
+		[GD_CK_RUNG_GPUDIRECT] = "make GPUDirect engage: GPU memory registered through "
+					 "dma-buf or nvidia_peermem on its nearest NIC ('gd_doctor' "
+					 "checks gdr.registration, peermem, cuda.dmabuf_*)",
+		[GD_CK_RUNG_P2P] = "find the slow or failing path: rerun the 'reproduce' command "
+				   "of the failed check; compare PCIe width, MTU and the path class",
+		[GD_CK_RUNG_GPU_INITIATED] = "make the GPU-initiated modes ready: 'gd_doctor' "
+					     "checks ibgda.regkey, ibgda.devx, ibgda.probe",
+		[GD_CK_RUNG_NODES] = "fix the failing pairs between hosts: the worst pair's "
+				     "hosts and devices are named above",
+	};
+
+	return rung > 0 && rung < GD_CK_NRUNG ? fix[rung] : "";
+}
+
+/* gd_doctor's checks on the ladder; a check not listed is on the stack rung. */
+int gd_ck_doctor_rung(const char *id)
+{
+	static const struct {
+		const char *id;
+		int rung;
+	} map[] = {
+		{ "rdma.devices", GD_CK_RUNG_DEVICES }, { "rdma.port", GD_CK_RUNG_DEVICES },
+		{ "rdma.mtu", GD_CK_RUNG_DEVICES }, { "rdma.gid", GD_CK_RUNG_DEVICES },
+		{ "rdma.bond", GD_CK_RUNG_DEVICES }, { "pcie.link", GD_CK_RUNG_DEVICES },
+		{ "efa.device", GD_CK_RUNG_DEVICES }, { "efa.provider", GD_CK_RUNG_DEVICES },
+		{ "efa.perftest", GD_CK_RUNG_DEVICES }, { "topo.path", GD_CK_RUNG_TOPOLOGY },
+		{ "topo.numa", GD_CK_RUNG_TOPOLOGY }, { "pcie.acs", GD_CK_RUNG_TOPOLOGY },
+		{ "iommu", GD_CK_RUNG_TOPOLOGY }, { "cuda.dmabuf_attr", GD_CK_RUNG_GPUDIRECT },
+		{ "cuda.dmabuf_export", GD_CK_RUNG_GPUDIRECT }, { "peermem", GD_CK_RUNG_GPUDIRECT },
+		{ "gdr.registration", GD_CK_RUNG_GPUDIRECT }, { "gpu.bar1", GD_CK_RUNG_GPUDIRECT },
+		{ "efa.gdr", GD_CK_RUNG_GPUDIRECT }, { "ibgda.regkey", GD_CK_RUNG_GPU_INITIATED },
+		{ "ibgda.devx", GD_CK_RUNG_GPU_INITIATED },
+		{ "ibgda.probe", GD_CK_RUNG_GPU_INITIATED },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(map[i].id, id))
+			return map[i].rung;
+	return GD_CK_RUNG_STACK;
+}

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* gd_check's ladder, retries and expect: the spec keys, the judge on a stopped rung, the
+ * attempts of a retried run, and a GPU run whose registration and path fell back (which
+ * make check cannot run for real: no GPU and no RDMA device here). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "check_int.h"
+#include "doctor.h"
+#include "judge.h"
+#include "locality.h"
+
+static void spec_keys(void **state)
+{
+	const char *y = "retries: 3\ntests:\n"
+			"  - name: g\n    op: write\n    memory: gpu\n    retries: 0\n"
+			"    expect: {registration: dma-buf, path: PXB, staging: false}\n"
+			"  - name: h\n    op: write\n    rung: 6\n"
+			"  - name: p\n    op: write\n    initiator: proxy\n"
+			"    expect: {initiator: proxy, producer: gpu}\n"
+			"  - name: r\n    op: write\n    pairs: ring\n";
+	struct gd_ck_spec s;
+	char err[1024] = "";
+
+	(void)state;
+	assert_int_equal(gd_ck_spec_parse("t.yaml", (const unsigned char *)y, strlen(y), &s, err,
+					  sizeof(err)), 0);
+	assert_int_equal(s.retries, 3);
+	assert_int_equal(gd_ck_retries(&s, &s.tests[0]), 0);
+	assert_int_equal(gd_ck_retries(&s, &s.tests[1]), 3);
+	assert_string_equal(s.tests[0].expect.registration, "dma-buf");
+	assert_int_equal(s.tests[0].expect.path, GD_LOC_PXB);
+	assert_int_equal(s.tests[0].expect.staging, 0);
+	assert_int_equal(s.tests[1].expect.path, -1);
+	assert_int_equal(gd_ck_test_rung(&s.tests[0]), GD_CK_RUNG_GPUDIRECT);
+	assert_int_equal(gd_ck_test_rung(&s.tests[1]), GD_CK_RUNG_GPU_INITIATED);
+	assert_int_equal(gd_ck_test_rung(&s.tests[2]), GD_CK_RUNG_GPU_INITIATED);
+	assert_int_equal(gd_ck_test_rung(&s.tests[3]), GD_CK_RUNG_NODES);
+	s.tests[1].rung = 0;
+	assert_int_equal(gd_ck_test_rung(&s.tests[1]), GD_CK_RUNG_P2P);
+	s.retries = -1;
+	assert_int_equal(gd_ck_retries(&s, &s.tests[1]), GD_CK_RETRIES_DEFAULT);
+	gd_ck_spec_free(&s);
+}
+
+static void rungs(void **state)
+{
+	char why[256];
+	int r = 0;
+
+	(void)state;
+	assert_int_equal(gd_ck_parse_rung("devices", &r, why, sizeof(why)), 0);
+	assert_int_equal(r, GD_CK_RUNG_DEVICES);
+	assert_int_equal(gd_ck_parse_rung("7", &r, why, sizeof(why)), 0);
+	assert_int_equal(r, GD_CK_RUNG_NODES);
+	assert_int_not_equal(gd_ck_parse_rung("8", &r, why, sizeof(why)), 0);
+	assert_int_not_equal(gd_ck_parse_rung("0", &r, why, sizeof(why)), 0);
+	assert_int_not_equal(gd_ck_parse_rung("", &r, why, sizeof(why)), 0);
+	assert_string_equal(gd_ck_rung_name(GD_CK_RUNG_P2P), "p2p");
+	assert_int_equal(gd_ck_doctor_rung("rdma.port"), GD_CK_RUNG_DEVICES);
+	assert_int_equal(gd_ck_doctor_rung("gdr.registration"), GD_CK_RUNG_GPUDIRECT);
+	assert_int_equal(gd_ck_doctor_rung("ibgda.probe"), GD_CK_RUNG_GPU_INITIATED);
+	assert_int_equal(gd_ck_doctor_rung("kernel.version"), GD_CK_RUNG_STACK);
+	/* every gd_doctor check is on a rung below the tests' */
+	for (const struct gd_check *c = gd_checks; c->id; c++)
+		assert_true(gd_ck_doctor_rung(c->id) >= GD_CK_RUNG_STACK &&
+			    gd_ck_doctor_rung(c->id) != GD_CK_RUNG_P2P &&
+			    gd_ck_doctor_rung(c->id) < GD_CK_RUNG_NODES);
+	for (int k = GD_CK_RUNG_STACK; k < GD_CK_NRUNG; k++)
+		assert_true(gd_ck_rung_fix(k)[0] != 0);
+}
+
+/* A failed rung stops the rungs above it, not its own; --keep-going stops nothing. */
+static void ladder(void **state)
+{
+	struct gd_ck_report r = { 0 };
+	struct gd_ck_item *it;
+
+	(void)state;
+	gd_ck_ladder_enter(&r, GD_CK_RUNG_TOPOLOGY);
+	it = gd_ck_add(&r, GD_CK_SEC_TOPOLOGY, "gpus");
+	gd_ck_judge_holds(it, false, "one missing");
+	gd_ck_ladder_leave(&r, GD_CK_RUNG_TOPOLOGY);
+	assert_int_equal(r.failed_rung, GD_CK_RUNG_TOPOLOGY);
+	gd_ck_ladder_enter(&r, GD_CK_RUNG_P2P);
+	assert_int_equal(gd_ck_ladder_blocked(&r), GD_CK_RUNG_TOPOLOGY);
+	it = gd_ck_add(&r, GD_CK_SEC_TESTS, "bw");
+	snprintf(it->measured, sizeof(it->measured), "1 Gb/s");
+	gd_ck_judge_not_run(it, "port in use"); /* not run at all: SKIP, not ERROR */
+	assert_int_equal(it->status, GD_CK_SKIP);
+	assert_string_equal(it->message, "not run: rung 3 (topology) failed");
+	assert_string_equal(it->measured, "");
+	assert_ptr_equal(gd_ck_ladder_first_fail(&r), &r.items[0]);
+	r.keep_going = true;
+	assert_int_equal(gd_ck_ladder_blocked(&r), 0);
+	it = gd_ck_add(&r, GD_CK_SEC_TESTS, "bw2");
+	gd_ck_judge_holds(it, true, NULL);
+	assert_int_equal(it->status, GD_CK_PASS);
+	gd_ck_report_free(&r);
+}
+
+static struct gd_ck_test gpu_test(void)
+{
+	struct gd_ck_test t = { .op = GD_OP_WRITE, .kind = GD_KIND_BW, .size = 65536, .qps = 1,
+				.memory = GD_CK_MEM_GPU, .retries = -1 };
+
+	snprintf(t.name, sizeof(t.name), "g");
+	snprintf(t.initiator, sizeof(t.initiator), "cpu");
+	t.expect = (struct gd_ck_expect){ .path = -1, .staging = -1 };
+	return t;
+}
+
+static struct gd_ck_run gpu_run(const struct gd_ck_test *t)
+{
+	struct gd_ck_run run = { .t = t, .port = 1, .gpu = 0, .numa = -1 };
+
+	snprintf(run.dev, sizeof(run.dev), "mlx5_0");
+	snprintf(run.cls, sizeof(run.cls), "PIX");
+	snprintf(run.label, sizeof(run.label), "mlx5_0 GPU0");
+	snprintf(run.peer_ip, sizeof(run.peer_ip), "127.0.0.1");
+	return run;
+}
+
+static struct gd_ck_measure ran(const char *reg, const char *cls, double gbps)
+{
+	struct gd_ck_measure m = { .nsizes = 1, .size = { 65536 }, .bw_avg_gbps = { gbps } };
+
+	snprintf(m.registration, sizeof(m.registration), "%s", reg);
+	snprintf(m.gpu_path_class, sizeof(m.gpu_path_class), "%s", cls);
+	return m;
+}
+
+/* The engine fell back to peer memory on a far GPU: FAIL naming both; a nearer class passes. */
+static void expect_fallback(void **state)
+{
+	struct gd_ck_test t = gpu_test();
+	struct gd_ck_run run = gpu_run(&t);
+	struct gd_ck_measure m = ran("peer-memory", "SYS", 10);
+	struct gd_ck_report r = { 0 };
+
+	(void)state;
+	snprintf(t.expect.registration, sizeof(t.expect.registration), "dma-buf");
+	t.expect.path = GD_LOC_PXB;
+	t.expect.given = true;
+	gd_ck_evaluate(&r, &run, &m, 1);
+	assert_int_equal(r.n, 2); /* path used, runs */
+	assert_string_equal(r.items[0].name, "g mlx5_0 GPU0: path used");
+	assert_int_equal(r.items[0].status, GD_CK_FAIL);
+	assert_non_null(strstr(r.items[0].message, "a silent fallback: expected registration "
+				"dma-buf, ran peer-memory; expected path PXB, ran SYS"));
+	assert_string_equal(r.items[0].where.path, "SYS");
+	gd_ck_report_free(&r);
+	m = ran("dma-buf", "PIX", 10);
+	gd_ck_evaluate(&r, &run, &m, 1);
+	assert_int_equal(r.items[0].status, GD_CK_PASS);
+	assert_string_equal(r.items[0].measured, "registration dma-buf, path PIX");
+	gd_ck_report_free(&r);
+	m.exit_code = 3; /* could not run: ERROR, never the fallback's FAIL */
+	gd_ck_evaluate(&r, &run, &m, 1);
+	assert_int_equal(r.items[0].status, GD_CK_ERROR);
+	gd_ck_report_free(&r);
+}
+
+/* Missed, then met: two attempts, PASS, counted as passed on a retry; ERROR is not retried. */
+static void attempts(void **state)
+{
+	struct gd_ck_test t = gpu_test();
+	struct gd_ck_run run = gpu_run(&t);
+	struct gd_ck_measure slow = ran("dma-buf", "PIX", 5), fast = ran("dma-buf", "PIX", 50);
+	struct gd_ck_tries tr = { 0 };
+	struct gd_ck_report r = { 0 };
+	char why[128];
+
+	(void)state;
+	assert_int_equal(gd_ck_parse_threshold(GD_CK_BW_AVG, "10 Gb/s", &t.th[0], why,
+					       sizeof(why)), 0);
+	t.nth = 1;
+	assert_true(gd_ck_tries_add(&tr, &run, &slow, 1));
+	assert_false(gd_ck_tries_add(&tr, &run, &fast, 1));
+	gd_ck_thresholds(&r, &run, &fast, 2);
+	gd_ck_tries_attach(&r, 0, &tr);
+	assert_int_equal(r.items[0].status, GD_CK_PASS);
+	assert_int_equal(r.items[0].nattempts, 2);
+	assert_int_equal(r.items[0].attempts[0].status, GD_CK_FAIL);
+	assert_string_equal(r.items[0].attempts[0].measured, "5 Gb/s");
+	assert_int_equal(r.items[0].attempts[1].status, GD_CK_PASS);
+	assert_int_equal(r.retried, 1);
+	gd_ck_report_free(&r);
+	memset(&tr, 0, sizeof(tr));
+	slow.exit_code = 3;
+	assert_false(gd_ck_tries_add(&tr, &run, &slow, 1));
+	assert_int_equal(tr.a[0][0].status, GD_CK_ERROR);
+	slow.exit_code = 1; /* the hardware failed the run (completion error): not a miss */
+	assert_false(gd_ck_tries_add(&tr, &run, &slow, 1));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(spec_keys), cmocka_unit_test(rungs), cmocka_unit_test(ladder),
+		cmocka_unit_test(expect_fallback), cmocka_unit_test(attempts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
