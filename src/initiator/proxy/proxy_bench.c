@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "loop.h"
 #include "bench_report.h"
@@ -469,6 +470,26 @@ static bool cuda_finds_device(char *why, size_t len)
 #endif
 }
 
+/* Host producers are one thread per CTA: at most this many (issue 19, M2:
+ * --ctas 65535 failed at thread 32686 after minutes), 4 per CPU, at least 256. */
+static uint32_t host_ctas_max(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 64 ? (uint32_t)n * 4 : 256;
+}
+
+/* Host producers, and why; refused when the grid asks for more threads than the host runs. */
+static int use_host(const struct gd_loop_cfg *c, struct pb_state *st, const char *why)
+{
+	host_producer(st, why);
+	if (c->init.ctas <= host_ctas_max())
+		return 0;
+	gd_error("--ctas %u with host producers (%s): one host thread per CTA, at most %u here "
+		 "(4 per CPU, at least 256); lower --ctas", c->init.ctas, why, host_ctas_max());
+	return -EINVAL;
+}
+
 /* The initiating side picks its producer once: the CUDA kernel on the GPU
  * of --use_cuda (else CUDA device 0), or host threads. */
 static int choose_producer(const struct gd_loop_cfg *c, struct pb_state *st)
@@ -476,10 +497,8 @@ static int choose_producer(const struct gd_loop_cfg *c, struct pb_state *st)
 	enum gd_producer want = c->init.producer;
 	int dev = c->producer_cuda, ret;
 
-	if (want == GD_PRODUCER_HOST) {
-		host_producer(st, "--producer host");
-		return 0;
-	}
+	if (want == GD_PRODUCER_HOST)
+		return use_host(c, st, "--producer host");
 	if (c->gpu_copies && want == GD_PRODUCER_GPU) {
 		gd_error("--initiator=proxy --producer gpu: the libfabric provider on %s moves GPU "
 			 "memory with CUDA copies, which wait for the running producer kernel (it would "
@@ -488,15 +507,11 @@ static int choose_producer(const struct gd_loop_cfg *c, struct pb_state *st)
 			 "GPUDirect (--fabric verbs, or libfabric's efa)", c->dev_name);
 		return -ENOTSUP;
 	}
-	if (c->gpu_copies) {
-		host_producer(st, "default: the provider copies GPU memory with CUDA, which waits "
-				  "for a producer kernel");
-		return 0;
-	}
-	if (want == GD_PRODUCER_AUTO && !cuda_finds_device(st->why, sizeof(st->why))) {
-		host_producer(st, st->why);
-		return 0;
-	}
+	if (c->gpu_copies)
+		return use_host(c, st, "default: the provider copies GPU memory with CUDA, which "
+				       "waits for a producer kernel");
+	if (want == GD_PRODUCER_AUTO && !cuda_finds_device(st->why, sizeof(st->why)))
+		return use_host(c, st, st->why);
 	ret = gd_gpu_prod_open(dev, &st->gp);
 	if (ret) {
 		gd_error("--initiator=proxy: cannot run the CUDA producer kernel on CUDA device %d "
