@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* gd_atomic_lat: perftest-compatible RDMA atomic latency test (see gd_bench(1)). */
-#include "bench.h"
+#include "bench_tool.h"
 
 int main(int argc, char **argv)
 {
-	return gd_bench_main(argc, argv, GD_OP_ATOMIC, GD_KIND_LAT);
+	return gd_bench_tool(argc, argv, GD_OP_ATOMIC, GD_KIND_LAT);
 }

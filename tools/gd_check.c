@@ -11,6 +11,7 @@
 #include "check.h"
 #include "check_mpi.h"
 #include "gd.h"
+#include "initiator.h"
 #include "log.h"
 #include "machine.h"
 #include "opts.h"
@@ -326,6 +327,7 @@ int main(int argc, char **argv)
 	bool help = false;
 
 	gd_log_init(argv[0]);
+	gd_initiator_tool_prologue(); /* the engine's initiators */
 	a.argc = argc;
 	a.argv = argv;
 	first = gd_opts_parse(&cmd, argc, argv, handle, &a, &help);

@@ -205,7 +205,7 @@ static int post_initial_recvs(struct gd_bench *b)
  * numbers replace the verbs QPs' in what the peer gets (loop.h). */
 static int attach_initiator(struct gd_bench *b)
 {
-	const struct gd_loop_ops *ops = b->plan.initiator;
+	const struct gd_loop_ops *ops = b->plan.loop_ops;
 	struct gd_loop_attach a = {.cfg = &b->plan.loop, .machine = &b->p.machine,
 				   .ctx = b->conn.ctx, .pd = b->conn.pd, .port = b->conn.port,
 				   .roce = b->conn.roce, .max_size = b->plan.last_size,
@@ -271,8 +271,8 @@ static int connect_oob(struct gd_bench *b)
 		return ret;
 	/* the initiator's own queues (IBGDA): the verbs QPs stay unused; an
 	 * initiator with state but no queues (the proxy's producer) posts on them */
-	if (b->ini_state && b->plan.initiator->connect)
-		return b->plan.initiator->connect(b->ini_state, b->remote, b->p.num_qps);
+	if (b->ini_state && b->plan.loop_ops->connect)
+		return b->plan.loop_ops->connect(b->ini_state, b->remote, b->p.num_qps);
 	for (uint32_t i = 0; i < b->p.num_qps; i++) {
 		ret = gd_conn_connect(&b->conn, &b->plan.link, i, &b->local[i], &b->remote[i]);
 		if (ret)
@@ -302,8 +302,8 @@ static int connect_cm(struct gd_bench *b)
 
 static void teardown(struct gd_bench *b)
 {
-	if (b->ini_state && b->plan.initiator->detach) /* before the PD goes */
-		b->plan.initiator->detach(b->ini_state);
+	if (b->ini_state && b->plan.loop_ops->detach) /* before the PD goes */
+		b->plan.loop_ops->detach(b->ini_state);
 	if (b->p.conn == GD_CONN_RDMA_CM)
 		gd_cm_close(&b->cm);
 #ifdef HAVE_LIBFABRIC
@@ -606,8 +606,8 @@ static void init_report(struct gd_bench *b)
 	r->local = b->local;
 	r->remote = b->remote;
 	r->nqp = b->p.num_qps;
-	r->ini = b->ini_state && b->plan.initiator->describe ?
-			 b->plan.initiator->describe(b->ini_state) :
+	r->ini = b->ini_state && b->plan.loop_ops->describe ?
+			 b->plan.loop_ops->describe(b->ini_state) :
 			 NULL;
 }
 
@@ -647,6 +647,7 @@ static int run_side(struct gd_bench *b)
 int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res)
 {
 	struct gd_bench *b = calloc(1, sizeof(*b));
+	const struct gd_initiator_ops *ini;
 	int code;
 
 	memset(res, 0, sizeof(*res));
@@ -665,15 +666,12 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 	if (b->p.fab.fabric == GD_FABRIC_OFI)
 		b->fab = &gd_fabric_ofi;
 #endif
-	if (b->p.init.initiator == GD_INIT_IBGDA || b->p.init.initiator == GD_INIT_IBGDA_CPUDB) {
-		/* the IBGDA feature's entry: the test double runs the whole test
-		 * itself; a ConnectX is probed first (ibgda_hook.c) */
-		int rc = gd_ibgda_hook(&b->p, out, res);
-
-		if (rc >= 0) {
-			free(b);
-			return res->exit_code = rc;
-		}
+	/* the initiator's table entry may decide the run before anything opens
+	 * (gd_bench_check refused an initiator without an entry) */
+	ini = gd_init_ops(&b->p.init);
+	if (ini && ini->prepare && (code = ini->prepare(&b->p, out, res)) >= 0) {
+		free(b);
+		return res->exit_code = code;
 	}
 	gethostname(b->host, sizeof(b->host) - 1);
 	gd_plan_from_params(&b->plan, &b->p);

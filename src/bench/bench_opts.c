@@ -12,10 +12,9 @@
 #include "devname.h"
 #include "gd.h"
 #include "host_limits.h"
-#include "initiator.h"
+#include "init_opts.h"
 #include "log.h"
-#include "ibgda_bench.h"
-#include "proxy_bench.h"
+#include "loop.h"
 
 enum {
 	/* every benchmark */
@@ -698,7 +697,9 @@ static int check_report(struct gd_bench_params *p)
 	return 0;
 }
 
-static int check_memory(struct gd_bench_params *p)
+/* ini: the initiator's table entry (NULL when none was handed over: then the
+ * CPU initiator is the one that can run) */
+static int check_memory(struct gd_bench_params *p, const struct gd_initiator_ops *ini)
 {
 	bool cuda = p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0];
 	uint64_t need = gd_bench_mem_estimate(p), max = gd_host_mem_max();
@@ -726,7 +727,7 @@ static int check_memory(struct gd_bench_params *p)
 	}
 	/* the CPU loop's write ping-pong spins on the last byte of its buffer */
 	if (cuda && !p->gpu_staging && p->kind == GD_KIND_LAT && p->op == GD_OP_WRITE &&
-	    !p->write_with_imm && p->init.initiator == GD_INIT_CPU) {
+	    !p->write_with_imm && (!ini || ini->lat_polls_buffer)) {
 		gd_error("--use_cuda: the write ping-pong polls the last byte of its buffer from the CPU, "
 			 "which cannot read GPU memory (it crashed); add --write_with_imm (each reply "
 			 "is a completion) or --gpu_staging, or use gd_send_lat");
@@ -735,14 +736,16 @@ static int check_memory(struct gd_bench_params *p)
 	return 0;
 }
 
-/* The fabric (fabric_opts.h): the rule's default, and what ofi does not take. */
-static int check_fabric(struct gd_bench_params *p)
+/* The fabric (fabric_opts.h): the rule's default, and what ofi does not take
+ * (ini: the initiator's table entry, NULL when none was handed over). */
+static int check_fabric(struct gd_bench_params *p, const struct gd_initiator_ops *ini)
 {
+	const char *why, *option;
 	int ret;
 
 	/* options that only verbs has choose it, before the machine's rule */
 	if (p->fab.fabric == GD_FABRIC_AUTO && !p->fab.given &&
-	    (p->dev[0] || p->conn == GD_CONN_RDMA_CM || p->init.initiator != GD_INIT_CPU)) {
+	    (p->dev[0] || p->conn == GD_CONN_RDMA_CM || (ini && ini->verbs_first))) {
 		p->fab.fabric = GD_FABRIC_VERBS;
 		snprintf(p->fab.why, sizeof(p->fab.why), "%s names verbs",
 			 p->dev[0] ? "-d" : p->conn == GD_CONN_RDMA_CM ? "-R" : "--initiator");
@@ -754,17 +757,14 @@ static int check_fabric(struct gd_bench_params *p)
 	if (p->conn == GD_CONN_RDMA_CM)
 		return conflict("--fabric ofi", "-R/--rdma_cm", "libfabric connects its own "
 				"endpoints (--ep msg is its connected type)");
-	if (p->init.initiator != GD_INIT_CPU && p->init.initiator != GD_INIT_PROXY)
-		return conflict("--fabric ofi", "--initiator=ibgda", "IBGDA rings a ConnectX's "
-				"doorbell itself: it is verbs (mlx5) only");
-	if (p->init.initiator == GD_INIT_PROXY && p->init.proxy_threads > 1)
-		return conflict("--fabric ofi", "--proxy_threads > 1", "the libfabric domain is "
-				"opened for one thread at a time (FI_THREAD_DOMAIN) in this version");
+	if (ini && ini->ofi_conflict && (why = ini->ofi_conflict(p, &option)))
+		return conflict("--fabric ofi", option, why);
 	return 0;
 }
 
 int gd_bench_check(struct gd_bench_params *p)
 {
+	const struct gd_initiator_ops *ini = gd_init_ops(&p->init); /* the initiator's entry */
 	int ret;
 
 	if (p->dev[0] && gd_dev_name_check(p->dev, "-d/--ib-dev (the device)"))
@@ -772,9 +772,9 @@ int gd_bench_check(struct gd_bench_params *p)
 	if (gd_params_check(p)) /* the listed ranges, for callers without a command line */
 		return -EINVAL;
 	if ((ret = check_sizes(p)) || (ret = check_length(p)) || (ret = check_queues(p)) ||
-	    (ret = check_report(p)) || (ret = check_memory(p)) ||
-	    (ret = gd_init_opts_check(&p->init)) || (ret = gd_proxy_bench_check(p)) ||
-	    (ret = gd_ibgda_bench_check(p)) || (ret = check_fabric(p)))
+	    (ret = check_report(p)) || (ret = check_memory(p, ini)) ||
+	    (ret = gd_init_opts_check(&p->init)) || (ini && ini->check && (ret = ini->check(p))) ||
+	    (ret = check_fabric(p, ini)))
 		return ret;
 	return 0;
 }

@@ -215,7 +215,7 @@ const struct gd_param gd_matched_params[] = {
 	{ GD_PARAM_AT(mtu), .type = GD_PT_UINT, .wire = 4, .max = 4096, .umin = 256, .valid = mtu_ok,
 	  .form = "256, 512, 1024, 2048 or 4096 (0: the port's active MTU)", .given = GD_GIVEN_MTU,
 	  .opt = "-m/--mtu", .what = "MTU", .json = "mtu_bytes" },
-	/* --initiator is parsed with the initiator's options (initiator.c) and reported
+	/* --initiator is parsed with the initiator's options (init_opts.c) and reported
 	 * beside the initiator's shape, not under "params" */
 	{ GD_PARAM_AT(init.initiator), .type = GD_PT_ENUM, .wire = 1, .max = GD_INIT_COUNT - 1,
 	  .what = "initiator", .label = "initiator (--initiator)", .name = init_name,

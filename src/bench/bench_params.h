@@ -19,8 +19,9 @@
 #include <stdint.h>
 
 #include "fabric_opts.h"
-#include "initiator.h"
+#include "init_opts.h"
 #include "machine.h"
+#include "mem.h" /* GD_BENCH_DEV_MAX, GD_BENCH_BDF_MAX, GD_CUDA_* */
 
 enum gd_bench_op { GD_OP_WRITE = 0, GD_OP_READ, GD_OP_ATOMIC, GD_OP_SEND, GD_OP_COUNT };
 enum gd_bench_kind { GD_KIND_BW = 0, GD_KIND_LAT, GD_KIND_COUNT };
@@ -33,9 +34,7 @@ enum gd_output { GD_OUTPUT_FULL = 0, GD_OUTPUT_BANDWIDTH, GD_OUTPUT_MSG_RATE, GD
 		 GD_OUTPUT_COUNT };
 
 #define GD_BENCH_HOST_MAX 256  /* host names and addresses, NUL included */
-#define GD_BENCH_DEV_MAX 64    /* IBV_SYSFS_NAME_MAX */
 #define GD_BENCH_CORES_MAX 256 /* --pin_cores list */
-#define GD_BENCH_BDF_MAX 32    /* --use_cuda_bus_id, e.g. 0000:1b:00.0 */
 
 #define GD_BENCH_DEF_PORT 18515
 #define GD_BENCH_DEF_TIMEOUT_MS 10000
@@ -58,9 +57,7 @@ enum gd_output { GD_OUTPUT_FULL = 0, GD_OUTPUT_BANDWIDTH, GD_OUTPUT_MSG_RATE, GD
 #define GD_BENCH_WR_EST_BYTES 256
 #define GD_BENCH_QP_EST_BYTES (64 * 1024)
 
-/* --use_cuda values besides a device index */
-#define GD_CUDA_NONE (-1)
-#define GD_CUDA_AUTO (-2) /* pick the GPU nearest to the NIC (topology feature) */
+/* GD_BENCH_DEV_MAX, GD_BENCH_BDF_MAX, GD_CUDA_NONE/AUTO: the buffer contract's (mem.h) */
 
 /*
  * Bits of gd_bench_params.given: which values the user set on the command
@@ -155,7 +152,7 @@ struct gd_bench_params {
 	bool cuda_dmabuf;		/* --use_cuda_dmabuf */
 	bool gpu_staging;		/* --gpu_staging: bounce through host memory */
 
-	/* who issues the operations: --initiator and its shape (initiator.h) */
+	/* who issues the operations: --initiator and its shape (init_opts.h) */
 	struct gd_init_opts init;
 
 	/* which fabric carries the operations: --fabric, --provider, --domain,

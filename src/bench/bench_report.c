@@ -15,7 +15,6 @@
 #include "jsonout.h"
 #include "mem.h"
 #include "log.h"
-#include "hostprod.h"
 #include "stats.h"
 
 #define DASHES "---------------------------------------------------------------------------------------"
@@ -143,12 +142,12 @@ static void header_link(const struct gd_report *r)
 		gd_fabric_opts_header(&p->fab, fab, sizeof(fab));
 		fprintf(r->out, " Fabric          : %s\n", fab);
 	}
-	if (p->init.initiator != GD_INIT_CPU) {
+	{
 		char ini[256];
 
-		gd_init_opts_header(&p->init, r->ini ? r->ini->producer : GD_HOST_PRODUCER_LABEL,
-				    p->num_qps, ini, sizeof(ini));
-		fprintf(r->out, " Initiator       : %s\n", ini);
+		if (gd_init_opts_header(&p->init, r->ini ? r->ini->producer : GD_HOST_PRODUCER_LABEL,
+					p->num_qps, ini, sizeof(ini)))
+			fprintf(r->out, " Initiator       : %s\n", ini);
 	}
 	if (r->ini && r->ini->producer_kind)
 		fprintf(r->out, " Producer        : %s (%s)\n", r->ini->producer_kind,

@@ -142,7 +142,7 @@ static int exchange_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *m
 		mine->size = size;
 		return ret ?: gd_bench_measured(b, mine);
 	}
-	ret = b->plan.initiator->run_bw(&b->loop, size, mine, &sent);
+	ret = b->plan.loop_ops->run_bw(&b->loop, size, mine, &sent);
 	if (ret) {
 		b->exit_code = b->exit_code ?: b->loop.exit_code;
 		return ret;
@@ -212,7 +212,7 @@ int gd_bench_lat_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 		      b->plan.op->target_access == IBV_ACCESS_REMOTE_WRITE;
 	int ret = 0;
 
-	if (active && (ret = b->plan.initiator->run_lat(&b->loop, size, &samples, &n))) {
+	if (active && (ret = b->plan.loop_ops->run_lat(&b->loop, size, &samples, &n))) {
 		b->exit_code = b->exit_code ?: b->loop.exit_code;
 		return ret;
 	}

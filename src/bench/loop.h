@@ -10,8 +10,10 @@
  * samples); it prints nothing itself.
  *
  * struct gd_loop_ops is the seam per initiator: gd_loop_cpu posts from this
- * thread; gd_loop_proxy (src/initiator/proxy_bench.h) through the proxy
- * ring; an IBGDA loop provides the same two entries. The plan picks one.
+ * thread; gd_loop_proxy (src/initiator/proxy/) through the proxy ring;
+ * gd_loop_ibgda (src/initiator/ibgda/) from GPU threads. Each is the loop of
+ * one entry of the initiator table (struct gd_initiator_ops below), which the
+ * engine asks once per run and never branches on which initiator it is.
  *
  * Every wait has a deadline: a loop that sees no progress for the timeout
  * checks the side channel; a dead peer or a silent link ends the run.
@@ -22,12 +24,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <infiniband/verbs.h>
 
 #include "bench.h"
 #include "bench_params.h"
 #include "fabric.h"
-#include "initiator.h"
+#include "init_opts.h"
 #include "ops.h"
 #include "wire.h"
 
@@ -126,6 +129,44 @@ struct gd_loop_ops {
 };
 
 extern const struct gd_loop_ops gd_loop_cpu;
+
+struct gd_bench_result;
+
+/*
+ * One entry of the initiator table (src/initiator/initiator.c, one per
+ * --initiator), handed to the engine by the tool prologue (gd_init_use_table,
+ * init_opts.h). The engine asks gd_bench_check for the checks and
+ * gd_bench_run_side for preparation and loop.
+ */
+struct gd_initiator_ops {
+	const struct gd_loop_ops *loop;
+	/* it posts through verbs unless told otherwise: with no --fabric given it
+	 * takes verbs before the machine's fabric rule (as -d and -R do) */
+	bool verbs_first;
+	/* a latency sample is one put and its quiet, timed by the producer: the
+	 * client alone puts, the server is its target (or the receiver that
+	 * re-posts), never a ping-pong. Both putting at once left nobody
+	 * re-posting receives (send_lat stalled once rx_depth ran out) and, over
+	 * libfabric, nobody driving the progress a delivery-complete write waits
+	 * for on its target. */
+	bool put_quiet_lat;
+	/* its write latency ping-pong polls the last byte of the buffer from the
+	 * CPU (gd_loop_cpu): GPU memory needs --write_with_imm or --gpu_staging */
+	bool lat_polls_buffer;
+	/* option conflicts of this initiator: 0 or -EINVAL after a message (NULL: none) */
+	int (*check)(const struct gd_bench_params *p);
+	/* why it cannot run over libfabric with p (NULL: it can), and *option, the
+	 * option that says so; asked once the fabric is --fabric ofi */
+	const char *(*ofi_conflict)(const struct gd_bench_params *p, const char **option);
+	/* before anything is opened (NULL: nothing to do): an exit code when the
+	 * initiator has decided the run (a refusal, a test double's whole run),
+	 * or -1 to go on with the engine's run */
+	int (*prepare)(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res);
+};
+
+/* The CPU initiator (gd_loop_cpu): the table's first entry, and the engine's
+ * own when a program hands no table. */
+extern const struct gd_initiator_ops gd_initiator_cpu;
 
 /*
  * The shape of gd_loop_cpu's bandwidth loop at one size (pure, for tests):

@@ -708,3 +708,5 @@ const struct gd_loop_ops gd_loop_cpu = {
 	.run_bw = cpu_run_bw,
 	.run_lat = gd_loop_cpu_lat,
 };
+
+const struct gd_initiator_ops gd_initiator_cpu = {.loop = &gd_loop_cpu, .lat_polls_buffer = true};

@@ -9,21 +9,17 @@
 #include "gd.h"
 #include "gpu_buf.h"
 #include "ops.h"
-#include "ibgda_bench.h"
-#include "proxy_bench.h"
 
 void gd_mem_roles(const struct gd_bench_params *p, struct gd_mem_roles *r)
 {
 	bool client = p->role == GD_ROLE_CLIENT;
 	bool lat = p->kind == GD_KIND_LAT;
-	/* ping-pong latency tests (write, send) have both sides initiate. A proxy
-	 * latency sample is one put and its quiet, timed by the producer: the
-	 * client alone puts, the server is its target (or receiver, re-posting).
-	 * Both putting at once left nobody re-posting receives (send_lat stalled
-	 * once rx_depth ran out) and, over libfabric, nobody driving the progress
-	 * a delivery-complete write waits for on its target. */
+	const struct gd_initiator_ops *ini = gd_init_ops(&p->init);
+	/* ping-pong latency tests (write, send) have both sides initiate, but for
+	 * an initiator whose latency sample is one put and its quiet (the proxy:
+	 * loop.h, put_quiet_lat) the client alone puts */
 	bool pingpong = lat && (p->op == GD_OP_WRITE || p->op == GD_OP_SEND) &&
-			p->init.initiator != GD_INIT_PROXY;
+			!(ini && ini->put_quiet_lat);
 	bool both = p->bidirectional || pingpong;
 
 	r->initiator = client || both;
@@ -149,6 +145,8 @@ static void plan_link(struct gd_link_cfg *k, const struct gd_bench_params *p)
 
 void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params *p)
 {
+	const struct gd_initiator_ops *ini;
+
 	memset(pl, 0, sizeof(*pl));
 	pl->op = gd_op_desc(p->op);
 	pl->alt = gd_op_alt(p);
@@ -160,12 +158,10 @@ void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params 
 	plan_memory(pl, p);
 	plan_loop(pl, p);
 	plan_link(&pl->link, p);
-	/* the loop per initiator (IBGDA on a ConnectX; the test double never
-	 * reaches the plan: it runs the whole test itself) */
-	pl->initiator = p->init.initiator == GD_INIT_PROXY ? &gd_loop_proxy :
-			p->init.initiator == GD_INIT_IBGDA ||
-					p->init.initiator == GD_INIT_IBGDA_CPUDB ? &gd_loop_ibgda :
-										   &gd_loop_cpu;
+	/* the loop of the initiator's table entry (IBGDA on a ConnectX; the test
+	 * double never reaches the plan: its entry's prepare runs the whole test) */
+	ini = gd_init_ops(&p->init);
+	pl->loop_ops = ini ? ini->loop : &gd_loop_cpu;
 }
 
 void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,

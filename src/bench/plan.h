@@ -62,7 +62,7 @@ struct gd_bench_plan {
 	bool adaptive;			/* -a with --precision > 0 */
 	struct gd_loop_cfg loop;
 	struct gd_link_cfg link;	/* what conn.c and cm.c need */
-	const struct gd_loop_ops *initiator; /* the loop per initiator: gd_loop_cpu today */
+	const struct gd_loop_ops *loop_ops; /* the initiator table entry's loop (loop.h) */
 };
 
 void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params *p);

@@ -6,7 +6,7 @@
  * live device is open; readers set the *_known flags so reports can say
  * what was left out.
  *
- * Owner: the devinfo feature (mk/devinfo.am). Other features consume it.
+ * Owner: the devinfo feature (mk/discover.am). Other features consume it.
  */
 #ifndef GD_RDMA_DEV_H
 #define GD_RDMA_DEV_H

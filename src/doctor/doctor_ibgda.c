@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * ibgda.probe: the live IBGDA probe on every RDMA device, the same chain
- * --initiator=ibgda runs (src/initiator/ibgda_probe.h): which mode would
+ * --initiator=ibgda runs (src/initiator/ibgda/ibgda_probe.h): which mode would
  * run (ibgda, or ibgda-cpudb as the fallback), or why none, with the check
  * that shows the cause.
  */

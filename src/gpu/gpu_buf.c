@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The GPU buffer backends of the benchmark engine (struct gd_buf_ops,
- * src/bench/mem.h) over the GPU memory core (gpu_mem.h): device memory
+ * src/gpu/mem.h) over the GPU memory core (gpu_mem.h): device memory
  * (GPUDirect) and pinned host staging.
  */
 #include "gpu_buf.h"

@@ -8,7 +8,7 @@
  *
  * Two layers: struct gd_gpu / struct gd_gpu_mem (below) work on their own
  * (gd_doctor, tests/gpu); gpu_buf.h makes them the benchmark engine's
- * buffer backends (src/bench/mem.h) for --use_cuda, --use_cuda_bus_id,
+ * buffer backends (src/gpu/mem.h) for --use_cuda, --use_cuda_bus_id,
  * --use_cuda_dmabuf and --gpu_staging.
  * auto picks the GPU nearest the NIC by the topology core
  * (src/topo/topo.h, hwloc) on a live machine, else by the sysfs PCI tree

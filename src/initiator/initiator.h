@@ -1,114 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Who issues the operations of a benchmark (--initiator) and in what shape.
- * Shared by the proxy mode (this folder) and the IBGDA mode (mlx5_*):
+ * The initiator table: one entry per --initiator (init_opts.h), each with its
+ * loop, its option checks, what it refuses over libfabric and its preparation
+ * before anything opens (struct gd_initiator_ops, loop.h):
  *
- *   cpu          the CPU posts work requests itself (the default, perftest's way)
- *   proxy        producers (GPU threads, or host threads without a GPU) write
- *                request descriptors into rings in pinned host memory; CPU
- *                proxy threads post them (IBRC-proxy, ring.h / proxy.h)
- *   ibgda        GPU threads write mlx5 WQEs and ring the doorbell themselves
- *   ibgda-cpudb  GPU threads write WQEs, a CPU thread rings the doorbell
+ *   cpu          the engine's own loop (gd_loop_cpu)
+ *   proxy        proxy/: producers fill rings, CPU proxy threads post
+ *   ibgda        ibgda/: GPU threads write WQEs and ring the doorbell, on a
+ *                ConnectX (DEVX) or the SOFTWARE NIC TEST DOUBLE
+ *   ibgda-cpudb  ibgda/: as ibgda, a CPU thread rings the doorbell
  *
- * The shape (options of every benchmark tool):
- *   --ctas N --threads N     the producer grid: N CTAs of N threads (host
- *                            producers: one host thread per CTA)
- *   --scope thread|warp|block  who issues one reservation: each thread, each
- *                            warp (32 descriptors per system fence), or each
- *                            CTA
- *   --proxy_threads N        proxy threads, one ring each (proxy mode)
- *   --ring_slots N           slots per ring, a power of two
- *   --producer gpu|host      proxy: the CUDA producer kernel or host threads
- *                            (default: gpu when CUDA finds a device)
- *   --pin_cores LIST         (the tools' own option) one proxy thread per core
- *
- * Kernel launch convention (proxy and IBGDA kernels alike): grid = ctas,
- * block = threads; group g = the g-th scope unit in launch order (thread:
- * blockIdx.x * threads + threadIdx.x; warp: that / 32; block: blockIdx.x)
- * issues on channel g; a channel picks QP channel % QPs.
+ * The engine (bench/, a floor below) includes none of this: the tool
+ * prologue hands the table over (gd_initiator_tool_prologue).
  */
 #ifndef GD_INITIATOR_H
 #define GD_INITIATOR_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
+#include "init_opts.h"
 
-#include "opts.h"
+struct gd_initiator_ops;
+extern const struct gd_initiator_ops *const gd_initiator_table[GD_INIT_COUNT];
 
-enum gd_initiator { GD_INIT_CPU = 0, GD_INIT_PROXY, GD_INIT_IBGDA, GD_INIT_IBGDA_CPUDB, GD_INIT_COUNT };
-enum gd_scope { GD_SCOPE_THREAD = 0, GD_SCOPE_WARP, GD_SCOPE_BLOCK, GD_SCOPE_COUNT };
-/* --producer (proxy): auto = the CUDA kernel when CUDA finds a device, else host threads */
-enum gd_producer { GD_PRODUCER_AUTO = 0, GD_PRODUCER_GPU, GD_PRODUCER_HOST, GD_PRODUCER_COUNT };
-
-#define GD_INIT_DEF_CTAS 1
-#define GD_INIT_DEF_THREADS 32
-#define GD_INIT_DEF_PROXY_THREADS 1
-#define GD_INIT_DEF_RING_SLOTS 1024
-#define GD_INIT_MAX_THREADS 1024 /* per CTA, CUDA's limit */
-#define GD_INIT_MAX_CTAS 65535
-
-/* Which shape options the user gave (for conflict messages). */
-enum { GD_INIT_GIVEN_CTAS = 1, GD_INIT_GIVEN_THREADS = 2, GD_INIT_GIVEN_SCOPE = 4,
-       GD_INIT_GIVEN_PROXY_THREADS = 8, GD_INIT_GIVEN_RING_SLOTS = 16,
-       GD_INIT_GIVEN_PRODUCER = 32 };
-
-struct gd_init_opts {
-	enum gd_initiator initiator;
-	enum gd_scope scope;
-	enum gd_producer producer; /* --producer (proxy) */
-	uint32_t ctas;
-	uint32_t threads;       /* per CTA */
-	uint32_t proxy_threads;
-	uint32_t ring_slots;
-	uint32_t given;
-	bool ibgda_fallback;    /* --ibgda_fallback: ibgda may become ibgda-cpudb */
-	uint32_t dump_wqes;     /* --dump_wqes N: print the first N WQEs decoded */
-};
-
-void gd_init_opts_defaults(struct gd_init_opts *o);
-const char *gd_initiator_name(enum gd_initiator i); /* "cpu", "proxy", "ibgda", "ibgda-cpudb" */
-const char *gd_scope_name(enum gd_scope s);         /* "thread", "warp", "block" */
-const char *gd_producer_name(enum gd_producer p);   /* "auto", "gpu", "host" */
-
-/* The option table fragment (ids GD_INIT_OPT_BASE ..) and its handler:
- * returns 0, -errno after a message, or 1 when id is not one of these. */
-#define GD_INIT_OPT_BASE 900
-extern const struct gd_opt gd_initiator_opts[];
-int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg);
-/* Checks that need all options: 0 or -EINVAL after a message. */
-int gd_init_opts_check(const struct gd_init_opts *o);
-
-/* Descriptors one reservation takes for this scope (1, 32, or threads). */
-uint32_t gd_init_group_size(const struct gd_init_opts *o);
-/* Issuing groups in the grid: ctas * threads / group size. */
-uint32_t gd_init_groups(const struct gd_init_opts *o);
-
-/* The JSON fields of the initiator, added to obj (a json_object):
- * "initiator", "producer", "scope", "ctas", "threads", "proxy_threads",
- * "ring_slots", "qps". producer: a GPU's name or GD_HOST_PRODUCER_LABEL. */
-struct json_object;
-void gd_init_opts_to_json(const struct gd_init_opts *o, const char *producer, uint32_t qps,
-			  struct json_object *obj);
-/* The header line: " Initiator : proxy, producer host producer (no GPU), scope warp,
- * 1 CTAs x 32 threads, 1 proxy threads, 1024 ring slots, 1 QPs" */
-void gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uint32_t qps,
-			 char *buf, size_t len);
-
-/*
- * The IBGDA modes' entry (ibgda_hook.c, the IBGDA feature), called by the
- * engine for --initiator=ibgda or ibgda-cpudb before anything is opened:
- * with GDPERF_IBGDA_NIC=software-test-double it runs the whole test on the
- * software NIC test double and returns its exit code; otherwise it runs the
- * probe chain on the device the test would use (gd_dev_choose), prints every
- * step with its reason to out, and returns the exit code (3) after a message
- * naming the cause, the fix and the gd_doctor check (a non-mlx5 device names
- * --initiator=proxy), or -1 when the engine's own device rule should speak.
- * --ibgda_fallback lets ibgda become ibgda-cpudb (said so, never silently).
- */
-struct gd_bench_params;
-struct gd_bench_result;
-int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res);
+/* The prologue of every program that runs the engine (the benchmark tools,
+ * gd_check): hands the table to the engine. */
+void gd_initiator_tool_prologue(void);
 
 #endif

@@ -3,7 +3,7 @@
  * libFuzzer target for the sysfs-tree readers: the RDMA device, port, GID,
  * netdev and bond readers behind gd_devinfo (src/discover), the PCI path,
  * link, config-space and GPU readers (src/topo/pcipath.c) and the procfs
- * readers of gd_doctor (src/doctor/gdr_env.c), all over src/core/sysfs.c and
+ * readers of gd_doctor (src/discover/gdr_env.c), all over src/core/sysfs.c and
  * src/core/readfile.c.
  *
  * The tree: a copy of a fixture tree named by $GD_FUZZ_TREE (run-fuzz.sh

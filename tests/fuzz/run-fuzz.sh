@@ -1,7 +1,7 @@
 #!/bin/sh
 # Fuzz the side channel's message decoder (src/bench/wire.c, target fuzz_wire), the
 # benchmark command line (src/bench/bench_opts.c over src/core/opts.c, target fuzz_opts)
-# and the sysfs-tree readers (src/discover, src/topo/pcipath.c, src/doctor/gdr_env.c over
+# and the sysfs-tree readers (src/discover, src/topo/pcipath.c, src/discover/gdr_env.c over
 # src/core/sysfs.c and readfile.c, target fuzz_sysfs: mutated files, FIFOs and looping
 # links in a copy of tests/fixtures/doctor/good),
 # and gd_check's YAML spec loader (src/check/spec.c over libyaml, target fuzz_spec,
@@ -58,12 +58,12 @@ cat >"$work/config.h" <<'EOH'
 #define GD_FEATURE_LIBFABRIC 0
 EOH
 echo '#define GD_BUILD_VERSION "fuzz"' > "$work/gd_version.h"
-cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator -I$srcdir/src/fabric $(pkg-config --cflags json-c)"
+cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator -I$srcdir/src/initiator/proxy -I$srcdir/src/initiator/ibgda -I$srcdir/src/initiator/mlx5 -I$srcdir/src/fabric $(pkg-config --cflags json-c)"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="$(pkg-config --libs json-c) -lm"
 common="$srcdir/src/bench/bench_params.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c \
-	$srcdir/src/initiator/initiator.c $srcdir/src/initiator/proxy_check.c \
-	$srcdir/src/initiator/ibgda_check.c $srcdir/src/fabric/fabric_opts.c $srcdir/src/discover/host_limits.c"
+	$srcdir/src/bench/init_opts.c $srcdir/src/initiator/proxy/proxy_check.c \
+	$srcdir/src/initiator/ibgda/ibgda_check.c $srcdir/src/fabric/fabric_opts.c $srcdir/src/discover/host_limits.c"
 # what the initiator options need, for the targets that do not link it anyway
 optdeps="$srcdir/src/discover/fabric_rule.c $srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c"
 
@@ -81,7 +81,7 @@ optdeps="$srcdir/src/discover/fabric_rule.c $srcdir/src/core/opts.c $srcdir/src/
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
 	$(ls "$srcdir"/src/discover/*.c | grep -v -e host_limits.c -e ofi_info.c) "$srcdir"/src/topo/pcipath.c "$srcdir"/src/topo/locality.c \
-	"$srcdir"/src/doctor/gdr_env.c "$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
+	"$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
 	"$srcdir"/src/core/opts.c "$srcdir"/src/core/version.c $common $libs $(pkg-config --libs libibverbs hwloc 2>/dev/null || echo -libverbs -lhwloc)
 # the tree the sysfs fuzzer mutates (restored after every input)
 rm -rf "$work/tree"

@@ -23,9 +23,9 @@ fi
 
 bin=$out/test_ring_tsan
 if ! $cc -std=gnu11 -D_GNU_SOURCE -fsanitize=thread -g -O1 -I"$src/src/core" \
-	-I"$src/src/initiator" -I"$build" -o "$bin" "$src/tests/initiator/test_ring.c" \
-	"$src/src/initiator/proxy.c" "$src/src/initiator/transport_sw.c" \
-	"$src/src/initiator/hostprod.c" "$src/src/core/log.c" -lpthread; then
+	-I"$src/src/initiator" -I"$src/src/initiator/proxy" -I"$build" -o "$bin" "$src/tests/initiator/test_ring.c" \
+	"$src/src/initiator/proxy/proxy.c" "$src/src/initiator/proxy/transport_sw.c" \
+	"$src/src/initiator/proxy/hostprod.c" "$src/src/core/log.c" -lpthread; then
 	echo "FAIL: cannot build the ring test with ThreadSanitizer"
 	exit 1
 fi

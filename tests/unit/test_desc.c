@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "desc.h"
+#include "init_opts.h"
 #include "initiator.h"
 #include "ring.h"
 
@@ -191,6 +192,10 @@ static void options_parse_and_check(void **state)
 	assert_int_equal(gd_init_opts_handle(&o, GD_INIT_OPT_BASE + 2, "48"), 0); /* --threads */
 	assert_int_equal(gd_init_opts_check(&o), -EINVAL); /* cpu with a shape option */
 	o.initiator = GD_INIT_PROXY;
+	o.scope = GD_SCOPE_THREAD;
+	assert_int_equal(gd_init_opts_check(&o), -EINVAL); /* no initiator table handed over */
+	gd_initiator_tool_prologue();
+	o.scope = GD_SCOPE_WARP;
 	assert_int_equal(gd_init_opts_check(&o), -EINVAL); /* warp scope, 48 threads */
 	o.scope = GD_SCOPE_THREAD;
 	assert_int_equal(gd_init_opts_check(&o), 0);

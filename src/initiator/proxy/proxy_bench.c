@@ -17,7 +17,7 @@
 #include "gd.h"
 #include "gpu_prod.h"
 #include "hostprod.h"
-#include "initiator.h"
+#include "init_opts.h"
 #include "log.h"
 #include "oob.h"
 #include "proxy.h"

@@ -28,13 +28,29 @@ struct gd_bench_result;
 struct gd_loop_ops;
 
 /* The engine's loop for the IBGDA initiators on a ConnectX (ibgda_loop.c,
- * REAL-CONNECTX-ONLY): the plan picks it; it brings its own DEVX queues
- * through the loop seam's attach/connect/detach. */
+ * REAL-CONNECTX-ONLY): the initiator table's ibgda entries (initiator.c)
+ * hand it to the plan; it brings its own DEVX queues through the loop
+ * seam's attach/connect/detach. */
 extern const struct gd_loop_ops gd_loop_ibgda;
 
 /* Conflicts of the IBGDA initiators with other options: 0 or -EINVAL
  * after a message naming the fix. */
 int gd_ibgda_bench_check(const struct gd_bench_params *p);
+/* IBGDA over --fabric ofi: always refused (the reason; *option names it). */
+const char *gd_ibgda_ofi_conflict(const struct gd_bench_params *p, const char **option);
+
+/*
+ * The IBGDA initiators' preparation (ibgda_hook.c), asked by the engine
+ * through the table before anything is opened: with
+ * GDPERF_IBGDA_NIC=software-test-double it runs the whole test on the
+ * software NIC test double and returns its exit code; otherwise it runs the
+ * probe chain on the device the test would use (gd_dev_choose), prints every
+ * step with its reason to out, and returns the exit code (3) after a message
+ * naming the cause, the fix and the gd_doctor check (a non-mlx5 device names
+ * --initiator=proxy), or -1 when the engine's own device rule should speak.
+ * --ibgda_fallback lets ibgda become ibgda-cpudb (said so, never silently).
+ */
+int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res);
 
 /* The whole test on the software NIC test double; returns the exit code
  * (res->exit_code too). */

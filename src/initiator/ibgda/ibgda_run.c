@@ -36,7 +36,7 @@ static void shape(struct gd_ibgda_run *r, struct gd_ibgda_nic_cfg *c)
 	c->nqps = s->kind == GD_KIND_BW ? s->nqps : 1;
 	c->nwqe = r->nwqe;
 	c->ring_every = GD_IBGDA_RING_EVERY;
-	c->flags = o->initiator == GD_INIT_IBGDA_CPUDB ? GD_IBGDA_CPUDB : 0;
+	c->flags = gd_init_cpu_doorbell(o) ? GD_IBGDA_CPUDB : 0;
 	if (s->kind == GD_KIND_BW &&
 	    (o->scope == GD_SCOPE_THREAD ||
 	     (o->scope == GD_SCOPE_WARP && o->ctas * o->threads / 32 > c->nqps) ||

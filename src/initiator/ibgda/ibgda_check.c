@@ -9,7 +9,7 @@
 
 #include "bench_params.h"
 #include "ibgda_nic.h"
-#include "initiator.h"
+#include "init_opts.h"
 #include "log.h"
 
 static const char *op_refusal(const struct gd_bench_params *p)
@@ -38,11 +38,8 @@ int gd_ibgda_bench_check(const struct gd_bench_params *p)
 {
 	const struct gd_init_opts *o = &p->init;
 	uint32_t units = o->scope == GD_SCOPE_BLOCK ? o->ctas : o->ctas * o->threads / 32;
-	const char *why;
+	const char *why = op_refusal(p);
 
-	if (o->initiator != GD_INIT_IBGDA && o->initiator != GD_INIT_IBGDA_CPUDB)
-		return 0;
-	why = op_refusal(p);
 	if (!why && p->kind == GD_KIND_BW && units < p->num_qps)
 		why = "each QP needs its own warp (scope thread or warp) or CTA (scope block): "
 		      "raise --ctas or --threads, or lower -q";
@@ -53,4 +50,10 @@ int gd_ibgda_bench_check(const struct gd_bench_params *p)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+const char *gd_ibgda_ofi_conflict(const struct gd_bench_params *p, const char **option)
+{
+	*option = "--initiator=ibgda";
+	return "IBGDA rings a ConnectX's doorbell itself: it is verbs (mlx5) only";
 }

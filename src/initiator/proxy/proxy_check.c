@@ -7,7 +7,7 @@
 
 #include "bench_params.h"
 #include "host_limits.h"
-#include "initiator.h"
+#include "init_opts.h"
 #include "log.h"
 #include "proxy.h"
 #include "proxy_bench.h"
@@ -40,8 +40,6 @@ int gd_proxy_bench_check(const struct gd_bench_params *p)
 	const struct gd_init_opts *o = &p->init;
 	uint32_t groups = gd_init_groups(o);
 
-	if (o->initiator != GD_INIT_PROXY)
-		return 0;
 	if (check_resources(p))
 		return -EINVAL;
 	if (p->bidirectional || p->duration_s || p->run_infinitely) {
@@ -79,4 +77,13 @@ int gd_proxy_bench_check(const struct gd_bench_params *p)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+const char *gd_proxy_ofi_conflict(const struct gd_bench_params *p, const char **option)
+{
+	if (p->init.proxy_threads <= 1)
+		return NULL;
+	*option = "--proxy_threads > 1";
+	return "the libfabric domain is opened for one thread at a time (FI_THREAD_DOMAIN) in "
+	       "this version";
 }

@@ -19,7 +19,7 @@
 #include "bench_report.h"
 #include "ibgda_gpu.h"
 #include "ibgda_nic.h"
-#include "initiator.h"
+#include "init_opts.h"
 
 #define GD_IBGDA_RING_EVERY 32 /* doorbell batching, WQEBBs (NVSHMEM's default) */
 #define GD_IBGDA_SIG_EVERY 64  /* selective signalling */

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "initiator.h"
+#include "init_opts.h"
 #include "prod.h"
 #include "proxy.h"
 

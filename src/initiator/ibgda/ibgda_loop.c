@@ -69,15 +69,14 @@ static int ib_attach(const struct gd_loop_attach *a, void **state)
 	/* the hook printed the probe; decide again for the queues' memory */
 	gd_ibgda_probe_facts(a->machine, c->dev_name, s.cuda_index, &f);
 	gd_ibgda_decide(&f,
-			c->init.initiator == GD_INIT_IBGDA_CPUDB ? GD_IBGDA_WANT_CPU_DB
-								 : GD_IBGDA_WANT_GPU_DB,
+			gd_init_cpu_doorbell(&c->init) ? GD_IBGDA_WANT_CPU_DB : GD_IBGDA_WANT_GPU_DB,
 			c->init.ibgda_fallback, &plan);
 	if (plan.rc) {
 		gd_error("ibgda: %s", plan.why);
 		return -ENODEV;
 	}
 	if (plan.cpu_doorbell)
-		s.init.initiator = GD_INIT_IBGDA_CPUDB; /* --ibgda_fallback, said so */
+		gd_init_set_cpu_doorbell(&s.init); /* --ibgda_fallback, said so */
 	ret = gd_ibgda_run_open(r, &s, &gd_ibgda_nic_devx, &extra);
 	if (ret)
 		return ret;

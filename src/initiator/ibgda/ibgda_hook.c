@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The IBGDA modes' entry (initiator.h), owned by the IBGDA feature:
+ * The IBGDA modes' preparation (the table entry's prepare, ibgda_bench.h):
  *   - GDPERF_IBGDA_NIC=software-test-double: the whole test on the software
  *     NIC test double, in this process (ibgda_bench.c);
  *   - otherwise a ConnectX: the device the test would use (the one device
@@ -9,7 +9,7 @@
  *     (ibgda_loop.c over the DEVX backend ibgda_nic_devx.c: built, NEVER
  *     RUN on this workplace, which has no ConnectX).
  */
-#include "initiator.h"
+#include "ibgda_bench.h"
 
 #include <errno.h>
 #include <string.h>
@@ -17,7 +17,6 @@
 #include "bench.h"
 #include "choose.h"
 #include "gd.h"
-#include "ibgda_bench.h"
 #include "ibgda_entry.h"
 #include "ibgda_nic.h"
 #include "log.h"
@@ -41,7 +40,7 @@ int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_re
 		return -1; /* no such device or port: the engine's device rule says so */
 	snprintf(name, sizeof(name), "%s", hca.name);
 	gd_rdma_free_hca(&hca);
-	ret = gd_ibgda_prepare(&p->machine, name, o->initiator == GD_INIT_IBGDA_CPUDB,
+	ret = gd_ibgda_prepare(&p->machine, name, gd_init_cpu_doorbell(o),
 			       o->ibgda_fallback, 0, p->json ? stderr : out, stderr, &plan);
 	if (ret)
 		return ret;

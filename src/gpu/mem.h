@@ -17,9 +17,15 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
-#include "bench_params.h" /* GD_CUDA_*, size limits */
 #include "machine.h"
 #include "pattern.h"
+
+#define GD_BENCH_DEV_MAX 64    /* an RDMA device name: IBV_SYSFS_NAME_MAX */
+#define GD_BENCH_BDF_MAX 32    /* a PCI address (--use_cuda_bus_id), e.g. 0000:1b:00.0 */
+
+/* --use_cuda values besides a device index */
+#define GD_CUDA_NONE (-1)
+#define GD_CUDA_AUTO (-2) /* pick the GPU nearest to the NIC (topology feature) */
 
 /* What a backend needs to allocate (nothing else of the run's parameters). */
 struct gd_buf_spec {

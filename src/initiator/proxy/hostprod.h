@@ -12,7 +12,7 @@
 
 #include "prod.h"
 
-#define GD_HOST_PRODUCER_LABEL "host producer (no GPU)"
+/* their name in reports: GD_HOST_PRODUCER_LABEL (init_opts.h) */
 
 /*
  * Run a->ngroups groups on nthreads host threads (group g on thread

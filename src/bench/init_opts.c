@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* --initiator and the shape options, and the initiator table handed over (see init_opts.h). */
+#include "init_opts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jsonout.h"
+#include "log.h"
+
+enum {
+	O_INITIATOR = GD_INIT_OPT_BASE, O_CTAS, O_THREADS, O_SCOPE, O_PROXY_THREADS, O_RING_SLOTS,
+	O_IBGDA_FALLBACK, O_DUMP_WQES, O_PRODUCER,
+};
+
+const struct gd_opt gd_initiator_opts[] = {
+	{ "initiator", 0, GD_REQ_ARG, "WHO", "who issues the operations: cpu (default), proxy (producers write a ring, CPU proxy threads post), ibgda, ibgda-cpudb", O_INITIATOR },
+	{ "ctas", 0, GD_REQ_ARG, "N", "proxy/IBGDA: producer CTAs (host producers: threads) (default 1)", O_CTAS },
+	{ "threads", 0, GD_REQ_ARG, "N", "proxy/IBGDA: threads per CTA, 1-1024 (default 32)", O_THREADS },
+	{ "scope", 0, GD_REQ_ARG, "SCOPE", "proxy/IBGDA: who issues one reservation: thread, warp (default) or block", O_SCOPE },
+	{ "proxy_threads", 0, GD_REQ_ARG, "N", "proxy: CPU proxy threads, one ring each, 1-32 (default 1; at most -q)", O_PROXY_THREADS },
+	{ "ring_slots", 0, GD_REQ_ARG, "N", "proxy: descriptors per ring, a power of two (default 1024)", O_RING_SLOTS },
+	{ "producer", 0, GD_REQ_ARG, "WHO", "proxy: who writes the ring: gpu (the CUDA producer kernel; default when CUDA finds a device) or host (producer threads)", O_PRODUCER },
+	{ "ibgda_fallback", 0, GD_NO_ARG, NULL, "ibgda: when the GPU cannot map the NIC doorbell, run ibgda-cpudb (a CPU rings) instead of exiting 3", O_IBGDA_FALLBACK },
+	{ "dump_wqes", 0, GD_REQ_ARG, "N", "ibgda: print the first N send WQEs decoded (debugging on real hardware)", O_DUMP_WQES },
+	{ NULL },
+};
+
+static const struct gd_initiator_ops *const *init_table; /* gd_init_use_table */
+
+void gd_init_use_table(const struct gd_initiator_ops *const *table)
+{
+	init_table = table;
+}
+
+const struct gd_initiator_ops *gd_init_ops(const struct gd_init_opts *o)
+{
+	return init_table && (unsigned)o->initiator < GD_INIT_COUNT ? init_table[o->initiator] : NULL;
+}
+
+static const char *const initiator_names[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
+static const char *const scope_names[] = { "thread", "warp", "block", NULL };
+static const char *const producer_names[] = { "auto", "gpu", "host", NULL };
+
+void gd_init_opts_defaults(struct gd_init_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->initiator = GD_INIT_CPU;
+	o->scope = GD_SCOPE_WARP;
+	o->ctas = GD_INIT_DEF_CTAS;
+	o->threads = GD_INIT_DEF_THREADS;
+	o->proxy_threads = GD_INIT_DEF_PROXY_THREADS;
+	o->ring_slots = GD_INIT_DEF_RING_SLOTS;
+}
+
+const char *gd_initiator_name(enum gd_initiator i)
+{
+	return (unsigned)i < GD_INIT_COUNT ? initiator_names[i] : "?";
+}
+
+const char *gd_scope_name(enum gd_scope s)
+{
+	return (unsigned)s < GD_SCOPE_COUNT ? scope_names[s] : "?";
+}
+
+const char *gd_producer_name(enum gd_producer p)
+{
+	return (unsigned)p < GD_PRODUCER_COUNT ? producer_names[p] : "?";
+}
+
+bool gd_init_cpu_doorbell(const struct gd_init_opts *o)
+{
+	return o->initiator == GD_INIT_IBGDA_CPUDB;
+}
+
+void gd_init_set_cpu_doorbell(struct gd_init_opts *o)
+{
+	o->initiator = GD_INIT_IBGDA_CPUDB;
+}
+
+static int u32_arg(const char *opt, const char *arg, uint64_t min, uint64_t max, uint32_t *out)
+{
+	uint64_t v;
+	int ret = gd_opt_u64(opt, arg, min, max, &v);
+
+	if (!ret)
+		*out = (uint32_t)v;
+	return ret;
+}
+
+int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg)
+{
+	int v = 0, ret;
+
+	switch (id) {
+	case O_IBGDA_FALLBACK:
+		o->ibgda_fallback = true;
+		return 0;
+	case O_DUMP_WQES:
+		return u32_arg("--dump_wqes", arg, 0, 1u << 20, &o->dump_wqes);
+	case O_PRODUCER:
+		o->given |= GD_INIT_GIVEN_PRODUCER;
+		ret = gd_opt_choice("--producer", arg, producer_names, &v);
+		o->producer = (enum gd_producer)v;
+		return ret;
+	case O_INITIATOR:
+		ret = gd_opt_choice("--initiator", arg, initiator_names, &v);
+		o->initiator = (enum gd_initiator)v;
+		return ret;
+	case O_CTAS:
+		o->given |= GD_INIT_GIVEN_CTAS;
+		return u32_arg("--ctas", arg, 1, GD_INIT_MAX_CTAS, &o->ctas);
+	case O_THREADS:
+		o->given |= GD_INIT_GIVEN_THREADS;
+		return u32_arg("--threads", arg, 1, GD_INIT_MAX_THREADS, &o->threads);
+	case O_SCOPE:
+		o->given |= GD_INIT_GIVEN_SCOPE;
+		ret = gd_opt_choice("--scope", arg, scope_names, &v);
+		o->scope = (enum gd_scope)v;
+		return ret;
+	case O_PROXY_THREADS:
+		o->given |= GD_INIT_GIVEN_PROXY_THREADS;
+		return u32_arg("--proxy_threads", arg, 1, 32, &o->proxy_threads);
+	case O_RING_SLOTS:
+		o->given |= GD_INIT_GIVEN_RING_SLOTS;
+		ret = u32_arg("--ring_slots", arg, 2, 1u << 24, &o->ring_slots);
+		if (!ret && (o->ring_slots & (o->ring_slots - 1))) {
+			gd_error("invalid value '%s' for --ring_slots: expected a power of two (2 to 16M), "
+				 "e.g. 1024", arg);
+			return -EINVAL;
+		}
+		return ret;
+	}
+	return 1;
+}
+
+int gd_init_opts_check(const struct gd_init_opts *o)
+{
+	if (o->initiator == GD_INIT_CPU && o->given) {
+		gd_error("--ctas, --threads, --scope, --proxy_threads, --ring_slots and --producer "
+			 "shape the proxy and IBGDA initiators; add --initiator=proxy (or ibgda)");
+		return -EINVAL;
+	}
+	if ((o->given & GD_INIT_GIVEN_PRODUCER) && o->initiator != GD_INIT_PROXY) {
+		gd_error("--producer belongs to --initiator=proxy (IBGDA's producers are always GPU "
+			 "threads)");
+		return -EINVAL;
+	}
+	if ((o->ibgda_fallback || o->dump_wqes) && o->initiator != GD_INIT_IBGDA &&
+	    o->initiator != GD_INIT_IBGDA_CPUDB) {
+		gd_error("--ibgda_fallback and --dump_wqes belong to --initiator=ibgda (or ibgda-cpudb)");
+		return -EINVAL;
+	}
+	if (o->initiator != GD_INIT_CPU && !gd_init_ops(o)) {
+		gd_error("--initiator=%s: this program was given no initiator table (only the CPU "
+			 "initiates here); use a gdperf tool (gd_write_bw...)",
+			 gd_initiator_name(o->initiator));
+		return -EINVAL;
+	}
+	if (o->scope == GD_SCOPE_WARP && o->threads % 32) {
+		gd_error("--scope warp needs --threads to be a multiple of 32 (got %u); use "
+			 "--scope thread or --threads %u", o->threads, (o->threads + 31) / 32 * 32);
+		return -EINVAL;
+	}
+	if (o->initiator == GD_INIT_PROXY && gd_init_group_size(o) > o->ring_slots) {
+		gd_error("--ring_slots %u is smaller than one %s reservation (%u descriptors); raise "
+			 "--ring_slots", o->ring_slots, gd_scope_name(o->scope), gd_init_group_size(o));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+uint32_t gd_init_group_size(const struct gd_init_opts *o)
+{
+	switch (o->scope) {
+	case GD_SCOPE_THREAD: return 1;
+	case GD_SCOPE_WARP: return 32;
+	default: return o->threads;
+	}
+}
+
+uint32_t gd_init_groups(const struct gd_init_opts *o)
+{
+	return o->ctas * (o->threads / gd_init_group_size(o));
+}
+
+void gd_init_opts_to_json(const struct gd_init_opts *o, const char *producer, uint32_t qps,
+			  struct json_object *obj)
+{
+	gd_json_add_str(obj, "initiator", gd_initiator_name(o->initiator));
+	if (o->initiator == GD_INIT_CPU)
+		return;
+	gd_json_add_str(obj, "producer", producer);
+	gd_json_add_str(obj, "scope", gd_scope_name(o->scope));
+	gd_json_add_int(obj, "ctas", o->ctas);
+	gd_json_add_int(obj, "threads", o->threads);
+	if (o->initiator == GD_INIT_PROXY) {
+		gd_json_add_int(obj, "proxy_threads", o->proxy_threads);
+		gd_json_add_int(obj, "ring_slots", o->ring_slots);
+	}
+	gd_json_add_int(obj, "qps", qps);
+}
+
+bool gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uint32_t qps,
+			 char *buf, size_t len)
+{
+	if (o->initiator == GD_INIT_CPU) {
+		snprintf(buf, len, "cpu");
+		return false;
+	}
+	if (o->initiator == GD_INIT_PROXY)
+		snprintf(buf, len, "proxy, producer %s, scope %s, %u CTAs x %u threads, %u proxy "
+			 "threads, %u ring slots, %u QPs", producer, gd_scope_name(o->scope), o->ctas,
+			 o->threads, o->proxy_threads, o->ring_slots, qps);
+	else
+		snprintf(buf, len, "%s, producer %s, scope %s, %u CTAs x %u threads, %u QPs",
+			 gd_initiator_name(o->initiator), producer, gd_scope_name(o->scope), o->ctas,
+			 o->threads, qps);
+	return true;
+}
