@@ -75,8 +75,14 @@ static void outlier_named(void **state)
 	FILE *f;
 
 	(void)state;
+	gd_ck_ladder_enter(&r, GD_CK_RUNG_NODES); /* as gd_ck_run_spec does around the ranks */
 	gd_ck_fleet_judge(&r, &t, 10, p, 5, NULL);
+	gd_ck_ladder_leave(&r, GD_CK_RUNG_NODES);
 	assert_int_equal(r.n, 2); /* the distribution and one outlier */
+	/* the fleet view is on rung 7 (nodes): an outlier is that rung's FAIL */
+	assert_int_equal(r.items[0].rung, GD_CK_RUNG_NODES);
+	assert_int_equal(r.items[1].rung, GD_CK_RUNG_NODES);
+	assert_int_equal(r.failed_rung, GD_CK_RUNG_NODES);
 	it = find(&r, "ring: fleet outlier rank3(node-3/mlx5_3/GPU3)->rank4(node-4/mlx5_4/GPU4)");
 	assert_non_null(it);
 	assert_int_equal(it->status, GD_CK_FAIL);
