@@ -486,7 +486,7 @@ static int use_host(const struct gd_loop_cfg *c, struct pb_state *st, const char
 	if (c->init.ctas <= host_ctas_max())
 		return 0;
 	gd_error("--ctas %u with host producers (%s): one host thread per CTA, at most %u here "
-		 "(4 per CPU, at least 256); lower --ctas", c->init.ctas, why, host_ctas_max());
+		 "(4 per CPU, or 256 on a smaller host); lower --ctas", c->init.ctas, why, host_ctas_max());
 	return -EINVAL;
 }
 
