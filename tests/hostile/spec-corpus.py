@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """The generated-spec corpus of issue 19: every key of every gd_check spec
-section x hostile values, plus whole-file oddities, each run through
+section (with fleet, manifest and its nic/gpu entries, and a pairs: all-nics test)
+x hostile values, plus whole-file oddities, each run through
 `gd_check --dry-run --topology H20.xml` (the h20 fixture). A case passes when
 gd_check ends within the hang bound with 0, 1 or 2, a refusal (2) names
 FILE:LINE:COL of the spec, and stderr holds no sanitizer report (ASan, UBSan,
@@ -9,7 +10,7 @@ LeakSanitizer: run it on an ASan+UBSan build for the full check).
 
 Usage: spec-corpus.py [--all] [--list] [-k SUBSTRING] [-v]
   default: every 8th case (make check, and make distcheck under ASan: about a
-  minute); --all: the whole corpus (1,558 specs; run it on an ASan+UBSan build).
+  minute); --all: the whole corpus (2,328 specs; run it on an ASan+UBSan build).
 top_srcdir/top_builddir from the environment (default: this tree).
 """
 import os
@@ -38,6 +39,13 @@ BASE = {
               ("expect", "{fabric: verbs}")],
     "thresholds": [("min_bw", "1 Gb/s"), ("min_peak_bw", "1 Gb/s"), ("min_msg_rate", "1 pps"),
                    ("max_lat", "10 ms"), ("max_lat_p99", "10 ms")],
+    "fleet": [("outlier", "10%")],
+    "manifest": [("gpus", "8"), ("nics", "4")],
+    "manifest_nic": [("name", "mlx5_bond_0"), ("port", "1"), ("firmware", "'28\\.39\\..*'"),
+                     ("rate", "200 Gb/s"), ("numa", "0")],
+    "manifest_gpu": [("busid", "0000:0f:00.0"), ("numa", "0")],
+    "allnics": [("name", "a"), ("op", "write"), ("size", "1M"), ("duration", "1s"),
+                ("memory", "gpu"), ("pairs", "all-nics"), ("thresholds", "{min_bw: 70% line}")],
 }
 
 # the hostile values (YAML text as written after "key: ")
@@ -69,7 +77,21 @@ def render(over_section=None, over_key=None, value=None):
     lines += dev[1:]
     lines.append("doctor:")
     lines += kv("doctor", BASE["doctor"], "  ")
+    # fleet, manifest and the all-nics test before test t (whose mix of keys is refused):
+    # the loader reaches their hostile values first
+    lines.append("fleet:")
+    lines += kv("fleet", BASE["fleet"], "  ")
+    lines.append("manifest:")
+    lines += kv("manifest", BASE["manifest"], "  ")
+    for name in ("nic", "gpu"):
+        lines.append("  %s:" % name)
+        ent = kv("manifest_" + name, BASE["manifest_" + name], "      ")
+        lines.append("    - " + ent[0].strip())
+        lines += ent[1:]
     lines.append("tests:")
+    alln = kv("allnics", BASE["allnics"], "    ")
+    lines.append("  - " + alln[0].strip())
+    lines += alln[1:]
     tst = kv("tests", BASE["tests"], "    ")
     lines.append("  - " + tst[0].strip())
     lines += tst[1:]
