@@ -23,85 +23,25 @@
 #define ld gd_ck_ld
 typedef gd_ck_key_fn key_fn;
 
-/* FILE:LINE:COL: message; -EINVAL. A NULL mark is the file's start. */
-__attribute__((format(printf, 3, 0))) static int vfail(struct ld *l, const yaml_mark_t *m,
-						       const char *fmt, va_list ap)
-{
-	char msg[768];
+/* The walkers (spec_walk.c), by their short names here */
+#define fail(...) gd_ck_ld_fail(__VA_ARGS__)
+#define fail_at(...) gd_ck_ld_fail_at(__VA_ARGS__)
+#define node(...) gd_ck_ld_node(__VA_ARGS__)
+#define kind_name(...) gd_ck_ld_kind_name(__VA_ARGS__)
+#define scalar(...) gd_ck_ld_scalar(__VA_ARGS__)
+#define str_to(...) gd_ck_ld_str(__VA_ARGS__)
+#define int_to(...) gd_ck_ld_int(__VA_ARGS__)
+#define each_key(...) gd_ck_ld_each_key(__VA_ARGS__)
+#define find_key(...) gd_ck_ld_find(__VA_ARGS__)
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	snprintf(l->err, l->errlen, "%s:%lu:%lu: %s", l->name, m ? (unsigned long)m->line + 1 : 1UL,
-		 m ? (unsigned long)m->column + 1 : 1UL, msg);
-	return -EINVAL;
-}
-
-__attribute__((format(printf, 3, 4))) static int fail_at(struct ld *l, const yaml_mark_t *m,
-							 const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = vfail(l, m, fmt, ap);
-	va_end(ap);
-	return ret;
-}
 
 /* At a node's start (NULL: the file's start): gd_ck_ld_fail, below. */
-#define fail gd_ck_ld_fail
+#define fail(...) gd_ck_ld_fail(__VA_ARGS__)
 
-static yaml_node_t *node(struct ld *l, int i)
-{
-	return yaml_document_get_node(&l->doc, i);
-}
 
-static const char *kind_name(const yaml_node_t *n)
-{
-	return n->type == YAML_MAPPING_NODE ? "a mapping" :
-	       n->type == YAML_SEQUENCE_NODE ? "a list" :
-	       !n->data.scalar.length ? "an empty value (write [] for none, or leave the key out)" :
-					"a scalar";
-}
 
-/* A scalar's text; NUL bytes inside are refused. */
-static int scalar(struct ld *l, yaml_node_t *n, const char *what, const char **out)
-{
-	if (n->type != YAML_SCALAR_NODE)
-		return fail(l, n, "%s must be a scalar, not %s", what, kind_name(n));
-	if (strlen((const char *)n->data.scalar.value) != n->data.scalar.length)
-		return fail(l, n, "%s contains a NUL character", what);
-	*out = (const char *)n->data.scalar.value;
-	return 0;
-}
 
-static int str_to(struct ld *l, yaml_node_t *n, const char *what, char *buf, size_t len)
-{
-	const char *v;
-	int ret = scalar(l, n, what, &v);
 
-	if (ret)
-		return ret;
-	if (strlen(v) >= len || !*v)
-		return fail(l, n, "%s must be 1 to %zu characters", what, len - 1);
-	snprintf(buf, len, "%s", v);
-	return 0;
-}
-
-static int int_to(struct ld *l, yaml_node_t *n, const char *what, long min, long max, long *out)
-{
-	const char *v;
-	char *end;
-	int ret = scalar(l, n, what, &v);
-
-	if (ret)
-		return ret;
-	errno = 0;
-	*out = strtol(v, &end, 10);
-	if (!*v || *end || errno || *out < min || *out > max)
-		return fail(l, n, "%s must be a whole number from %ld to %ld, not '%s'", what, min,
-			    max, v);
-	return 0;
-}
 
 static int bool_to(struct ld *l, yaml_node_t *n, const char *what, bool *out)
 {
@@ -151,41 +91,6 @@ static int choice_str(struct ld *l, yaml_node_t *n, const char *what, const char
 	return ret;
 }
 
-/* Walk a mapping: every key must be a scalar in known (space-separated). */
-static int each_key(struct ld *l, yaml_node_t *map, const char *what, const char *known,
-		    key_fn fn, void *ctx)
-{
-	if (map->type != YAML_MAPPING_NODE)
-		return fail(l, map, "%s must be a mapping (key: value), not %s", what,
-			    kind_name(map));
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
-	     p++) {
-		yaml_node_t *k = node(l, p->key), *v = node(l, p->value);
-		const char *key;
-		char pad[64];
-		int ret;
-
-		if (!k || !v)
-			return fail(l, map, "%s: broken document", what);
-		ret = scalar(l, k, "a key", &key);
-		if (ret)
-			return ret;
-		snprintf(pad, sizeof(pad), " %s ", key);
-		if (strlen(key) > 40 || !strstr(known, pad))
-			return fail(l, k, "unknown key '%s' in %s; known keys:%s", key, what, known);
-		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
-			yaml_node_t *qk = node(l, q->key);
-
-			if (qk && qk->type == YAML_SCALAR_NODE &&
-			    !strcmp((const char *)qk->data.scalar.value, key))
-				return fail(l, k, "key '%s' appears twice in %s", key, what);
-		}
-		ret = fn(l, key, v, ctx);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
 
 /* ---- topology ---- */
 
@@ -568,17 +473,6 @@ static int test_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 	return test_scalar_key(l, key, v, t);
 }
 
-static yaml_node_t *find_key(struct ld *l, yaml_node_t *map, const char *key)
-{
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
-	     p++) {
-		yaml_node_t *k = node(l, p->key);
-
-		if (k && k->type == YAML_SCALAR_NODE && !strcmp((char *)k->data.scalar.value, key))
-			return node(l, p->value);
-	}
-	return NULL;
-}
 
 /* Keys that the test's other keys make meaningless are refused, never ignored. */
 /* fabric keys (fabric_opts.h): libfabric names need fabric ofi, which runs host loopbacks */
@@ -891,46 +785,3 @@ void gd_ck_spec_free(struct gd_ck_spec *spec)
 	spec->ndevices = spec->ndoctor = spec->ntests = 0;
 }
 
-/* The walkers above for the other sections' files (spec_int.h). */
-int gd_ck_ld_fail(struct gd_ck_ld *l, const yaml_node_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = vfail(l, n ? &n->start_mark : NULL, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-int gd_ck_ld_scalar(struct gd_ck_ld *l, yaml_node_t *n, const char *what, const char **out)
-{
-	return scalar(l, n, what, out);
-}
-
-int gd_ck_ld_str(struct gd_ck_ld *l, yaml_node_t *n, const char *what, char *buf, size_t len)
-{
-	return str_to(l, n, what, buf, len);
-}
-
-int gd_ck_ld_int(struct gd_ck_ld *l, yaml_node_t *n, const char *what, long min, long max,
-		 long *out)
-{
-	return int_to(l, n, what, min, max, out);
-}
-
-int gd_ck_ld_each_key(struct gd_ck_ld *l, yaml_node_t *map, const char *what, const char *known,
-		      gd_ck_key_fn fn, void *ctx)
-{
-	return each_key(l, map, what, known, fn, ctx);
-}
-
-yaml_node_t *gd_ck_ld_node(struct gd_ck_ld *l, int i)
-{
-	return node(l, i);
-}
-
-yaml_node_t *gd_ck_ld_find(struct gd_ck_ld *l, yaml_node_t *map, const char *key)
-{
-	return find_key(l, map, key);
-}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The spec loader's walkers (spec.c) for the files that load one section each
+ * The spec loader's walkers (spec_walk.c), shared by spec.c and the files that load one section each
  * (spec_fleet.c: fleet; spec_manifest.c: manifest): every problem is
  * "FILE:LINE:COLUMN: what; the fix" and -EINVAL.
  */
@@ -32,6 +32,11 @@ int gd_ck_ld_int(struct gd_ck_ld *l, yaml_node_t *n, const char *what, long min,
 int gd_ck_ld_each_key(struct gd_ck_ld *l, yaml_node_t *map, const char *what, const char *known,
 		      gd_ck_key_fn fn, void *ctx);
 yaml_node_t *gd_ck_ld_node(struct gd_ck_ld *l, int i);
+/* At a parser mark (NULL: the file's start). */
+int gd_ck_ld_fail_at(struct gd_ck_ld *l, const yaml_mark_t *m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "a mapping", "a list", "an empty value ...", "a scalar": for messages. */
+const char *gd_ck_ld_kind_name(const yaml_node_t *n);
 /* The value of key in a mapping, NULL when absent. */
 yaml_node_t *gd_ck_ld_find(struct gd_ck_ld *l, yaml_node_t *map, const char *key);
 
