@@ -813,6 +813,8 @@ int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kin
 		return idx;
 	if (help)
 		return 1;
+	if (gd_init_opts_env_default(&p->init)) /* --ibgda_nic's default from the environment */
+		return -EINVAL;
 	if (gd_tool_machine(&p->machine) != GD_TOOL_CONTINUE)
 		return -EINVAL;
 	if (idx < argc) {

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonout.h"
@@ -11,8 +12,13 @@
 
 enum {
 	O_INITIATOR = GD_INIT_OPT_BASE, O_CTAS, O_THREADS, O_SCOPE, O_PROXY_THREADS, O_RING_SLOTS,
-	O_IBGDA_FALLBACK, O_DUMP_WQES, O_PRODUCER,
+	O_IBGDA_FALLBACK, O_DUMP_WQES, O_PRODUCER, O_IBGDA_NIC,
 };
+
+/* The tools' default for --ibgda_nic (gd_init_opts_env_default): the one
+ * place the environment chooses the IBGDA queue backend. */
+#define IBGDA_NIC_ENV "GDPERF_IBGDA_NIC"
+
 
 const struct gd_opt gd_initiator_opts[] = {
 	{ "initiator", 0, GD_REQ_ARG, "WHO", "who issues the operations: cpu (default), proxy (producers write a ring, CPU proxy threads post), ibgda, ibgda-cpudb", O_INITIATOR },
@@ -24,6 +30,7 @@ const struct gd_opt gd_initiator_opts[] = {
 	{ "producer", 0, GD_REQ_ARG, "WHO", "proxy: who writes the ring: gpu (the CUDA producer kernel; default when CUDA finds a device) or host (producer threads)", O_PRODUCER },
 	{ "ibgda_fallback", 0, GD_NO_ARG, NULL, "ibgda: when the GPU cannot map the NIC doorbell, run ibgda-cpudb (a CPU rings) instead of exiting 3", O_IBGDA_FALLBACK },
 	{ "dump_wqes", 0, GD_REQ_ARG, "N", "ibgda: print the first N send WQEs decoded (debugging on real hardware)", O_DUMP_WQES },
+	{ "ibgda_nic", 0, GD_REQ_ARG, "NIC", "ibgda: the queue backend: devx (a ConnectX; default) or software-test-double (a CPU thread plays the NIC, a loopback, for machines without a ConnectX); without the option, the environment's " IBGDA_NIC_ENV, O_IBGDA_NIC },
 	{ NULL },
 };
 
@@ -42,6 +49,7 @@ const struct gd_initiator_ops *gd_init_ops(const struct gd_init_opts *o)
 static const char *const initiator_names[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
 static const char *const scope_names[] = { "thread", "warp", "block", NULL };
 static const char *const producer_names[] = { "auto", "gpu", "host", NULL };
+static const char *const ibgda_nic_names[] = { "devx", "software-test-double", NULL };
 
 void gd_init_opts_defaults(struct gd_init_opts *o)
 {
@@ -67,6 +75,11 @@ const char *gd_scope_name(enum gd_scope s)
 const char *gd_producer_name(enum gd_producer p)
 {
 	return (unsigned)p < GD_PRODUCER_COUNT ? producer_names[p] : "?";
+}
+
+const char *gd_ibgda_nic_name(enum gd_ibgda_nic_kind k)
+{
+	return (unsigned)k < GD_IBGDA_NIC_COUNT ? ibgda_nic_names[k] : "?";
 }
 
 bool gd_init_cpu_doorbell(const struct gd_init_opts *o)
@@ -104,6 +117,11 @@ int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg)
 		ret = gd_opt_choice("--producer", arg, producer_names, &v);
 		o->producer = (enum gd_producer)v;
 		return ret;
+	case O_IBGDA_NIC:
+		o->given |= GD_INIT_GIVEN_IBGDA_NIC;
+		ret = gd_opt_choice("--ibgda_nic", arg, ibgda_nic_names, &v);
+		o->ibgda_nic = (enum gd_ibgda_nic_kind)v;
+		return ret;
 	case O_INITIATOR:
 		ret = gd_opt_choice("--initiator", arg, initiator_names, &v);
 		o->initiator = (enum gd_initiator)v;
@@ -135,9 +153,31 @@ int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg)
 	return 1;
 }
 
+static bool is_ibgda(const struct gd_init_opts *o)
+{
+	return o->initiator == GD_INIT_IBGDA || o->initiator == GD_INIT_IBGDA_CPUDB;
+}
+
+int gd_init_opts_env_default(struct gd_init_opts *o)
+{
+	const char *v = getenv(IBGDA_NIC_ENV);
+
+	if ((o->given & GD_INIT_GIVEN_IBGDA_NIC) || !is_ibgda(o) || !v || !*v)
+		return 0;
+	for (int k = 0; k < GD_IBGDA_NIC_COUNT; k++)
+		if (!strcmp(v, ibgda_nic_names[k])) {
+			o->ibgda_nic = (enum gd_ibgda_nic_kind)k;
+			return 0;
+		}
+	gd_error("%s=%s: unknown IBGDA NIC; use devx (a ConnectX, the default) or %s (the "
+		 "software NIC test double, for machines without a ConnectX), or give --ibgda_nic",
+		 IBGDA_NIC_ENV, gd_excerpt(v), ibgda_nic_names[GD_IBGDA_NIC_SWNIC]);
+	return -EINVAL;
+}
+
 int gd_init_opts_check(const struct gd_init_opts *o)
 {
-	if (o->initiator == GD_INIT_CPU && o->given) {
+	if (o->initiator == GD_INIT_CPU && (o->given & ~GD_INIT_GIVEN_IBGDA_NIC)) {
 		gd_error("--ctas, --threads, --scope, --proxy_threads, --ring_slots and --producer "
 			 "shape the proxy and IBGDA initiators; add --initiator=proxy (or ibgda)");
 		return -EINVAL;
@@ -147,9 +187,10 @@ int gd_init_opts_check(const struct gd_init_opts *o)
 			 "threads)");
 		return -EINVAL;
 	}
-	if ((o->ibgda_fallback || o->dump_wqes) && o->initiator != GD_INIT_IBGDA &&
-	    o->initiator != GD_INIT_IBGDA_CPUDB) {
-		gd_error("--ibgda_fallback and --dump_wqes belong to --initiator=ibgda (or ibgda-cpudb)");
+	if ((o->ibgda_fallback || o->dump_wqes || (o->given & GD_INIT_GIVEN_IBGDA_NIC)) &&
+	    !is_ibgda(o)) {
+		gd_error("--ibgda_fallback, --dump_wqes and --ibgda_nic belong to --initiator=ibgda "
+			 "(or ibgda-cpudb)");
 		return -EINVAL;
 	}
 	if (o->initiator != GD_INIT_CPU && !gd_init_ops(o)) {
@@ -199,6 +240,8 @@ void gd_init_opts_to_json(const struct gd_init_opts *o, const char *producer, ui
 		gd_json_add_int(obj, "proxy_threads", o->proxy_threads);
 		gd_json_add_int(obj, "ring_slots", o->ring_slots);
 	}
+	if (is_ibgda(o))
+		gd_json_add_str(obj, "ibgda_nic", gd_ibgda_nic_name(o->ibgda_nic));
 	gd_json_add_int(obj, "qps", qps);
 }
 
@@ -214,8 +257,8 @@ bool gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uin
 			 "threads, %u ring slots, %u QPs", producer, gd_scope_name(o->scope), o->ctas,
 			 o->threads, o->proxy_threads, o->ring_slots, qps);
 	else
-		snprintf(buf, len, "%s, producer %s, scope %s, %u CTAs x %u threads, %u QPs",
+		snprintf(buf, len, "%s, producer %s, scope %s, %u CTAs x %u threads, %u QPs, NIC %s",
 			 gd_initiator_name(o->initiator), producer, gd_scope_name(o->scope), o->ctas,
-			 o->threads, qps);
+			 o->threads, qps, gd_ibgda_nic_name(o->ibgda_nic));
 	return true;
 }

@@ -22,6 +22,11 @@
  *   --producer gpu|host      proxy: the CUDA producer kernel or host threads
  *                            (default: gpu when CUDA finds a device)
  *   --pin_cores LIST         (the tools' own option) one proxy thread per core
+ *   --ibgda_nic devx|software-test-double  IBGDA: the queue backend, a
+ *                            ConnectX (default) or the software NIC test
+ *                            double; without the option the tools take the
+ *                            environment's variable (gd_init_opts_env_default,
+ *                            init_opts.c, its only reader)
  *
  * Kernel launch convention (proxy and IBGDA kernels alike): grid = ctas,
  * block = threads; group g = the g-th scope unit in launch order (thread:
@@ -42,6 +47,8 @@ enum gd_initiator { GD_INIT_CPU = 0, GD_INIT_PROXY, GD_INIT_IBGDA, GD_INIT_IBGDA
 enum gd_scope { GD_SCOPE_THREAD = 0, GD_SCOPE_WARP, GD_SCOPE_BLOCK, GD_SCOPE_COUNT };
 /* --producer (proxy): auto = the CUDA kernel when CUDA finds a device, else host threads */
 enum gd_producer { GD_PRODUCER_AUTO = 0, GD_PRODUCER_GPU, GD_PRODUCER_HOST, GD_PRODUCER_COUNT };
+/* --ibgda_nic (IBGDA): a ConnectX through mlx5 DEVX, or the software NIC test double */
+enum gd_ibgda_nic_kind { GD_IBGDA_NIC_DEVX = 0, GD_IBGDA_NIC_SWNIC, GD_IBGDA_NIC_COUNT };
 
 #define GD_INIT_DEF_CTAS 1
 #define GD_INIT_DEF_THREADS 32
@@ -53,12 +60,13 @@ enum gd_producer { GD_PRODUCER_AUTO = 0, GD_PRODUCER_GPU, GD_PRODUCER_HOST, GD_P
 /* Which shape options the user gave (for conflict messages). */
 enum { GD_INIT_GIVEN_CTAS = 1, GD_INIT_GIVEN_THREADS = 2, GD_INIT_GIVEN_SCOPE = 4,
        GD_INIT_GIVEN_PROXY_THREADS = 8, GD_INIT_GIVEN_RING_SLOTS = 16,
-       GD_INIT_GIVEN_PRODUCER = 32 };
+       GD_INIT_GIVEN_PRODUCER = 32, GD_INIT_GIVEN_IBGDA_NIC = 64 };
 
 struct gd_init_opts {
 	enum gd_initiator initiator;
 	enum gd_scope scope;
 	enum gd_producer producer; /* --producer (proxy) */
+	enum gd_ibgda_nic_kind ibgda_nic; /* --ibgda_nic (IBGDA) */
 	uint32_t ctas;
 	uint32_t threads;       /* per CTA */
 	uint32_t proxy_threads;
@@ -72,6 +80,7 @@ void gd_init_opts_defaults(struct gd_init_opts *o);
 const char *gd_initiator_name(enum gd_initiator i); /* "cpu", "proxy", "ibgda", "ibgda-cpudb" */
 const char *gd_scope_name(enum gd_scope s);         /* "thread", "warp", "block" */
 const char *gd_producer_name(enum gd_producer p);   /* "auto", "gpu", "host" */
+const char *gd_ibgda_nic_name(enum gd_ibgda_nic_kind k); /* "devx", "software-test-double" */
 /* IBGDA: a CPU thread rings the doorbell (ibgda-cpudb), not the GPU; the
  * setter is --ibgda_fallback's, which turns ibgda into ibgda-cpudb */
 bool gd_init_cpu_doorbell(const struct gd_init_opts *o);
@@ -99,6 +108,12 @@ extern const struct gd_opt gd_initiator_opts[];
 int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg);
 /* Checks that need all options: 0 or -EINVAL after a message. */
 int gd_init_opts_check(const struct gd_init_opts *o);
+/* The tools' default for --ibgda_nic: with an IBGDA initiator and no
+ * --ibgda_nic, the environment's variable (its name in init_opts.c; unset or
+ * empty: devx).
+ * Called by the option parser only (gd_bench_parse), never by the library
+ * below it. 0, or -EINVAL after a message naming both values. */
+int gd_init_opts_env_default(struct gd_init_opts *o);
 
 /* Descriptors one reservation takes for this scope (1, 32, or threads). */
 uint32_t gd_init_group_size(const struct gd_init_opts *o);
@@ -107,12 +122,13 @@ uint32_t gd_init_groups(const struct gd_init_opts *o);
 
 /* The JSON fields of the initiator, added to obj (a json_object):
  * "initiator", "producer", "scope", "ctas", "threads", "proxy_threads",
- * "ring_slots", "qps". producer: a GPU's name or GD_HOST_PRODUCER_LABEL. */
+ * "ring_slots", "ibgda_nic", "qps". producer: a GPU's name or GD_HOST_PRODUCER_LABEL. */
 struct json_object;
 void gd_init_opts_to_json(const struct gd_init_opts *o, const char *producer, uint32_t qps,
 			  struct json_object *obj);
 /* The header line: " Initiator : proxy, producer host producer (no GPU), scope warp,
- * 1 CTAs x 32 threads, 1 proxy threads, 1024 ring slots, 1 QPs"; false (buf "cpu")
+ * 1 CTAs x 32 threads, 1 proxy threads, 1024 ring slots, 1 QPs" (IBGDA: "..., 1 QPs,
+ * NIC software-test-double"); false (buf "cpu")
  * for the CPU initiator, which the header does not name. */
 bool gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uint32_t qps,
 			 char *buf, size_t len);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The benchmark tools' IBGDA data path on the GPU machine (issue 13): no
-# ConnectX there, so GDPERF_IBGDA_NIC=software-test-double selects the
+# ConnectX there, so GDPERF_IBGDA_NIC=software-test-double (the tools'
+# default for --ibgda_nic; a few cells give the option itself) selects the
 # SOFTWARE NIC TEST DOUBLE: a CPU thread executes the WQEs the GPU kernels
 # write, on two local buffers (a loopback, one process, no peer).
 #   gd_write_bw / gd_read_bw / gd_write_lat --initiator=ibgda and ibgda-cpudb:
@@ -90,6 +91,7 @@ assert len(r) == 1, recs
 r = r[0]
 assert r["initiator"] == "ibgda" and r["scope"] == "warp" and r["qps"] == 2, r
 assert r["producer"].startswith("NVIDIA"), r["producer"]
+assert r["ibgda_nic"] == "software-test-double", r.get("ibgda_nic")
 g = r["ibgda"]
 assert g["nic_is_test_double"] is True and "test double" in g["nic"], g
 assert g["doorbell"] == "GPU" and g["ring_every"] > 0, g
@@ -161,7 +163,21 @@ else
 	echo "CELL | write bw --use_cuda=1 (second GPU) | not run: one GPU here"
 fi
 
+# --ibgda_nic, the option (the environment is only its default): the header names it
+# (set and restored in plain steps: a prefix assignment to a shell function may stay)
+unset GDPERF_IBGDA_NIC
+run 0 "write bw --ibgda_nic=software-test-double (no environment)" \
+	gd_write_bw --initiator=ibgda --ibgda_nic=software-test-double -s 64 -n 1024 --validate &&
+	expect out "Initiator .*NIC software-test-double" "header names the backend"
+GDPERF_IBGDA_NIC=bogus
+export GDPERF_IBGDA_NIC
+run 0 "--ibgda_nic wins over the environment" \
+	gd_write_bw --initiator=ibgda --ibgda_nic=software-test-double -s 64 -n 1024
+GDPERF_IBGDA_NIC=software-test-double
+
 # refusals
+run 2 "unknown --ibgda_nic" gd_write_bw --initiator=ibgda --ibgda_nic=cx9 &&
+	expect err "software-test-double" "names the valid values"
 GDPERF_IBGDA_NIC=bogus run 2 "unknown GDPERF_IBGDA_NIC" gd_write_bw --initiator=ibgda &&
 	expect err "software-test-double" "names the valid values"
 run 2 "test double with --use_hugepages" gd_write_bw --initiator=ibgda --use_hugepages

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The tools' IBGDA entry without a GPU or a ConnectX (make check): every
 # refusal has its exit code and names its cause and fix.
-#   2: an unknown GDPERF_IBGDA_NIC (both valid values named); send tests
+#   2: an unknown --ibgda_nic or GDPERF_IBGDA_NIC (its default; both valid
+#      values named); --ibgda_nic without an IBGDA initiator; send tests
 #      (the proxy named); -b/-D; -l/-Q; -R; the test double with
 #      --use_hugepages; threads not in whole warps; fewer warps than QPs
 #   3: the software NIC test double where no CUDA driver loads (forced with
-#      GDPERF_LIBCUDA), also for atomics and --use_cuda buffers (both run
-#      on a GPU machine), or, built without nvcc, where no kernels exist; its
+#      GDPERF_LIBCUDA), chosen by the option or the environment (the option
+#      wins over a bad environment value), also for atomics and --use_cuda
+#      buffers (both run on a GPU machine), or, built without nvcc, where no kernels exist; its
 #      warning names the test double first
 # The GPU tier (tests/gpu/ibgda-tool.sh) runs the data path itself.
 set -u
@@ -33,6 +35,8 @@ check() { # rc pattern description env-and-command...
 
 sw=GDPERF_IBGDA_NIC=software-test-double
 check 2 'software-test-double' "unknown GDPERF_IBGDA_NIC" GDPERF_IBGDA_NIC=cx9 "$t/gd_write_bw" --initiator=ibgda
+check 2 'devx, software-test-double' "unknown --ibgda_nic" "$t/gd_write_bw" --initiator=ibgda --ibgda_nic=cx9
+check 2 'belong to --initiator=ibgda' "--ibgda_nic with the CPU initiator" "$t/gd_write_bw" --ibgda_nic=devx
 check 2 'initiator=proxy' "send over IBGDA" "$t/gd_send_bw" --initiator=ibgda
 check 2 'drop -b, -D' "IBGDA with -b" "$t/gd_write_bw" --initiator=ibgda -b
 check 2 'drop -b, -D' "IBGDA with -D" "$t/gd_read_bw" --initiator=ibgda -D 2
@@ -53,4 +57,7 @@ check 3 "$nocuda" "GPU buffers on the test double, no CUDA driver" env $sw "$t/g
 check 3 "$nocuda" "atomic latency, no CUDA driver" env $sw "$t/gd_atomic_lat" --initiator=ibgda -A CMP_AND_SWAP
 check 3 "$nocuda" "test double without a CUDA driver" env $sw "$t/gd_write_bw" --initiator=ibgda
 check 3 'software NIC (test double)' "the warning names the test double" env $sw "$t/gd_read_lat" --initiator=ibgda-cpudb
+check 3 "$nocuda" "--ibgda_nic=software-test-double, no CUDA driver" "$t/gd_write_bw" --initiator=ibgda --ibgda_nic=software-test-double
+check 3 '--ibgda_nic=software-test-double' "the warning names the option" "$t/gd_write_bw" --initiator=ibgda --ibgda_nic=software-test-double
+check 3 "$nocuda" "--ibgda_nic wins over the environment" GDPERF_IBGDA_NIC=cx9 "$t/gd_write_bw" --initiator=ibgda --ibgda_nic=software-test-double
 exit $fail

@@ -5,8 +5,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "desc.h"
 #include "init_opts.h"
@@ -205,6 +207,52 @@ static void options_parse_and_check(void **state)
 	assert_int_equal(gd_init_opts_check(&o), -EINVAL); /* a block of 48 > 32 slots */
 }
 
+/* --ibgda_nic (GD_INIT_OPT_BASE + 9): the option, its environment default
+ * (the tools' parser calls gd_init_opts_env_default), the header and JSON. */
+static void ibgda_nic_option(void **state)
+{
+	struct gd_init_opts o;
+	struct json_object *j = json_object_new_object(), *v;
+	char hdr[256];
+
+	(void)state;
+	gd_initiator_tool_prologue();
+	gd_init_opts_defaults(&o);
+	assert_int_equal(o.ibgda_nic, GD_IBGDA_NIC_DEVX);
+	assert_int_equal(gd_init_opts_handle(&o, GD_INIT_OPT_BASE + 9, "cx9"), -EINVAL);
+	assert_int_equal(gd_init_opts_handle(&o, GD_INIT_OPT_BASE + 9, "software-test-double"), 0);
+	assert_int_equal(o.ibgda_nic, GD_IBGDA_NIC_SWNIC);
+	assert_int_equal(gd_init_opts_check(&o), -EINVAL); /* --ibgda_nic with the CPU initiator */
+	o.initiator = GD_INIT_IBGDA;
+	assert_int_equal(gd_init_opts_check(&o), 0);
+	setenv("GDPERF_IBGDA_NIC", "devx", 1);
+	assert_int_equal(gd_init_opts_env_default(&o), 0);
+	assert_int_equal(o.ibgda_nic, GD_IBGDA_NIC_SWNIC); /* the option wins */
+	assert_true(gd_init_opts_header(&o, "GPU", 1, hdr, sizeof(hdr)));
+	assert_non_null(strstr(hdr, ", NIC software-test-double"));
+	gd_init_opts_to_json(&o, "GPU", 1, j);
+	assert_true(json_object_object_get_ex(j, "ibgda_nic", &v));
+	assert_string_equal(json_object_get_string(v), "software-test-double");
+	json_object_put(j);
+
+	gd_init_opts_defaults(&o);
+	o.initiator = GD_INIT_IBGDA_CPUDB;
+	setenv("GDPERF_IBGDA_NIC", "software-test-double", 1);
+	assert_int_equal(gd_init_opts_env_default(&o), 0); /* the environment's default */
+	assert_int_equal(o.ibgda_nic, GD_IBGDA_NIC_SWNIC);
+	setenv("GDPERF_IBGDA_NIC", "cx9", 1);
+	assert_int_equal(gd_init_opts_env_default(&o), -EINVAL);
+	o.initiator = GD_INIT_CPU;
+	assert_int_equal(gd_init_opts_env_default(&o), 0); /* read for IBGDA only */
+	unsetenv("GDPERF_IBGDA_NIC");
+	gd_init_opts_defaults(&o);
+	o.initiator = GD_INIT_IBGDA;
+	assert_int_equal(gd_init_opts_env_default(&o), 0);
+	assert_int_equal(o.ibgda_nic, GD_IBGDA_NIC_DEVX);
+	assert_true(gd_init_opts_header(&o, "GPU", 1, hdr, sizeof(hdr)));
+	assert_non_null(strstr(hdr, ", NIC devx"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +265,7 @@ int main(void)
 		cmocka_unit_test(error_word_fields),
 		cmocka_unit_test(warp_coalesced_order),
 		cmocka_unit_test(options_parse_and_check),
+		cmocka_unit_test(ibgda_nic_option),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -353,11 +353,11 @@ int gd_ibgda_bench_swnic(const struct gd_bench_params *p, FILE *out, struct gd_b
 		return res->exit_code = GD_EXIT_USAGE;
 	}
 	l.on_gpu = p->use_cuda != GD_CUDA_NONE;
-	gd_warn("--initiator=%s on the %s (%s=%s): no ConnectX, no peer; a CPU thread executes "
-		"the GPU's WQEs on local buffers (a loopback). Figures measure the GPU side and "
-		"the test double, not a NIC.",
-		gd_initiator_name(p->init.initiator), GD_IBGDA_NIC_SWNIC_LABEL, GD_IBGDA_NIC_ENV,
-		GD_IBGDA_NIC_SWNIC_VALUE);
+	gd_warn("--initiator=%s on the %s (--ibgda_nic=%s): no ConnectX, no peer; a CPU thread "
+		"executes the GPU's WQEs on local buffers (a loopback). Figures measure the GPU "
+		"side and the test double, not a NIC.",
+		gd_initiator_name(p->init.initiator), GD_IBGDA_NIC_SWNIC_LABEL,
+		gd_ibgda_nic_name(p->init.ibgda_nic));
 	gd_plan_from_params(&l.plan, p);
 	ret = open_loopback(&l);
 	if (!ret)

@@ -12,7 +12,7 @@
  * each waited for: reserve to completion.
  *
  * Two backends:
- *   software NIC test double (GDPERF_IBGDA_NIC=software-test-double): the
+ *   software NIC test double (--ibgda_nic=software-test-double): the
  *     whole test in this process, no RDMA device, no peer: the test double
  *     executes the WQEs on two local buffers (a loopback); gd_ibgda_bench_swnic.
  *   ConnectX (DEVX, REAL-CONNECTX-ONLY, never run here): the engine's
@@ -42,7 +42,7 @@ const char *gd_ibgda_ofi_conflict(const struct gd_bench_params *p, const char **
 /*
  * The IBGDA initiators' preparation (ibgda_hook.c), asked by the engine
  * through the table before anything is opened: with
- * GDPERF_IBGDA_NIC=software-test-double it runs the whole test on the
+ * --ibgda_nic=software-test-double it runs the whole test on the
  * software NIC test double and returns its exit code; otherwise it runs the
  * probe chain on the device the test would use (gd_dev_choose), prints every
  * step with its reason to out, and returns the exit code (3) after a message

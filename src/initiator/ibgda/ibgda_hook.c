@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The IBGDA modes' preparation (the table entry's prepare, ibgda_bench.h):
- *   - GDPERF_IBGDA_NIC=software-test-double: the whole test on the software
- *     NIC test double, in this process (ibgda_bench.c);
+ *   - --ibgda_nic=software-test-double (p->init.ibgda_nic): the whole test on
+ *     the software NIC test double, in this process (ibgda_bench.c);
  *   - otherwise a ConnectX: the device the test would use (the one device
  *     rule, gd_dev_choose), then the probe chain (ibgda_entry.c); a device
  *     that passes goes on to the engine's two-sided run with gd_loop_ibgda
@@ -24,15 +24,12 @@
 int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res)
 {
 	const struct gd_init_opts *o = &p->init;
-	enum gd_ibgda_nic_kind kind;
 	struct gd_ibgda_plan plan;
 	struct gd_hca hca;
 	char name[sizeof(hca.name)];
 	int ret;
 
-	if (gd_ibgda_nic_kind(&kind))
-		return GD_EXIT_USAGE;
-	if (kind == GD_IBGDA_NIC_SWNIC)
+	if (o->ibgda_nic == GD_IBGDA_NIC_SWNIC)
 		return gd_ibgda_bench_swnic(p, out, res);
 	memset(&hca, 0, sizeof(hca));
 	ret = gd_dev_choose(&p->machine, p->dev, p->ib_port, &hca);

@@ -10,23 +10,6 @@
 #include "log.h"
 #include "mlx5_dump.h"
 
-int gd_ibgda_nic_kind(enum gd_ibgda_nic_kind *kind)
-{
-	const char *v = getenv(GD_IBGDA_NIC_ENV);
-
-	*kind = GD_IBGDA_NIC_DEVX;
-	if (!v || !*v || !strcmp(v, "devx"))
-		return 0;
-	if (!strcmp(v, GD_IBGDA_NIC_SWNIC_VALUE)) {
-		*kind = GD_IBGDA_NIC_SWNIC;
-		return 0;
-	}
-	gd_error("%s=%s: unknown IBGDA NIC; use devx (a ConnectX, the default) or %s (the "
-		 "software NIC test double, for machines without a ConnectX)",
-		 GD_IBGDA_NIC_ENV, v, GD_IBGDA_NIC_SWNIC_VALUE);
-	return -EINVAL;
-}
-
 const struct gd_ibgda_nic_ops *gd_ibgda_nic_backend(enum gd_ibgda_nic_kind kind)
 {
 	return kind == GD_IBGDA_NIC_SWNIC ? &gd_ibgda_nic_swnic : &gd_ibgda_nic_devx;

@@ -18,8 +18,10 @@
  *   swnic  the SOFTWARE NIC TEST DOUBLE (ibgda_nic_swnic.c over
  *          ibgda_swnic.c): a CPU thread executes the WQEs on local buffers
  *          (a loopback, no peer), for machines without a ConnectX. Chosen
- *          only by GDPERF_IBGDA_NIC=software-test-double; every header,
- *          JSON record and message says "software NIC (test double)".
+ *          only by the option --ibgda_nic=software-test-double (the
+ *          parameter p->init.ibgda_nic, init_opts.h; the tools default it
+ *          from the environment); every header, JSON record and message
+ *          says "software NIC (test double)".
  *
  * The common part (ibgda_nic.c) owns what the kernels need beside the
  * queues: the per-QP counters and run control in GPU memory, the failure
@@ -35,14 +37,13 @@
 
 #include "ibgda_cpudb.h"
 #include "ibgda_dev.h"
+#include "init_opts.h"
 
 struct gd_ibgda_gpu;
 struct gd_ibgda_plan;
 struct ibv_context;
 struct ibv_pd;
 
-#define GD_IBGDA_NIC_ENV "GDPERF_IBGDA_NIC"
-#define GD_IBGDA_NIC_SWNIC_VALUE "software-test-double"
 #define GD_IBGDA_NIC_SWNIC_LABEL "software NIC (test double)"
 /* test-double-only faults: an error CQE (REMOTE_ACCESS_ERR) at WQE index N,
  * or a NIC that stops consuming at WQE index N */
@@ -51,8 +52,6 @@ struct ibv_pd;
 /* test-double configuration: 1 = fetched 8-byte atomic results big-endian */
 #define GD_IBGDA_SWNIC_ATOMIC_BE_ENV "GDPERF_IBGDA_SWNIC_ATOMIC_BE"
 #define GD_IBGDA_NIC_MAX_QPS 512
-
-enum gd_ibgda_nic_kind { GD_IBGDA_NIC_DEVX = 0, GD_IBGDA_NIC_SWNIC };
 
 struct gd_ibgda_nic_cfg {
 	struct gd_ibgda_gpu *gpu;
@@ -122,10 +121,7 @@ struct gd_ibgda_nic {
 	void *priv; /* the backend's */
 };
 
-/* The backend GDPERF_IBGDA_NIC names: unset or "devx" -> DEVX; the test
- * double's value -> swnic; anything else -> -EINVAL after a message naming
- * both values. */
-int gd_ibgda_nic_kind(enum gd_ibgda_nic_kind *kind);
+/* The backend --ibgda_nic names (enum gd_ibgda_nic_kind, init_opts.h). */
 const struct gd_ibgda_nic_ops *gd_ibgda_nic_backend(enum gd_ibgda_nic_kind kind);
 
 /* create (the backend, then the counters, control, failure record and the

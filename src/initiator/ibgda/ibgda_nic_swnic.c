@@ -5,8 +5,8 @@
  * the WQEs the kernels write, on local buffers (a loopback: "connect" pairs
  * each QP with itself, no peer exists). The queues live in pinned host
  * memory mapped into the GPU (the thread must read them); the doorbell
- * record and doorbell word too. Selected only by
- * GDPERF_IBGDA_NIC=software-test-double (ibgda_nic.h).
+ * record and doorbell word too. Selected only by the option
+ * --ibgda_nic=software-test-double (ibgda_nic.h).
  */
 #include "ibgda_nic.h"
 
