@@ -22,6 +22,7 @@ bin=$out/test_ibgda_swnic_tsan
 if ! $cc -std=gnu11 -D_GNU_SOURCE -fsanitize=thread -Wno-tsan -g -O1 -I"$src/src/core" \
 	-I"$src/src/initiator" -I"$src/src/initiator/ibgda" -I"$src/src/initiator/mlx5" -I"$build" -o "$bin" "$src/tests/unit/test_ibgda_swnic.c" \
 	"$src/src/initiator/ibgda/ibgda_swnic.c" "$src/src/initiator/ibgda/ibgda_cpudb.c" \
+	"$src/src/initiator/ibgda/ibgda_poller.c" \
 	"$src/src/initiator/mlx5/mlx5_dump.c" \
 	$(pkg-config --cflags --libs cmocka) -lpthread; then
 	echo "FAIL: cannot build the IBGDA protocol test with ThreadSanitizer"

@@ -2,9 +2,6 @@
 /* The CPU doorbell thread of --initiator=ibgda-cpudb (see ibgda_cpudb.h). */
 #include "ibgda_cpudb.h"
 
-#include <sched.h>
-#include <time.h>
-
 #include "mlx5_wqe.h"
 
 /* Push a write-combining store out to the device now (F9 of the desk
@@ -20,14 +17,6 @@ static inline void mmio_flush_writes(void)
 #else
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 #endif
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 uint64_t gd_cpudb_pass(struct gd_cpudb *c)
@@ -51,39 +40,18 @@ uint64_t gd_cpudb_pass(struct gd_cpudb *c)
 	return n;
 }
 
-static void *cpudb_thread(void *arg)
+static uint64_t cpudb_pass(void *arg)
 {
-	struct gd_cpudb *c = arg;
-	uint64_t idle_since = now_ns();
-
-	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
-		if (gd_cpudb_pass(c)) {
-			idle_since = now_ns();
-			continue;
-		}
-		if (now_ns() - idle_since > c->max_idle_ns)
-			break;
-		sched_yield();
-	}
-	return NULL;
+	return gd_cpudb_pass(arg);
 }
 
 int gd_cpudb_start(struct gd_cpudb *c)
 {
-	if (!c->max_idle_ns)
-		c->max_idle_ns = 30ull * 1000000000ull;
-	c->stop = 0;
-	if (pthread_create(&c->th, NULL, cpudb_thread, c))
-		return -1;
-	c->running = true;
-	return 0;
+	c->thread = (struct gd_poller){ .pass = cpudb_pass, .arg = c };
+	return gd_poller_start(&c->thread, c->max_idle_ns);
 }
 
 void gd_cpudb_stop(struct gd_cpudb *c)
 {
-	if (!c->running)
-		return;
-	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
-	pthread_join(c->th, NULL);
-	c->running = false;
+	gd_poller_stop(&c->thread);
 }

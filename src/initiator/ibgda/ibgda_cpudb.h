@@ -10,9 +10,10 @@
 #ifndef GD_IBGDA_CPUDB_H
 #define GD_IBGDA_CPUDB_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "ibgda_poller.h"
 
 #define GD_CPUDB_MAX_QPS 512
 
@@ -29,9 +30,7 @@ struct gd_cpudb {
 	uint32_t nqps;
 	uint64_t max_idle_ns;  /* the thread ends after this long without work */
 	uint64_t rings;        /* doorbells written */
-	pthread_t th;
-	int stop;
-	bool running;
+	struct gd_poller thread; /* gd_cpudb_start's */
 };
 
 /* One pass over the QPs: ring each whose word grew. Returns the rings. */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cuda.h"
+#include "gd_hd.h"
 #include "log.h"
 
 #ifdef HAVE_CUDA_TOOLKIT
@@ -34,14 +35,6 @@ struct gd_ibgda_gpu {
 	gd_cu_stream side; /* the helper thread's copies (gd_ibgda_gpu_copy_side) */
 	char name[GD_CUDA_NAME_LEN + 32];
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static const struct gd_cuda_fatbin ibgda_kernels = {
 #ifdef HAVE_CUDA_TOOLKIT
@@ -194,7 +187,7 @@ int gd_ibgda_gpu_ordinal_of(uint64_t addr)
 static int wait_stream(struct gd_ibgda_gpu *g, uint64_t max_ns)
 {
 	struct timespec ts = {0, 20000};
-	uint64_t t0 = now_ns();
+	uint64_t t0 = gd_hd_now_ns();
 
 	for (;;) {
 		gd_cu_result r = g->cu->StreamQuery(NULL);
@@ -203,7 +196,7 @@ static int wait_stream(struct gd_ibgda_gpu *g, uint64_t max_ns)
 			return 0;
 		if (r != GD_CU_ERROR_NOT_READY)
 			return gd_cuda_check(r, "an IBGDA kernel failed");
-		if (now_ns() - t0 > max_ns) {
+		if (gd_hd_now_ns() - t0 > max_ns) {
 			gd_error("the IBGDA kernels still run %.1f s after launch, past their own "
 				 "deadline: giving up (the process exit ends them)",
 				 (double)max_ns / 1e9);
@@ -231,7 +224,7 @@ int gd_ibgda_gpu_run(struct gd_ibgda_gpu *g, const struct gd_ibgda_kargs *a, uin
 	int k = a->scope == GD_IBGDA_SCOPE_WARP	 ? K_WARP
 		: a->scope == GD_IBGDA_SCOPE_CTA ? K_CTA
 						 : K_THREAD;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = gd_hd_now_ns();
 	int ret;
 
 	ret = launch(g, k, ctas, threads, post);
@@ -239,7 +232,7 @@ int gd_ibgda_gpu_run(struct gd_ibgda_gpu *g, const struct gd_ibgda_kargs *a, uin
 		ret = launch(g, K_QUIET, (nqps + 31) / 32, 32, quiet);
 	if (!ret)
 		ret = wait_stream(g, max_ns);
-	*ns = now_ns() - t0;
+	*ns = gd_hd_now_ns() - t0;
 	return ret;
 }
 

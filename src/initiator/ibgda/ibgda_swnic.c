@@ -2,20 +2,10 @@
 /* SOFTWARE NIC — a test double for a ConnectX send queue (see ibgda_swnic.h). */
 #include "ibgda_swnic.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "mlx5_wqe.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* The buffer [addr, addr + len) inside a region with this key, or NULL. */
 static uint8_t *mr_find(struct gd_swnic *nic, uint64_t addr, uint64_t len, uint32_t key)
@@ -259,45 +249,30 @@ uint64_t gd_swnic_pass(struct gd_swnic *nic)
 	return done;
 }
 
-static void *nic_thread(void *arg)
+static int nic_thread_init(void *arg)
 {
 	struct gd_swnic *nic = arg;
-	uint64_t idle_since = now_ns();
 
-	if (nic->thread_init && nic->thread_init(nic->copy_ctx)) {
-		snprintf(nic->problem, sizeof(nic->problem),
-			 "software NIC (test double): its thread cannot reach the buffers' "
-			 "memory (CUDA context)");
-		return NULL;
-	}
-	while (!__atomic_load_n(&nic->stop, __ATOMIC_ACQUIRE)) {
-		if (gd_swnic_pass(nic)) {
-			idle_since = now_ns();
-			continue;
-		}
-		if (now_ns() - idle_since > nic->max_idle_ns)
-			break; /* bounded: a forgotten NIC never outlives its test */
-		sched_yield();
-	}
-	return NULL;
+	if (!nic->thread_init || !nic->thread_init(nic->copy_ctx))
+		return 0;
+	snprintf(nic->problem, sizeof(nic->problem),
+		 "software NIC (test double): its thread cannot reach the buffers' "
+		 "memory (CUDA context)");
+	return -1;
+}
+
+static uint64_t nic_pass(void *arg)
+{
+	return gd_swnic_pass(arg);
 }
 
 int gd_swnic_start(struct gd_swnic *nic)
 {
-	if (!nic->max_idle_ns)
-		nic->max_idle_ns = 30ull * 1000000000ull;
-	nic->stop = 0;
-	if (pthread_create(&nic->th, NULL, nic_thread, nic))
-		return -1;
-	nic->running = true;
-	return 0;
+	nic->thread = (struct gd_poller){ .pass = nic_pass, .init = nic_thread_init, .arg = nic };
+	return gd_poller_start(&nic->thread, nic->max_idle_ns);
 }
 
 void gd_swnic_stop(struct gd_swnic *nic)
 {
-	if (!nic->running)
-		return;
-	__atomic_store_n(&nic->stop, 1, __ATOMIC_RELEASE);
-	pthread_join(nic->th, NULL);
-	nic->running = false;
+	gd_poller_stop(&nic->thread);
 }

@@ -31,10 +31,11 @@
 #ifndef GD_IBGDA_SWNIC_H
 #define GD_IBGDA_SWNIC_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "ibgda_poller.h"
 
 #define GD_SWNIC_MAX_QPS 512
 #define GD_SWNIC_MAX_MRS 8
@@ -79,10 +80,7 @@ struct gd_swnic {
 	/* results */
 	uint64_t wqes, cqes;
 	char problem[256];       /* a protocol violation seen by the NIC, "" none */
-	/* thread */
-	pthread_t th;
-	int stop;
-	bool running;
+	struct gd_poller thread; /* gd_swnic_start's */
 };
 
 /* One pass over every QP; returns the WQEs executed (tests may drive the
