@@ -185,7 +185,7 @@ void gd_ofi_qp_run(struct gd_ofi *f, uint32_t i, struct gd_qp_run *q,
 {
 	q->fab_key = remote->fab_key;
 	q->fab_ep = f->ep[i];
-	q->fab_cq = f->scq.cq;
+	q->fab_cq = &f->scq;
 	q->fab_desc = f->desc;
 	q->fab_dest = f->av ? f->dest[i] : FI_ADDR_UNSPEC;
 }
