@@ -19,9 +19,8 @@
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/mpi-lib.sh"
 . "$top_srcdir/tests/vm/slurm-lib.sh"
+ck=$top_builddir/tools/gd_check py=/usr/bin/python3
 vm_require_guest
-ck=$top_builddir/tools/gd_check
-py=/usr/bin/python3
 mpi_need "$ck"
 command -v unshare >/dev/null || { echo "SKIP: no unshare (util-linux)"; exit 77; }
 tmp=$(mktemp -d)
