@@ -147,8 +147,8 @@ static int ofi_report(const struct args *a)
 	struct gd_ofi_list l;
 	int ret = gd_ofi_discover(a->provider, &l);
 
-	if (ret == -ENOSYS) {
-		gd_error("--fabric ofi: %s", GD_OFI_BUILD_FIX);
+	if (ret == -ENOSYS || ret == -ELIBACC) {
+		gd_error("--fabric ofi: %s", ret == -ENOSYS ? GD_OFI_BUILD_FIX : gd_ofi_lib_error());
 		return GD_EXIT_ENV;
 	}
 	if (ret == -ENODATA && a->provider) {

@@ -28,6 +28,7 @@
 #include "fabric.h"
 #ifdef HAVE_LIBFABRIC
 #include "fabric_ofi.h"
+#include "ofi_lib.h"
 #endif
 #include "gd.h"
 #include "gid.h"
@@ -54,6 +55,7 @@ static int setup_exit_code(int err)
 	case -ENOTSUP:
 	case -ENOMEM:
 	case -ENOENT:
+	case -ELIBACC: /* libfabric.so.1 not loadable */
 		return GD_EXIT_ENV;
 	default:
 		return GD_EXIT_USAGE;
@@ -437,8 +439,10 @@ static int open_ofi(struct gd_bench *b)
 static int setup_ofi(struct gd_bench *b)
 {
 	const struct gd_bench_plan *pl = &b->plan;
-	int ret = open_side_channel(b);
+	/* a libfabric that cannot be loaded fails at once, before waiting on a peer */
+	int ret = gd_ofi_lib_require();
 
+	ret = ret ?: open_side_channel(b);
 	if (ret)
 		return ret;
 	ret = open_ofi(b);

@@ -12,13 +12,14 @@
 
 #include "jsonout.h"
 #include "log.h"
+#include "ofi_lib.h"
 
 #define OFI_API FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION)
 
 /* fi_info's own hints with -p: accept every mode and every mr_mode but the old two */
 static struct fi_info *ofi_hints(const char *prov)
 {
-	struct fi_info *h = fi_allocinfo();
+	struct fi_info *h = gd_fi_allocinfo();
 
 	if (!h)
 		return NULL;
@@ -26,7 +27,7 @@ static struct fi_info *ofi_hints(const char *prov)
 	h->domain_attr->mode = ~0ULL;
 	h->domain_attr->mr_mode = ~(FI_MR_BASIC | FI_MR_SCALABLE);
 	if (prov && !(h->fabric_attr->prov_name = strdup(prov))) {
-		fi_freeinfo(h);
+		gd_fi_freeinfo(h);
 		return NULL;
 	}
 	return h;
@@ -42,7 +43,7 @@ static const char *tostr(const void *val, enum fi_type type, char *buf, size_t l
 {
 	size_t n;
 
-	snprintf(buf, len, "%s", fi_tostr(val, type));
+	snprintf(buf, len, "%s", gd_fi_tostr(val, type));
 	n = strlen(buf);
 	while (n && (buf[n - 1] == ' ' || buf[n - 1] == ',' || buf[n - 1] == '\n'))
 		buf[--n] = '\0';
@@ -85,7 +86,7 @@ static void entry_from(struct gd_ofi_entry *e, const struct fi_info *fi)
 static int list_providers(struct gd_ofi_list *l)
 {
 	struct fi_info *all = NULL, *fi;
-	int ret = fi_getinfo(OFI_API, NULL, NULL, FI_PROV_ATTR_ONLY, NULL, &all);
+	int ret = gd_fi_getinfo(OFI_API, NULL, NULL, FI_PROV_ATTR_ONLY, NULL, &all);
 
 	if (ret == -FI_ENODATA)
 		return 0;
@@ -95,7 +96,7 @@ static int list_providers(struct gd_ofi_list *l)
 		l->nprovs++;
 	l->provs = calloc(l->nprovs ? l->nprovs : 1, sizeof(*l->provs));
 	if (!l->provs) {
-		fi_freeinfo(all);
+		gd_fi_freeinfo(all);
 		return -ENOMEM;
 	}
 	l->nprovs = 0;
@@ -105,7 +106,7 @@ static int list_providers(struct gd_ofi_list *l)
 		snprintf(p->name, sizeof(p->name), "%s", fi->fabric_attr->prov_name);
 		version_str(fi->fabric_attr->prov_version, p->version, sizeof(p->version));
 	}
-	fi_freeinfo(all);
+	gd_fi_freeinfo(all);
 	return 0;
 }
 
@@ -116,13 +117,15 @@ int gd_ofi_discover(const char *prov, struct gd_ofi_list *l)
 
 	memset(l, 0, sizeof(*l));
 	l->filter = prov;
-	version_str(fi_version(), l->version, sizeof(l->version));
+	if (gd_ofi_lib_load())
+		return -ELIBACC;
+	version_str(gd_fi_version(), l->version, sizeof(l->version));
 	if (!hints)
 		return -ENOMEM;
 	ret = list_providers(l);
 	if (!ret)
-		ret = fi_getinfo(OFI_API, NULL, NULL, 0, hints, &all);
-	fi_freeinfo(hints);
+		ret = gd_fi_getinfo(OFI_API, NULL, NULL, 0, hints, &all);
+	gd_fi_freeinfo(hints);
 	if (ret == -FI_ENODATA)
 		return -ENODATA;
 	if (ret)
@@ -131,13 +134,13 @@ int gd_ofi_discover(const char *prov, struct gd_ofi_list *l)
 		l->n++;
 	l->v = calloc(l->n, sizeof(*l->v));
 	if (!l->v) {
-		fi_freeinfo(all);
+		gd_fi_freeinfo(all);
 		return -ENOMEM;
 	}
 	l->n = 0;
 	for (fi = all; fi; fi = fi->next)
 		entry_from(&l->v[l->n++], fi);
-	fi_freeinfo(all);
+	gd_fi_freeinfo(all);
 	return 0;
 }
 
@@ -271,7 +274,7 @@ static int probe_fail(struct gd_ofi_probe *p, const char *step, int err)
 {
 	p->step = step;
 	p->err = err;
-	snprintf(p->errstr, sizeof(p->errstr), "%s", fi_strerror(err < 0 ? -err : err));
+	snprintf(p->errstr, sizeof(p->errstr), "%s", gd_fi_strerror(err < 0 ? -err : err));
 	return -EIO;
 }
 
@@ -279,7 +282,7 @@ static int probe_open(struct fi_info *fi, struct gd_ofi_probe *p)
 {
 	struct fid_fabric *fab = NULL;
 	struct fid_domain *dom = NULL;
-	int ret = fi_fabric(fi->fabric_attr, &fab, NULL);
+	int ret = gd_fi_fabric(fi->fabric_attr, &fab, NULL);
 
 	if (ret)
 		return probe_fail(p, "fi_fabric", ret);
@@ -298,18 +301,24 @@ int gd_ofi_probe(const char *prov, struct gd_ofi_probe *p)
 	int ret;
 
 	memset(p, 0, sizeof(*p));
+	if (gd_ofi_lib_load()) {
+		gd_fi_freeinfo(hints);
+		p->step = "dlopen " GD_OFI_SONAME;
+		snprintf(p->errstr, sizeof(p->errstr), "%s", gd_ofi_lib_error());
+		return -ELIBACC;
+	}
 	if (!hints)
 		return -ENOMEM;
 	hints->ep_attr->type = FI_EP_RDM;
 	hints->caps = FI_MSG | FI_RMA;
-	ret = fi_getinfo(OFI_API, NULL, NULL, 0, hints, &all);
-	fi_freeinfo(hints);
+	ret = gd_fi_getinfo(OFI_API, NULL, NULL, 0, hints, &all);
+	gd_fi_freeinfo(hints);
 	if (ret)
 		return probe_fail(p, "fi_getinfo", ret);
 	for (struct fi_info *fi = all; fi; fi = fi->next)
 		p->nentries++;
 	entry_from(&p->e, all);
 	ret = probe_open(all, p);
-	fi_freeinfo(all);
+	gd_fi_freeinfo(all);
 	return ret;
 }

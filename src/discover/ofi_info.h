@@ -5,7 +5,8 @@
  * type, capabilities, mr_mode, sizes), as fi_info shows them, for
  * gd_devinfo --fabric ofi and gd_doctor's provider checks.
  *
- * ofi_info.c is built only with libfabric (HAVE_LIBFABRIC); without it the
+ * ofi_info.c is built only with libfabric (HAVE_LIBFABRIC), which it loads
+ * on first use (ofi_lib.h); without it the
  * entry points below are stubs that return -ENOSYS, and callers say
  * GD_OFI_BUILD_FIX.
  */
@@ -57,17 +58,21 @@ struct gd_ofi_probe {
 	size_t nentries;           /* entries of that provider with FI_EP_RDM and FI_RMA|FI_MSG */
 	const char *step;          /* the call that failed ("fi_getinfo", "fi_fabric"...), or NULL */
 	int err;                   /* its libfabric error (negative), 0 when usable */
-	char errstr[128];          /* fi_strerror of it */
+	char errstr[384];          /* fi_strerror of it */
 };
 
 #ifdef HAVE_LIBFABRIC
+#include "ofi_lib.h"
+
 /* Every entry fi_getinfo offers (prov NULL) or those of one provider, with the
- * fi_info hints; 0, -ENODATA when none, -ENOMEM. */
+ * fi_info hints; 0, -ENODATA when none, -ENOMEM, -ELIBACC when libfabric
+ * cannot be loaded (gd_ofi_lib_error() says why). */
 int gd_ofi_discover(const char *prov, struct gd_ofi_list *l);
 void gd_ofi_list_free(struct gd_ofi_list *l);
 void gd_ofi_print_text(const struct gd_ofi_list *l, FILE *out);
 int gd_ofi_print_json(const struct gd_ofi_list *l, FILE *out);
-/* 0 when PROV opens a fabric and a domain (FI_EP_RDM, FI_MSG|FI_RMA); else -EIO with p->step set. */
+/* 0 when PROV opens a fabric and a domain (FI_EP_RDM, FI_MSG|FI_RMA); else -EIO with p->step set
+ * (-ELIBACC with step "dlopen" when libfabric cannot be loaded). */
 int gd_ofi_probe(const char *prov, struct gd_ofi_probe *p);
 /* caps or mr_mode as fi_tostr writes them ("FI_MSG | FI_RMA"), into buf */
 const char *gd_ofi_caps_str(uint64_t caps, char *buf, size_t len);
@@ -75,6 +80,7 @@ const char *gd_ofi_mr_mode_str(int mr_mode, char *buf, size_t len);
 /* whether the entry has the capability bit named ("FI_HMEM") */
 int gd_ofi_has_hmem(const struct gd_ofi_entry *e);
 #else
+static inline const char *gd_ofi_lib_error(void) { return GD_OFI_BUILD_FIX; }
 static inline int gd_ofi_discover(const char *prov, struct gd_ofi_list *l)
 {
 	(void)prov, (void)l;

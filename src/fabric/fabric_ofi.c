@@ -11,6 +11,7 @@
 
 #include "fabric.h"
 #include "fabric_ofi.h"
+#include "ofi_lib.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -137,7 +138,7 @@ static int ofi_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t cover
 	ret = gd_ofi_post_wrs(&t, q->wr, n);
 	if (ret) {
 		gd_error("cannot post %s on endpoint %u: %s%s", q->desc->wr_name, q->index,
-			 fi_strerror((int)-ret),
+			 gd_fi_strerror((int)-ret),
 			 ret == -FI_EAGAIN ? " (the provider's queue stayed full for 5 s: lower -t "
 					     "or -l)" : "");
 		return ret == -FI_EAGAIN ? -EAGAIN : -EIO;
@@ -168,7 +169,7 @@ static int ofi_post_recv(struct gd_qp_run *q, uint32_t n)
 		}
 		if (ret) {
 			gd_error("cannot post a receive on endpoint %u: %s%s", q->index,
-				 fi_strerror((int)-ret), ret == -FI_EAGAIN ? " (lower -r)" : "");
+				 gd_fi_strerror((int)-ret), ret == -FI_EAGAIN ? " (lower -r)" : "");
 			return -EIO;
 		}
 		q->recv_posted++;
@@ -189,7 +190,7 @@ static int read_error(struct gd_ofi_cq *c, struct gd_fab_cqe *e)
 	e->status = err.err ? err.err : FI_EOTHER;
 	e->qp_num = gd_wr_id_qp(e->id);
 	e->imm = 0;
-	snprintf(c->err, sizeof(c->err), "%s (provider: %s)", fi_strerror(e->status),
+	snprintf(c->err, sizeof(c->err), "%s (provider: %s)", gd_fi_strerror(e->status),
 		 pe[0] ? pe : "no detail");
 	return 1;
 }
@@ -205,7 +206,7 @@ static int ofi_poll(void *cqv, struct gd_fab_cqe *c, int max)
 	if (n == -FI_EAVAIL)
 		return read_error(cq, c);
 	if (n < 0) {
-		snprintf(cq->err, sizeof(cq->err), "%s", fi_strerror((int)-n));
+		snprintf(cq->err, sizeof(cq->err), "%s", gd_fi_strerror((int)-n));
 		return -EIO;
 	}
 	for (ssize_t k = 0; k < n; k++) {
@@ -221,7 +222,7 @@ static const char *ofi_status_str(void *cqv, int status)
 {
 	struct gd_ofi_cq *cq = cqv;
 
-	return cq && cq->err[0] ? cq->err : fi_strerror(status);
+	return cq && cq->err[0] ? cq->err : gd_fi_strerror(status);
 }
 
 static const char *ofi_hint(int status)

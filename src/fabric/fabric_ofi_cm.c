@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "fabric_ofi.h"
+#include "ofi_lib.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ static int wait_event(struct gd_ofi *f, uint32_t want, struct fi_info **info)
 		fi_eq_strerror(f->eq, err.prov_errno, err.err_data, pe, sizeof(pe));
 		gd_error("libfabric %s connection on provider %s failed: %s (%s): is the peer "
 			 "running the same --provider and --ep, and does its address route here?",
-			 f->cfg.server ? "incoming" : "outgoing", f->prov, fi_strerror(err.err), pe);
+			 f->cfg.server ? "incoming" : "outgoing", f->prov, gd_fi_strerror(err.err), pe);
 		return -ECONNREFUSED;
 	}
 	if (n == -FI_EAGAIN || n == -FI_ETIMEDOUT) {
@@ -49,13 +50,13 @@ static int wait_event(struct gd_ofi *f, uint32_t want, struct fi_info **info)
 	}
 	if (n < 0 || ev != want) {
 		gd_error("libfabric connection on provider %s: unexpected event %u (%s)", f->prov, ev,
-			 n < 0 ? fi_strerror((int)-n) : "not the one awaited");
+			 n < 0 ? gd_fi_strerror((int)-n) : "not the one awaited");
 		return -EPROTO;
 	}
 	if (info)
 		*info = e.info;
 	else if (e.info)
-		fi_freeinfo(e.info);
+		gd_fi_freeinfo(e.info);
 	return 0;
 }
 
@@ -67,10 +68,10 @@ static int accept_one(struct gd_ofi *f, uint32_t i)
 	if (ret)
 		return ret;
 	ret = fi_endpoint(f->domain, req, &f->ep[i], NULL);
-	fi_freeinfo(req);
+	gd_fi_freeinfo(req);
 	if (ret) {
 		gd_error("libfabric fi_endpoint for a connection request failed on provider %s: %s",
-			 f->prov, fi_strerror(-ret));
+			 f->prov, gd_fi_strerror(-ret));
 		return -EIO;
 	}
 	ret = fi_ep_bind(f->ep[i], &f->scq.cq->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION);
@@ -80,7 +81,7 @@ static int accept_one(struct gd_ofi *f, uint32_t i)
 	ret = ret ?: fi_accept(f->ep[i], NULL, 0);
 	if (ret) {
 		gd_error("libfabric cannot accept connection %u on provider %s: %s", i, f->prov,
-			 fi_strerror(-ret));
+			 gd_fi_strerror(-ret));
 		return -EIO;
 	}
 	return wait_event(f, FI_CONNECTED, NULL);
@@ -146,7 +147,7 @@ static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 	gd_error("libfabric endpoint %u on provider %s: the first message to the peer failed (%s): is "
 		 "the peer running the same --provider, and does its address route here?", i, f->prov,
 		 ret == -FI_ETIMEDOUT || ret == -FI_EAGAIN ? "got no completion within --timeout" :
-							    fi_strerror((int)-ret));
+							    gd_fi_strerror((int)-ret));
 	return ret == -FI_EAGAIN || ret == -FI_ETIMEDOUT ? -ETIMEDOUT : -ECONNREFUSED;
 }
 
@@ -164,7 +165,7 @@ int gd_ofi_connect(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 		ret = fi_connect(f->ep[i], remote->fab_addr, NULL, 0);
 		if (ret) {
 			gd_error("libfabric fi_connect on provider %s failed: %s", f->prov,
-				 fi_strerror(-ret));
+				 gd_fi_strerror(-ret));
 			return -ECONNREFUSED;
 		}
 		return wait_event(f, FI_CONNECTED, NULL);
@@ -173,7 +174,7 @@ int gd_ofi_connect(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 	if (ret != 1) {
 		gd_error("libfabric provider %s cannot use the peer's address (fi_av_insert: %s): "
 			 "the peer runs another provider or address format (--provider)", f->prov,
-			 fi_strerror(ret < 0 ? -ret : FI_EINVAL));
+			 gd_fi_strerror(ret < 0 ? -ret : FI_EINVAL));
 		return -EINVAL;
 	}
 	return f->info->caps & FI_RMA && !f->cfg.server ? warm_up(f, i, remote) : 0;
@@ -212,7 +213,7 @@ void gd_ofi_close(struct gd_ofi *f)
 	close_fid(&f->domain);
 	close_fid(&f->fabric);
 	if (f->info)
-		fi_freeinfo(f->info);
+		gd_fi_freeinfo(f->info);
 	free(f->ep);
 	free(f->dest);
 	memset(f, 0, sizeof(*f));

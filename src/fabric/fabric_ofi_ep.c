@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "fabric_ofi.h"
+#include "ofi_lib.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -47,7 +48,7 @@ static const char *caps_needed(const struct gd_ofi_cfg *c)
 
 static struct fi_info *make_hints(const struct gd_ofi_cfg *c, bool caps)
 {
-	struct fi_info *h = fi_allocinfo();
+	struct fi_info *h = gd_fi_allocinfo();
 
 	if (!h)
 		return NULL;
@@ -116,7 +117,7 @@ static bool has_domain(const struct gd_fabric_opts *o, struct fi_info *all, char
  * "shm, verbs;ofi_rxm"; "" when none does (a libfabric built without CUDA). */
 static void hmem_providers(char *buf, size_t len)
 {
-	struct fi_info *h = fi_allocinfo(), *all = NULL;
+	struct fi_info *h = gd_fi_allocinfo(), *all = NULL;
 	size_t off = 0;
 
 	buf[0] = '\0';
@@ -124,13 +125,13 @@ static void hmem_providers(char *buf, size_t len)
 		return;
 	h->caps = FI_HMEM;
 	h->domain_attr->mr_mode = OFI_MR_MODES | FI_MR_HMEM;
-	if (!fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &all))
+	if (!gd_fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &all))
 		for (struct fi_info *i = all; i && off + 40 < len; i = i->next)
 			if (!strstr(buf, i->fabric_attr->prov_name))
 				off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
 							i->fabric_attr->prov_name);
-	fi_freeinfo(all);
-	fi_freeinfo(h);
+	gd_fi_freeinfo(all);
+	gd_fi_freeinfo(h);
 }
 
 static int explain_no_hmem(const struct gd_ofi_cfg *c, const char *offer)
@@ -155,9 +156,9 @@ static int explain_nodata(const struct gd_ofi_cfg *c)
 {
 	struct fi_info *h = make_hints(c, false), *all = NULL;
 	char offer[512];
-	int ret = h ? fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &all) : -FI_ENOMEM;
+	int ret = h ? gd_fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &all) : -FI_ENOMEM;
 
-	fi_freeinfo(h);
+	gd_fi_freeinfo(h);
 	if (ret || !all) {
 		gd_error("libfabric has no provider '%s'%s%s%s%s usable here: 'fi_info -l' lists the "
 			 "providers; try --provider tcp (any machine) or shm (one host)",
@@ -166,7 +167,7 @@ static int explain_nodata(const struct gd_ofi_cfg *c)
 		return -EINVAL;
 	}
 	if (!has_domain(c->o, all, offer, sizeof(offer))) {
-		fi_freeinfo(all);
+		gd_fi_freeinfo(all);
 		gd_error("libfabric provider '%s' has no domain '%s' in fabric '%s'; it has: %s "
 			 "(fi_info -p %s lists them): fix --domain / --fabric-name", c->o->provider,
 			 c->o->domain[0] ? c->o->domain : "(any)",
@@ -174,7 +175,7 @@ static int explain_nodata(const struct gd_ofi_cfg *c)
 		return -EINVAL;
 	}
 	describe_offer(all, offer, sizeof(offer));
-	fi_freeinfo(all);
+	gd_fi_freeinfo(all);
 	if (c->hmem)
 		return explain_no_hmem(c, offer);
 	gd_error("libfabric provider '%s' has no %s endpoint with %s%s for this test; it offers: "
@@ -186,7 +187,7 @@ static int explain_nodata(const struct gd_ofi_cfg *c)
 
 static int ofi_fail(const char *what, const struct gd_ofi *f, int ret)
 {
-	gd_error("libfabric %s failed on provider %s: %s", what, f->prov, fi_strerror(-ret));
+	gd_error("libfabric %s failed on provider %s: %s", what, f->prov, gd_fi_strerror(-ret));
 	return ret == -FI_ENOMEM ? -ENOMEM : -EIO;
 }
 
@@ -204,7 +205,7 @@ static int open_domain(struct gd_ofi *f)
 	const struct gd_ofi_cfg *c = &f->cfg;
 	struct fi_av_attr av = { .type = FI_AV_TABLE, .count = c->nqp };
 	size_t depth = (size_t)c->nqp * (c->tx_depth + c->rx_depth) + 64;
-	int ret = fi_fabric(f->info->fabric_attr, &f->fabric, NULL);
+	int ret = gd_fi_fabric(f->info->fabric_attr, &f->fabric, NULL);
 
 	if (ret)
 		return ofi_fail("fi_fabric", f, ret);
@@ -229,11 +230,11 @@ static int pick_info(struct gd_ofi *f, struct fi_info *all)
 		if ((o->domain[0] && strcmp(i->domain_attr->name, o->domain)) ||
 		    (o->fabric_name[0] && strcmp(i->fabric_attr->name, o->fabric_name)))
 			continue;
-		f->info = fi_dupinfo(i);
-		fi_freeinfo(all);
+		f->info = gd_fi_dupinfo(i);
+		gd_fi_freeinfo(all);
 		return f->info ? 0 : -FI_ENOMEM;
 	}
-	fi_freeinfo(all);
+	gd_fi_freeinfo(all);
 	return -FI_ENODATA;
 }
 
@@ -244,18 +245,21 @@ int gd_ofi_open(struct gd_ofi *f, const struct gd_ofi_cfg *c)
 
 	memset(f, 0, sizeof(*f));
 	f->cfg = *c;
+	ret = gd_ofi_lib_require();
+	if (ret)
+		return ret;
 	h = make_hints(c, true);
 	if (!h)
 		return -ENOMEM;
-	ret = fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &all);
-	fi_freeinfo(h);
+	ret = gd_fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &all);
+	gd_fi_freeinfo(h);
 	if (!ret)
 		ret = pick_info(f, all);
 	if (ret == -FI_ENODATA || (!ret && !f->info))
 		return explain_nodata(c);
 	if (ret) {
 		gd_error("libfabric fi_getinfo for provider %s failed: %s", c->o->provider,
-			 fi_strerror(-ret));
+			 gd_fi_strerror(-ret));
 		return -EIO;
 	}
 	snprintf(f->prov, sizeof(f->prov), "%s", f->info->fabric_attr->prov_name);
@@ -297,7 +301,7 @@ int gd_ofi_reg(struct gd_ofi *f, void *buf, size_t len)
 	ret = fi_mr_regattr(f->domain, &a, 0, &f->mr);
 	if (ret) {
 		gd_error("libfabric cannot register %zu bytes of %s memory on provider %s: %s", len,
-			 f->cfg.hmem ? "GPU" : "host", f->prov, fi_strerror(-ret));
+			 f->cfg.hmem ? "GPU" : "host", f->prov, gd_fi_strerror(-ret));
 		return -ENOMEM;
 	}
 	f->desc = fi_mr_desc(f->mr);

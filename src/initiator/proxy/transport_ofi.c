@@ -12,6 +12,7 @@
 #include <rdma/fi_errno.h>
 
 #include "fabric.h"
+#include "ofi_lib.h"
 #include "fabric_ofi.h"
 #include "transport_verbs.h"
 
@@ -101,7 +102,7 @@ static int tof_poll(void *ctx, uint32_t thread, struct gd_tp_comp *c, int max)
 
 static const char *tof_status_str(int status)
 {
-	return fi_strerror(status);
+	return gd_fi_strerror(status);
 }
 
 static uint32_t tof_qp_num(void *ctx, uint32_t qp)
