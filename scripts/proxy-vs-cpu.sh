@@ -9,11 +9,16 @@
 # proxy must not be the bottleneck). Under TCG only the ratios mean something.
 #
 #   scripts/proxy-vs-cpu.sh [--pairs N] [--sizes "8 4096 65536"] [--builddir DIR]
+#       [--provider P [--producer gpu|host]]
 #
-# Outside the guest it re-runs itself through scripts/gd-vm.
+# Outside the guest it re-runs itself through scripts/gd-vm. With --provider
+# (libfabric: shm, tcp) it runs here, server and client on 127.0.0.1, no
+# guest: on a GPU machine, --producer gpu makes the CUDA producer kernel issue
+# the proxy's requests (issue 22's ratio; --builddir a gpu-pack folder works).
 set -u
 pairs=5
 sizes="8 4096 65536"
+provider= producer=
 builddir=${top_builddir:-$PWD}
 here=$(cd "$(dirname "$0")" && pwd)
 orig_args=("$@")
@@ -22,13 +27,19 @@ while [ $# -gt 0 ]; do
 	--pairs) pairs=$2; shift 2 ;;
 	--sizes) sizes=$2; shift 2 ;;
 	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
-	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+	--provider) provider=$2; shift 2 ;;
+	--producer) producer=$2; shift 2 ;;
+	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
 	*) echo "proxy-vs-cpu: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
 DEV=${GD_VM_DEV:-rxe0}
 IP=${GD_VM_IP:-10.0.0.1}
-if [ ! -d /sys/class/infiniband/$DEV ]; then
+where=(-d "$DEV") proxy_extra=()
+[ -n "$producer" ] && proxy_extra=(--producer "$producer")
+if [ -n "$provider" ]; then
+	where=(--fabric ofi --provider "$provider") IP=127.0.0.1 DEV="libfabric $provider"
+elif [ ! -d /sys/class/infiniband/$DEV ]; then
 	if [ -x "$here/gd-vm" ]; then
 		exec "$here/gd-vm" --timeout 1800 -- "$here/proxy-vs-cpu.sh" --builddir "$builddir" \
 			"${orig_args[@]}"
@@ -45,6 +56,7 @@ iters() { case $1 in 8) echo 20000 ;; 4096) echo 5000 ;; *) echo 1000 ;; esac; }
 wait_listen() {
 	local i
 	for i in $(seq 1 200); do
+		if ! command -v ss > /dev/null; then sleep 0.5; return 0; fi
 		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
 		sleep 0.1
 	done
@@ -54,20 +66,20 @@ wait_listen() {
 one() { # MODE SIZE
 	local mode=$1 size=$2 n extra=() spid line
 	n=$(iters "$size")
-	[ "$mode" = proxy ] && extra=(--initiator=proxy)
+	[ "$mode" = proxy ] && extra=(--initiator=proxy "${proxy_extra[@]}")
 	port=$((port + 1))
-	timeout -s KILL 120 "$BIN/gd_write_bw" -d "$DEV" -p $port -s "$size" -n "$n" -N "${extra[@]}" \
+	timeout -s KILL 120 "$BIN/gd_write_bw" "${where[@]}" -p $port -s "$size" -n "$n" -N "${extra[@]}" \
 		> "$WORK/s.out" 2>&1 &
 	spid=$!
 	wait_listen $port || { kill -9 $spid 2>/dev/null; return; }
-	line=$(timeout -s KILL 120 "$BIN/gd_write_bw" -d "$DEV" -p $port -s "$size" -n "$n" -N \
+	line=$(timeout -s KILL 120 "$BIN/gd_write_bw" "${where[@]}" -p $port -s "$size" -n "$n" -N \
 		"${extra[@]}" --output=bandwidth "$IP" 2>"$WORK/c.err")
 	wait $spid
 	# --output=bandwidth prints MiB/s; the message rate follows from the size
 	[ -n "$line" ] && awk -v bw="$line" -v s="$size" 'BEGIN { printf "%s %.6f\n", bw, bw * 1048576 / s / 1e6 }'
 }
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-echo "proxy-vs-cpu: gd_write_bw on $DEV, $pairs alternating pairs per size, $(nproc) guest CPUs"
+echo "proxy-vs-cpu: gd_write_bw on $DEV, $pairs alternating pairs per size, $(nproc) CPUs${producer:+, producer $producer}"
 printf '%-8s %14s %14s %10s %10s %18s\n' size cpu_MiBps proxy_MiBps bw_ratio Mpps_ratio 'ratio spread'
 for size in $sizes; do
 	: > "$WORK/cpu" ; : > "$WORK/proxy"; : > "$WORK/ratio"
@@ -89,4 +101,5 @@ for size in $sizes; do
 	printf '%-8s %14.2f %14.2f %10.3f %10.3f %18s\n' "$size" "${mc:-0}" "${mx:-0}" \
 		"$ratio" "$ratio" "$spread"
 done
-echo "goal: ratio >= 0.95 (Soft-RoCE under TCG: only the ratios mean something)"
+if [ -n "$provider" ]; then echo "goal: ratio >= 0.95 (libfabric $provider)"
+else echo "goal: ratio >= 0.95 (Soft-RoCE under TCG: only the ratios mean something)"; fi

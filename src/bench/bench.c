@@ -462,7 +462,8 @@ static int setup_ofi(struct gd_bench *b)
 		ret = gd_ofi_connect(b->ofi, i, &b->remote[i]);
 	ret = ret ?: finish_qps(b);
 	if (ret && ret != -ECONNABORTED)
-		gd_oob_send_error(b->oob, setup_exit_code(ret), "libfabric setup failed on its side");
+		gd_oob_send_error(b->oob, setup_exit_code(ret), "libfabric setup failed on its side: %s",
+				  gd_log_last_error());
 	ret = ret ?: gd_oob_barrier(b->oob);
 	if (pl->roles.initiator || pl->roles.receiver) /* its loops poll: none from now on */
 		gd_oob_set_idle(b->oob, NULL, NULL);

@@ -71,7 +71,7 @@ struct gd_qp_run {
 
 	/* the ofi fabric (src/fabric/fabric_ofi.c); unused by verbs */
 	void *fab_ep;		/* struct fid_ep * */
-	void *fab_cq;		/* its send CQ (progress while the provider's queue is full) */
+	void *fab_cq;		/* its send CQ, struct gd_ofi_cq * (fabric_ofi.h) */
 	void *fab_desc;		/* fi_mr_desc of the local region (FI_MR_LOCAL) */
 	uint64_t fab_dest;	/* fi_addr_t of the peer (FI_EP_RDM) */
 	uint64_t fab_key;	/* the peer's key */

@@ -63,13 +63,24 @@ static void vlog(const char *level, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* the last error of this thread, for a peer told why (gd_log_last_error) */
+static __thread char last_error[512];
+
 void gd_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
 	vlog("error: ", fmt, ap);
 	va_end(ap);
+}
+
+const char *gd_log_last_error(void)
+{
+	return last_error;
 }
 
 void gd_warn(const char *fmt, ...)

@@ -19,6 +19,8 @@ int gd_log_verbose(void);
 const char *gd_excerpt(const char *s);
 
 void gd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The text of this thread's last gd_error ("" when none): what a peer is told. */
+const char *gd_log_last_error(void);
 void gd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gd_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gd_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -92,17 +92,37 @@ static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr 
 	}
 }
 
+/* The flags of one request.
+ * - A signalled write, read or atomic completes once the target has placed it
+ *   (FI_DELIVERY_COMPLETE), as a verbs RC completion means: the default
+ *   (transmit complete) let a tcp client report a write the server had not
+ *   yet read off its socket, and --validate saw the old bytes. The
+ *   unsignalled ones before it are ordered ahead of it.
+ * - A send needs no more than transmit complete: its receiver's own
+ *   completion says the bytes arrived (and --validate reads them only
+ *   then), and on shm the delivery acknowledgement cost a second handshake
+ *   in every send ping-pong.
+ * - An inline request (verbs' IBV_SEND_INLINE, sizes up to the provider's
+ *   inject_size) is FI_INJECT, signalled or not, unless it waits for
+ *   delivery: as fi_pingpong does for small messages. */
+static uint64_t ofi_post_flags(const struct ibv_send_wr *wr)
+{
+	bool sig = wr->send_flags & IBV_SEND_SIGNALED;
+	bool send = wr->opcode == IBV_WR_SEND || wr->opcode == IBV_WR_SEND_WITH_IMM;
+	uint64_t flags = sig ? FI_COMPLETION : 0;
+
+	if (sig && !send)
+		flags |= FI_DELIVERY_COMPLETE;
+	else if (wr->send_flags & IBV_SEND_INLINE)
+		flags |= FI_INJECT;
+	return flags;
+}
+
 ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr *wr, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
+		uint64_t flags = ofi_post_flags(&wr[i]);
 		bool sig = wr[i].send_flags & IBV_SEND_SIGNALED;
-		/* A signalled request completes once the target has placed it
-		 * (FI_DELIVERY_COMPLETE), as a verbs RC completion means: the
-		 * default (transmit complete) let a tcp client report a write the
-		 * server had not yet read off its socket, and --validate saw the old
-		 * bytes. The unsignalled ones before it are ordered ahead of it. */
-		uint64_t flags = (sig ? FI_COMPLETION | FI_DELIVERY_COMPLETE : 0) |
-				 (!sig && wr[i].send_flags & IBV_SEND_INLINE ? FI_INJECT : 0);
 		void *ctx = (void *)(uintptr_t)(sig ? wr[i].wr_id : 0);
 		ssize_t ret = post_one(t, &wr[i], flags, ctx);
 		uint64_t t0 = 0;
@@ -124,14 +144,36 @@ ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr 
 	return 0;
 }
 
+struct gd_ofi_target gd_ofi_target_of(const struct gd_qp_run *q)
+{
+	const struct gd_ofi_cq *cq = q->fab_cq;
+
+	return (struct gd_ofi_target){ q->fab_ep, cq->cq, q->fab_desc, q->fab_dest, q->fab_key };
+}
+
+/* A signalled send that fits inline is posted as FI_INJECT with no provider
+ * completion, as fi_pingpong posts small messages: its completion (transmit
+ * complete: the provider holds the bytes; ofi_post_flags says why a send
+ * needs no more) is the call's return, so the wr_id goes straight to the
+ * CQ's queue of injected ones. Saves the provider's completion entry and,
+ * on tcp, the wait for its socket write (doc/perf.md, send latency). */
+static bool inject_signalled(const struct ibv_send_wr *last, const struct gd_ofi_cq *cq)
+{
+	return (last->opcode == IBV_WR_SEND || last->opcode == IBV_WR_SEND_WITH_IMM) &&
+	       last->send_flags & IBV_SEND_INLINE &&
+	       cq->inj_tail - cq->inj_head < GD_OFI_INJECTED;
+}
+
 static int ofi_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, uint32_t imm)
 {
-	struct gd_ofi_target t = { q->fab_ep, q->fab_cq, q->fab_desc, q->fab_dest, q->fab_key };
+	struct gd_ofi_cq *cq = q->fab_cq;
+	struct gd_ofi_target t = gd_ofi_target_of(q);
 	struct ibv_send_wr *last = &q->wr[n - 1];
+	bool injected = signal && inject_signalled(last, cq);
 	ssize_t ret;
 
 	gd_ops_stamp(q, n, imm);
-	if (signal) {
+	if (signal && !injected) {
 		last->send_flags |= IBV_SEND_SIGNALED;
 		last->wr_id = gd_wr_id(q->index, covered);
 	}
@@ -143,6 +185,8 @@ static int ofi_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t cover
 					     "or -l)" : "");
 		return ret == -FI_EAGAIN ? -EAGAIN : -EIO;
 	}
+	if (injected)
+		cq->injected[cq->inj_tail++ % GD_OFI_INJECTED] = gd_wr_id(q->index, covered);
 	if (q->desc->fixed_size)
 		q->atomic_next += n;
 	q->posted += n;
@@ -164,7 +208,7 @@ static int ofi_post_recv(struct gd_qp_run *q, uint32_t n)
 		uint64_t t0 = gd_now_ns();
 
 		while (ret == -FI_EAGAIN && gd_now_ns() - t0 < OFI_AGAIN_NS) {
-			ofi_cq_progress(q->fab_cq);
+			ofi_cq_progress(((struct gd_ofi_cq *)q->fab_cq)->cq);
 			ret = fi_recvmsg(q->fab_ep, &m, 0);
 		}
 		if (ret) {
@@ -195,12 +239,29 @@ static int read_error(struct gd_ofi_cq *c, struct gd_fab_cqe *e)
 	return 1;
 }
 
+/* The completions of injected signalled sends (ofi_post), oldest first */
+static int injected_done(struct gd_ofi_cq *cq, struct gd_fab_cqe *c, int max)
+{
+	int k = 0;
+
+	for (; k < max && cq->inj_head != cq->inj_tail; k++) {
+		c[k].id = cq->injected[cq->inj_head++ % GD_OFI_INJECTED];
+		c[k].status = 0;
+		c[k].qp_num = gd_wr_id_qp(c[k].id);
+		c[k].imm = 0;
+	}
+	return k;
+}
+
 static int ofi_poll(void *cqv, struct gd_fab_cqe *c, int max)
 {
 	struct gd_ofi_cq *cq = cqv;
 	struct fi_cq_data_entry e[OFI_POLL_MAX];
-	ssize_t n = fi_cq_read(cq->cq, e, max < OFI_POLL_MAX ? max : OFI_POLL_MAX);
+	ssize_t n;
 
+	if (cq->inj_head != cq->inj_tail)
+		return injected_done(cq, c, max);
+	n = fi_cq_read(cq->cq, e, max < OFI_POLL_MAX ? max : OFI_POLL_MAX);
 	if (n == -FI_EAGAIN)
 		return 0;
 	if (n == -FI_EAVAIL)

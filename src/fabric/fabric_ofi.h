@@ -40,9 +40,15 @@ struct gd_ofi_cfg {
 	uint32_t timeout_ms;
 };
 
+#define GD_OFI_INJECTED 64
 struct gd_ofi_cq {
 	struct fid_cq *cq;
 	char err[512];			/* the last error completion, as the provider says it */
+	/* signalled sends posted as FI_INJECT without a provider completion
+	 * (fabric_ofi.c, ofi_post): complete when the call returns, their wr_ids
+	 * handed out by the next poll before the provider's own */
+	uint64_t injected[GD_OFI_INJECTED];
+	unsigned inj_head, inj_tail;
 };
 
 struct gd_ofi {
@@ -91,6 +97,9 @@ struct ibv_send_wr;
  * for a completion with wr_id as its context, IBV_SEND_INLINE is FI_INJECT.
  * 0 or -FI_E* (nothing printed). */
 ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr *wr, uint32_t n);
+struct gd_qp_run;
+/* The target of a QP the ofi fabric connected (gd_ofi_qp_run) */
+struct gd_ofi_target gd_ofi_target_of(const struct gd_qp_run *q);
 /* Drive the provider's progress on a passive side (reads and drops the
  * completions such a side never expects). */
 void gd_ofi_progress(void *ofi);

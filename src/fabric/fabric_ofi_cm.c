@@ -136,7 +136,11 @@ static ssize_t warm_once(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn
  */
 static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remote)
 {
-	uint64_t t0 = gd_now_ns(), limit = (uint64_t)f->cfg.timeout_ms * 1000000ull;
+	/* half the side channel's deadline: the peer, waiting in the setup
+	 * barrier for as long, then still hears why (gd_oob_send_error) */
+	uint64_t t0 = gd_now_ns(), limit = (uint64_t)f->cfg.timeout_ms * 500000ull;
+	char addr[128] = "?";
+	size_t alen = sizeof(addr);
 	ssize_t ret;
 
 	do
@@ -144,9 +148,13 @@ static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 	while ((ret == -FI_EAGAIN || ret == -EAGAIN) && gd_now_ns() - t0 < limit);
 	if (!ret)
 		return 0;
-	gd_error("libfabric endpoint %u on provider %s: the first message to the peer failed (%s): is "
-		 "the peer running the same --provider, and does its address route here?", i, f->prov,
-		 ret == -FI_ETIMEDOUT || ret == -FI_EAGAIN ? "got no completion within --timeout" :
+	fi_av_straddr(f->av, remote->fab_addr, addr, &alen);
+	gd_error("libfabric endpoint %u on provider %s: the first message to the peer's endpoint "
+		 "%s failed (%s): is the peer running the same --provider, and does that address "
+		 "route here? If it is a loopback or container address of the peer's host, give "
+		 "the peer the interface this host reaches (tcp: FI_TCP_IFACE=IFACE, or --domain "
+		 "IFACE)", i, f->prov, addr,
+		 ret == -FI_ETIMEDOUT || ret == -FI_EAGAIN ? "no completion within half of --timeout" :
 							    gd_fi_strerror((int)-ret));
 	return ret == -FI_EAGAIN || ret == -FI_ETIMEDOUT ? -ETIMEDOUT : -ECONNREFUSED;
 }
@@ -185,7 +193,7 @@ void gd_ofi_qp_run(struct gd_ofi *f, uint32_t i, struct gd_qp_run *q,
 {
 	q->fab_key = remote->fab_key;
 	q->fab_ep = f->ep[i];
-	q->fab_cq = f->scq.cq;
+	q->fab_cq = &f->scq;
 	q->fab_desc = f->desc;
 	q->fab_dest = f->av ? f->dest[i] : FI_ADDR_UNSPEC;
 }

@@ -2,7 +2,7 @@
 # libfabric faults end within the deadline on both sides, with a message that
 # names the provider and the fix: an unknown provider, a provider without
 # what the test needs, a peer on another provider, an unknown domain, a peer
-# killed mid-run.
+# killed mid-run, an endpoint address that does not route to the peer.
 set -u
 . "${top_srcdir:-.}/tests/fabric/lib.sh"
 ofi_skip_unless_built tcp
@@ -32,6 +32,42 @@ wait $spid
 rs=$?
 [ $rc = 2 ] && [ $rs = 2 ] || { echo "FAIL: other provider: server $rs client $rc (expected 2 2)"; fail=1; }
 expect other "$tmp/other.c" "libfabric provider \(--provider\)"
+
+# An address the provider cannot reach (issue 21): the server runs in a network
+# namespace with FI_TCP_IFACE=lo, so the endpoint address it sends is its own
+# 127.0.0.1, which from here is this host's loopback (the classic multi-homed
+# mistake). Both sides end within the deadline (the client after half of
+# --timeout), exit 2, the client naming the address and FI_TCP_IFACE, the
+# server repeating the client's cause. Needs root and 'ip netns' (skipped, not
+# failed, without them).
+unreach() {
+	local ns=gdperf-ofi-$$ rc rs
+	command -v ip > /dev/null && [ "$(id -u)" = 0 ] && ip netns add $ns 2> /dev/null ||
+		{ echo "skip: unreachable address (needs root and ip netns)"; return; }
+	# shellcheck disable=SC2064
+	trap "ip netns del $ns 2>/dev/null; ip link del gdpf$$a 2>/dev/null; rm -rf '$tmp'" EXIT
+	ip link add gdpf$$a type veth peer name gdpf$$b && ip link set gdpf$$b netns $ns &&
+		ip addr add 10.213.0.1/30 dev gdpf$$a && ip link set gdpf$$a up &&
+		ip -n $ns addr add 10.213.0.2/30 dev gdpf$$b && ip -n $ns link set gdpf$$b up &&
+		ip -n $ns link set lo up || { echo "skip: unreachable address (veth setup failed)"; return; }
+	next_port
+	ip netns exec $ns env FI_TCP_IFACE=lo timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi \
+		--provider tcp -n 10 --timeout 4 > "$tmp/unreach.s" 2>&1 &
+	spid=$!
+	sleep 0.5
+	timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp -n 10 --timeout 4 10.213.0.2 \
+		> "$tmp/unreach.c" 2>&1
+	rc=$?
+	wait $spid
+	rs=$?
+	[ $rc = 2 ] && [ $rs = 2 ] && echo "ok: unreachable address: server 2, client 2" ||
+		{ echo "FAIL: unreachable address: server $rs client $rc (expected 2 2)"; fail=1; }
+	expect unreach "$tmp/unreach.c" "endpoint fi_sockaddr_in://127.0.0.1:[0-9]+ failed.*FI_TCP_IFACE"
+	expect unreach "$tmp/unreach.s" "reported: libfabric setup failed on its side: .*127.0.0.1.*FI_TCP_IFACE"
+	ip netns del $ns 2> /dev/null
+	ip link del gdpf$$a 2> /dev/null
+}
+unreach
 
 # wait (at most 30 s) until a run has started: its table header is out
 started() {

@@ -40,8 +40,7 @@ struct gd_tof *gd_tof_create(const struct gd_qp_run *q, uint32_t nqps, void *scq
 		goto fail;
 	for (uint32_t i = 0; i < nqps; i++) {
 		qps[i] = (struct gd_tv_qp){ NULL, q[i].local_addr, 0, q[i].remote_addr, 0 };
-		t->tg[i] = (struct gd_ofi_target){ q[i].fab_ep, q[i].fab_cq, q[i].fab_desc,
-						   q[i].fab_dest, q[i].fab_key };
+		t->tg[i] = gd_ofi_target_of(&q[i]);
 	}
 	t->tv = gd_tv_create(qps, nqps, NULL, nthreads, max_chain, max_inline);
 	if (!t->tv)
