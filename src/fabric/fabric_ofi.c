@@ -59,6 +59,29 @@ static ssize_t post_atomic(const struct gd_ofi_target *t, const struct ibv_send_
 	return fi_compare_atomicmsg(t->ep, &m, &cmp, NULL, 1, &res, &rdesc, 1, flags);
 }
 
+/* An inline request that asks no completion: libfabric's inject calls, the
+ * providers' shortest path (fi_pingpong's for small messages); -FI_ENOSYS
+ * for an opcode (or a provider) without one. */
+static ssize_t post_inject(const struct gd_ofi_target *t, const struct ibv_send_wr *wr)
+{
+	void *buf = (void *)(uintptr_t)wr->sg_list[0].addr;
+	size_t len = wr->sg_list[0].length;
+	uint64_t data = be32toh(wr->imm_data), raddr = wr->wr.rdma.remote_addr;
+
+	switch (wr->opcode) {
+	case IBV_WR_SEND:
+		return fi_inject(t->ep, buf, len, t->dest);
+	case IBV_WR_SEND_WITH_IMM:
+		return fi_injectdata(t->ep, buf, len, data, t->dest);
+	case IBV_WR_RDMA_WRITE:
+		return fi_inject_write(t->ep, buf, len, t->dest, raddr, t->key);
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		return fi_inject_writedata(t->ep, buf, len, data, t->dest, raddr, t->key);
+	default:
+		return -FI_ENOSYS;
+	}
+}
+
 /* One work request of ops.c's (or the proxy's) verbs form, as libfabric's call. */
 static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr *wr,
 			uint64_t flags, void *ctx)
@@ -74,6 +97,12 @@ static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr 
 	struct fi_msg s = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = t->dest,
 			    .context = ctx, .data = m.data };
 
+	if (flags == FI_INJECT) { /* a provider without the inject call takes the message form */
+		ssize_t ret = post_inject(t, wr);
+
+		if (ret != -FI_ENOSYS)
+			return ret;
+	}
 	switch (wr->opcode) {
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
 		flags |= FI_REMOTE_CQ_DATA;
