@@ -159,7 +159,7 @@ static int run(struct args *a, const char *path)
 	struct gd_ck_spec spec;
 	struct gd_ck_test mt;
 	struct gd_ck_report r = { 0 };
-	char err[1024] = "";
+	char err[1024] = "", same[65];
 	int ret = 0;
 
 	a->spec = path;
@@ -169,8 +169,13 @@ static int run(struct args *a, const char *path)
 						    sizeof(err))
 				: gd_ck_spec_load_all(path, a->o.m, a->o.xml, &spec, err, sizeof(err))))
 		gd_error("%s", err);
-	/* every rank loaded the same spec, or all stop here with one cause (rank 0's word) */
-	if (gd_launch()->size > 1 && gd_ck_mpi_agree_spec(!ret, spec.sha256, err)) {
+	/* every rank loaded the same spec, or all stop here with one cause (rank 0's word); a
+	 * suite is written from each node's own discovery (its name, its devices): the ranks
+	 * agree on the suite's name */
+	if (a->suite)
+		gd_ck_sha256_hex((const unsigned char *)a->suite, strlen(a->suite), same);
+	if (gd_launch()->size > 1 &&
+	    gd_ck_mpi_agree_spec(!ret, a->suite ? same : spec.sha256, err)) {
 		if (!ret && spec.tests != &mt)
 			gd_ck_spec_free(&spec);
 		return GD_EXIT_USAGE;

@@ -42,6 +42,8 @@ struct gd_ck_item {
 	char message[640];	/* why it failed or was skipped; bond shares */
 	char command[600];	/* the equivalent gd_*_bw command lines, "" when none */
 	char path_class[8];	/* NIC-to-memory class, "" when none */
+	char node[64];		/* the host it was checked on under mpirun/srun (check_nodes.c),
+				 * "" without a launch: the report's host */
 	double seconds;		/* time spent on it */
 	int rung;		/* enum gd_ck_rung of the ladder, 0: outside it */
 	int blocked_by;		/* a lower rung that failed: not run, SKIP (0: none) */

@@ -410,6 +410,13 @@ int gd_ck_mpi_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 
 		if (t->pairs != GD_CK_HOSTS)
 			continue;
+		if (gd_ck_ladder_blocked(r)) { /* every rank agreed on it (check_nodes.c) */
+			struct gd_ck_item *it = hosts_item(r, t);
+
+			if (it)
+				gd_ck_judge_skip(it, GD_CK_SKIP_RUNG, NULL);
+			continue;
+		}
 		if (launch->mpi && launch->size > 1) {
 			ret = hosts_test(t, s->fleet_outlier_pct, m, o, r, &port);
 			continue;

@@ -55,7 +55,7 @@ static void run_labels(FILE *f, const struct gd_ck_report *r, const struct gd_ck
 	char port[16];
 
 	snprintf(port, sizeof(port), "%d", it->where.port);
-	label(f, "host", r->host.hostname, true);
+	label(f, "host", it->node[0] ? it->node : r->host.hostname, true);
 	label(f, "test", it->where.test, false);
 	label(f, "device", it->where.dev, false);
 	label(f, "port", port, false);
@@ -75,7 +75,8 @@ static bool first_of(const struct gd_ck_report *r, size_t i, bool by_run)
 	for (size_t j = 0; j < i; j++) {
 		const struct gd_ck_item *b = &r->items[j];
 
-		if (by_run ? b->where.port && !strcmp(a->where.test, b->where.test) &&
+		if (by_run ? b->where.port && !strcmp(a->node, b->node) &&
+				     !strcmp(a->where.test, b->where.test) &&
 				     !strcmp(a->where.dev, b->where.dev) &&
 				     a->where.port == b->where.port &&
 				     !strcmp(a->where.gpu, b->where.gpu)
@@ -95,7 +96,7 @@ static void status_series(FILE *f, const struct gd_ck_report *r)
 		if (!first_of(r, i, false))
 			continue;
 		fputs("gdperf_check_status{", f);
-		label(f, "host", r->host.hostname, true);
+		label(f, "host", it->node[0] ? it->node : r->host.hostname, true);
 		label(f, "section", gd_ck_section_name(it->section), false);
 		label(f, "check", it->name, false);
 		label(f, "rung", gd_ck_rung_name(it->rung), false);

@@ -163,6 +163,8 @@ static void json_item_extra(const struct gd_ck_item *it, json_object *rec)
 
 	gd_json_add_int_or_null(rec, "rung", it->rung, it->rung > 0);
 	gd_json_add_str_or_null(rec, "rung_name", gd_ck_rung_name(it->rung));
+	if (it->node[0]) /* under mpirun/srun: the node it was checked on */
+		gd_json_add_str(rec, "node", it->node);
 	if (it->where.fabric[0])
 		json_object_object_add(rec, "ran", json_ran(&it->where));
 	if (!it->nattempts)

@@ -16,6 +16,7 @@
 #include "check_allnics.h"
 #include "check_matrix.h"
 #include "check_mpi.h"
+#include "check_nodes.h"
 #include "check_sections.h"
 #include "jsonout.h"
 #include "judge.h"
@@ -345,8 +346,8 @@ static int ladder(struct runner *x, const struct gd_ck_machine *m, struct gd_ck_
 		for (size_t i = 0; i < s->ntests && !ret; i++)
 			if (gd_ck_test_rung(&s->tests[i]) == k)
 				ret = run_test(x, m, &s->tests[i], rs);
-		if (k == GD_CK_RUNG_NODES && !ret && !gd_ck_stop)
-			ret = gd_ck_mpi_tests(s, m, x->o, x->r);
+		if (k == GD_CK_RUNG_NODES && !ret && !gd_ck_stop && gd_launch()->size < 2)
+			ret = gd_ck_mpi_tests(s, m, x->o, x->r); /* launched: after the gather */
 		gd_ck_ladder_leave(x->r, k);
 	}
 	if (gd_ck_stop)
@@ -408,6 +409,40 @@ out:
 	return ret;
 }
 
+/* Under mpirun/srun: each host's lowest rank checks its node (rungs 1 to 6), rank 0 gathers
+ * every node's items (check_nodes.c), then every rank runs the tests between ranks (rung 7),
+ * unless a node's lower rung failed (then they are SKIP on every rank: not run). */
+static int launched(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
+		    const struct gd_ck_opts *o, struct gd_ck_report *r)
+{
+	struct gd_ck_runs rs = { 0 };
+	struct gd_ck_opts on = *o;
+	struct gd_ck_nodes nd;
+	double est = 0;
+	int ret = plan(s, m, &rs);
+
+	for (size_t i = 0; i < rs.n; i++)
+		est += gd_ck_estimate(rs.v[i].t);
+	free(rs.v);
+	if (gd_ck_nodes_start(&nd, r->host.hostname, est))
+		return GD_EXIT_ENV;
+	/* hosts that share one network stack (containers on the host's network, the guest
+	 * test's UTS namespaces) run their loopbacks at once: each host its own ports */
+	if (o->base_port < 64000) /* --port's range: [1024, 64000] */
+		on.base_port = (uint16_t)(o->base_port +
+					  256u * (unsigned)nd.host_index % (64000u - o->base_port));
+	if (!ret && nd.leader)
+		ret = run_tests(s, m, &on, r);
+	if (gd_ck_nodes_gather(&nd, r, ret))
+		return GD_EXIT_ENV;
+	if (ret || nd.failed || gd_ck_stop) /* a node that could not be checked: no rung 7 */
+		return ret;
+	gd_ck_ladder_enter(r, GD_CK_RUNG_NODES);
+	ret = gd_ck_mpi_tests(s, m, o, r);
+	gd_ck_ladder_leave(r, GD_CK_RUNG_NODES);
+	return ret;
+}
+
 int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 		   struct gd_ck_report *r)
 {
@@ -425,15 +460,7 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 		return GD_EXIT_USAGE;
 	}
 	r->keep_going = o->keep_going;
-	if (gd_launch()->size > 1) {
-		/* under mpirun/srun only the tests between ranks run: check each node alone */
-		gd_ck_ladder_enter(r, GD_CK_RUNG_NODES);
-		ret = gd_ck_mpi_tests(s, &m, o, r);
-		gd_ck_ladder_leave(r, GD_CK_RUNG_NODES);
-		goto out;
-	}
-	ret = run_tests(s, &m, o, r);
-out:
+	ret = gd_launch()->size > 1 ? launched(s, &m, o, r) : run_tests(s, &m, o, r);
 	r->interrupted = gd_ck_stop;
 	gd_ck_machine_free(&m);
 	r->seconds = (double)(gd_clock_mono_ns() - t0) / 1e9;
