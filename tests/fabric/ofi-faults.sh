@@ -33,30 +33,33 @@ rs=$?
 [ $rc = 2 ] && [ $rs = 2 ] || { echo "FAIL: other provider: server $rs client $rc (expected 2 2)"; fail=1; }
 expect other "$tmp/other.c" "libfabric provider \(--provider\)"
 
-# An address the provider cannot reach (issue 21): the server runs in a network
-# namespace with FI_TCP_IFACE=lo, so the endpoint address it sends is its own
-# 127.0.0.1, which from here is this host's loopback (the classic multi-homed
-# mistake). Both sides end within the deadline (the client after half of
-# --timeout), exit 2, the client naming the address and FI_TCP_IFACE, the
-# server repeating the client's cause. Needs root and 'ip netns' (skipped, not
-# failed, without them).
+# An address the provider cannot reach (issue 21): server and client each run
+# in a network namespace of their own, joined by a veth pair (nothing is added
+# to this host's interfaces, which other tests' tcp providers enumerate); the
+# server has FI_TCP_IFACE=lo, so the endpoint address it sends is its own
+# 127.0.0.1, which in the client's namespace is the client's loopback (the
+# classic multi-homed mistake). Both sides end within the deadline (the client
+# after half of --timeout), exit 2, the client naming the address and
+# FI_TCP_IFACE, the server repeating the client's cause. Needs root and 'ip
+# netns' (skipped, not failed, without them).
 unreach() {
-	local ns=gdperf-ofi-$$ rc rs
-	command -v ip > /dev/null && [ "$(id -u)" = 0 ] && ip netns add $ns 2> /dev/null ||
+	local a=gdperf-ofi-$$-s b=gdperf-ofi-$$-c rc rs
+	command -v ip > /dev/null && [ "$(id -u)" = 0 ] && ip netns add $a 2> /dev/null ||
 		{ echo "skip: unreachable address (needs root and ip netns)"; return; }
 	# shellcheck disable=SC2064
-	trap "ip netns del $ns 2>/dev/null; ip link del gdpf$$a 2>/dev/null; rm -rf '$tmp'" EXIT
-	ip link add gdpf$$a type veth peer name gdpf$$b && ip link set gdpf$$b netns $ns &&
-		ip addr add 10.213.0.1/30 dev gdpf$$a && ip link set gdpf$$a up &&
-		ip -n $ns addr add 10.213.0.2/30 dev gdpf$$b && ip -n $ns link set gdpf$$b up &&
-		ip -n $ns link set lo up || { echo "skip: unreachable address (veth setup failed)"; return; }
+	trap "ip netns del $a 2>/dev/null; ip netns del $b 2>/dev/null; rm -rf '$tmp'" EXIT
+	ip netns add $b && ip link add gdpfs netns $a type veth peer name gdpfc netns $b &&
+		ip -n $a addr add 10.213.0.2/30 dev gdpfs && ip -n $a link set gdpfs up &&
+		ip -n $b addr add 10.213.0.1/30 dev gdpfc && ip -n $b link set gdpfc up &&
+		ip -n $a link set lo up && ip -n $b link set lo up ||
+		{ echo "skip: unreachable address (veth setup failed)"; ip netns del $a; ip netns del $b; return; }
 	next_port
-	ip netns exec $ns env FI_TCP_IFACE=lo timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi \
+	ip netns exec $a env FI_TCP_IFACE=lo timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi \
 		--provider tcp -n 10 --timeout 4 > "$tmp/unreach.s" 2>&1 &
 	spid=$!
 	sleep 0.5
-	timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp -n 10 --timeout 4 10.213.0.2 \
-		> "$tmp/unreach.c" 2>&1
+	ip netns exec $b timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp -n 10 \
+		--timeout 4 10.213.0.2 > "$tmp/unreach.c" 2>&1
 	rc=$?
 	wait $spid
 	rs=$?
@@ -64,8 +67,8 @@ unreach() {
 		{ echo "FAIL: unreachable address: server $rs client $rc (expected 2 2)"; fail=1; }
 	expect unreach "$tmp/unreach.c" "endpoint fi_sockaddr_in://127.0.0.1:[0-9]+ failed.*FI_TCP_IFACE"
 	expect unreach "$tmp/unreach.s" "reported: libfabric setup failed on its side: .*127.0.0.1.*FI_TCP_IFACE"
-	ip netns del $ns 2> /dev/null
-	ip link del gdpf$$a 2> /dev/null
+	ip netns del $a 2> /dev/null
+	ip netns del $b 2> /dev/null
 }
 unreach
 
