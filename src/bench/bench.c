@@ -689,6 +689,8 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 	code = run_side(b);
 	if (out)
 		fflush(out);
+	if (gd_bench_abandon) /* a stuck thread may still use them (bench_rt.h) */
+		return res->exit_code = code ?: GD_EXIT_FAIL;
 	teardown(b);
 	free(b);
 	return res->exit_code = code;

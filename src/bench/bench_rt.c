@@ -15,6 +15,7 @@
 
 volatile sig_atomic_t gd_bench_stop;
 volatile sig_atomic_t gd_bench_signal;
+volatile sig_atomic_t gd_bench_abandon;
 struct gd_clock gd_clock;
 
 const char *gd_clock_init(void)

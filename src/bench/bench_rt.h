@@ -12,6 +12,10 @@ extern volatile sig_atomic_t gd_bench_stop;
 /* The signal that interrupted the tool (gd_bench_main's handler), 0 if none.
  * Never cleared: a timed run that ended cleanly on ^C runs no further size. */
 extern volatile sig_atomic_t gd_bench_signal;
+/* Set when a thread of the run is stuck where no deadline reaches it (a proxy
+ * thread inside a transport call): the engine leaves the fabric, transport
+ * and buffers that thread may still touch unclosed, and the tool exits. */
+extern volatile sig_atomic_t gd_bench_abandon;
 
 struct gd_clock {
 	int tsc;		/* stamps come from rdtsc */

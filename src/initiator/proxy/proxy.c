@@ -59,6 +59,7 @@ struct gd_proxy {
 	struct gd_ring_view host[GD_RING_MAX]; /* proxy view */
 	uint64_t *error, *stop;       /* proxy view */
 	int quit;                     /* atomic */
+	bool stuck;                   /* a thread did not stop: never joined nor freed */
 	struct qp_state *qs;
 	struct proxy_thread *th;
 };
@@ -253,9 +254,8 @@ struct gd_proxy *gd_proxy_create(const struct gd_proxy_cfg *cfg)
 
 void gd_proxy_destroy(struct gd_proxy *px)
 {
-	if (!px)
-		return;
-	gd_proxy_join(px);
+	if (!px || gd_proxy_join(px))
+		return; /* a stuck thread still reads px (gd_proxy_join) */
 	for (uint32_t i = 0; px->th && i < px->cfg.nthreads; i++) {
 		free(px->th[i].mine);
 		free(px->th[i].nreq);
@@ -520,14 +520,40 @@ void gd_proxy_stop_producers(struct gd_proxy *px)
 	__atomic_store_n(px->stop, 1, __ATOMIC_RELEASE);
 }
 
-void gd_proxy_join(struct gd_proxy *px)
+/*
+ * Every thread ends within the deadline (--timeout, at least 2 s) of being
+ * told to quit. One that does not is stuck inside its transport call, and
+ * no deadline of ours can reach it there: a libfabric shm peer killed while
+ * it held its queue's lock leaves our writer spinning on it for ever (seen
+ * in the GPU tier's "server killed" cell, about 1 run in 10 under load).
+ * Then the thread is left running and px is never freed (it reads it); the
+ * caller leaves the transport open too (proxy_bench.c: gd_bench_abandon),
+ * and the tool exits 1 with this message instead of hanging in the join.
+ */
+int gd_proxy_join(struct gd_proxy *px)
 {
+	uint64_t wait_ns = px->cfg.timeout_ns > 2000000000ull ? px->cfg.timeout_ns : 2000000000ull;
+	struct timespec until;
+
 	__atomic_store_n(&px->quit, 1, __ATOMIC_RELEASE);
+	if (px->stuck)
+		return -ETIMEDOUT;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += (time_t)(wait_ns / 1000000000ull);
 	for (uint32_t i = 0; px->th && i < px->cfg.nthreads; i++) {
-		if (px->th[i].started)
-			pthread_join(px->th[i].tid, NULL);
+		if (!px->th[i].started)
+			continue;
+		if (pthread_timedjoin_np(px->th[i].tid, NULL, &until)) {
+			gd_error("proxy thread %u did not stop within %.0f s of being told to: it is stuck "
+				 "inside the transport's post call (a libfabric shm peer killed while it held "
+				 "its queue lock leaves its writers spinning); the transport is left open "
+				 "and the tool exits", i, (double)wait_ns / 1e9);
+			px->stuck = true;
+			return -ETIMEDOUT;
+		}
 		px->th[i].started = false;
 	}
+	return 0;
 }
 
 uint64_t gd_proxy_error(const struct gd_proxy *px)

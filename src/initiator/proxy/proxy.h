@@ -87,7 +87,9 @@ void gd_proxy_ring_set(const struct gd_proxy *px, struct gd_ring_set *set);
 /* Tell producers to give up (their next wait returns GD_RING_STOPPED). */
 void gd_proxy_stop_producers(struct gd_proxy *px);
 /* Stop and join the threads (after producers finished, or on a fault). */
-void gd_proxy_join(struct gd_proxy *px);
+/* 0, or -ETIMEDOUT when a thread did not stop within the deadline (said):
+ * leave everything that thread may touch open (proxy.c says why) */
+int gd_proxy_join(struct gd_proxy *px);
 void gd_proxy_destroy(struct gd_proxy *px);
 
 uint64_t gd_proxy_error(const struct gd_proxy *px);

@@ -168,6 +168,8 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 
 static void run_close(struct run *r)
 {
+	if (gd_bench_abandon)
+		return; /* a stuck proxy thread may still use all of it (bench_rt.h) */
 	gd_proxy_destroy(r->px);
 	gd_tv_destroy(r->tv);
 #ifdef HAVE_LIBFABRIC
@@ -273,7 +275,10 @@ static int produce(struct run *r, uint64_t lat_n, uint64_t *lat_ns, uint64_t *ns
 				 : gd_host_prod_finish(r->h, ns);
 	}
 	r->h = NULL;
-	gd_proxy_join(r->px);
+	if (gd_proxy_join(r->px)) { /* said; nothing it may touch is freed (bench_rt.h) */
+		gd_bench_abandon = 1;
+		return -ETIMEDOUT;
+	}
 	if (ret && !code)
 		return ret;
 	if (code || gd_proxy_error(r->px))
