@@ -15,9 +15,17 @@ enum {
 	O_IBGDA_FALLBACK, O_DUMP_WQES, O_PRODUCER, O_IBGDA_NIC,
 };
 
-/* The tools' default for --ibgda_nic (gd_init_opts_env_default): the one
- * place the environment chooses the IBGDA queue backend. */
-#define IBGDA_NIC_ENV "GDPERF_IBGDA_NIC"
+/* The tools' default for --ibgda_nic, handed down by the tool prologue
+ * (tools/bench_tool.h reads GD_IBGDA_NIC_ENV): no library code reads the
+ * environment for it. */
+#define IBGDA_NIC_ENV GD_IBGDA_NIC_ENV
+static const char *nic_default, *nic_default_from;
+
+void gd_init_opts_set_nic_default(const char *value, const char *from)
+{
+	nic_default = value;
+	nic_default_from = from;
+}
 
 
 const struct gd_opt gd_initiator_opts[] = {
@@ -160,7 +168,7 @@ static bool is_ibgda(const struct gd_init_opts *o)
 
 int gd_init_opts_env_default(struct gd_init_opts *o)
 {
-	const char *v = getenv(IBGDA_NIC_ENV);
+	const char *v = nic_default;
 
 	if ((o->given & GD_INIT_GIVEN_IBGDA_NIC) || !is_ibgda(o) || !v || !*v)
 		return 0;
@@ -171,7 +179,8 @@ int gd_init_opts_env_default(struct gd_init_opts *o)
 		}
 	gd_error("%s=%s: unknown IBGDA NIC; use devx (a ConnectX, the default) or %s (the "
 		 "software NIC test double, for machines without a ConnectX), or give --ibgda_nic",
-		 IBGDA_NIC_ENV, gd_excerpt(v), ibgda_nic_names[GD_IBGDA_NIC_SWNIC]);
+		 nic_default_from ? nic_default_from : IBGDA_NIC_ENV, gd_excerpt(v),
+		 ibgda_nic_names[GD_IBGDA_NIC_SWNIC]);
 	return -EINVAL;
 }
 

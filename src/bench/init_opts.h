@@ -25,8 +25,8 @@
  *   --ibgda_nic devx|software-test-double  IBGDA: the queue backend, a
  *                            ConnectX (default) or the software NIC test
  *                            double; without the option the tools take the
- *                            environment's variable (gd_init_opts_env_default,
- *                            init_opts.c, its only reader)
+ *                            environment's variable, read by the tool
+ *                            prologue (tools/bench_tool.h) and handed down
  *
  * Kernel launch convention (proxy and IBGDA kernels alike): grid = ctas,
  * block = threads; group g = the g-th scope unit in launch order (thread:
@@ -108,11 +108,15 @@ extern const struct gd_opt gd_initiator_opts[];
 int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg);
 /* Checks that need all options: 0 or -EINVAL after a message. */
 int gd_init_opts_check(const struct gd_init_opts *o);
-/* The tools' default for --ibgda_nic: with an IBGDA initiator and no
- * --ibgda_nic, the environment's variable (its name in init_opts.c; unset or
- * empty: devx).
- * Called by the option parser only (gd_bench_parse), never by the library
- * below it. 0, or -EINVAL after a message naming both values. */
+/* The environment variable the benchmark tools take --ibgda_nic's default
+ * from; the tool prologue (tools/bench_tool.h) reads it, not the library. */
+#define GD_IBGDA_NIC_ENV "GDPERF_IBGDA_NIC"
+/* The default the tool hands down: its value (NULL or "": devx) and where it
+ * came from (the variable's name, for messages). */
+void gd_init_opts_set_nic_default(const char *value, const char *from);
+/* With an IBGDA initiator and no --ibgda_nic, the default handed down.
+ * Called by the option parser only (gd_bench_parse). 0, or -EINVAL after a
+ * message naming both values. */
 int gd_init_opts_env_default(struct gd_init_opts *o);
 
 /* Descriptors one reservation takes for this scope (1, 32, or threads). */

@@ -225,7 +225,7 @@ static void ibgda_nic_option(void **state)
 	assert_int_equal(gd_init_opts_check(&o), -EINVAL); /* --ibgda_nic with the CPU initiator */
 	o.initiator = GD_INIT_IBGDA;
 	assert_int_equal(gd_init_opts_check(&o), 0);
-	setenv("GDPERF_IBGDA_NIC", "devx", 1);
+	gd_init_opts_set_nic_default("devx", "GDPERF_IBGDA_NIC");
 	assert_int_equal(gd_init_opts_env_default(&o), 0);
 	assert_int_equal(o.ibgda_nic, GD_IBGDA_NIC_SWNIC); /* the option wins */
 	assert_true(gd_init_opts_header(&o, "GPU", 1, hdr, sizeof(hdr)));
@@ -237,14 +237,14 @@ static void ibgda_nic_option(void **state)
 
 	gd_init_opts_defaults(&o);
 	o.initiator = GD_INIT_IBGDA_CPUDB;
-	setenv("GDPERF_IBGDA_NIC", "software-test-double", 1);
+	gd_init_opts_set_nic_default("software-test-double", "GDPERF_IBGDA_NIC");
 	assert_int_equal(gd_init_opts_env_default(&o), 0); /* the environment's default */
 	assert_int_equal(o.ibgda_nic, GD_IBGDA_NIC_SWNIC);
-	setenv("GDPERF_IBGDA_NIC", "cx9", 1);
+	gd_init_opts_set_nic_default("cx9", "GDPERF_IBGDA_NIC");
 	assert_int_equal(gd_init_opts_env_default(&o), -EINVAL);
 	o.initiator = GD_INIT_CPU;
 	assert_int_equal(gd_init_opts_env_default(&o), 0); /* read for IBGDA only */
-	unsetenv("GDPERF_IBGDA_NIC");
+	gd_init_opts_set_nic_default(NULL, NULL);
 	gd_init_opts_defaults(&o);
 	o.initiator = GD_INIT_IBGDA;
 	assert_int_equal(gd_init_opts_env_default(&o), 0);
