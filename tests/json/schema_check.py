@@ -22,8 +22,10 @@ array; 'null?' is 'yes' when the field may be null.
                                          fields whose meaning holds "(MARK)"
                                          (repeatable, e.g. --exempt "guest only")
 
-A field whose meaning holds "(hardware only)" (a GPU, a ConnectX) or
-"(rare)" (a corner no test reaches) is never required by --complete: neither
+A field whose meaning holds "(hardware only)" (a GPU, a ConnectX),
+"(launcher only)" (printed only under mpirun/srun: tests/vm/check-suites-mpi.sh
+checks those records) or "(rare)" (a corner no test reaches) is never
+required by --complete: neither
 the fixtures nor the Soft-RoCE guest print it. Fixture runs pass --exempt "guest only" for fields that need a real RDMA
 device (the Soft-RoCE guest prints them).
 
@@ -135,7 +137,7 @@ def check(doc, files, complete_tools, draft, exempt=()):
         if not any(tool_matches(t, key[0]) for t in complete_tools):
             continue
         for path, (_, _, marks) in fields.items():
-            if marks & ({"hardware only", "rare"} | set(exempt)):
+            if marks & ({"hardware only", "rare", "launcher only"} | set(exempt)):
                 continue
             if (key, path) not in seen:
                 errors.append("doc/json.md: %s %s: '%s' is documented but no record had it"
