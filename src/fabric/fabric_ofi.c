@@ -150,9 +150,8 @@ static uint64_t ofi_post_flags(const struct ibv_send_wr *wr)
 ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr *wr, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t flags = ofi_post_flags(&wr[i]);
-		bool sig = wr[i].send_flags & IBV_SEND_SIGNALED;
-		void *ctx = (void *)(uintptr_t)(sig ? wr[i].wr_id : 0);
+		uint64_t flags = ofi_post_flags(&wr[i]); /* FI_COMPLETION: signalled */
+		void *ctx = (void *)(uintptr_t)(flags & FI_COMPLETION ? wr[i].wr_id : 0);
 		ssize_t ret = post_one(t, &wr[i], flags, ctx);
 		uint64_t t0 = 0;
 
@@ -250,6 +249,15 @@ static int ofi_post_recv(struct gd_qp_run *q, uint32_t n)
 	return 0;
 }
 
+/* One completion in the seam's form */
+static void cqe_set(struct gd_fab_cqe *c, uint64_t id, int status, uint32_t imm)
+{
+	c->id = id;
+	c->status = status;
+	c->qp_num = gd_wr_id_qp(id);
+	c->imm = imm;
+}
+
 static int read_error(struct gd_ofi_cq *c, struct gd_fab_cqe *e)
 {
 	struct fi_cq_err_entry err;
@@ -259,10 +267,7 @@ static int read_error(struct gd_ofi_cq *c, struct gd_fab_cqe *e)
 	if (fi_cq_readerr(c->cq, &err, 0) < 0)
 		return -EIO;
 	fi_cq_strerror(c->cq, err.prov_errno, err.err_data, pe, sizeof(pe));
-	e->id = (uintptr_t)err.op_context;
-	e->status = err.err ? err.err : FI_EOTHER;
-	e->qp_num = gd_wr_id_qp(e->id);
-	e->imm = 0;
+	cqe_set(e, (uintptr_t)err.op_context, err.err ? err.err : FI_EOTHER, 0);
 	snprintf(c->err, sizeof(c->err), "%s (provider: %s)", gd_fi_strerror(e->status),
 		 pe[0] ? pe : "no detail");
 	return 1;
@@ -273,12 +278,8 @@ static int injected_done(struct gd_ofi_cq *cq, struct gd_fab_cqe *c, int max)
 {
 	int k = 0;
 
-	for (; k < max && cq->inj_head != cq->inj_tail; k++) {
-		c[k].id = cq->injected[cq->inj_head++ % GD_OFI_INJECTED];
-		c[k].status = 0;
-		c[k].qp_num = gd_wr_id_qp(c[k].id);
-		c[k].imm = 0;
-	}
+	for (; k < max && cq->inj_head != cq->inj_tail; k++)
+		cqe_set(&c[k], cq->injected[cq->inj_head++ % GD_OFI_INJECTED], 0, 0);
 	return k;
 }
 
@@ -299,12 +300,8 @@ static int ofi_poll(void *cqv, struct gd_fab_cqe *c, int max)
 		snprintf(cq->err, sizeof(cq->err), "%s", gd_fi_strerror((int)-n));
 		return -EIO;
 	}
-	for (ssize_t k = 0; k < n; k++) {
-		c[k].id = (uintptr_t)e[k].op_context;
-		c[k].status = 0;
-		c[k].qp_num = gd_wr_id_qp(c[k].id);
-		c[k].imm = (uint32_t)e[k].data;
-	}
+	for (ssize_t k = 0; k < n; k++)
+		cqe_set(&c[k], (uintptr_t)e[k].op_context, 0, (uint32_t)e[k].data);
 	return (int)n;
 }
 
