@@ -308,10 +308,8 @@ static int post_qp(struct bw_run *r, struct gd_qp_run *q)
 		if (r->peak && r->st.ntp < r->st.cap_tp)
 			r->st.tp[r->st.ntp++] = gd_ticks();
 		ret = r->l->fab->post(q, n, signal, (uint32_t)(q->since_signal + n), (uint32_t)q->posted);
-		if (ret) {
-			r->l->exit_code = GD_EXIT_FAIL;
-			return ret;
-		}
+		if (ret)
+			return gd_loop_fab_failed(r->l, ret);
 		q->since_signal = signal ? 0 : q->since_signal + n;
 		r->posted += n;
 	}

@@ -74,6 +74,18 @@ int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now)
 	return 0;
 }
 
+/* how long a side whose fabric failed waits for the peer's reason: a peer that
+ * stopped (a signal, its own fault) sends it just before its endpoint goes, and
+ * the two sockets race; on loopback it is there in microseconds */
+#define GD_PEER_CAUSE_MS 300
+
+int gd_loop_fab_failed(struct gd_loop *l, int ret)
+{
+	l->exit_code = GD_EXIT_FAIL;
+	(void)gd_oob_await_peer(l->oob, GD_PEER_CAUSE_MS);
+	return ret;
+}
+
 int gd_loop_wc_failed(struct gd_loop *l, const struct gd_fab_cqe *wc, bool recv)
 {
 	const struct gd_op_desc *d = l->cfg.op;
@@ -82,7 +94,7 @@ int gd_loop_wc_failed(struct gd_loop *l, const struct gd_fab_cqe *wc, bool recv)
 
 	/* a peer that stopped (a signal, its own fault) says why on the side channel
 	 * before its endpoint goes: that is the cause, this completion its effect */
-	if (gd_oob_check_peer(l->oob) == -ECONNABORTED) {
+	if (gd_oob_await_peer(l->oob, GD_PEER_CAUSE_MS) == -ECONNABORTED) {
 		gd_info("then a completion error on %s QP 0x%06x: %s (%d)", l->cfg.dev_name,
 			wc->qp_num, st, wc->status);
 		l->exit_code = GD_EXIT_FAIL;
@@ -103,8 +115,7 @@ int gd_loop_poll(struct gd_loop *l, void *cq, struct gd_fab_cqe *wc, const char 
 
 	if (ne < 0) {
 		gd_error("cannot poll the %s completion queue of %s", which, l->cfg.dev_name);
-		l->exit_code = GD_EXIT_FAIL;
-		return -EIO;
+		return gd_loop_fab_failed(l, -EIO);
 	}
 	return ne;
 }
@@ -132,7 +143,5 @@ int gd_loop_repost(struct gd_loop *l, struct gd_qp_run *q, uint32_t batch)
 	if (missing < batch)
 		return 0;
 	ret = l->fab->post_recv(q, missing);
-	if (ret)
-		l->exit_code = GD_EXIT_FAIL;
-	return ret;
+	return ret ? gd_loop_fab_failed(l, ret) : 0;
 }

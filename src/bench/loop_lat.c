@@ -155,10 +155,8 @@ static int one(struct lat_run *r, uint64_t i)
 	if (r->byte_poll)
 		*r->mine = v;
 	ret = r->l->fab->post(r->q, 1, true, 1, (uint32_t)i);
-	if (ret) {
-		r->l->exit_code = GD_EXIT_FAIL;
-		return ret;
-	}
+	if (ret)
+		return gd_loop_fab_failed(r->l, ret);
 	ret = wait_completion(r, false);
 	if (ret || i + 1 != r->iters || (r->pingpong && !r->client))
 		return ret;

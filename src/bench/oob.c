@@ -773,6 +773,11 @@ void gd_oob_tell_interrupted(struct gd_oob *o)
 
 int gd_oob_check_peer(struct gd_oob *o)
 {
+	return gd_oob_await_peer(o, 0);
+}
+
+int gd_oob_await_peer(struct gd_oob *o, int wait_ms)
+{
 	struct pollfd pfd[2] = { { .fd = o->fd, .events = POLLIN }, { .fd = o->lfd, .events = POLLIN } };
 	uint8_t hdr[GD_WIRE_HDR_LEN];
 	struct gd_wire_hdr h;
@@ -782,7 +787,7 @@ int gd_oob_check_peer(struct gd_oob *o)
 
 	if (o->peer_gone)
 		return -ECONNRESET;
-	if (poll(pfd, o->lfd >= 0 ? 2 : 1, 0) <= 0)
+	if (poll(pfd, o->lfd >= 0 ? 2 : 1, wait_ms) <= 0)
 		return 0;
 	if (o->lfd >= 0 && (pfd[1].revents & POLLIN))
 		refuse_extra(o);

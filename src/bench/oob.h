@@ -96,6 +96,13 @@ void gd_oob_close(struct gd_oob *oob);
 int gd_oob_check_peer(struct gd_oob *oob);
 
 /*
+ * gd_oob_check_peer, waiting up to wait_ms for the peer to say something: after
+ * a fabric failure (a post, a poll, a completion), whose cause is often the peer
+ * stopping; it sends its reason on the side channel just before its endpoint goes.
+ */
+int gd_oob_await_peer(struct gd_oob *oob, int wait_ms);
+
+/*
  * Waits (accept, connect retries, receives, even without a deadline) end with
  * -EINTR when a signal interrupts them and *flag is non-zero: let the tool's
  * SIGINT handler (installed without SA_RESTART) set it. Process-wide.

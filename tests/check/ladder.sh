@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 ofi_need tcp
 tmp_dir
-port=$((23000 + $$ % 2000))
+. "${top_srcdir:-.}/tests/lib/ports.sh"; test_ports
 NOTRUN="not run: rung 2 (devices) failed"
 
 cat >"$tmp/ladder.yaml" <<EOS

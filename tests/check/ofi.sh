@@ -9,7 +9,7 @@ command -v fi_info >/dev/null && fi_info -p tcp >/dev/null 2>&1 && fi_info -p sh
 	{ echo "SKIP: libfabric's tcp and shm providers are not here (fi_info -p tcp/shm)"; exit 77; }
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
-port=$((21000 + $$ % 2000))
+. "${top_srcdir:-.}/tests/lib/ports.sh"; test_ports
 
 spec() { # FILE PROVIDER MIN_BW
 	cat >"$1" <<EOS

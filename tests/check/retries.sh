@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 ofi_need tcp
 tmp_dir
-port=$((25000 + $$ % 2000))
+. "${top_srcdir:-.}/tests/lib/ports.sh"; test_ports
 
 spec() { # FILE TOP-LEVEL-LINE TEST-LINES...
 	f=$1 top=$2

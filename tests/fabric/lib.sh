@@ -14,8 +14,9 @@ ofi_skip_unless_built() {
 		{ echo "SKIP: libfabric has no $1 provider here (fi_info -p $1)"; exit 77; }
 }
 
-# A free-ish port per test run: the tier's base plus a counter.
-port=$(( 20000 + ($$ % 5000) * 4 ))
+# A block of ports no other running test holds (tests/lib/ports.sh), then a counter.
+. "$top_srcdir/tests/lib/ports.sh"
+test_ports
 next_port() { port=$((port + 1)); }
 
 # pair NAME EXP_SERVER EXP_CLIENT TOOL ARGS...: server and client of TOOL on

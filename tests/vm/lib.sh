@@ -71,6 +71,11 @@ vm_perftest_pair() {
 	return 1
 }
 
+# vm_perftest_has_result LOG: the client printed a result row (size, iterations, numbers).
+vm_perftest_has_result() {
+	grep -Eq '^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+' "$1"
+}
+
 # vm_perftest_once LOG TOOL DEV IP GID [ARGS...]: one attempt of vm_perftest_pair;
 # the client is retried while the server is not listening yet.
 vm_perftest_once() {
@@ -90,7 +95,12 @@ vm_perftest_once() {
 		grep -q "Couldn't connect" "$log.client" || break
 		kill -0 "$srv" 2>/dev/null || break
 	done
-	if [ "$rc" != 0 ]; then
+	# exit 0 without a result row (seen in CI: ib_send_bw under TCG) is a failed attempt too
+	if [ "$rc" = 0 ] && ! vm_perftest_has_result "$log.client"; then
+		echo "$tool client on $dev exited 0 but printed no result row:"
+		cat "$log.client"
+		rc=1
+	elif [ "$rc" != 0 ]; then
 		echo "$tool client on $dev failed (rc $rc, connect try $try):"
 		cat "$log.client"
 		kill "$srv" 2>/dev/null
@@ -105,7 +115,3 @@ vm_perftest_once() {
 	return "$rc"
 }
 
-# vm_perftest_has_result LOG: the client printed a result row (size, iterations, numbers).
-vm_perftest_has_result() {
-	grep -Eq '^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+' "$1"
-}
