@@ -6,8 +6,13 @@
  *
  * Producers form groups (the --scope: one thread, one warp of 32, or one
  * block); group g issues per_group requests on channel g, in order, each
- * group reserving group_size slots at a time and writing them after one
- * system fence per reservation (a warp aggregates 32 descriptors per fence).
+ * group reserving group_size slots at a time and writing them (a warp stores
+ * 32 descriptors coalesced). No fence orders payload before descriptor: the
+ * data is written before the launch, which orders it, and each descriptor
+ * word carries its lap bit (the proxy takes a slot only when all four agree).
+ * fence_payload = 1 adds one system fence per reservation, what a producer
+ * that writes its payload in the kernel needs (gd_proxy_gpu --fence measures
+ * its cost: about 0.65 us per put+quiet on the H100).
  * Request k of group g targets region g % nregions of both buffers:
  *   write/send   local region -> remote region, size bytes
  *   read         remote region -> local region
@@ -36,7 +41,16 @@ struct gd_prod_args {
 	struct gd_prod_clock *clock; /* issue and completion times, or NULL */
 	uint64_t trap_after;    /* FAULT INJECTION (tests): group 0's GPU producer traps
 				 * before request k == trap_after (0 = never) */
+	uint32_t fence_payload; /* 1: a system fence before each reservation's descriptors */
+	uint32_t pad;
 };
+
+/* payload -> descriptor order, for producers that write payload in the kernel */
+GD_HD void gd_prod_fence(const struct gd_prod_args *a)
+{
+	if (a->fence_payload)
+		gd_hd_fence_sys();
+}
 
 /*
  * Issue rate and completion rate apart (a GPU run's message rate mixes the
@@ -94,11 +108,12 @@ GD_HD void gd_prod_req(const struct gd_prod_args *a, uint32_t group, uint64_t k,
 
 /*
  * Issue n (<= group_size) requests k0 .. k0 + n - 1 of group g from one
- * thread: one reservation, one fence, n descriptors. Returns a gd_ring_code
- * (the failure recorded in a->fail).
+ * thread: one reservation, n descriptors. *end (if not NULL) gets the ring
+ * index after them, what a wait for their completion targets. Returns a
+ * gd_ring_code (the failure recorded in a->fail).
  */
 GD_HD uint64_t gd_prod_issue(const struct gd_prod_args *a, uint32_t g, uint64_t k0, uint32_t n,
-			     uint64_t *credit_cache)
+			     uint64_t *credit_cache, uint64_t *end)
 {
 	struct gd_ring_fail f = { 0 };
 	uint32_t ring = gd_ring_of_channel(&a->set, g & GD_DESC_CHANNEL_MAX);
@@ -110,7 +125,9 @@ GD_HD uint64_t gd_prod_issue(const struct gd_prod_args *a, uint32_t g, uint64_t 
 		gd_ring_fail_record(a->fail, &f);
 		return code;
 	}
-	gd_hd_fence_sys();
+	if (end)
+		*end = idx + n;
+	gd_prod_fence(a);
 	for (uint32_t j = 0; j < n; j++) {
 		struct gd_req q;
 		uint64_t w[GD_DESC_WORDS] = { 0 };

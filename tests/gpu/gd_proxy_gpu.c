@@ -9,7 +9,9 @@
  *                [--scope thread|warp|block] [--ctas N] [--threads N]
  *                [--proxy_threads N] [--ring_slots N] [--requests N per group]
  *                [--validate] [--lat N] [--timeout SEC] [--fail_after N]
- *                [--pin_cores LIST] [--trap_after N]
+ *                [--pin_cores LIST] [--trap_after N] [--fence]
+ * --fence: one system fence per reservation (prod.h fence_payload), what a
+ * producer that writes its payload in the kernel pays; gdperf's do not.
  * --trap_after N: FAULT INJECTION, group 0 of the GPU producer traps at its
  * N-th request (the kernel fails; the program must exit 1, the GPU stay usable).
  *
@@ -32,7 +34,7 @@
 #include "proxy.h"
 
 struct cfg {
-	bool gpu, validate;
+	bool gpu, validate, fence;
 	uint32_t op, size, ctas, threads, proxy_threads, slots, ncores;
 	enum gd_scope scope;
 	uint64_t requests, lat, timeout_s, fail_after, trap_after;
@@ -68,7 +70,7 @@ static int usage(const char *why)
 	fprintf(stderr, "gd_proxy_gpu: %s\nusage: gd_proxy_gpu [--producer gpu|host] [--op "
 		"write|read|fadd|cas] [--size N] [--scope thread|warp|block] [--ctas N] [--threads N] "
 		"[--proxy_threads N] [--ring_slots N] [--requests N] [--validate] [--lat N] "
-		"[--timeout SEC] [--fail_after N] [--trap_after N] [--pin_cores LIST]\n", why);
+		"[--timeout SEC] [--fail_after N] [--trap_after N] [--pin_cores LIST] [--fence]\n", why);
 	return GD_EXIT_USAGE;
 }
 
@@ -91,7 +93,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 		{ "proxy_threads", 1, 0, 'p' }, { "ring_slots", 1, 0, 'r' },
 		{ "requests", 1, 0, 'n' }, { "validate", 0, 0, 'v' }, { "lat", 1, 0, 'l' },
 		{ "timeout", 1, 0, 'T' }, { "fail_after", 1, 0, 'f' }, { "pin_cores", 1, 0, 'C' },
-		{ "trap_after", 1, 0, 'X' },
+		{ "trap_after", 1, 0, 'X' }, { "fence", 0, 0, 'F' },
 		{ 0, 0, 0, 0 },
 	};
 	int o, i;
@@ -115,6 +117,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 		case 'T': c->timeout_s = strtoull(optarg, NULL, 0); break;
 		case 'f': c->fail_after = strtoull(optarg, NULL, 0); break;
 		case 'X': c->trap_after = strtoull(optarg, NULL, 0); break;
+		case 'F': c->fence = true; break;
 		case 'C': for (char *s = optarg; *s && c->ncores < GD_RING_MAX; s++) { c->cores[c->ncores++] = (int)strtol(s, &s, 10); if (!*s) break; } break;
 		default: return usage("unknown option");
 		}
@@ -179,7 +182,7 @@ static int setup(struct env *e, struct cfg *c)
 				      .per_group = c->lat ? c->lat : c->requests,
 				      .region_bytes = e->region, .fail = e->fail_dev,
 				      .clock = &((struct shared *)dev)->clock,
-				      .trap_after = c->trap_after };
+				      .trap_after = c->trap_after, .fence_payload = c->fence };
 	return gd_proxy_start(e->px);
 }
 
@@ -268,9 +271,9 @@ static int run_lat(struct env *e)
 	if (code || gd_proxy_error(e->px) || e->fail->code)
 		return fault(e, code);
 	qsort(s, n, sizeof(*s), cmp_u64);
-	printf("lat producer=\"%s\" transport=\"software transport (test double)\" round_trips=%"
-	       PRIu64 " min_us=%.3f p50_us=%.3f p90_us=%.3f p99_us=%.3f max_us=%.3f\n",
-	       producer_name(e), n, s[0] / 1e3, s[n / 2] / 1e3, s[n * 9 / 10] / 1e3,
+	printf("lat producer=\"%s\" transport=\"software transport (test double)\" fence=%s "
+	       "round_trips=%" PRIu64 " min_us=%.3f p50_us=%.3f p90_us=%.3f p99_us=%.3f max_us=%.3f\n",
+	       producer_name(e), e->c->fence ? "per-put" : "none", n, s[0] / 1e3, s[n / 2] / 1e3, s[n * 9 / 10] / 1e3,
 	       s[n * 99 / 100] / 1e3, s[n - 1] / 1e3);
 	if (e->gp)
 		gd_gpu_prod_free_mapped(e->gp, s);

@@ -46,7 +46,7 @@ static void issue_all(struct prod_thread *t)
 		for (uint32_t g = t->index; g < a->ngroups && !t->code; g += t->nthreads) {
 			uint32_t ring = gd_ring_of_channel(&a->set, g & GD_DESC_CHANNEL_MAX);
 
-			t->code = gd_prod_issue(a, g, k, n, &cache[ring]);
+			t->code = gd_prod_issue(a, g, k, n, &cache[ring], NULL);
 		}
 	}
 	if (!t->code)
@@ -175,11 +175,11 @@ int gd_host_prod_lat(const struct gd_prod_args *a, uint64_t n, uint64_t *samples
 	struct gd_ring_fail f = { 0 };
 
 	for (uint64_t i = 0; i < n && !code; i++) {
-		uint64_t t0 = gd_hd_now_ns();
+		uint64_t t0 = gd_hd_now_ns(), end = 0;
 
-		code = gd_prod_issue(a, 0, i, 1, &cache);
+		code = gd_prod_issue(a, 0, i, 1, &cache, &end);
 		if (!code)
-			code = gd_ring_wait_done(&a->set, ring, gd_hd_load_acq(a->set.ring[ring].head), &f);
+			code = gd_ring_wait_done(&a->set, ring, end, &f);
 		if (code == GD_RING_TIMEOUT_DONE || code == GD_RING_STOPPED)
 			gd_ring_fail_record(a->fail, &f);
 		samples_ns[i] = gd_hd_now_ns() - t0;

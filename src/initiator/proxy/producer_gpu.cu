@@ -5,11 +5,11 @@
  * differs (initiator.h's launch convention: grid = CTAs, block = threads):
  *
  *   scope thread  each thread is a group: one reservation (the lanes of a
- *                 warp on one ring share its atomic), one system fence
- *                 (fence.acq_rel.sys) and one descriptor per request
+ *                 warp on one ring share its atomic) and one descriptor per
+ *                 request
  *   scope warp    each warp is a group: lane 0 reserves 32 slots (and waits
- *                 for credit), every lane writes one descriptor after ONE
- *                 warp-wide system fence: 32 descriptors per fence
+ *                 for credit), every lane writes one descriptor, coalesced
+ *   (with fence_payload, prod.h, one system fence per reservation)
  *   scope block   each CTA is a group: thread 0 reserves blockDim slots
  *
  * GPU waits read GPU-memory mirrors of the ring's host counters, refreshed by
@@ -31,7 +31,7 @@ extern "C" __global__ void gd_proxy_produce_thread(struct gd_prod_args a)
 	for (uint64_t k = 0; k < a.per_group; k++) {
 		if (a.trap_after && g == 0 && k == a.trap_after)
 			__trap(); /* fault injection (tests) */
-		if (gd_prod_issue(&a, g, k, 1, &cache))
+		if (gd_prod_issue(&a, g, k, 1, &cache, NULL))
 			return;
 	}
 	gd_prod_mark_issued(&a);
@@ -65,7 +65,7 @@ extern "C" __global__ void gd_proxy_produce_warp(struct gd_prod_args a)
 		code = __shfl_sync(0xffffffffu, code, 0);
 		if (code)
 			return;
-		gd_hd_fence_sys(); /* one warp-wide fence for 32 descriptors */
+		gd_prod_fence(&a); /* one warp-wide fence for 32 descriptors */
 		uint64_t w[GD_DESC_WORDS] = { 0, 0, 0, 0 };
 
 		if (lane < n) {
@@ -117,7 +117,7 @@ extern "C" __global__ void gd_proxy_produce_block(struct gd_prod_args a)
 		__syncthreads();
 		if (s_code)
 			return;
-		gd_hd_fence_sys();
+		gd_prod_fence(&a);
 		if (t < n) {
 			struct gd_req q;
 			uint64_t w[GD_DESC_WORDS];
@@ -143,7 +143,8 @@ extern "C" __global__ void gd_proxy_quiet(struct gd_prod_args a)
 		gd_hd_store_rel(&a.clock->quiet, gd_hd_now_ns());
 }
 
-/* Put + quiet round trips from one thread; samples in ns (%globaltimer). */
+/* Put + quiet round trips from one thread (the quiet waits for this thread's
+ * puts: its own ring index); samples in ns (%globaltimer). */
 extern "C" __global__ void gd_proxy_lat(struct gd_prod_args a, uint64_t n, uint64_t *samples)
 {
 	uint32_t ring = gd_ring_of_channel(&a.set, 0);
@@ -151,11 +152,11 @@ extern "C" __global__ void gd_proxy_lat(struct gd_prod_args a, uint64_t n, uint6
 
 	for (uint64_t i = 0; i < n; i++) {
 		struct gd_ring_fail f = {};
-		uint64_t t0 = gd_hd_now_ns(), code;
+		uint64_t t0 = gd_hd_now_ns(), code, end = 0;
 
-		code = gd_prod_issue(&a, 0, i, 1, &cache);
+		code = gd_prod_issue(&a, 0, i, 1, &cache, &end);
 		if (!code)
-			code = gd_ring_wait_done(&a.set, ring, gd_hd_load_acq(a.set.ring[ring].head), &f);
+			code = gd_ring_wait_done(&a.set, ring, end, &f);
 		if (code) {
 			if (f.code)
 				gd_ring_fail_record(a.fail, &f);
