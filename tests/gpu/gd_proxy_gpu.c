@@ -9,7 +9,10 @@
  *                [--scope thread|warp|block] [--ctas N] [--threads N]
  *                [--proxy_threads N] [--ring_slots N] [--requests N per group]
  *                [--validate] [--lat N] [--timeout SEC] [--fail_after N]
- *                [--pin_cores LIST] [--trap_after N] [--fence]
+ *                [--pin_cores LIST] [--trap_after N] [--fence] [--provider P]
+ * --provider P: the proxy posts through libfabric provider P (shm, tcp) to a
+ * second endpoint set in this process (proxy_loop_ofi.h) instead of the
+ * software transport test double: the tools' transport, one proxy thread.
  * --fence: one system fence per reservation (prod.h fence_payload), what a
  * producer that writes its payload in the kernel pays; gdperf's do not.
  * --trap_after N: FAULT INJECTION, group 0 of the GPU producer traps at its
@@ -30,11 +33,15 @@
 #include "gd.h"
 #include "gpu_prod.h"
 #include "hostprod.h"
+#ifdef HAVE_LIBFABRIC
+#include "proxy_loop_ofi.h"
+#endif
 #include "log.h"
 #include "proxy.h"
 
 struct cfg {
 	bool gpu, validate, fence;
+	char provider[32];	/* "" = the software transport test double */
 	uint32_t op, size, ctas, threads, proxy_threads, slots, ncores;
 	enum gd_scope scope;
 	uint64_t requests, lat, timeout_s, fail_after, trap_after;
@@ -48,6 +55,8 @@ struct env {
 	uint64_t region, bytes;
 	uint32_t groups, nregions;
 	struct gd_sw_transport *sw;
+	struct gd_ofi_loop *ofi;
+	char tp_name[64];
 	struct gd_proxy *px;
 	struct gd_ring_fail *fail, *fail_dev;
 	struct gd_prod_clock *clock; /* host view; after the failure record */
@@ -70,7 +79,8 @@ static int usage(const char *why)
 	fprintf(stderr, "gd_proxy_gpu: %s\nusage: gd_proxy_gpu [--producer gpu|host] [--op "
 		"write|read|fadd|cas] [--size N] [--scope thread|warp|block] [--ctas N] [--threads N] "
 		"[--proxy_threads N] [--ring_slots N] [--requests N] [--validate] [--lat N] "
-		"[--timeout SEC] [--fail_after N] [--trap_after N] [--pin_cores LIST] [--fence]\n", why);
+		"[--timeout SEC] [--fail_after N] [--trap_after N] [--pin_cores LIST] [--fence] "
+		"[--provider P]\n", why);
 	return GD_EXIT_USAGE;
 }
 
@@ -93,7 +103,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 		{ "proxy_threads", 1, 0, 'p' }, { "ring_slots", 1, 0, 'r' },
 		{ "requests", 1, 0, 'n' }, { "validate", 0, 0, 'v' }, { "lat", 1, 0, 'l' },
 		{ "timeout", 1, 0, 'T' }, { "fail_after", 1, 0, 'f' }, { "pin_cores", 1, 0, 'C' },
-		{ "trap_after", 1, 0, 'X' }, { "fence", 0, 0, 'F' },
+		{ "trap_after", 1, 0, 'X' }, { "fence", 0, 0, 'F' }, { "provider", 1, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
 	int o, i;
@@ -118,6 +128,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 		case 'f': c->fail_after = strtoull(optarg, NULL, 0); break;
 		case 'X': c->trap_after = strtoull(optarg, NULL, 0); break;
 		case 'F': c->fence = true; break;
+		case 'V': snprintf(c->provider, sizeof(c->provider), "%s", optarg); break;
 		case 'C': for (char *s = optarg; *s && c->ncores < GD_RING_MAX; s++) { c->cores[c->ncores++] = (int)strtol(s, &s, 10); if (!*s) break; } break;
 		default: return usage("unknown option");
 		}
@@ -126,12 +137,41 @@ static int parse(int argc, char **argv, struct cfg *c)
 	    !c->timeout_s || (c->scope == GD_SCOPE_WARP && c->threads % 32))
 		return usage("sizes, counts and the timeout must be positive; --threads 1-1024, "
 			     "a multiple of 32 for --scope warp");
+	if (c->provider[0] && (c->proxy_threads != 1 || c->fail_after))
+		return usage("--provider runs one proxy thread (the domain is FI_THREAD_DOMAIN, as "
+			     "in the tools) and no --fail_after (a test double's fault)");
 	return 0;
 }
 
 static uint32_t group_size(const struct cfg *c)
 {
 	return c->scope == GD_SCOPE_THREAD ? 1 : c->scope == GD_SCOPE_WARP ? 32 : c->threads;
+}
+
+/* The software transport test double, or libfabric provider c->provider
+ * with the tools' send queue depth (128) and chain length (64). */
+static int open_transport(struct env *e, const struct cfg *c, struct gd_proxy_cfg *pc)
+{
+	if (!c->provider[0]) {
+		e->sw = gd_sw_transport_create(e->local, e->peer, e->bytes, c->proxy_threads,
+					       c->proxy_threads, 4 * 1024 + 8, c->fail_after);
+		if (!e->sw)
+			return -ENOMEM;
+		gd_sw_transport_ops(e->sw, &pc->tp);
+		pc->sq_depth = 4096;
+		snprintf(e->tp_name, sizeof(e->tp_name), "software transport (test double)");
+		return 0;
+	}
+#ifdef HAVE_LIBFABRIC
+	pc->sq_depth = 128;
+	pc->batch = 64;
+	snprintf(e->tp_name, sizeof(e->tp_name), "libfabric %s (in-process loopback)", c->provider);
+	return gd_ofi_loop_open(&e->ofi, c->provider, c->op, 1, e->local, e->peer, e->bytes,
+				pc->batch, &pc->tp);
+#else
+	fprintf(stderr, "gd_proxy_gpu: --provider: built without libfabric\n");
+	return -ENOTSUP;
+#endif
 }
 
 static int setup(struct env *e, struct cfg *c)
@@ -152,19 +192,15 @@ static int setup(struct env *e, struct cfg *c)
 		e->local[i] = c->op == GD_DESC_READ ? 0 : pattern(i);
 		e->peer[i] = c->op == GD_DESC_READ ? pattern(i) : 0;
 	}
-	e->sw = gd_sw_transport_create(e->local, e->peer, e->bytes, c->proxy_threads,
-				       c->proxy_threads, 4 * 1024 + 8, c->fail_after);
-	if (!e->sw)
-		return -ENOMEM;
+	if (open_transport(e, c, &pc))
+		return -EINVAL;
 	pc.nthreads = c->proxy_threads;
 	pc.nqps = c->proxy_threads;
 	pc.ring_slots = c->slots;
-	pc.sq_depth = 4096;
 	pc.timeout_ns = c->timeout_s * 1000000000ull;
 	pc.cores = c->ncores ? c->cores : NULL;
 	pc.ncores = c->ncores;
 	pc.mem = e->gp ? gd_gpu_prod_ring_mem(e->gp) : NULL;
-	gd_sw_transport_ops(e->sw, &pc.tp);
 	e->px = gd_proxy_create(&pc);
 	if (!e->px)
 		return -EINVAL;
@@ -190,6 +226,9 @@ static void teardown(struct env *e)
 {
 	gd_proxy_destroy(e->px);
 	gd_sw_transport_destroy(e->sw);
+#ifdef HAVE_LIBFABRIC
+	gd_ofi_loop_close(e->ofi);
+#endif
 	if (e->gp)
 		gd_gpu_prod_free_mapped(e->gp, e->fail);
 	else
@@ -271,10 +310,10 @@ static int run_lat(struct env *e)
 	if (code || gd_proxy_error(e->px) || e->fail->code)
 		return fault(e, code);
 	qsort(s, n, sizeof(*s), cmp_u64);
-	printf("lat producer=\"%s\" transport=\"software transport (test double)\" fence=%s "
+	printf("lat producer=\"%s\" transport=\"%s\" fence=%s "
 	       "round_trips=%" PRIu64 " min_us=%.3f p50_us=%.3f p90_us=%.3f p99_us=%.3f max_us=%.3f\n",
-	       producer_name(e), e->c->fence ? "per-put" : "none", n, s[0] / 1e3, s[n / 2] / 1e3, s[n * 9 / 10] / 1e3,
-	       s[n * 99 / 100] / 1e3, s[n - 1] / 1e3);
+	       producer_name(e), e->tp_name, e->c->fence ? "per-put" : "none", n, s[0] / 1e3,
+	       s[n / 2] / 1e3, s[n * 9 / 10] / 1e3, s[n * 99 / 100] / 1e3, s[n - 1] / 1e3);
 	if (e->gp)
 		gd_gpu_prod_free_mapped(e->gp, s);
 	else
@@ -297,7 +336,7 @@ static int run_rate(struct env *e)
 	gd_proxy_get_stats(e->px, &st);
 	if (code || gd_proxy_error(e->px) || e->fail->code)
 		return fault(e, code);
-	if (st.requests != total || gd_sw_transport_executed(e->sw) != total) {
+	if (st.requests != total || (e->sw && gd_sw_transport_executed(e->sw) != total)) {
 		printf("FAIL: %" PRIu64 " requests issued, the proxy took %" PRIu64 "\n", total,
 		       st.requests);
 		return GD_EXIT_FAIL;
@@ -307,10 +346,10 @@ static int run_rate(struct env *e)
 	/* issue and completion apart, on the producers' clock (prod.h) */
 	issue = e->clock->issued > e->clock->start ? e->clock->issued - e->clock->start : 0;
 	done = e->clock->quiet > e->clock->start ? e->clock->quiet - e->clock->start : 0;
-	printf("rate producer=\"%s\" transport=\"software transport (test double)\" op=%s size=%u "
+	printf("rate producer=\"%s\" transport=\"%s\" op=%s size=%u "
 	       "scope=%s ctas=%u threads=%u proxy_threads=%u ring_slots=%u requests=%" PRIu64
 	       " ms=%.3f Mreq_per_s=%.2f issue_Mreq_per_s=%.2f completion_Mreq_per_s=%.2f "
-	       "per_doorbell=%.1f validate=%s\n", producer_name(e),
+	       "per_doorbell=%.1f validate=%s\n", producer_name(e), e->tp_name,
 	       gd_desc_op_name(c->op), c->size, gd_scope_name(c->scope), c->ctas, c->threads,
 	       c->proxy_threads, c->slots, total, ns / 1e6, ns ? total * 1e3 / ns : 0,
 	       issue ? total * 1e3 / issue : 0, done ? total * 1e3 / done : 0,
