@@ -95,12 +95,22 @@ void gd_ck_expect_item(struct gd_ck_report *r, const struct gd_ck_run *run,
 /* Attempts of a run (check_attempt.c): each judged on its own, in a scratch report. */
 struct gd_ck_tries {
 	size_t n, nitems;
+	bool retry;		/* the last attempt ran and missed a threshold */
 	struct gd_ck_attempt a[GD_CK_MAX_THRESH][GD_CK_MAX_ATTEMPTS];
 };
-/* Record attempt m (seconds long); true when a threshold was missed by a run that ran:
- * worth another attempt. Never for a run that could not run, or failed otherwise. */
+/* Keep attempt tr->n of test t: tmp holds the items its judge made of it (in the order of
+ * the final items), ran says it ran (every measurement came back with results). True when
+ * a threshold was missed by a run that ran: worth another attempt. Never for a run that
+ * could not run, or failed otherwise. */
+bool gd_ck_tries_keep(struct gd_ck_tries *tr, const struct gd_ck_test *t,
+		      const struct gd_ck_report *tmp, double seconds, bool ran);
+/* Keep attempt m (seconds long) of run, judged by gd_ck_thresholds; as gd_ck_tries_keep. */
 bool gd_ck_tries_add(struct gd_ck_tries *tr, const struct gd_ck_run *run,
 		     const struct gd_ck_measure *m, double seconds);
+/* Run (another) attempt of test t: the first unless a lower rung failed; another when the
+ * last one ran and missed, its retries are not used up and no signal came. */
+bool gd_ck_tries_again(const struct gd_ck_spec *s, const struct gd_ck_test *t,
+		       const struct gd_ck_report *r, const struct gd_ck_tries *tr);
 /* Attach the attempts to the run's final items r->items[first..]. */
 void gd_ck_tries_attach(struct gd_ck_report *r, size_t first, const struct gd_ck_tries *tr);
 /* The retries of test t in spec s (its own, the spec's, or the default). */

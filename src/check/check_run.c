@@ -104,18 +104,15 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	struct gd_ck_bond_sample b0, b1;
 	struct gd_ck_tries tr = { 0 };
 	struct gd_ck_measure m = { 0 };
-	int attempts = gd_ck_retries(x->s, t) + 1;
 	bool bonded = false;
 	uint64_t t0 = gd_clock_mono_ns(), ta = t0;
 
-	for (int k = 0; k < attempts && !gd_ck_ladder_blocked(x->r); k++) {
+	while (gd_ck_tries_again(x->s, t, x->r, &tr)) {
 		bonded = t->kind == GD_KIND_BW && !gd_ck_bond_sample(x->o->m, run->dev, run->port,
 								      &b0);
 		ta = gd_clock_mono_ns();
 		measure(x, run, &m);
-		if (!gd_ck_tries_add(&tr, run, &m, (double)(gd_clock_mono_ns() - ta) / 1e9) ||
-		    gd_ck_stop)
-			break;
+		gd_ck_tries_add(&tr, run, &m, (double)(gd_clock_mono_ns() - ta) / 1e9);
 	}
 	x->est_left -= gd_ck_estimate(t);
 	x->done++;
@@ -289,7 +286,7 @@ static int run_test(struct runner *x, const struct gd_ck_machine *m, const struc
 		while (i + k < rs->n && rs->v[i + k].t == t)
 			k++;
 		n += k - 1;
-		ret = gd_ck_all_nics(x->r, &rs->v[i], k, x->o->base_port, &x->port);
+		ret = gd_ck_all_nics(x->s, x->r, &rs->v[i], k, x->o->base_port, &x->port);
 		x->done += k;
 		for (size_t j = 0; j < k; j++)
 			x->est_left -= gd_ck_estimate(t);

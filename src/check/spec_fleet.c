@@ -58,9 +58,6 @@ int gd_ck_all_nics_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_
 		  t->bond_balance ? gd_ck_ld_find(l, n, "check") : NULL))
 		return gd_ck_ld_fail(l, at, "test '%s': pairs: all-nics is a bandwidth test at one "
 				     "size (type: bw, size, no sweep or bond-balance)", t->name);
-	if ((at = t->retries >= 0 ? gd_ck_ld_find(l, n, "retries") : NULL))
-		return gd_ck_ld_fail(l, at, "test '%s': pairs: all-nics runs its NICs once, "
-				     "together (no retries): leave retries out", t->name);
 	for (size_t i = 0; i < t->nth; i++)
 		if (t->th[i].metric != GD_CK_BW_AVG || t->th[i].kind == GD_CK_PCIE)
 			return gd_ck_ld_fail(l, gd_ck_ld_find(l, n, "thresholds"), "test '%s': "
