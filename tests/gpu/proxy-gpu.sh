@@ -28,6 +28,63 @@ run() { # run LIMIT_S ARGS...
 	echo "$out"
 	return $rc
 }
+
+# 5. the test program and the tools at one shape over a real provider (issue 22)
+compare_tools() {
+	local tools=${GD_TOOLS:-$(dirname "$prog")/../../tools} prov prod i l p t prc trc rc port
+	local shape="--scope warp --ctas 8 --threads 256 --proxy_threads 1 --ring_slots 4096"
+	local cpin=1 spin=0
+	[ "$cores" -gt 3 ] && cpin="1,3-$((cores - 1))" spin=2
+	echo "== 5. one shape over a real provider: this program (--provider P: two endpoint sets in"
+	echo "   one process, the proxy thread on CPU 1) against the tools (server on CPU 2, client's"
+	echo "   proxy thread on CPU 1, its other threads on 3-$((cores - 1)); 127.0.0.1), write 8 B,"
+	echo "   scope warp, 8 CTAs x 256 threads, 1 proxy thread, 4096-slot ring, 2048 requests per"
+	echo "   warp; 3 alternating pairs per producer (goal: the tools within 10 % of this program)"
+	[ -x "$tools/gd_write_bw" ] || { echo "tools: not found in $tools"; return; }
+	for prov in ${GD_PROXY_PROVIDERS:-shm}; do
+		for prod in gpu host; do
+			local pr=() tr=()
+			rc=0
+			for i in 1 2 3; do
+				# shellcheck disable=SC2086 # $shape: options
+				l=$(timeout -s KILL 120 "$prog" --producer $prod --provider $prov --op write \
+					--size 8 $shape --pin_cores 1 --requests 2048 --validate 2>&1); prc=$?
+				p=$(echo "$l" | sed -n 's/.* Mreq_per_s=\([0-9.]*\).*/\1/p')
+				port=$((21000 + RANDOM % 9000))
+				# shellcheck disable=SC2086
+				timeout -s KILL 120 "$tools/gd_write_bw" --fabric ofi --provider $prov \
+					--initiator=proxy --producer $prod $shape --pin_cores $spin -s 8 -n 131072 \
+					-p $port >/dev/null 2>&1 &
+				sleep 0.3
+				# shellcheck disable=SC2086
+				t=$(timeout -s KILL 120 "$tools/gd_write_bw" --fabric ofi --provider $prov \
+					--initiator=proxy --producer $prod $shape --pin_cores "$cpin" \
+					-s 8 -n 131072 -p $port --json 127.0.0.1 2>&1); trc=$?
+				wait
+				t=$(echo "$t" | python3 -c 'import json, sys
+for l in sys.stdin:
+    if l.startswith("{") and "msg_rate_mpps" in l:
+        print(json.loads(l)["results"]["msg_rate_mpps"]); break' 2>/dev/null)
+				[ $prc = 0 ] && [ $trc = 0 ] && [ -n "$p" ] && [ -n "$t" ] ||
+					{ rc=1; echo "$l" | tail -2; break; }
+				pr+=("$p") tr+=("$t")
+			done
+			if [ $rc != 0 ]; then
+				echo "$prov $prod: did not run (exit $prc/$trc)"
+				[ "$prc" = 3 ] || [ "$trc" = 3 ] || fail=$((fail + 1))
+				continue
+			fi
+			printf '%s %s: program %s, tools %s Mreq/s (medians; runs %s / %s)\n' "$prov" "$prod" \
+				"$(printf '%s\n' "${pr[@]}" | sort -g | sed -n 2p)" \
+				"$(printf '%s\n' "${tr[@]}" | sort -g | sed -n 2p)" "${pr[*]}" "${tr[*]}"
+			paste -d' ' <(printf '%s\n' "${tr[@]}") <(printf '%s\n' "${pr[@]}") |
+				awk '{ printf "%.3f\n", $1 / $2 }' | sort -g | tr '\n' ' ' |
+				awk '{ printf "  tools/program per pair: median %s (%s..%s)\n", $2, $1, $3 }'
+		done
+	done
+}
+[ "${GD_PROXY_ONLY:-}" = compare ] && { compare_tools; exit $((fail != 0)); }
+
 case_ok() { # case_ok WANT_RC LIMIT ARGS...
 	local want=$1 lim=$2 rc
 	shift 2
@@ -120,51 +177,7 @@ for prod in gpu host; do
 	[ $rc -eq 0 ] || [ $rc -eq 3 ] || fail=$((fail + 1))
 done
 
-echo "== 5. one shape over a real provider: this program (--provider P: two endpoint sets in"
-echo "   one process) against the tools (server and client on 127.0.0.1), write 8 B, scope warp,"
-echo "   8 CTAs x 256 threads, 1 proxy thread, 4096-slot ring, 2048 requests per warp; 3 alternating"
-echo "   pairs, each producer (goal: the tools within 10 % of this program's rate)"
-tools=${GD_TOOLS:-$(dirname "$prog")/../../tools}
-shape="--scope warp --ctas 8 --threads 256 --proxy_threads 1 --ring_slots 4096 --pin_cores 1"
-for prov in ${GD_PROXY_PROVIDERS:-shm}; do
-	for prod in gpu host; do
-		[ -x "$tools/gd_write_bw" ] || { echo "tools: not found in $tools"; break 2; }
-		pr=() tr=() rc=0
-		for i in 1 2 3; do
-			# shellcheck disable=SC2086 # $shape: options
-			l=$(timeout -s KILL 120 "$prog" --producer $prod --provider $prov --op write --size 8 \
-				$shape --requests 2048 --validate 2>&1); prc=$?
-			p=$(echo "$l" | sed -n 's/.* Mreq_per_s=\([0-9.]*\).*/\1/p')
-			port=$((21000 + RANDOM % 9000))
-			# shellcheck disable=SC2086
-			timeout -s KILL 120 "$tools/gd_write_bw" --fabric ofi --provider $prov --initiator=proxy \
-				--producer $prod $shape -s 8 -n 131072 -p $port --json >/dev/null 2>&1 &
-			sleep 0.3
-			# shellcheck disable=SC2086
-			t=$(timeout -s KILL 120 "$tools/gd_write_bw" --fabric ofi --provider $prov \
-				--initiator=proxy --producer $prod $shape -s 8 -n 131072 -p $port --json \
-				127.0.0.1 2>&1); trc=$?
-			wait
-			t=$(echo "$t" | python3 -c 'import json,sys
-for l in sys.stdin:
-    l = l.strip()
-    if l.startswith("{") and "\"msg_rate_mpps\"" in l:
-        r = json.loads(l); x = r.get("results", r); print(x.get("msg_rate_mpps", "")); break' 2>/dev/null)
-			[ $prc = 0 ] && [ $trc = 0 ] && [ -n "$p" ] && [ -n "$t" ] || { rc=1; echo "$l" | tail -2; break; }
-			pr+=("$p") tr+=("$t")
-		done
-		if [ $rc = 0 ]; then
-			printf '%s %s: program %s Mreq/s, tools %s Mreq/s (runs: %s / %s)\n' $prov $prod \
-				"$(printf '%s\n' "${pr[@]}" | sort -g | sed -n 2p)" \
-				"$(printf '%s\n' "${tr[@]}" | sort -g | sed -n 2p)" "${pr[*]}" "${tr[*]}"
-			paste -d' ' <(printf '%s\n' "${tr[@]}") <(printf '%s\n' "${pr[@]}") |
-				awk '{ r[NR] = $1 / $2 } END { n = asort(r); printf "  tools/program per pair: median %.2f (%.2f..%.2f)\n", r[2], r[1], r[n] }'
-		else
-			echo "$prov $prod: did not run (exit $prc/$trc)"
-			[ "$prc" = 3 ] || [ "$trc" = 3 ] || fail=$((fail + 1))
-		fi
-	done
-done
+compare_tools
 
 if [ $fail -ne 0 ]; then echo "FAIL: $fail case(s)"; exit 1; fi
 echo "PASS: proxy ring GPU tier"
