@@ -287,11 +287,11 @@ int main(void)
 		  100000, 500, 5000, .want_code = GD_RING_FAULT },
 		{ "producer deadline, no proxy", GD_DESC_WRITE, 64, 1, 1, 16, 0, 0, 16, 2, 1, 2, 2, 100,
 		  0, 300, .no_proxy = true, .want_code = GD_RING_TIMEOUT_SPACE },
-		/* 2048 x 1.5 ms = 3 s of steady progress against a 1 s no-progress deadline
-		 * (1 s, not less: on a loaded 2-core CI machine one step can stall that
-		 * long); the ring holds every request, so only quiet waits */
-		{ "slow link, 1 s deadline", GD_DESC_WRITE, 64, 1, 1, 2048, 0, 0, 64, 1, 32, 1, 1,
-		  2048, 0, 1000, .delay_ns = 1500000 },
+		/* 2048 x 2 ms = 4 s of steady progress against a 2 s no-progress deadline
+		 * (2 s, not less: on a loaded 2-core machine one step stalled past 1 s,
+		 * stop 26); the ring holds every request, so only quiet waits */
+		{ "slow link, 2 s deadline", GD_DESC_WRITE, 64, 1, 1, 2048, 0, 0, 64, 1, 32, 1, 1,
+		  2048, 0, 2000, .delay_ns = 2000000 },
 		{ "stop", GD_DESC_WRITE, 64, 1, 1, 4, 0, 0, 16, 2, 1, 2, 2, 100, 0, 5000,
 		  .no_proxy = true, .stop = true, .want_code = GD_RING_STOPPED },
 	};
