@@ -33,10 +33,10 @@ int gd_loop_interrupted(struct gd_loop *l);
  * a loop that reaches the watch only after empty polls asks it once per message. */
 int gd_watch_stop(struct gd_loop *l, const struct gd_watch *w);
 bool gd_loop_peer_readable(struct gd_loop *l);
-/* Up to GD_POLL_BATCH completions from cq; a failed poll ends the run. */
 /* the fabric failed (a post, a poll): exit 1, after a short wait for the
  * peer's reason on the side channel (printed if it comes); returns ret */
 int gd_loop_fab_failed(struct gd_loop *l, int ret);
+/* Up to GD_POLL_BATCH completions from cq; a failed poll ends the run. */
 int gd_loop_poll(struct gd_loop *l, void *cq, struct gd_fab_cqe *wc, const char *which);
 /* Reset the QPs' counters and build the WRs for this size. */
 void gd_loop_prepare(struct gd_loop *l, uint64_t size);

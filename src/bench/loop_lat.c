@@ -51,10 +51,8 @@ static int wait_completion(struct lat_run *r, bool recv)
 			r->q->recv_done++;
 			return gd_loop_repost(l, r->q, 1);
 		}
-		if (ne < 0) {
-			l->exit_code = GD_EXIT_FAIL;
-			return -EIO;
-		}
+		if (ne < 0)
+			return gd_loop_fab_failed(l, -EIO);
 		if (++spin % 256 == 0) {
 			int ret = gd_watch_check(l, &r->w, gd_ticks());
 
