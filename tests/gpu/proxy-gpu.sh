@@ -33,7 +33,8 @@ run() { # run LIMIT_S ARGS...
 compare_tools() {
 	local tools=${GD_TOOLS:-$(dirname "$prog")/../../tools} prov prod i l p t prc trc rc port
 	local shape="--scope warp --ctas 8 --threads 256 --proxy_threads 1 --ring_slots 4096"
-	local cpin=1 spin=0
+	local cpin=1 spin=0 cmp_out
+	cmp_out=$(mktemp) || return
 	[ "$cores" -gt 3 ] && cpin="1,3-$((cores - 1))" spin=2
 	echo "== 5. one shape over a real provider: this program (--provider P: two endpoint sets in"
 	echo "   one process, the proxy thread on CPU 1) against the tools (server on CPU 2, client's"
@@ -57,15 +58,12 @@ compare_tools() {
 					-p $port >/dev/null 2>&1 &
 				sleep 0.3
 				# shellcheck disable=SC2086
-				t=$(timeout -s KILL 120 "$tools/gd_write_bw" --fabric ofi --provider $prov \
+				timeout -s KILL 120 "$tools/gd_write_bw" --fabric ofi --provider $prov \
 					--initiator=proxy --producer $prod $shape --pin_cores "$cpin" \
-					-s 8 -n 131072 -p $port --json 127.0.0.1 2>&1); trc=$?
+					-s 8 -n 131072 -p $port --json 127.0.0.1 >"$cmp_out" 2>&1; trc=$?
 				wait
-				t=$(echo "$t" | python3 -c 'import json, sys
-for l in sys.stdin:
-    if l.startswith("{") and "msg_rate_mpps" in l:
-        print(json.loads(l)["results"]["msg_rate_mpps"]); break' 2>/dev/null)
-				[ $prc = 0 ] && [ $trc = 0 ] && [ -n "$p" ] && [ -n "$t" ] ||
+				t=$(cell_json "$cmp_out" msg_rate_mpps)
+				[ $prc = 0 ] && [ $trc = 0 ] && [ -n "$p" ] && [ "$t" != - ] ||
 					{ rc=1; echo "$l" | tail -2; break; }
 				pr+=("$p") tr+=("$t")
 			done
@@ -82,6 +80,7 @@ for l in sys.stdin:
 				awk '{ printf "  tools/program per pair: median %s (%s..%s)\n", $2, $1, $3 }'
 		done
 	done
+	rm -f "$cmp_out"
 }
 [ "${GD_PROXY_ONLY:-}" = compare ] && { compare_tools; exit $((fail != 0)); }
 
