@@ -16,7 +16,8 @@
 #   scripts/bench-vs-libfabric.sh [--providers "shm tcp"] [--pairs 9]
 #       [--sizes "8 4096 65536 1048576"] [--lat-iters 10000] [--bw-iters 10000]
 #       [--kinds "lat bw"] [--bindir DIR] [--fi-bindir DIR] [--fabtests DIR]
-#       [--ld-library-path DIR] [--out DIR] [--timeout SEC] | --summarize RUNS.CSV
+#       [--ld-library-path DIR] [--out DIR] [--timeout SEC] [--pin "S C"]
+#       | --summarize RUNS.CSV
 #
 # --bindir: the gdperf tools (default: this tree's tools/, else PATH); --fi-bindir:
 # fi_pingpong (default: PATH); --ld-library-path DIR is put in front of LD_LIBRARY_PATH
@@ -25,6 +26,11 @@
 # (provider,kind,op,size,round,impl,value,unit) and summary.txt. A run that fails or
 # exceeds --timeout (default 120 s) is shown and counted as missing, never as a number.
 # --summarize RUNS.CSV prints the table of earlier runs without running anything.
+# --pin "S C" runs every server on CPU S and every client on CPU C (taskset), both
+# tools alike: unpinned, a one-way time under 1 us moves by half with where the
+# scheduler puts the two processes (same core's SMT sibling, same cache, other
+# socket), and 9 pairs do not average that out. Pick two cores of one NUMA node
+# that are not SMT siblings (lscpu -e).
 set -u
 
 providers="shm tcp"
@@ -40,8 +46,9 @@ fabtests=
 out=
 tmo=120
 summarize=
+pin=
 
-usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,/^set -u$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 need() { [ $# -ge 2 ] || { echo "bench-vs-libfabric: $1 needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -58,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--out) need "$@"; out=$2; shift ;;
 	--timeout) need "$@"; tmo=$2; shift ;;
 	--summarize) need "$@"; summarize=$2; shift ;;
+	--pin) need "$@"; pin=$2; shift ;;
 	-h|--help) usage 0 ;;
 	*) echo "bench-vs-libfabric: unknown option '$1' (--help)" >&2; exit 2 ;;
 	esac
@@ -80,6 +88,13 @@ summary() {
 		ratio = (g != "" && r != "" && r > 0) ? sprintf("%.3f %s", g / r, f[2] == "lat" ? "(goal <= 1.00)" : "(goal >= 1.00)") : "-"
 		printf "%-4s %-3s %-5s %8s  %-30s %-30s %s\n", f[1], f[2], f[3], f[4], gs " " u[k], rs, ratio } }' "$1"
 }
+spin=() cpin=()
+if [ -n "$pin" ]; then
+	[[ $pin =~ ^([0-9]+)\ ([0-9]+)$ ]] ||
+		{ echo "bench-vs-libfabric: --pin wants two CPU numbers, \"SERVER CLIENT\" (got '$pin')" >&2; exit 2; }
+	command -v taskset > /dev/null || { echo "bench-vs-libfabric: --pin needs taskset (util-linux)" >&2; exit 3; }
+	spin=(taskset -c "${BASH_REMATCH[1]}") cpin=(taskset -c "${BASH_REMATCH[2]}")
+fi
 if [ -n "$summarize" ]; then
 	[ -r "$summarize" ] || { echo "bench-vs-libfabric: cannot read $summarize" >&2; exit 2; }
 	summary "$summarize"
@@ -117,10 +132,10 @@ pair_run() {
 	c=("$@")
 	port=$((port + 1))
 	[ $port -lt 60000 ] || port=20001
-	timeout "$tmo" "${s[@]//@PORT@/$port}" > "$tmp/server" 2>&1 &
+	timeout "$tmo" "${spin[@]}" "${s[@]//@PORT@/$port}" > "$tmp/server" 2>&1 &
 	srv=$!
 	sleep 0.3
-	timeout "$tmo" "${c[@]//@PORT@/$port}" > "$tmp/client" 2>&1
+	timeout "$tmo" "${cpin[@]}" "${c[@]//@PORT@/$port}" > "$tmp/client" 2>&1
 	rc=$?
 	wait "$srv" || rc=${rc/#0/1}
 	[ "$rc" = 0 ] || { echo "run failed ($rc): ${c[*]//@PORT@/$port}" >&2; tail -3 "$tmp/client" "$tmp/server" >&2; }
@@ -161,7 +176,8 @@ one() { # impl provider kind op size round
 	record "$p" "$kind" "$op" "$size" "$r" "$impl" "$v" "$([ "$kind" = lat ] && echo usec || echo MB/s)"
 }
 
-echo "bench-vs-libfabric: providers '$providers', sizes '$sizes', $pairs pairs;" \
+echo "bench-vs-libfabric: providers '$providers', sizes '$sizes', $pairs pairs," \
+	"${pin:+server on CPU ${pin% *}, client on CPU ${pin#* };}${pin:-unpinned;}" \
 	"gdperf $(gd gd_send_lat); fi_pingpong $pingpong; fi_rma_bw ${rma_bw:-none}" >&2
 for p in $providers; do
 	for kind in $kinds; do

@@ -233,9 +233,15 @@ static int ofi_post_recv(struct gd_qp_run *q, uint32_t n)
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		ssize_t ret = fi_recvmsg(q->fab_ep, &m, 0);
-		uint64_t t0 = gd_now_ns();
+		uint64_t t0 = 0; /* read the clock only for a full queue: not per receive */
 
-		while (ret == -FI_EAGAIN && gd_now_ns() - t0 < OFI_AGAIN_NS) {
+		while (ret == -FI_EAGAIN) {
+			uint64_t now = gd_now_ns();
+
+			if (!t0)
+				t0 = now;
+			else if (now - t0 > OFI_AGAIN_NS)
+				break;
 			ofi_cq_progress(((struct gd_ofi_cq *)q->fab_cq)->cq);
 			ret = fi_recvmsg(q->fab_ep, &m, 0);
 		}
