@@ -10,6 +10,7 @@
 #
 #   scripts/proxy-vs-cpu.sh [--pairs N] [--sizes "8 4096 65536"] [--builddir DIR]
 #       [--provider P [--producer gpu|host]] [--iters "SIZE:N ..."]
+#       [--pin "S C" | --pin none]
 #
 # Outside the guest it re-runs itself through scripts/gd-vm. With --provider
 # (libfabric: shm, tcp) it runs here, server and client on 127.0.0.1, no
@@ -21,10 +22,16 @@
 # (the proxy thread's and the producer's start, the last completions) weighed in
 # the ratio as much as the steady rate it is meant to measure. --iters overrides
 # some or all sizes.
+# Placement (libfabric only): unpinned, the per-pair ratios on the 16-core H100
+# machine spread 0.76..2.05, the scheduler's placement of a dozen threads moving
+# the rate more than the proxy does. --pin "S C" (default "2 3" with 8 CPUs or
+# more) runs the server on CPU S in both modes, the CPU initiator's client on
+# CPU C, and the proxy's client with its proxy thread on CPU C and its other
+# threads (main, host producers) on the CPUs other than S and C.
 set -u
 pairs=5
 sizes="8 4096 65536"
-provider= producer= iters_opt=
+provider= producer= iters_opt= pin=auto
 builddir=${top_builddir:-$PWD}
 here=$(cd "$(dirname "$0")" && pwd)
 orig_args=("$@")
@@ -36,6 +43,7 @@ while [ $# -gt 0 ]; do
 	--provider) provider=$2; shift 2 ;;
 	--producer) producer=$2; shift 2 ;;
 	--iters) iters_opt=$2; shift 2 ;;
+	--pin) pin=$2; shift 2 ;;
 	-h|--help) sed -n '2,/^set -u$/{/^#/p}' "$0"; exit 0 ;;
 	*) echo "proxy-vs-cpu: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -61,13 +69,37 @@ trap 'rm -rf "$WORK"' EXIT
 port=21000
 iters() {
 	local kv
-	for kv in $iters_opt; do [ "${kv%%:*}" = "$1" ] && { echo "${kv#*:}"; return; }; done
+	spin=() cpin=() ppin=()
+if [ -n "$provider" ] && [ "$pin" = auto ] && [ "$(nproc)" -ge 8 ]; then pin="2 3"; fi
+if [ -n "$provider" ] && [[ $pin =~ ^([0-9]+)\ ([0-9]+)$ ]]; then
+	ps=${BASH_REMATCH[1]} pc=${BASH_REMATCH[2]} rest=
+	for ((c = 0; c < $(nproc); c++)); do
+		[ $c = "$ps" ] || [ $c = "$pc" ] || rest=$rest,$c
+	done
+	spin=(--pin_cores "$ps") cpin=(--pin_cores "$pc") ppin=(--pin_cores "$pc$rest")
+elif [ "$pin" != auto ] && [ "$pin" != none ]; then
+	echo "proxy-vs-cpu: --pin wants \"SERVER CLIENT\" CPU numbers or none (got '$pin'; libfabric only)" >&2
+	exit 2
+fi
+for kv in $iters_opt; do [ "${kv%%:*}" = "$1" ] && { echo "${kv#*:}"; return; }; done
 	if [ -n "$provider" ]; then
 		case $1 in 8) echo 200000 ;; 4096) echo 100000 ;; *) echo 40000 ;; esac
 	else
 		case $1 in 8) echo 20000 ;; 4096) echo 5000 ;; *) echo 1000 ;; esac
 	fi
 }
+spin=() cpin=() ppin=()
+if [ -n "$provider" ] && [ "$pin" = auto ] && [ "$(nproc)" -ge 8 ]; then pin="2 3"; fi
+if [ -n "$provider" ] && [[ $pin =~ ^([0-9]+)\ ([0-9]+)$ ]]; then
+	ps=${BASH_REMATCH[1]} pc=${BASH_REMATCH[2]} rest=
+	for ((c = 0; c < $(nproc); c++)); do
+		[ $c = "$ps" ] || [ $c = "$pc" ] || rest=$rest,$c
+	done
+	spin=(--pin_cores "$ps") cpin=(--pin_cores "$pc") ppin=(--pin_cores "$pc$rest")
+elif [ "$pin" != auto ] && [ "$pin" != none ]; then
+	echo "proxy-vs-cpu: --pin wants \"SERVER CLIENT\" CPU numbers or none (got '$pin'; libfabric only)" >&2
+	exit 2
+fi
 for kv in $iters_opt; do
 	[[ $kv =~ ^[0-9]+:[1-9][0-9]*$ ]] ||
 		{ echo "proxy-vs-cpu: --iters wants SIZE:N pairs, e.g. \"65536:40000\" (got '$kv')" >&2; exit 2; }
@@ -83,22 +115,22 @@ wait_listen() {
 }
 # one run: prints "bw_MiBps Mpps" or nothing
 one() { # MODE SIZE
-	local mode=$1 size=$2 n extra=() spid line
+	local mode=$1 size=$2 n extra=() cextra=("${cpin[@]}") spid line
 	n=$(iters "$size")
-	[ "$mode" = proxy ] && extra=(--initiator=proxy "${proxy_extra[@]}")
+	[ "$mode" = proxy ] && extra=(--initiator=proxy "${proxy_extra[@]}") cextra=("${ppin[@]}")
 	port=$((port + 1))
 	timeout -s KILL 120 "$BIN/gd_write_bw" "${where[@]}" -p $port -s "$size" -n "$n" -N "${extra[@]}" \
-		> "$WORK/s.out" 2>&1 &
+		"${spin[@]}" > "$WORK/s.out" 2>&1 &
 	spid=$!
 	wait_listen $port || { kill -9 $spid 2>/dev/null; return; }
 	line=$(timeout -s KILL 120 "$BIN/gd_write_bw" "${where[@]}" -p $port -s "$size" -n "$n" -N \
-		"${extra[@]}" --output=bandwidth "$IP" 2>"$WORK/c.err")
+		"${extra[@]}" "${cextra[@]}" --output=bandwidth "$IP" 2>"$WORK/c.err")
 	wait $spid
 	# --output=bandwidth prints MiB/s; the message rate follows from the size
 	[ -n "$line" ] && awk -v bw="$line" -v s="$size" 'BEGIN { printf "%s %.6f\n", bw, bw * 1048576 / s / 1e6 }'
 }
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-echo "proxy-vs-cpu: gd_write_bw on $DEV, $pairs alternating pairs per size, $(nproc) CPUs${producer:+, producer $producer}"
+echo "proxy-vs-cpu: gd_write_bw on $DEV, $pairs alternating pairs per size, $(nproc) CPUs${producer:+, producer $producer}${spin[1]:+, server on CPU ${spin[1]}, client on ${cpin[1]} (proxy: ${ppin[1]})}"
 printf '%-8s %14s %14s %10s %10s %18s\n' size cpu_MiBps proxy_MiBps bw_ratio Mpps_ratio 'ratio spread'
 for size in $sizes; do
 	: > "$WORK/cpu" ; : > "$WORK/proxy"; : > "$WORK/ratio"

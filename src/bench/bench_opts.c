@@ -648,7 +648,7 @@ static int check_queues(struct gd_bench_params *p)
 			return -EINVAL;
 		}
 	}
-	if (p->kind == GD_KIND_BW && !(g & GD_GIVEN_CQ_MOD) && !p->all_sizes && p->size > 8192 &&
+	if (p->kind == GD_KIND_BW && !(g & GD_GIVEN_CQ_MOD) && !p->all_sizes && p->size > GD_SIGNAL_EACH_ABOVE &&
 	    p->post_list == 1)
 		p->cq_mod = 1; /* perftest's default for large messages */
 	if (p->cq_mod > p->tx_depth) {

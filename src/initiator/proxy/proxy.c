@@ -362,6 +362,17 @@ static int post_groups(struct proxy_thread *t)
 	return 0;
 }
 
+/* done_id only grows: completions of one QP may be polled out of order
+ * (threads sharing a CQ; a transport that signals inside a chain) */
+static void done_max(uint64_t *p, uint64_t id)
+{
+	uint64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (id > cur && !__atomic_compare_exchange_n(p, &cur, id, true, __ATOMIC_RELEASE,
+							 __ATOMIC_RELAXED))
+		;
+}
+
 /* Poll one batch of completions; returns how many, or -1 on a fault. */
 static int poll_completions(struct proxy_thread *t)
 {
@@ -380,7 +391,7 @@ static int poll_completions(struct proxy_thread *t)
 			return -1;
 		}
 		if (c[i].qp < px->cfg.nqps)
-			__atomic_store_n(&px->qs[c[i].qp].done_id, c[i].id, __ATOMIC_RELEASE);
+			done_max(&px->qs[c[i].qp].done_id, c[i].id);
 	}
 	if (n) {
 		add_stat(&t->st.completions, (uint64_t)n);
