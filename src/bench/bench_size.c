@@ -218,7 +218,7 @@ int gd_bench_lat_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 	}
 	memset(&none, 0, sizeof(none));
 	none.size = size;
-	none.ops = n;
+	none.ops = n + (n ? b->loop.untimed_ops : 0); /* --validate counts every atomic */
 	if (active) {
 		ret = gd_bench_measured(b, &none);
 		ret = ret ?: recv_results(b, &peer, (int)b->p.timeout_ms);

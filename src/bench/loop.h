@@ -69,6 +69,9 @@ struct gd_loop_cfg {
 	/* the fabric moves the GPU buffers with CUDA copies (gd_fabric_ofi_copies_gpu),
 	 * which wait for a running producer kernel */
 	bool gpu_copies;
+	/* a latency run's first exchange is untimed: the endpoints connect on
+	 * their first message each way (gd_fabric_connects_on_first_op) */
+	bool warm_exchange;
 };
 
 struct gd_loop {
@@ -89,6 +92,7 @@ struct gd_loop {
 	/* --run_infinitely: one interval's line */
 	void (*interval)(void *owner, const struct gd_bw_result *r);
 	int exit_code;			/* set where a failure is detected */
+	uint64_t untimed_ops;		/* the last latency run's exchanges outside its samples */
 	void *state;			/* the initiator's own queues (attach), or NULL */
 };
 

@@ -20,6 +20,7 @@ struct lat_run {
 	struct gd_qp_run *q;
 	uint64_t size, iters;
 	bool client, pingpong, by_recv, timed, byte_poll;
+	uint64_t warm;		/* untimed first exchanges (cfg.warm_exchange) */
 	volatile uint8_t *last;	/* my target's last byte (write ping-pong) */
 	uint8_t *mine;		/* my source's last byte */
 	uint64_t *ts;
@@ -146,7 +147,7 @@ static int one(struct lat_run *r, uint64_t i)
 	r->w.last_progress = now; /* the watch's no-progress clock: one read per exchange */
 	if (r->timed && (ret = timed_over(r, now)))
 		return ret;
-	ret = stamp(r, now);
+	ret = i >= r->warm ? stamp(r, now) : 0;
 	if (ret)
 		return ret;
 	if (r->byte_poll)
@@ -193,7 +194,8 @@ static void lat_setup(struct lat_run *r, struct gd_loop *l, uint64_t size)
 	r->by_recv = c->op->recv || (c->alt && c->op->recv_alt); /* send, write_with_imm */
 	r->byte_poll = r->pingpong && !r->by_recv;
 	r->timed = c->duration_s > 0;
-	r->iters = r->timed ? UINT64_MAX : c->iters;
+	r->warm = c->warm_exchange && !r->timed ? 1 : 0;
+	r->iters = r->timed ? UINT64_MAX : c->iters + r->warm;
 	r->last = l->lat_target + size - 1;
 	r->mine = l->lat_local + size - 1;
 	r->cap = r->timed ? 4096 : c->iters + 2;
@@ -208,9 +210,10 @@ int gd_loop_cpu_lat(struct gd_loop *l, uint64_t size, double **samples, size_t *
 	*nsamples = 0;
 	gd_loop_prepare(l, size);
 	lat_setup(&r, l, size);
+	l->untimed_ops = r.warm;
 	if (!r.pingpong && !r.client)
 		return 0; /* read/atomic server: passive */
-	r.ts = malloc(r.cap * sizeof(*r.ts));
+	r.ts = calloc(r.cap, sizeof(*r.ts)); /* touched now: no page faults in the samples */
 	if (!r.ts)
 		return -ENOMEM;
 	gd_watch_init(&r.w, l, r.pingpong ? "reply from the peer" : "completion");

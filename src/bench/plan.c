@@ -180,6 +180,9 @@ void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
 	if (!l->cq_mod)
 		l->cq_mod = 1;
 	l->max_inline = c->max_inline;
+	/* the connection made by the first message stays out of the samples,
+	 * as it stays out of fi_pingpong's timing */
+	l->warm_exchange = p->kind == GD_KIND_LAT && gd_fabric_connects_on_first_op(&p->fab);
 	l->gpu_copies = p->fab.fabric == GD_FABRIC_OFI && (p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0]) &&
 			gd_fabric_ofi_copies_gpu(p->fab.provider);
 	snprintf(l->dev_name, sizeof(l->dev_name), "%s", c->dev_name);

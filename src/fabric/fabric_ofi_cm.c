@@ -132,7 +132,9 @@ static ssize_t warm_once(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn
  * connections and closed one later, under a write in flight (ENOTCONN in the
  * proxy's write latency), or failed the first write with EAGAIN; EAGAIN is
  * still written again until --timeout. Endpoints without FI_RMA (send,
- * atomics) connect on their first message as before.
+ * atomics) connect on their first message, and so does the server's first
+ * message back (gd_fabric_connects_on_first_op): a latency run leaves that
+ * exchange untimed (loop_lat.c).
  */
 static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remote)
 {

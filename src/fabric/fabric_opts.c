@@ -35,6 +35,11 @@ bool gd_fabric_have_ofi(void)
 #endif
 }
 
+bool gd_fabric_connects_on_first_op(const struct gd_fabric_opts *o)
+{
+	return o->fabric == GD_FABRIC_OFI && o->ep == GD_EP_RDM;
+}
+
 const char *gd_ep_type_name(enum gd_ep_type e)
 {
 	return (unsigned)e < GD_EP_COUNT ? ep_names[e] : "?";

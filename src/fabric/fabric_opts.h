@@ -49,5 +49,12 @@ struct json_object;
 void gd_fabric_opts_to_json(const struct gd_fabric_opts *o, struct json_object *obj);
 /* Whether this build has libfabric (HAVE_LIBFABRIC). */
 bool gd_fabric_have_ofi(void);
+/* Whether endpoints of these options connect on their first data message in
+ * each direction: libfabric RDM (shm maps the peer's region, rxm/tcp opens a
+ * socket). fabric_ofi_cm.c's warm-up write connects only the client's
+ * direction, and only for endpoints with FI_RMA: a write ping-pong's first
+ * reply from the server took 33 ms over tcp;ofi_rxm, a send's first exchange
+ * 40-120 us over shm. A latency run leaves its first exchange untimed. */
+bool gd_fabric_connects_on_first_op(const struct gd_fabric_opts *o);
 
 #endif
