@@ -69,19 +69,7 @@ trap 'rm -rf "$WORK"' EXIT
 port=21000
 iters() {
 	local kv
-	spin=() cpin=() ppin=()
-if [ -n "$provider" ] && [ "$pin" = auto ] && [ "$(nproc)" -ge 8 ]; then pin="2 3"; fi
-if [ -n "$provider" ] && [[ $pin =~ ^([0-9]+)\ ([0-9]+)$ ]]; then
-	ps=${BASH_REMATCH[1]} pc=${BASH_REMATCH[2]} rest=
-	for ((c = 0; c < $(nproc); c++)); do
-		[ $c = "$ps" ] || [ $c = "$pc" ] || rest=$rest,$c
-	done
-	spin=(--pin_cores "$ps") cpin=(--pin_cores "$pc") ppin=(--pin_cores "$pc$rest")
-elif [ "$pin" != auto ] && [ "$pin" != none ]; then
-	echo "proxy-vs-cpu: --pin wants \"SERVER CLIENT\" CPU numbers or none (got '$pin'; libfabric only)" >&2
-	exit 2
-fi
-for kv in $iters_opt; do [ "${kv%%:*}" = "$1" ] && { echo "${kv#*:}"; return; }; done
+	for kv in $iters_opt; do [ "${kv%%:*}" = "$1" ] && { echo "${kv#*:}"; return; }; done
 	if [ -n "$provider" ]; then
 		case $1 in 8) echo 200000 ;; 4096) echo 100000 ;; *) echo 40000 ;; esac
 	else

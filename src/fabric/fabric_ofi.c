@@ -40,6 +40,18 @@ static void ofi_cq_progress(struct fid_cq *cq)
 	fi_cq_read(cq, &e, 0);
 }
 
+/* -FI_EAGAIN: the provider's queue is full; its caller drives progress and
+ * posts again while this says so, for OFI_AGAIN_NS from the first refusal
+ * (*t0, 0 before it: the clock is read only for a full queue, not per post) */
+static bool again_within(uint64_t *t0)
+{
+	uint64_t now = gd_now_ns();
+
+	if (!*t0)
+		*t0 = now;
+	return now - *t0 <= OFI_AGAIN_NS;
+}
+
 static ssize_t post_atomic(const struct gd_ofi_target *t, const struct ibv_send_wr *wr,
 			   uint64_t flags, void *ctx)
 {
@@ -155,14 +167,7 @@ ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr 
 		ssize_t ret = post_one(t, &wr[i], flags, ctx);
 		uint64_t t0 = 0;
 
-		/* -FI_EAGAIN: the provider's queue is full; drive it until it takes it */
-		while (ret == -FI_EAGAIN) {
-			uint64_t now = gd_now_ns();
-
-			if (!t0)
-				t0 = now;
-			else if (now - t0 > OFI_AGAIN_NS)
-				break;
+		while (ret == -FI_EAGAIN && again_within(&t0)) {
 			ofi_cq_progress(t->cq);
 			ret = post_one(t, &wr[i], flags, ctx);
 		}
@@ -233,15 +238,9 @@ static int ofi_post_recv(struct gd_qp_run *q, uint32_t n)
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		ssize_t ret = fi_recvmsg(q->fab_ep, &m, 0);
-		uint64_t t0 = 0; /* read the clock only for a full queue: not per receive */
+		uint64_t t0 = 0;
 
-		while (ret == -FI_EAGAIN) {
-			uint64_t now = gd_now_ns();
-
-			if (!t0)
-				t0 = now;
-			else if (now - t0 > OFI_AGAIN_NS)
-				break;
+		while (ret == -FI_EAGAIN && again_within(&t0)) {
 			ofi_cq_progress(((struct gd_ofi_cq *)q->fab_cq)->cq);
 			ret = fi_recvmsg(q->fab_ep, &m, 0);
 		}
