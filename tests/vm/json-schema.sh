@@ -23,7 +23,7 @@ mkdir -p "$J"
 # --json, standard output of each into $J/NAME.{s,c}.jsonl; both must exit 0
 # and the client must print at least one record.
 jpair() {
-	local name=$1 tool=$2 sargs=$3 cargs=$4 lim=${5:-60} spid src crc
+	local name=$1 tool=$2 sargs=$3 cargs=$4 lim=${5:-60} spid src crc t0=$SECONDS
 	next_port
 	timeout -s KILL "$lim" "$BIN/$tool" --json -p $PORT $sargs >"$J/$name.s.jsonl" 2>"$WORK/$name.s.err" &
 	spid=$!
@@ -39,10 +39,10 @@ jpair() {
 	wait $spid
 	src=$?
 	if [ $src -eq 0 ] && [ $crc -eq 0 ] && [ -s "$J/$name.c.jsonl" ]; then
-		ok "$name: $(cat "$J/$name.s.jsonl" "$J/$name.c.jsonl" | wc -l) records"
+		ok "$name: $(cat "$J/$name.s.jsonl" "$J/$name.c.jsonl" | wc -l) records ($((SECONDS - t0)) s)"
 		return 0
 	fi
-	ko "$name: server exit $src, client exit $crc, $(wc -l <"$J/$name.c.jsonl") client records"
+	ko "$name: server exit $src, client exit $crc, $(wc -l <"$J/$name.c.jsonl") client records ($((SECONDS - t0)) s)"
 	tail -5 "$WORK/$name.s.err" | sed 's/^/    s: /'
 	tail -5 "$WORK/$name.c.err" | sed 's/^/    c: /'
 	return 1
@@ -106,6 +106,9 @@ fi
 
 # gd_check: the guest spec (its write-bw and write-lat tests run) and the matrix
 ck=$BIN/gd_check
+# where the time goes: this test took 130-170 s alone and 600-770 s late in
+# full guest runs (stop 27), the cause not found
+echo "# $SECONDS s: the benchmark pairs and discovery done"
 if [ -x "$ck" ]; then
 	timeout -s KILL 300 "$ck" --json "$top_srcdir/tests/check/specs/guest-pass.yaml" \
 		>"$J/check-pass.jsonl" 2>"$WORK/check-pass.err"
@@ -119,7 +122,9 @@ if [ -x "$ck" ]; then
 	grep -q '"bw_avg_gbps"' "$J/check-matrix.jsonl" || { ko "gd_check --matrix: no cell measured"; tail -5 "$J/check-matrix.jsonl"; }
 fi
 
+echo "# $SECONDS s: gd_check done"
 top_builddir=$top_builddir top_srcdir=$top_srcdir "$top_srcdir/tests/json/collect-fixtures.sh" "$J/fx"
+echo "# $SECONDS s: the fixture records collected"
 echo "# $(cat "$J"/*.jsonl "$J"/fx/*.jsonl | wc -l) records from $(ls "$J"/*.jsonl "$J"/fx/*.jsonl | wc -l) runs"
 tools=gd_devinfo,gd_topo,gd_doctor,gd_check
 for t in write read atomic send; do tools=$tools,gd_${t}_bw,gd_${t}_lat; done
