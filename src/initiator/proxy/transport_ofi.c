@@ -45,6 +45,9 @@ struct gd_tof *gd_tof_create(const struct gd_qp_run *q, uint32_t nqps, void *scq
 	t->tv = gd_tv_create(qps, nqps, NULL, nthreads, max_chain, max_inline);
 	if (!t->tv)
 		goto fail;
+	/* as the CPU loop: over shm a chain of 64 KiB writes with one signalled
+	 * ran at 0.74-0.86 of the CPU initiator, each signalled at 0.95-0.97 */
+	gd_tv_signal_each_above(t->tv, GD_SIGNAL_EACH_ABOVE);
 	free(qps);
 	t->nqps = nqps;
 	t->cq = scq;
@@ -64,20 +67,6 @@ void gd_tof_destroy(struct gd_tof *t)
 	free(t);
 }
 
-/* Large requests of a chain ask each its own completion (GD_SIGNAL_EACH_ABOVE,
- * as the CPU loop does), with the ring index it ends at as its id: the proxy
- * keeps the highest id done per QP and retires a chain at its last one. */
-static void signal_large(struct ibv_send_wr *wr, const struct gd_req *reqs, uint32_t n,
-			 uint32_t qp, uint64_t signal_id)
-{
-	for (uint32_t i = 0; i + 1 < n; i++) {
-		if (reqs[i].size <= GD_SIGNAL_EACH_ABOVE) /* atomics are 8 B */
-			continue;
-		wr[i].send_flags |= IBV_SEND_SIGNALED;
-		wr[i].wr_id = (uint64_t)qp << QP_SHIFT | ((signal_id - (n - 1 - i)) & ID_MASK);
-	}
-}
-
 static int tof_post(void *ctx, uint32_t thread, uint32_t qp, const struct gd_req *reqs, uint32_t n,
 		    uint64_t signal_id)
 {
@@ -90,7 +79,6 @@ static int tof_post(void *ctx, uint32_t thread, uint32_t qp, const struct gd_req
 	wr = gd_tv_build(t->tv, thread, qp, reqs, n, signal_id);
 	if (!wr)
 		return -EINVAL;
-	signal_large(wr, reqs, n, qp, signal_id);
 	ret = gd_ofi_post_wrs(&t->tg[qp], wr, n);
 	return ret == -FI_EAGAIN ? -EAGAIN : ret ? -EIO : 0;
 }

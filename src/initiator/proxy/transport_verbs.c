@@ -20,6 +20,7 @@ struct tv_thread {
 struct gd_tv {
 	struct gd_tv_qp *qps;
 	uint32_t nqps, nthreads, max_chain, max_inline;
+	uint64_t signal_above; /* a request larger than this signals itself; 0 = none */
 	uint32_t *last_op; /* per QP: the op of its last chain (error attribution) */
 	struct ibv_cq *cq;
 	struct tv_thread *th;
@@ -118,17 +119,25 @@ struct ibv_send_wr *gd_tv_build(struct gd_tv *t, uint32_t thread, uint32_t qp,
 				const struct gd_req *reqs, uint32_t n, uint64_t signal_id)
 {
 	struct tv_thread *th = &t->th[thread];
-	uint64_t wr_id = (uint64_t)qp << QP_SHIFT | (signal_id & ID_MASK);
 
 	if (!n || n > t->max_chain || qp >= t->nqps)
 		return NULL;
 	for (uint32_t i = 0; i < n; i++) {
-		build_wr(t, &t->qps[qp], &reqs[i], &th->wr[i], &th->sge[i], wr_id);
+		/* the ring index request i ends at: a completion retires up to it */
+		uint64_t id = (uint64_t)qp << QP_SHIFT | ((signal_id - (n - 1 - i)) & ID_MASK);
+
+		build_wr(t, &t->qps[qp], &reqs[i], &th->wr[i], &th->sge[i], id);
 		th->wr[i].next = i + 1 < n ? &th->wr[i + 1] : NULL;
+		if (i + 1 == n || (t->signal_above && reqs[i].size > t->signal_above))
+			th->wr[i].send_flags |= IBV_SEND_SIGNALED;
 	}
-	th->wr[n - 1].send_flags |= IBV_SEND_SIGNALED;
 	__atomic_store_n(&t->last_op[qp], reqs[n - 1].op, __ATOMIC_RELAXED);
 	return th->wr;
+}
+
+void gd_tv_signal_each_above(struct gd_tv *t, uint64_t bytes)
+{
+	t->signal_above = bytes;
 }
 
 uint32_t gd_tv_last_op(const struct gd_tv *t, uint32_t qp)
