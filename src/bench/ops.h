@@ -18,7 +18,7 @@
 #define GD_CYCLE_STEP 64	/* ... in steps of at least a cache line */
 /* A bandwidth request larger than this asks its own completion: perftest's
  * default moderation for large messages (-Q 1), the CPU loop's default
- * (bench_opts.c), and the proxy's libfabric chains (transport_ofi.c: over shm a
+ * (bench_opts.c), and the proxy's libfabric chains (gd_tv_signal_each_above: over shm a
  * chain of 64 KiB writes with one signalled ran at 0.74-0.86 of the CPU
  * initiator, each signalled at 0.95-0.97; doc/proxy.md) */
 #define GD_SIGNAL_EACH_ABOVE 8192
