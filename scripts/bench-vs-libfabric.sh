@@ -16,7 +16,7 @@
 #   scripts/bench-vs-libfabric.sh [--providers "shm tcp"] [--pairs 9]
 #       [--sizes "8 4096 65536 1048576"] [--lat-iters 10000] [--bw-iters 10000]
 #       [--kinds "lat bw"] [--bindir DIR] [--fi-bindir DIR] [--fabtests DIR]
-#       [--ld-library-path DIR] [--out DIR] [--timeout SEC] [--pin "S C"]
+#       [--ld-library-path DIR] [--out DIR] [--timeout SEC] [--pin "S C"] [--control]
 #       | --summarize RUNS.CSV
 #
 # --bindir: the gdperf tools (default: this tree's tools/, else PATH); --fi-bindir:
@@ -25,7 +25,13 @@
 # FI_* variables, pass through to every run as they are. --out DIR keeps runs.csv
 # (provider,kind,op,size,round,impl,value,unit) and summary.txt. A run that fails or
 # exceeds --timeout (default 120 s) is shown and counted as missing, never as a number.
+# --lat-iters and --bw-iters take a count for every size, or SIZE:COUNT pairs
+# ("8:200000 4096:100000 1048576:5000"; a size not named takes 10000): at 8 B over
+# shm, 10000 exchanges last 16 ms, short enough for one timer tick to show.
 # --summarize RUNS.CSV prints the table of earlier runs without running anything.
+# --control adds a third run per round: the reference tool again ("fi2"), so the
+# table's last column, ref2/ref, is the same tool against itself: the resolution of
+# this machine at that point. A gd/ref ratio inside the A/A spread is not a finding.
 # --pin "S C" runs every server on CPU S and every client on CPU C (taskset), both
 # tools alike: unpinned, a one-way time under 1 us moves by half with where the
 # scheduler puts the two processes (same core's SMT sibling, same cache, other
@@ -47,6 +53,7 @@ out=
 tmo=120
 summarize=
 pin=
+control=0
 
 usage() { sed -n '2,/^set -u$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 need() { [ $# -ge 2 ] || { echo "bench-vs-libfabric: $1 needs a value" >&2; exit 2; }; }
@@ -66,27 +73,43 @@ while [ $# -gt 0 ]; do
 	--timeout) need "$@"; tmo=$2; shift ;;
 	--summarize) need "$@"; summarize=$2; shift ;;
 	--pin) need "$@"; pin=$2; shift ;;
+	--control) control=1 ;;
 	-h|--help) usage 0 ;;
 	*) echo "bench-vs-libfabric: unknown option '$1' (--help)" >&2; exit 2 ;;
 	esac
 	shift
 done
-for v in "$pairs" "$lat_iters" "$bw_iters" "$tmo"; do
+for v in "$pairs" "$tmo"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-libfabric: '$v' is not a positive count" >&2; exit 2; }
 done
+for v in $lat_iters $bw_iters; do
+	[[ $v =~ ^([0-9]+:)?[1-9][0-9]*$ ]] ||
+		{ echo "bench-vs-libfabric: '$v' is neither a count nor SIZE:COUNT" >&2; exit 2; }
+done
+# iters_of LIST SIZE: the count of SIZE in a --lat-iters/--bw-iters list
+iters_of() {
+	local v
+	for v in $1; do
+		case $v in *:*) [ "${v%%:*}" = "$2" ] && { echo "${v#*:}"; return; } ;; *) echo "$v"; return ;; esac
+	done
+	echo 10000
+}
 # The table: per point, each tool's median and min..max, and the ratio of the medians.
 summary() {
 	awk -F, 'NR > 1 { k = $1 " " $2 " " $3 " " $4; v[k, $6] = v[k, $6] " " $7; u[k] = $8
 		if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
 	function med(s,   a, m, i, j, t) { m = split(s, a, " "); for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
 		lo = a[1]; hi = a[m]; cnt = m; return m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : "" }
-	BEGIN { printf "%-4s %-3s %-5s %8s  %-30s %-30s %s\n", "prov", "kind", "op", "size", "gdperf median (min..max) n", "libfabric median (min..max) n", "ratio gd/ref" }
+	function aa(k,   a, b, m, i, s) { m = split(v[k, "fi"], a, " "); if (split(v[k, "fi2"], b, " ") != m || !m) return ""
+		s = ""; for (i = 1; i <= m; i++) s = s " " b[i] / a[i]; return s }
+	BEGIN { printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %s\n", "prov", "kind", "op", "size", "gdperf median (min..max) n", "libfabric median (min..max) n", "ratio gd/ref", "A/A ref2/ref (min..max)" }
 	{ }
 	END { for (i = 1; i <= n; i++) { k = order[i]; split(k, f, " ")
 		g = med(v[k, "gd"]); gs = sprintf("%.2f (%.2f..%.2f) %d", g, lo, hi, cnt); if (g == "") gs = "-"
 		r = med(v[k, "fi"]); rs = sprintf("%.2f (%.2f..%.2f) %d", r, lo, hi, cnt); if (r == "") rs = "-"
 		ratio = (g != "" && r != "" && r > 0) ? sprintf("%.3f %s", g / r, f[2] == "lat" ? "(goal <= 1.00)" : "(goal >= 1.00)") : "-"
-		printf "%-4s %-3s %-5s %8s  %-30s %-30s %s\n", f[1], f[2], f[3], f[4], gs " " u[k], rs, ratio } }' "$1"
+		c = aa(k); if (c != "") { c = med(c); c = sprintf("%.3f (%.3f..%.3f)", c, lo, hi) } else c = "-"
+		printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %s\n", f[1], f[2], f[3], f[4], gs " " u[k], rs, ratio, c } }' "$1"
 }
 spin=() cpin=()
 if [ -n "$pin" ]; then
@@ -122,6 +145,7 @@ trap 'rm -rf "$tmp"' EXIT
 runs=${out:-$tmp}/runs.csv
 echo "provider,kind,op,size,round,impl,value,unit" > "$runs"
 port=$((20000 + $$ % 20000))
+lat_iters_list=$lat_iters bw_iters_list=$bw_iters
 
 # Run a server (args before --) and its client (args after --); the client's output in
 # $tmp/client. 0 when both exit 0 within the timeout.
@@ -154,7 +178,9 @@ record() { # provider kind op size round impl value unit
 
 one() { # impl provider kind op size round
 	local impl=$1 p=$2 kind=$3 op=$4 size=$5 r=$6 v='' ofi=(--fabric ofi --provider "$2")
-	case $impl.$kind in
+	local lat_iters bw_iters
+	lat_iters=$(iters_of "$lat_iters_list" "$size") bw_iters=$(iters_of "$bw_iters_list" "$size")
+	case ${impl%2}.$kind in
 	gd.lat)
 		pair_run "$(gd gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$lat_iters" -- \
 			"$(gd gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$lat_iters" --json 127.0.0.1 &&
@@ -189,6 +215,8 @@ for p in $providers; do
 				for r in $(seq 1 "$pairs"); do
 					order=$impls
 					[ $((r % 2)) = 0 ] && [ "$impls" = "gd fi" ] && order="fi gd"
+					[ $control = 1 ] && [ "$impls" = "gd fi" ] &&
+						{ order="gd fi fi2"; [ $((r % 2)) = 0 ] && order="fi2 fi gd"; }
 					for impl in $order; do one "$impl" "$p" "$kind" "$op" "$size" "$r"; done
 				done
 			done

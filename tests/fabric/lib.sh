@@ -34,7 +34,7 @@ pair() {
 	rs=$?
 	if [ "$rs" != "$es" ] || [ "$rc" != "$ec" ]; then
 		echo "FAIL: $name ($tool $*): server $rs (expected $es), client $rc (expected $ec)"
-		tail -n 3 "$tmp/$name.s" "$tmp/$name.c"
+		tail -n 8 "$tmp/$name.s" "$tmp/$name.c"
 		fail=1
 		return 1
 	fi
