@@ -94,8 +94,9 @@ static ssize_t post_inject(const struct gd_ofi_target *t, const struct ibv_send_
 	}
 }
 
-/* One work request of ops.c's (or the proxy's) verbs form, as libfabric's call. */
-static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr *wr,
+/* One work request of ops.c's (or the proxy's) verbs form, as libfabric's
+ * message call (post_one tried the inject call first). */
+static ssize_t post_msg(const struct gd_ofi_target *t, const struct ibv_send_wr *wr,
 			uint64_t flags, void *ctx)
 {
 	void *desc = t->desc;
@@ -109,12 +110,6 @@ static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr 
 	struct fi_msg s = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = t->dest,
 			    .context = ctx, .data = m.data };
 
-	if (flags == FI_INJECT) { /* a provider without the inject call takes the message form */
-		ssize_t ret = post_inject(t, wr);
-
-		if (ret != -FI_ENOSYS)
-			return ret;
-	}
 	switch (wr->opcode) {
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
 		flags |= FI_REMOTE_CQ_DATA;
@@ -131,6 +126,21 @@ static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr 
 	default:
 		return post_atomic(t, wr, flags, ctx);
 	}
+}
+
+/* One work request: an unsignalled inline one by the inject call (nothing to
+ * build: a latency loop's whole post), else (or for a provider without that
+ * call) by the message call. */
+static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr *wr,
+			uint64_t flags, void *ctx)
+{
+	if (flags == FI_INJECT) {
+		ssize_t ret = post_inject(t, wr);
+
+		if (ret != -FI_ENOSYS)
+			return ret;
+	}
+	return post_msg(t, wr, flags, ctx);
 }
 
 /* The flags of one request.
@@ -226,23 +236,22 @@ static int ofi_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t cover
 	return 0;
 }
 
+/* Receives by fi_recv, the endpoint's default flags (a completion each) */
 static int ofi_post_recv(struct gd_qp_run *q, uint32_t n)
 {
-	struct iovec iov = { .iov_base = (void *)(uintptr_t)q->rsge.addr, .iov_len = q->rsge.length };
-	struct fi_msg m = { .msg_iov = &iov, .desc = &q->fab_desc, .iov_count = 1,
-			    .addr = FI_ADDR_UNSPEC, .context = (void *)(uintptr_t)gd_wr_id(q->index, 1) };
+	void *buf = (void *)(uintptr_t)q->rsge.addr, *ctx = (void *)(uintptr_t)gd_wr_id(q->index, 1);
 
 	if (!q->desc->recv) { /* write with data: the remote CQ data needs no buffer */
 		q->recv_posted += n;
 		return 0;
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		ssize_t ret = fi_recvmsg(q->fab_ep, &m, 0);
+		ssize_t ret = fi_recv(q->fab_ep, buf, q->rsge.length, q->fab_desc, FI_ADDR_UNSPEC, ctx);
 		uint64_t t0 = 0;
 
 		while (ret == -FI_EAGAIN && again_within(&t0)) {
 			ofi_cq_progress(((struct gd_ofi_cq *)q->fab_cq)->cq);
-			ret = fi_recvmsg(q->fab_ep, &m, 0);
+			ret = fi_recv(q->fab_ep, buf, q->rsge.length, q->fab_desc, FI_ADDR_UNSPEC, ctx);
 		}
 		if (ret) {
 			gd_error("cannot post a receive on endpoint %u: %s%s", q->index,
