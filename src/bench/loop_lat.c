@@ -4,6 +4,13 @@
  * on receives with --write_with_imm), send/recv ping-pong, one outstanding
  * read or atomic. Stamps are raw ticks, converted to microseconds after
  * the run; a ping-pong's sample is half its round trip.
+ *
+ * What a cycle does besides the exchange stays off its critical path (the
+ * time from the peer's message to my next post): the clock is read just
+ * after the post, while the message travels (a sample is the time between
+ * the same point of two cycles, whichever point), and a receive consumed is
+ * posted again after my send when another one is still posted (-r 2 and up).
+ * Over shm at 0.35 us a way, the clock read before the post cost 10 %.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +32,7 @@ struct lat_run {
 	uint8_t *mine;		/* my source's last byte */
 	uint64_t *ts;
 	size_t n, cap;
+	bool repost_due;	/* a receive to post again after my send */
 	uint64_t t_end, t0;
 	struct gd_watch w;
 };
@@ -49,6 +57,11 @@ static int wait_completion(struct lat_run *r, bool recv)
 				return 0;
 			}
 			r->q->recv_done++;
+			/* my reply first when another receive is posted */
+			if (r->q->recv_posted - r->q->recv_done > 0) {
+				r->repost_due = true;
+				return 0;
+			}
 			return gd_loop_repost(l, r->q, 1);
 		}
 		if (ne < 0)
@@ -119,18 +132,33 @@ static int timed_over(struct lat_run *r, uint64_t now)
 {
 	if (r->client && (now >= r->t_end || gd_bench_stop)) {
 		gd_bench_stop = 0;
-		return stamp(r, now) ?: 1;
+		return stamp(r, gd_ticks()) ?: 1;
 	}
 	gd_progress_update(r->l->progress, gd_now_ns(), "%s: %.0f/%u s", gd_progname(),
 			   (double)(now - r->t0) * gd_tick_ns() / 1e9, r->l->cfg.duration_s);
 	return 0;
 }
 
-/* One exchange i: wait for the peer, stamp, post, wait for my completion. */
+/* After my post, off the critical path: the stamp, then a deferred receive. */
+static int after_post(struct lat_run *r, uint64_t i)
+{
+	uint64_t now = gd_ticks();
+	int ret;
+
+	r->w.last_progress = now; /* the watch's no-progress clock: one read per exchange */
+	ret = i >= r->warm ? stamp(r, now) : 0;
+	if (!ret && r->repost_due) {
+		r->repost_due = false;
+		ret = gd_loop_repost(r->l, r->q, 1);
+	}
+	return ret;
+}
+
+/* One exchange i: wait for the peer, post, stamp, wait for my completion. A
+ * timed run checks its end on the last stamp (one cycle old). */
 static int one(struct lat_run *r, uint64_t i)
 {
 	uint8_t v = (uint8_t)(i % 255 + 1);
-	uint64_t now;
 	int ret;
 
 	/* the watch runs only after 256 empty polls, which a busy ping-pong may
@@ -143,19 +171,14 @@ static int one(struct lat_run *r, uint64_t i)
 		if (ret)
 			return ret;
 	}
-	now = gd_ticks();
-	r->w.last_progress = now; /* the watch's no-progress clock: one read per exchange */
-	if (r->timed && (ret = timed_over(r, now)))
-		return ret;
-	ret = i >= r->warm ? stamp(r, now) : 0;
-	if (ret)
+	if (r->timed && (ret = timed_over(r, r->n ? r->ts[r->n - 1] : r->t0)))
 		return ret;
 	if (r->byte_poll)
 		*r->mine = v;
 	ret = r->l->fab->post(r->q, 1, true, 1, (uint32_t)i);
 	if (ret)
 		return gd_loop_fab_failed(r->l, ret);
-	ret = wait_completion(r, false);
+	ret = after_post(r, i) ?: wait_completion(r, false);
 	if (ret || i + 1 != r->iters || (r->pingpong && !r->client))
 		return ret;
 	/* the last reply (or completion) closes the last sample */
@@ -228,6 +251,8 @@ int gd_loop_cpu_lat(struct gd_loop *l, uint64_t size, double **samples, size_t *
 	}
 	if (ret > 0) /* the timed run is over, or (server) the client finished */
 		ret = 0;
+	if (!ret && r.repost_due) /* the client's last reply */
+		ret = gd_loop_repost(l, r.q, 1);
 	gd_progress_done(l->progress);
 	if (r.byte_poll)
 		*r.mine = gd_pattern_byte(size - 1); /* the next size sends the pattern there */
