@@ -5,11 +5,14 @@
 #include "fabric_ofi.h"
 #include "ofi_lib.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
@@ -332,10 +335,47 @@ static int open_pep(struct gd_ofi *f)
 	return ret ? ofi_fail("listening (fi_passive_ep, fi_listen)", f, ret) : 0;
 }
 
+/* libfabric's shm provider names an endpoint's region in /dev/shm after the
+ * process id ("PID:UID:N"); finding a region of that name whose recorded
+ * owner is alive, fi_enable fails with EBUSY. A region left by a dead process
+ * (killed before it closed its endpoint) whose pid this process now has (pids
+ * wrap at pid_max, 32768 on many machines, within one long test run) is taken
+ * for a live one: the process itself. No live process but this one has its
+ * pid, and before its first shm endpoint none of those regions is its own:
+ * they are stale; unlink them. Once per process (later endpoints' regions are
+ * this process's own). */
+static void shm_clear_stale(void)
+{
+	static bool done;
+	struct dirent *e;
+	DIR *d;
+
+	if (done)
+		return;
+	done = true;
+	d = opendir("/dev/shm");
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		int pid = -1, n = -1;
+		unsigned uid, idx;
+
+		if (sscanf(e->d_name, "%d:%u:%u%n", &pid, &uid, &idx, &n) == 3 &&
+		    n == (int)strlen(e->d_name) && pid == getpid() && uid == getuid() &&
+		    shm_unlink(e->d_name) == 0)
+			gd_info("removed /dev/shm/%s: a libfabric shm region of a dead process "
+				"that had this pid", e->d_name);
+	}
+	closedir(d);
+}
+
 int gd_ofi_create_eps(struct gd_ofi *f)
 {
 	bool msg = f->info->ep_attr->type == FI_EP_MSG;
 	int ret;
+
+	if (!strcmp(f->prov, "shm"))
+		shm_clear_stale();
 
 	if (msg) {
 		struct fi_eq_attr ea = { .size = 64, .wait_obj = FI_WAIT_UNSPEC };
