@@ -162,7 +162,7 @@ pair_run() {
 	timeout "$tmo" "${cpin[@]}" "${c[@]//@PORT@/$port}" > "$tmp/client" 2>&1
 	rc=$?
 	wait "$srv" || rc=${rc/#0/1}
-	[ "$rc" = 0 ] || { echo "run failed ($rc): ${c[*]//@PORT@/$port}" >&2; tail -3 "$tmp/client" "$tmp/server" >&2; }
+	[ "$rc" = 0 ] || { echo "run failed ($rc): ${c[*]//@PORT@/$port}" >&2; tail -n 3 "$tmp/client" "$tmp/server" >&2; }
 	return "$rc"
 }
 
