@@ -145,7 +145,6 @@ trap 'rm -rf "$tmp"' EXIT
 runs=${out:-$tmp}/runs.csv
 echo "provider,kind,op,size,round,impl,value,unit" > "$runs"
 port=$((20000 + $$ % 20000))
-lat_iters_list=$lat_iters bw_iters_list=$bw_iters
 
 # Run a server (args before --) and its client (args after --); the client's output in
 # $tmp/client. 0 when both exit 0 within the timeout.
@@ -178,25 +177,25 @@ record() { # provider kind op size round impl value unit
 
 one() { # impl provider kind op size round
 	local impl=$1 p=$2 kind=$3 op=$4 size=$5 r=$6 v='' ofi=(--fabric ofi --provider "$2")
-	local lat_iters bw_iters
-	lat_iters=$(iters_of "$lat_iters_list" "$size") bw_iters=$(iters_of "$bw_iters_list" "$size")
+	local n # this size's run length
+	if [ "$kind" = lat ]; then n=$(iters_of "$lat_iters" "$size"); else n=$(iters_of "$bw_iters" "$size"); fi
 	case ${impl%2}.$kind in
 	gd.lat)
-		pair_run "$(gd gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$lat_iters" -- \
-			"$(gd gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$lat_iters" --json 127.0.0.1 &&
+		pair_run "$(gd gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$n" -- \
+			"$(gd gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$n" --json 127.0.0.1 &&
 			v=$(json_field lat_result t_avg_usec) ;;
 	fi.lat)
-		pair_run "$pingpong" -p "$p" -e rdm -I "$lat_iters" -S "$size" -B @PORT@ -- \
-			"$pingpong" -p "$p" -e rdm -I "$lat_iters" -S "$size" -P @PORT@ 127.0.0.1 &&
+		pair_run "$pingpong" -p "$p" -e rdm -I "$n" -S "$size" -B @PORT@ -- \
+			"$pingpong" -p "$p" -e rdm -I "$n" -S "$size" -P @PORT@ 127.0.0.1 &&
 			v=$(fi_column 7) ;;
 	gd.bw)
-		pair_run "$(gd gd_"$op"_bw)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$bw_iters" -- \
-			"$(gd gd_"$op"_bw)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$bw_iters" --json 127.0.0.1 &&
+		pair_run "$(gd gd_"$op"_bw)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$n" -- \
+			"$(gd gd_"$op"_bw)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$n" --json 127.0.0.1 &&
 			v=$(json_field bw_result bw_avg_mib_per_s) && [ -n "$v" ] &&
 			v=$(awk -v m="$v" 'BEGIN { printf "%.2f", m * 1.048576 }') ;;
 	fi.bw)
-		pair_run "$rma_bw" -p "$p" -e rdm -o "$op" -I "$bw_iters" -S "$size" -s 127.0.0.1 -B @PORT@ -- \
-			"$rma_bw" -p "$p" -e rdm -o "$op" -I "$bw_iters" -S "$size" -s 127.0.0.1 -P @PORT@ 127.0.0.1 &&
+		pair_run "$rma_bw" -p "$p" -e rdm -o "$op" -I "$n" -S "$size" -s 127.0.0.1 -B @PORT@ -- \
+			"$rma_bw" -p "$p" -e rdm -o "$op" -I "$n" -S "$size" -s 127.0.0.1 -P @PORT@ 127.0.0.1 &&
 			v=$(fi_column 5) ;;
 	esac
 	record "$p" "$kind" "$op" "$size" "$r" "$impl" "$v" "$([ "$kind" = lat ] && echo usec || echo MB/s)"

@@ -31,9 +31,10 @@ struct gd_tv *gd_tv_create(const struct gd_tv_qp *qps, uint32_t nqps, struct ibv
 void gd_tv_destroy(struct gd_tv *t);
 void gd_tv_ops(struct gd_tv *t, struct gd_transport *tp);
 /* The chain of n requests on qp as work requests (the last signalled with
- * signal_id, request i's id signal_id - (n - 1 - i)), in thread's own array, without posting: tv_post posts it with
- * ibv_post_send, the libfabric transport (transport_ofi.c) through the fabric
- * seam. NULL when n or qp is out of range. */
+ * signal_id, request i's id signal_id - (n - 1 - i)), in thread's own array,
+ * without posting: tv_post posts it with ibv_post_send, the libfabric
+ * transport (transport_ofi.c) through the fabric seam. NULL when n or qp is
+ * out of range. */
 struct ibv_send_wr *gd_tv_build(struct gd_tv *t, uint32_t thread, uint32_t qp,
 				const struct gd_req *reqs, uint32_t n, uint64_t signal_id);
 /* Requests larger than bytes ask each their own completion (0, the default:
