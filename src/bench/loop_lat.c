@@ -5,12 +5,17 @@
  * read or atomic. Stamps are raw ticks, converted to microseconds after
  * the run; a ping-pong's sample is half its round trip.
  *
- * What a cycle does besides the exchange stays off its critical path (the
- * time from the peer's message to my next post): the clock is read just
- * after the post, while the message travels (a sample is the time between
- * the same point of two cycles, whichever point), and a receive consumed is
- * posted again after my send when another one is still posted (-r 2 and up).
- * Over shm at 0.35 us a way, the clock read before the post cost 10 %.
+ * A sample is the time between the same point of two cycles. In a
+ * ping-pong, what a cycle does besides the exchange stays off its critical
+ * path (the time from the peer's message to my next post): the clock is
+ * read just after the post, while the message travels, and a receive
+ * consumed is posted again after my send when another one is still posted
+ * (-r 2 and up); over shm at 0.35 us a way, the clock read before the post
+ * cost 10 %. The last reply has no post after it to close its sample, so n
+ * exchanges give n - 1 samples, as perftest's. A one-sided read or atomic
+ * reads the clock before its post instead: the post may be the whole
+ * transfer (shm's one-sided read copies inside the call), and the last
+ * completion closes the last sample at that same point.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -132,21 +137,22 @@ static int timed_over(struct lat_run *r, uint64_t now)
 {
 	if (r->client && (now >= r->t_end || gd_bench_stop)) {
 		gd_bench_stop = 0;
-		return stamp(r, gd_ticks()) ?: 1;
+		return (r->pingpong ? 0 : stamp(r, gd_ticks())) ?: 1;
 	}
 	gd_progress_update(r->l->progress, gd_now_ns(), "%s: %.0f/%u s", gd_progname(),
 			   (double)(now - r->t0) * gd_tick_ns() / 1e9, r->l->cfg.duration_s);
 	return 0;
 }
 
-/* After my post, off the critical path: the stamp, then a deferred receive. */
+/* After my post, off the critical path: a ping-pong's stamp, then a
+ * deferred receive. */
 static int after_post(struct lat_run *r, uint64_t i)
 {
 	uint64_t now = gd_ticks();
 	int ret;
 
 	r->w.last_progress = now; /* the watch's no-progress clock: one read per exchange */
-	ret = i >= r->warm ? stamp(r, now) : 0;
+	ret = r->pingpong && i >= r->warm ? stamp(r, now) : 0;
 	if (!ret && r->repost_due) {
 		r->repost_due = false;
 		ret = gd_loop_repost(r->l, r->q, 1);
@@ -154,8 +160,9 @@ static int after_post(struct lat_run *r, uint64_t i)
 	return ret;
 }
 
-/* One exchange i: wait for the peer, post, stamp, wait for my completion. A
- * timed run checks its end on the last stamp (one cycle old). */
+/* One exchange i: wait for the peer, post, stamp, wait for my completion
+ * (one-sided: stamp, post, wait). A timed run checks its end on the last
+ * stamp (one cycle old). */
 static int one(struct lat_run *r, uint64_t i)
 {
 	uint8_t v = (uint8_t)(i % 255 + 1);
@@ -173,6 +180,8 @@ static int one(struct lat_run *r, uint64_t i)
 	}
 	if (r->timed && (ret = timed_over(r, r->n ? r->ts[r->n - 1] : r->t0)))
 		return ret;
+	if (!r->pingpong && i >= r->warm && (ret = stamp(r, gd_ticks())))
+		return ret;
 	if (r->byte_poll)
 		*r->mine = v;
 	ret = r->l->fab->post(r->q, 1, true, 1, (uint32_t)i);
@@ -181,10 +190,11 @@ static int one(struct lat_run *r, uint64_t i)
 	ret = after_post(r, i) ?: wait_completion(r, false);
 	if (ret || i + 1 != r->iters || (r->pingpong && !r->client))
 		return ret;
-	/* the last reply (or completion) closes the last sample */
+	/* the last completion closes the last one-sided sample; the last reply
+	 * is awaited (the next size must not find it) and closes none */
 	if (r->client && r->pingpong)
-		ret = wait_peer(r, v);
-	return ret ? ret : stamp(r, gd_ticks());
+		return wait_peer(r, v);
+	return stamp(r, gd_ticks());
 }
 
 static int samples_of(struct lat_run *r, double **samples, size_t *nsamples)
