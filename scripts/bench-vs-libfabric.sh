@@ -11,7 +11,12 @@
 #             ratio gd/ref, goal >= 1.00. fabtests is not packaged by Debian: build it from
 #             libfabric's source of the installed version, outside this tree, and pass
 #             --fabtests DIR (its bin/); without it the bandwidth reference is left out.
+#             fi_rma_bw runs its loop on both sides (each writes or reads the other at
+#             once) and its client's figure is taken; gdperf's client alone moves data.
 # Each round runs the two tools of a point in alternating order (gd first on odd rounds).
+# The ratio to read is the median of the per-round ratios (a round's two runs share
+# the machine's state, which flips from one round to the next); the ratio of the
+# medians is printed beside it.
 #
 #   scripts/bench-vs-libfabric.sh [--providers "shm tcp"] [--pairs 9]
 #       [--sizes "8 4096 65536 1048576"] [--lat-iters 10000] [--bw-iters 10000]
@@ -32,6 +37,7 @@
 # --control adds a third run per round: the reference tool again ("fi2"), so the
 # table's last column, ref2/ref, is the same tool against itself: the resolution of
 # this machine at that point. A gd/ref ratio inside the A/A spread is not a finding.
+# The three runs of a round rotate (gd fi fi2, fi fi2 gd, fi2 gd fi).
 # --pin "S C" runs every server on CPU S and every client on CPU C (taskset), both
 # tools alike: unpinned, a one-way time under 1 us moves by half with where the
 # scheduler puts the two processes (same core's SMT sibling, same cache, other
@@ -94,22 +100,29 @@ iters_of() {
 	done
 	echo 10000
 }
-# The table: per point, each tool's median and min..max, and the ratio of the medians.
+# The table: per point, each tool's median and min..max, the ratio of the
+# medians, and the median (min..max) of the per-round ratios gd/ref: this
+# machine flips between states from one round to the next, both tools alike,
+# and a pair run back to back shares its state where the medians may not
+# (rounds 1-5 fast, 6-9 slow). The A/A column is the same, ref2/ref.
 summary() {
 	awk -F, 'NR > 1 { k = $1 " " $2 " " $3 " " $4; v[k, $6] = v[k, $6] " " $7; u[k] = $8
+		p[k, $6, $5] = $7; if (!((k, $5) in rs)) { rs[k, $5] = 1; rounds[k] = rounds[k] " " $5 }
 		if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
 	function med(s,   a, m, i, j, t) { m = split(s, a, " "); for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
 		lo = a[1]; hi = a[m]; cnt = m; return m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : "" }
-	function aa(k,   a, b, m, i, s) { m = split(v[k, "fi"], a, " "); if (split(v[k, "fi2"], b, " ") != m || !m) return ""
-		s = ""; for (i = 1; i <= m; i++) s = s " " b[i] / a[i]; return s }
-	BEGIN { printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %s\n", "prov", "kind", "op", "size", "gdperf median (min..max) n", "libfabric median (min..max) n", "ratio gd/ref", "A/A ref2/ref (min..max)" }
+	function pairs(k, x, y,   r, m, i, s) { m = split(rounds[k], r, " "); s = ""
+		for (i = 1; i <= m; i++) if ((k, x, r[i]) in p && (k, y, r[i]) in p && p[k, y, r[i]] > 0)
+			s = s " " p[k, x, r[i]] / p[k, y, r[i]]
+		if (s == "") return "-"
+		c = med(s); return sprintf("%.3f (%.3f..%.3f) %d", c, lo, hi, cnt) }
+	BEGIN { printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %-26s %s\n", "prov", "kind", "op", "size", "gdperf median (min..max) n", "libfabric median (min..max) n", "ratio of medians gd/ref", "per-round gd/ref (min..max) n", "A/A ref2/ref per round" }
 	{ }
 	END { for (i = 1; i <= n; i++) { k = order[i]; split(k, f, " ")
 		g = med(v[k, "gd"]); gs = sprintf("%.2f (%.2f..%.2f) %d", g, lo, hi, cnt); if (g == "") gs = "-"
-		r = med(v[k, "fi"]); rs = sprintf("%.2f (%.2f..%.2f) %d", r, lo, hi, cnt); if (r == "") rs = "-"
+		r = med(v[k, "fi"]); rs2 = sprintf("%.2f (%.2f..%.2f) %d", r, lo, hi, cnt); if (r == "") rs2 = "-"
 		ratio = (g != "" && r != "" && r > 0) ? sprintf("%.3f %s", g / r, f[2] == "lat" ? "(goal <= 1.00)" : "(goal >= 1.00)") : "-"
-		c = aa(k); if (c != "") { c = med(c); c = sprintf("%.3f (%.3f..%.3f)", c, lo, hi) } else c = "-"
-		printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %s\n", f[1], f[2], f[3], f[4], gs " " u[k], rs, ratio, c } }' "$1"
+		printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %-26s %s\n", f[1], f[2], f[3], f[4], gs " " u[k], rs2, ratio, pairs(k, "gd", "fi"), pairs(k, "fi2", "fi") } }' "$1"
 }
 spin=() cpin=()
 if [ -n "$pin" ]; then
@@ -214,8 +227,13 @@ for p in $providers; do
 				for r in $(seq 1 "$pairs"); do
 					order=$impls
 					[ $((r % 2)) = 0 ] && [ "$impls" = "gd fi" ] && order="fi gd"
+					# three runs a round rotate, so each takes each place equally:
+					# first and last ran ~10 % slower than the middle on the H100
+					# (stop 30), and fi kept the middle in "gd fi fi2"/"fi2 fi gd"
 					[ $control = 1 ] && [ "$impls" = "gd fi" ] &&
-						{ order="gd fi fi2"; [ $((r % 2)) = 0 ] && order="fi2 fi gd"; }
+						case $((r % 3)) in
+						1) order="gd fi fi2" ;; 2) order="fi fi2 gd" ;; 0) order="fi2 gd fi" ;;
+						esac
 					for impl in $order; do one "$impl" "$p" "$kind" "$op" "$size" "$r"; done
 				done
 			done

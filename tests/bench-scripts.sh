@@ -86,6 +86,8 @@ EOF
 expect 0 "bench-vs-libfabric --summarize" "$BVL" --summarize "$T/ofi.csv"
 has "latency: medians, min..max, ratio gd/ref" '^tcp +lat +send +8 +11\.00 \(10\.00\.\.12\.00\) 3 usec +22\.00 \(20\.00\.\.30\.00\) 3 +0\.500 \(goal <= 1\.00\)'
 has "bandwidth: an even count's median is the mean of the middle two" '^shm +bw +write +65536 +1000\.00 .* 1000\.00 \(800\.00\.\.1200\.00\) 2 +1\.000 \(goal >= 1\.00\)'
+has "latency: per-round ratios 0.500, 0.545, 0.367" '^tcp +lat +send +8 .* 0\.500 \(goal <= 1\.00\) +0\.500 \(0\.367\.\.0\.545\) 3 +-$'
+has "bandwidth: a round without its gd run has no ratio" '^shm +bw +write +65536 .* 1\.250 \(1\.250\.\.1\.250\) 1 +-$'
 expect 2 "bench-vs-libfabric: --lat-iters 8:x" "$BVL" --lat-iters "8:100 4096:x"
 has "the bad count is named" "'4096:x' is neither a count nor SIZE:COUNT"
 # --control: the reference against itself, per round (fi2/fi), beside gd/ref
@@ -102,5 +104,5 @@ shm,lat,send,8,3,fi,1.0,usec
 shm,lat,send,8,3,fi2,1.05,usec
 EOF
 expect 0 "bench-vs-libfabric --summarize with control runs" "$BVL" --summarize "$T/aa.csv"
-has "A/A: median of fi2/fi per round and its spread" '^shm +lat +send +8 .* 1\.000 \(goal <= 1\.00\) +1\.050 \(0\.900\.\.1\.100\)$'
+has "A/A: median of fi2/fi per round and its spread" '^shm +lat +send +8 .* 1\.000 \(goal <= 1\.00\) +1\.000 \(1\.000\.\.1\.111\) 3 +1\.050 \(0\.900\.\.1\.100\) 3$'
 [ $fails = 0 ]
