@@ -227,9 +227,9 @@ for p in $providers; do
 				for r in $(seq 1 "$pairs"); do
 					order=$impls
 					[ $((r % 2)) = 0 ] && [ "$impls" = "gd fi" ] && order="fi gd"
-					# three runs a round rotate, so each takes each place equally:
-					# first and last ran ~10 % slower than the middle on the H100
-					# (stop 30), and fi kept the middle in "gd fi fi2"/"fi2 fi gd"
+					# three runs a round rotate, so each takes each place equally
+					# ("gd fi fi2"/"fi2 fi gd" kept fi in the middle: a place effect,
+					# if any, would have leaned the ratios; doc/perf.md, stop 30)
 					[ $control = 1 ] && [ "$impls" = "gd fi" ] &&
 						case $((r % 3)) in
 						1) order="gd fi fi2" ;; 2) order="fi fi2 gd" ;; 0) order="fi2 gd fi" ;;

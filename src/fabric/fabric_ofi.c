@@ -200,6 +200,12 @@ struct gd_ofi_target gd_ofi_target_of(const struct gd_qp_run *q)
 	return (struct gd_ofi_target){ q->fab_ep, cq->cq, q->fab_desc, q->fab_dest, q->fab_key };
 }
 
+/* Room in the queue of injected sends' completions. */
+static bool inject_room(const struct gd_ofi_cq *cq)
+{
+	return cq->inj_tail - cq->inj_head < GD_OFI_INJECTED;
+}
+
 /* A signalled send that fits inline is posted as FI_INJECT with no provider
  * completion, as fi_pingpong posts small messages: its completion (transmit
  * complete: the provider holds the bytes; ofi_post_flags says why a send
@@ -210,7 +216,13 @@ static bool inject_signalled(const struct ibv_send_wr *last, const struct gd_ofi
 {
 	return (last->opcode == IBV_WR_SEND || last->opcode == IBV_WR_SEND_WITH_IMM) &&
 	       last->send_flags & IBV_SEND_INLINE &&
-	       cq->inj_tail - cq->inj_head < GD_OFI_INJECTED;
+	       inject_room(cq);
+}
+
+/* An injected send's completion, for ofi_poll to hand out in order. */
+static void queue_injected(struct gd_ofi_cq *cq, uint64_t wr_id)
+{
+	cq->injected[cq->inj_tail++ % GD_OFI_INJECTED] = wr_id;
 }
 
 /* A latency loop's whole post: one signalled inline send (no variant, no
@@ -226,11 +238,11 @@ static bool post_lean_send(struct gd_qp_run *q, uint32_t n, bool signal, uint32_
 	const struct ibv_sge *sge = q->wr[0].sg_list;
 
 	if (n != 1 || !signal || !q->inl || q->alt || q->cycle_step ||
-	    q->desc->opcode != IBV_WR_SEND || cq->inj_tail - cq->inj_head >= GD_OFI_INJECTED)
+	    q->desc->opcode != IBV_WR_SEND || !inject_room(cq))
 		return false;
 	if (fi_inject(q->fab_ep, (void *)(uintptr_t)sge->addr, sge->length, q->fab_dest))
 		return false;
-	cq->injected[cq->inj_tail++ % GD_OFI_INJECTED] = gd_wr_id(q->index, covered);
+	queue_injected(cq, gd_wr_id(q->index, covered));
 	q->posted++;
 	return true;
 }
@@ -261,7 +273,7 @@ static int ofi_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t cover
 		return ret == -FI_EAGAIN ? -EAGAIN : -EIO;
 	}
 	if (injected)
-		cq->injected[cq->inj_tail++ % GD_OFI_INJECTED] = gd_wr_id(q->index, covered);
+		queue_injected(cq, gd_wr_id(q->index, covered));
 	if (q->desc->fixed_size)
 		q->atomic_next += n;
 	q->posted += n;
