@@ -137,6 +137,7 @@ static int exchange_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *m
 	int ret;
 
 	if (!active) {
+		gd_bench_pace_passive(b, size);
 		ret = recv_results(b, peer, passive_timeout_ms(&b->p));
 		memset(mine, 0, sizeof(*mine));
 		mine->size = size;

@@ -69,6 +69,7 @@ struct gd_ofi {
 	size_t inject_size;
 	size_t rx_size;			/* the provider's receive queue (rx_attr->size) */
 	bool manual;			/* FI_PROGRESS_MANUAL: a waiting side must call gd_ofi_progress */
+	uint64_t pace_ns, last_ns;	/* a passive side's progress: at most every pace_ns (0: always) */
 	struct sockaddr_storage self;	/* this side's address on the side channel */
 	char prov[64], fabric_name[128], domain_name[128];
 };
@@ -103,5 +104,8 @@ struct gd_ofi_target gd_ofi_target_of(const struct gd_qp_run *q);
 /* Drive the provider's progress on a passive side (reads and drops the
  * completions such a side never expects). */
 void gd_ofi_progress(void *ofi);
+/* How often the passive side of a bandwidth test of this message size
+ * drives the provider's progress (gd_ofi_progress): sets f->pace_ns. */
+void gd_ofi_pace_passive(struct gd_ofi *f, uint64_t size);
 
 #endif
