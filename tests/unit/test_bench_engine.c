@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Unit tests of the engine's pure parts: MR access per test, GID choice,
  * MTU conversion, peak bandwidth, payload pattern, titles. */
+#include "config.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -21,6 +24,9 @@
 #include "ops.h"
 #include "plan.h"
 #include "loop.h"
+#ifdef HAVE_LIBFABRIC
+#include "fabric_ofi.h"
+#endif
 
 static struct gd_bench_params params(enum gd_bench_op op, enum gd_bench_kind kind,
 				     enum gd_bench_role role)
@@ -359,6 +365,31 @@ static void t_sweep_epsilon(void **state)
 	free(pl);
 }
 
+#ifdef HAVE_LIBFABRIC
+/* The passive side's progress pace: only shm RMA bandwidth up to inject_size
+ * in host memory is paced (gd_ofi_pace_passive's comment says why). */
+static uint64_t pace_of(const char *prov, enum gd_bench_op op, bool hmem, uint64_t size)
+{
+	struct gd_ofi f = { .cfg = { .op = op, .hmem = hmem }, .inject_size = 4096 };
+
+	snprintf(f.prov, sizeof(f.prov), "%s", prov);
+	gd_ofi_pace_passive(&f, size);
+	return f.pace_ns;
+}
+
+static void t_ofi_passive_pace(void **s)
+{
+	(void)s;
+	assert_true(pace_of("shm", GD_OP_WRITE, false, 8) > 0);
+	assert_true(pace_of("shm", GD_OP_READ, false, 4096) > 0);
+	assert_int_equal(pace_of("shm", GD_OP_WRITE, false, 4097), 0); /* above inject_size */
+	assert_int_equal(pace_of("shm", GD_OP_ATOMIC, false, 8), 0);	/* the target serves it */
+	assert_int_equal(pace_of("shm", GD_OP_WRITE, true, 8), 0);	/* GPU memory: no CMA */
+	assert_int_equal(pace_of("tcp", GD_OP_WRITE, false, 8), 0);	/* the target moves it */
+	assert_int_equal(pace_of("tcp", GD_OP_READ, false, 8), 0);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +401,9 @@ int main(void)
 		cmocka_unit_test(t_run_side), cmocka_unit_test(t_op_table),
 		cmocka_unit_test(t_rotation), cmocka_unit_test(t_bw_shape),
 		cmocka_unit_test(t_bw_timed_span),
+#ifdef HAVE_LIBFABRIC
+		cmocka_unit_test(t_ofi_passive_pace),
+#endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
