@@ -227,17 +227,6 @@ static int finish_qps(struct gd_bench *b)
 	return post_initial_recvs(b);
 }
 
-void gd_bench_pace_passive(struct gd_bench *b, uint64_t size)
-{
-#ifdef HAVE_LIBFABRIC
-	if (b->ofi)
-		gd_ofi_pace_passive(b->ofi, size);
-#else
-	(void)b;
-	(void)size;
-#endif
-}
-
 static int local_info(struct gd_bench *b, uint32_t i)
 {
 	uintptr_t target = (uintptr_t)gd_bench_target(b, i);

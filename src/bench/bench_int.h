@@ -66,9 +66,6 @@ int gd_bench_bw_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total);
 int gd_bench_lat_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total);
 /* The loop's hooks (struct gd_loop): results to the peer, an interval's line. */
 int gd_bench_measured(void *bench, const struct gd_bw_result *res);
-/* A passive side about to wait out a bandwidth test of this size: how often
- * it drives the fabric's progress (ofi only; verbs has nothing to drive). */
-void gd_bench_pace_passive(struct gd_bench *b, uint64_t size);
 void gd_bench_interval(void *bench, const struct gd_bw_result *res);
 
 /* bench_data.c: the pattern before the run, --validate after it. */
