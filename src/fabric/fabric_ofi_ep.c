@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
@@ -20,6 +19,7 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 
+#include "bench_rt.h"
 #include "log.h"
 
 #define OFI_VERSION FI_VERSION(1, 9)
@@ -280,14 +280,6 @@ int gd_ofi_open(struct gd_ofi *f, const struct gd_ofi_cfg *c)
 	return open_domain(f);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
 /* A paced side (gd_ofi_pace_passive) skips the calls that come sooner than
  * pace_ns after the last one: its side channel's loop still spins. */
 void gd_ofi_progress(void *ofi)
@@ -296,7 +288,7 @@ void gd_ofi_progress(void *ofi)
 	struct fi_cq_data_entry e[4]; /* a passive side expects none: dropped */
 
 	if (f->pace_ns) {
-		uint64_t now = mono_ns();
+		uint64_t now = gd_now_ns();
 
 		if (now - f->last_ns < f->pace_ns)
 			return;
