@@ -20,7 +20,8 @@
 #include "sysfs.h"
 
 enum { O_JSON = 1, O_JUNIT, O_EXAMPLE, O_MATRIX, O_PLOT, O_DRY_RUN, O_TOPOLOGY, O_PORT,
-       O_DURATION, O_SIZE, O_PROM, O_BUNDLE, O_SUITE, O_KEEP_GOING };
+       O_DURATION, O_SIZE, O_PROM, O_BUNDLE, O_SUITE, O_KEEP_GOING,
+       O_CONCURRENCY };
 
 static const struct gd_opt check_opts[] = {
 	{ "json", 'j', GD_NO_ARG, NULL, "print JSON Lines instead of the table", O_JSON },
@@ -37,6 +38,7 @@ static const struct gd_opt check_opts[] = {
 	{ "port", 'p', GD_REQ_ARG, "PORT", "first side-channel TCP port of the runs (default 18600)", O_PORT },
 	{ "duration", 'D', GD_REQ_ARG, "SEC", "seconds per run of --matrix (default 2)", O_DURATION },
 	{ "size", 's', GD_REQ_ARG, "BYTES", "message size of --matrix (default 1M; K, M suffixes)", O_SIZE },
+	{ "concurrency", 0, GD_REQ_ARG, "N", "pairs between ranks run at once in a round (default: every disjoint pair; 1: one pair at a time)", O_CONCURRENCY },
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, check_opts, gd_sysfs_opts, NULL };
@@ -78,6 +80,10 @@ static int handle(void *ctx, int id, const char *arg)
 	case O_TOPOLOGY: a->o.xml = arg; return 0;
 	case O_DURATION: return gd_opt_u64("--duration", arg, 1, 3600, &a->duration);
 	case O_SIZE: return gd_opt_size("--size", arg, 1, 8u << 20, &a->size);
+	case O_CONCURRENCY:
+		ret = gd_opt_u64("--concurrency", arg, 1, 4096, &v);
+		a->o.concurrency = (size_t)v;
+		return ret;
 	case O_PORT:
 		ret = gd_opt_u64("--port", arg, 1024, 64000, &v);
 		a->o.base_port = (uint16_t)v;

@@ -2,7 +2,11 @@
 /* gd_check across ranks of mpirun/srun: pair patterns, addresses and results over MPI. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,32 +35,6 @@ static int pair_ms(const struct gd_ck_test *t)
 	return s * 1000.0 + STEP_MS > INT32_MAX ? INT32_MAX : (int)(s * 1000.0) + STEP_MS;
 }
 
-size_t gd_ck_pairs(enum gd_ck_pattern p, int n, int (*pairs)[2], size_t max)
-{
-	size_t k = 0;
-
-	if (n < 2)
-		return 0;
-	if (p == GD_CK_PAT_PAIRWISE) {
-		for (int i = 0; i < n / 2 && k < max; i++, k++) {
-			pairs[k][0] = i;
-			pairs[k][1] = i + n / 2;
-		}
-	} else if (p == GD_CK_PAT_RING) {
-		for (int i = 0; i < (n == 2 ? 1 : n) && k < max; i++, k++) {
-			pairs[k][0] = i;
-			pairs[k][1] = (i + 1) % n;
-		}
-	} else {
-		for (int i = 0; i < n; i++)
-			for (int j = i + 1; j < n && k < max; j++, k++) {
-				pairs[k][0] = i;
-				pairs[k][1] = j;
-			}
-	}
-	return k;
-}
-
 /* A test between hosts that did not measure: judged as a whole. */
 static struct gd_ck_item *hosts_item(struct gd_ck_report *r, const struct gd_ck_test *t)
 {
@@ -71,6 +49,30 @@ struct addr {
 	double line_gbps;
 };
 
+/*
+ * A libfabric pair's side-channel address: this host's first IPv4 address that is up and
+ * not loopback (the peers of a launch on several hosts reach it), else 127.0.0.1 (every
+ * rank on this host). libfabric's own addresses cross the side channel (fabric_ofi_cm.c).
+ */
+static void ofi_addr(char *ip, size_t len)
+{
+	struct ifaddrs *ifs = NULL;
+
+	snprintf(ip, len, "127.0.0.1");
+	if (getifaddrs(&ifs))
+		return;
+	for (const struct ifaddrs *i = ifs; i; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && (i->ifa_flags & IFF_UP) &&
+		    !(i->ifa_flags & IFF_LOOPBACK)) {
+			const struct sockaddr_in *in = (const struct sockaddr_in *)i->ifa_addr;
+
+			if (inet_ntop(AF_INET, &in->sin_addr, ip, (socklen_t)len))
+				break;
+			snprintf(ip, len, "127.0.0.1");
+		}
+	freeifaddrs(ifs);
+}
+
 /* This rank's device for test t: its `device`, else the first RDMA device. */
 static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct addr *a,
 		   struct gd_ck_run *run)
@@ -80,7 +82,7 @@ static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, st
 
 	one.pairs = GD_CK_EACH_NIC_LOOPBACK;
 	one.memory = GD_CK_MEM_HOST;
-	if (!one.device[0]) { /* the device rule every tool asks: the first ACTIVE one */
+	if (!one.device[0] && t->fab.fabric != GD_FABRIC_OFI) { /* the device rule every tool asks: the first ACTIVE one */
 		struct gd_hca hca;
 		if (gd_dev_choose(m->mach, NULL, 1, &hca))
 			return -1; /* without -d nothing is held on failure */
@@ -98,6 +100,10 @@ static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, st
 	free(rs.v);
 	snprintf(a->dev, sizeof(a->dev), "%s", run->dev);
 	snprintf(a->ip, sizeof(a->ip), "%s", run->peer_ip);
+	if (run->fab.fabric == GD_FABRIC_OFI) { /* libfabric: the side channel's address */
+		snprintf(a->dev, sizeof(a->dev), "ofi:%s", run->fab.provider);
+		ofi_addr(a->ip, sizeof(a->ip));
+	}
 	if (run->gpu < 0)
 		snprintf(a->mem, sizeof(a->mem), "host");
 	else
@@ -106,7 +112,6 @@ static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, st
 	return 0;
 }
 
-/* One pair: server rank s, client rank c; every rank gets the client's measurement. */
 /* The sender's bond shares over its run (bandwidth tests on a bonded device). */
 static void bond_after(const struct gd_machine *mach, const struct gd_ck_run *run,
 		       const struct gd_ck_bond_sample *b0, struct gd_ck_measure *m)
@@ -122,44 +127,84 @@ static void bond_after(const struct gd_machine *mach, const struct gd_ck_run *ru
 	snprintf(m->bond_name, sizeof(m->bond_name), "%s", b1.bond);
 }
 
-static int one_pair(const struct gd_machine *mach, const struct gd_ck_run *mine,
-		    const struct addr *all, int s, int c, uint16_t port, struct gd_ck_measure *m)
+/* What a rank ran in a round: the pair (-1: none), its side, its measurement. */
+struct side_out {
+	long k;
+	int server;
+	struct gd_ck_measure m;
+};
+
+/* This rank's side of pair (s, c) on port: the engine run, its measurement in m. */
+static void run_side(const struct gd_machine *mach, const struct gd_ck_run *mine,
+		     const struct addr *all, int s, int c, uint16_t port, struct gd_ck_measure *m)
 {
 	const struct gd_launch *launch = gd_launch();
-	struct gd_ck_measure sm;
 	struct gd_bench_result *res = calloc(1, sizeof(*res));
 	struct gd_bench_params p;
 	struct gd_ck_run run = *mine;
 	struct gd_ck_bond_sample b0;
-	bool bonded = false;
+	bool bonded;
 
 	memset(m, 0, sizeof(*m));
+	if (!res) {
+		m->exit_code = GD_EXIT_ENV;
+		snprintf(m->error, sizeof(m->error), "rank %d: out of memory", launch->rank);
+		return;
+	}
 	run.tcp_port = port;
 	snprintf(run.peer_ip, sizeof(run.peer_ip), "%s", all[s].ip);
-	if (res && (launch->rank == s || launch->rank == c)) {
-		gd_ck_params(&run, run.t->sweep_min ? run.t->sweep_min : run.t->size,
-			     launch->rank == s ? GD_ROLE_SERVER : GD_ROLE_CLIENT, &p);
-		bonded = launch->rank == c && run.t->kind == GD_KIND_BW &&
-			 !gd_ck_bond_sample(mach, run.dev, run.port, &b0);
-		m->exit_code = gd_bench_run_side(&p, NULL, res);
-		if (bonded)
-			bond_after(mach, &run, &b0, m);
-		if (!m->exit_code)
-			gd_ck_take(res, m);
-		else
-			snprintf(m->error, sizeof(m->error), "rank %d (%s side) ended with exit "
-				 "code %d", launch->rank, launch->rank == s ? "server" : "client",
-				 m->exit_code);
-	}
+	gd_ck_params(&run, run.t->sweep_min ? run.t->sweep_min : run.t->size,
+		     launch->rank == s ? GD_ROLE_SERVER : GD_ROLE_CLIENT, &p);
+	bonded = launch->rank == c && run.t->kind == GD_KIND_BW &&
+		 !gd_ck_bond_sample(mach, run.dev, run.port, &b0);
+	m->exit_code = gd_bench_run_side(&p, NULL, res);
+	if (bonded)
+		bond_after(mach, &run, &b0, m);
+	if (!m->exit_code)
+		gd_ck_take(res, m);
+	else
+		snprintf(m->error, sizeof(m->error), "rank %d (%s side) ended with exit code %d",
+			 launch->rank, launch->rank == s ? "server" : "client", m->exit_code);
 	free(res);
-	/* the client's numbers, or the server's error when the client has none */
-	sm = *m;
-	if (gd_launch_bcast(&sm, sizeof(sm), s, pair_ms(run.t), "the server's result of a pair") ||
-	    gd_launch_bcast(m, sizeof(*m), c, STEP_MS, "the client's result of a pair"))
-		return -ETIMEDOUT;
-	if (!m->exit_code && sm.exit_code)
-		*m = sm;
-	return 0;
+}
+
+/*
+ * One round of the schedule: every rank in a pair of the round runs its side at once (the
+ * pairs share no rank; pair j of the round uses port ports[j]); then every rank gets every
+ * side's result, and ms[k] is pair k's client measurement, or its server's error when the
+ * client has none. -ETIMEDOUT when a rank did not report within the pair's deadline.
+ */
+static int run_round(const struct gd_machine *mach, const struct gd_ck_run *mine,
+		     const struct addr *all, const struct gd_ck_sched *sc, size_t r,
+		     const uint16_t *ports, struct gd_ck_measure *ms)
+{
+	const struct gd_launch *launch = gd_launch();
+	struct side_out me = { .k = -1 }, *outs = calloc((size_t)launch->size, sizeof(*outs));
+	int ret = 0;
+
+	if (!outs)
+		return -ENOMEM;
+	for (size_t k = sc->start[r]; k < sc->start[r + 1] && me.k < 0; k++)
+		if (sc->pairs[k][0] == launch->rank || sc->pairs[k][1] == launch->rank) {
+			me.k = (long)k;
+			me.server = sc->pairs[k][0] == launch->rank;
+			run_side(mach, mine, all, sc->pairs[k][0], sc->pairs[k][1],
+				 ports[k - sc->start[r]], &me.m);
+		}
+	if (gd_launch_allgather(&me, outs, sizeof(me), pair_ms(mine->t), "the results of a round"))
+		ret = -ETIMEDOUT;
+	for (int pass = 0; pass < 2 && !ret; pass++) /* the client's, then a server's error */
+		for (int i = 0; i < launch->size; i++) {
+			const struct side_out *o = &outs[i];
+
+			if (o->k < (long)sc->start[r] || o->k >= (long)sc->start[r + 1] ||
+			    o->server != pass)
+				continue; /* in no pair this round (or a garbled entry) */
+			if (!pass || (!ms[o->k].exit_code && o->m.exit_code))
+				ms[o->k] = o->m;
+		}
+	free(outs);
+	return ret;
 }
 
 /* a is worse than b: it failed, or it is slower. */
@@ -305,6 +350,49 @@ static size_t plan_pairs(const struct gd_ck_test *t, const struct addr *all, int
 	return 0;
 }
 
+/*
+ * The pairs in rounds of disjoint pairs (check_sched.h), every pair of a round at once on
+ * its own port; rank 0 judges each pair when its round is over. The pairs come back in
+ * round order (pairs and ms). Every rank goes on, or all stop: a signal on one rank (a
+ * Slurm time limit) ends the test on all.
+ */
+static void run_rounds(const struct gd_machine *mach, const struct gd_ck_run *run,
+		       const struct addr *all, int (*pairs)[2], size_t np,
+		       const struct gd_ck_opts *o, uint16_t *port, struct gd_ck_report *r,
+		       struct gd_ck_measure *ms)
+{
+	const struct gd_launch *launch = gd_launch();
+	struct gd_ck_sched sc;
+	uint16_t ports[4096];
+	int go;
+
+	if (gd_ck_schedule_pairs((const int (*)[2])pairs, np, launch->size, o->concurrency, &sc))
+		return;
+	memcpy(pairs, sc.pairs, np * sizeof(*pairs));
+	if (launch->rank == 0 && o->out && np)
+		fprintf(o->out, "%s: %zu pair(s) in %zu round(s) of at most %zu at once\n",
+			run->t->name, np, sc.nrounds, o->concurrency ? o->concurrency :
+			(size_t)launch->size / 2);
+	for (size_t rd = 0; rd < sc.nrounds; rd++) {
+		uint64_t t0 = gd_clock_mono_ns();
+
+		for (size_t j = 0; j < sc.start[rd + 1] - sc.start[rd]; j++) {
+			ports[j] = *port; /* wraps inside the range, never to 0 */
+			*port = gd_ck_next_port(o->base_port, *port);
+		}
+		if (run_round(mach, run, all, &sc, rd, ports, ms))
+			break;
+		for (size_t k = sc.start[rd]; k < sc.start[rd + 1] && launch->rank == 0; k++)
+			judge_pair(r, run, all, sc.pairs[k], ports[k - sc.start[rd]], &ms[k], t0);
+		go = !gd_ck_stop;
+		if (gd_launch_min(&go, STEP_MS, "the end of a round") || !go) {
+			gd_ck_stop = gd_ck_stop ? gd_ck_stop : SIGTERM;
+			break;
+		}
+	}
+	gd_ck_sched_free(&sc);
+}
+
 static int hosts_test(const struct gd_ck_test *t, double pct, const struct gd_ck_machine *m,
 		      const struct gd_ck_opts *o, struct gd_ck_report *r, uint16_t *port)
 {
@@ -314,7 +402,7 @@ static int hosts_test(const struct gd_ck_test *t, double pct, const struct gd_ck
 	struct gd_ck_measure *ms = calloc(4096, sizeof(*ms));
 	struct gd_ck_run run;
 	size_t np = 0;
-	int ok, go;
+	int ok;
 
 	if (!all || !pairs || !ms) {
 		free(all), free(pairs), free(ms);
@@ -338,23 +426,7 @@ static int hosts_test(const struct gd_ck_test *t, double pct, const struct gd_ck
 		return 0;
 	}
 	np = plan_pairs(t, all, launch->size, pairs, 4096, r);
-	for (size_t k = 0; k < np; k++) {
-		uint64_t t0 = gd_clock_mono_ns();
-		uint16_t pp = *port;
-
-		*port = gd_ck_next_port(o->base_port, *port); /* wraps inside the range, never to 0 */
-		if (one_pair(m->mach, &run, all, pairs[k][0], pairs[k][1], pp, &ms[k]))
-			break;
-		if (launch->rank == 0)
-			judge_pair(r, &run, all, pairs[k], pp, &ms[k], t0);
-		/* every rank goes on, or all stop: a signal on one rank (a Slurm time limit)
-		 * ends the test on all */
-		go = !gd_ck_stop;
-		if (gd_launch_min(&go, STEP_MS, "the end of a pair") || !go) {
-			gd_ck_stop = gd_ck_stop ? gd_ck_stop : SIGTERM;
-			break;
-		}
-	}
+	run_rounds(m->mach, &run, all, pairs, np, o, port, r, ms);
 	ok = !gd_launch_barrier(STEP_MS, "the end of a test"); /* fails at once if broken */
 	if (ok && launch->rank == 0 && o->out)
 		print_pairs(o->out, t, all, pairs, ms, np);

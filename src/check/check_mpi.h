@@ -4,17 +4,17 @@
  * rank and size are launch.h's (the launcher's environment); MPI
  * (--with-mpi) only exchanges addresses and gathers results, the data path
  * is RDMA. Pair patterns: pairwise (rank i with i + N/2), ring (i with
- * i + 1), all-pairs, one pair at a time; rank 0 prints the per-pair table and
+ * i + 1), all-pairs (the round-robin schedule), run in rounds of disjoint pairs at
+ * once (check_sched.h; --concurrency caps a round); rank 0 prints the per-pair table and
  * the worst pair.
  */
 #ifndef GD_CHECK_MPI_H
 #define GD_CHECK_MPI_H
 
 #include "check_machine.h"
+#include "check_sched.h"
 #include "launch.h"
 
-/* Pairs (server, client) of a pattern over n ranks; returns the count (<= max). */
-size_t gd_ck_pairs(enum gd_ck_pattern p, int n, int (*pairs)[2], size_t max);
 /* Under a launcher, the first collective: every rank loaded the spec, the same one (its
  * SHA-256). 0, or GD_EXIT_USAGE on every rank, rank 0 naming the rank and the cause. */
 int gd_ck_mpi_agree_spec(bool loaded, const char *sha256, const char *err);

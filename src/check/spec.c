@@ -486,11 +486,13 @@ static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 		snprintf(t->fab.why, sizeof(t->fab.why), "the spec's provider/domain/endpoint");
 	}
 	if (t->fab.fabric == GD_FABRIC_OFI && (t->device[0] || strcmp(t->initiator, "cpu") ||
-					       t->pairs != GD_CK_EACH_NIC_LOOPBACK ||
+					       (t->pairs != GD_CK_EACH_NIC_LOOPBACK &&
+						t->pairs != GD_CK_HOSTS) ||
 					       t->memory != GD_CK_MEM_HOST || t->bond_balance))
-		return fail(l, n, "test '%s': fabric ofi runs a host-memory loopback with the cpu "
-			    "initiator in this version: drop device, initiator, memory, pairs and "
-			    "check", t->name);
+		return fail(l, n, "test '%s': fabric ofi runs host memory with the cpu initiator, "
+			    "on loopback or between ranks (pairs: pairwise, ring, all-pairs, hosts) "
+			    "in this version: drop device, initiator, memory, other pairs and check",
+			    t->name);
 	return 0;
 }
 

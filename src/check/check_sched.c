@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Pairs between ranks in rounds of disjoint pairs (check_sched.h). */
+#include "check_sched.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gd_ck_sched_free(struct gd_ck_sched *s)
+{
+	free(s->pairs);
+	free(s->start);
+	memset(s, 0, sizeof(*s));
+}
+
+size_t gd_ck_sched_round(const struct gd_ck_sched *s, size_t k)
+{
+	size_t r = 0;
+
+	while (r + 1 < s->nrounds && s->start[r + 1] <= k)
+		r++;
+	return r;
+}
+
+/* Greedy rounds over pairs in order: each pair goes to the first round with both of its
+ * ranks free and room under cap. round[k] receives pair k's round; returns the count. */
+static size_t greedy(const int (*pairs)[2], size_t np, int n, size_t cap, size_t *round)
+{
+	size_t nr = 0, *fill = calloc(np ? np : 1, sizeof(*fill));
+	unsigned char *busy = NULL;	/* busy[r * n + rank] */
+	size_t busy_rounds = 0;
+
+	for (size_t k = 0; k < np && fill; k++) {
+		size_t r = 0;
+
+		for (;; r++) {
+			if (r == busy_rounds) { /* a fresh round: grow the table */
+				unsigned char *b = realloc(busy, (r + 1) * (size_t)n);
+
+				if (!b)
+					goto fail;
+				busy = b;
+				memset(busy + r * (size_t)n, 0, (size_t)n);
+				busy_rounds++;
+			}
+			if (!busy[r * (size_t)n + (size_t)pairs[k][0]] &&
+			    !busy[r * (size_t)n + (size_t)pairs[k][1]] && (!cap || fill[r] < cap))
+				break;
+		}
+		busy[r * (size_t)n + (size_t)pairs[k][0]] = 1;
+		busy[r * (size_t)n + (size_t)pairs[k][1]] = 1;
+		fill[r]++;
+		round[k] = r;
+		nr = r + 1 > nr ? r + 1 : nr;
+	}
+	free(busy);
+	free(fill);
+	return fill ? nr : (size_t)-1;
+fail:
+	free(busy);
+	free(fill);
+	return (size_t)-1;
+}
+
+int gd_ck_schedule_pairs(const int (*pairs)[2], size_t np, int n, size_t cap,
+			 struct gd_ck_sched *s)
+{
+	size_t *round = calloc(np ? np : 1, sizeof(*round)), nr, at = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!round)
+		return -ENOMEM;
+	nr = greedy(pairs, np, n, cap, round);
+	s->pairs = calloc(np ? np : 1, sizeof(*s->pairs));
+	s->start = calloc(nr + 1 > 1 ? nr + 1 : 2, sizeof(*s->start));
+	if (nr == (size_t)-1 || !s->pairs || !s->start) {
+		free(round);
+		gd_ck_sched_free(s);
+		return -ENOMEM;
+	}
+	for (size_t r = 0; r < nr; r++) { /* stable: pairs keep their order inside a round */
+		s->start[r] = at;
+		for (size_t k = 0; k < np; k++)
+			if (round[k] == r)
+				memcpy(s->pairs[at++], pairs[k], sizeof(pairs[k]));
+	}
+	s->start[nr] = at;
+	s->np = np;
+	s->nrounds = nr;
+	free(round);
+	return 0;
+}
+
+/* all-pairs as the circle method: rank m = n - 1 (even n; a bye for odd n) stays, the
+ * others turn; round r pairs r with m and r + i with r - i (mod m). Server: the lower rank. */
+static size_t circle(int n, int (*pairs)[2], size_t max)
+{
+	int m = n % 2 ? n : n - 1; /* the turning ranks: 0 .. m - 1 */
+	size_t k = 0;
+
+	for (int r = 0; r < m; r++) {
+		for (int i = 0; i <= (m - 1) / 2 && k < max; i++) {
+			int a = (r + i) % m, b = i ? (r - i + m) % m : m;
+
+			if (b >= n) /* odd n: r sits this round out */
+				continue;
+			pairs[k][0] = a < b ? a : b;
+			pairs[k][1] = a < b ? b : a;
+			k++;
+		}
+	}
+	return k;
+}
+
+size_t gd_ck_pairs(enum gd_ck_pattern p, int n, int (*pairs)[2], size_t max)
+{
+	size_t k = 0;
+
+	if (n < 2)
+		return 0;
+	if (p == GD_CK_PAT_ALL_PAIRS)
+		return circle(n, pairs, max);
+	if (p == GD_CK_PAT_PAIRWISE) {
+		for (int i = 0; i < n / 2 && k < max; i++, k++) {
+			pairs[k][0] = i;
+			pairs[k][1] = i + n / 2;
+		}
+		return k;
+	}
+	for (int i = 0; i < (n == 2 ? 1 : n) && k < max; i++, k++) { /* ring */
+		pairs[k][0] = i;
+		pairs[k][1] = (i + 1) % n;
+	}
+	return k;
+}
+
+int gd_ck_schedule(enum gd_ck_pattern p, int n, size_t cap, size_t max, struct gd_ck_sched *s)
+{
+	size_t all = n > 1 ? (size_t)n * (size_t)(n - 1) / 2 : 0, np;
+	int (*pairs)[2] = calloc(all ? all : 1, sizeof(*pairs));
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (!pairs)
+		return -ENOMEM;
+	np = gd_ck_pairs(p, n, pairs, max < all ? max : all);
+	ret = gd_ck_schedule_pairs((const int (*)[2])pairs, np, n > 0 ? n : 1, cap, s);
+	free(pairs);
+	return ret;
+}

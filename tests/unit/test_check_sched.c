@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Pairs between ranks in rounds (check_sched.h): every pair of the pattern once, no rank
+ * twice in a round, the round-robin's round count, and the cap. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "check_sched.h"
+
+/* Every round's pairs are disjoint and at most cap; returns the largest round. */
+static size_t check_rounds(const struct gd_ck_sched *s, int n, size_t cap)
+{
+	unsigned char *seen = calloc((size_t)n, 1);
+	size_t widest = 0;
+
+	assert_non_null(seen);
+	assert_int_equal(s->start[0], 0);
+	assert_int_equal(s->start[s->nrounds], s->np);
+	for (size_t r = 0; r < s->nrounds; r++) {
+		size_t w = s->start[r + 1] - s->start[r];
+
+		assert_true(w > 0);
+		assert_true(!cap || w <= cap);
+		widest = w > widest ? w : widest;
+		memset(seen, 0, (size_t)n);
+		for (size_t k = s->start[r]; k < s->start[r + 1]; k++) {
+			for (int e = 0; e < 2; e++) {
+				int x = s->pairs[k][e];
+
+				assert_true(x >= 0 && x < n);
+				assert_false(seen[x]); /* a rank in two pairs of one round */
+				seen[x] = 1;
+			}
+			assert_int_not_equal(s->pairs[k][0], s->pairs[k][1]);
+		}
+	}
+	free(seen);
+	return widest;
+}
+
+/* all-pairs: each unordered pair exactly once; n - 1 rounds of n / 2 (even n), n rounds of
+ * (n - 1) / 2 (odd n); the server is the lower rank. */
+static void all_pairs_round_robin(void **state)
+{
+	(void)state;
+	for (int n = 2; n <= 65; n++) {
+		struct gd_ck_sched s;
+		unsigned char *met = calloc((size_t)n * (size_t)n, 1);
+
+		assert_non_null(met);
+		assert_int_equal(gd_ck_schedule(GD_CK_PAT_ALL_PAIRS, n, 0, SIZE_MAX, &s), 0);
+		assert_int_equal(s.np, (size_t)n * (size_t)(n - 1) / 2);
+		assert_int_equal(s.nrounds, (size_t)(n % 2 ? n : n - 1));
+		assert_int_equal(check_rounds(&s, n, 0), (size_t)(n / 2));
+		for (size_t k = 0; k < s.np; k++) {
+			int a = s.pairs[k][0], b = s.pairs[k][1];
+
+			assert_true(a < b);
+			assert_false(met[a * n + b]);
+			met[a * n + b] = 1;
+		}
+		gd_ck_sched_free(&s);
+		free(met);
+	}
+}
+
+/* ring: two rounds for even n, three for odd; pairwise: one round. */
+static void ring_and_pairwise(void **state)
+{
+	struct gd_ck_sched s;
+
+	(void)state;
+	assert_int_equal(gd_ck_schedule(GD_CK_PAT_RING, 8, 0, SIZE_MAX, &s), 0);
+	assert_int_equal(s.np, 8);
+	assert_int_equal(s.nrounds, 2);
+	check_rounds(&s, 8, 0);
+	gd_ck_sched_free(&s);
+	assert_int_equal(gd_ck_schedule(GD_CK_PAT_RING, 7, 0, SIZE_MAX, &s), 0);
+	assert_int_equal(s.np, 7);
+	assert_int_equal(s.nrounds, 3);
+	check_rounds(&s, 7, 0);
+	gd_ck_sched_free(&s);
+	assert_int_equal(gd_ck_schedule(GD_CK_PAT_PAIRWISE, 8, 0, SIZE_MAX, &s), 0);
+	assert_int_equal(s.np, 4);
+	assert_int_equal(s.nrounds, 1);
+	assert_int_equal(s.pairs[3][0], 3);
+	assert_int_equal(s.pairs[3][1], 7);
+	gd_ck_sched_free(&s);
+	assert_int_equal(gd_ck_schedule(GD_CK_PAT_ALL_PAIRS, 1, 0, SIZE_MAX, &s), 0);
+	assert_int_equal(s.np, 0);
+	assert_int_equal(s.nrounds, 0);
+	gd_ck_sched_free(&s);
+}
+
+/* --concurrency: no round above the cap, every pair still once; 1 is serial. */
+static void cap(void **state)
+{
+	struct gd_ck_sched s;
+
+	(void)state;
+	assert_int_equal(gd_ck_schedule(GD_CK_PAT_ALL_PAIRS, 16, 3, SIZE_MAX, &s), 0);
+	assert_int_equal(s.np, 120);
+	assert_int_equal(check_rounds(&s, 16, 3), 3);
+	gd_ck_sched_free(&s);
+	assert_int_equal(gd_ck_schedule(GD_CK_PAT_ALL_PAIRS, 6, 1, SIZE_MAX, &s), 0);
+	assert_int_equal(s.nrounds, 15);
+	gd_ck_sched_free(&s);
+	/* max cuts the pairs, not the rounds' rule */
+	assert_int_equal(gd_ck_schedule(GD_CK_PAT_ALL_PAIRS, 8, 0, 5, &s), 0);
+	assert_int_equal(s.np, 5);
+	check_rounds(&s, 8, 0);
+	gd_ck_sched_free(&s);
+}
+
+/* Given pairs in any order (hosts: one pair; a custom list) are scheduled greedily. */
+static void given_pairs(void **state)
+{
+	static const int p[][2] = { { 0, 1 }, { 0, 2 }, { 1, 2 }, { 3, 4 } };
+	struct gd_ck_sched s;
+
+	(void)state;
+	assert_int_equal(gd_ck_schedule_pairs(p, 4, 5, 0, &s), 0);
+	assert_int_equal(s.nrounds, 3);
+	check_rounds(&s, 5, 0);
+	assert_int_equal(gd_ck_sched_round(&s, 0), 0);
+	assert_int_equal(gd_ck_sched_round(&s, 1), 0); /* { 3, 4 } joins round 0 */
+	assert_int_equal(s.pairs[1][0], 3);
+	gd_ck_sched_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(all_pairs_round_robin), cmocka_unit_test(ring_and_pairwise),
+		cmocka_unit_test(cap), cmocka_unit_test(given_pairs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
