@@ -1,0 +1,54 @@
+#!/bin/sh
+# gd_check's pairs between ranks over libfabric (tcp and shm) under mpirun on this host: the
+# pairs run in rounds of disjoint pairs (all-pairs over 4 ranks: 6 pairs in 3 rounds of 2;
+# --concurrency 1: 6 rounds of 1, the serial schedule), every pair measured and named once,
+# each by its ranks. A pair whose ranks never meet fails the test; it never passes.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/ports.sh"
+command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
+ldd "$GD_CHECK" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (--with-mpi)"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+test_ports
+# mpin N SPEC [gd_check options]
+mpin() {
+	n=$1 spec=$2
+	shift 2
+	timeout -k 5 240 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+		OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
+		mpirun --oversubscribe --bind-to none -np "$n" "$GD_CHECK" -p "$port" "$@" \
+		"$spec" >"$tmp/out" 2>"$tmp/err"
+}
+# pairs_seen: the "rankA(...)->rankB(...)" labels of the runs items, one per line, sorted
+pairs_seen() {
+	grep '^tests' "$tmp/out" | grep -o 'rank[0-9]*([^)]*)->rank[0-9]*([^)]*): runs' | sed 's/([^)]*)//g' | sort
+}
+# tcp in rounds, shm one pair at a time (each provider both ways would double the time)
+for prov in tcp shm; do
+	conc=; [ $prov = shm ] && conc="--concurrency 1"
+	printf 'version: 1\nfleet: {outlier: off}\ntests:\n  - {name: ap, op: write, fabric: ofi, provider: %s, size: 4K, iterations: 50, pairs: all-pairs}\n' \
+		"$prov" >"$tmp/ap.yaml"
+	# shellcheck disable=SC2086
+	mpin 4 "$tmp/ap.yaml" $conc
+	rc=$?
+	want='rank0->rank1: runs
+rank0->rank2: runs
+rank0->rank3: runs
+rank1->rank2: runs
+rank1->rank3: runs
+rank2->rank3: runs'
+	rounds="6 pair(s) in 3 round(s) of at most 2 at once"
+	[ $prov = shm ] && rounds="6 pair(s) in 6 round(s) of at most 1 at once"
+	if [ $rc -eq 0 ] && [ "$(pairs_seen)" = "$want" ] && grep -q "ap: $rounds" "$tmp/out"; then
+		ok "$prov: all-pairs over 4 ranks${conc:+ ($conc)}: $rounds, each pair once"
+	else
+		fail "$prov: all-pairs over 4 ranks ${conc:+($conc)}: exit $rc"; cat "$tmp/out" "$tmp/err"
+	fi
+done
+# a provider that no rank has: every pair fails, the test is not green
+printf 'version: 1\ntests:\n  - {name: ap, op: write, fabric: ofi, provider: efa, size: 4K, iterations: 50, pairs: ring}\n' >"$tmp/efa.yaml"
+mpin 2 "$tmp/efa.yaml"
+rc=$?
+[ $rc -ne 0 ] && ok "a provider no rank has: exit $rc, not green" ||
+	{ fail "a provider no rank has: exit 0"; cat "$tmp/out" "$tmp/err"; }
+finish
