@@ -8,6 +8,7 @@
 # layout (a tmpfs, the freezer and the name=systemd hierarchies), as on a v1 host. Sourced, not a test.
 #   slurm_start DIR   write DIR/slurm.conf, export SLURM_CONF, start both daemons,
 #                     wait (deadline) until the node is idle; 0 or 1 (reason printed)
+#                     (lines in $SLURM_EXTRA_CONF, if set, are appended to slurm.conf)
 #   slurm_stop        end the two daemons this shell started (by pid)
 SLURM_CTLD_PID='' SLURM_D_PID='' SLURM_DIR='' SLURM_CGROUP_MOUNTED=''
 
@@ -67,7 +68,8 @@ slurm_start() {
 	cpus=$(nproc)
 	mkdir -p "$dir/state" "$dir/spool" || return 1
 	slurm_cgroup || return 1
-	slurm_conf "$dir" "$host" "$cpus" >"$dir/slurm.conf"
+	{ slurm_conf "$dir" "$host" "$cpus"; [ -z "${SLURM_EXTRA_CONF:-}" ] || printf '%s\n' "$SLURM_EXTRA_CONF"; } \
+		>"$dir/slurm.conf"
 	export SLURM_CONF=$dir/slurm.conf
 	slurmctld -D -i >"$dir/slurmctld.out" 2>&1 &
 	SLURM_CTLD_PID=$!
