@@ -224,8 +224,15 @@ int gd_ck_parse_rate(const char *s, double *gbps, char *why, size_t len);
 int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts *f, char *why,
 			   size_t len);
 
-/* A manifest's firmware pattern compiled to match a whole version: 0, or -EINVAL with why. */
+/* A manifest's firmware pattern compiled to match a whole version: 0, or -EINVAL with why.
+ * Its cost is bounded first (gd_ck_fw_pattern_cost): a spec's pattern is code. */
 int gd_ck_fw_regex(const char *pattern, regex_t *re, char *why, size_t len);
+/* The atoms regcomp would build from a pattern, each counted repetition copying its atom:
+ * more than GD_CK_FW_MAX_ATOMS, groups nested deeper than GD_CK_FW_MAX_GROUPS (-E2BIG) or a
+ * back-reference (-EINVAL) refused with why; else 0. */
+#define GD_CK_FW_MAX_ATOMS 256
+#define GD_CK_FW_MAX_GROUPS 16
+int gd_ck_fw_pattern_cost(const char *pattern, char *why, size_t len);
 
 /* SHA-256 of a buffer as 64 hex digits (FIPS 180-4). */
 void gd_ck_sha256_hex(const unsigned char *buf, size_t len, char out[65]);

@@ -134,6 +134,37 @@ static void values(void **state)
 			 -EINVAL);
 }
 
+/* A firmware pattern is code: its cost is bounded before regcomp takes memory for it. */
+static void fw_patterns(void **state)
+{
+	static const char *const good[] = { "28\\.39\\..*", "[0-9]+\\.[0-9]{2}\\.[0-9]{4}",
+					    "(20|22)\\.3[5-9]\\.[[:digit:]]{1,4}", "a{2}{3}",
+					    "(a{1,16}){1,16}" };
+	static const char *const bad[] = { "(a{1,30}){1,30}", "((a{1,9}){1,9}){1,9}", "x{,500}",
+					   "[]x]{300}", "(1)\\1", "a{99999999999999999999}",
+					   "((((((((((((((((((a))))))))))))))))))" };
+	const char *y = "manifest:\n  nic:\n    - name: m\n      firmware: "
+			"'((((((a{1,99}){1,99}){1,99}){1,99}){1,99}){1,99})'\n";
+	struct gd_ck_spec s;
+	char why[256], err[1024] = "";
+	regex_t re;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (gd_ck_fw_regex(good[i], &re, why, sizeof(why)))
+			fail_msg("'%s' refused: %s", good[i], why);
+		regfree(&re);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!gd_ck_fw_regex(bad[i], &re, why, sizeof(why))) {
+			regfree(&re);
+			fail_msg("'%s' compiled: its cost is not bounded", bad[i]);
+		}
+	assert_int_equal(parse(y, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.yaml:4:17: "));
+	assert_non_null(strstr(err, "atoms"));
+}
+
 static void sha256(void **state)
 {
 	char h[65];
@@ -222,7 +253,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(good_spec), cmocka_unit_test(bad_specs), cmocka_unit_test(values),
-		cmocka_unit_test(sha256), cmocka_unit_test(pairs), cmocka_unit_test(launcher_env),
+		cmocka_unit_test(sha256), cmocka_unit_test(fw_patterns), cmocka_unit_test(pairs),
+		cmocka_unit_test(launcher_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
