@@ -30,7 +30,6 @@ typedef gd_ck_key_fn key_fn;
 #define kind_name(...) gd_ck_ld_kind_name(__VA_ARGS__)
 #define scalar(...) gd_ck_ld_scalar(__VA_ARGS__)
 #define str_to(...) gd_ck_ld_str(__VA_ARGS__)
-#define int_to(...) gd_ck_ld_int(__VA_ARGS__)
 #define each_key(...) gd_ck_ld_each_key(__VA_ARGS__)
 #define find_key(...) gd_ck_ld_find(__VA_ARGS__)
 
@@ -107,7 +106,7 @@ static int topo_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return choice_to(l, v, "worst_gpu_nic_class", link_names, &t->worst_class);
 	if (!strcmp(key, "gpu_nic_same_numa"))
 		return bool_to(l, v, key, &t->same_numa);
-	ret = int_to(l, v, key, 0, 4096, &n);
+	ret = gd_ck_ld_key_int(l, v, "topology", key, &n);
 	if (ret)
 		return ret;
 	if (!strcmp(key, "gpus"))
@@ -122,9 +121,7 @@ static int topo_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 static int load_topology(struct ld *l, yaml_node_t *n)
 {
 	l->s->topo.given = true;
-	return each_key(l, n, "topology",
-			" gpus nics numa_nodes worst_gpu_nic_class gpu_nic_same_numa ", topo_key,
-			&l->s->topo);
+	return each_key(l, n, "topology", "topology", topo_key, &l->s->topo);
 }
 
 /* ---- devices ---- */
@@ -155,13 +152,13 @@ static int dev_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return ret;
 	}
 	if (!strcmp(key, "mtu")) {
-		ret = int_to(l, v, key, 256, 4096, &n);
-		if (!ret && (n & (n - 1)))
+		ret = gd_ck_ld_key_int(l, v, "device", key, &n);
+		if (ret && strstr(l->err, "the limit of"))
 			ret = fail(l, v, "mtu must be an IB MTU: 256, 512, 1024, 2048 or 4096");
 		d->mtu = (int)n;
 		return ret;
 	}
-	ret = int_to(l, v, key, !strcmp(key, "port") ? 1 : 0, 255, &n);
+	ret = gd_ck_ld_key_int(l, v, "device", key, &n);
 	if (!strcmp(key, "port"))
 		d->port = (int)n;
 	else
@@ -191,8 +188,7 @@ static int load_devices(struct ld *l, yaml_node_t *n)
 		d->bond_slaves_up = -1;
 		d->line = (int)e->start_mark.line + 1;
 		d->column = (int)e->start_mark.column + 1;
-		ret = each_key(l, e, "a device entry", " name port state min_rate mtu firmware "
-			       "gid_type bond_mode bond_slaves_up ", dev_key, d);
+		ret = each_key(l, e, "a device entry", "device", dev_key, d);
 		if (ret)
 			return ret;
 		if (!d->name[0])
@@ -231,7 +227,7 @@ static int doctor_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 
 static int load_doctor(struct ld *l, yaml_node_t *n)
 {
-	return each_key(l, n, "doctor", " must_pass ", doctor_key, NULL);
+	return each_key(l, n, "doctor", "doctor", doctor_key, NULL);
 }
 
 /* ---- tests ---- */
@@ -257,9 +253,11 @@ static int sweep_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
 			return ret;
 		if (gd_ck_parse_size(s, &b[i], why, sizeof(why)))
 			return fail(l, node(l, it[i]), "sweep: %s", why);
+		if (gd_ck_ld_in_range(l, node(l, it[i]), "test", "sweep", b[i], s, " bytes"))
+			return -EINVAL;
 	}
-	if (b[0] > b[1] || b[1] > (8u << 20))
-		return fail(l, v, "sweep [FIRST, LAST] needs FIRST <= LAST <= 8M");
+	if (b[0] > b[1])
+		return fail(l, v, "sweep [FIRST, LAST] needs FIRST <= LAST");
 	t->sweep_min = b[0];
 	t->sweep_max = b[1];
 	return 0;
@@ -379,8 +377,7 @@ static int expect_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 static int expect_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
 {
 	t->expect.given = true;
-	return each_key(l, v, "expect", " registration path staging initiator producer fabric "
-			"provider ", expect_key, &t->expect);
+	return each_key(l, v, "expect", "expect", expect_key, &t->expect);
 }
 
 static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t)
@@ -399,17 +396,17 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 	if (!strcmp(key, "initiator"))
 		return choice_str(l, v, key, init_names, t->initiator, sizeof(t->initiator));
 	if (!strcmp(key, "retries")) {
-		ret = int_to(l, v, key, 0, GD_CK_RETRIES_MAX, &n);
+		ret = gd_ck_ld_key_int(l, v, "test", key, &n);
 		t->retries = (int)n;
 		return ret;
 	}
 	if (!strcmp(key, "qps")) {
-		ret = int_to(l, v, key, 1, 16384, &n);
+		ret = gd_ck_ld_key_int(l, v, "test", key, &n);
 		t->qps = (uint32_t)n;
 		return ret;
 	}
 	if (!strcmp(key, "iterations")) {
-		ret = int_to(l, v, key, 5, 1000000000L, &n);
+		ret = gd_ck_ld_key_int(l, v, "test", key, &n);
 		t->iters = (uint64_t)n;
 		return ret;
 	}
@@ -419,17 +416,20 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 	ret = gd_ck_parse_fabric_key(key, s, &t->fab, why, sizeof(why));
 	if (ret <= 0)
 		return ret ? fail(l, v, "%s", why) : 0;
-	if (!strcmp(key, "size") && gd_ck_parse_size(s, &t->size, why, sizeof(why)))
-		return fail(l, v, "size: %s", why);
-	if (!strcmp(key, "duration") && gd_ck_parse_seconds(s, &t->duration_s, why, sizeof(why)))
-		return fail(l, v, "duration: %s", why);
+	if (!strcmp(key, "size"))
+		return gd_ck_parse_size(s, &t->size, why, sizeof(why)) ?
+		       fail(l, v, "size: %s", why) :
+		       gd_ck_ld_in_range(l, v, "test", key, t->size, s, " bytes");
+	if (!strcmp(key, "duration"))
+		return gd_ck_parse_seconds(s, &t->duration_s, why, sizeof(why)) ?
+		       fail(l, v, "duration: %s", why) :
+		       gd_ck_ld_in_range(l, v, "test", key, t->duration_s, s, " s");
 	if (!strcmp(key, "rung") && gd_ck_parse_rung(s, &t->rung, why, sizeof(why)))
 		return fail(l, v, "%s", why);
 	if (!strcmp(key, "min_slave_share")) {
-		char *end;
-		double pct = strtod(s, &end);
+		double pct;
 
-		if (end == s || strcmp(end, "%") || !(pct >= 0 && pct <= 100))
+		if (gd_ck_parse_percent(s, &pct) || !(pct >= 0 && pct <= 100))
 			return fail(l, v, "min_slave_share must be a percentage "
 				    "from 0 to 100, e.g. '10%%'");
 		t->min_slave_share = pct;
@@ -509,6 +509,9 @@ static const char *expect_conflict(const struct gd_ck_test *t, const char **key)
 		  "registers GPU memory: add 'memory: gpu' (host memory registers as host)" },
 		{ "staging", e->staging == 1 && t->memory != GD_CK_MEM_GPU,
 		  "is GPU data through host memory: add 'memory: gpu'" },
+		{ "path", e->path >= 0 && t->memory != GD_CK_MEM_GPU,
+		  "is the class of the path from a GPU to its NIC: a host-memory run has none; "
+		  "add 'memory: gpu' (fabric verbs) or drop it" },
 		{ "producer", e->producer[0] && strcmp(t->initiator, "proxy"),
 		  "is the proxy's: add 'initiator: proxy'" },
 		{ "initiator", e->initiator[0] && strcmp(e->initiator, t->initiator),
@@ -579,17 +582,14 @@ static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	t->retries = -1;
 	t->expect.path = t->expect.staging = -1;
 	snprintf(t->initiator, sizeof(t->initiator), "cpu");
-	ret = each_key(l, n, "a test", " name op type check size sweep duration iterations qps "
-		       "memory initiator device pairs thresholds min_slave_share fabric provider domain "
-		       "endpoint rung retries expect ", test_key, t);
+	ret = each_key(l, n, "a test", "test", test_key, t);
 	if (ret)
 		return ret;
 	if (!t->name[0])
 		return fail(l, n, "a test needs a name");
 	th = find_key(l, n, "thresholds");
 	if (th) {
-		ret = each_key(l, th, "thresholds", " min_bw min_peak_bw min_msg_rate max_lat "
-			       "max_lat_p99 ", thresh_key, t);
+		ret = each_key(l, th, "thresholds", "thresholds", thresh_key, t);
 		if (ret)
 			return ret;
 	}
@@ -633,11 +633,11 @@ static int top_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 	int ret;
 
 	if (!strcmp(key, "version")) {
-		ret = int_to(l, v, "version", 1, 1, &n);
+		ret = gd_ck_ld_key_int(l, v, "spec", key, &n);
 		return ret;
 	}
 	if (!strcmp(key, "retries")) {
-		ret = int_to(l, v, "retries", 0, GD_CK_RETRIES_MAX, &n);
+		ret = gd_ck_ld_key_int(l, v, "spec", key, &n);
 		l->s->retries = (int)n;
 		return ret;
 	}
@@ -739,9 +739,7 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 		ret = fail(&l, NULL, "the spec is empty; 'gd_check --example' prints one for "
 			   "this machine");
 	else
-		ret = each_key(&l, root, "the spec",
-			       " version name include retries topology devices doctor tests fleet manifest ",
-			       top_key, NULL);
+		ret = each_key(&l, root, "the spec", "spec", top_key, NULL);
 	yaml_document_delete(&l.doc);
 	yaml_parser_delete(&p);
 	if (ret)

@@ -220,6 +220,8 @@ int gd_ck_parse_seconds(const char *s, uint32_t *sec, char *why, size_t len);
 int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_threshold *t,
 			  char *why, size_t len);
 int gd_ck_parse_rate(const char *s, double *gbps, char *why, size_t len);
+/* "N%" (a decimal number, no blanks inside): 0 or -EINVAL. */
+int gd_ck_parse_percent(const char *s, double *pct);
 /* A test's fabric key (fabric, provider, domain, endpoint) into f: 0, -EINVAL, 1 not one. */
 int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts *f, char *why,
 			   size_t len);
@@ -233,6 +235,46 @@ int gd_ck_fw_regex(const char *pattern, regex_t *re, char *why, size_t len);
 #define GD_CK_FW_MAX_ATOMS 256
 #define GD_CK_FW_MAX_GROUPS 16
 int gd_ck_fw_pattern_cost(const char *pattern, char *why, size_t len);
+
+/*
+ * The spec's keys (spec_keys.c), one table: the loader's sections take their keys from it and
+ * every numeric key carries the limits of the component its value feeds, from that
+ * component's code (the engine's parameter list, gd_matched_params, when it becomes a gd_*
+ * option). tests/unit/test_check_spec.c walks it.
+ */
+enum gd_ck_key_kind {
+	GD_CK_KEY_TEXT,		/* a name or a choice */
+	GD_CK_KEY_SECTION,	/* a mapping or list of its own keys */
+	GD_CK_KEY_INT,		/* a whole number */
+	GD_CK_KEY_SIZE,		/* bytes, or K, M, G */
+	GD_CK_KEY_SWEEP,	/* [FIRST, LAST], two sizes */
+	GD_CK_KEY_SECONDS,	/* whole seconds, s, m */
+	GD_CK_KEY_PERCENT,	/* N% */
+	GD_CK_KEY_BW,		/* Gb/s ... (or % line, % pcie for thresholds) */
+	GD_CK_KEY_LAT,		/* us, ns, ms */
+	GD_CK_KEY_RATE,		/* Mpps, Kpps, pps */
+};
+struct gd_ck_key {
+	const char *section, *key;	/* "test", "size" */
+	enum gd_ck_key_kind kind;
+	const char *owner;		/* whose limits min and max are ("gd_check's attempts") */
+	size_t param;			/* GD_PARAM(member) of the engine's list, or (size_t)-1 */
+	uint64_t min, max;		/* the owner's limits when param is (size_t)-1 */
+};
+/* gd_check's own limits, for the values only gd_check uses. */
+#define GD_CK_MAX_COUNT 4096		/* GPUs, NICs, NUMA nodes a spec may expect */
+#define GD_CK_MAX_NUMA 4095		/* a NUMA node's number */
+#define GD_CK_MAX_BOND_SLAVES 255
+#define GD_CK_MAX_DURATION_S 86400	/* a timed test: below gd_ck_deadline_s's cap of a week */
+const struct gd_ck_key *gd_ck_keys(size_t *n);
+const struct gd_ck_key *gd_ck_key_find(const char *section, const char *key);
+/* " a b c" of a section, for messages. */
+void gd_ck_key_list(const char *section, char *buf, size_t len);
+/* A numeric key's limits, and whose they are in words ("the engine's -s/--size"). */
+void gd_ck_key_limits(const struct gd_ck_key *k, uint64_t *min, uint64_t *max, char *who,
+		      size_t wlen);
+/* v within the key's limits (and the engine's further rule, e.g. -m a power of two). */
+bool gd_ck_key_valid(const struct gd_ck_key *k, uint64_t v);
 
 /* SHA-256 of a buffer as 64 hex digits (FIPS 180-4). */
 void gd_ck_sha256_hex(const unsigned char *buf, size_t len, char out[65]);

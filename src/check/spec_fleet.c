@@ -16,7 +16,6 @@
 static int percent_to(struct gd_ck_ld *l, yaml_node_t *v, const char *what, double *out)
 {
 	const char *s;
-	char *end;
 	double pct;
 	int ret = gd_ck_ld_scalar(l, v, what, &s);
 
@@ -26,8 +25,7 @@ static int percent_to(struct gd_ck_ld *l, yaml_node_t *v, const char *what, doub
 		*out = 0;
 		return 0;
 	}
-	pct = strtod(s, &end);
-	if (end == s || strcmp(end, "%") || !(pct > 0 && pct < 100))
+	if (gd_ck_parse_percent(s, &pct) || !(pct > 0 && pct < 100))
 		return gd_ck_ld_fail(l, v, "%s must be a percentage above 0 and below 100, e.g. "
 				     "'10%%' (or off), not '%s'", what, s);
 	*out = pct;
@@ -44,7 +42,7 @@ static int fleet_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, void *
 int gd_ck_load_fleet(struct gd_ck_ld *l, yaml_node_t *n)
 {
 	l->s->fleet_given = true;
-	return gd_ck_ld_each_key(l, n, "fleet", " outlier ", fleet_key, NULL);
+	return gd_ck_ld_each_key(l, n, "fleet", "fleet", fleet_key, NULL);
 }
 
 int gd_ck_all_nics_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t)

@@ -152,10 +152,11 @@ int gd_ck_fw_regex(const char *pattern, regex_t *re, char *why, size_t len)
 	return 0;
 }
 
-static int numa_to(struct gd_ck_ld *l, yaml_node_t *v, char *buf, size_t len)
+static int numa_to(struct gd_ck_ld *l, yaml_node_t *v, const char *section, char *buf,
+		   size_t len)
 {
 	long n;
-	int ret = gd_ck_ld_int(l, v, "numa", 0, 4095, &n);
+	int ret = gd_ck_ld_key_int(l, v, section, "numa", &n);
 
 	if (!ret)
 		snprintf(buf, len, "%ld", n);
@@ -173,9 +174,9 @@ static int nic_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, void *ct
 	if (!strcmp(key, "name"))
 		return gd_ck_ld_str(l, v, "name", d->name, sizeof(d->name));
 	if (!strcmp(key, "numa"))
-		return numa_to(l, v, d->numa, sizeof(d->numa));
+		return numa_to(l, v, "manifest nic", d->numa, sizeof(d->numa));
 	if (!strcmp(key, "port")) {
-		ret = gd_ck_ld_int(l, v, "port", 1, 255, &n);
+		ret = gd_ck_ld_key_int(l, v, "manifest nic", "port", &n);
 		d->port = (int)n;
 		return ret;
 	}
@@ -206,11 +207,11 @@ static int gpu_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, void *ct
 
 	if (!strcmp(key, "busid"))
 		return gd_ck_ld_str(l, v, "busid", g->busid, sizeof(g->busid));
-	return numa_to(l, v, g->numa, sizeof(g->numa));
+	return numa_to(l, v, "manifest gpu", g->numa, sizeof(g->numa));
 }
 
 /* A list of entries, each a mapping of known keys; *n entries of size sz in *out. */
-static int entries(struct gd_ck_ld *l, yaml_node_t *v, const char *what, const char *known,
+static int entries(struct gd_ck_ld *l, yaml_node_t *v, const char *what, const char *section,
 		   gd_ck_key_fn fn, void **out, size_t *n, size_t sz)
 {
 	size_t cnt;
@@ -232,7 +233,7 @@ static int entries(struct gd_ck_ld *l, yaml_node_t *v, const char *what, const c
 
 		at[0] = (int)e->start_mark.line + 1;
 		at[1] = (int)e->start_mark.column + 1;
-		if ((ret = gd_ck_ld_each_key(l, e, what, known, fn, ent)))
+		if ((ret = gd_ck_ld_each_key(l, e, what, section, fn, ent)))
 			return ret;
 	}
 	return 0;
@@ -245,7 +246,7 @@ static int manifest_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, voi
 	int ret;
 
 	if (!strcmp(key, "nic")) {
-		ret = entries(l, v, "a manifest nic", " name port firmware rate numa ", nic_key,
+		ret = entries(l, v, "a manifest nic", "manifest nic", nic_key,
 			      (void **)&mf->nic, &mf->nnic, sizeof(*mf->nic));
 		for (size_t i = 0; !ret && i < mf->nnic; i++) {
 			if (!mf->nic[i].port)
@@ -256,14 +257,14 @@ static int manifest_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, voi
 		return ret;
 	}
 	if (!strcmp(key, "gpu")) {
-		ret = entries(l, v, "a manifest gpu", " busid numa ", gpu_key, (void **)&mf->gpu,
+		ret = entries(l, v, "a manifest gpu", "manifest gpu", gpu_key, (void **)&mf->gpu,
 			      &mf->ngpu, sizeof(*mf->gpu));
 		for (size_t i = 0; !ret && i < mf->ngpu; i++)
 			if (!mf->gpu[i].busid[0])
 				ret = gd_ck_ld_fail(l, v, "a manifest gpu entry needs a busid");
 		return ret;
 	}
-	ret = gd_ck_ld_int(l, v, key, 0, 4096, &n);
+	ret = gd_ck_ld_key_int(l, v, "manifest", key, &n);
 	if (!strcmp(key, "gpus"))
 		mf->gpus = (int)n;
 	else
@@ -274,6 +275,6 @@ static int manifest_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, voi
 int gd_ck_load_manifest(struct gd_ck_ld *l, yaml_node_t *n)
 {
 	l->s->manifest.given = true;
-	return gd_ck_ld_each_key(l, n, "manifest", " gpus nics nic gpu ", manifest_key,
+	return gd_ck_ld_each_key(l, n, "manifest", "manifest", manifest_key,
 				 &l->s->manifest);
 }

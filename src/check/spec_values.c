@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,18 +44,40 @@ const char *gd_ck_pattern_name(enum gd_ck_pattern p)
 	return p <= GD_CK_PAT_ALL_PAIRS ? n[p] : "?";
 }
 
-/* A finite non-negative number followed by optional blanks; *end at the unit. */
+/* Decimal digits, an optional fraction and exponent: the length, 0 when none. strtod would
+ * also take hex ("0x1p3"), "inf" and "nan", which no message offers. */
+static size_t decimal_len(const char *s)
+{
+	size_t n = strspn(s, "0123456789"), f = 0;
+
+	if (s[n] == '.')
+		f = strspn(s + n + 1, "0123456789") + 1;
+	if (!n && f <= 1)
+		return 0;
+	n += f;
+	if (s[n] == 'e' || s[n] == 'E') {
+		size_t e = s[n + 1] == '+' || s[n + 1] == '-' ? 2 : 1;
+		size_t d = strspn(s + n + e, "0123456789");
+
+		if (d)
+			n += e + d;
+	}
+	return n;
+}
+
+/* A finite non-negative decimal number followed by optional blanks; *end at the unit. */
 static int number(const char *s, double *v, const char **end)
 {
 	char *e;
+	size_t n;
 
 	while (isspace((unsigned char)*s))
 		s++;
-	if (!isdigit((unsigned char)*s) && *s != '.')
+	if (!(n = decimal_len(s)))
 		return -EINVAL;
 	errno = 0;
 	*v = strtod(s, &e);
-	if (errno || e == s || !isfinite(*v) || *v < 0)
+	if (errno || e != s + n || !isfinite(*v) || *v < 0)
 		return -EINVAL;
 	while (isspace((unsigned char)*e))
 		e++;
@@ -90,10 +113,11 @@ int gd_ck_parse_size(const char *s, uint64_t *bytes, char *why, size_t len)
 	const char *end;
 	double v, f;
 
-	if (number(s, &v, &end) || unit_factor(end, u, &f) || v * f < 1 || v * f > (1ull << 32) ||
+	/* the range is the key's (the engine's -s: gd_ck_ld_in_range); here what fits a u64 */
+	if (number(s, &v, &end) || unit_factor(end, u, &f) || v * f < 1 || v * f > 0x1p62 ||
 	    v * f != floor(v * f)) {
-		snprintf(why, len, "'%s' is not a size: write bytes or K, M, G (powers of two), "
-			 "e.g. 64K, from 1 byte to 4G", s);
+		snprintf(why, len, "'%s' is not a size: write whole bytes or K, M, G (powers of "
+			 "two), e.g. 64K", s);
 		return -EINVAL;
 	}
 	*bytes = (uint64_t)(v * f);
@@ -107,10 +131,10 @@ int gd_ck_parse_seconds(const char *s, uint32_t *sec, char *why, size_t len)
 	const char *end;
 	double v, f;
 
-	if (number(s, &v, &end) || unit_factor(end, u, &f) || v * f < 1 || v * f > 86400 ||
+	/* the range is the key's (gd_ck_ld_in_range); here what fits a u32 */
+	if (number(s, &v, &end) || unit_factor(end, u, &f) || v * f < 1 || v * f > UINT32_MAX ||
 	    v * f != floor(v * f)) {
-		snprintf(why, len, "'%s' is not a duration: write whole seconds, e.g. 5s or 2m "
-			 "(1 s to 24 h)", s);
+		snprintf(why, len, "'%s' is not a duration: write whole seconds, e.g. 5s or 2m", s);
 		return -EINVAL;
 	}
 	*sec = (uint32_t)(v * f);
@@ -131,8 +155,19 @@ int gd_ck_parse_rate(const char *s, double *gbps, char *why, size_t len)
 			 "Tb/s, GB/s), e.g. 100 Gb/s", s);
 		return -EINVAL;
 	}
+	if (!isfinite(v * f)) {
+		snprintf(why, len, "'%s' is beyond a double in Gb/s: write a real rate", s);
+		return -EINVAL;
+	}
 	*gbps = v * f;
 	return 0;
+}
+
+int gd_ck_parse_percent(const char *s, double *pct)
+{
+	const char *end;
+
+	return number(s, pct, &end) || strcmp(end, "%") ? -EINVAL : 0;
 }
 
 /* "90% line" / "75% pcie" */
@@ -188,6 +223,11 @@ int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_thres
 		goto bad;
 	t->kind = GD_CK_ABS;
 	t->value *= f;
+	if (!isfinite(t->value)) { /* 1e308 ms: infinite us would always pass */
+		snprintf(why, len, "'%s' is beyond a double in %s: write a real limit", s,
+			 gd_ck_metric_unit(m));
+		return -EINVAL;
+	}
 	return 0;
 bad:
 	if (m == GD_CK_MSG_RATE)

@@ -2,6 +2,7 @@
 /* gd_check's spec loader and value parsers: good specs, bad ones with their positions, SHA-256. */
 #include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -165,6 +166,123 @@ static void fw_patterns(void **state)
 	assert_non_null(strstr(err, "atoms"));
 }
 
+/* Where a key of each section goes in a spec; the test spec at the key's limits. */
+static int load_key(const struct gd_ck_key *k, const char *value, char *err, size_t len)
+{
+	static const struct {
+		const char *section, *fmt;
+	} ctx[] = {
+		{ "spec", "%s: %s\n" },
+		{ "topology", "topology: {%s: %s}\n" },
+		{ "device", "devices:\n  - {name: d, %s: %s}\n" },
+		{ "doctor", "doctor: {%s: %s}\n" },
+		{ "test", "tests:\n  - {name: t, op: write, check: bond-balance, %s: %s}\n" },
+		{ "thresholds", "tests:\n  - {name: t, op: write, thresholds: {%s: %s}}\n" },
+		{ "expect", "tests:\n  - {name: t, op: write, expect: {%s: %s}}\n" },
+		{ "fleet", "fleet: {%s: %s}\n" },
+		{ "manifest", "manifest: {%s: %s}\n" },
+		{ "manifest nic", "manifest: {nic: [{name: m, %s: %s}]}\n" },
+		{ "manifest gpu", "manifest: {gpu: [{busid: '0000:18:00.0', %s: %s}]}\n" },
+	};
+	const char *lat = "tests:\n  - {name: t, type: lat, thresholds: {%s: %s}}\n";
+	struct gd_ck_spec s;
+	char y[512];
+	int ret;
+
+	for (size_t i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
+		if (strcmp(ctx[i].section, k->section))
+			continue;
+		snprintf(y, sizeof(y), k->kind == GD_CK_KEY_LAT ? lat : ctx[i].fmt, k->key, value);
+		err[0] = 0;
+		ret = parse(y, &s, err, len);
+		if (!ret)
+			gd_ck_spec_free(&s);
+		return ret;
+	}
+	fail_msg("section '%s' of the key table has no place in this test: add it", k->section);
+	return -1;
+}
+
+static void key_accepts(const struct gd_ck_key *k, const char *value, bool ok)
+{
+	char err[1024];
+	int ret = load_key(k, value, err, sizeof(err));
+
+	if (ok && ret)
+		fail_msg("%s %s: '%s' refused: %s", k->section, k->key, value, err);
+	if (!ok && ret != -EINVAL)
+		fail_msg("%s %s: '%s' loaded (%d)", k->section, k->key, value, ret);
+	if (!ok && !strstr(err, "t.yaml:"))
+		fail_msg("%s %s: '%s': no position in '%s'", k->section, k->key, value, err);
+}
+
+/* A whole-number key at its limits: the limit loads, one past it is refused. */
+static void key_limits(const struct gd_ck_key *k)
+{
+	const struct gd_param *p = k->param == (size_t)-1 ? NULL : gd_param_find(k->param);
+	uint64_t min, max;
+	char who[96], v[64];
+
+	gd_ck_key_limits(k, &min, &max, who, sizeof(who));
+	if (k->param != (size_t)-1) { /* the engine's parameter list has it: its limits */
+		assert_non_null(p);
+		assert_true(min == (p->umin > p->min ? p->umin : p->min) && max == p->max);
+	}
+	assert_true(min <= max);
+	snprintf(v, sizeof(v), k->kind == GD_CK_KEY_SWEEP ? "[1, %llu]" : "%llu",
+		 (unsigned long long)max);
+	key_accepts(k, v, true);
+	snprintf(v, sizeof(v), k->kind == GD_CK_KEY_SWEEP ? "[1, %llu]" : "%llu",
+		 (unsigned long long)max + 1);
+	key_accepts(k, v, false);
+	snprintf(v, sizeof(v), k->kind == GD_CK_KEY_SWEEP ? "[%llu, %llu]" : "%llu",
+		 (unsigned long long)min, (unsigned long long)min);
+	key_accepts(k, v, true);
+	if (min) {
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)min - 1);
+		key_accepts(k, k->kind == GD_CK_KEY_SWEEP ? "[0, 1]" : v, false);
+	}
+}
+
+/* Every key of the loader's table (a key added there is walked here): numbers at the limits of
+ * the component they feed, reals refused when not finite after their unit or written in hex. */
+static void every_key(void **state)
+{
+	static const struct {
+		enum gd_ck_key_kind kind;
+		const char *good, *inf, *hex;
+	} real[] = {
+		{ GD_CK_KEY_PERCENT, "50%", "101%", "0x10%" },
+		{ GD_CK_KEY_BW, "1 Gb/s", "1e308 Tb/s", "0x1p3 Gb/s" },
+		{ GD_CK_KEY_LAT, "1 us", "1e308 ms", "0x1p3 us" },
+		{ GD_CK_KEY_RATE, "1 Mpps", "2e308 Mpps", "0x1p3 Mpps" },
+	};
+	size_t n, walked = 0;
+	const struct gd_ck_key *keys = gd_ck_keys(&n);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		const struct gd_ck_key *k = &keys[i];
+
+		if (k->kind == GD_CK_KEY_TEXT || k->kind == GD_CK_KEY_SECTION) {
+			load_key(k, "x", (char[1024]){ 0 }, 1024); /* its section has a place */
+			continue;
+		}
+		walked++;
+		if (k->kind <= GD_CK_KEY_SECONDS) {
+			key_limits(k);
+			continue;
+		}
+		for (size_t j = 0; j < sizeof(real) / sizeof(real[0]); j++)
+			if (real[j].kind == k->kind) {
+				key_accepts(k, real[j].good, true);
+				key_accepts(k, real[j].inf, false);
+				key_accepts(k, real[j].hex, false);
+			}
+	}
+	assert_true(walked >= 20);
+}
+
 static void sha256(void **state)
 {
 	char h[65];
@@ -253,7 +371,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(good_spec), cmocka_unit_test(bad_specs), cmocka_unit_test(values),
-		cmocka_unit_test(sha256), cmocka_unit_test(fw_patterns), cmocka_unit_test(pairs),
+		cmocka_unit_test(sha256), cmocka_unit_test(fw_patterns), cmocka_unit_test(every_key),
+		cmocka_unit_test(pairs),
 		cmocka_unit_test(launcher_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
