@@ -281,7 +281,8 @@ static int thresh_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return fail(l, v, "%s: %s", key, why);
 	if (t->kind == GD_KIND_LAT && gd_ck_metric_is_min(m))
 		return fail(l, v, "%s needs a bandwidth test (type: bw); a latency test has "
-			    "max_lat and max_lat_p99", key);
+			    "max_lat (the median), max_lat_avg, max_lat_p50, max_lat_p99, "
+			    "max_lat_p999 and max_lat_max", key);
 	if (t->kind == GD_KIND_BW && !gd_ck_metric_is_min(m))
 		return fail(l, v, "%s needs a latency test (type: lat)", key);
 	t->nth++;

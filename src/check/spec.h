@@ -35,8 +35,12 @@ enum gd_ck_metric {
 	GD_CK_BW_AVG,	/* min_bw: average bandwidth */
 	GD_CK_BW_PEAK,	/* min_peak_bw */
 	GD_CK_MSG_RATE,	/* min_msg_rate */
-	GD_CK_LAT_AVG,	/* max_lat */
+	GD_CK_LAT,	/* max_lat: the median, as perftest users quote latency */
+	GD_CK_LAT_AVG,	/* max_lat_avg: the mean */
+	GD_CK_LAT_P50,	/* max_lat_p50: the median, named */
 	GD_CK_LAT_P99,	/* max_lat_p99 */
+	GD_CK_LAT_P999,	/* max_lat_p999 */
+	GD_CK_LAT_MAX,	/* max_lat_max: the largest sample */
 	GD_CK_NMETRIC
 };
 /* How its value is given. */
@@ -203,6 +207,7 @@ void gd_ck_spec_free(struct gd_ck_spec *spec);
 /* Names for reports and JSON. */
 const char *gd_ck_metric_name(enum gd_ck_metric m);	/* "min_bw" */
 const char *gd_ck_metric_unit(enum gd_ck_metric m);	/* "Gb/s" */
+const char *gd_ck_metric_stat(enum gd_ck_metric m);	/* "p50 latency", "average bandwidth" */
 const char *gd_ck_pairs_name(enum gd_ck_pairs p);	/* "each-nic-loopback" */
 const char *gd_ck_pattern_name(enum gd_ck_pattern p);	/* "pairwise" */
 const char *gd_ck_rung_name(int rung);			/* "devices" */

@@ -12,9 +12,21 @@
 #include "spec.h"
 
 static const char *const metric_names[GD_CK_NMETRIC] = {
-	"min_bw", "min_peak_bw", "min_msg_rate", "max_lat", "max_lat_p99",
+	"min_bw", "min_peak_bw", "min_msg_rate", "max_lat", "max_lat_avg", "max_lat_p50",
+	"max_lat_p99", "max_lat_p999", "max_lat_max",
 };
-static const char *const metric_units[GD_CK_NMETRIC] = { "Gb/s", "Gb/s", "Mpps", "us", "us" };
+static const char *const metric_units[GD_CK_NMETRIC] = { "Gb/s", "Gb/s", "Mpps", "us", "us",
+							 "us", "us", "us", "us" };
+/* What each compares, in the judge's words: the plain max_lat is the median. */
+static const char *const metric_stats[GD_CK_NMETRIC] = {
+	"average bandwidth", "peak bandwidth", "message rate", "p50 latency", "average latency",
+	"p50 latency", "p99 latency", "p99.9 latency", "maximum latency",
+};
+
+const char *gd_ck_metric_stat(enum gd_ck_metric m)
+{
+	return m < GD_CK_NMETRIC ? metric_stats[m] : "?";
+}
 
 const char *gd_ck_metric_name(enum gd_ck_metric m)
 {
@@ -197,7 +209,8 @@ int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_thres
 					   { "ms", 1e3 }, { NULL, 0 } };
 	static const struct unit rate[] = { { "Mpps", 1 }, { "Kpps", 1e-3 }, { "pps", 1e-6 },
 					    { NULL, 0 } };
-	const struct unit *units = m == GD_CK_MSG_RATE ? rate : m >= GD_CK_LAT_AVG ? lat : bw_units;
+	const struct unit *units = m == GD_CK_MSG_RATE ? rate : !gd_ck_metric_is_min(m) ? lat :
+				   bw_units;
 	const char *end;
 	double f;
 	int ret;
@@ -233,7 +246,7 @@ bad:
 	if (m == GD_CK_MSG_RATE)
 		snprintf(why, len, "'%s' is not a message rate: write a number and Mpps (or "
 			 "Kpps, pps), e.g. 1.5 Mpps", s);
-	else if (m >= GD_CK_LAT_AVG)
+	else if (!gd_ck_metric_is_min(m))
 		snprintf(why, len, "'%s' is not a latency: write a number and us (or ns, ms), "
 			 "e.g. 5 us", s);
 	else
