@@ -18,6 +18,7 @@
 #include "readfile.h"
 
 #include "spec_int.h"
+#include "log.h"
 
 /* struct ld is spec_int.h's struct gd_ck_ld, shared with spec_fleet.c */
 #define ld gd_ck_ld
@@ -32,6 +33,8 @@ typedef gd_ck_key_fn key_fn;
 #define str_to(...) gd_ck_ld_str(__VA_ARGS__)
 #define each_key(...) gd_ck_ld_each_key(__VA_ARGS__)
 #define find_key(...) gd_ck_ld_find(__VA_ARGS__)
+/* an input value in a message: at most 64 bytes of it, escaped (log.h) */
+#define Q(s) gd_excerpt(s)
 
 
 /* At a node's start (NULL: the file's start): gd_ck_ld_fail, below. */
@@ -54,7 +57,7 @@ static int bool_to(struct ld *l, yaml_node_t *n, const char *what, bool *out)
 	else if (!strcmp(v, "false") || !strcmp(v, "no"))
 		*out = false;
 	else
-		return fail(l, n, "%s must be true or false, not '%s'", what, v);
+		return fail(l, n, "%s must be true or false, not '%s'", what, Q(v));
 	return 0;
 }
 
@@ -76,7 +79,7 @@ static int choice_to(struct ld *l, yaml_node_t *n, const char *what, const char 
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
 			 choices[i]);
 	}
-	return fail(l, n, "%s '%s' is not known: use one of %s", what, v, list);
+	return fail(l, n, "%s '%s' is not known: use one of %s", what, Q(v), list);
 }
 
 /* One of choices, copied into buf. */
@@ -481,7 +484,7 @@ static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 {
 	if (t->fab.fabric == GD_FABRIC_VERBS && t->fab.given)
 		return fail(l, n, "test '%s': provider, domain and endpoint choose libfabric: write "
-			    "fabric: ofi (or drop them for verbs)", t->name);
+			    "fabric: ofi (or drop them for verbs)", Q(t->name));
 	if (t->fab.given && t->fab.fabric == GD_FABRIC_AUTO) {
 		t->fab.fabric = GD_FABRIC_OFI;
 		snprintf(t->fab.why, sizeof(t->fab.why), "the spec's provider/domain/endpoint");
@@ -491,7 +494,7 @@ static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 					       t->memory != GD_CK_MEM_HOST || t->bond_balance))
 		return fail(l, n, "test '%s': fabric ofi runs a host-memory loopback with the cpu "
 			    "initiator in this version: drop device, initiator, memory, pairs and "
-			    "check", t->name);
+			    "check", Q(t->name));
 	return 0;
 }
 
@@ -542,7 +545,7 @@ static int expect_rules(struct ld *l, yaml_node_t *n, const struct gd_ck_test *t
 	if (!why)
 		return 0;
 	v = e && e->type == YAML_MAPPING_NODE ? find_key(l, e, key) : NULL;
-	return fail(l, v ? v : n, "test '%s': expect %s %s", t->name, key, why);
+	return fail(l, v ? v : n, "test '%s': expect %s %s", Q(t->name), key, why);
 }
 
 static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
@@ -550,24 +553,24 @@ static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	yaml_node_t *v;
 
 	if (t->size && t->sweep_min)
-		return fail(l, n, "test '%s' has both size and sweep: give one", t->name);
+		return fail(l, n, "test '%s' has both size and sweep: give one", Q(t->name));
 	if (t->duration_s && t->iters)
-		return fail(l, n, "test '%s' has both duration and iterations: give one", t->name);
+		return fail(l, n, "test '%s' has both duration and iterations: give one", Q(t->name));
 	if (t->op == GD_OP_ATOMIC && (((v = find_key(l, n, "size")) && t->size != 8) ||
 				      (v = find_key(l, n, "sweep"))))
 		return fail(l, v, "test '%s': atomics move 8 bytes; leave size and sweep out",
-			    t->name);
+			    Q(t->name));
 	if (t->bond_balance && t->kind != GD_KIND_BW)
-		return fail(l, n, "test '%s': bond-balance needs a bandwidth test", t->name);
+		return fail(l, n, "test '%s': bond-balance needs a bandwidth test", Q(t->name));
 	if (t->kind != GD_KIND_BW && (v = find_key(l, n, "qps")))
 		return fail(l, v, "test '%s': qps is for bandwidth tests (a latency test runs one "
-			    "QP); leave it out", t->name);
+			    "QP); leave it out", Q(t->name));
 	if (t->pairs == GD_CK_HOSTS && t->rung && t->rung != GD_CK_RUNG_NODES)
 		return fail(l, find_key(l, n, "rung"), "test '%s': a test between hosts is on rung 7 "
-			    "(nodes): drop its rung", t->name);
+			    "(nodes): drop its rung", Q(t->name));
 	if (!t->bond_balance && (v = find_key(l, n, "min_slave_share")))
 		return fail(l, v, "test '%s': min_slave_share is for 'check: bond-balance'; add "
-			    "that check or leave it out", t->name);
+			    "that check or leave it out", Q(t->name));
 	return fabric_rules(l, n, t) ?: expect_rules(l, n, t) ?: gd_ck_all_nics_rules(l, n, t);
 }
 
@@ -622,7 +625,7 @@ static int load_tests(struct ld *l, yaml_node_t *n)
 		for (size_t i = 0; i < s->ntests; i++)
 			if (!strcmp(s->tests[i].name, s->tests[s->ntests].name))
 				return fail(l, node(l, *it), "a second test named '%s': test "
-					    "names must be unique", s->tests[i].name);
+					    "names must be unique", Q(s->tests[i].name));
 		s->ntests++;
 	}
 	return 0;
@@ -676,14 +679,15 @@ static int syntax_error(struct ld *l, yaml_parser_t *p)
 /*
  * Before the document is built, from the parser's events: nesting deeper than a spec can
  * use is refused at once (libyaml's scanner is quadratic in the depth of flow collections:
- * 200,000 '[' took two minutes), and so is a second document, which the load would ignore.
+ * 200,000 '[' took two minutes), and so is a second document, which the load would ignore,
+ * and more nodes than a spec can use (a 14 MB list of 7 M scalars took 1.6 GB and 53 s).
  * Syntax errors are left to the load, which names them.
  */
 static int prescan(struct ld *l, const unsigned char *buf, size_t len)
 {
 	yaml_parser_t p;
 	yaml_event_t e;
-	int depth = 0, docs = 0, ret = 0;
+	int depth = 0, docs = 0, nodes = 0, ret = 0;
 
 	if (!yaml_parser_initialize(&p))
 		return -ENOMEM;
@@ -691,7 +695,13 @@ static int prescan(struct ld *l, const unsigned char *buf, size_t len)
 	while (!ret && yaml_parser_parse(&p, &e)) {
 		yaml_event_type_t t = e.type;
 
-		if ((t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) &&
+		if ((t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT ||
+		     t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) &&
+		    ++nodes > GD_CK_SPEC_MAX_NODES)
+			ret = fail_at(l, &e.start_mark, "more than %d values, lists and mappings: a spec "
+				      "needs a few thousand (the document would take about 100 bytes "
+				      "each)", GD_CK_SPEC_MAX_NODES);
+		else if ((t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) &&
 		    ++depth > GD_CK_SPEC_MAX_DEPTH)
 			ret = fail_at(l, &e.start_mark, "nested more than %d levels deep: a spec "
 				      "uses 5 at most (the spec, tests, a test, pairs, hosts)",

@@ -29,6 +29,9 @@
 /* Mappings and lists inside each other: a spec uses 5 at most (the spec, tests, a test,
  * pairs, hosts); deeper is refused before the document is built. */
 #define GD_CK_SPEC_MAX_DEPTH 16
+/* Values, lists and mappings (aliases counted): refused above this before the document, which
+ * takes ~100 bytes a node, is built. */
+#define GD_CK_SPEC_MAX_NODES 65536
 
 /* What a threshold compares. */
 enum gd_ck_metric {

@@ -26,12 +26,13 @@
 #include <string.h>
 
 #include "spec_int.h"
+#include "log.h"
 
 /*
  * A pattern from a spec is code: its cost is bounded before regcomp sees it. glibc's regcomp
  * copies a repeated atom once per count ('(a{1,99}){1,99}' is 9,801 atoms; a 132-byte spec
- * of such nested counts grew gd_check -n to 23 GB), so the atoms after every copy are counted, each level of nesting multiplying,
- * and more than GD_CK_FW_MAX_ATOMS is refused. Back-references (\1 to \9) are refused: they
+ * of such nested counts grew gd_check -n to 23 GB), so the atoms after every copy are
+ * counted, each level of nesting multiplying, and more than GD_CK_FW_MAX_ATOMS is refused. Back-references (\1 to \9) are refused: they
  * make matching exponential, and a version needs none. Without them glibc matches in time
  * bounded by the pattern's size times the version's length (sysfs: 64 bytes).
  */
@@ -192,11 +193,12 @@ static int nic_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, void *ct
 	if (gd_ck_ld_str(l, v, "firmware", d->firmware, sizeof(d->firmware)))
 		return -EINVAL;
 	if (gd_ck_fw_pattern_cost(s, why, sizeof(why)))
-		return gd_ck_ld_fail(l, v, "firmware pattern '%s' is refused: %s", s, why);
+		return gd_ck_ld_fail(l, v, "firmware pattern '%s' is refused: %s",
+				     gd_excerpt(s), why);
 	if (gd_ck_fw_regex(s, &re, why, sizeof(why)))
 		return gd_ck_ld_fail(l, v, "firmware pattern '%s' does not parse: %s (a POSIX "
 				     "extended regular expression matched against the whole "
-				     "version, e.g. '28\\.39\\..*')", s, why);
+				     "version, e.g. '28\\.39\\..*')", gd_excerpt(s), why);
 	regfree(&re);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "spec.h"
+#include "log.h"
 
 static const char *const metric_names[GD_CK_NMETRIC] = {
 	"min_bw", "min_peak_bw", "min_msg_rate", "max_lat", "max_lat_avg", "max_lat_p50",
@@ -129,7 +130,7 @@ int gd_ck_parse_size(const char *s, uint64_t *bytes, char *why, size_t len)
 	if (number(s, &v, &end) || unit_factor(end, u, &f) || v * f < 1 || v * f > 0x1p62 ||
 	    v * f != floor(v * f)) {
 		snprintf(why, len, "'%s' is not a size: write whole bytes or K, M, G (powers of "
-			 "two), e.g. 64K", s);
+			 "two), e.g. 64K", gd_excerpt(s));
 		return -EINVAL;
 	}
 	*bytes = (uint64_t)(v * f);
@@ -146,7 +147,7 @@ int gd_ck_parse_seconds(const char *s, uint32_t *sec, char *why, size_t len)
 	/* the range is the key's (gd_ck_ld_in_range); here what fits a u32 */
 	if (number(s, &v, &end) || unit_factor(end, u, &f) || v * f < 1 || v * f > UINT32_MAX ||
 	    v * f != floor(v * f)) {
-		snprintf(why, len, "'%s' is not a duration: write whole seconds, e.g. 5s or 2m", s);
+		snprintf(why, len, "'%s' is not a duration: write whole seconds, e.g. 5s or 2m", gd_excerpt(s));
 		return -EINVAL;
 	}
 	*sec = (uint32_t)(v * f);
@@ -164,11 +165,11 @@ int gd_ck_parse_rate(const char *s, double *gbps, char *why, size_t len)
 
 	if (number(s, &v, &end) || !*end || unit_factor(end, bw_units, &f)) {
 		snprintf(why, len, "'%s' is not a bandwidth: write a number and Gb/s (or Mb/s, "
-			 "Tb/s, GB/s), e.g. 100 Gb/s", s);
+			 "Tb/s, GB/s), e.g. 100 Gb/s", gd_excerpt(s));
 		return -EINVAL;
 	}
 	if (!isfinite(v * f)) {
-		snprintf(why, len, "'%s' is beyond a double in Gb/s: write a real rate", s);
+		snprintf(why, len, "'%s' is beyond a double in Gb/s: write a real rate", gd_excerpt(s));
 		return -EINVAL;
 	}
 	*gbps = v * f;
@@ -225,7 +226,7 @@ int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_thres
 			goto bad;
 		ret = relative(s, end, t);
 		if (ret == -ERANGE) {
-			snprintf(why, len, "'%s': a percentage is above 0 and at most 100", s);
+			snprintf(why, len, "'%s': a percentage is above 0 and at most 100", gd_excerpt(s));
 			return -EINVAL;
 		}
 		if (ret)
@@ -237,7 +238,7 @@ int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_thres
 	t->kind = GD_CK_ABS;
 	t->value *= f;
 	if (!isfinite(t->value)) { /* 1e308 ms: infinite us would always pass */
-		snprintf(why, len, "'%s' is beyond a double in %s: write a real limit", s,
+		snprintf(why, len, "'%s' is beyond a double in %s: write a real limit", gd_excerpt(s),
 			 gd_ck_metric_unit(m));
 		return -EINVAL;
 	}
@@ -245,14 +246,14 @@ int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_thres
 bad:
 	if (m == GD_CK_MSG_RATE)
 		snprintf(why, len, "'%s' is not a message rate: write a number and Mpps (or "
-			 "Kpps, pps), e.g. 1.5 Mpps", s);
+			 "Kpps, pps), e.g. 1.5 Mpps", gd_excerpt(s));
 	else if (!gd_ck_metric_is_min(m))
 		snprintf(why, len, "'%s' is not a latency: write a number and us (or ns, ms), "
-			 "e.g. 5 us", s);
+			 "e.g. 5 us", gd_excerpt(s));
 	else
 		snprintf(why, len, "'%s' is not a bandwidth threshold: write a number and Gb/s "
 			 "(or Mb/s, GB/s), or a percentage of the line rate or PCIe limit: "
-			 "'90%% line', '80%% pcie'", s);
+			 "'90%% line', '80%% pcie'", gd_excerpt(s));
 	return -EINVAL;
 }
 
@@ -272,7 +273,7 @@ int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts
 {
 	if (!strcmp(key, "fabric")) {
 		if (strcmp(s, "verbs") && strcmp(s, "ofi")) {
-			snprintf(why, len, "fabric '%s' is not known: write verbs or ofi (libfabric)", s);
+			snprintf(why, len, "fabric '%s' is not known: write verbs or ofi (libfabric)", gd_excerpt(s));
 			return -EINVAL;
 		}
 		f->fabric = !strcmp(s, "ofi") ? GD_FABRIC_OFI : GD_FABRIC_VERBS;
@@ -282,7 +283,7 @@ int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts
 	if (!strcmp(key, "endpoint")) {
 		if (strcmp(s, "rdm") && strcmp(s, "msg")) {
 			snprintf(why, len, "endpoint '%s' is not known: write rdm (FI_EP_RDM) or "
-				 "msg (FI_EP_MSG)", s);
+				 "msg (FI_EP_MSG)", gd_excerpt(s));
 			return -EINVAL;
 		}
 		f->ep = !strcmp(s, "msg") ? GD_EP_MSG : GD_EP_RDM;
@@ -293,7 +294,8 @@ int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts
 		return 1;
 	if (!fi_name_ok(s, !strcmp(key, "provider") ? sizeof(f->provider) : sizeof(f->domain))) {
 		snprintf(why, len, "%s '%s' is not a libfabric name: write it as fi_info prints it "
-			 "(letters, digits, '_', '-', '.'; at most %zu characters), e.g. %s", key, s,
+			 "(letters, digits, '_', '-', '.'; at most %zu characters), e.g. %s", key,
+			 gd_excerpt(s),
 			 (!strcmp(key, "provider") ? sizeof(f->provider) : sizeof(f->domain)) - 1,
 			 !strcmp(key, "provider") ? "tcp or shm" : "lo");
 		return -EINVAL;
@@ -321,7 +323,7 @@ int gd_ck_parse_rung(const char *s, int *rung, char *why, size_t len)
 			return 0;
 		}
 	snprintf(why, len, "rung '%s' is not known: use 1-7 or stack, devices, topology, "
-		 "gpudirect, p2p, gpu-initiated, nodes", s);
+		 "gpudirect, p2p, gpu-initiated, nodes", gd_excerpt(s));
 	return -EINVAL;
 }
 

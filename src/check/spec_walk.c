@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "spec_int.h"
+#include "log.h"
 
 #define ld gd_ck_ld
 
@@ -21,6 +22,9 @@ __attribute__((format(printf, 3, 0))) static int vfail(struct ld *l, const yaml_
 	char msg[768];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	for (char *c = msg; *c; c++) /* input is quoted by gd_excerpt; no control byte gets out */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	snprintf(l->err, l->errlen, "%s:%lu:%lu: %s", l->name, m ? (unsigned long)m->line + 1 : 1UL,
 		 m ? (unsigned long)m->column + 1 : 1UL, msg);
 	return -EINVAL;
@@ -98,7 +102,7 @@ int gd_ck_ld_int(struct ld *l, yaml_node_t *n, const char *what, long min, long 
 	*out = strtol(v, &end, 10);
 	if (!*v || *end || errno || *out < min || *out > max)
 		return gd_ck_ld_fail(l, n, "%s must be a whole number from %ld to %ld, not '%s'", what, min,
-			    max, v);
+			    max, gd_excerpt(v));
 	return 0;
 }
 
@@ -118,7 +122,7 @@ int gd_ck_ld_in_range(struct ld *l, yaml_node_t *n, const char *section, const c
 	gd_ck_key_limits(k, &min, &max, who, sizeof(who));
 	return gd_ck_ld_fail(l, n, "%s must be %sfrom %llu to %llu%s, not '%s' (the limit of %s)",
 			     key, *unit ? "" : "a whole number ", (unsigned long long)min,
-			     (unsigned long long)max, unit, text, who);
+			     (unsigned long long)max, unit, gd_excerpt(text), who);
 }
 
 /* A whole number (decimal digits only) for a key of the key table, within its limits. */
@@ -162,13 +166,15 @@ int gd_ck_ld_each_key(struct ld *l, yaml_node_t *map, const char *what, const ch
 		if (ret)
 			return ret;
 		if (strlen(key) > 40 || !gd_ck_key_find(section, key))
-			return gd_ck_ld_fail(l, k, "unknown key '%s' in %s; known keys:%s", key, what, known);
+			return gd_ck_ld_fail(l, k, "unknown key '%s' in %s; known keys:%s",
+					     gd_excerpt(key), what, known);
 		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
 			yaml_node_t *qk = gd_ck_ld_node(l, q->key);
 
 			if (qk && qk->type == YAML_SCALAR_NODE &&
 			    !strcmp((const char *)qk->data.scalar.value, key))
-				return gd_ck_ld_fail(l, k, "key '%s' appears twice in %s", key, what);
+				return gd_ck_ld_fail(l, k, "key '%s' appears twice in %s",
+						     gd_excerpt(key), what);
 		}
 		ret = fn(l, key, v, ctx);
 		if (ret)

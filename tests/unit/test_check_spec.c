@@ -283,6 +283,62 @@ static void every_key(void **state)
 	assert_true(walked >= 20);
 }
 
+/* An error quotes at most the token at fault (64 bytes of it), escaped: never a raw control
+ * byte, never the rest of a long value. */
+static void quoted_tokens(void **state)
+{
+	static char y[4][6000];
+	const char *want[4] = { "'\\x1b[31mRED'", "99999999...'", "unknown key 'kkk", "'a\\x1b[31mb'" };
+	char err[1024];
+
+	(void)state;
+	snprintf(y[0], sizeof(y[0]), "tests:\n  - {name: t, size: \"\\e[31mRED\"}\n");
+	snprintf(y[1], sizeof(y[1]), "tests:\n  - {name: t, size: %05000dx}\n", 9);
+	memset(y[1] + 27, '9', 4999);
+	snprintf(y[2], sizeof(y[2]), "tests:\n  - name: t\n    %0500d: 1\n", 0);
+	memset(y[2] + 23, 'k', 500);
+	snprintf(y[3], sizeof(y[3]), "tests:\n  - {name: \"a\\e[31mb\", op: atomic, size: 64}\n");
+	for (size_t i = 0; i < 4; i++) {
+		struct gd_ck_spec s;
+
+		err[0] = 0;
+		if (parse(y[i], &s, err, sizeof(err)) != -EINVAL)
+			fail_msg("case %zu loaded", i);
+		if (!strstr(err, want[i]))
+			fail_msg("case %zu: '%s' lacks %s", i, err, want[i]);
+		for (const char *c = err; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				fail_msg("case %zu: a raw control byte 0x%02x in '%s'", i, *c, err);
+		if (i == 1 || i == 2) { /* 64 bytes of the token and "...", not the whole */
+			const char *q = strchr(err + 8, '\'');
+
+			assert_non_null(q);
+			if (strcspn(q + 1, "'") > 67)
+				fail_msg("case %zu quotes %zu bytes: '%s'", i, strcspn(q + 1, "'"), err);
+		}
+	}
+}
+
+/* More nodes than a spec can use are refused before libyaml builds the document (~100 bytes a
+ * node: 7 M scalars took 1.6 GB). */
+static void node_bound(void **state)
+{
+	size_t n = 70000, len = 40 + 2 * n;
+	char *y = malloc(len), *p = y, err[1024] = "";
+	struct gd_ck_spec s;
+
+	(void)state;
+	assert_non_null(y);
+	p += sprintf(p, "doctor: {must_pass: [");
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, "a,");
+	sprintf(p, "a]}\n");
+	assert_int_equal(parse(y, &s, err, sizeof(err)), -EINVAL);
+	free(y);
+	if (!strstr(err, "more than 65536 values"))
+		fail_msg("'%s'", err);
+}
+
 static void sha256(void **state)
 {
 	char h[65];
@@ -372,6 +428,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(good_spec), cmocka_unit_test(bad_specs), cmocka_unit_test(values),
 		cmocka_unit_test(sha256), cmocka_unit_test(fw_patterns), cmocka_unit_test(every_key),
+		cmocka_unit_test(quoted_tokens), cmocka_unit_test(node_bound),
 		cmocka_unit_test(pairs),
 		cmocka_unit_test(launcher_env),
 	};
