@@ -362,7 +362,7 @@ static int handle_link(struct gd_bench_params *p, int id, const char *arg)
 			return -EINVAL;
 		return set_string(p->dev, sizeof(p->dev), "-d/--ib-dev", arg);
 	case B_IB_PORT:
-		ret = u32_opt("-i/--ib-port", arg, 1, 255, &v32);
+		ret = u32_opt("-i/--ib-port", arg, 1, GD_BENCH_MAX_IB_PORT, &v32);
 		p->ib_port = (uint8_t)v32;
 		return ret;
 	case B_GID:

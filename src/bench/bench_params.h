@@ -51,6 +51,7 @@ enum gd_output { GD_OUTPUT_FULL = 0, GD_OUTPUT_BANDWIDTH, GD_OUTPUT_MSG_RATE, GD
 #define GD_BENCH_MAX_RX_DEPTH 16384     /* -r */
 #define GD_BENCH_MAX_QPS 16384          /* -q, and the QP count a CONN message may carry */
 #define GD_BENCH_MAX_DURATION (86400u * 366) /* -D, -f: a year */
+#define GD_BENCH_MAX_IB_PORT 255        /* -i: a verbs port number is a u8 */
 #define GD_CYCLE_BYTES 4096	/* small messages rotate through this much of a QP's region */
 /* What one run may allocate per QP besides its buffers, per work request and
  * fixed (queues, CQ entries, the driver's QP state): an estimate that errs high. */

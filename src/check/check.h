@@ -71,7 +71,7 @@ struct gd_ck_measure {
 	size_t nsizes;
 	uint64_t size[24];
 	double bw_avg_gbps[24], bw_peak_gbps[24], msg_rate_mpps[24];
-	double lat_avg_us[24], lat_p99_us[24];
+	double lat_avg_us[24], lat_p50_us[24], lat_p99_us[24], lat_p999_us[24], lat_max_us[24];
 	/* how it ran (the engine's plan facts): "" when it did not get that far */
 	char registration[16];
 	char gpu_path_class[8];

@@ -181,7 +181,10 @@ void gd_ck_take(const struct gd_bench_result *res, struct gd_ck_measure *m)
 		m->bw_peak_gbps[k] = s->bw_peak_Bps * 8 / 1e9;
 		m->msg_rate_mpps[k] = s->msg_rate / 1e6;
 		m->lat_avg_us[k] = s->has_lat ? s->lat.avg : 0;
+		m->lat_p50_us[k] = s->has_lat ? s->lat.pct[GD_P50] : 0;
 		m->lat_p99_us[k] = s->has_lat ? s->lat.pct[GD_P99] : 0;
+		m->lat_p999_us[k] = s->has_lat ? s->lat.pct[GD_P999] : 0;
+		m->lat_max_us[k] = s->has_lat ? s->lat.max : 0;
 	}
 }
 

@@ -25,6 +25,7 @@
 
 #include "check.h"
 #include "check_machine.h"
+#include "log.h"
 
 const char *const gd_ck_suites[] = { "quick", "full", "gpudirect", "gpu-initiated",
 				     "connectx-selftest", NULL };
@@ -314,7 +315,7 @@ static int include(const struct gd_ck_spec *spec, const struct gd_machine *mach,
 		return gd_ck_suite_load(inc, mach, xml, base, err, errlen);
 	suite_list(list, sizeof(list));
 	snprintf(err, errlen, "%s: include: no built-in suite '%s'; the suites are %s, or give "
-		 "a spec file (FILE.yaml)", where, inc, list);
+		 "a spec file (FILE.yaml)", where, gd_excerpt(inc), list);
 	return -EINVAL;
 }
 

@@ -68,11 +68,16 @@ void gd_ck_judge(struct gd_ck_item *it, const struct gd_ck_meas *m)
 		snprintf(msg, len, "%s%s%s", gd_ck_skip_reason(m->skip), ev ? ": " : "", ev ? ev : "");
 	} else if (compare(it, m)) {
 		it->status = GD_CK_PASS;
-		snprintf(msg, len, "%s", ev ? ev : "");
+		if (m->stat) /* "p50 latency 1.02 us <= 10.00 us; at 2 bytes ..." */
+			snprintf(msg, len, "%s %s %s%s%s", m->stat, it->measured, it->expected,
+				 ev ? "; " : "", ev ? ev : "");
+		else
+			snprintf(msg, len, "%s", ev ? ev : "");
 	} else {
 		it->status = GD_CK_FAIL;
 		if (it->measured[0] || it->expected[0])
-			snprintf(msg, len, "%s: measured %s, expected %s%s%s", it->name,
+			snprintf(msg, len, "%s: %s %s, expected %s%s%s", it->name,
+				 m->stat ? m->stat : "measured",
 				 it->measured[0] ? it->measured : "nothing",
 				 it->expected[0] ? it->expected : "-", ev ? "; " : "", ev ? ev : "");
 		else

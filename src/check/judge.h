@@ -60,6 +60,7 @@ struct gd_ck_meas {
 	enum gd_ck_skip skip;	/* not NONE: SKIP with this reason */
 	bool not_run;		/* the work could not run: ERROR */
 	const char *evidence;	/* what explains it, in the message (NULL: none) */
+	const char *stat;	/* the statistic compared ("p50 latency"), named in the message */
 };
 
 /* Set it->status and it->message from m; the only place a status is decided. */

@@ -18,6 +18,7 @@
 #include "readfile.h"
 
 #include "spec_int.h"
+#include "log.h"
 
 /* struct ld is spec_int.h's struct gd_ck_ld, shared with spec_fleet.c */
 #define ld gd_ck_ld
@@ -30,9 +31,10 @@ typedef gd_ck_key_fn key_fn;
 #define kind_name(...) gd_ck_ld_kind_name(__VA_ARGS__)
 #define scalar(...) gd_ck_ld_scalar(__VA_ARGS__)
 #define str_to(...) gd_ck_ld_str(__VA_ARGS__)
-#define int_to(...) gd_ck_ld_int(__VA_ARGS__)
 #define each_key(...) gd_ck_ld_each_key(__VA_ARGS__)
 #define find_key(...) gd_ck_ld_find(__VA_ARGS__)
+/* an input value in a message: at most 64 bytes of it, escaped (log.h) */
+#define Q(s) gd_excerpt(s)
 
 
 /* At a node's start (NULL: the file's start): gd_ck_ld_fail, below. */
@@ -55,7 +57,7 @@ static int bool_to(struct ld *l, yaml_node_t *n, const char *what, bool *out)
 	else if (!strcmp(v, "false") || !strcmp(v, "no"))
 		*out = false;
 	else
-		return fail(l, n, "%s must be true or false, not '%s'", what, v);
+		return fail(l, n, "%s must be true or false, not '%s'", what, Q(v));
 	return 0;
 }
 
@@ -77,7 +79,7 @@ static int choice_to(struct ld *l, yaml_node_t *n, const char *what, const char 
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
 			 choices[i]);
 	}
-	return fail(l, n, "%s '%s' is not known: use one of %s", what, v, list);
+	return fail(l, n, "%s '%s' is not known: use one of %s", what, Q(v), list);
 }
 
 /* One of choices, copied into buf. */
@@ -107,7 +109,7 @@ static int topo_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return choice_to(l, v, "worst_gpu_nic_class", link_names, &t->worst_class);
 	if (!strcmp(key, "gpu_nic_same_numa"))
 		return bool_to(l, v, key, &t->same_numa);
-	ret = int_to(l, v, key, 0, 4096, &n);
+	ret = gd_ck_ld_key_int(l, v, "topology", key, &n);
 	if (ret)
 		return ret;
 	if (!strcmp(key, "gpus"))
@@ -122,9 +124,7 @@ static int topo_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 static int load_topology(struct ld *l, yaml_node_t *n)
 {
 	l->s->topo.given = true;
-	return each_key(l, n, "topology",
-			" gpus nics numa_nodes worst_gpu_nic_class gpu_nic_same_numa ", topo_key,
-			&l->s->topo);
+	return each_key(l, n, "topology", "topology", topo_key, &l->s->topo);
 }
 
 /* ---- devices ---- */
@@ -155,13 +155,13 @@ static int dev_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return ret;
 	}
 	if (!strcmp(key, "mtu")) {
-		ret = int_to(l, v, key, 256, 4096, &n);
-		if (!ret && (n & (n - 1)))
+		ret = gd_ck_ld_key_int(l, v, "device", key, &n);
+		if (ret && strstr(l->err, "the limit of"))
 			ret = fail(l, v, "mtu must be an IB MTU: 256, 512, 1024, 2048 or 4096");
 		d->mtu = (int)n;
 		return ret;
 	}
-	ret = int_to(l, v, key, !strcmp(key, "port") ? 1 : 0, 255, &n);
+	ret = gd_ck_ld_key_int(l, v, "device", key, &n);
 	if (!strcmp(key, "port"))
 		d->port = (int)n;
 	else
@@ -191,8 +191,7 @@ static int load_devices(struct ld *l, yaml_node_t *n)
 		d->bond_slaves_up = -1;
 		d->line = (int)e->start_mark.line + 1;
 		d->column = (int)e->start_mark.column + 1;
-		ret = each_key(l, e, "a device entry", " name port state min_rate mtu firmware "
-			       "gid_type bond_mode bond_slaves_up ", dev_key, d);
+		ret = each_key(l, e, "a device entry", "device", dev_key, d);
 		if (ret)
 			return ret;
 		if (!d->name[0])
@@ -231,7 +230,7 @@ static int doctor_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 
 static int load_doctor(struct ld *l, yaml_node_t *n)
 {
-	return each_key(l, n, "doctor", " must_pass ", doctor_key, NULL);
+	return each_key(l, n, "doctor", "doctor", doctor_key, NULL);
 }
 
 /* ---- tests ---- */
@@ -257,9 +256,11 @@ static int sweep_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
 			return ret;
 		if (gd_ck_parse_size(s, &b[i], why, sizeof(why)))
 			return fail(l, node(l, it[i]), "sweep: %s", why);
+		if (gd_ck_ld_in_range(l, node(l, it[i]), "test", "sweep", b[i], s, " bytes"))
+			return -EINVAL;
 	}
-	if (b[0] > b[1] || b[1] > (8u << 20))
-		return fail(l, v, "sweep [FIRST, LAST] needs FIRST <= LAST <= 8M");
+	if (b[0] > b[1])
+		return fail(l, v, "sweep [FIRST, LAST] needs FIRST <= LAST");
 	t->sweep_min = b[0];
 	t->sweep_max = b[1];
 	return 0;
@@ -283,7 +284,8 @@ static int thresh_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return fail(l, v, "%s: %s", key, why);
 	if (t->kind == GD_KIND_LAT && gd_ck_metric_is_min(m))
 		return fail(l, v, "%s needs a bandwidth test (type: bw); a latency test has "
-			    "max_lat and max_lat_p99", key);
+			    "max_lat (the median), max_lat_avg, max_lat_p50, max_lat_p99, "
+			    "max_lat_p999 and max_lat_max", key);
 	if (t->kind == GD_KIND_BW && !gd_ck_metric_is_min(m))
 		return fail(l, v, "%s needs a latency test (type: lat)", key);
 	t->nth++;
@@ -379,8 +381,7 @@ static int expect_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 static int expect_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
 {
 	t->expect.given = true;
-	return each_key(l, v, "expect", " registration path staging initiator producer fabric "
-			"provider ", expect_key, &t->expect);
+	return each_key(l, v, "expect", "expect", expect_key, &t->expect);
 }
 
 static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t)
@@ -399,17 +400,17 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 	if (!strcmp(key, "initiator"))
 		return choice_str(l, v, key, init_names, t->initiator, sizeof(t->initiator));
 	if (!strcmp(key, "retries")) {
-		ret = int_to(l, v, key, 0, GD_CK_RETRIES_MAX, &n);
+		ret = gd_ck_ld_key_int(l, v, "test", key, &n);
 		t->retries = (int)n;
 		return ret;
 	}
 	if (!strcmp(key, "qps")) {
-		ret = int_to(l, v, key, 1, 16384, &n);
+		ret = gd_ck_ld_key_int(l, v, "test", key, &n);
 		t->qps = (uint32_t)n;
 		return ret;
 	}
 	if (!strcmp(key, "iterations")) {
-		ret = int_to(l, v, key, 5, 1000000000L, &n);
+		ret = gd_ck_ld_key_int(l, v, "test", key, &n);
 		t->iters = (uint64_t)n;
 		return ret;
 	}
@@ -419,17 +420,20 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 	ret = gd_ck_parse_fabric_key(key, s, &t->fab, why, sizeof(why));
 	if (ret <= 0)
 		return ret ? fail(l, v, "%s", why) : 0;
-	if (!strcmp(key, "size") && gd_ck_parse_size(s, &t->size, why, sizeof(why)))
-		return fail(l, v, "size: %s", why);
-	if (!strcmp(key, "duration") && gd_ck_parse_seconds(s, &t->duration_s, why, sizeof(why)))
-		return fail(l, v, "duration: %s", why);
+	if (!strcmp(key, "size"))
+		return gd_ck_parse_size(s, &t->size, why, sizeof(why)) ?
+		       fail(l, v, "size: %s", why) :
+		       gd_ck_ld_in_range(l, v, "test", key, t->size, s, " bytes");
+	if (!strcmp(key, "duration"))
+		return gd_ck_parse_seconds(s, &t->duration_s, why, sizeof(why)) ?
+		       fail(l, v, "duration: %s", why) :
+		       gd_ck_ld_in_range(l, v, "test", key, t->duration_s, s, " s");
 	if (!strcmp(key, "rung") && gd_ck_parse_rung(s, &t->rung, why, sizeof(why)))
 		return fail(l, v, "%s", why);
 	if (!strcmp(key, "min_slave_share")) {
-		char *end;
-		double pct = strtod(s, &end);
+		double pct;
 
-		if (end == s || strcmp(end, "%") || !(pct >= 0 && pct <= 100))
+		if (gd_ck_parse_percent(s, &pct) || !(pct >= 0 && pct <= 100))
 			return fail(l, v, "min_slave_share must be a percentage "
 				    "from 0 to 100, e.g. '10%%'");
 		t->min_slave_share = pct;
@@ -480,7 +484,7 @@ static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 {
 	if (t->fab.fabric == GD_FABRIC_VERBS && t->fab.given)
 		return fail(l, n, "test '%s': provider, domain and endpoint choose libfabric: write "
-			    "fabric: ofi (or drop them for verbs)", t->name);
+			    "fabric: ofi (or drop them for verbs)", Q(t->name));
 	if (t->fab.given && t->fab.fabric == GD_FABRIC_AUTO) {
 		t->fab.fabric = GD_FABRIC_OFI;
 		snprintf(t->fab.why, sizeof(t->fab.why), "the spec's provider/domain/endpoint");
@@ -492,7 +496,7 @@ static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 		return fail(l, n, "test '%s': fabric ofi runs host memory with the cpu initiator, "
 			    "on loopback or between ranks (pairs: pairwise, ring, all-pairs, hosts) "
 			    "in this version: drop device, initiator, memory, other pairs and check",
-			    t->name);
+			    Q(t->name));
 	return 0;
 }
 
@@ -511,6 +515,9 @@ static const char *expect_conflict(const struct gd_ck_test *t, const char **key)
 		  "registers GPU memory: add 'memory: gpu' (host memory registers as host)" },
 		{ "staging", e->staging == 1 && t->memory != GD_CK_MEM_GPU,
 		  "is GPU data through host memory: add 'memory: gpu'" },
+		{ "path", e->path >= 0 && t->memory != GD_CK_MEM_GPU,
+		  "is the class of the path from a GPU to its NIC: a host-memory run has none; "
+		  "add 'memory: gpu' (fabric verbs) or drop it" },
 		{ "producer", e->producer[0] && strcmp(t->initiator, "proxy"),
 		  "is the proxy's: add 'initiator: proxy'" },
 		{ "initiator", e->initiator[0] && strcmp(e->initiator, t->initiator),
@@ -540,7 +547,7 @@ static int expect_rules(struct ld *l, yaml_node_t *n, const struct gd_ck_test *t
 	if (!why)
 		return 0;
 	v = e && e->type == YAML_MAPPING_NODE ? find_key(l, e, key) : NULL;
-	return fail(l, v ? v : n, "test '%s': expect %s %s", t->name, key, why);
+	return fail(l, v ? v : n, "test '%s': expect %s %s", Q(t->name), key, why);
 }
 
 static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
@@ -548,24 +555,24 @@ static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	yaml_node_t *v;
 
 	if (t->size && t->sweep_min)
-		return fail(l, n, "test '%s' has both size and sweep: give one", t->name);
+		return fail(l, n, "test '%s' has both size and sweep: give one", Q(t->name));
 	if (t->duration_s && t->iters)
-		return fail(l, n, "test '%s' has both duration and iterations: give one", t->name);
+		return fail(l, n, "test '%s' has both duration and iterations: give one", Q(t->name));
 	if (t->op == GD_OP_ATOMIC && (((v = find_key(l, n, "size")) && t->size != 8) ||
 				      (v = find_key(l, n, "sweep"))))
 		return fail(l, v, "test '%s': atomics move 8 bytes; leave size and sweep out",
-			    t->name);
+			    Q(t->name));
 	if (t->bond_balance && t->kind != GD_KIND_BW)
-		return fail(l, n, "test '%s': bond-balance needs a bandwidth test", t->name);
+		return fail(l, n, "test '%s': bond-balance needs a bandwidth test", Q(t->name));
 	if (t->kind != GD_KIND_BW && (v = find_key(l, n, "qps")))
 		return fail(l, v, "test '%s': qps is for bandwidth tests (a latency test runs one "
-			    "QP); leave it out", t->name);
+			    "QP); leave it out", Q(t->name));
 	if (t->pairs == GD_CK_HOSTS && t->rung && t->rung != GD_CK_RUNG_NODES)
 		return fail(l, find_key(l, n, "rung"), "test '%s': a test between hosts is on rung 7 "
-			    "(nodes): drop its rung", t->name);
+			    "(nodes): drop its rung", Q(t->name));
 	if (!t->bond_balance && (v = find_key(l, n, "min_slave_share")))
 		return fail(l, v, "test '%s': min_slave_share is for 'check: bond-balance'; add "
-			    "that check or leave it out", t->name);
+			    "that check or leave it out", Q(t->name));
 	return fabric_rules(l, n, t) ?: expect_rules(l, n, t) ?: gd_ck_all_nics_rules(l, n, t);
 }
 
@@ -581,17 +588,14 @@ static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	t->retries = -1;
 	t->expect.path = t->expect.staging = -1;
 	snprintf(t->initiator, sizeof(t->initiator), "cpu");
-	ret = each_key(l, n, "a test", " name op type check size sweep duration iterations qps "
-		       "memory initiator device pairs thresholds min_slave_share fabric provider domain "
-		       "endpoint rung retries expect ", test_key, t);
+	ret = each_key(l, n, "a test", "test", test_key, t);
 	if (ret)
 		return ret;
 	if (!t->name[0])
 		return fail(l, n, "a test needs a name");
 	th = find_key(l, n, "thresholds");
 	if (th) {
-		ret = each_key(l, th, "thresholds", " min_bw min_peak_bw min_msg_rate max_lat "
-			       "max_lat_p99 ", thresh_key, t);
+		ret = each_key(l, th, "thresholds", "thresholds", thresh_key, t);
 		if (ret)
 			return ret;
 	}
@@ -623,7 +627,7 @@ static int load_tests(struct ld *l, yaml_node_t *n)
 		for (size_t i = 0; i < s->ntests; i++)
 			if (!strcmp(s->tests[i].name, s->tests[s->ntests].name))
 				return fail(l, node(l, *it), "a second test named '%s': test "
-					    "names must be unique", s->tests[i].name);
+					    "names must be unique", Q(s->tests[i].name));
 		s->ntests++;
 	}
 	return 0;
@@ -635,11 +639,11 @@ static int top_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 	int ret;
 
 	if (!strcmp(key, "version")) {
-		ret = int_to(l, v, "version", 1, 1, &n);
+		ret = gd_ck_ld_key_int(l, v, "spec", key, &n);
 		return ret;
 	}
 	if (!strcmp(key, "retries")) {
-		ret = int_to(l, v, "retries", 0, GD_CK_RETRIES_MAX, &n);
+		ret = gd_ck_ld_key_int(l, v, "spec", key, &n);
 		l->s->retries = (int)n;
 		return ret;
 	}
@@ -677,14 +681,15 @@ static int syntax_error(struct ld *l, yaml_parser_t *p)
 /*
  * Before the document is built, from the parser's events: nesting deeper than a spec can
  * use is refused at once (libyaml's scanner is quadratic in the depth of flow collections:
- * 200,000 '[' took two minutes), and so is a second document, which the load would ignore.
+ * 200,000 '[' took two minutes), and so is a second document, which the load would ignore,
+ * and more nodes than a spec can use (a 14 MB list of 7 M scalars took 1.6 GB and 53 s).
  * Syntax errors are left to the load, which names them.
  */
 static int prescan(struct ld *l, const unsigned char *buf, size_t len)
 {
 	yaml_parser_t p;
 	yaml_event_t e;
-	int depth = 0, docs = 0, ret = 0;
+	int depth = 0, docs = 0, nodes = 0, ret = 0;
 
 	if (!yaml_parser_initialize(&p))
 		return -ENOMEM;
@@ -692,7 +697,13 @@ static int prescan(struct ld *l, const unsigned char *buf, size_t len)
 	while (!ret && yaml_parser_parse(&p, &e)) {
 		yaml_event_type_t t = e.type;
 
-		if ((t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) &&
+		if ((t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT ||
+		     t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) &&
+		    ++nodes > GD_CK_SPEC_MAX_NODES)
+			ret = fail_at(l, &e.start_mark, "more than %d values, lists and mappings: a spec "
+				      "needs a few thousand (the document would take about 100 bytes "
+				      "each)", GD_CK_SPEC_MAX_NODES);
+		else if ((t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) &&
 		    ++depth > GD_CK_SPEC_MAX_DEPTH)
 			ret = fail_at(l, &e.start_mark, "nested more than %d levels deep: a spec "
 				      "uses 5 at most (the spec, tests, a test, pairs, hosts)",
@@ -741,9 +752,7 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 		ret = fail(&l, NULL, "the spec is empty; 'gd_check --example' prints one for "
 			   "this machine");
 	else
-		ret = each_key(&l, root, "the spec",
-			       " version name include retries topology devices doctor tests fleet manifest ",
-			       top_key, NULL);
+		ret = each_key(&l, root, "the spec", "spec", top_key, NULL);
 	yaml_document_delete(&l.doc);
 	yaml_parser_delete(&p);
 	if (ret)

@@ -29,14 +29,21 @@
 /* Mappings and lists inside each other: a spec uses 5 at most (the spec, tests, a test,
  * pairs, hosts); deeper is refused before the document is built. */
 #define GD_CK_SPEC_MAX_DEPTH 16
+/* Values, lists and mappings (aliases counted): refused above this before the document, which
+ * takes ~100 bytes a node, is built. */
+#define GD_CK_SPEC_MAX_NODES 65536
 
 /* What a threshold compares. */
 enum gd_ck_metric {
 	GD_CK_BW_AVG,	/* min_bw: average bandwidth */
 	GD_CK_BW_PEAK,	/* min_peak_bw */
 	GD_CK_MSG_RATE,	/* min_msg_rate */
-	GD_CK_LAT_AVG,	/* max_lat */
+	GD_CK_LAT,	/* max_lat: the median, as perftest users quote latency */
+	GD_CK_LAT_AVG,	/* max_lat_avg: the mean */
+	GD_CK_LAT_P50,	/* max_lat_p50: the median, named */
 	GD_CK_LAT_P99,	/* max_lat_p99 */
+	GD_CK_LAT_P999,	/* max_lat_p999 */
+	GD_CK_LAT_MAX,	/* max_lat_max: the largest sample */
 	GD_CK_NMETRIC
 };
 /* How its value is given. */
@@ -203,6 +210,7 @@ void gd_ck_spec_free(struct gd_ck_spec *spec);
 /* Names for reports and JSON. */
 const char *gd_ck_metric_name(enum gd_ck_metric m);	/* "min_bw" */
 const char *gd_ck_metric_unit(enum gd_ck_metric m);	/* "Gb/s" */
+const char *gd_ck_metric_stat(enum gd_ck_metric m);	/* "p50 latency", "average bandwidth" */
 const char *gd_ck_pairs_name(enum gd_ck_pairs p);	/* "each-nic-loopback" */
 const char *gd_ck_pattern_name(enum gd_ck_pattern p);	/* "pairwise" */
 const char *gd_ck_rung_name(int rung);			/* "devices" */
@@ -220,12 +228,61 @@ int gd_ck_parse_seconds(const char *s, uint32_t *sec, char *why, size_t len);
 int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_threshold *t,
 			  char *why, size_t len);
 int gd_ck_parse_rate(const char *s, double *gbps, char *why, size_t len);
+/* "N%" (a decimal number, no blanks inside): 0 or -EINVAL. */
+int gd_ck_parse_percent(const char *s, double *pct);
 /* A test's fabric key (fabric, provider, domain, endpoint) into f: 0, -EINVAL, 1 not one. */
 int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts *f, char *why,
 			   size_t len);
 
-/* A manifest's firmware pattern compiled to match a whole version: 0, or -EINVAL with why. */
+/* A manifest's firmware pattern compiled to match a whole version: 0, or -EINVAL with why.
+ * Its cost is bounded first (gd_ck_fw_pattern_cost): a spec's pattern is code. */
 int gd_ck_fw_regex(const char *pattern, regex_t *re, char *why, size_t len);
+/* The atoms regcomp would build from a pattern, each counted repetition copying its atom:
+ * more than GD_CK_FW_MAX_ATOMS, groups nested deeper than GD_CK_FW_MAX_GROUPS (-E2BIG) or a
+ * back-reference (-EINVAL) refused with why; else 0. */
+#define GD_CK_FW_MAX_ATOMS 256
+#define GD_CK_FW_MAX_GROUPS 16
+int gd_ck_fw_pattern_cost(const char *pattern, char *why, size_t len);
+
+/*
+ * The spec's keys (spec_keys.c), one table: the loader's sections take their keys from it and
+ * every numeric key carries the limits of the component its value feeds, from that
+ * component's code (the engine's parameter list, gd_matched_params, when it becomes a gd_*
+ * option). tests/unit/test_check_spec.c walks it.
+ */
+enum gd_ck_key_kind {
+	GD_CK_KEY_TEXT,		/* a name or a choice */
+	GD_CK_KEY_SECTION,	/* a mapping or list of its own keys */
+	GD_CK_KEY_INT,		/* a whole number */
+	GD_CK_KEY_SIZE,		/* bytes, or K, M, G */
+	GD_CK_KEY_SWEEP,	/* [FIRST, LAST], two sizes */
+	GD_CK_KEY_SECONDS,	/* whole seconds, s, m */
+	GD_CK_KEY_PERCENT,	/* N% */
+	GD_CK_KEY_BW,		/* Gb/s ... (or % line, % pcie for thresholds) */
+	GD_CK_KEY_LAT,		/* us, ns, ms */
+	GD_CK_KEY_RATE,		/* Mpps, Kpps, pps */
+};
+struct gd_ck_key {
+	const char *section, *key;	/* "test", "size" */
+	enum gd_ck_key_kind kind;
+	const char *owner;		/* whose limits min and max are ("gd_check's attempts") */
+	size_t param;			/* GD_PARAM(member) of the engine's list, or (size_t)-1 */
+	uint64_t min, max;		/* the owner's limits when param is (size_t)-1 */
+};
+/* gd_check's own limits, for the values only gd_check uses. */
+#define GD_CK_MAX_COUNT 4096		/* GPUs, NICs, NUMA nodes a spec may expect */
+#define GD_CK_MAX_NUMA 4095		/* a NUMA node's number */
+#define GD_CK_MAX_BOND_SLAVES 255
+#define GD_CK_MAX_DURATION_S 86400	/* a timed test: below gd_ck_deadline_s's cap of a week */
+const struct gd_ck_key *gd_ck_keys(size_t *n);
+const struct gd_ck_key *gd_ck_key_find(const char *section, const char *key);
+/* " a b c" of a section, for messages. */
+void gd_ck_key_list(const char *section, char *buf, size_t len);
+/* A numeric key's limits, and whose they are in words ("the engine's -s/--size"). */
+void gd_ck_key_limits(const struct gd_ck_key *k, uint64_t *min, uint64_t *max, char *who,
+		      size_t wlen);
+/* v within the key's limits (and the engine's further rule, e.g. -m a power of two). */
+bool gd_ck_key_valid(const struct gd_ck_key *k, uint64_t v);
 
 /* SHA-256 of a buffer as 64 hex digits (FIPS 180-4). */
 void gd_ck_sha256_hex(const unsigned char *buf, size_t len, char out[65]);

@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "spec_int.h"
+#include "log.h"
 
 /* "N%" with 0 < N < 100, or off (0). */
 static int percent_to(struct gd_ck_ld *l, yaml_node_t *v, const char *what, double *out)
 {
 	const char *s;
-	char *end;
 	double pct;
 	int ret = gd_ck_ld_scalar(l, v, what, &s);
 
@@ -26,10 +26,9 @@ static int percent_to(struct gd_ck_ld *l, yaml_node_t *v, const char *what, doub
 		*out = 0;
 		return 0;
 	}
-	pct = strtod(s, &end);
-	if (end == s || strcmp(end, "%") || !(pct > 0 && pct < 100))
+	if (gd_ck_parse_percent(s, &pct) || !(pct > 0 && pct < 100))
 		return gd_ck_ld_fail(l, v, "%s must be a percentage above 0 and below 100, e.g. "
-				     "'10%%' (or off), not '%s'", what, s);
+				     "'10%%' (or off), not '%s'", what, gd_excerpt(s));
 	*out = pct;
 	return 0;
 }
@@ -44,7 +43,7 @@ static int fleet_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, void *
 int gd_ck_load_fleet(struct gd_ck_ld *l, yaml_node_t *n)
 {
 	l->s->fleet_given = true;
-	return gd_ck_ld_each_key(l, n, "fleet", " outlier ", fleet_key, NULL);
+	return gd_ck_ld_each_key(l, n, "fleet", "fleet", fleet_key, NULL);
 }
 
 int gd_ck_all_nics_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t)
@@ -57,13 +56,13 @@ int gd_ck_all_nics_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_
 		  t->sweep_min ? gd_ck_ld_find(l, n, "sweep") :
 		  t->bond_balance ? gd_ck_ld_find(l, n, "check") : NULL))
 		return gd_ck_ld_fail(l, at, "test '%s': pairs: all-nics is a bandwidth test at one "
-				     "size (type: bw, size, no sweep or bond-balance)", t->name);
+				     "size (type: bw, size, no sweep or bond-balance)", gd_excerpt(t->name));
 	for (size_t i = 0; i < t->nth; i++)
 		if (t->th[i].metric != GD_CK_BW_AVG || t->th[i].kind == GD_CK_PCIE)
 			return gd_ck_ld_fail(l, gd_ck_ld_find(l, n, "thresholds"), "test '%s': "
 					     "pairs: all-nics judges the "
 					     "aggregate with min_bw in Gb/s or '%% line' (of the "
-					     "summed line rates); '%s' is not one", t->name,
-					     t->th[i].text);
+					     "summed line rates); '%s' is not one",
+					     gd_excerpt(t->name), gd_excerpt(t->th[i].text));
 	return 0;
 }

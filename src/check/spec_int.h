@@ -28,9 +28,15 @@ int gd_ck_ld_scalar(struct gd_ck_ld *l, yaml_node_t *n, const char *what, const 
 int gd_ck_ld_str(struct gd_ck_ld *l, yaml_node_t *n, const char *what, char *buf, size_t len);
 int gd_ck_ld_int(struct gd_ck_ld *l, yaml_node_t *n, const char *what, long min, long max,
 		 long *out);
-/* Every key of the mapping must be in known (" a b c "), each once. */
-int gd_ck_ld_each_key(struct gd_ck_ld *l, yaml_node_t *map, const char *what, const char *known,
+/* Every key of the mapping must be one of the section's in the key table (spec_keys.c), each
+ * once. */
+int gd_ck_ld_each_key(struct gd_ck_ld *l, yaml_node_t *map, const char *what, const char *section,
 		      gd_ck_key_fn fn, void *ctx);
+/* A numeric key's value against the key table's limits; a whole number for a key, so checked. */
+int gd_ck_ld_in_range(struct gd_ck_ld *l, yaml_node_t *n, const char *section, const char *key,
+		      uint64_t v, const char *text, const char *unit);
+int gd_ck_ld_key_int(struct gd_ck_ld *l, yaml_node_t *n, const char *section, const char *key,
+		     long *out);
 yaml_node_t *gd_ck_ld_node(struct gd_ck_ld *l, int i);
 /* At a parser mark (NULL: the file's start). */
 int gd_ck_ld_fail_at(struct gd_ck_ld *l, const yaml_mark_t *m, const char *fmt, ...)

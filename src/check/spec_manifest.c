@@ -15,8 +15,10 @@
  *       - busid: "0000:18:00.0"
  *         numa: 0
  *
- * A firmware pattern that does not compile is FILE:LINE:COLUMN with regerror's words (exit 2).
+ * A firmware pattern that does not compile, or whose cost is over the bound of
+ * gd_ck_fw_pattern_cost, is FILE:LINE:COLUMN with regerror's or the bound's words (exit 2).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <regex.h>
 #include <stdio.h>
@@ -24,14 +26,121 @@
 #include <string.h>
 
 #include "spec_int.h"
+#include "log.h"
+
+/*
+ * A pattern from a spec is code: its cost is bounded before regcomp sees it. glibc's regcomp
+ * copies a repeated atom once per count ('(a{1,99}){1,99}' is 9,801 atoms; a 132-byte spec
+ * of such nested counts grew gd_check -n to 23 GB), so the atoms after every copy are
+ * counted, each level of nesting multiplying, and more than GD_CK_FW_MAX_ATOMS is refused. Back-references (\1 to \9) are refused: they
+ * make matching exponential, and a version needs none. Without them glibc matches in time
+ * bounded by the pattern's size times the version's length (sysfs: 64 bytes).
+ */
+struct fw_frame {
+	size_t total, last;	/* atoms so far in this group; of its last atom */
+};
+
+/* The count of a bound at *p ("{m}", "{m,}", "{m,n}", "{,n}"): copies, *p at its '}'; 0 when
+ * it is not a bound (regcomp then takes the '{' as a character or refuses it). */
+static size_t fw_bound(const char **p)
+{
+	const char *s = *p + 1;
+	unsigned long m = 0, n;
+	char *e = (char *)s;
+
+	if (isdigit((unsigned char)*s))
+		m = strtoul(s, &e, 10);
+	else if (*s != ',')
+		return 0;
+	n = m;
+	if (*e == ',') {
+		s = e + 1;
+		n = m + 1; /* {m,}: m copies and a star */
+		e = (char *)s;
+		if (isdigit((unsigned char)*s))
+			n = strtoul(s, &e, 10);
+	}
+	if (*e != '}')
+		return 0;
+	*p = e;
+	n = n > m ? n : m;
+	return n > RE_DUP_MAX ? RE_DUP_MAX + 1 : n ? n : 1;
+}
+
+/* Past a bracket expression at *p ('[' ... ']'), classes such as [:digit:] inside. */
+static const char *fw_bracket(const char *p)
+{
+	p++;
+	if (*p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	for (; *p && *p != ']'; p++)
+		if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+			const char *e = strchr(p + 2, p[1]);
+
+			while (e && e[1] != ']')
+				e = strchr(e + 1, p[1]);
+			if (!e)
+				return p + strlen(p) - 1;
+			p = e + 1;
+		}
+	return *p ? p : p - 1;
+}
+
+/* The atoms glibc would build from pattern, counted up to the bound: 0, or -E2BIG/-EINVAL. */
+int gd_ck_fw_pattern_cost(const char *pattern, char *why, size_t len)
+{
+	struct fw_frame f[GD_CK_FW_MAX_GROUPS + 1] = { { 0, 0 } };
+	size_t d = 0, k;
+
+	for (const char *p = pattern; *p; p++) {
+		if (*p == '\\' && p[1] >= '1' && p[1] <= '9') {
+			snprintf(why, len, "a back-reference (\\%c) makes matching exponential: "
+				 "write the version's text instead", p[1]);
+			return -EINVAL;
+		}
+		if (*p == '(' && d == GD_CK_FW_MAX_GROUPS) {
+			snprintf(why, len, "more than %d groups inside each other",
+				 GD_CK_FW_MAX_GROUPS);
+			return -E2BIG;
+		}
+		k = *p == '{' ? fw_bound(&p) : *p == '+' ? 2 : 0;
+		if (*p == '(') {
+			f[++d] = (struct fw_frame){ 0, 0 };
+		} else if (*p == ')' && d) {
+			f[d - 1].total += f[d].total;
+			f[d - 1].last = f[d].total;
+			d--;
+		} else if (k) {
+			f[d].total += f[d].last * (k - 1);
+			f[d].last *= k;
+		} else if (!strchr("|*?^$", *p)) {
+			p = *p == '[' ? fw_bracket(p) : *p == '\\' && p[1] ? p + 1 : p;
+			f[d].total++;
+			f[d].last = 1;
+		}
+		for (size_t i = 0; i <= d; i++)
+			if (f[i].total > GD_CK_FW_MAX_ATOMS) {
+				snprintf(why, len, "its repetitions make more than %d atoms, what "
+					 "regcomp would build: a version pattern needs few (write "
+					 "'[0-9]+' rather than nested counts)", GD_CK_FW_MAX_ATOMS);
+				return -E2BIG;
+			}
+	}
+	return 0;
+}
 
 /* The whole version must match: "^(PATTERN)$". 0 or -EINVAL with why. */
 int gd_ck_fw_regex(const char *pattern, regex_t *re, char *why, size_t len)
 {
 	size_t n = strlen(pattern) + 5;
-	char *whole = malloc(n);
+	char *whole;
 	int ret;
 
+	if (gd_ck_fw_pattern_cost(pattern, why, len))
+		return -EINVAL;
+	whole = malloc(n);
 	if (!whole)
 		return -ENOMEM;
 	snprintf(whole, n, "^(%s)$", pattern);
@@ -44,10 +153,11 @@ int gd_ck_fw_regex(const char *pattern, regex_t *re, char *why, size_t len)
 	return 0;
 }
 
-static int numa_to(struct gd_ck_ld *l, yaml_node_t *v, char *buf, size_t len)
+static int numa_to(struct gd_ck_ld *l, yaml_node_t *v, const char *section, char *buf,
+		   size_t len)
 {
 	long n;
-	int ret = gd_ck_ld_int(l, v, "numa", 0, 4095, &n);
+	int ret = gd_ck_ld_key_int(l, v, section, "numa", &n);
 
 	if (!ret)
 		snprintf(buf, len, "%ld", n);
@@ -65,9 +175,9 @@ static int nic_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, void *ct
 	if (!strcmp(key, "name"))
 		return gd_ck_ld_str(l, v, "name", d->name, sizeof(d->name));
 	if (!strcmp(key, "numa"))
-		return numa_to(l, v, d->numa, sizeof(d->numa));
+		return numa_to(l, v, "manifest nic", d->numa, sizeof(d->numa));
 	if (!strcmp(key, "port")) {
-		ret = gd_ck_ld_int(l, v, "port", 1, 255, &n);
+		ret = gd_ck_ld_key_int(l, v, "manifest nic", "port", &n);
 		d->port = (int)n;
 		return ret;
 	}
@@ -82,10 +192,13 @@ static int nic_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, void *ct
 
 	if (gd_ck_ld_str(l, v, "firmware", d->firmware, sizeof(d->firmware)))
 		return -EINVAL;
+	if (gd_ck_fw_pattern_cost(s, why, sizeof(why)))
+		return gd_ck_ld_fail(l, v, "firmware pattern '%s' is refused: %s",
+				     gd_excerpt(s), why);
 	if (gd_ck_fw_regex(s, &re, why, sizeof(why)))
 		return gd_ck_ld_fail(l, v, "firmware pattern '%s' does not parse: %s (a POSIX "
 				     "extended regular expression matched against the whole "
-				     "version, e.g. '28\\.39\\..*')", s, why);
+				     "version, e.g. '28\\.39\\..*')", gd_excerpt(s), why);
 	regfree(&re);
 	return 0;
 }
@@ -96,11 +209,11 @@ static int gpu_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, void *ct
 
 	if (!strcmp(key, "busid"))
 		return gd_ck_ld_str(l, v, "busid", g->busid, sizeof(g->busid));
-	return numa_to(l, v, g->numa, sizeof(g->numa));
+	return numa_to(l, v, "manifest gpu", g->numa, sizeof(g->numa));
 }
 
 /* A list of entries, each a mapping of known keys; *n entries of size sz in *out. */
-static int entries(struct gd_ck_ld *l, yaml_node_t *v, const char *what, const char *known,
+static int entries(struct gd_ck_ld *l, yaml_node_t *v, const char *what, const char *section,
 		   gd_ck_key_fn fn, void **out, size_t *n, size_t sz)
 {
 	size_t cnt;
@@ -122,7 +235,7 @@ static int entries(struct gd_ck_ld *l, yaml_node_t *v, const char *what, const c
 
 		at[0] = (int)e->start_mark.line + 1;
 		at[1] = (int)e->start_mark.column + 1;
-		if ((ret = gd_ck_ld_each_key(l, e, what, known, fn, ent)))
+		if ((ret = gd_ck_ld_each_key(l, e, what, section, fn, ent)))
 			return ret;
 	}
 	return 0;
@@ -135,7 +248,7 @@ static int manifest_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, voi
 	int ret;
 
 	if (!strcmp(key, "nic")) {
-		ret = entries(l, v, "a manifest nic", " name port firmware rate numa ", nic_key,
+		ret = entries(l, v, "a manifest nic", "manifest nic", nic_key,
 			      (void **)&mf->nic, &mf->nnic, sizeof(*mf->nic));
 		for (size_t i = 0; !ret && i < mf->nnic; i++) {
 			if (!mf->nic[i].port)
@@ -146,14 +259,14 @@ static int manifest_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, voi
 		return ret;
 	}
 	if (!strcmp(key, "gpu")) {
-		ret = entries(l, v, "a manifest gpu", " busid numa ", gpu_key, (void **)&mf->gpu,
+		ret = entries(l, v, "a manifest gpu", "manifest gpu", gpu_key, (void **)&mf->gpu,
 			      &mf->ngpu, sizeof(*mf->gpu));
 		for (size_t i = 0; !ret && i < mf->ngpu; i++)
 			if (!mf->gpu[i].busid[0])
 				ret = gd_ck_ld_fail(l, v, "a manifest gpu entry needs a busid");
 		return ret;
 	}
-	ret = gd_ck_ld_int(l, v, key, 0, 4096, &n);
+	ret = gd_ck_ld_key_int(l, v, "manifest", key, &n);
 	if (!strcmp(key, "gpus"))
 		mf->gpus = (int)n;
 	else
@@ -164,6 +277,6 @@ static int manifest_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, voi
 int gd_ck_load_manifest(struct gd_ck_ld *l, yaml_node_t *n)
 {
 	l->s->manifest.given = true;
-	return gd_ck_ld_each_key(l, n, "manifest", " gpus nics nic gpu ", manifest_key,
+	return gd_ck_ld_each_key(l, n, "manifest", "manifest", manifest_key,
 				 &l->s->manifest);
 }

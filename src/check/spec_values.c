@@ -3,17 +3,31 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "spec.h"
+#include "log.h"
 
 static const char *const metric_names[GD_CK_NMETRIC] = {
-	"min_bw", "min_peak_bw", "min_msg_rate", "max_lat", "max_lat_p99",
+	"min_bw", "min_peak_bw", "min_msg_rate", "max_lat", "max_lat_avg", "max_lat_p50",
+	"max_lat_p99", "max_lat_p999", "max_lat_max",
 };
-static const char *const metric_units[GD_CK_NMETRIC] = { "Gb/s", "Gb/s", "Mpps", "us", "us" };
+static const char *const metric_units[GD_CK_NMETRIC] = { "Gb/s", "Gb/s", "Mpps", "us", "us",
+							 "us", "us", "us", "us" };
+/* What each compares, in the judge's words: the plain max_lat is the median. */
+static const char *const metric_stats[GD_CK_NMETRIC] = {
+	"average bandwidth", "peak bandwidth", "message rate", "p50 latency", "average latency",
+	"p50 latency", "p99 latency", "p99.9 latency", "maximum latency",
+};
+
+const char *gd_ck_metric_stat(enum gd_ck_metric m)
+{
+	return m < GD_CK_NMETRIC ? metric_stats[m] : "?";
+}
 
 const char *gd_ck_metric_name(enum gd_ck_metric m)
 {
@@ -43,18 +57,40 @@ const char *gd_ck_pattern_name(enum gd_ck_pattern p)
 	return p <= GD_CK_PAT_ALL_PAIRS ? n[p] : "?";
 }
 
-/* A finite non-negative number followed by optional blanks; *end at the unit. */
+/* Decimal digits, an optional fraction and exponent: the length, 0 when none. strtod would
+ * also take hex ("0x1p3"), "inf" and "nan", which no message offers. */
+static size_t decimal_len(const char *s)
+{
+	size_t n = strspn(s, "0123456789"), f = 0;
+
+	if (s[n] == '.')
+		f = strspn(s + n + 1, "0123456789") + 1;
+	if (!n && f <= 1)
+		return 0;
+	n += f;
+	if (s[n] == 'e' || s[n] == 'E') {
+		size_t e = s[n + 1] == '+' || s[n + 1] == '-' ? 2 : 1;
+		size_t d = strspn(s + n + e, "0123456789");
+
+		if (d)
+			n += e + d;
+	}
+	return n;
+}
+
+/* A finite non-negative decimal number followed by optional blanks; *end at the unit. */
 static int number(const char *s, double *v, const char **end)
 {
 	char *e;
+	size_t n;
 
 	while (isspace((unsigned char)*s))
 		s++;
-	if (!isdigit((unsigned char)*s) && *s != '.')
+	if (!(n = decimal_len(s)))
 		return -EINVAL;
 	errno = 0;
 	*v = strtod(s, &e);
-	if (errno || e == s || !isfinite(*v) || *v < 0)
+	if (errno || e != s + n || !isfinite(*v) || *v < 0)
 		return -EINVAL;
 	while (isspace((unsigned char)*e))
 		e++;
@@ -90,10 +126,11 @@ int gd_ck_parse_size(const char *s, uint64_t *bytes, char *why, size_t len)
 	const char *end;
 	double v, f;
 
-	if (number(s, &v, &end) || unit_factor(end, u, &f) || v * f < 1 || v * f > (1ull << 32) ||
+	/* the range is the key's (the engine's -s: gd_ck_ld_in_range); here what fits a u64 */
+	if (number(s, &v, &end) || unit_factor(end, u, &f) || v * f < 1 || v * f > 0x1p62 ||
 	    v * f != floor(v * f)) {
-		snprintf(why, len, "'%s' is not a size: write bytes or K, M, G (powers of two), "
-			 "e.g. 64K, from 1 byte to 4G", s);
+		snprintf(why, len, "'%s' is not a size: write whole bytes or K, M, G (powers of "
+			 "two), e.g. 64K", gd_excerpt(s));
 		return -EINVAL;
 	}
 	*bytes = (uint64_t)(v * f);
@@ -107,10 +144,10 @@ int gd_ck_parse_seconds(const char *s, uint32_t *sec, char *why, size_t len)
 	const char *end;
 	double v, f;
 
-	if (number(s, &v, &end) || unit_factor(end, u, &f) || v * f < 1 || v * f > 86400 ||
+	/* the range is the key's (gd_ck_ld_in_range); here what fits a u32 */
+	if (number(s, &v, &end) || unit_factor(end, u, &f) || v * f < 1 || v * f > UINT32_MAX ||
 	    v * f != floor(v * f)) {
-		snprintf(why, len, "'%s' is not a duration: write whole seconds, e.g. 5s or 2m "
-			 "(1 s to 24 h)", s);
+		snprintf(why, len, "'%s' is not a duration: write whole seconds, e.g. 5s or 2m", gd_excerpt(s));
 		return -EINVAL;
 	}
 	*sec = (uint32_t)(v * f);
@@ -128,11 +165,22 @@ int gd_ck_parse_rate(const char *s, double *gbps, char *why, size_t len)
 
 	if (number(s, &v, &end) || !*end || unit_factor(end, bw_units, &f)) {
 		snprintf(why, len, "'%s' is not a bandwidth: write a number and Gb/s (or Mb/s, "
-			 "Tb/s, GB/s), e.g. 100 Gb/s", s);
+			 "Tb/s, GB/s), e.g. 100 Gb/s", gd_excerpt(s));
+		return -EINVAL;
+	}
+	if (!isfinite(v * f)) {
+		snprintf(why, len, "'%s' is beyond a double in Gb/s: write a real rate", gd_excerpt(s));
 		return -EINVAL;
 	}
 	*gbps = v * f;
 	return 0;
+}
+
+int gd_ck_parse_percent(const char *s, double *pct)
+{
+	const char *end;
+
+	return number(s, pct, &end) || strcmp(end, "%") ? -EINVAL : 0;
 }
 
 /* "90% line" / "75% pcie" */
@@ -162,7 +210,8 @@ int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_thres
 					   { "ms", 1e3 }, { NULL, 0 } };
 	static const struct unit rate[] = { { "Mpps", 1 }, { "Kpps", 1e-3 }, { "pps", 1e-6 },
 					    { NULL, 0 } };
-	const struct unit *units = m == GD_CK_MSG_RATE ? rate : m >= GD_CK_LAT_AVG ? lat : bw_units;
+	const struct unit *units = m == GD_CK_MSG_RATE ? rate : !gd_ck_metric_is_min(m) ? lat :
+				   bw_units;
 	const char *end;
 	double f;
 	int ret;
@@ -177,7 +226,7 @@ int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_thres
 			goto bad;
 		ret = relative(s, end, t);
 		if (ret == -ERANGE) {
-			snprintf(why, len, "'%s': a percentage is above 0 and at most 100", s);
+			snprintf(why, len, "'%s': a percentage is above 0 and at most 100", gd_excerpt(s));
 			return -EINVAL;
 		}
 		if (ret)
@@ -188,18 +237,23 @@ int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_thres
 		goto bad;
 	t->kind = GD_CK_ABS;
 	t->value *= f;
+	if (!isfinite(t->value)) { /* 1e308 ms: infinite us would always pass */
+		snprintf(why, len, "'%s' is beyond a double in %s: write a real limit", gd_excerpt(s),
+			 gd_ck_metric_unit(m));
+		return -EINVAL;
+	}
 	return 0;
 bad:
 	if (m == GD_CK_MSG_RATE)
 		snprintf(why, len, "'%s' is not a message rate: write a number and Mpps (or "
-			 "Kpps, pps), e.g. 1.5 Mpps", s);
-	else if (m >= GD_CK_LAT_AVG)
+			 "Kpps, pps), e.g. 1.5 Mpps", gd_excerpt(s));
+	else if (!gd_ck_metric_is_min(m))
 		snprintf(why, len, "'%s' is not a latency: write a number and us (or ns, ms), "
-			 "e.g. 5 us", s);
+			 "e.g. 5 us", gd_excerpt(s));
 	else
 		snprintf(why, len, "'%s' is not a bandwidth threshold: write a number and Gb/s "
 			 "(or Mb/s, GB/s), or a percentage of the line rate or PCIe limit: "
-			 "'90%% line', '80%% pcie'", s);
+			 "'90%% line', '80%% pcie'", gd_excerpt(s));
 	return -EINVAL;
 }
 
@@ -219,7 +273,7 @@ int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts
 {
 	if (!strcmp(key, "fabric")) {
 		if (strcmp(s, "verbs") && strcmp(s, "ofi")) {
-			snprintf(why, len, "fabric '%s' is not known: write verbs or ofi (libfabric)", s);
+			snprintf(why, len, "fabric '%s' is not known: write verbs or ofi (libfabric)", gd_excerpt(s));
 			return -EINVAL;
 		}
 		f->fabric = !strcmp(s, "ofi") ? GD_FABRIC_OFI : GD_FABRIC_VERBS;
@@ -229,7 +283,7 @@ int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts
 	if (!strcmp(key, "endpoint")) {
 		if (strcmp(s, "rdm") && strcmp(s, "msg")) {
 			snprintf(why, len, "endpoint '%s' is not known: write rdm (FI_EP_RDM) or "
-				 "msg (FI_EP_MSG)", s);
+				 "msg (FI_EP_MSG)", gd_excerpt(s));
 			return -EINVAL;
 		}
 		f->ep = !strcmp(s, "msg") ? GD_EP_MSG : GD_EP_RDM;
@@ -240,7 +294,8 @@ int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts
 		return 1;
 	if (!fi_name_ok(s, !strcmp(key, "provider") ? sizeof(f->provider) : sizeof(f->domain))) {
 		snprintf(why, len, "%s '%s' is not a libfabric name: write it as fi_info prints it "
-			 "(letters, digits, '_', '-', '.'; at most %zu characters), e.g. %s", key, s,
+			 "(letters, digits, '_', '-', '.'; at most %zu characters), e.g. %s", key,
+			 gd_excerpt(s),
 			 (!strcmp(key, "provider") ? sizeof(f->provider) : sizeof(f->domain)) - 1,
 			 !strcmp(key, "provider") ? "tcp or shm" : "lo");
 		return -EINVAL;
@@ -268,7 +323,7 @@ int gd_ck_parse_rung(const char *s, int *rung, char *why, size_t len)
 			return 0;
 		}
 	snprintf(why, len, "rung '%s' is not known: use 1-7 or stack, devices, topology, "
-		 "gpudirect, p2p, gpu-initiated, nodes", s);
+		 "gpudirect, p2p, gpu-initiated, nodes", gd_excerpt(s));
 	return -EINVAL;
 }
 

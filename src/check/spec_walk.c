@@ -2,13 +2,16 @@
 /* The spec loader's walkers (spec_int.h), shared by spec.c and the section files. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "spec_int.h"
+#include "log.h"
 
 #define ld gd_ck_ld
 
@@ -19,6 +22,9 @@ __attribute__((format(printf, 3, 0))) static int vfail(struct ld *l, const yaml_
 	char msg[768];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	for (char *c = msg; *c; c++) /* input is quoted by gd_excerpt; no control byte gets out */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	snprintf(l->err, l->errlen, "%s:%lu:%lu: %s", l->name, m ? (unsigned long)m->line + 1 : 1UL,
 		 m ? (unsigned long)m->column + 1 : 1UL, msg);
 	return -EINVAL;
@@ -96,14 +102,55 @@ int gd_ck_ld_int(struct ld *l, yaml_node_t *n, const char *what, long min, long 
 	*out = strtol(v, &end, 10);
 	if (!*v || *end || errno || *out < min || *out > max)
 		return gd_ck_ld_fail(l, n, "%s must be a whole number from %ld to %ld, not '%s'", what, min,
-			    max, v);
+			    max, gd_excerpt(v));
 	return 0;
 }
 
-/* Walk a mapping: every key must be a scalar in known (space-separated). */
-int gd_ck_ld_each_key(struct ld *l, yaml_node_t *map, const char *what, const char *known,
-		    gd_ck_key_fn fn, void *ctx)
+/* A value of a numeric key against the limits of the key table (spec_keys.c): 0, or
+ * FILE:LINE:COL with the limits and whose they are. text is the value as written. */
+int gd_ck_ld_in_range(struct ld *l, yaml_node_t *n, const char *section, const char *key,
+		      uint64_t v, const char *text, const char *unit)
 {
+	const struct gd_ck_key *k = gd_ck_key_find(section, key);
+	uint64_t min, max;
+	char who[96];
+
+	if (!k) /* every key the loader reads is in the table: tests/unit/test_check_spec.c */
+		return gd_ck_ld_fail(l, n, "%s: not in the spec's key table", key);
+	if (gd_ck_key_valid(k, v))
+		return 0;
+	gd_ck_key_limits(k, &min, &max, who, sizeof(who));
+	return gd_ck_ld_fail(l, n, "%s must be %sfrom %llu to %llu%s, not '%s' (the limit of %s)",
+			     key, *unit ? "" : "a whole number ", (unsigned long long)min,
+			     (unsigned long long)max, unit, gd_excerpt(text), who);
+}
+
+/* A whole number (decimal digits only) for a key of the key table, within its limits. */
+int gd_ck_ld_key_int(struct ld *l, yaml_node_t *n, const char *section, const char *key,
+		     long *out)
+{
+	const char *v;
+	char *end;
+	unsigned long long x;
+	int ret = gd_ck_ld_scalar(l, n, key, &v);
+
+	if (ret)
+		return ret;
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (!isdigit((unsigned char)v[0]) || *end || errno || x > LONG_MAX)
+		x = ULLONG_MAX; /* out of every range: the message gives the range */
+	*out = (long)(x > LONG_MAX ? 0 : x);
+	return gd_ck_ld_in_range(l, n, section, key, x, v, "");
+}
+
+/* Walk a mapping: every key must be a scalar among the section's keys (spec_keys.c). */
+int gd_ck_ld_each_key(struct ld *l, yaml_node_t *map, const char *what, const char *section,
+		      gd_ck_key_fn fn, void *ctx)
+{
+	char known[512];
+
+	gd_ck_key_list(section, known, sizeof(known));
 	if (map->type != YAML_MAPPING_NODE)
 		return gd_ck_ld_fail(l, map, "%s must be a mapping (key: value), not %s", what,
 			    gd_ck_ld_kind_name(map));
@@ -111,7 +158,6 @@ int gd_ck_ld_each_key(struct ld *l, yaml_node_t *map, const char *what, const ch
 	     p++) {
 		yaml_node_t *k = gd_ck_ld_node(l, p->key), *v = gd_ck_ld_node(l, p->value);
 		const char *key;
-		char pad[64];
 		int ret;
 
 		if (!k || !v)
@@ -119,15 +165,16 @@ int gd_ck_ld_each_key(struct ld *l, yaml_node_t *map, const char *what, const ch
 		ret = gd_ck_ld_scalar(l, k, "a key", &key);
 		if (ret)
 			return ret;
-		snprintf(pad, sizeof(pad), " %s ", key);
-		if (strlen(key) > 40 || !strstr(known, pad))
-			return gd_ck_ld_fail(l, k, "unknown key '%s' in %s; known keys:%s", key, what, known);
+		if (strlen(key) > 40 || !gd_ck_key_find(section, key))
+			return gd_ck_ld_fail(l, k, "unknown key '%s' in %s; known keys:%s",
+					     gd_excerpt(key), what, known);
 		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
 			yaml_node_t *qk = gd_ck_ld_node(l, q->key);
 
 			if (qk && qk->type == YAML_SCALAR_NODE &&
 			    !strcmp((const char *)qk->data.scalar.value, key))
-				return gd_ck_ld_fail(l, k, "key '%s' appears twice in %s", key, what);
+				return gd_ck_ld_fail(l, k, "key '%s' appears twice in %s",
+						     gd_excerpt(key), what);
 		}
 		ret = fn(l, key, v, ctx);
 		if (ret)

@@ -13,9 +13,14 @@
 # Builds tests/fuzz/fuzz_*.c with clang -fsanitize=fuzzer,address,undefined into
 # $top_builddir/tests/fuzz/work/ (./tests/fuzz/work when run by hand), generates
 # a seed corpus of valid encodings of every message type, runs each target, and
-# prints executions and coverage. Exits 77 (skipped) when clang or libFuzzer is
-# missing, 1 when a target finds a crash (the reproducer crash-* stays in the
-# work directory: rerun it with  work/fuzz_wire work/crash-...).
+# prints executions and coverage. Every target runs with a memory limit
+# (-rss_limit_mb and -malloc_limit_mb, GD_FUZZ_RSS_MB, default 2048). Exits 77
+# (skipped) when clang or libFuzzer is missing, 1 when a target finds a crash, a
+# leak, a timeout or an input over the memory limit: the report shows the end of
+# the target's log and the input itself, escaped by od -c, and the command that
+# reruns it (the input, TARGET-crash-* or TARGET-oom-*, stays in the work
+# directory). Inputs that found a problem once are kept in tests/fuzz/regress-spec/
+# and run first, each once.
 #
 # The longer run, before a release or after touching src/bench/wire.c or the options:
 #   tests/fuzz/run-fuzz.sh 3600
@@ -97,10 +102,10 @@ if pkg-config --exists yaml-0.1 nettle; then
 	have_yaml=yes
 	# shellcheck disable=SC2086
 	"$CLANG" $cflags -I"$srcdir/src/check" $san -o "$work/fuzz_spec" "$srcdir/tests/fuzz/fuzz_spec.c" \
-		"$srcdir/src/check/spec.c" "$srcdir/src/check/spec_walk.c" "$srcdir/src/check/spec_fleet.c" "$srcdir/src/check/spec_manifest.c" "$srcdir/src/check/spec_values.c" "$srcdir/src/check/sha256.c" \
-		"$srcdir/src/core/readfile.c" "$srcdir/src/core/log.c" \
-		$(pkg-config --libs yaml-0.1 nettle) -lm
-	cp "$srcdir"/tests/check/specs/*.yaml "$work/seeds-spec/" 2>/dev/null || true
+		"$srcdir/src/check/spec.c" "$srcdir/src/check/spec_walk.c" "$srcdir/src/check/spec_fleet.c" "$srcdir/src/check/spec_manifest.c" "$srcdir/src/check/spec_values.c" "$srcdir/src/check/spec_keys.c" "$srcdir/src/check/sha256.c" \
+		$common $optdeps $(pkg-config --libs yaml-0.1 nettle) $libs
+	cp "$srcdir"/tests/check/specs/*.yaml "$srcdir"/tests/fuzz/regress-spec/* "$work/seeds-spec/" \
+		2>/dev/null || true
 fi
 printf 'magic="GDPF"\nversion="\\x00\\x01"\n' >"$work/wire.dict"
 printf 'magic="GDPF"\nversion="\\x00\\x02"\n' >"$work/wire.dict"
@@ -112,24 +117,60 @@ printf '\000\001-CHU\000--latency_gap=3\000--write_with_imm\000-r\00064' >"$work
 
 cd "$work"
 status=0
+# Every target runs under a memory limit (libFuzzer's, on RSS and on one allocation): an input
+# that makes the code under test take the machine's memory is a finding, shown like a crash.
+limits="-rss_limit_mb=${GD_FUZZ_RSS_MB:-2048} -malloc_limit_mb=${GD_FUZZ_RSS_MB:-2048}"
+# What a failed target leaves: the end of its log, then each input that failed (crash-, oom-,
+# timeout-, leak-, slow-unit-), escaped by od so that any byte shows, and how to rerun it.
+report() {
+	name=$1
+	echo "---- fuzz_$name: the end of fuzz-$name.log"
+	tail -n 40 "fuzz-$name.log"
+	for f in "$name"-crash-* "$name"-oom-* "$name"-timeout-* "$name"-leak-* "$name"-slow-unit-* \
+		"$name"-regress-*; do
+		[ -f "$f" ] || continue
+		echo "---- fuzz_$name: the input $work/$f ($(wc -c <"$f") bytes), escaped:"
+		head -c 4096 "$f" | od -An -c
+		echo "rerun: $work/fuzz_$name $limits $work/$f"
+	done
+}
 run() {
 	name=$1
 	shift
 	echo "fuzzing $name for $half s"
-	"./fuzz_$name" -max_total_time="$half" -print_final_stats=1 "$@" "corpus-$name" "seeds-$name" \
-		>"fuzz-$name.log" 2>&1 || status=1
+	# shellcheck disable=SC2086
+	if ! "./fuzz_$name" -max_total_time="$half" -print_final_stats=1 $limits \
+		-artifact_prefix="$name-" "$@" "corpus-$name" "seeds-$name" >"fuzz-$name.log" 2>&1; then
+		status=1
+		failed="$failed $name"
+	fi
 	grep -E '^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units|^SUMMARY' "fuzz-$name.log" || true
 }
+failed=""
 run wire -max_len=4200 -dict=wire.dict
 run opts -max_len=512 -close_fd_mask=3
 GD_FUZZ_TREE="$work/tree" run sysfs -max_len=1024 -close_fd_mask=3 -timeout=10
 if [ "$have_yaml" = yes ]; then
-	run spec -max_len=2048
+	# the inputs that found a problem once run first, each once (tests/fuzz/regress-spec)
+	echo "fuzz_spec: the regression inputs"
+	# shellcheck disable=SC2086
+	if ! ./fuzz_spec $limits -artifact_prefix=spec- "$srcdir"/tests/fuzz/regress-spec/* \
+		>fuzz-spec.log 2>&1; then
+		status=1
+		failed="$failed spec"
+		# the input that failed is the last one the log says it ran: kept beside the others
+		f=$(sed -n 's/^Running: //p' fuzz-spec.log | tail -n 1)
+		[ -z "$f" ] || cp "$f" "spec-regress-$(basename "$f")"
+	else
+		run spec -max_len=2048
+	fi
 else
 	echo "fuzz_spec not built: libyaml-dev is missing (apt-get install libyaml-dev)"
 fi
 if [ "$status" -ne 0 ]; then
-	tail -40 fuzz-*.log
+	for name in $failed; do
+		report "$name"
+	done
 	echo "FAIL: a fuzzer found a problem (logs: $work/fuzz-*.log)"
 	exit 1
 fi

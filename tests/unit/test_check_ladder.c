@@ -206,11 +206,59 @@ static void attempts(void **state)
 	assert_false(gd_ck_tries_add(&tr, &run, &slow, 1));
 }
 
+/* Each latency threshold judges its own statistic and names it; the plain max_lat is the median
+ * (a mean of 615 us over a median of 1 us judged the mean before). */
+static void lat_statistics(void **state)
+{
+	static const struct {
+		const char *key, *stat;
+		enum gd_ck_status want;
+	} c[] = {
+		{ "max_lat", "p50 latency", GD_CK_PASS },
+		{ "max_lat_p50", "p50 latency", GD_CK_PASS },
+		{ "max_lat_avg", "average latency", GD_CK_FAIL },
+		{ "max_lat_p99", "p99 latency", GD_CK_FAIL },
+		{ "max_lat_p999", "p99.9 latency", GD_CK_FAIL },
+		{ "max_lat_max", "maximum latency", GD_CK_FAIL },
+	};
+	struct gd_ck_test t = gpu_test();
+	struct gd_ck_run run = gpu_run(&t);
+	struct gd_ck_measure m = { .nsizes = 1, .size = { 2 }, .lat_avg_us = { 615 },
+				   .lat_p50_us = { 1 }, .lat_p99_us = { 20 },
+				   .lat_p999_us = { 30 }, .lat_max_us = { 9000 } };
+	char why[128], word[64];
+
+	(void)state;
+	t.kind = GD_KIND_LAT;
+	t.memory = GD_CK_MEM_HOST;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct gd_ck_report r = { 0 };
+		int metric = 0;
+
+		while (metric < GD_CK_NMETRIC && strcmp(gd_ck_metric_name(metric), c[i].key))
+			metric++;
+		assert_true(metric < GD_CK_NMETRIC);
+		assert_int_equal(gd_ck_parse_threshold(metric, "10 us", &t.th[0], why,
+						       sizeof(why)), 0);
+		t.nth = 1;
+		gd_ck_thresholds(&r, &run, &m, 1);
+		assert_int_equal(r.n, 1);
+		if (r.items[0].status != c[i].want || !strstr(r.items[0].message, c[i].stat))
+			fail_msg("%s: %s '%s'", c[i].key, gd_ck_status_str(r.items[0].status),
+				 r.items[0].message);
+		snprintf(word, sizeof(word), "%s 1 us <= 10.00 us", c[i].stat);
+		if (c[i].want == GD_CK_PASS && strncmp(r.items[0].message, word, strlen(word)))
+			fail_msg("%s: '%s' does not start '%s'", c[i].key, r.items[0].message, word);
+		gd_ck_report_free(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(spec_keys), cmocka_unit_test(rungs), cmocka_unit_test(ladder),
 		cmocka_unit_test(expect_fallback), cmocka_unit_test(attempts),
+		cmocka_unit_test(lat_statistics),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,6 +2,7 @@
 /* gd_check's spec loader and value parsers: good specs, bad ones with their positions, SHA-256. */
 #include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -134,6 +135,210 @@ static void values(void **state)
 			 -EINVAL);
 }
 
+/* A firmware pattern is code: its cost is bounded before regcomp takes memory for it. */
+static void fw_patterns(void **state)
+{
+	static const char *const good[] = { "28\\.39\\..*", "[0-9]+\\.[0-9]{2}\\.[0-9]{4}",
+					    "(20|22)\\.3[5-9]\\.[[:digit:]]{1,4}", "a{2}{3}",
+					    "(a{1,16}){1,16}" };
+	static const char *const bad[] = { "(a{1,30}){1,30}", "((a{1,9}){1,9}){1,9}", "x{,500}",
+					   "[]x]{300}", "(1)\\1", "a{99999999999999999999}",
+					   "((((((((((((((((((a))))))))))))))))))" };
+	const char *y = "manifest:\n  nic:\n    - name: m\n      firmware: "
+			"'((((((a{1,99}){1,99}){1,99}){1,99}){1,99}){1,99})'\n";
+	struct gd_ck_spec s;
+	char why[256], err[1024] = "";
+	regex_t re;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (gd_ck_fw_regex(good[i], &re, why, sizeof(why)))
+			fail_msg("'%s' refused: %s", good[i], why);
+		regfree(&re);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!gd_ck_fw_regex(bad[i], &re, why, sizeof(why))) {
+			regfree(&re);
+			fail_msg("'%s' compiled: its cost is not bounded", bad[i]);
+		}
+	assert_int_equal(parse(y, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.yaml:4:17: "));
+	assert_non_null(strstr(err, "atoms"));
+}
+
+/* Where a key of each section goes in a spec; the test spec at the key's limits. */
+static int load_key(const struct gd_ck_key *k, const char *value, char *err, size_t len)
+{
+	static const struct {
+		const char *section, *fmt;
+	} ctx[] = {
+		{ "spec", "%s: %s\n" },
+		{ "topology", "topology: {%s: %s}\n" },
+		{ "device", "devices:\n  - {name: d, %s: %s}\n" },
+		{ "doctor", "doctor: {%s: %s}\n" },
+		{ "test", "tests:\n  - {name: t, op: write, check: bond-balance, %s: %s}\n" },
+		{ "thresholds", "tests:\n  - {name: t, op: write, thresholds: {%s: %s}}\n" },
+		{ "expect", "tests:\n  - {name: t, op: write, expect: {%s: %s}}\n" },
+		{ "fleet", "fleet: {%s: %s}\n" },
+		{ "manifest", "manifest: {%s: %s}\n" },
+		{ "manifest nic", "manifest: {nic: [{name: m, %s: %s}]}\n" },
+		{ "manifest gpu", "manifest: {gpu: [{busid: '0000:18:00.0', %s: %s}]}\n" },
+	};
+	const char *lat = "tests:\n  - {name: t, type: lat, thresholds: {%s: %s}}\n";
+	struct gd_ck_spec s;
+	char y[512];
+	int ret;
+
+	for (size_t i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
+		if (strcmp(ctx[i].section, k->section))
+			continue;
+		snprintf(y, sizeof(y), k->kind == GD_CK_KEY_LAT ? lat : ctx[i].fmt, k->key, value);
+		err[0] = 0;
+		ret = parse(y, &s, err, len);
+		if (!ret)
+			gd_ck_spec_free(&s);
+		return ret;
+	}
+	fail_msg("section '%s' of the key table has no place in this test: add it", k->section);
+	return -1;
+}
+
+static void key_accepts(const struct gd_ck_key *k, const char *value, bool ok)
+{
+	char err[1024];
+	int ret = load_key(k, value, err, sizeof(err));
+
+	if (ok && ret)
+		fail_msg("%s %s: '%s' refused: %s", k->section, k->key, value, err);
+	if (!ok && ret != -EINVAL)
+		fail_msg("%s %s: '%s' loaded (%d)", k->section, k->key, value, ret);
+	if (!ok && !strstr(err, "t.yaml:"))
+		fail_msg("%s %s: '%s': no position in '%s'", k->section, k->key, value, err);
+}
+
+/* A whole-number key at its limits: the limit loads, one past it is refused. */
+static void key_limits(const struct gd_ck_key *k)
+{
+	const struct gd_param *p = k->param == (size_t)-1 ? NULL : gd_param_find(k->param);
+	uint64_t min, max;
+	char who[96], v[64];
+
+	gd_ck_key_limits(k, &min, &max, who, sizeof(who));
+	if (k->param != (size_t)-1) { /* the engine's parameter list has it: its limits */
+		assert_non_null(p);
+		assert_true(min == (p->umin > p->min ? p->umin : p->min) && max == p->max);
+	}
+	assert_true(min <= max);
+	snprintf(v, sizeof(v), k->kind == GD_CK_KEY_SWEEP ? "[1, %llu]" : "%llu",
+		 (unsigned long long)max);
+	key_accepts(k, v, true);
+	snprintf(v, sizeof(v), k->kind == GD_CK_KEY_SWEEP ? "[1, %llu]" : "%llu",
+		 (unsigned long long)max + 1);
+	key_accepts(k, v, false);
+	snprintf(v, sizeof(v), k->kind == GD_CK_KEY_SWEEP ? "[%llu, %llu]" : "%llu",
+		 (unsigned long long)min, (unsigned long long)min);
+	key_accepts(k, v, true);
+	if (min) {
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)min - 1);
+		key_accepts(k, k->kind == GD_CK_KEY_SWEEP ? "[0, 1]" : v, false);
+	}
+}
+
+/* Every key of the loader's table (a key added there is walked here): numbers at the limits of
+ * the component they feed, reals refused when not finite after their unit or written in hex. */
+static void every_key(void **state)
+{
+	static const struct {
+		enum gd_ck_key_kind kind;
+		const char *good, *inf, *hex;
+	} real[] = {
+		{ GD_CK_KEY_PERCENT, "50%", "101%", "0x10%" },
+		{ GD_CK_KEY_BW, "1 Gb/s", "1e308 Tb/s", "0x1p3 Gb/s" },
+		{ GD_CK_KEY_LAT, "1 us", "1e308 ms", "0x1p3 us" },
+		{ GD_CK_KEY_RATE, "1 Mpps", "2e308 Mpps", "0x1p3 Mpps" },
+	};
+	size_t n, walked = 0;
+	const struct gd_ck_key *keys = gd_ck_keys(&n);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		const struct gd_ck_key *k = &keys[i];
+
+		if (k->kind == GD_CK_KEY_TEXT || k->kind == GD_CK_KEY_SECTION) {
+			load_key(k, "x", (char[1024]){ 0 }, 1024); /* its section has a place */
+			continue;
+		}
+		walked++;
+		if (k->kind <= GD_CK_KEY_SECONDS) {
+			key_limits(k);
+			continue;
+		}
+		for (size_t j = 0; j < sizeof(real) / sizeof(real[0]); j++)
+			if (real[j].kind == k->kind) {
+				key_accepts(k, real[j].good, true);
+				key_accepts(k, real[j].inf, false);
+				key_accepts(k, real[j].hex, false);
+			}
+	}
+	assert_true(walked >= 20);
+}
+
+/* An error quotes at most the token at fault (64 bytes of it), escaped: never a raw control
+ * byte, never the rest of a long value. */
+static void quoted_tokens(void **state)
+{
+	static char y[4][6000];
+	const char *want[4] = { "'\\x1b[31mRED'", "99999999...'", "unknown key 'kkk", "'a\\x1b[31mb'" };
+	char err[1024];
+
+	(void)state;
+	snprintf(y[0], sizeof(y[0]), "tests:\n  - {name: t, size: \"\\e[31mRED\"}\n");
+	snprintf(y[1], sizeof(y[1]), "tests:\n  - {name: t, size: %05000dx}\n", 9);
+	memset(y[1] + 27, '9', 4999);
+	snprintf(y[2], sizeof(y[2]), "tests:\n  - name: t\n    %0500d: 1\n", 0);
+	memset(y[2] + 23, 'k', 500);
+	snprintf(y[3], sizeof(y[3]), "tests:\n  - {name: \"a\\e[31mb\", op: atomic, size: 64}\n");
+	for (size_t i = 0; i < 4; i++) {
+		struct gd_ck_spec s;
+
+		err[0] = 0;
+		if (parse(y[i], &s, err, sizeof(err)) != -EINVAL)
+			fail_msg("case %zu loaded", i);
+		if (!strstr(err, want[i]))
+			fail_msg("case %zu: '%s' lacks %s", i, err, want[i]);
+		for (const char *c = err; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				fail_msg("case %zu: a raw control byte 0x%02x in '%s'", i, *c, err);
+		if (i == 1 || i == 2) { /* 64 bytes of the token and "...", not the whole */
+			const char *q = strchr(err + 8, '\'');
+
+			assert_non_null(q);
+			if (strcspn(q + 1, "'") > 67)
+				fail_msg("case %zu quotes %zu bytes: '%s'", i, strcspn(q + 1, "'"), err);
+		}
+	}
+}
+
+/* More nodes than a spec can use are refused before libyaml builds the document (~100 bytes a
+ * node: 7 M scalars took 1.6 GB). */
+static void node_bound(void **state)
+{
+	size_t n = 70000, len = 40 + 2 * n;
+	char *y = malloc(len), *p = y, err[1024] = "";
+	struct gd_ck_spec s;
+
+	(void)state;
+	assert_non_null(y);
+	p += sprintf(p, "doctor: {must_pass: [");
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, "a,");
+	sprintf(p, "a]}\n");
+	assert_int_equal(parse(y, &s, err, sizeof(err)), -EINVAL);
+	free(y);
+	if (!strstr(err, "more than 65536 values"))
+		fail_msg("'%s'", err);
+}
+
 static void sha256(void **state)
 {
 	char h[65];
@@ -222,7 +427,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(good_spec), cmocka_unit_test(bad_specs), cmocka_unit_test(values),
-		cmocka_unit_test(sha256), cmocka_unit_test(pairs), cmocka_unit_test(launcher_env),
+		cmocka_unit_test(sha256), cmocka_unit_test(fw_patterns), cmocka_unit_test(every_key),
+		cmocka_unit_test(quoted_tokens), cmocka_unit_test(node_bound),
+		cmocka_unit_test(pairs),
+		cmocka_unit_test(launcher_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
