@@ -182,6 +182,7 @@ void gd_ck_take(const struct gd_bench_result *res, struct gd_ck_measure *m)
 		m->msg_rate_mpps[k] = s->msg_rate / 1e6;
 		m->lat_avg_us[k] = s->has_lat ? s->lat.avg : 0;
 		m->lat_p99_us[k] = s->has_lat ? s->lat.pct[GD_P99] : 0;
+		gd_trust_join(&s->trust, m->doubtful[k], sizeof(m->doubtful[k]));
 	}
 }
 
