@@ -383,6 +383,40 @@ static int expect_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
 			"provider ", expect_key, &t->expect);
 }
 
+/* sl, tclass, rate_limit (Gb/s), rate_limit_type: 1 when key is none of them. */
+static int roce_key(struct ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t)
+{
+	static const char *const types[] = { "HW", "SW", NULL };
+	const char *s;
+	char *end;
+	long n;
+	int i, ret;
+
+	if (!strcmp(key, "sl") || !strcmp(key, "tclass")) {
+		ret = int_to(l, v, key, 0, !strcmp(key, "sl") ? 15 : 255, &n);
+		*(!strcmp(key, "sl") ? &t->roce.sl : &t->roce.tclass) = (uint32_t)n;
+		*(!strcmp(key, "sl") ? &t->roce.sl_given : &t->roce.tclass_given) = true;
+		return ret;
+	}
+	if (!strcmp(key, "rate_limit_type")) {
+		ret = choice_to(l, v, key, types, &i);
+		t->roce.rate_type = (enum gd_rate_type)(i + GD_RATE_HW);
+		t->roce.type_given = true;
+		return ret;
+	}
+	if (strcmp(key, "rate_limit"))
+		return 1;
+	ret = scalar(l, v, key, &s);
+	if (ret)
+		return ret;
+	t->roce.rate_limit = strtod(s, &end);
+	if (end == s || (*end && strcmp(end, " Gb/s")) || !(t->roce.rate_limit > 0) ||
+	    t->roce.rate_limit > 1e6)
+		return fail(l, v, "rate_limit must be a rate in Gb/s above 0, e.g. '25' or "
+			    "'25 Gb/s'");
+	return 0;
+}
+
 static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t)
 {
 	static const char *const mem[] = { "host", "gpu", NULL };
@@ -413,6 +447,8 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 		t->iters = (uint64_t)n;
 		return ret;
 	}
+	if ((ret = roce_key(l, key, v, t)) <= 0)
+		return ret;
 	ret = scalar(l, v, key, &s);
 	if (ret)
 		return ret;
@@ -581,7 +617,7 @@ static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	snprintf(t->initiator, sizeof(t->initiator), "cpu");
 	ret = each_key(l, n, "a test", " name op type check size sweep duration iterations qps "
 		       "memory initiator device pairs thresholds min_slave_share fabric provider domain "
-		       "endpoint rung retries expect ", test_key, t);
+		       "endpoint rung retries expect sl tclass rate_limit rate_limit_type ", test_key, t);
 	if (ret)
 		return ret;
 	if (!t->name[0])

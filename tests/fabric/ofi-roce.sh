@@ -66,4 +66,15 @@ refused "-T without -R" "only with -R" "${OFI[@]}" -T 104
 refused "--cpu_util without -D" "duration mode" "${OFI[@]}" --cpu_util
 refused "-S out of range" "out of range" "${OFI[@]}" -S 16
 refused "PP rate limit" "not supported" "${OFI[@]}" --rate_limit 1 --rate_limit_type PP
+# 4. gd_check's keys: sl, tclass, rate_limit (Gb/s), rate_limit_type become the tools' options
+printf 'tests:\n  - name: bw\n    op: write\n    iterations: 200\n    fabric: ofi\n    provider: tcp\n    tclass: 104\n    rate_limit: 0.1\n    rate_limit_type: SW\n' >"$tmp/spec.yaml"
+"$T/gd_check" --dry-run "$tmp/spec.yaml" >"$tmp/spec.out" 2>&1 &&
+	grep -q -- '--tclass 104 --rate_limit 0.1 --rate_limit_type SW' "$tmp/spec.out" &&
+	echo "ok: gd_check keys tclass, rate_limit, rate_limit_type in the command" ||
+	{ echo "FAIL: gd_check keys"; cat "$tmp/spec.out"; fail=1; }
+printf 'tests:\n  - name: bw\n    op: write\n    sl: 16\n' >"$tmp/bad.yaml"
+"$T/gd_check" "$tmp/bad.yaml" >"$tmp/bad.out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q 'bad.yaml:4:.*sl must be a whole number from 0 to 15' "$tmp/bad.out" &&
+	echo "ok: gd_check sl: 16 is exit 2 with FILE:LINE:COL" || { echo "FAIL: sl 16: exit $rc"; cat "$tmp/bad.out"; fail=1; }
 exit $fail
