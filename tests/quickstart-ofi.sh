@@ -18,7 +18,13 @@ unset GDPERF_SYSFS_ROOT
 "$src/scripts/quickstart-run" --fabric ofi > "$tmp/out" 2>&1
 rc=$?
 fail=0
-[ $rc = 0 ] || { echo "FAIL: quickstart-run --fabric ofi exit $rc"; fail=1; }
+# a test that meets its thresholds on a measurement the noise guard doubts (a host busier
+# than its cores, src/bench/trust.h) is a FAIL "should not be believed": this host cannot
+# show the PASS, the test says SKIP for it, never ok
+doubted=0
+grep -q 'should not be believed' "$tmp/out" &&
+	! grep -E '^ *FAIL: ' "$tmp/out" | grep -qv 'should not be believed' && doubted=1
+[ $rc = 0 ] || [ $doubted = 1 ] || { echo "FAIL: quickstart-run --fabric ofi exit $rc"; fail=1; }
 grep -q '^tcp;ofi_rxm .* lo ' "$tmp/out" || { echo "FAIL: no tcp entry on lo in the report"; fail=1; }
 grep -q '^doctor *ofi.providers *PASS' "$tmp/out" || { echo "FAIL: gd_check's ofi.providers did not PASS"; fail=1; }
 if "$src/tools/gd_write_bw" --help 2>&1 | grep -q -- '--fabric'; then
@@ -28,12 +34,14 @@ else
 	grep -q 'no --fabric: no loopback run' "$tmp/out" || { echo "FAIL: the missing pair is not said"; fail=1; }
 fi
 # gd_check's example tests run for real over libfabric tcp (no RDMA device: the default rule)
-if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] && [ $doubted = 0 ]; then
 	grep -q '^tests *write-bw ofi:tcp loopback: min_bw *PASS' "$tmp/out" &&
 		grep -q '^tests *write-lat ofi:tcp loopback: max_lat *PASS' "$tmp/out" ||
 		{ echo "FAIL: gd_check's example tests did not PASS over ofi tcp"; fail=1; }
 	grep -q '^tests .* SKIP ' "$tmp/out" && { echo "FAIL: a gd_check test was skipped"; fail=1; }
 fi
 [ $fail = 0 ] || cat "$tmp/out"
+[ $fail = 0 ] && [ $doubted = 1 ] &&
+	{ echo "SKIP: gd_check doubted its measurements on this busy host (the PASS cannot be shown)"; exit 77; }
 [ $fail = 0 ] && echo "quickstart-run --fabric ofi: PASS"
 exit $fail

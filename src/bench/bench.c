@@ -346,13 +346,39 @@ static int open_device(struct gd_bench *b)
 	return 0;
 }
 
+/* Where the two sides run, for the noise guard (trust.h): the CPU each is
+ * pinned to, and whether the side channel's two ends have one address. */
+static void note_placement(struct gd_bench *b, const struct gd_wire_hello *remote)
+{
+	struct sockaddr_storage l, r;
+	socklen_t ll = sizeof(l), rl = sizeof(r);
+
+	b->my_cpu = gd_trust_single_cpu(b->p.run_cpus);
+	b->peer_cpu = gd_trust_single_cpu(remote->params.run_cpus);
+	b->same_host = false;
+	if (gd_oob_local_addr(b->oob, &l, &ll) || gd_oob_peer_addr(b->oob, &r, &rl) ||
+	    l.ss_family != r.ss_family)
+		return;
+	if (l.ss_family == AF_INET)
+		b->same_host = ((struct sockaddr_in *)&l)->sin_addr.s_addr ==
+			       ((struct sockaddr_in *)&r)->sin_addr.s_addr;
+	else if (l.ss_family == AF_INET6)
+		b->same_host = !memcmp(&((struct sockaddr_in6 *)&l)->sin6_addr,
+				       &((struct sockaddr_in6 *)&r)->sin6_addr, 16);
+}
+
 /* The side channel: accept (server) or connect (client), HELLO, the GID. */
 static int open_side_channel(struct gd_bench *b)
 {
 	const struct gd_bench_params *p = &b->p;
 	struct sockaddr_storage peer;
 	socklen_t plen = sizeof(peer);
+	struct gd_wire_hello *remote = malloc(sizeof(*remote));
 	int ret;
+
+	if (!remote)
+		return -ENOMEM;
+	gd_trust_affinity(b->p.run_cpus, sizeof(b->p.run_cpus)); /* after any pinning */
 
 	if (p->role == GD_ROLE_SERVER) {
 		ret = gd_oob_listen(p, &b->oob);
@@ -364,7 +390,10 @@ static int open_side_channel(struct gd_bench *b)
 	} else {
 		ret = gd_oob_open(p, -1, &b->oob);
 	}
-	ret = ret ?: gd_oob_hello(b->oob, p, NULL);
+	ret = ret ?: gd_oob_hello(b->oob, p, remote);
+	if (!ret)
+		note_placement(b, remote);
+	free(remote);
 	if (ret)
 		return ret;
 	snprintf(b->peer, sizeof(b->peer), "%s", gd_oob_peer_name(b->oob));
@@ -399,7 +428,7 @@ static int open_ofi(struct gd_bench *b)
 				.server = p->role == GD_ROLE_SERVER, .nqp = p->num_qps,
 				.tx_depth = p->tx_depth, .rx_depth = p->rx_depth,
 				.hmem = p->use_cuda != GD_CUDA_NONE, .cuda_device = p->use_cuda,
-				.timeout_ms = p->timeout_ms };
+				.timeout_ms = p->timeout_ms, .tclass = p->roce.tclass };
 	struct gd_conn *k = &b->conn;
 	socklen_t len = sizeof(b->ofi->self);
 	int ret;
@@ -494,6 +523,9 @@ static int setup(struct gd_bench *b)
 	if (ret)
 		return ret;
 	ret = p->conn == GD_CONN_RDMA_CM ? connect_cm(b) : connect_oob(b);
+	if (!ret && (ret = gd_conn_rate_limit(&b->conn, &b->plan.link))) /* HW --rate_limit */
+		gd_oob_send_error(b->oob, GD_EXIT_ENV, "%s cannot hold the HW rate limit",
+				  b->conn.dev_name);
 	return ret ?: gd_oob_barrier(b->oob);
 }
 
@@ -541,6 +573,7 @@ static int run_all(struct gd_bench *b)
 		return ret;
 	if (table)
 		gd_report_footer(&b->rep);
+	gd_report_trust_summary(&b->rep, b->res);
 	if (p->validate && (ret = gd_bench_validate(b, b->plan.last_size, ops))) {
 		gd_oob_send_error(b->oob, GD_EXIT_FAIL, "validation failed on its side");
 		b->exit_code = GD_EXIT_FAIL;

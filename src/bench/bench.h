@@ -24,6 +24,7 @@
 #include "bench_params.h"
 #include "bench_rt.h"
 #include "stats.h"
+#include "trust.h"
 
 /* Run the tool (parse argv, then gd_bench_run_side). Returns the exit code. */
 int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind kind);
@@ -113,6 +114,11 @@ struct gd_bench_size_result {
 	/* latency tests (has_lat): microseconds */
 	bool has_lat;
 	struct gd_lat_stats lat;
+	/* the noise guard's verdict (trust.h): ok, or doubtful with its reasons */
+	struct gd_trust trust;
+	/* --cpu_util: the host's CPU utilisation over the size's run, percent;
+	 * -1 when not measured */
+	double cpu_util_pct;
 };
 
 struct gd_bench_result {

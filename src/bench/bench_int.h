@@ -22,6 +22,7 @@
 #include "mem.h"
 #include "plan.h"
 #include "progress.h"
+#include "trust.h"
 
 struct gd_oob;
 struct gd_ofi;
@@ -47,6 +48,12 @@ struct gd_bench {
 	void *ini_state;		/* the initiator's own queues (loop.h attach), or NULL */
 	const struct gd_fabric_ops *fab; /* the fabric seam (fabric.h): verbs or ofi */
 	struct gd_ofi *ofi;		/* --fabric ofi: the libfabric side (fabric_ofi.h), else NULL */
+	/* the noise guard (trust.h): the CPU each side is pinned to (-1: not one),
+	 * and whether the side channel's two ends share one address */
+	int my_cpu, peer_cpu;
+	bool same_host;
+	struct gd_trust_sample t0, t1;	/* the measuring thread around a size's loop */
+	struct gd_cpu_stat cpu0;	/* --cpu_util: /proc/stat at the size's start */
 };
 
 /* bench.c: the region of QP i, my local half and my target half. */

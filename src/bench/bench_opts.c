@@ -114,15 +114,14 @@ static const struct gd_opt send_imm_opts[] = {
 /* perftest options gdperf refuses ("not supported", exit 2). */
 #define NS(name, letter, arg) { name, letter, arg, NULL, NULL, B_UNSUPPORTED }
 static const struct gd_opt unsupported_opts[] = {
-	NS("connection", 'c', GD_REQ_ARG), NS("sl", 'S', GD_REQ_ARG), NS("tclass", 0, GD_REQ_ARG),
-	NS("flow_label", 0, GD_REQ_ARG), NS("tos", 'T', GD_REQ_ARG),
+	NS("connection", 'c', GD_REQ_ARG), NS("flow_label", 0, GD_REQ_ARG),
 	NS("retry_count", 0, GD_REQ_ARG), NS("pkey_index", 0, GD_REQ_ARG), NS("dlid", 0, GD_REQ_ARG),
 	NS("force-link", 0, GD_REQ_ARG), NS("com_rdma_cm", 'z', GD_NO_ARG),
 	NS("comm_rdma_cm", 0, GD_NO_ARG), NS("dont_xchg_versions", 0, GD_NO_ARG),
 	NS("dualport", 'O', GD_NO_ARG), NS("use_ooo", 0, GD_NO_ARG),
 	NS("no_enhanced_reorder", 0, GD_NO_ARG), NS("disable_pcie_relaxed", 0, GD_NO_ARG),
 	NS("recv_post_list", 0, GD_REQ_ARG), NS("cqe_poll", 0, GD_REQ_ARG),
-	NS("disable_dynamic_polling", 0, GD_NO_ARG), NS("events", 'e', GD_NO_ARG),
+	NS("disable_dynamic_polling", 0, GD_NO_ARG),
 	NS("vector", 'X', GD_REQ_ARG), NS("use-srq", 0, GD_NO_ARG), NS("connectionless", 0, GD_NO_ARG),
 	NS("mcg", 'g', GD_NO_ARG), NS("MGID", 'M', GD_REQ_ARG), NS("use_old_post_send", 0, GD_NO_ARG),
 	NS("no_lock", 0, GD_NO_ARG), NS("mr_per_qp", 0, GD_NO_ARG), NS("use-null-mr", 0, GD_NO_ARG),
@@ -140,10 +139,8 @@ static const struct gd_opt unsupported_opts[] = {
 	NS("cpu_id", 0, GD_REQ_ARG), NS("ph", 0, GD_REQ_ARG), NS("numa_node", 0, GD_REQ_ARG),
 	NS("disable_numa", 0, GD_NO_ARG), NS("out_json", 0, GD_NO_ARG),
 	NS("out_json_file", 0, GD_REQ_ARG), NS("report-both", 0, GD_NO_ARG),
-	NS("report-per-port", 0, GD_NO_ARG), NS("cpu_util", 0, GD_NO_ARG),
+	NS("report-per-port", 0, GD_NO_ARG),
 	NS("report-counters", 'W', GD_REQ_ARG), NS("reversed", 0, GD_NO_ARG),
-	NS("rate_limit", 0, GD_REQ_ARG), NS("rate_units", 0, GD_REQ_ARG),
-	NS("rate_limit_type", 0, GD_REQ_ARG), NS("burst_size", 0, GD_REQ_ARG),
 	NS("typical_pkt_size", 0, GD_REQ_ARG), NS("unsolicited_write", 0, GD_NO_ARG),
 	NS("payload_file_path", 0, GD_REQ_ARG), NS("data_validation", 0, GD_NO_ARG),
 	NS("data_validation_debug", 0, GD_NO_ARG), NS("aes_xts", 0, GD_NO_ARG),
@@ -167,14 +164,14 @@ struct sibling {
 	const char *where;
 };
 
-#define MAX_TABLES 12
-#define SIBLING_MAX 24
+#define MAX_TABLES 15
+#define SIBLING_MAX 32
 
 struct bench_cmd {
 	struct gd_cmd cmd;
 	const struct gd_opt *tables[MAX_TABLES];
 	struct gd_opt refused[SIBLING_MAX + 1];
-	struct sibling siblings[6];
+	struct sibling siblings[8];
 	size_t nsiblings;
 	bool built;
 };
@@ -205,8 +202,17 @@ static void build_cmd(struct bench_cmd *bc, enum gd_bench_op op, enum gd_bench_k
 	bc->tables[nt++] = bw ? bw_opts : lat_opts;
 	bc->tables[nt++] = gd_initiator_opts;
 	bc->tables[nt++] = gd_fabric_opt_table;
+	bc->tables[nt++] = gd_roce_opts;
 	refuse(bc, &nref, bw ? lat_opts : bw_opts,
 	       bw ? "the latency tools (gd_*_lat)" : "the bandwidth tools (gd_*_bw)");
+	if (bw)
+		bc->tables[nt++] = gd_rate_opts;
+	else
+		refuse(bc, &nref, gd_rate_opts, "the bandwidth tools (gd_*_bw)");
+	if (op != GD_OP_WRITE)
+		bc->tables[nt++] = gd_events_opts;
+	else
+		refuse(bc, &nref, gd_events_opts, "gd_read_*, gd_atomic_* and gd_send_* (as perftest)");
 	if (op == GD_OP_SEND || op == GD_OP_WRITE)
 		bc->tables[nt++] = rx_opts;
 	else
@@ -564,7 +570,8 @@ static int handler(void *ctx, int id, const char *arg)
 	struct gd_bench_params *p = ctx;
 	int ret = gd_init_opts_handle(&p->init, id, arg);
 
-	if (ret <= 0 || (ret = gd_fabric_opts_handle(&p->fab, id, arg)) <= 0)
+	if (ret <= 0 || (ret = gd_fabric_opts_handle(&p->fab, id, arg)) <= 0 ||
+	    (ret = gd_roce_opts_handle(p, id, arg)) <= 0)
 		return ret;
 	ret = handle_common(ctx, id, arg);
 	return ret <= 0 ? ret : handle_kind(ctx, id, arg);
@@ -774,7 +781,7 @@ int gd_bench_check(struct gd_bench_params *p)
 	if ((ret = check_sizes(p)) || (ret = check_length(p)) || (ret = check_queues(p)) ||
 	    (ret = check_report(p)) || (ret = check_memory(p, ini)) ||
 	    (ret = gd_init_opts_check(&p->init)) || (ini && ini->check && (ret = ini->check(p))) ||
-	    (ret = check_fabric(p, ini)))
+	    (ret = check_fabric(p, ini)) || (ret = gd_roce_opts_check(p)))
 		return ret;
 	return 0;
 }

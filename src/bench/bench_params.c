@@ -228,6 +228,18 @@ const struct gd_param gd_matched_params[] = {
 	  .applies = is_ofi },
 	{ GD_PARAM_AT(fab.provider), .type = GD_PT_STR, .max = GD_FABRIC_PROV_MAX - 1,
 	  .what = "provider", .label = "libfabric provider (--provider)", .applies = is_ofi },
+	/* carried, not compared: the noise guard (trust.h) tells whether both
+	 * sides of one host share one CPU (wire version 4) */
+	{ GD_PARAM_AT(run_cpus), .type = GD_PT_STR, .max = GD_BENCH_CORES_MAX - 1,
+	  .what = "CPUs", .json = "run_cpus" },
+	/* the class of the traffic, both directions (roce_opts.h; wire version 4):
+	 * a responder in another class sends its ACKs and read responses there */
+	{ GD_PARAM_AT(roce.sl), .type = GD_PT_UINT, .wire = 4, .max = 15, .opt = "-S/--sl",
+	  .what = "service level", .label = "service level (-S)", .json = "sl" },
+	{ GD_PARAM_AT(roce.tclass), .type = GD_PT_UINT, .wire = 4, .max = 255, .opt = "--tclass",
+	  .what = "traffic class", .label = "traffic class (--tclass)", .json = "tclass" },
+	{ GD_PARAM_AT(roce.tos), .type = GD_PT_UINT, .wire = 4, .max = 255, .opt = "-T/--tos",
+	  .what = "type of service", .label = "rdma_cm type of service (-T)", .json = "tos" },
 };
 const size_t gd_matched_nparams = GD_ARRAY_SIZE(gd_matched_params);
 
@@ -418,6 +430,14 @@ int gd_bench_params_to_json(const struct gd_bench_params *p, struct json_object 
 	gd_json_add_str(o, "use_cuda_bus_id", p->cuda_bus_id[0] ? p->cuda_bus_id : NULL);
 	gd_json_add_bool(o, "use_cuda_dmabuf", p->cuda_dmabuf);
 	gd_json_add_bool(o, "gpu_staging", p->gpu_staging);
+	gd_json_add_bool(o, "events", p->roce.events);
+	gd_json_add_bool(o, "cpu_util", p->roce.cpu_util);
+	if (p->roce.rate_limit > 0) {
+		gd_json_add_double(o, "rate_limit", p->roce.rate_limit);
+		gd_json_add_str(o, "rate_units", gd_rate_units_name(p->roce.rate_units));
+		gd_json_add_str(o, "rate_limit_type", gd_rate_type_name(p->roce.rate_type));
+		gd_json_add_int(o, "burst_size", p->roce.burst_size ? p->roce.burst_size : 1);
+	}
 	json_object_object_add(obj, "params", o);
 	return 0;
 }

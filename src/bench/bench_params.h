@@ -21,6 +21,7 @@
 #include "fabric_opts.h"
 #include "init_opts.h"
 #include "machine.h"
+#include "roce_opts.h"
 #include "mem.h" /* GD_BENCH_DEV_MAX, GD_BENCH_BDF_MAX, GD_CUDA_* */
 
 enum gd_bench_op { GD_OP_WRITE = 0, GD_OP_READ, GD_OP_ATOMIC, GD_OP_SEND, GD_OP_COUNT };
@@ -146,6 +147,9 @@ struct gd_bench_params {
 	/* host memory and CPU placement */
 	bool use_hugepages;		/* --use_hugepages */
 	char pin_cores[GD_BENCH_CORES_MAX]; /* --pin_cores=LIST, "" = NIC's NUMA node */
+	/* the CPUs this side runs on when it says HELLO (its affinity after
+	 * pinning), carried to the peer for the noise guard (trust.h); not an option */
+	char run_cpus[GD_BENCH_CORES_MAX];
 
 	/* GPU memory (options defined here, implemented by the GPU memory feature) */
 	int use_cuda;			/* --use_cuda=N|auto: GD_CUDA_NONE, GD_CUDA_AUTO or an index */
@@ -155,6 +159,9 @@ struct gd_bench_params {
 
 	/* who issues the operations: --initiator and its shape (init_opts.h) */
 	struct gd_init_opts init;
+
+	/* RoCE bring-up: -S, --tclass, -T, -e, --cpu_util, --rate_limit (roce_opts.h) */
+	struct gd_roce_opts roce;
 
 	/* which fabric carries the operations: --fabric, --provider, --domain,
 	 * --fabric-name, --ep (fabric_opts.h); resolved by gd_bench_check */

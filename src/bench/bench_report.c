@@ -64,13 +64,14 @@ static void print_addr(const struct gd_report *r, const char *who, const struct 
 static void bw_title(const struct gd_report *r)
 {
 	const char *ci = r->adaptive ? "   CI95[%]" : "";
+	const char *cpu = r->p->roce.cpu_util ? "    CPU_Util[%]" : "";
 
 	if (r->p->report_gbits)
 		fprintf(r->out, " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   "
-				"MsgRate[Mpps]%s\n", ci);
+				"MsgRate[Mpps]%s%s\n", ci, cpu);
 	else
 		fprintf(r->out, " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   "
-				"MsgRate[Mpps]%s\n", ci);
+				"MsgRate[Mpps]%s%s\n", ci, cpu);
 }
 
 static const char *lat_unit(const struct gd_report *r)
@@ -83,7 +84,8 @@ static void lat_title(const struct gd_report *r)
 	const char *u = lat_unit(r);
 
 	if (r->p->duration_s) {
-		fprintf(r->out, " #bytes        #iterations       t_avg[%s]    tps average\n", u);
+		fprintf(r->out, " #bytes        #iterations       t_avg[%s]    tps average%s\n", u,
+			r->p->roce.cpu_util ? "    CPU_Util[%]" : "");
 		return;
 	}
 	fprintf(r->out, " #bytes #iterations    t_min[%s]    t_max[%s]  t_typical[%s]    "
@@ -198,6 +200,53 @@ void gd_report_footer(const struct gd_report *r)
 	if (!r->out)
 		return;
 	fprintf(r->out, "%s\n", DASHES);
+	fflush(r->out);
+}
+
+/* --cpu_util: "cpu_util_pct" in the record's results (null when unreadable). */
+static void cpu_util_json(const struct gd_report *r, const struct gd_bench_size_result *s,
+			  json_object *o)
+{
+	json_object *res = NULL;
+
+	if (!r->p->roce.cpu_util || !json_object_object_get_ex(o, "results", &res))
+		return;
+	if (s->cpu_util_pct >= 0)
+		gd_json_add_double(res, "cpu_util_pct", s->cpu_util_pct);
+	else
+		json_object_object_add(res, "cpu_util_pct", NULL);
+}
+
+/* A doubtful result's reasons under its row (a '#' line, as the issue-rate
+ * line: perftest parsers skip it); --output's bare numbers get none. */
+static void trust_line(const struct gd_report *r, const struct gd_trust *t)
+{
+	char why[GD_TRUST_NWHY * 170];
+
+	if (!t->why || r->p->output != GD_OUTPUT_FULL)
+		return;
+	gd_trust_join(t, why, sizeof(why));
+	fprintf(r->out, " # doubtful: %s\n", why);
+}
+
+void gd_report_trust_summary(const struct gd_report *r, const struct gd_bench_result *res)
+{
+	size_t bad = 0, first = 0;
+
+	for (size_t i = 0; i < res->nsizes; i++)
+		if (res->sizes[i].trust.why && !bad++)
+			first = i;
+	if (!bad || !r->out || r->p->json)
+		return;
+	if (r->p->output != GD_OUTPUT_FULL) { /* the bare numbers stay alone on stdout */
+		gd_warn("%zu of %zu results should not be believed (first: %llu bytes); run "
+			"without --output to see why", bad, res->nsizes,
+			(unsigned long long)res->sizes[first].size);
+		return;
+	}
+	fprintf(r->out, " WARNING: %zu of %zu results should not be believed (trust: doubtful, "
+		"reasons under their rows); do not compare them with other runs\n", bad,
+		res->nsizes);
 	fflush(r->out);
 }
 
@@ -324,7 +373,8 @@ static struct gd_bw_result shown(const struct gd_bench_size_result *s)
 	return b;
 }
 
-static void bw_json_line(const struct gd_report *r, const struct gd_bench_size_result *s)
+/* trust: a finished result (the periodic lines of --run_infinitely carry none) */
+static void bw_json_line(const struct gd_report *r, const struct gd_bench_size_result *s, bool trust)
 {
 	json_object *o = json_common(r, "bw_result");
 	struct gd_bw_result sum = shown(s);
@@ -338,10 +388,14 @@ static void bw_json_line(const struct gd_report *r, const struct gd_bench_size_r
 		json_object_object_add(o, "local_results", bw_json(&s->local));
 	if (both)
 		json_object_object_add(o, "peer_results", bw_json(&s->peer));
+	if (trust)
+		gd_trust_to_json(&s->trust, o);
+	cpu_util_json(r, s, o);
 	gd_json_emit(o, r->out);
 }
 
-static void bw_text_line(const struct gd_report *r, const struct gd_bw_result *b)
+/* cpu: --cpu_util's percent, < 0 none */
+static void bw_text_line(const struct gd_report *r, const struct gd_bw_result *b, double cpu)
 {
 	double peak = gd_report_bw_value(r->p, b->peak_Bps);
 	double avg = gd_report_bw_value(r->p, b->avg_Bps);
@@ -365,6 +419,8 @@ static void bw_text_line(const struct gd_report *r, const struct gd_bw_result *b
 		fprintf(r->out, "     %.2f%s", b->ci95_rel * 100, b->converged ? "" : " (cap)");
 	else if (r->adaptive)
 		fprintf(r->out, "     -");
+	if (r->p->roce.cpu_util)
+		fprintf(r->out, cpu >= 0 ? "       %-3.2f" : "       -", cpu);
 	fprintf(r->out, "\n");
 	fflush(r->out);
 }
@@ -376,11 +432,12 @@ void gd_report_bw(const struct gd_report *r, const struct gd_bench_size_result *
 	if (!r->out)
 		return;
 	if (r->p->json) {
-		bw_json_line(r, s);
+		bw_json_line(r, s, true);
 		return;
 	}
 	b = shown(s);
-	bw_text_line(r, &b);
+	bw_text_line(r, &b, s->cpu_util_pct);
+	trust_line(r, &s->trust);
 	if (b.issue_rate > 0 && r->p->output == GD_OUTPUT_FULL)
 		fprintf(r->out, " # issue rate %.4g Mreq/s, completion rate %.4g Mreq/s (%llu B per "
 			"message, %llu messages, producer %s)\n", b.issue_rate / 1e6,
@@ -403,10 +460,10 @@ void gd_report_bw_interval(const struct gd_report *r, const struct gd_bw_result 
 		s.msg_rate = res->msg_rate;
 		s.has_local = true;
 		s.local = *res;
-		bw_json_line(r, &s);
+		bw_json_line(r, &s, false);
 		return;
 	}
-	bw_text_line(r, res);
+	bw_text_line(r, res, -1);
 }
 
 static void histogram(const struct gd_report *r, const double *s, size_t n)
@@ -444,6 +501,8 @@ static void lat_json(const struct gd_report *r, const struct gd_bench_size_resul
 		}
 	}
 	json_object_object_add(o, "results", j);
+	gd_trust_to_json(&s->trust, o);
+	cpu_util_json(r, s, o);
 	gd_json_emit(o, r->out);
 }
 
@@ -456,8 +515,12 @@ static void lat_text(const struct gd_report *r, const struct gd_bench_size_resul
 	if (r->p->duration_s) {
 		double tps = st->avg > 0 ? 1e6 / (st->avg * (pingpong ? 2 : 1)) : 0;
 
-		fprintf(r->out, " %-7llu       %-10llu        %-7.2f        %-7.2f\n",
+		fprintf(r->out, " %-7llu       %-10llu        %-7.2f        %-7.2f",
 			(unsigned long long)s->size, (unsigned long long)st->n, st->avg * k, tps);
+		if (r->p->roce.cpu_util)
+			fprintf(r->out, s->cpu_util_pct >= 0 ? "        %-3.2f" : "        -",
+				s->cpu_util_pct);
+		fprintf(r->out, "\n");
 		return;
 	}
 	fprintf(r->out, " %-7llu %-10llu   %-7.2lf        %-7.2lf      %-7.2lf  \t       "
@@ -481,6 +544,7 @@ void gd_report_lat(const struct gd_report *r, const struct gd_bench_size_result 
 		return;
 	}
 	lat_text(r, s);
+	trust_line(r, &s->trust);
 	if (r->p->unsorted && unsorted)
 		histogram(r, unsorted, n);
 	else if (r->p->histogram)

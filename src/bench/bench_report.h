@@ -54,6 +54,9 @@ void gd_report_waiting(const struct gd_report *r);
 /* The header block (device, QPs, MTU, GID...) and the table title. */
 void gd_report_header(const struct gd_report *r);
 void gd_report_footer(const struct gd_report *r);
+/* After the footer: a closing warning when any result is doubtful (trust.h);
+ * on stderr with --output, nothing with --json (each record carries "trust"). */
+void gd_report_trust_summary(const struct gd_report *r, const struct gd_bench_result *res);
 /* A signal stopped the tool: a line after the rows measured before it (or an
  * "interrupted" JSON record) naming the signal and the exit code. out may be NULL. */
 void gd_report_signal(const struct gd_bench_params *p, FILE *out, int sig, int code);

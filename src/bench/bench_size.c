@@ -135,6 +135,41 @@ static struct gd_bench_size_result *record_bw(struct gd_bench *b, uint64_t size,
 	return r;
 }
 
+/* The measuring thread's CPU time around a loop: only the CPU initiator's
+ * loop runs (and busy-polls) in this thread. */
+static void sample_cpu(struct gd_bench *b, struct gd_trust_sample *s)
+{
+	if (b->p.init.initiator == GD_INIT_CPU && !b->p.roce.events) /* -e sleeps */
+		gd_trust_sample(s);
+	else
+		memset(s, 0, sizeof(*s));
+}
+
+/* --cpu_util: the host's CPU time at the start of a size. */
+static void cpu_start(struct gd_bench *b)
+{
+	if (b->p.roce.cpu_util && gd_cpu_stat_read(&b->p.machine, &b->cpu0))
+		memset(&b->cpu0, 0, sizeof(b->cpu0));
+}
+
+/* The noise guard's verdict on a result about to be reported (trust.h), and
+ * --cpu_util's figure since cpu_start. */
+static void assess(struct gd_bench *b, struct gd_bench_size_result *r)
+{
+	struct gd_cpu_stat now;
+
+	r->cpu_util_pct = -1;
+	if (b->p.roce.cpu_util && b->cpu0.total && !gd_cpu_stat_read(&b->p.machine, &now))
+		r->cpu_util_pct = gd_cpu_util_pct(&b->cpu0, &now);
+	struct gd_trust_in in = { .windows = r->windows, .converged = r->converged,
+				  .ci95_rel = r->ci95_rel, .lat = r->has_lat ? &r->lat : NULL,
+				  .t0 = b->t0, .t1 = b->t1, .my_cpu = b->my_cpu,
+				  .peer_cpu = b->peer_cpu, .same_host = b->same_host };
+
+	gd_trust_host_load(&b->p.machine, &in.loadavg, &in.ncpus);
+	gd_trust_assess(&in, &r->trust);
+}
+
 /* A passive side about to wait out a bandwidth test of this size: how often
  * it drives the fabric's progress (ofi only; verbs has nothing to drive). */
 static void pace_passive(struct gd_bench *b, uint64_t size)
@@ -154,6 +189,9 @@ static int exchange_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *m
 	bool sent = false;
 	int ret;
 
+	memset(&b->t0, 0, sizeof(b->t0));
+	b->t1 = b->t0;
+	cpu_start(b);
 	if (!active) {
 		pace_passive(b, size);
 		ret = recv_results(b, peer, passive_timeout_ms(&b->p));
@@ -161,7 +199,9 @@ static int exchange_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *m
 		mine->size = size;
 		return ret ?: gd_bench_measured(b, mine);
 	}
+	sample_cpu(b, &b->t0);
 	ret = b->plan.loop_ops->run_bw(&b->loop, size, mine, &sent);
+	sample_cpu(b, &b->t1);
 	if (ret) {
 		b->exit_code = b->exit_code ?: b->loop.exit_code;
 		return ret;
@@ -189,11 +229,13 @@ int gd_bench_bw_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 		r->msg_rate += peer.msg_rate;
 		r->bw_peak_Bps = mine.peak_Bps > 0 && peer.peak_Bps > 0 ?
 				 mine.peak_Bps + peer.peak_Bps : 0;
+		assess(b, r);
 		gd_report_bw(&b->rep, r);
 		if (check_limits(&b->p, &lim) && !b->exit_code)
 			b->exit_code = GD_EXIT_FAIL;
 		return 0;
 	}
+	assess(b, r);
 	gd_report_bw(&b->rep, r);
 	if (active && check_limits(&b->p, r) && !b->exit_code)
 		b->exit_code = GD_EXIT_FAIL;
@@ -218,6 +260,7 @@ static void record_lat(struct gd_bench *b, uint64_t size, double *samples, size_
 		r->has_lat = true;
 		r->iters = b->p.duration_s ? n : b->p.iters;
 	}
+	assess(b, r);
 	gd_report_lat(&b->rep, r, samples, copy, n);
 	free(copy);
 }
@@ -231,10 +274,17 @@ int gd_bench_lat_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 		      b->plan.op->target_access == IBV_ACCESS_REMOTE_WRITE;
 	int ret = 0;
 
+	memset(&b->t0, 0, sizeof(b->t0));
+	b->t1 = b->t0;
+	cpu_start(b);
+	if (active)
+		sample_cpu(b, &b->t0);
 	if (active && (ret = b->plan.loop_ops->run_lat(&b->loop, size, &samples, &n))) {
 		b->exit_code = b->exit_code ?: b->loop.exit_code;
 		return ret;
 	}
+	if (active)
+		sample_cpu(b, &b->t1);
 	memset(&none, 0, sizeof(none));
 	none.size = size;
 	none.ops = n + (n ? b->loop.untimed_ops : 0); /* --validate counts every atomic */

@@ -177,6 +177,21 @@ static int cm_bind(struct gd_cm *cm, const struct gd_link_cfg *p)
 	return ret;
 }
 
+/* -T: the type of service of an id, before its route is resolved (the
+ * listening id's is the accepted ids' too). */
+static int set_tos(struct rdma_cm_id *id, const struct gd_link_cfg *p)
+{
+	uint8_t tos = p->tos;
+
+	if (!p->tos_given)
+		return 0;
+	if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos))) {
+		gd_error("rdma_cm: cannot set the type of service %u (-T): %s", tos, strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int cm_listen(struct gd_cm *cm, const struct gd_link_cfg *p)
 {
 	int ret;
@@ -185,7 +200,7 @@ static int cm_listen(struct gd_cm *cm, const struct gd_link_cfg *p)
 		gd_error("rdma_cm: cannot create an id: %s", strerror(errno));
 		return -ENODEV;
 	}
-	ret = cm_bind(cm, p);
+	ret = set_tos(cm->listen_id, p) ?: cm_bind(cm, p);
 	if (ret)
 		return ret;
 	if (rdma_listen(cm->listen_id, (int)cm->n)) {
@@ -286,6 +301,8 @@ int gd_cm_connect(struct gd_cm *cm, struct gd_conn *conn, const struct gd_link_c
 			return -ENODEV;
 		}
 		cm->ids[i] = id;
+		if (set_tos(id, p))
+			return -EINVAL;
 		if (rdma_resolve_addr(id, p->source_ip[0] ? (struct sockaddr *)&src : NULL,
 				      (struct sockaddr *)&dst, cm->timeout_ms)) {
 			gd_error("rdma_cm: cannot resolve %s: %s", p->peer, strerror(errno));
@@ -347,7 +364,7 @@ int gd_cm_accept(struct gd_cm *cm, struct gd_conn *conn, const struct gd_link_cf
 			rdma_destroy_id(id);
 			return -EINVAL;
 		}
-		ret = create_qp(cm, id, conn, p, i);
+		ret = set_tos(id, p) ?: create_qp(cm, id, conn, p, i);
 		if (ret) {
 			rdma_reject(id, NULL, 0);
 			return ret;

@@ -328,13 +328,18 @@ int gd_conn_alloc(struct gd_conn *c, const struct gd_link_cfg *p)
 			 strerror(errno));
 		return -ENOMEM;
 	}
-	c->send_cq = ibv_create_cq(c->ctx, cqe, NULL, NULL, 0);
+	if (p->events && !(c->channel = ibv_create_comp_channel(c->ctx))) {
+		gd_error("cannot create a completion channel on %s (-e): %s", c->dev_name,
+			 strerror(errno));
+		return -ENOMEM;
+	}
+	c->send_cq = ibv_create_cq(c->ctx, cqe, NULL, c->channel, 0);
 	if (!c->send_cq) {
 		gd_error("cannot create a CQ of %d entries on %s: %s", cqe, c->dev_name,
 			 strerror(errno));
 		return -ENOMEM;
 	}
-	c->recv_cq = ibv_create_cq(c->ctx, rcqe, NULL, NULL, 0);
+	c->recv_cq = ibv_create_cq(c->ctx, rcqe, NULL, c->channel, 0);
 	if (!c->recv_cq) {
 		gd_error("cannot create a receive CQ of %d entries on %s: %s", rcqe, c->dev_name,
 			 strerror(errno));
@@ -533,10 +538,11 @@ int gd_conn_connect(struct gd_conn *c, const struct gd_link_cfg *p, uint32_t i,
 	a.max_dest_rd_atomic = (uint8_t)GD_MIN(local->out_reads, 255u);
 	a.min_rnr_timer = GD_RNR_TIMER;
 	a.ah_attr.dlid = remote->lid;
-	a.ah_attr.sl = 0;
+	a.ah_attr.sl = p->sl; /* -S */
 	a.ah_attr.port_num = c->port;
 	if (c->gid_index >= 0) {
 		a.ah_attr.is_global = 1;
+		a.ah_attr.grh.traffic_class = p->tclass; /* --tclass: RoCE v2's DS field */
 		memcpy(a.ah_attr.grh.dgid.raw, remote->gid, 16);
 		a.ah_attr.grh.sgid_index = (uint8_t)c->gid_index;
 		a.ah_attr.grh.hop_limit = 0xff;
@@ -566,6 +572,42 @@ int gd_conn_connect(struct gd_conn *c, const struct gd_link_cfg *p, uint32_t i,
 	return 0;
 }
 
+int gd_conn_rate_limit(struct gd_conn *c, const struct gd_link_cfg *p)
+{
+	struct ibv_device_attr_ex x;
+	struct ibv_packet_pacing_caps *pp = &x.packet_pacing_caps;
+
+	if (!p->rate_kbps)
+		return 0;
+	memset(&x, 0, sizeof(x));
+	if (ibv_query_device_ex(c->ctx, NULL, &x) || !pp->qp_rate_limit_max ||
+	    !(pp->supported_qpts & (1u << IBV_QPT_RC))) {
+		gd_error("%s has no packet pacing for RC QPs (ibv_query_device_ex: qp_rate_limit_max "
+			 "%u): it cannot hold --rate_limit_type HW; give --rate_limit_type SW (the "
+			 "software pacer)", c->dev_name, pp->qp_rate_limit_max);
+		return -ENOTSUP;
+	}
+	if (p->rate_kbps < pp->qp_rate_limit_min || p->rate_kbps > pp->qp_rate_limit_max) {
+		gd_error("--rate_limit %u kbps is outside what %s paces (%u to %u kbps); give a rate "
+			 "in that range or --rate_limit_type SW", p->rate_kbps, c->dev_name,
+			 pp->qp_rate_limit_min, pp->qp_rate_limit_max);
+		return -ENOTSUP;
+	}
+	for (uint32_t i = 0; i < c->nqp; i++) {
+		struct ibv_qp_rate_limit_attr a = { .rate_limit = p->rate_kbps,
+						    .max_burst_sz = p->rate_burst };
+		int ret = ibv_modify_qp_rate_limit(c->qp[i], &a);
+
+		if (ret) {
+			gd_error("cannot set the rate limit %u kbps on QP 0x%06x of %s: %s; give "
+				 "--rate_limit_type SW", p->rate_kbps, c->qp[i]->qp_num, c->dev_name,
+				 strerror(ret));
+			return -ENOTSUP;
+		}
+	}
+	return 0;
+}
+
 void gd_conn_close_qps(struct gd_conn *c)
 {
 	if (!c->qp)
@@ -585,6 +627,9 @@ void gd_conn_close(struct gd_conn *c)
 		ibv_destroy_cq(c->send_cq);
 	if (c->recv_cq)
 		ibv_destroy_cq(c->recv_cq);
+	if (c->channel)
+		ibv_destroy_comp_channel(c->channel);
+	c->channel = NULL;
 	if (c->pd)
 		ibv_dealloc_pd(c->pd);
 	if (c->ctx && c->own_ctx)

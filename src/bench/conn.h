@@ -46,6 +46,14 @@ struct gd_link_cfg {
 	char source_ip[GD_BENCH_HOST_MAX];
 	uint16_t tcp_port;
 	uint32_t timeout_ms;
+	/* RoCE bring-up (roce_opts.h) */
+	uint8_t sl;			/* -S: the address vector's service level */
+	uint8_t tclass;			/* --tclass: the GRH's traffic class */
+	bool tos_given;			/* -T: rdma_cm's type of service ... */
+	uint8_t tos;			/* ... this byte */
+	bool events;			/* -e: the CQs report to a completion channel */
+	uint32_t rate_kbps;		/* HW --rate_limit: each QP's rate, 0 = none */
+	uint32_t rate_burst;		/* ... and its max_burst_sz in bytes, 0 = the device's */
 };
 
 struct gd_conn {
@@ -54,6 +62,7 @@ struct gd_conn {
 	struct ibv_pd *pd;
 	struct ibv_cq *send_cq;
 	struct ibv_cq *recv_cq;		/* == send_cq unless receives are posted */
+	struct ibv_comp_channel *channel; /* -e: both CQs report to it, else NULL */
 	struct ibv_qp **qp;
 	uint32_t nqp;
 	struct ibv_device_attr dev_attr;
@@ -89,6 +98,10 @@ int gd_conn_choose_gid(struct gd_conn *c, const struct gd_link_cfg *p,
 		       const struct sockaddr *peer);
 /* PD and CQs sized for the test. */
 int gd_conn_alloc(struct gd_conn *c, const struct gd_link_cfg *p);
+/* HW --rate_limit: ibv_modify_qp_rate_limit on every QP, after RTS. 0, -ENOTSUP
+ * (exit 3) when the device has no packet pacing for RC QPs or the rate is out of
+ * its range, after a message naming the fix. */
+int gd_conn_rate_limit(struct gd_conn *c, const struct gd_link_cfg *p);
 /* QP creation attributes for this test (also used by rdma_cm). */
 void gd_conn_qp_init_attr(const struct gd_conn *c, const struct gd_link_cfg *p,
 			  struct ibv_qp_init_attr *a, uint32_t inline_size);

@@ -72,6 +72,12 @@ struct gd_loop_cfg {
 	/* a latency run's first exchange is untimed: the endpoints connect on
 	 * their first message each way (gd_fabric_connects_on_first_op) */
 	bool warm_exchange;
+	/* -e: sleep on completion events when a poll finds nothing (fabric arm/wait) */
+	bool events;
+	/* SW --rate_limit: the pacer's rate (bytes/s, or messages/s with pps) and
+	 * its bucket in messages; 0 = no pacing */
+	double pace_Bps, pace_pps;
+	uint32_t pace_burst;
 };
 
 struct gd_loop {

@@ -81,6 +81,8 @@ struct bw_run {
 	struct window win;
 	struct gd_watch w;
 	unsigned spin;
+	double pace;			/* SW --rate_limit: messages per second per QP, 0 none */
+	uint64_t pace_t0;		/* tick of the pacer's start */
 };
 
 double gd_bw_peak_rate(const uint64_t *tp, uint64_t nposts, uint32_t post_list,
@@ -289,7 +291,18 @@ static void stamps_free(struct stamps *s)
 	free(s->tn);
 }
 
-/* Post what the window allows on one QP. */
+/* SW --rate_limit: a token bucket per QP, filled at r->pace messages per
+ * second from the first post, holding pace_burst messages. */
+static bool pace_allows(struct bw_run *r, const struct gd_qp_run *q, uint32_t n)
+{
+	uint64_t now = gd_ticks();
+
+	if (!r->pace_t0)
+		r->pace_t0 = now;
+	return (double)(q->posted + n) <= ticks_s(now - r->pace_t0) * r->pace + r->l->cfg.pace_burst;
+}
+
+/* Post what the window (and the pacer) allows on one QP. */
 static int post_qp(struct bw_run *r, struct gd_qp_run *q)
 {
 	const struct gd_loop_cfg *c = &r->l->cfg;
@@ -303,6 +316,8 @@ static int post_qp(struct bw_run *r, struct gd_qp_run *q)
 		if (!left || (r->stopping && q->since_signal == 0))
 			return 0; /* done, or stopping on a signalled boundary */
 		if (q->posted - q->completed + n > r->depth)
+			return 0;
+		if (r->pace > 0 && !pace_allows(r, q, n))
 			return 0;
 		signal = q->since_signal + n >= r->sig_every || n == left || r->stopping;
 		if (r->peak && r->st.ntp < r->st.cap_tp)
@@ -616,6 +631,7 @@ static int run_setup(struct bw_run *r, struct gd_loop *l, uint64_t size)
 	r->depth = depth_for(c, size, r->adaptive);
 	r->peer_poll = gd_loop_ns_to_ticks(PEER_POLL_NS);
 	r->rbatch = GD_MIN(GD_MAX(c->rx_depth / 8, 1u), (uint32_t)GD_RECV_BATCH);
+	r->pace = c->pace_pps > 0 ? c->pace_pps : c->pace_Bps / (double)size;
 	gd_loop_prepare(l, size);
 	gd_watch_init(&r->w, l, r->init ? "completion" : "message received");
 	return stamps_alloc(r);
@@ -638,6 +654,7 @@ static int warm_up(struct bw_run *r)
 	}
 	for (uint32_t i = 0; i < l->cfg.nqp; i++)
 		l->q[i].posted = l->q[i].completed = l->q[i].since_signal = 0;
+	r->pace_t0 = 0; /* the pacer starts with the measurement */
 	r->iters = iters;
 	r->peak = peak;
 	r->adaptive = adaptive;

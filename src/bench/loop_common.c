@@ -109,9 +109,27 @@ int gd_loop_wc_failed(struct gd_loop *l, const struct gd_fab_cqe *wc, bool recv)
 	return -EIO;
 }
 
+int gd_loop_poll_some(struct gd_loop *l, void *cq, struct gd_fab_cqe *wc, int max)
+{
+	int ne = l->fab->poll(cq, wc, max);
+
+	if (ne || !l->cfg.events || !l->fab->wait)
+		return ne;
+	/* -e: arm, look once more (a completion before the arm raises no event),
+	 * then sleep; the bound keeps the deadline and the side channel watched */
+	if (l->fab->arm(cq))
+		return -EIO;
+	ne = l->fab->poll(cq, wc, max);
+	if (ne)
+		return ne;
+	if (l->fab->wait(cq, GD_EVENT_WAIT_MS))
+		return -EIO;
+	return l->fab->poll(cq, wc, max);
+}
+
 int gd_loop_poll(struct gd_loop *l, void *cq, struct gd_fab_cqe *wc, const char *which)
 {
-	int ne = l->fab->poll(cq, wc, GD_POLL_BATCH);
+	int ne = gd_loop_poll_some(l, cq, wc, GD_POLL_BATCH);
 
 	if (ne < 0) {
 		gd_error("cannot poll the %s completion queue of %s", which, l->cfg.dev_name);

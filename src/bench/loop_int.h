@@ -38,6 +38,10 @@ bool gd_loop_peer_readable(struct gd_loop *l);
 int gd_loop_fab_failed(struct gd_loop *l, int ret);
 /* Up to GD_POLL_BATCH completions from cq; a failed poll ends the run. */
 int gd_loop_poll(struct gd_loop *l, void *cq, struct gd_fab_cqe *wc, const char *which);
+/* Up to max completions; with -e (cfg.events) a poll that finds none arms the
+ * CQ and sleeps on its events for at most GD_EVENT_WAIT_MS. Count or -errno. */
+#define GD_EVENT_WAIT_MS 100
+int gd_loop_poll_some(struct gd_loop *l, void *cq, struct gd_fab_cqe *wc, int max);
 /* Reset the QPs' counters and build the WRs for this size. */
 void gd_loop_prepare(struct gd_loop *l, uint64_t size);
 /* Re-post the receives QP q consumed, once at least `batch` are missing. */

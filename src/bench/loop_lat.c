@@ -52,7 +52,7 @@ static int wait_completion(struct lat_run *r, bool recv)
 	unsigned spin = 0;
 
 	for (;;) {
-		int ne = l->fab->poll(cq, &wc, 1);
+		int ne = gd_loop_poll_some(l, cq, &wc, 1);
 
 		if (ne > 0) {
 			if (wc.status)

@@ -115,6 +115,14 @@ static void plan_loop(struct gd_bench_plan *pl, const struct gd_bench_params *p)
 	c->init = p->init;
 	snprintf(c->pin_cores, sizeof(c->pin_cores), "%s", p->pin_cores);
 	c->producer_cuda = p->use_cuda >= 0 ? p->use_cuda : 0;
+	c->events = p->roce.events;
+	if (p->roce.rate_type == GD_RATE_SW) {
+		if (p->roce.rate_units == GD_RATE_PPS)
+			c->pace_pps = p->roce.rate_limit;
+		else
+			c->pace_Bps = gd_rate_bytes_per_s(&p->roce, 1);
+		c->pace_burst = p->roce.burst_size ? p->roce.burst_size : 1;
+	}
 }
 
 static void plan_link(struct gd_link_cfg *k, const struct gd_bench_params *p)
@@ -137,6 +145,19 @@ static void plan_link(struct gd_link_cfg *k, const struct gd_bench_params *p)
 	k->inline_size = p->inline_size;
 	k->role = p->role;
 	snprintf(k->peer, sizeof(k->peer), "%s", p->peer);
+	k->sl = (uint8_t)p->roce.sl;
+	k->tclass = (uint8_t)p->roce.tclass;
+	k->tos_given = p->roce.tos_given;
+	k->tos = (uint8_t)p->roce.tos;
+	k->events = p->roce.events;
+	if (p->roce.rate_type == GD_RATE_HW) { /* kbps: the unit is Gb/s or MiB/s (refused pps) */
+		uint64_t size = p->all_sizes ? GD_BENCH_MAX_SIZE_ALL : p->size;
+
+		k->rate_kbps = (uint32_t)GD_MIN(gd_rate_bytes_per_s(&p->roce, size) * 8 / 1000,
+						(double)UINT32_MAX);
+		k->rate_burst = p->roce.burst_size ?
+				(uint32_t)GD_MIN((uint64_t)p->roce.burst_size * size, UINT32_MAX) : 0;
+	}
 	snprintf(k->bind_addr, sizeof(k->bind_addr), "%s", p->bind_addr);
 	snprintf(k->source_ip, sizeof(k->source_ip), "%s", p->source_ip);
 	k->tcp_port = p->tcp_port;

@@ -19,7 +19,8 @@
  *           --send_with_imm, -a, --run_infinitely, --validate,
  *           --perform_warm_up, --ipv6: bits 0..7), u64 size, u64 iters,
  *           u32 duration, qps, tx depth, rx depth, MTU, u8 initiator,
- *           u8 fabric, u8 endpoint type, str provider (version 3)
+ *           u8 fabric, u8 endpoint type, str provider (version 3), str the
+ *           CPUs the side runs on (version 4: the noise guard, trust.h)
  *   CONN    one per QP, in order: u32 qp_index, u32 qp_count, u16 lid,
  *           u32 qpn, u32 psn, u32 rkey, u64 vaddr, u64 buf_size, 16 gid,
  *           i32 gid_index, u32 out_reads, u32 mtu
@@ -44,7 +45,7 @@
 #include "bench_params.h"
 
 #define GD_WIRE_MAGIC 0x47445046u /* "GDPF" */
-#define GD_WIRE_VERSION 3 /* 2: HELLO carries the initiator; 3: the fabric */
+#define GD_WIRE_VERSION 4 /* 2: HELLO carries the initiator; 3: the fabric; 4: the CPUs */
 #define GD_WIRE_HDR_LEN 12
 #define GD_WIRE_MAX_PAYLOAD 4096
 #define GD_WIRE_MAX_MSG (GD_WIRE_HDR_LEN + GD_WIRE_MAX_PAYLOAD)

@@ -72,6 +72,9 @@ struct gd_ck_measure {
 	uint64_t size[24];
 	double bw_avg_gbps[24], bw_peak_gbps[24], msg_rate_mpps[24];
 	double lat_avg_us[24], lat_p50_us[24], lat_p99_us[24], lat_p999_us[24], lat_max_us[24];
+	/* the noise guard (trust.h): a doubtful size's reasons, "" when trusted;
+	 * a doubtful measurement is retried and never a PASS (judge.h) */
+	char doubtful[24][200];
 	/* how it ran (the engine's plan facts): "" when it did not get that far */
 	char registration[16];
 	char gpu_path_class[8];

@@ -95,6 +95,7 @@ static void one(struct gd_ck_report *r, const struct gd_ck_run *run, const struc
 			 th->text);
 	}
 	me.evidence = ev;
+	me.doubtful = m->nsizes ? m->doubtful[k] : NULL;
 	gd_ck_judge(it, &me);
 }
 

@@ -57,6 +57,7 @@ void gd_ck_params(const struct gd_ck_run *run, uint64_t size, enum gd_bench_role
 		snprintf(p->pin_cores, sizeof(p->pin_cores), "%s", run->cpus);
 	p->report_gbits = true;
 	p->timeout_ms = 15000;
+	p->roce = t->roce; /* sl, tclass, rate_limit: gd_bench_check judges them per fabric */
 }
 
 static size_t side_args(const struct gd_bench_params *p, char *buf, size_t len)
@@ -82,6 +83,14 @@ static size_t side_args(const struct gd_bench_params *p, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n, " --use_cuda_bus_id=%s", p->cuda_bus_id);
 	if (p->pin_cores[0] && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, " --pin_cores=%s", p->pin_cores);
+	if (p->roce.sl_given && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " -S %u", p->roce.sl);
+	if (p->roce.tclass_given && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " --tclass %u", p->roce.tclass);
+	if (p->roce.rate_limit > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " --rate_limit %g%s", p->roce.rate_limit,
+			      p->roce.type_given ? (p->roce.rate_type == GD_RATE_SW ?
+			      " --rate_limit_type SW" : " --rate_limit_type HW") : "");
 	if (p->kind == GD_KIND_BW && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, " --report_gbits");
 	return n < 0 ? 0 : GD_MIN((size_t)n, len - 1);
@@ -185,6 +194,7 @@ void gd_ck_take(const struct gd_bench_result *res, struct gd_ck_measure *m)
 		m->lat_p99_us[k] = s->has_lat ? s->lat.pct[GD_P99] : 0;
 		m->lat_p999_us[k] = s->has_lat ? s->lat.pct[GD_P999] : 0;
 		m->lat_max_us[k] = s->has_lat ? s->lat.max : 0;
+		gd_trust_join(&s->trust, m->doubtful[k], sizeof(m->doubtful[k]));
 	}
 }
 

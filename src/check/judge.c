@@ -66,6 +66,10 @@ void gd_ck_judge(struct gd_ck_item *it, const struct gd_ck_meas *m)
 	} else if (m->skip != GD_CK_SKIP_NONE) {
 		it->status = GD_CK_SKIP;
 		snprintf(msg, len, "%s%s%s", gd_ck_skip_reason(m->skip), ev ? ": " : "", ev ? ev : "");
+	} else if (compare(it, m) && m->doubtful && *m->doubtful) {
+		it->status = GD_CK_FAIL; /* retried like a miss, never a PASS */
+		snprintf(msg, len, "%s: measured %s, but the measurement should not be believed: "
+			 "%s", it->name, it->measured[0] ? it->measured : "-", m->doubtful);
 	} else if (compare(it, m)) {
 		it->status = GD_CK_PASS;
 		if (m->stat) /* "p50 latency 1.02 us <= 10.00 us; at 2 bytes ..." */

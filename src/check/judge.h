@@ -7,8 +7,9 @@
  *
  *   section --(item text + struct gd_ck_meas)--> gd_ck_judge() --> PASS FAIL SKIP ERROR
  *
- * PASS   the comparator holds
- * FAIL   it does not: the hardware or the machine misses the spec (exit 1); a device, GPU or
+ * PASS   the comparator holds, on a measurement the noise guard trusts
+ * FAIL   it does not, or it holds on a doubtful measurement (retried like a missed
+ *        threshold): the hardware or the machine misses the spec (exit 1); a device, GPU or
  *        host the spec names and this machine lacks is a FAIL, not a SKIP
  * SKIP   it cannot be judged here, for a reason of enum gd_ck_skip (one list, one text each);
  *        an item whose rung a lower failed rung stopped (it->blocked_by) is SKIP "not run:
@@ -61,6 +62,9 @@ struct gd_ck_meas {
 	bool not_run;		/* the work could not run: ERROR */
 	const char *evidence;	/* what explains it, in the message (NULL: none) */
 	const char *stat;	/* the statistic compared ("p50 latency"), named in the message */
+	/* the noise guard's reasons (trust.h) when the measurement should not be
+	 * believed: a comparator that holds is a FAIL (so it is retried), never a PASS */
+	const char *doubtful;
 };
 
 /* Set it->status and it->message from m; the only place a status is decided. */

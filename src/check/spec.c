@@ -384,6 +384,39 @@ static int expect_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
 	return each_key(l, v, "expect", "expect", expect_key, &t->expect);
 }
 
+/* sl, tclass, rate_limit (Gb/s), rate_limit_type: 1 when key is none of them. */
+static int roce_key(struct ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t)
+{
+	static const char *const types[] = { "HW", "SW", NULL };
+	const char *s;
+	char why[160];
+	long n;
+	int i, ret;
+
+	if (!strcmp(key, "sl") || !strcmp(key, "tclass")) {
+		ret = gd_ck_ld_key_int(l, v, "test", key, &n);
+		*(!strcmp(key, "sl") ? &t->roce.sl : &t->roce.tclass) = (uint32_t)n;
+		*(!strcmp(key, "sl") ? &t->roce.sl_given : &t->roce.tclass_given) = true;
+		return ret;
+	}
+	if (!strcmp(key, "rate_limit_type")) {
+		ret = choice_to(l, v, key, types, &i);
+		t->roce.rate_type = (enum gd_rate_type)(i + GD_RATE_HW);
+		t->roce.type_given = true;
+		return ret;
+	}
+	if (strcmp(key, "rate_limit"))
+		return 1;
+	ret = scalar(l, v, key, &s);
+	if (ret)
+		return ret;
+	if (gd_ck_parse_rate(s, &t->roce.rate_limit, why, sizeof(why)) ||
+	    !(t->roce.rate_limit > 0) || t->roce.rate_limit > 1e6)
+		return fail(l, v, "rate_limit must be a rate above 0 and at most 1000000 Gb/s, "
+			    "e.g. '25 Gb/s'");
+	return 0;
+}
+
 static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t)
 {
 	static const char *const mem[] = { "host", "gpu", NULL };
@@ -414,6 +447,8 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 		t->iters = (uint64_t)n;
 		return ret;
 	}
+	if ((ret = roce_key(l, key, v, t)) <= 0)
+		return ret;
 	ret = scalar(l, v, key, &s);
 	if (ret)
 		return ret;

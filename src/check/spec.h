@@ -111,6 +111,9 @@ struct gd_ck_test {
 	uint32_t duration_s;		/* 0: iterations */
 	uint64_t iters;			/* 0: the tool's default */
 	uint32_t qps;
+	/* the run's traffic class and rate (keys sl, tclass, rate_limit in Gb/s,
+	 * rate_limit_type): the tools' -S, --tclass, --rate_limit (roce_opts.h) */
+	struct gd_roce_opts roce;
 	enum gd_ck_memory memory;
 	char initiator[16];		/* "cpu" (default), "proxy", "ibgda" */
 	char device[GD_CK_NAME];	/* "" = every device */

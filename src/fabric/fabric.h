@@ -56,6 +56,11 @@ struct gd_fabric_ops {
 	/* Drive the provider without taking completions, while a loop waits on
 	 * memory (the write latency ping-pong); NULL when the NIC needs no help. */
 	void (*progress)(void *cq);
+	/* -e: ask for an event at the next completion of cq, and sleep until one
+	 * came or timeout_ms passed (0 either way, -errno when the channel
+	 * failed); NULL when the fabric has no completion events (-e is refused). */
+	int (*arm)(void *cq);
+	int (*wait)(void *cq, int timeout_ms);
 };
 
 extern const struct gd_fabric_ops gd_fabric_verbs;

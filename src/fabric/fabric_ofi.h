@@ -38,6 +38,7 @@ struct gd_ofi_cfg {
 	bool hmem;			/* the buffers are GPU memory (--use_cuda) */
 	int cuda_device;
 	uint32_t timeout_ms;
+	uint32_t tclass;		/* --tclass (DSCP << 2): tx_attr->tclass FI_TC_DSCP, 0 = unspecified */
 };
 
 #define GD_OFI_INJECTED 64

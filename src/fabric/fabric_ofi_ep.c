@@ -72,6 +72,8 @@ static struct fi_info *make_hints(const struct gd_ofi_cfg *c, bool caps)
 	 * waits on the side channel (gd_ofi_progress) */
 
 	h->mode = 0; /* our contexts are ids: no FI_CONTEXT */
+	if (c->tclass) /* --tclass: the DSCP (roce_opts.h refused ECN bits) */
+		h->tx_attr->tclass = fi_tc_dscp_set((uint8_t)(c->tclass >> 2));
 	if (c->hmem)
 		h->caps |= FI_HMEM;
 	if (c->alt && c->op != GD_OP_ATOMIC)

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <infiniband/verbs.h>
+#include <poll.h>
 
 #define VERBS_POLL_MAX 16
 
@@ -23,6 +24,36 @@ static int verbs_poll(void *cq, struct gd_fab_cqe *c, int max)
 		c[k].imm = wc[k].imm_data;
 	}
 	return ne;
+}
+
+static int verbs_arm(void *cqv)
+{
+	struct ibv_cq *cq = cqv;
+
+	return cq->channel && ibv_req_notify_cq(cq, 0) ? -EIO : 0;
+}
+
+/* Sleep on cq's completion channel; consume (and acknowledge) one event. */
+static int verbs_wait(void *cqv, int timeout_ms)
+{
+	struct ibv_cq *cq = cqv, *ev_cq;
+	struct pollfd pfd;
+	void *ctx;
+	int n;
+
+	if (!cq->channel)
+		return 0;
+	pfd.fd = cq->channel->fd;
+	pfd.events = POLLIN;
+	n = poll(&pfd, 1, timeout_ms);
+	if (n < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (!n)
+		return 0;
+	if (ibv_get_cq_event(cq->channel, &ev_cq, &ctx))
+		return -EIO;
+	ibv_ack_cq_events(ev_cq, 1);
+	return 0;
 }
 
 static const char *verbs_status_str(void *cq, int status)
@@ -43,4 +74,6 @@ const struct gd_fabric_ops gd_fabric_verbs = {
 	.poll = verbs_poll,
 	.status_str = verbs_status_str,
 	.hint = verbs_hint,
+	.arm = verbs_arm,
+	.wait = verbs_wait,
 };

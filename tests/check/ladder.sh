@@ -87,6 +87,9 @@ port=$((port + 50))
 	! grep -q "not run: rung" "$tmp/k.txt" && grep -q "^--keep-going: the rungs above it ran" "$tmp/k.txt" &&
 	grep -q "^ladder: rung 2 (devices) failed first" "$tmp/k.txt" &&
 	ok "--keep-going: the test above the failed rung runs and PASSes; exit 1 for the device" ||
+	{ [ $rc = 1 ] && grep -q "^tests     bw ofi:tcp loopback: min_bw .* FAIL" "$tmp/k.txt" &&
+	  grep -q "min_bw: measured .*, but the measurement should not be believed" "$tmp/k.txt" &&
+	  doubt "--keep-going: the test above the failed rung PASSes"; } ||
 	{ fail "--keep-going: exit $rc"; cat "$tmp/k.txt"; }
 
 # a test that fails on rung 5 stops a test put on rung 6 with the rung key
@@ -120,5 +123,7 @@ sed -e '/^devices:/,/state: ACTIVE/d' -e '/^doctor:/,/must_pass/d' "$tmp/ladder.
 "$GD_CHECK" -p "$port" --json "$tmp/ok.yaml" >"$tmp/ok.json" 2>/dev/null
 rc=$?
 [ $rc = 0 ] && "$PY" -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; assert r[-1]["ladder"] is None' "$tmp/ok.json" &&
-	ok "all PASS: exit 0, JSON ladder null" || { fail "all PASS: exit $rc"; cat "$tmp/ok.yaml" "$tmp/ok.json"; }
+	ok "all PASS: exit 0, JSON ladder null" ||
+	{ [ $rc = 1 ] && doubted "$tmp/ok.json" && doubt "all PASS: exit 0"; } ||
+	{ fail "all PASS: exit $rc"; cat "$tmp/ok.yaml" "$tmp/ok.json"; }
 finish

@@ -223,9 +223,27 @@ def switch_box(m, acs=0x0011, gpu_link=(GEN5, (16, 16)), nic_link=(GEN5, (16, 16
     m.netdev('reth1', bond_mtu, parent=nic1, speed=200000 if slave1 == 'up' else -1, bond=True, mii=slave1)
     m.netdev('bond0', bond_mtu, slaves=['reth0', 'reth1'])
 
+def lossless(m, trust='order pcp dscp', pfc=(3,), ecn=(3,), tclass='Global tclass=106'):
+    """Lossless RoCE on the LAG's slaves, written from documented formats (NOT a capture from
+    a ConnectX): iproute2's `dcb apptrust show` / `dcb pfc show` text (dcb-apptrust(8),
+    dcb-pfc(8)) under gdperf-capture/dcb/IF/ (gd_doctor's DCB reader takes a fixture's
+    capture there), mlx5's ECN knobs /sys/class/net/IF/ecn/roce_{np,rp}/enable/PRIO and the
+    device's default traffic class /sys/class/infiniband/DEV/tc/PORT/traffic_class."""
+    for nd in ('reth0', 'reth1'):
+        if trust is not None:
+            m.file('/gdperf-capture/dcb/%s/apptrust' % nd, trust + '\n')
+        if pfc is not None:
+            m.file('/gdperf-capture/dcb/%s/pfc' % nd, 'pfc-cap 8 macsec-bypass off delay 0\nprio-pfc ' +
+                   ' '.join('%d:%s' % (p, 'on' if p in pfc else 'off') for p in range(8)) + '\n')
+        for side in ('roce_np', 'roce_rp'):
+            for p in range(8):
+                m.file('/sys/class/net/%s/ecn/%s/enable/%d' % (nd, side, p), '%d\n' % (p in ecn))
+    m.file('/sys/class/infiniband/mlx5_bond_0/tc/1/traffic_class', tclass + '\n')
+
 def good():
     m = Machine('good')
     switch_box(m)
+    lossless(m)
     m.kernel('6.8.0-48-generic')
     m.nvidia('580.95.05', registry='PeerMappingOverride=1;')
     m.gdrcopy()
@@ -358,6 +376,30 @@ def efa(name, pci_device, port_state='4: ACTIVE'):
     m.nvidia('580.95.05', registry='PeerMappingOverride=1;')
     m.common()
 
+def roce_lossy():
+    """the good box with every lossless-RoCE setting wrong: PCP trust, no PFC, ECN off,
+    traffic class unset"""
+    m = Machine('roce-lossy')
+    switch_box(m)
+    lossless(m, trust='order pcp', pfc=(), ecn=(), tclass='')
+    m.kernel('6.8.0-48-generic')
+    m.nvidia('580.95.05', registry='PeerMappingOverride=1;')
+    m.gdrcopy()
+    m.common()
+
+def roce_no_ecn_tc():
+    """DSCP trusted and PFC on priority 3, but ECN off on it (the reaction point on) and a
+    traffic class without ECN-capable bits"""
+    m = Machine('roce-no-ecn')
+    switch_box(m)
+    lossless(m, ecn=(), tclass='Global tclass=104')
+    for nd in ('reth0', 'reth1'):
+        m.file('/sys/class/net/%s/ecn/roce_rp/enable/3' % nd, '1\n')
+    m.kernel('6.8.0-48-generic')
+    m.nvidia('580.95.05', registry='PeerMappingOverride=1;')
+    m.gdrcopy()
+    m.common()
+
 def efa_p5():
     efa('efa-p5', 0xefa2)
 
@@ -365,7 +407,8 @@ def efa_p4d_down():
     efa('efa-p4d-down', 0xefa1, port_state='1: DOWN')
 
 ALL = [good, peermem_missing, old_kernel_peermem, peermem_unregistered, link_downgraded, acs_on,
-       nonroot, bond_slave_down, mtu_mismatch, infiniband_far, gpu_only, no_gpu, efa_p5, efa_p4d_down]
+       nonroot, bond_slave_down, mtu_mismatch, infiniband_far, gpu_only, no_gpu, efa_p5, efa_p4d_down,
+       roce_lossy, roce_no_ecn_tc]
 
 if __name__ == '__main__':
     for f in ALL:

@@ -12,6 +12,7 @@
 
 #include "cuda.h"
 #include "doctor.h"
+#include "doctor_int.h"
 #include "gdr_env.h"
 #include "gpu_mem.h"
 #include "pattern.h"
@@ -355,6 +356,32 @@ static void env_probes(void **state)
 	gd_machine_live(&tm);
 }
 
+/* dcb-pfc(8) and dcb-apptrust(8) text: the lossless priorities and DSCP trust */
+static void dcb_text(void **state)
+{
+	unsigned mask;
+	bool dscp;
+
+	(void)state;
+	assert_int_equal(gd_doc_parse_pfc("pfc-cap 8 macsec-bypass off delay 0\n"
+					  "prio-pfc 0:off 1:off 2:off 3:on 4:off 5:on 6:off 7:off\n",
+					  &mask), 0);
+	assert_int_equal(mask, (1u << 3) | (1u << 5));
+	assert_int_equal(gd_doc_parse_pfc("prio-pfc 0:off 1:off 2:off 3:off 4:off 5:off 6:off 7:off",
+					  &mask), 0);
+	assert_int_equal(mask, 0);
+	assert_int_equal(gd_doc_parse_pfc("pfc-cap 8", &mask), -EINVAL);
+	assert_int_equal(gd_doc_parse_apptrust("order pcp dscp\n", &dscp), 0);
+	assert_true(dscp);
+	assert_int_equal(gd_doc_parse_apptrust("order: dscp", &dscp), 0);
+	assert_true(dscp);
+	assert_int_equal(gd_doc_parse_apptrust("order pcp\nsomething dscp\n", &dscp), 0);
+	assert_false(dscp);
+	assert_int_equal(gd_doc_parse_apptrust("order pcp ethtype", &dscp), 0);
+	assert_false(dscp);
+	assert_int_equal(gd_doc_parse_apptrust("", &dscp), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +399,7 @@ int main(void)
 		cmocka_unit_test(pci_normalize),
 		cmocka_unit_test(pattern),
 		cmocka_unit_test(select_parse),
+		cmocka_unit_test(dcb_text),
 		cmocka_unit_test(cuda_errors),
 		cmocka_unit_test(registration_reasons),
 		cmocka_unit_test(env_probes),

@@ -54,6 +54,7 @@ static void hello_params(struct gd_bench_params *p)
 	p->validate = true;
 	p->mtu = 1024;
 	p->size = 4096;
+	snprintf(p->run_cpus, sizeof(p->run_cpus), "0-3,8");
 }
 
 static void hello_round_trip(void **state)
@@ -77,6 +78,8 @@ static void hello_round_trip(void **state)
 	assert_int_equal(out.hello.params.mtu, 1024);
 	assert_true(out.hello.params.bidirectional && out.hello.params.validate);
 	assert_false(out.hello.params.ipv6);
+	/* version 4: the CPUs the side runs on (the noise guard), carried, not compared */
+	assert_string_equal(out.hello.params.run_cpus, "0-3,8");
 	/* the decoded HELLO agrees with the params it came from, except the role */
 	p.role = GD_ROLE_SERVER;
 	assert_int_equal(gd_params_diff(&p, &out.hello.params, diff, sizeof(diff)), 0);
@@ -155,7 +158,7 @@ static void conn_round_trip(void **state)
 	n = encode(&m);
 	assert_int_equal(n, GD_WIRE_HDR_LEN + 66);
 	/* network byte order on the wire */
-	assert_memory_equal(buf, "GDPF\x00\x03\x00\x02\x00\x00\x00\x42", 12);
+	assert_memory_equal(buf, "GDPF\x00\x04\x00\x02\x00\x00\x00\x42", 12);
 	assert_memory_equal(buf + 12 + 10, "\x00\xab\xcd\xef", 4);
 	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
 	assert_memory_equal(&out.conn.gid, &m.conn.gid, 16);
@@ -229,7 +232,7 @@ static void bad_header(void **state)
 	expect(16, -EPROTO, "not a gdperf side-channel message (it starts with \"GET / HTTP/1\")");
 	n = encode(&m);
 	buf[5] = GD_WIRE_VERSION + 1;
-	expect(n, -EPROTO, "version 3");
+	expect(n, -EPROTO, "version 4");
 	n = encode(&m);
 	buf[7] = 0;
 	expect(n, -EPROTO, "unknown message type 0");

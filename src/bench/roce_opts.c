@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* RoCE bring-up options (roce_opts.h): -S, --tclass, -T, -e, --cpu_util, --rate_limit. */
+#include "roce_opts.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_params.h"
+#include "gd.h"
+#include "log.h"
+
+enum { R_SL = GD_ROCE_OPT_BASE, R_TCLASS, R_TOS, R_CPU_UTIL, R_RATE, R_UNITS, R_TYPE, R_BURST,
+       R_EVENTS };
+
+const struct gd_opt gd_roce_opts[] = {
+	{ "sl", 'S', GD_REQ_ARG, "SL", "service level of the QPs, 0-15 (default 0); both sides give the same", R_SL },
+	{ "tclass", 0, GD_REQ_ARG, "TC", "traffic class of the GRH, 0-255: DSCP << 2 | ECN (default 0); both sides give the same", R_TCLASS },
+	{ "tos", 'T', GD_REQ_ARG, "TOS", "with -R: type of service of rdma_cm's QPs, 0-255 (default the kernel's)", R_TOS },
+	{ "cpu_util", 0, GD_NO_ARG, NULL, "with -D: report the CPU utilisation of the host over the run, percent", R_CPU_UTIL },
+	{ NULL },
+};
+
+const struct gd_opt gd_rate_opts[] = {
+	{ "rate_limit", 0, GD_REQ_ARG, "RATE", "send at most RATE (in --rate_units), default unlimited", R_RATE },
+	{ "rate_units", 0, GD_REQ_ARG, "M|g|p", "unit of --rate_limit: MiB/s (M), Gb/s (g, default) or messages/s (p)", R_UNITS },
+	{ "rate_limit_type", 0, GD_REQ_ARG, "HW|SW", "the QP's packet pacing (HW, default) or a software pacer (SW)", R_TYPE },
+	{ "burst_size", 0, GD_REQ_ARG, "N", "with --rate_limit: messages one burst may hold (default 1)", R_BURST },
+	{ NULL },
+};
+
+const struct gd_opt gd_events_opts[] = {
+	{ "events", 'e', GD_NO_ARG, NULL, "sleep on completion events instead of polling (verbs)", R_EVENTS },
+	{ NULL },
+};
+
+const char *gd_rate_type_name(enum gd_rate_type t)
+{
+	static const char *const n[] = { "none", "HW", "SW", "PP" };
+	return (unsigned)t < GD_ARRAY_SIZE(n) ? n[t] : "?";
+}
+
+const char *gd_rate_units_name(enum gd_rate_units u)
+{
+	static const char *const n[] = { "Gbps", "MiBps", "pps" };
+	return (unsigned)u < GD_ARRAY_SIZE(n) ? n[u] : "?";
+}
+
+double gd_rate_bytes_per_s(const struct gd_roce_opts *o, uint64_t size)
+{
+	switch (o->rate_units) {
+	case GD_RATE_GBPS: return o->rate_limit * 1e9 / 8;
+	case GD_RATE_MIBPS: return o->rate_limit * 1048576.0;
+	default: return o->rate_limit * (double)size;
+	}
+}
+
+double gd_rate_msgs_per_s(const struct gd_roce_opts *o, uint64_t size)
+{
+	if (o->rate_units == GD_RATE_PPS)
+		return o->rate_limit;
+	return size ? gd_rate_bytes_per_s(o, size) / (double)size : 0;
+}
+
+static int rate_arg(struct gd_roce_opts *o, const char *arg)
+{
+	char *end;
+	double v;
+
+	if (!arg || !*arg || strspn(arg, "0123456789.") != strlen(arg)) {
+		gd_error("invalid value '%s' for --rate_limit: expected a positive decimal number "
+			 "(in --rate_units, default Gb/s)", gd_excerpt(arg));
+		return -EINVAL;
+	}
+	v = strtod(arg, &end);
+	if (*end || !(v > 0) || v > 1e9) {
+		gd_error("invalid value '%s' for --rate_limit: out of range; more than 0, at most 1e9",
+			 gd_excerpt(arg));
+		return -EINVAL;
+	}
+	o->rate_limit = v;
+	return 0;
+}
+
+int gd_roce_opts_handle(struct gd_bench_params *p, int id, const char *arg)
+{
+	static const char *const units[] = { "g", "M", "p", NULL };
+	static const char *const types[] = { "HW", "SW", "PP", NULL };
+	struct gd_roce_opts *o = &p->roce;
+	uint64_t u = 0;
+	int v = 0, ret;
+
+	switch (id) {
+	case R_SL:
+		o->sl_given = true;
+		return gd_param_set(p, GD_PARAM(roce.sl), arg);
+	case R_TCLASS:
+		o->tclass_given = true;
+		return gd_param_set(p, GD_PARAM(roce.tclass), arg);
+	case R_TOS:
+		o->tos_given = true;
+		return gd_param_set(p, GD_PARAM(roce.tos), arg);
+	case R_CPU_UTIL:
+		o->cpu_util = true;
+		return 0;
+	case R_EVENTS:
+		o->events = true;
+		return 0;
+	case R_RATE:
+		return rate_arg(o, arg);
+	case R_UNITS:
+		ret = gd_opt_choice("--rate_units", arg, units, &v);
+		o->rate_units = (enum gd_rate_units)v;
+		o->units_given = true;
+		return ret;
+	case R_TYPE:
+		ret = gd_opt_choice("--rate_limit_type", arg, types, &v);
+		o->rate_type = (enum gd_rate_type)(v + GD_RATE_HW);
+		o->type_given = true;
+		return ret;
+	case R_BURST:
+		ret = gd_opt_u64("--burst_size", arg, 1, 65536, &u);
+		o->burst_size = (uint32_t)u;
+		return ret;
+	}
+	return 1;
+}
+
+static int refuse(const char *opt, const char *why)
+{
+	gd_error("%s: %s", opt, why);
+	return -EINVAL;
+}
+
+static int check_rate(struct gd_bench_params *p)
+{
+	struct gd_roce_opts *o = &p->roce;
+	bool ofi = p->fab.fabric == GD_FABRIC_OFI;
+
+	if (!(o->rate_limit > 0)) {
+		if (o->type_given || o->units_given || o->burst_size)
+			return refuse(o->type_given ? "--rate_limit_type" : o->units_given ?
+				      "--rate_units" : "--burst_size", "give --rate_limit too");
+		o->rate_type = GD_RATE_NONE;
+		return 0;
+	}
+	if (!o->type_given)
+		o->rate_type = GD_RATE_HW; /* perftest's default type */
+	if (o->rate_type == GD_RATE_PP)
+		return refuse("--rate_limit_type PP", "mlx5 packet pacing with a typical packet "
+			      "size is not supported by gdperf; use HW (the QP's rate limit) or SW");
+	if (o->rate_type == GD_RATE_HW && o->rate_units == GD_RATE_PPS)
+		return refuse("--rate_units p", "a HW rate limit is in bits per second (perftest: "
+			      "pps not supported with HW); use --rate_units g or M, or SW");
+	if (o->rate_type == GD_RATE_HW && ofi)
+		return refuse("--rate_limit_type HW", "the QP rate limit is a verbs attribute "
+			      "(ibv_modify_qp_rate_limit); over libfabric give --rate_limit_type SW");
+	if (o->rate_type == GD_RATE_HW && p->init.initiator != GD_INIT_CPU)
+		return refuse("--rate_limit", "only the CPU initiator's QPs take a rate limit here");
+	if (o->rate_type == GD_RATE_SW && p->init.initiator != GD_INIT_CPU)
+		return refuse("--rate_limit_type SW", "the software pacer is the CPU initiator's "
+			      "posting loop; --initiator other than cpu posts elsewhere");
+	return 0;
+}
+
+int gd_roce_opts_check(struct gd_bench_params *p)
+{
+	struct gd_roce_opts *o = &p->roce;
+	bool ofi = p->fab.fabric == GD_FABRIC_OFI, cm = p->conn == GD_CONN_RDMA_CM;
+
+	if (o->tos_given && !cm)
+		return refuse("-T/--tos", "sets the type of service of rdma_cm's QPs (perftest: "
+			      "only with -R); add -R, or give --tclass for the GRH of QPs the side "
+			      "channel connects");
+	if (o->tclass_given && cm)
+		return refuse("--tclass", "with -R rdma_cm builds the address vector from the "
+			      "route; give -T/--tos (the same byte: DSCP << 2 | ECN)");
+	if (o->sl_given && cm)
+		return refuse("-S/--sl", "with -R rdma_cm takes the service level from the route "
+			      "(on RoCE from the TOS, -T)");
+	if (ofi && o->sl_given)
+		return refuse("-S/--sl with --fabric ofi", "libfabric has no service level; its "
+			      "traffic class is --tclass (FI_TC_DSCP)");
+	if (ofi && (o->tclass & 3))
+		return refuse("--tclass with --fabric ofi", "libfabric sets the DSCP only "
+			      "(FI_TC_DSCP, the top 6 bits); give a multiple of 4, the ECN bits "
+			      "come from the network");
+	if (ofi && o->events)
+		return refuse("-e/--events with --fabric ofi", "completion events are implemented "
+			      "for verbs only (a completion channel); leave -e out over libfabric");
+	if (o->events && p->init.initiator != GD_INIT_CPU)
+		return refuse("-e/--events", "only the CPU initiator polls completions itself");
+	if (o->cpu_util && !p->duration_s)
+		return refuse("--cpu_util", "valid only in duration mode (as perftest): add -D SEC");
+	return check_rate(p);
+}
