@@ -6,12 +6,12 @@ set -u
 status=0 checked=0
 
 help_opts() { "$1" --help 2>&1 | grep -oE -- '--[a-zA-Z0-9][a-zA-Z0-9_-]*' | sort -u; }
-man_page() { # follow ".so" redirections
+man_page() { # follow ".so" redirections and symbolic links (the bench family's names)
 	local page=$top_srcdir/man/$1.1 target
 	[ -f "$page" ] || return 1
 	target=$(sed -n 's/^\.so *\(man1\/\)\{0,1\}//p' "$page" | head -n 1)
 	[ -n "$target" ] && page=$top_srcdir/man/$(basename "$target")
-	echo "$page"
+	readlink -f "$page"
 }
 man_opts() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$1" | grep -oE -- '--[a-zA-Z0-9][a-zA-Z0-9_-]*' | sort -u; }
 
