@@ -30,13 +30,13 @@
 # --qp-timeout N (default 20: 4.096 us x 2^20 = 4.3 s) passes -u N to both
 # tools: the QPs' ACK timeout. At the tools' default (14, 67 ms) nearly every
 # run had spurious retransmit timeouts on rxe (late ACKs from a stalled vCPU;
-# write bw 64 KiB: 3-5 per run), with -u 20 none (doc/perf.md); 'default'
+# write bw 64 KiB: 3-5 per run), with -u 20 none (doc/perf-data/history.md); 'default'
 # leaves each tool's own. A real loss then costs 4.3 s, which shows.
 # --pin "S C" (default "0 1") runs every server on guest CPU S and every
 # client on CPU C (taskset), for both tools alike, and has gd-vm run guest
 # CPU N on host CPU N (GD_VM_PIN_VCPUS); 'none' lets the schedulers place them. Unpinned, the two processes of a run sometimes share
 # one of the guest's two vCPUs and sometimes not: a bimodal test bed whose
-# per-round ratios spanned 0.5-1.9 (doc/perf.md, "Session pin").
+# per-round ratios spanned 0.5-1.9 (doc/perf-data/history.md, "Session pin").
 # --strace adds, after the timed runs of a point, one -n run per variant
 # under `strace -c -f` (server and client): syscalls per message;
 # --strace-only does only that (no timed runs).
@@ -49,7 +49,7 @@
 # run of a variant is below R of EVERY pt run (rate below R x pt's slowest;
 # latency above pt's slowest / R): the runs no longer overlap. On this test
 # bed one run's speed swings +-30-50 % with both tools alike (several modes a
-# run lands in), so a 3-run median cannot resolve 0.90 (doc/perf.md,
+# run lands in), so a 3-run median cannot resolve 0.90 (doc/perf-data/history.md,
 # "Session pin": resampled, a median rule at 0.90 flags ~12 of 58 points at
 # parity, this one ~0.5, and never in a second look).
 # --summarize RUNS.CSV prints the table of earlier runs (with --variants and

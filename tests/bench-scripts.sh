@@ -70,6 +70,7 @@ expect 0 "bench-vs-libfabric --help" "$BVL" --help
 has "help names the fabtests option" -- '--fabtests'
 expect 2 "bench-vs-libfabric: unknown option" "$BVL" --bogus
 expect 2 "bench-vs-libfabric: --pairs x" "$BVL" --pairs x
+expect 2 "bench-vs-libfabric: --bw-ops with an unpaired mode" "$BVL" --bw-ops "write bogus"
 expect 2 "bench-vs-libfabric: --summarize of a missing file" "$BVL" --summarize "$T/none.csv"
 cat > "$T/ofi.csv" <<'EOF'
 provider,kind,op,size,round,impl,value,unit
