@@ -353,22 +353,8 @@ iters() {
 # The per-run bookkeeping uses shell builtins only: under TCG on a loaded host
 # every fork costs tens of milliseconds, and there are hundreds of runs.
 
-# wait_listen PORT: until something listens on it (30 s at most); no probe
-# connection, as each server accepts one peer
-wait_listen() {
-	local hex i l f
-	printf -v hex ':%04X ' "$1"
-	for ((i = 0; i < 600; i++)); do
-		for f in /proc/net/tcp /proc/net/tcp6; do
-			while read -r l; do
-				l=${l#*: }
-				[[ ${l%% *}' ' == *"$hex" && $l == *' 0A '* ]] && return 0
-			done < "$f" 2> /dev/null
-		done
-		sleep 0.05
-	done
-	return 1
-}
+# wait_listen PORT 30: until something listens on it (30 s at most; tests/lib/net.sh)
+. "$here/../tests/lib/net.sh"
 
 # reap PID: the server normally ends with its client; give it 10 s, then kill it
 reap() {
@@ -437,7 +423,7 @@ one() {
 	h0=$(host_now)
 	env $ENVV timeout -s KILL 120 "${PIN_S[@]}" $TOOL $args > "$WORK/s.out" 2>&1 &
 	spid=$!
-	if ! wait_listen $port; then
+	if ! wait_listen $port 30; then
 		kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null
 		line="$impl,$op,$kind,$size,$round,$order,,,,,0,X,0,,server never listened"
 		echo "$line" >> "$CSV"; echo "  run: $line" >&2
@@ -478,7 +464,7 @@ strace_one() {
 	args="$(run_args $op $size) -p $port $EXTRA"
 	env $ENVV timeout -s KILL 300 "${PIN_S[@]}" strace -c -f -o "$f.s" $TOOL $args > /dev/null 2>&1 &
 	spid=$!
-	wait_listen $port || { kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null; return; }
+	wait_listen $port 30 || { kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null; return; }
 	env $ENVV timeout -s KILL 300 "${PIN_C[@]}" strace -c -f -o "$f.c" $TOOL $args $IP > "$f.out" 2>&1
 	reap $spid
 	n=$(awk -v size=$size '$1 == size && $2 ~ /^[0-9]+$/ { print $2; exit }' "$f.out")
