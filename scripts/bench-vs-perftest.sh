@@ -25,7 +25,10 @@
 #
 # Variants: gd (gdperf), pt (perftest), gdm (gdperf, GDPERF_CLOCK=monotonic),
 # pto (perftest --use_old_post_send), gdb (gdperf from --b-builddir: an A/B of an
-# engine change in one session); ratios are against pt. --flags adds
+# engine change in one session), pt2 (perftest again: the A/A control, whose ratio
+# and pair ratio against pt are this bed's resolution at that point; a gd ratio
+# inside its spread is not a finding; the guards do not judge it); ratios are
+# against pt. --flags adds
 # options to every run of every tool (e.g. the message-rate flags -q/-l/-Q).
 # --qp-timeout N (default 20: 4.096 us x 2^20 = 4.3 s) passes -u N to both
 # tools: the QPs' ACK timeout. At the tools' default (14, 67 ms) nearly every
@@ -127,9 +130,9 @@ done
 [ -z "$duration" ] || [[ $duration =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "bench-vs-perftest: --duration takes whole seconds, not '$duration'" >&2; exit 2; }
 for v in $variants; do
-	case $v in gd|pt|gdm|pto) ;; gdb) [ -n "$bbuilddir" ] ||
+	case $v in gd|pt|gdm|pto|pt2) ;; gdb) [ -n "$bbuilddir" ] ||
 		{ echo "bench-vs-perftest: variant gdb needs --b-builddir DIR (the other build)" >&2; exit 2; } ;;
-	*) echo "bench-vs-perftest: unknown variant '$v' (gd pt gdm pto gdb)" >&2; exit 2 ;; esac
+	*) echo "bench-vs-perftest: unknown variant '$v' (gd pt gdm pto gdb pt2)" >&2; exit 2 ;; esac
 done
 
 # sample_host: every 0.2 s "epoch busy_jiffies total_jiffies qemu_jiffies ncpu"
@@ -252,6 +255,9 @@ for key in sorted(runs, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
             rf = fit0(ok) / fit0(pt) if kind == "bw" else float("nan")
             cells += [fmt(r, 1), "%s [%s..%s]" % (fmt(med(pair), 1), fmt(min(pair), 1), fmt(max(pair), 1)),
                       fmt(rq, 1), fmt(rf, 1)]
+            if impl == "pt2":  # the A/A control: shown, never judged
+                print("| " + " | ".join(cells) + " |")
+                continue
             speed = rq if math.isfinite(rq) else r
             if kind != "bw": speed = 1 / speed
             if min_ratio > 0 and not speed >= min_ratio:
@@ -269,7 +275,7 @@ for key in sorted(runs, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
                         op, kind, size, impl, min_all, impl, fmt(best, 1, p), fmt(worst, 1, p)))
         else:
             cells += ["", "", "", ""]
-            if impl != "pt" and (min_ratio > 0 or min_all > 0):
+            if impl not in ("pt", "pt2") and (min_ratio > 0 or min_all > 0):
                 below.append("%s %s %d %s: no result to compare (%d %s runs, %d pt runs)" % (
                     op, kind, size, impl, len(vals), impl, len(ptv)))
         print("| " + " | ".join(cells) + " |")
@@ -398,7 +404,7 @@ variant() {
 	gd) TOOL=$BIN/gd_${op}_$kind ;;
 	gdm) TOOL=$BIN/gd_${op}_$kind; ENVV=GDPERF_CLOCK=monotonic ;;
 	gdb) TOOL=$bbuilddir/tools/gd_${op}_$kind ;;
-	pt) TOOL=ib_${op}_$kind ;;
+	pt|pt2) TOOL=ib_${op}_$kind ;;
 	pto) TOOL=ib_${op}_$kind; EXTRA=--use_old_post_send ;;
 	esac
 }

@@ -61,6 +61,16 @@ has "the separation names the point, gd's best and pt's slowest run" \
 has "bw (gd 2..4 vs pt 1..9) overlaps: one point" 'guard: 1 point\(s\) below 0\.90'
 expect_exit 0 '' "--min-ratio-all 0.9: bw runs that overlap pass" "$BVP" --summarize "$T/bw.csv" --min-ratio-all 0.9
 expect_exit 1 '' "--min-ratio-all 5: gd's best 4 < 5 x pt's slowest 1" "$BVP" --summarize "$T/bw.csv" --min-ratio-all 5
+# pt2, the A/A control (perftest against itself): its ratio and pair ratio are shown and
+# never judged by a guard (pt2 runs 1 and 2 against pt's 5 and 6: 0.19, far below 0.90)
+{ cat "$T/runs.csv"; row pt2 lat 1 "" 1 "" 0; row pt2 lat 2 "" 1 "" 0; row pt2 bw 1 1 "" "" 0; } > "$T/aa.csv"
+expect_exit 1 '' "--summarize --variants 'gd pt pt2' --min-ratio 0.9: gd's latency still fails" \
+	"$BVP" --summarize "$T/aa.csv" --variants "gd pt pt2" --min-ratio 0.9
+has "pt2 has its row with the A/A ratio" '^\| write \| lat \| 8 \| pt2 \| 1\.00 \|.*\| 0\.18 \|'
+has "the guard judges gd alone: one point" 'guard: 1 point\(s\) below 0\.90'
+grep -v ',lat,' "$T/aa.csv" > "$T/aa-bw.csv"
+expect_exit 0 '' "--min-ratio-all 5: pt2 below every pt run is not judged" \
+	"$BVP" --summarize "$T/aa-bw.csv" --variants "pt pt2" --min-ratio-all 5
 # bench-vs-libfabric: usage errors and its table over known runs (medians, spread, ratio)
 expect_exit 0 '' "bench-vs-libfabric --help" "$BVL" --help
 has "help names the fabtests option" -- '--fabtests'
