@@ -64,16 +64,7 @@ CSV=$outdir/sweep-runs.csv
 : > "$CSV"
 port=21000
 
-wait_listen() {
-	local i hex
-	hex=$(printf '%04X' "$1")
-	for i in $(seq 1 600); do
-		grep -qE "^ *[0-9]+: [0-9A-F]+:$hex [0-9A-F]+:[0-9A-F]+ 0A " \
-			/proc/net/tcp /proc/net/tcp6 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
-}
+. "$here/../tests/lib/net.sh"
 
 # stamp T0: prefix every line with its arrival, in seconds since T0; builtins
 # only (a fork per line under TCG takes ~0.1 s and would delay the stamps)
@@ -96,7 +87,7 @@ sweep() {
 	t0=$EPOCHREALTIME
 	timeout -s KILL $limit stdbuf -oL $tool -p $port $args > "$WORK/s.out" 2>&1 &
 	spid=$!
-	if ! wait_listen $port; then
+	if ! wait_listen $port 30; then
 		kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null
 		echo "$impl,$round,0,0,noserver" | tee -a "$CSV" >&2
 		return

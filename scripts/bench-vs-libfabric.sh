@@ -6,22 +6,29 @@
 #   latency   gd_send_lat --fabric ofi --provider P -s SIZE -n N  vs  fi_pingpong -p P -e rdm
 #             -I N -S SIZE (libfabric-bin); both report the mean one-way time (usec/xfer of
 #             fi_pingpong, t_avg_usec of gdperf); ratio gd/ref, goal <= 1.00
-#   bandwidth gd_write_bw / gd_read_bw --fabric ofi --provider P -s SIZE -n N  vs  fabtests'
-#             fi_rma_bw -p P -e rdm -o write|read -I N -S SIZE; MB/s (10^6 B/s) of both;
-#             ratio gd/ref, goal >= 1.00. fabtests is not packaged by Debian: build it from
-#             libfabric's source of the installed version, outside this tree, and pass
-#             --fabtests DIR (its bin/); without it the bandwidth reference is left out.
-#             fi_rma_bw runs its loop on both sides (each writes or reads the other at
-#             once) and its client's figure is taken; gdperf's client alone moves data.
-# Each round runs the two tools of a point in alternating order (gd first on odd rounds).
+#   bandwidth like for like against fabtests' fi_rma_bw -p P -e rdm -I N -S SIZE, whose
+#             -o write and -o read run the loop on BOTH sides at once (each side writes or
+#             reads the other and reports its own traffic); only -o writedata is one-way:
+#               writedata  gd_write_bw --write_with_imm (one-way)  vs  -o writedata
+#               write      gd_write_bw -b, the client's own traffic  vs  -o write
+#               read       gd_read_bw -b, the client's own traffic   vs  -o read
+#             (gdperf -b prints the sum of both sides; its JSON's local_results is the
+#             client's part, which is what fi_rma_bw's client prints). MB/s (10^6 B/s) of
+#             both; ratio gd/ref, goal >= 1.00. A one-way gdperf run against -o write|read
+#             is not a comparison (doc/perf.md). fabtests is not packaged by Debian: build
+#             it from libfabric's source of the installed version, outside this tree, and
+#             pass --fabtests DIR (its bin/); without it the bandwidth reference is left out.
+# Each round runs the tools of a point in rotating order (without the control: gd first
+# on odd rounds).
 # The ratio to read is the median of the per-round ratios (a round's two runs share
 # the machine's state, which flips from one round to the next); the ratio of the
 # medians is printed beside it.
 #
 #   scripts/bench-vs-libfabric.sh [--providers "shm tcp"] [--pairs 9]
 #       [--sizes "8 4096 65536 1048576"] [--lat-iters 10000] [--bw-iters 10000]
-#       [--kinds "lat bw"] [--bindir DIR] [--fi-bindir DIR] [--fabtests DIR]
-#       [--ld-library-path DIR] [--out DIR] [--timeout SEC] [--pin "S C"] [--control]
+#       [--kinds "lat bw"] [--bw-ops "writedata write read"] [--bindir DIR] [--fi-bindir DIR]
+#       [--fabtests DIR] [--ld-library-path DIR] [--out DIR] [--timeout SEC] [--pin "S C"]
+#       [--no-control]
 #       | --summarize RUNS.CSV
 #
 # --bindir: the gdperf tools (default: this tree's tools/, else PATH); --fi-bindir:
@@ -34,10 +41,12 @@
 # ("8:200000 4096:100000 1048576:5000"; a size not named takes 10000): at 8 B over
 # shm, 10000 exchanges last 16 ms, short enough for one timer tick to show.
 # --summarize RUNS.CSV prints the table of earlier runs without running anything.
-# --control adds a third run per round: the reference tool again ("fi2"), so the
-# table's last column, ref2/ref, is the same tool against itself: the resolution of
-# this machine at that point. A gd/ref ratio inside the A/A spread is not a finding.
-# The three runs of a round rotate (gd fi fi2, fi fi2 gd, fi2 gd fi).
+# Every round has a third run, the reference tool again ("fi2", the A/A control), so
+# the table's last column, ref2/ref per round, is the same tool against itself: the
+# resolution of this machine at that point. A gd/ref ratio inside the A/A spread is
+# not a finding. The three runs of a round rotate (gd fi fi2, fi fi2 gd, fi2 gd fi).
+# --no-control leaves the control out (two runs a round; the table then shows no
+# A/A column and resolves nothing on its own); --control is accepted (the default).
 # --pin "S C" runs every server on CPU S and every client on CPU C (taskset), both
 # tools alike: unpinned, a one-way time under 1 us moves by half with where the
 # scheduler puts the two processes (same core's SMT sibling, same cache, other
@@ -51,6 +60,7 @@ sizes="8 4096 65536 1048576"
 lat_iters=10000
 bw_iters=10000
 kinds="lat bw"
+bw_ops="writedata write read"
 here=$(cd "$(dirname "$0")/.." && pwd)
 bindir=
 fibindir=
@@ -59,7 +69,7 @@ out=
 tmo=120
 summarize=
 pin=
-control=0
+control=1
 
 usage() { sed -n '2,/^set -u$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 need() { [ $# -ge 2 ] || { echo "bench-vs-libfabric: $1 needs a value" >&2; exit 2; }; }
@@ -71,6 +81,7 @@ while [ $# -gt 0 ]; do
 	--lat-iters) need "$@"; lat_iters=$2; shift ;;
 	--bw-iters) need "$@"; bw_iters=$2; shift ;;
 	--kinds) need "$@"; kinds=$2; shift ;;
+	--bw-ops) need "$@"; bw_ops=$2; shift ;;
 	--bindir) need "$@"; bindir=$2; shift ;;
 	--fi-bindir) need "$@"; fibindir=$2; shift ;;
 	--fabtests) need "$@"; fabtests=$2; shift ;;
@@ -80,10 +91,16 @@ while [ $# -gt 0 ]; do
 	--summarize) need "$@"; summarize=$2; shift ;;
 	--pin) need "$@"; pin=$2; shift ;;
 	--control) control=1 ;;
+	--no-control) control=0 ;;
 	-h|--help) usage 0 ;;
 	*) echo "bench-vs-libfabric: unknown option '$1' (--help)" >&2; exit 2 ;;
 	esac
 	shift
+done
+for v in $bw_ops; do
+	case $v in writedata|write|read) ;; *)
+		echo "bench-vs-libfabric: --bw-ops takes writedata, write and read (got '$v')" >&2; exit 2 ;;
+	esac
 done
 for v in "$pairs" "$tmo"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-libfabric: '$v' is not a positive count" >&2; exit 2; }
@@ -178,8 +195,14 @@ pair_run() {
 	return "$rc"
 }
 
-# The first value of a JSON field in the client's result record.
-json_field() { grep "\"type\":\"$1\"" "$tmp/client" | head -n 1 | sed -n "s/.*\"$2\":\\([0-9.eE+-]*\\).*/\\1/p"; }
+# The first value of a JSON field in the client's result record (after the
+# object named by $3, if given: -b's "local_results" is the client's own part).
+json_field() {
+	local in=
+	[ -n "${3:-}" ] && in="\"$3\":{[^}]*"
+	grep "\"type\":\"$1\"" "$tmp/client" | head -n 1 |
+		sed -n "s/.*$in\"$2\":\\([0-9.eE+-]*\\).*/\\1/p"
+}
 # A column of fabtests/fi_pingpong's result line (the line after the header).
 fi_column() { awk -v col="$1" 'f { print $col; exit } /^bytes/ { f = 1 }' "$tmp/client"; }
 
@@ -202,9 +225,11 @@ one() { # impl provider kind op size round
 			"$pingpong" -p "$p" -e rdm -I "$n" -S "$size" -P @PORT@ 127.0.0.1 &&
 			v=$(fi_column 7) ;;
 	gd.bw)
-		pair_run "$(gd gd_"$op"_bw)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$n" -- \
-			"$(gd gd_"$op"_bw)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$n" --json 127.0.0.1 &&
-			v=$(json_field bw_result bw_avg_mib_per_s) && [ -n "$v" ] &&
+		local tool=gd_${op}_bw like=(-b) part=local_results
+		[ "$op" = writedata ] && tool=gd_write_bw like=(--write_with_imm)
+		pair_run "$(gd "$tool")" "${ofi[@]}" "${like[@]}" -p @PORT@ -s "$size" -n "$n" -- \
+			"$(gd "$tool")" "${ofi[@]}" "${like[@]}" -p @PORT@ -s "$size" -n "$n" --json 127.0.0.1 &&
+			v=$(json_field bw_result bw_avg_mib_per_s $part) && [ -n "$v" ] &&
 			v=$(awk -v m="$v" 'BEGIN { printf "%.2f", m * 1.048576 }') ;;
 	fi.bw)
 		pair_run "$rma_bw" -p "$p" -e rdm -o "$op" -I "$n" -S "$size" -s 127.0.0.1 -B @PORT@ -- \
@@ -220,7 +245,7 @@ echo "bench-vs-libfabric: providers '$providers', sizes '$sizes', $pairs pairs,"
 for p in $providers; do
 	for kind in $kinds; do
 		ops=send
-		[ "$kind" = bw ] && ops="write read"
+		[ "$kind" = bw ] && ops=$bw_ops
 		[ "$kind" = bw ] && [ -z "$rma_bw" ] && impls=gd || impls="gd fi"
 		for op in $ops; do
 			for size in $sizes; do
@@ -229,7 +254,7 @@ for p in $providers; do
 					[ $((r % 2)) = 0 ] && [ "$impls" = "gd fi" ] && order="fi gd"
 					# three runs a round rotate, so each takes each place equally
 					# ("gd fi fi2"/"fi2 fi gd" kept fi in the middle: a place effect,
-					# if any, would have leaned the ratios; doc/perf.md, stop 30)
+					# if any, would have leaned the ratios; doc/perf-data/history.md, stop 30)
 					[ $control = 1 ] && [ "$impls" = "gd fi" ] &&
 						case $((r % 3)) in
 						1) order="gd fi fi2" ;; 2) order="fi fi2 gd" ;; 0) order="fi2 gd fi" ;;

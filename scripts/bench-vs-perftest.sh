@@ -25,18 +25,21 @@
 #
 # Variants: gd (gdperf), pt (perftest), gdm (gdperf, GDPERF_CLOCK=monotonic),
 # pto (perftest --use_old_post_send), gdb (gdperf from --b-builddir: an A/B of an
-# engine change in one session); ratios are against pt. --flags adds
+# engine change in one session), pt2 (perftest again: the A/A control, whose ratio
+# and pair ratio against pt are this bed's resolution at that point; a gd ratio
+# inside its spread is not a finding; the guards do not judge it); ratios are
+# against pt. --flags adds
 # options to every run of every tool (e.g. the message-rate flags -q/-l/-Q).
 # --qp-timeout N (default 20: 4.096 us x 2^20 = 4.3 s) passes -u N to both
 # tools: the QPs' ACK timeout. At the tools' default (14, 67 ms) nearly every
 # run had spurious retransmit timeouts on rxe (late ACKs from a stalled vCPU;
-# write bw 64 KiB: 3-5 per run), with -u 20 none (doc/perf.md); 'default'
+# write bw 64 KiB: 3-5 per run), with -u 20 none (doc/perf-data/history.md); 'default'
 # leaves each tool's own. A real loss then costs 4.3 s, which shows.
 # --pin "S C" (default "0 1") runs every server on guest CPU S and every
 # client on CPU C (taskset), for both tools alike, and has gd-vm run guest
 # CPU N on host CPU N (GD_VM_PIN_VCPUS); 'none' lets the schedulers place them. Unpinned, the two processes of a run sometimes share
 # one of the guest's two vCPUs and sometimes not: a bimodal test bed whose
-# per-round ratios spanned 0.5-1.9 (doc/perf.md, "Session pin").
+# per-round ratios spanned 0.5-1.9 (doc/perf-data/history.md, "Session pin").
 # --strace adds, after the timed runs of a point, one -n run per variant
 # under `strace -c -f` (server and client): syscalls per message;
 # --strace-only does only that (no timed runs).
@@ -49,7 +52,7 @@
 # run of a variant is below R of EVERY pt run (rate below R x pt's slowest;
 # latency above pt's slowest / R): the runs no longer overlap. On this test
 # bed one run's speed swings +-30-50 % with both tools alike (several modes a
-# run lands in), so a 3-run median cannot resolve 0.90 (doc/perf.md,
+# run lands in), so a 3-run median cannot resolve 0.90 (doc/perf-data/history.md,
 # "Session pin": resampled, a median rule at 0.90 flags ~12 of 58 points at
 # parity, this one ~0.5, and never in a second look).
 # --summarize RUNS.CSV prints the table of earlier runs (with --variants and
@@ -127,9 +130,9 @@ done
 [ -z "$duration" ] || [[ $duration =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "bench-vs-perftest: --duration takes whole seconds, not '$duration'" >&2; exit 2; }
 for v in $variants; do
-	case $v in gd|pt|gdm|pto) ;; gdb) [ -n "$bbuilddir" ] ||
+	case $v in gd|pt|gdm|pto|pt2) ;; gdb) [ -n "$bbuilddir" ] ||
 		{ echo "bench-vs-perftest: variant gdb needs --b-builddir DIR (the other build)" >&2; exit 2; } ;;
-	*) echo "bench-vs-perftest: unknown variant '$v' (gd pt gdm pto gdb)" >&2; exit 2 ;; esac
+	*) echo "bench-vs-perftest: unknown variant '$v' (gd pt gdm pto gdb pt2)" >&2; exit 2 ;; esac
 done
 
 # sample_host: every 0.2 s "epoch busy_jiffies total_jiffies qemu_jiffies ncpu"
@@ -252,6 +255,9 @@ for key in sorted(runs, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
             rf = fit0(ok) / fit0(pt) if kind == "bw" else float("nan")
             cells += [fmt(r, 1), "%s [%s..%s]" % (fmt(med(pair), 1), fmt(min(pair), 1), fmt(max(pair), 1)),
                       fmt(rq, 1), fmt(rf, 1)]
+            if impl == "pt2":  # the A/A control: shown, never judged
+                print("| " + " | ".join(cells) + " |")
+                continue
             speed = rq if math.isfinite(rq) else r
             if kind != "bw": speed = 1 / speed
             if min_ratio > 0 and not speed >= min_ratio:
@@ -269,7 +275,7 @@ for key in sorted(runs, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
                         op, kind, size, impl, min_all, impl, fmt(best, 1, p), fmt(worst, 1, p)))
         else:
             cells += ["", "", "", ""]
-            if impl != "pt" and (min_ratio > 0 or min_all > 0):
+            if impl not in ("pt", "pt2") and (min_ratio > 0 or min_all > 0):
                 below.append("%s %s %d %s: no result to compare (%d %s runs, %d pt runs)" % (
                     op, kind, size, impl, len(vals), impl, len(ptv)))
         print("| " + " | ".join(cells) + " |")
@@ -353,22 +359,8 @@ iters() {
 # The per-run bookkeeping uses shell builtins only: under TCG on a loaded host
 # every fork costs tens of milliseconds, and there are hundreds of runs.
 
-# wait_listen PORT: until something listens on it (30 s at most); no probe
-# connection, as each server accepts one peer
-wait_listen() {
-	local hex i l f
-	printf -v hex ':%04X ' "$1"
-	for ((i = 0; i < 600; i++)); do
-		for f in /proc/net/tcp /proc/net/tcp6; do
-			while read -r l; do
-				l=${l#*: }
-				[[ ${l%% *}' ' == *"$hex" && $l == *' 0A '* ]] && return 0
-			done < "$f" 2> /dev/null
-		done
-		sleep 0.05
-	done
-	return 1
-}
+# wait_listen PORT 30: until something listens on it (30 s at most; tests/lib/net.sh)
+. "$here/../tests/lib/net.sh"
 
 # reap PID: the server normally ends with its client; give it 10 s, then kill it
 reap() {
@@ -412,7 +404,7 @@ variant() {
 	gd) TOOL=$BIN/gd_${op}_$kind ;;
 	gdm) TOOL=$BIN/gd_${op}_$kind; ENVV=GDPERF_CLOCK=monotonic ;;
 	gdb) TOOL=$bbuilddir/tools/gd_${op}_$kind ;;
-	pt) TOOL=ib_${op}_$kind ;;
+	pt|pt2) TOOL=ib_${op}_$kind ;;
 	pto) TOOL=ib_${op}_$kind; EXTRA=--use_old_post_send ;;
 	esac
 }
@@ -437,7 +429,7 @@ one() {
 	h0=$(host_now)
 	env $ENVV timeout -s KILL 120 "${PIN_S[@]}" $TOOL $args > "$WORK/s.out" 2>&1 &
 	spid=$!
-	if ! wait_listen $port; then
+	if ! wait_listen $port 30; then
 		kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null
 		line="$impl,$op,$kind,$size,$round,$order,,,,,0,X,0,,server never listened"
 		echo "$line" >> "$CSV"; echo "  run: $line" >&2
@@ -478,7 +470,7 @@ strace_one() {
 	args="$(run_args $op $size) -p $port $EXTRA"
 	env $ENVV timeout -s KILL 300 "${PIN_S[@]}" strace -c -f -o "$f.s" $TOOL $args > /dev/null 2>&1 &
 	spid=$!
-	wait_listen $port || { kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null; return; }
+	wait_listen $port 30 || { kill -9 $spid 2>/dev/null; wait $spid 2>/dev/null; return; }
 	env $ENVV timeout -s KILL 300 "${PIN_C[@]}" strace -c -f -o "$f.c" $TOOL $args $IP > "$f.out" 2>&1
 	reap $spid
 	n=$(awk -v size=$size '$1 == size && $2 ~ /^[0-9]+$/ { print $2; exit }' "$f.out")

@@ -92,15 +92,8 @@ for kv in $iters_opt; do
 	[[ $kv =~ ^[0-9]+:[1-9][0-9]*$ ]] ||
 		{ echo "proxy-vs-cpu: --iters wants SIZE:N pairs, e.g. \"65536:40000\" (got '$kv')" >&2; exit 2; }
 done
-wait_listen() {
-	local i
-	for i in $(seq 1 200); do
-		if ! command -v ss > /dev/null; then sleep 0.5; return 0; fi
-		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
-		sleep 0.1
-	done
-	return 1
-}
+# wait_listen PORT: until the server listens (20 s at most; tests/lib/net.sh)
+. "$here/../tests/lib/net.sh"
 # one run: prints "bw_MiBps Mpps" or nothing
 one() { # MODE SIZE
 	local mode=$1 size=$2 n extra=() cextra=("${cpin[@]}") spid line

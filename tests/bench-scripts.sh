@@ -14,24 +14,20 @@ trap 'rm -rf "$T"' EXIT
 fails=0
 ok() { echo "PASS: $*"; }
 ko() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect() { # expect RC DESCRIPTION CMD... (output in $T/out)
-	local want=$1 what=$2; shift 2
-	"$@" > "$T/out" 2>&1; local rc=$?
-	if [ $rc = $want ]; then ok "$what (exit $rc)"; else ko "$what: exit $rc, want $want"; sed 's/^/    /' "$T/out" | tail -5; fi
-}
+. "$top_srcdir/tests/lib/expect.sh" # expect_exit (output in $T/out)
 has() { if grep -qE -- "$2" "$T/out"; then ok "$1"; else ko "$1: '$2' not in output"; sed 's/^/    /' "$T/out" | tail -8; fi; }
 
-expect 0 "bench-vs-perftest --help" "$BVP" --help
+expect_exit 0 '' "bench-vs-perftest --help" "$BVP" --help
 has "help names the guard" -- '--min-ratio'
-expect 2 "bench-vs-perftest: unknown option" "$BVP" --bogus
-expect 2 "bench-vs-perftest: --pairs x" "$BVP" --pairs x
-expect 2 "bench-vs-perftest: --min-ratio abc" "$BVP" --min-ratio abc
-expect 2 "bench-vs-perftest: --qp-timeout 32" "$BVP" --qp-timeout 32
-expect 2 "bench-vs-perftest: unknown variant" "$BVP" --variants "gd xx"
-expect 2 "bench-vs-perftest: --summarize of a missing file" "$BVP" --summarize "$T/none.csv"
-expect 0 "bench-sweep-time --help" "$BST" --help
-expect 2 "bench-sweep-time: --op atomic" "$BST" --op atomic
-expect 2 "bench-sweep-time: --limit 0" "$BST" --limit 0
+expect_exit 2 '' "bench-vs-perftest: unknown option" "$BVP" --bogus
+expect_exit 2 '' "bench-vs-perftest: --pairs x" "$BVP" --pairs x
+expect_exit 2 '' "bench-vs-perftest: --min-ratio abc" "$BVP" --min-ratio abc
+expect_exit 2 '' "bench-vs-perftest: --qp-timeout 32" "$BVP" --qp-timeout 32
+expect_exit 2 '' "bench-vs-perftest: unknown variant" "$BVP" --variants "gd xx"
+expect_exit 2 '' "bench-vs-perftest: --summarize of a missing file" "$BVP" --summarize "$T/none.csv"
+expect_exit 0 '' "bench-sweep-time --help" "$BST" --help
+expect_exit 2 '' "bench-sweep-time: --op atomic" "$BST" --op atomic
+expect_exit 2 '' "bench-sweep-time: --limit 0" "$BST" --limit 0
 
 # known runs: rate gd 2, 3, 4 (median 3) vs pt 1, 2, 9 (median 2); the third pt run had retransmits
 row() { # impl kind round mpps typ flag retries
@@ -44,7 +40,7 @@ row() { # impl kind round mpps typ flag retries
 	row gd lat 1 "" 10 "" 0; row pt lat 1 "" 5 "" 0
 	row gd lat 2 "" 12 "" 0; row pt lat 2 "" 6 "" 0
 } > "$T/runs.csv"
-expect 1 "--summarize: latency 2x slower is below 0.90" "$BVP" --summarize "$T/runs.csv" --min-ratio 0.9
+expect_exit 1 '' "--summarize: latency 2x slower is below 0.90" "$BVP" --summarize "$T/runs.csv" --min-ratio 0.9
 has "bw median, range and IQR of gdperf" '^\| write \| bw \| 8 \| gd \| 3\.000000 \| 2\.000000\.\.4\.000000 \| 2\.500000\.\.3\.500000 \|'
 has "bw ratio of medians 1.50, per-round ratios 2, 1.5, 0.44" '\| 1\.50 \| 1\.50 \[0\.44\.\.2\.00\] \|'
 has "quiet ratio leaves the retransmit run out: 3/1.5 = 2.00" '\| 1\.50 \| 1\.50 \[0\.44\.\.2\.00\] \| 2\.00 \|'
@@ -53,24 +49,35 @@ has "latency ratio 2.00 (gdperf slower)" '^\| write \| lat \| 8 \| gd \| 11\.00 
 has "the guard names the point" 'BELOW: write lat 8 gd: speed ratio 0\.500 < 0\.90'
 has "the guard counts one point" 'guard: 1 point\(s\) below 0\.90'
 grep -v ',lat,' "$T/runs.csv" > "$T/bw.csv"
-expect 0 "--summarize: bw alone passes 0.90 (quiet ratio 2.00)" "$BVP" --summarize "$T/bw.csv" --min-ratio 0.9
-expect 1 "--summarize: and fails 2.5" "$BVP" --summarize "$T/bw.csv" --min-ratio 2.5
-expect 0 "--summarize without --min-ratio never fails" "$BVP" --summarize "$T/runs.csv"
+expect_exit 0 '' "--summarize: bw alone passes 0.90 (quiet ratio 2.00)" "$BVP" --summarize "$T/bw.csv" --min-ratio 0.9
+expect_exit 1 '' "--summarize: and fails 2.5" "$BVP" --summarize "$T/bw.csv" --min-ratio 2.5
+expect_exit 0 '' "--summarize without --min-ratio never fails" "$BVP" --summarize "$T/runs.csv"
 # --min-ratio-all: a point is below when every run is below R of every pt run
-expect 2 "bench-vs-perftest: --min-ratio-all x" "$BVP" --min-ratio-all x
-expect 1 "--min-ratio-all 0.9: latency runs 10, 12 vs pt 5, 6 do not overlap" \
+expect_exit 2 '' "bench-vs-perftest: --min-ratio-all x" "$BVP" --min-ratio-all x
+expect_exit 1 '' "--min-ratio-all 0.9: latency runs 10, 12 vs pt 5, 6 do not overlap" \
 	"$BVP" --summarize "$T/runs.csv" --min-ratio-all 0.9
 has "the separation names the point, gd's best and pt's slowest run" \
 	'BELOW: write lat 8 gd: every run below 0\.90 of every pt run \(gd best 10\.00, pt slowest 6\.00\)'
 has "bw (gd 2..4 vs pt 1..9) overlaps: one point" 'guard: 1 point\(s\) below 0\.90'
-expect 0 "--min-ratio-all 0.9: bw runs that overlap pass" "$BVP" --summarize "$T/bw.csv" --min-ratio-all 0.9
-expect 1 "--min-ratio-all 5: gd's best 4 < 5 x pt's slowest 1" "$BVP" --summarize "$T/bw.csv" --min-ratio-all 5
+expect_exit 0 '' "--min-ratio-all 0.9: bw runs that overlap pass" "$BVP" --summarize "$T/bw.csv" --min-ratio-all 0.9
+expect_exit 1 '' "--min-ratio-all 5: gd's best 4 < 5 x pt's slowest 1" "$BVP" --summarize "$T/bw.csv" --min-ratio-all 5
+# pt2, the A/A control (perftest against itself): its ratio and pair ratio are shown and
+# never judged by a guard (pt2 runs 1 and 2 against pt's 5 and 6: 0.19, far below 0.90)
+{ cat "$T/runs.csv"; row pt2 lat 1 "" 1 "" 0; row pt2 lat 2 "" 1 "" 0; row pt2 bw 1 1 "" "" 0; } > "$T/aa.csv"
+expect_exit 1 '' "--summarize --variants 'gd pt pt2' --min-ratio 0.9: gd's latency still fails" \
+	"$BVP" --summarize "$T/aa.csv" --variants "gd pt pt2" --min-ratio 0.9
+has "pt2 has its row with the A/A ratio" '^\| write \| lat \| 8 \| pt2 \| 1\.00 \|.*\| 0\.18 \|'
+has "the guard judges gd alone: one point" 'guard: 1 point\(s\) below 0\.90'
+grep -v ',lat,' "$T/aa.csv" > "$T/aa-bw.csv"
+expect_exit 0 '' "--min-ratio-all 5: pt2 below every pt run is not judged" \
+	"$BVP" --summarize "$T/aa-bw.csv" --variants "pt pt2" --min-ratio-all 5
 # bench-vs-libfabric: usage errors and its table over known runs (medians, spread, ratio)
-expect 0 "bench-vs-libfabric --help" "$BVL" --help
+expect_exit 0 '' "bench-vs-libfabric --help" "$BVL" --help
 has "help names the fabtests option" -- '--fabtests'
-expect 2 "bench-vs-libfabric: unknown option" "$BVL" --bogus
-expect 2 "bench-vs-libfabric: --pairs x" "$BVL" --pairs x
-expect 2 "bench-vs-libfabric: --summarize of a missing file" "$BVL" --summarize "$T/none.csv"
+expect_exit 2 '' "bench-vs-libfabric: unknown option" "$BVL" --bogus
+expect_exit 2 '' "bench-vs-libfabric: --pairs x" "$BVL" --pairs x
+expect_exit 2 '' "bench-vs-libfabric: --bw-ops with an unpaired mode" "$BVL" --bw-ops "write bogus"
+expect_exit 2 '' "bench-vs-libfabric: --summarize of a missing file" "$BVL" --summarize "$T/none.csv"
 cat > "$T/ofi.csv" <<'EOF'
 provider,kind,op,size,round,impl,value,unit
 tcp,lat,send,8,1,gd,10,usec
@@ -83,12 +90,12 @@ shm,bw,write,65536,1,gd,1000,MB/s
 shm,bw,write,65536,1,fi,800,MB/s
 shm,bw,write,65536,2,fi,1200,MB/s
 EOF
-expect 0 "bench-vs-libfabric --summarize" "$BVL" --summarize "$T/ofi.csv"
+expect_exit 0 '' "bench-vs-libfabric --summarize" "$BVL" --summarize "$T/ofi.csv"
 has "latency: medians, min..max, ratio gd/ref" '^tcp +lat +send +8 +11\.00 \(10\.00\.\.12\.00\) 3 usec +22\.00 \(20\.00\.\.30\.00\) 3 +0\.500 \(goal <= 1\.00\)'
 has "bandwidth: an even count's median is the mean of the middle two" '^shm +bw +write +65536 +1000\.00 .* 1000\.00 \(800\.00\.\.1200\.00\) 2 +1\.000 \(goal >= 1\.00\)'
 has "latency: per-round ratios 0.500, 0.545, 0.367" '^tcp +lat +send +8 .* 0\.500 \(goal <= 1\.00\) +0\.500 \(0\.367\.\.0\.545\) 3 +-$'
 has "bandwidth: a round without its gd run has no ratio" '^shm +bw +write +65536 .* 1\.250 \(1\.250\.\.1\.250\) 1 +-$'
-expect 2 "bench-vs-libfabric: --lat-iters 8:x" "$BVL" --lat-iters "8:100 4096:x"
+expect_exit 2 '' "bench-vs-libfabric: --lat-iters 8:x" "$BVL" --lat-iters "8:100 4096:x"
 has "the bad count is named" "'4096:x' is neither a count nor SIZE:COUNT"
 # --control: the reference against itself, per round (fi2/fi), beside gd/ref
 cat > "$T/aa.csv" <<'EOF'
@@ -103,6 +110,6 @@ shm,lat,send,8,3,gd,1.0,usec
 shm,lat,send,8,3,fi,1.0,usec
 shm,lat,send,8,3,fi2,1.05,usec
 EOF
-expect 0 "bench-vs-libfabric --summarize with control runs" "$BVL" --summarize "$T/aa.csv"
+expect_exit 0 '' "bench-vs-libfabric --summarize with control runs" "$BVL" --summarize "$T/aa.csv"
 has "A/A: median of fi2/fi per round and its spread" '^shm +lat +send +8 .* 1\.000 \(goal <= 1\.00\) +1\.000 \(1\.000\.\.1\.111\) 3 +1\.050 \(0\.900\.\.1\.100\) 3$'
 [ $fails = 0 ]

@@ -41,19 +41,19 @@ complete_words() { # TOOL WORD... : what TAB after the last word offers
 		_gdperf "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 		printf "%s\n" "${COMPREPLY[@]}"' _ "$top_srcdir" "$@"
 }
-expect() { # WANT TOOL WORDS...
+expect_offer() { # WANT TOOL WORDS...
 	local want=$1; shift
 	if complete_words "$@" | grep -qx -- "$want"; then ok "complete '$*' offers $want"
 	else bad "complete '$*' does not offer $want: $(complete_words "$@" | head -5 | tr '\n' ' ')"; fi
 }
-expect --ib-dev gd_write_bw --ib-d
-expect --use_cuda gd_send_lat --use_cu
-expect --sysfs-root gd_devinfo --sysfs
-expect auto gd_write_bw --use_cuda ""
-expect auto gd_write_bw --use_cuda=
+expect_offer --ib-dev gd_write_bw --ib-d
+expect_offer --use_cuda gd_send_lat --use_cu
+expect_offer --sysfs-root gd_devinfo --sysfs
+expect_offer auto gd_write_bw --use_cuda ""
+expect_offer auto gd_write_bw --use_cuda=
 if [ -n "$root" ]; then
-	expect mlx5_bond_0 gd_write_bw -d ""
-	expect mlx5_bond_2 gd_devinfo --ib-dev=mlx5_bond_
+	expect_offer mlx5_bond_0 gd_write_bw -d ""
+	expect_offer mlx5_bond_2 gd_devinfo --ib-dev=mlx5_bond_
 fi
-expect "$top_srcdir/tests/completion.sh" gd_topo --topology "$top_srcdir/tests/completion"
+expect_offer "$top_srcdir/tests/completion.sh" gd_topo --topology "$top_srcdir/tests/completion"
 exit $fail

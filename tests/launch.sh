@@ -17,31 +17,25 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for v in OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_SIZE PMIX_RANK PMIX_SIZE PMI_RANK PMI_SIZE \
 	SLURM_PROCID SLURM_NTASKS SLURM_STEP_ID SLURM_STEPID; do unset "$v"; done
-expect() { # WANT_RC REGEX DESCRIPTION CMD...
-	local want=$1 re=$2 what=$3 rc
-	shift 3
-	"$@" >"$tmp/out" 2>&1
-	rc=$?
-	if [ $rc = "$want" ] && grep -Eq -- "$re" "$tmp/out"; then ok "$what (exit $rc)"
-	else bad "$what: exit $rc (want $want), output: $(head -c 400 "$tmp/out")"; fi
-}
+ko() { bad "$*"; }
+. "$top_srcdir/tests/lib/expect.sh" # expect_exit (output in $tmp/out)
 
-expect 2 '--mpi and HOST cannot be used together' "--mpi with a HOST is a usage error" \
+expect_exit 2 '--mpi and HOST cannot be used together' "--mpi with a HOST is a usage error" \
 	"$bw" --mpi 10.0.0.1
 if grep -q '^#define HAVE_MPI 1' "$top_builddir/config.h"; then
-	expect 2 'not started by mpirun, mpiexec or srun' "--mpi outside a launcher" "$bw" --mpi
-	expect 2 'takes 2 ranks.*has 3' "--mpi with 3 ranks (srun's variables)" \
+	expect_exit 2 'not started by mpirun, mpiexec or srun' "--mpi outside a launcher" "$bw" --mpi
+	expect_exit 2 'takes 2 ranks.*has 3' "--mpi with 3 ranks (srun's variables)" \
 		env SLURM_PROCID=0 SLURM_NTASKS=3 SLURM_STEP_ID=0 "$bw" --mpi
 	# an sbatch -n 2 script that runs the tool without srun: the batch step has
 	# SLURM_PROCID and SLURM_NTASKS but no step id; once it waited forever (issue 19, M4)
-	expect 2 'SLURM_PROCID without SLURM_STEP_ID: an sbatch script' "--mpi in an sbatch script without srun" \
+	expect_exit 2 'SLURM_PROCID without SLURM_STEP_ID: an sbatch script' "--mpi in an sbatch script without srun" \
 		env SLURM_PROCID=0 SLURM_NTASKS=2 "$bw" --mpi
 	# srun's variables but MPI alone (srun --mpi=none, a copied environment): MPI's
 	# size is 1, the launcher's 2; once a server waiting forever or rc 8 (issue 19, M3)
-	expect 3 'SLURM_PROCID says a job of 2 processes, MPI sees 1: this is not an MPI launch' \
+	expect_exit 3 'SLURM_PROCID says a job of 2 processes, MPI sees 1: this is not an MPI launch' \
 		"--mpi under srun's variables with MPI alone" \
 		env SLURM_PROCID=0 SLURM_NTASKS=2 SLURM_STEP_ID=0 "$bw" --mpi -d gd_no_such_dev0
-	expect 3 'SLURM_PROCID says a job of 2 processes, MPI sees 1' "--mpi (lat, rank 1) with MPI alone" \
+	expect_exit 3 'SLURM_PROCID says a job of 2 processes, MPI sees 1' "--mpi (lat, rank 1) with MPI alone" \
 		env SLURM_PROCID=1 SLURM_NTASKS=2 SLURM_STEP_ID=0 "$top_builddir/tools/gd_write_lat" --mpi
 	if command -v mpirun >/dev/null; then
 		"$bw" -d gd_no_such_dev0 >/dev/null 2>&1
@@ -74,20 +68,20 @@ if grep -q '^#define HAVE_MPI 1' "$top_builddir/config.h"; then
 		echo "note: no mpirun (apt-get install openmpi-bin): the 2-rank job was not run"
 	fi
 else
-	expect 3 'built without MPI.*--with-mpi' "--mpi in a build without MPI" "$bw" --mpi
-	expect 3 'built without MPI.*--with-mpi' "--mpi in a build without MPI, under srun's variables" \
+	expect_exit 3 'built without MPI.*--with-mpi' "--mpi in a build without MPI" "$bw" --mpi
+	expect_exit 3 'built without MPI.*--with-mpi' "--mpi in a build without MPI, under srun's variables" \
 		env SLURM_PROCID=1 SLURM_NTASKS=2 SLURM_STEP_ID=0 "$bw" --mpi
 	# gd_check under a launcher runs only the tests between ranks: without MPI that is
 	# an error on rank 0 (exit 3 on every rank), not one all-SKIP report per rank and 0
 	ck=$top_builddir/tools/gd_check
 	if [ -x "$ck" ]; then
 		printf 'version: 1\ntests:\n  - {name: ring, op: write, size: 4K, iterations: 10, pairs: ring}\n' >"$tmp/ring.yaml"
-		expect 3 'built without MPI.*--with-mpi' "gd_check under srun's variables in a build without MPI" \
+		expect_exit 3 'built without MPI.*--with-mpi' "gd_check under srun's variables in a build without MPI" \
 			env SLURM_PROCID=0 SLURM_NTASKS=2 SLURM_STEP_ID=0 "$ck" "$tmp/ring.yaml"
 		# an sbatch batch step (no step id) is not srun: gd_check runs as one node (M4)
-		expect 0 'ring' "gd_check in an sbatch script without srun runs as one node" \
+		expect_exit 0 'ring' "gd_check in an sbatch script without srun runs as one node" \
 			env SLURM_PROCID=0 SLURM_NTASKS=2 "$ck" --dry-run "$tmp/ring.yaml"
-		expect 3 'built without MPI.*--with-mpi' "gd_check under mpirun's variables in a build without MPI" \
+		expect_exit 3 'built without MPI.*--with-mpi' "gd_check under mpirun's variables in a build without MPI" \
 			env OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=4 "$ck" "$tmp/ring.yaml"
 		env SLURM_PROCID=1 SLURM_NTASKS=2 SLURM_STEP_ID=0 "$ck" "$tmp/ring.yaml" >"$tmp/r1" 2>&1
 		rc=$?

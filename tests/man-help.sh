@@ -6,18 +6,26 @@ set -u
 status=0 checked=0
 
 help_opts() { "$1" --help 2>&1 | grep -oE -- '--[a-zA-Z0-9][a-zA-Z0-9_-]*' | sort -u; }
-man_page() { # follow ".so" redirections
+man_page() { # follow ".so" redirections and symbolic links (the bench family's names)
 	local page=$top_srcdir/man/$1.1 target
 	[ -f "$page" ] || return 1
 	target=$(sed -n 's/^\.so *\(man1\/\)\{0,1\}//p' "$page" | head -n 1)
 	[ -n "$target" ] && page=$top_srcdir/man/$(basename "$target")
-	echo "$page"
+	readlink -f "$page"
 }
 man_opts() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$1" | grep -oE -- '--[a-zA-Z0-9][a-zA-Z0-9_-]*' | sort -u; }
+# Short options: --help's "-X, --long" entries, and the page's option headings (the
+# tag line after a .TP that starts with an option: "\-V" standing alone, not
+# "\-\-long"; perftest's flags quoted in prose are not headings).
+help_shorts() { "$1" --help 2>&1 | grep -oE -- '(^|[[:space:]])-[a-zA-Z0-9],' | tr -d ' ,\t' | sort -u; }
+man_shorts() {
+	awk 'tp && /^\.(B|BR|BI) \\-/ { print } { tp = /^\.TP/ }' "$1" |
+		grep -oE -- '(^|[ "])\\-[a-zA-Z0-9]($|[ "])' | tr -d ' "\\' | sort -u
+}
 
 # A page may cover a family of tools (".so" links): each tool's options must be
 # on the page, and every option on the page must be in some tool's --help.
-declare -A union
+declare -A union shorts
 for tool in "$top_builddir"/tools/gd_*; do
 	[ -x "$tool" ] && [ ! -d "$tool" ] || continue
 	case $tool in *.o|*.c) continue ;; esac
@@ -31,11 +39,17 @@ for tool in "$top_builddir"/tools/gd_*; do
 		echo "FAIL: $name --help lists options missing from $(basename "$page"):" $only_help; status=1
 	fi
 	union[$page]+="$(help_opts "$tool")"$'\n'
+	shorts[$page]+="$(help_shorts "$tool")"$'\n'
 done
 for page in "${!union[@]}"; do
 	only_man=$(comm -13 <(printf '%s' "${union[$page]}" | grep . | sort -u) <(man_opts "$page"))
 	if [ -n "$only_man" ]; then
 		echo "FAIL: $(basename "$page") documents options no tool's --help lists:" $only_man; status=1
+	fi
+	# a short option on the page that no tool of the page takes (gd_check -V was)
+	only_man=$(comm -13 <(printf '%s' "${shorts[$page]}" | grep . | sort -u) <(man_shorts "$page"))
+	if [ -n "$only_man" ]; then
+		echo "FAIL: $(basename "$page") lists short options no tool's --help has:" $only_man; status=1
 	fi
 done
 [ $checked = 0 ] && { echo "SKIP: no tools built"; exit 77; }

@@ -137,7 +137,7 @@ static uint32_t signal_every(const struct gd_loop_cfg *c, uint64_t size)
  * completes the whole in-flight window at once (rxe under TCG completed 16 MiB
  * per CQ poll), a window cannot be smaller than that, and only ~9 windows of
  * 16 MiB fit in the 4 s cap at 30 MiB/s; with 2 MiB the rate was the same
- * (doc/perf.md). A multiple of the post list. */
+ * (doc/perf-data/history.md). A multiple of the post list. */
 static uint32_t depth_for(const struct gd_loop_cfg *c, uint64_t size, bool adaptive)
 {
 	uint32_t pl = c->post_list ? c->post_list : 1;

@@ -26,7 +26,7 @@ static const struct {
  * (TCG, rxe0 over veth0, server and client on one device) on the project's
  * 2-core development machine, quiet host, both tools with -u 20 (no
  * retransmit timeout in any run), 2026-11-24 00:04 UTC: the 9 perftest runs
- * per size of doc/perf.md's goal table (session E1,
+ * per size of doc/perf-data/history.md's goal table (session E1,
  * doc/perf-data/2026-11-23-speed3/bw-write-read.runs.csv). Each band holds
  * the sizes up to `upto` bytes and takes the measured size it names. (The
  * first table, 39/40/30/25 %, came from runs with 67 ms retransmit timeouts

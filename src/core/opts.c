@@ -16,7 +16,7 @@
 
 const struct gd_opt gd_common_opts[] = {
 	{ "help", 'h', GD_NO_ARG, NULL, "show this help and exit", GD_OPT_HELP },
-	{ "version", 0, GD_NO_ARG, NULL, "show the version and exit", GD_OPT_VERSION },
+	{ "version", 'V', GD_NO_ARG, NULL, "show the version and exit", GD_OPT_VERSION },
 	{ "verbose", 'v', GD_NO_ARG, NULL, "print debugging detail on stderr", GD_OPT_VERBOSE },
 	{ "completion", 0, GD_REQ_ARG, "WHAT",
 	  "print words for shell completion: options (gd_devinfo also devices, gd_topo also gpus)",

@@ -211,7 +211,7 @@ static bool inject_room(const struct gd_ofi_cq *cq)
  * complete: the provider holds the bytes; ofi_post_flags says why a send
  * needs no more) is the call's return, so the wr_id goes straight to the
  * CQ's queue of injected ones. Saves the provider's completion entry and,
- * on tcp, the wait for its socket write (doc/perf.md, send latency). */
+ * on tcp, the wait for its socket write (doc/perf-data/history.md, send latency). */
 static bool inject_signalled(const struct ibv_send_wr *last, const struct gd_ofi_cq *cq)
 {
 	return (last->opcode == IBV_WR_SEND || last->opcode == IBV_WR_SEND_WITH_IMM) &&
@@ -230,7 +230,7 @@ static void queue_injected(struct gd_ofi_cq *cq, uint64_t wr_id)
  * completion queued as inject_signalled says; false leaves it to the general
  * path (so do a full inject queue and -FI_EAGAIN). The general path's layers
  * (the request's stamp, the flags, the opcode's switch) cost ~340
- * instructions an exchange over fi_pingpong's loop (callgrind, doc/perf.md
+ * instructions an exchange over fi_pingpong's loop (callgrind, doc/perf-data/history.md
  * "Stop 30"): 2-3 % of an 8 B shm exchange. */
 static bool post_lean_send(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered)
 {

@@ -311,7 +311,7 @@ void gd_ofi_progress(void *ofi)
  *   of its time in pthread_spin_lock (perf, write 8 B, the 2-core dev
  *   machine); fi_rma_bw's target is busy with its own loop and seldom
  *   progresses. Paced, shm writes of 8 B on the H100 went from 0.85 to 1.06
- *   of fi_rma_bw's rate, 4 KiB from 1.23 to 1.71 (doc/perf.md, stop 31).
+ *   of fi_rma_bw's rate, 4 KiB from 1.23 to 1.71 (doc/perf-data/history.md, stop 31).
  * - What still waits on the target: the signalled write's delivery
  *   acknowledgement (one per -Q writes, or per MiB), each served within the
  *   pace while the initiator's window (-t) holds far longer than that.

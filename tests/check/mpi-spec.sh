@@ -1,6 +1,6 @@
 #!/bin/sh
 # gd_check under mpirun on this host (no RDMA device needed): the ranks' first collective
-# agrees on the spec (M10 of shared/notes/hostile-2026-11-26.md). A rank that cannot read its
+# agrees on the spec (M10 of doc/notes/hostile-2026-11-26.md). A rank that cannot read its
 # spec, or reads another one, stops every rank with exit 2, and rank 0 names the rank and the
 # cause (before: MPI_ERR_TRUNCATE, exit 15, no cause).
 . "$(dirname "$0")/lib.sh"

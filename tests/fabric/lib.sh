@@ -41,7 +41,6 @@ pair() {
 	echo "ok: $name ($tool $*)"
 }
 
-# expect NAME FILE REGEX: the output says it.
-expect() {
-	grep -Eq "$3" "$2" || { echo "FAIL: $1: no '$3' in $2:"; cat "$2"; fail=1; }
-}
+# expect_in NAME FILE REGEX: the output says it (tests/lib/expect.sh)
+ko() { echo "FAIL: $*"; fail=1; }
+. "$top_srcdir/tests/lib/expect.sh"

@@ -8,18 +8,18 @@ set -u
 ofi_skip_unless_built tcp
 
 pair unknown 2 2 gd_write_bw --fabric ofi --provider nosuch -n 10 --timeout 5
-expect unknown "$tmp/unknown.c" "no provider 'nosuch'.*fi_info -l"
+expect_in unknown "$tmp/unknown.c" "no provider 'nosuch'.*fi_info -l"
 
 pair no-atomic 2 2 gd_atomic_bw --fabric ofi --provider tcp --ep msg -n 10 --timeout 5
-expect no-atomic "$tmp/no-atomic.c" "provider 'tcp' has no msg endpoint with FI_ATOMIC.*offers"
+expect_in no-atomic "$tmp/no-atomic.c" "provider 'tcp' has no msg endpoint with FI_ATOMIC.*offers"
 
 pair domain 2 2 gd_write_bw --fabric ofi --provider tcp --domain nosuch0 -n 10 --timeout 5
 
 # host producers are one thread per CTA: --ctas beyond what the host runs is refused
 # at once (issue 19, M2: it failed at thread 32686 and hung ~100 s)
 pair ctas 2 2 gd_write_bw --fabric ofi --provider tcp --initiator=proxy --producer host --ctas 65535 -n 65535 --timeout 5
-expect ctas "$tmp/ctas.c" "ctas 65535 with host producers .*at most [0-9]+ here.*lower --ctas"
-expect domain "$tmp/domain.c" "no domain .nosuch0.*it has"
+expect_in ctas "$tmp/ctas.c" "ctas 65535 with host producers .*at most [0-9]+ here.*lower --ctas"
+expect_in domain "$tmp/domain.c" "no domain .nosuch0.*it has"
 
 # a peer on another provider: the parameter check names the difference
 next_port
@@ -31,7 +31,7 @@ rc=$?
 wait $spid
 rs=$?
 [ $rc = 2 ] && [ $rs = 2 ] || { echo "FAIL: other provider: server $rs client $rc (expected 2 2)"; fail=1; }
-expect other "$tmp/other.c" "libfabric provider \(--provider\)"
+expect_in other "$tmp/other.c" "libfabric provider \(--provider\)"
 
 # An address the provider cannot reach (issue 21): server and client each run
 # in a network namespace of their own, joined by a veth pair (nothing is added
@@ -65,8 +65,8 @@ unreach() {
 	rs=$?
 	[ $rc = 2 ] && [ $rs = 2 ] && echo "ok: unreachable address: server 2, client 2" ||
 		{ echo "FAIL: unreachable address: server $rs client $rc (expected 2 2)"; fail=1; }
-	expect unreach "$tmp/unreach.c" "endpoint fi_sockaddr_in://127.0.0.1:[0-9]+ failed.*FI_TCP_IFACE"
-	expect unreach "$tmp/unreach.s" "reported: libfabric setup failed on its side: .*127.0.0.1.*FI_TCP_IFACE"
+	expect_in unreach "$tmp/unreach.c" "endpoint fi_sockaddr_in://127.0.0.1:[0-9]+ failed.*FI_TCP_IFACE"
+	expect_in unreach "$tmp/unreach.s" "reported: libfabric setup failed on its side: .*127.0.0.1.*FI_TCP_IFACE"
 	ip netns del $a 2> /dev/null
 	ip netns del $b 2> /dev/null
 }
@@ -94,7 +94,7 @@ stale_shm() {
 	rs=$?
 	[ $rc = 0 ] && [ $rs = 0 ] && echo "ok: stale shm region under the tool's pid: removed, run" ||
 		{ echo "FAIL: stale shm region: server $rs client $rc (expected 0 0)"; tail -n 5 "$tmp/stale.c"; fail=1; }
-	expect stale "$tmp/stale.c" "removed /dev/shm/[0-9]+:[0-9]+:0: a libfabric shm region of a dead process"
+	expect_in stale "$tmp/stale.c" "removed /dev/shm/[0-9]+:[0-9]+:0: a libfabric shm region of a dead process"
 }
 stale_shm
 
@@ -160,14 +160,14 @@ sig_case() {
 }
 # ^C on the client of a timed sweep: the size in flight ends, no other starts
 sig_case sweep-int INT c "-a -D 1 --timeout 5" 1 130
-expect sweep-int "$tmp/sweep-int.c" "^# interrupted by SIGINT: .*; exit 130"
-expect sweep-int "$tmp/sweep-int.s" "the peer was interrupted"
+expect_in sweep-int "$tmp/sweep-int.c" "^# interrupted by SIGINT: .*; exit 130"
+expect_in sweep-int "$tmp/sweep-int.s" "the peer was interrupted"
 if grep -q '^ 8388608 ' "$tmp/sweep-int.c"; then echo "FAIL: sweep-int: the sweep ran to its end after ^C"; fail=1; fi
 # SIGTERM (a Slurm time limit) on the server of a counted run: exit 143, the client is told
 sig_case count-term TERM s "-n 100000000 --timeout 5" 143 1
-expect count-term "$tmp/count-term.s" "^# interrupted by SIGTERM: .*; exit 143"
+expect_in count-term "$tmp/count-term.s" "^# interrupted by SIGTERM: .*; exit 143"
 # the client hears of it on the side channel, or first sees the endpoint go (a race)
-expect count-term "$tmp/count-term.c" "the peer was interrupted|endpoint went away"
+expect_in count-term "$tmp/count-term.c" "the peer was interrupted|endpoint went away"
 # --json: the last record says interrupted, with the exit code
 sig_case json-term TERM c "-n 100000000 --timeout 5" 1 143 --json
 tail -n 1 "$tmp/json-term.c" | grep -q '"type": *"interrupted".*"signal": *"TERM".*"exit_code": *143' &&

@@ -15,9 +15,9 @@ for p in $provs; do
 	pair "$p-sweep" 0 0 gd_write_lat --fabric ofi --provider "$p" -a -n 5 --timeout 30
 	pair "$p-qps" 0 0 gd_write_bw --fabric ofi --provider "$p" -q 2 -n 50 --validate --timeout 30
 	pair "$p-json" 0 0 gd_send_bw --fabric ofi --provider "$p" -n 50 --json --timeout 30 &&
-		expect "$p-json" "$tmp/$p-json.c" '"fabric": ?"ofi"'
+		expect_in "$p-json" "$tmp/$p-json.c" '"fabric": ?"ofi"'
 	[ -f "$tmp/$p-json.c" ] && grep '^{' "$tmp/$p-json.c" >"$tmp/$p.jsonl"
-	expect "$p-header" "$tmp/$p-write_bw.c" "Fabric +: ofi, provider $p"
+	expect_in "$p-header" "$tmp/$p-write_bw.c" "Fabric +: ofi, provider $p"
 done
 pair msg 0 0 gd_write_bw --fabric ofi --provider tcp --ep msg -n 50 --validate --timeout 30
 pair proxy 0 0 gd_write_bw --fabric ofi --provider tcp --initiator=proxy -n 100 --validate --timeout 30

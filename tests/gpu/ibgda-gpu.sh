@@ -35,35 +35,34 @@ run() { # expected-rc, description, args...
 	if [ $rc -ne "$want" ]; then echo "FAIL: $what exited $rc, expected $want"; fail=1; return 1; fi
 	return 0
 }
-expect() { # pattern, description
-	grep -q "$1" "$tmp/out" || { echo "FAIL: $2: output lacks '$1'"; fail=1; }
-}
+ko() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/../lib/expect.sh" # expect_in
 
 # (a) encoders
-run 0 "encoders GPU == CPU" encode --n 1048576 && expect " 0 differ" "encode"
+run 0 "encoders GPU == CPU" encode --n 1048576 && expect_in "encode" "$tmp/out" " 0 differ"
 
 # (b) protocol, validated data
 for scope in thread warp cta; do
 	run 0 "protocol $scope, collapsed CQ" protocol --validate --scope $scope --ctas 8 \
 		--threads 128 --qps 4 --iters 32 --nwqe 512 --ring_every 32 --sig_every 64 --dump_wqes 3 &&
-		expect "0 wrong" "validate $scope"
+		expect_in "validate $scope" "$tmp/out" "0 wrong"
 done
 run 0 "protocol warp, normal CQ" protocol --validate --scope warp --ctas 4 --threads 64 \
-	--qps 8 --iters 64 --nwqe 256 --ring_every 32 --sig_every 64 --normal_cq && expect "0 wrong" "normal CQ"
+	--qps 8 --iters 64 --nwqe 256 --ring_every 32 --sig_every 64 --normal_cq && expect_in "normal CQ" "$tmp/out" "0 wrong"
 run 0 "protocol warp, ibgda-cpudb (CPU rings)" protocol --validate --scope warp --ctas 4 \
-	--threads 128 --qps 4 --iters 64 --cpudb && expect "0 wrong" "cpudb"
+	--threads 128 --qps 4 --iters 64 --cpudb && expect_in "cpudb" "$tmp/out" "0 wrong"
 run 0 "protocol, one QP shared by all warps" protocol --validate --scope warp --ctas 16 \
 	--threads 256 --qps 1 --iters 16 --nwqe 1024
 # an error CQE: WQE of item 5000 carries a wrong rkey
 run 1 "injected error CQE (bad rkey)" protocol --validate --scope warp --ctas 4 --threads 128 \
 	--qps 2 --iters 32 --bad_rkey_at 5000 &&
-	{ expect "REMOTE_ACCESS_ERR" "error CQE"; expect "error CQE on QP 0x" "error CQE"; }
+	{ expect_in "error CQE" "$tmp/out" "REMOTE_ACCESS_ERR"; expect_in "error CQE" "$tmp/out" "error CQE on QP 0x"; }
 run 1 "injected error CQE, normal CQ" protocol --validate --scope thread --ctas 2 --threads 64 \
-	--qps 2 --iters 16 --nwqe 256 --sig_every 64 --normal_cq --bad_rkey_at 77 && expect "REMOTE_ACCESS_ERR" "error CQE"
+	--qps 2 --iters 16 --nwqe 256 --sig_every 64 --normal_cq --bad_rkey_at 77 && expect_in "error CQE" "$tmp/out" "REMOTE_ACCESS_ERR"
 # a stalled NIC: stops at WQE 300 of every QP; the deadline must fire with indices
 run 1 "stalled NIC" protocol --scope warp --ctas 4 --threads 128 --qps 2 --iters 64 --nwqe 256 \
 	--sig_every 64 --stall_at 300 --timeout_ms 500 &&
-	{ expect "deadline passed on QP 0x" "stall"; expect "cons_idx" "stall"; }
+	{ expect_in "stall" "$tmp/out" "deadline passed on QP 0x"; expect_in "stall" "$tmp/out" "cons_idx"; }
 
 # (c) rate: WQEs written and published per second of the GPU's own window
 # (%globaltimer, first reserve .. last post), GPU send queues, the NIC

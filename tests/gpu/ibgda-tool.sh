@@ -50,34 +50,33 @@ run() { # expected-rc, description, tool, args...
 	echo "CELL | $what | ok (exit $rc)${fig:+ |$fig}"
 	return 0
 }
-expect() { # file, pattern, description
-	grep -q -- "$2" "$tmp/$1" || { echo "FAIL: $3: $1 lacks '$2'"; fail=1; }
-}
+ko() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/../lib/expect.sh" # expect_in
 
 # write bw, every scope, both doorbells, validated payload
 for mode in ibgda ibgda-cpudb; do
 	for scope in thread warp block; do
 		run 0 "write bw $mode scope $scope" gd_write_bw --initiator=$mode --scope $scope \
 			--ctas 8 --threads 128 -q 4 -s 64 -n 8192 --validate || continue
-		expect out "Initiator       : $mode, producer " "header names the GPU producer"
-		expect out "IBGDA           : NIC software NIC (test double)" "header names the test double"
-		expect out "Device         : swnic (test double)" "header device"
-		expect out "^ 64 *32768 " "result line (64 B, 8192 x 4 messages)"
-		expect err "validate: size 64: " "validation ran"
+		expect_in "header names the GPU producer" "$tmp/out" "Initiator       : $mode, producer "
+		expect_in "header names the test double" "$tmp/out" "IBGDA           : NIC software NIC \(test double\)"
+		expect_in "header device" "$tmp/out" "Device         : swnic \(test double\)"
+		expect_in "result line (64 B, 8192 x 4 messages)" "$tmp/out" "^ 64 *32768 "
+		expect_in "validation ran" "$tmp/err" "validate: size 64: "
 	done
 done
 
 # read bw and write/read lat
 run 0 "read bw ibgda" gd_read_bw --initiator=ibgda --ctas 4 --threads 64 -q 2 -s 4096 -n 4096 --validate &&
-	{ expect out "^ 4096 *8192 " "read result line"; expect err "validate: size 4096" "read validation"; }
+	{ expect_in "read result line" "$tmp/out" "^ 4096 *8192 "; expect_in "read validation" "$tmp/err" "validate: size 4096"; }
 run 0 "write lat ibgda" gd_write_lat --initiator=ibgda -s 8 -n 2000 --validate &&
-	expect out "^ 8 *2000 " "write latency line"
+	expect_in "write latency line" "$tmp/out" "^ 8 *2000 "
 run 0 "read lat ibgda-cpudb" gd_read_lat --initiator=ibgda-cpudb -s 64 -n 1000 --validate &&
-	expect out "^ 64 *1000 " "read latency line"
+	expect_in "read latency line" "$tmp/out" "^ 64 *1000 "
 
 # a size sweep
 run 0 "write bw -a" gd_write_bw --initiator=ibgda -a -n 64 --ctas 2 --threads 32 --validate &&
-	{ expect out "^ 2 *64 " "first size"; expect out "^ 8388608 *64 " "last size"; }
+	{ expect_in "first size" "$tmp/out" "^ 2 *64 "; expect_in "last size" "$tmp/out" "^ 8388608 *64 "; }
 
 # --json: the result record and its IBGDA fields
 if run 0 "write bw --json" gd_write_bw --initiator=ibgda --json -s 256 -n 4096 --ctas 4 \
@@ -101,27 +100,27 @@ assert res["msg_rate_mpps"] > 0 and res["bw_avg_gbit_per_s"] > 0, res
 print("   JSON ok: %.2f Mpps, %.2f Gb/s through the test double" % (res["msg_rate_mpps"], res["bw_avg_gbit_per_s"]))
 PY
 	else
-		expect out '"nic_is_test_double":true' "JSON test-double flag"
+		expect_in "JSON test-double flag" "$tmp/out" '"nic_is_test_double":true'
 	fi
 fi
 
 # --dump_wqes 4: four decoded WQEs of QP 0
 run 0 "write bw --dump_wqes 4" gd_write_bw --initiator=ibgda --dump_wqes 4 -s 8 -n 256 &&
-	{ expect out "^--dump_wqes: QP 0x" "dump title";
+	{ expect_in "dump title" "$tmp/out" "^--dump_wqes: QP 0x";
 	  # slot 0 may hold the quiet's signalled NOP (the ring wrapped)
 	  n=$(grep -c '^wqe .* qpn 0x005100 ds ' "$tmp/out"); [ "$n" -eq 4 ] ||
 		{ echo "FAIL: --dump_wqes 4 printed $n WQE lines"; fail=1; }
-	  expect out '^wqe .*RDMA_WRITE .*rkey 0x5e001 laddr .* len 8$' "a decoded RDMA WRITE"; }
+	  expect_in "a decoded RDMA WRITE" "$tmp/out" '^wqe .*RDMA_WRITE .*rkey 0x5e001 laddr .* len 8$'; }
 
 # faults of the test double: an error CQE, a stalled NIC
 GDPERF_IBGDA_SWNIC_ERR_AT=100 run 1 "injected error CQE at WQE 100" gd_write_bw --initiator=ibgda \
 	-s 64 -n 1024 --validate &&
-	{ expect err "error CQE on QP 0x" "error CQE named"; expect err "REMOTE_ACCESS_ERR" "syndrome named"; }
+	{ expect_in "error CQE named" "$tmp/err" "error CQE on QP 0x"; expect_in "syndrome named" "$tmp/err" "REMOTE_ACCESS_ERR"; }
 GDPERF_IBGDA_SWNIC_STALL_AT=100 run 1 "stalled test double at WQE 100" gd_write_bw --initiator=ibgda \
 	-s 64 -n 4096 --timeout 2 &&
-	{ expect err "deadline passed" "deadline fired"; expect err "cons_idx" "indices printed"; }
+	{ expect_in "deadline fired" "$tmp/err" "deadline passed"; expect_in "indices printed" "$tmp/err" "cons_idx"; }
 GDPERF_IBGDA_SWNIC_STALL_AT=100 run 1 "stalled test double, ibgda-cpudb" gd_write_bw \
-	--initiator=ibgda-cpudb -s 64 -n 4096 --timeout 2 && expect err "deadline passed" "cpudb deadline"
+	--initiator=ibgda-cpudb -s 64 -n 4096 --timeout 2 && expect_in "cpudb deadline" "$tmp/err" "deadline passed"
 
 # atomics: every type, doorbell and memory; --validate (issue 22)
 for mode in ibgda ibgda-cpudb; do
@@ -130,18 +129,18 @@ for mode in ibgda ibgda-cpudb; do
 			m=; n=4096; [ $mem = cuda ] && { m=--use_cuda=0; n=512; }
 			run 0 "atomic bw $mode $at $mem" gd_atomic_bw --initiator=$mode -A $at $m \
 				--ctas 8 --threads 128 --scope warp -q 4 -n $n --validate &&
-				expect err "validate: $at: the 4 counters hold $((n * 4))," "$at counters"
+				expect_in "$at counters" "$tmp/err" "validate: $at: the 4 counters hold $((n * 4)),"
 			run 0 "atomic lat $mode $at $mem" gd_atomic_lat --initiator=$mode -A $at $m \
 				-n 500 --validate &&
-				{ expect out "^ 8 *500 " "atomic latency line";
-				  expect err "validate: $at: the 1 counters hold 500," "$at lat counter"; }
+				{ expect_in "atomic latency line" "$tmp/out" "^ 8 *500 ";
+				  expect_in "$at lat counter" "$tmp/err" "validate: $at: the 1 counters hold 500,"; }
 		done
 	done
 done
 # thread scope (coalesced groups on shared QPs): CMP_AND_SWAP in WQE order
 run 0 "atomic bw CMP_AND_SWAP scope thread" gd_atomic_bw --initiator=ibgda -A CMP_AND_SWAP \
 	--scope thread --ctas 4 --threads 64 -q 2 -n 4096 --validate &&
-	expect err "the 2 counters hold 8192," "thread-scope CAS counters"
+	expect_in "thread-scope CAS counters" "$tmp/err" "the 2 counters hold 8192,"
 # a device that answers 8-byte fetches big-endian: decoded as the PRM says
 GDPERF_IBGDA_SWNIC_ATOMIC_BE=1 run 0 "atomic lat, big-endian fetched results" gd_atomic_lat \
 	--initiator=ibgda -A FETCH_AND_ADD -n 500 --validate
@@ -151,14 +150,14 @@ GDPERF_IBGDA_SWNIC_ATOMIC_BE=1 run 0 "atomic lat CAS, big-endian fetched results
 # GPU-memory data through the test double
 run 0 "write bw --use_cuda=0" gd_write_bw --initiator=ibgda --use_cuda=0 --ctas 4 --threads 64 \
 	-q 2 -s 4096 -n 256 --validate &&
-	{ expect out "Memory          : cuda 0" "GPU memory in the header"; expect err "validate: size 4096" "validated"; }
+	{ expect_in "GPU memory in the header" "$tmp/out" "Memory          : cuda 0"; expect_in "validated" "$tmp/err" "validate: size 4096"; }
 run 0 "read lat ibgda-cpudb --use_cuda=0" gd_read_lat --initiator=ibgda-cpudb --use_cuda=0 -s 64 \
 	-n 300 --validate
 # the GPU that holds the data is the one that runs (F7 of the desk review)
 if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 2 ]; then
 	run 0 "write bw --use_cuda=1 (second GPU)" gd_write_bw --initiator=ibgda --use_cuda=1 \
 		--ctas 4 --threads 64 -q 2 -s 64 -n 1024 --validate &&
-		{ expect out "Memory          : cuda 1" "data on GPU 1"; expect out "(CUDA 1)" "producer is GPU 1"; }
+		{ expect_in "data on GPU 1" "$tmp/out" "Memory          : cuda 1"; expect_in "producer is GPU 1" "$tmp/out" "\(CUDA 1\)"; }
 else
 	echo "CELL | write bw --use_cuda=1 (second GPU) | not run: one GPU here"
 fi
@@ -168,7 +167,7 @@ fi
 unset GDPERF_IBGDA_NIC
 run 0 "write bw --ibgda_nic=software-test-double (no environment)" \
 	gd_write_bw --initiator=ibgda --ibgda_nic=software-test-double -s 64 -n 1024 --validate &&
-	expect out "Initiator .*NIC software-test-double" "header names the backend"
+	expect_in "header names the backend" "$tmp/out" "Initiator .*NIC software-test-double"
 GDPERF_IBGDA_NIC=bogus
 export GDPERF_IBGDA_NIC
 run 0 "--ibgda_nic wins over the environment" \
@@ -177,11 +176,11 @@ GDPERF_IBGDA_NIC=software-test-double
 
 # refusals
 run 2 "unknown --ibgda_nic" gd_write_bw --initiator=ibgda --ibgda_nic=cx9 &&
-	expect err "software-test-double" "names the valid values"
+	expect_in "names the valid values" "$tmp/err" "software-test-double"
 GDPERF_IBGDA_NIC=bogus run 2 "unknown GDPERF_IBGDA_NIC" gd_write_bw --initiator=ibgda &&
-	expect err "software-test-double" "names the valid values"
+	expect_in "names the valid values" "$tmp/err" "software-test-double"
 run 2 "test double with --use_hugepages" gd_write_bw --initiator=ibgda --use_hugepages
-run 2 "send over IBGDA" gd_send_bw --initiator=ibgda && expect err "initiator=proxy" "names the proxy"
+run 2 "send over IBGDA" gd_send_bw --initiator=ibgda && expect_in "names the proxy" "$tmp/err" "initiator=proxy"
 
 # a figure: many QPs through the test double (its CPU thread is the bottleneck)
 run 0 "rate figure: 132 CTAs x 256 threads, 132 QPs, 8 B" gd_write_bw --initiator=ibgda \

@@ -27,7 +27,8 @@ A field whose meaning holds "(hardware only)" (a GPU, a ConnectX),
 checks those records) or "(rare)" (a corner no test reaches) is never
 required by --complete: neither
 the fixtures nor the Soft-RoCE guest print it. Fixture runs pass --exempt "guest only" for fields that need a real RDMA
-device (the Soft-RoCE guest prints them).
+device (the Soft-RoCE guest prints them) and --exempt "run only" for fields of a test
+that ran (no fixture runs one; the guest does).
 
 Exit 0 when every emitted field is documented with the right type, else 1.
 Strictness: NaN/Infinity and invalid UTF-8 are errors too.

@@ -198,7 +198,7 @@ static void sixty_four(void **state)
 
 #define GET(b, l, f) gd_prm_get((b), GD_F(l, f))
 
-/* The command images: what a real ConnectX will read (notes/ibgda.md 1.2). */
+/* The command images: what a real ConnectX will read (doc/notes/ibgda.md 1.2). */
 static void cmd_images(void **state)
 {
 	uint8_t cq[GD_PRM_BYTES(CREATE_CQ_IN)], qp[GD_PRM_BYTES(CREATE_QP_IN)];

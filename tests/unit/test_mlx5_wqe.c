@@ -101,7 +101,7 @@ static void atomic_vs_rdma_core(void **state)
 	}
 }
 
-/* Golden bytes from the PRM tables (notes/ibgda.md section 2.2). */
+/* Golden bytes from the PRM tables (doc/notes/ibgda.md section 2.2). */
 static void raddr_atomic_golden(void **state)
 {
 	static const uint8_t raddr[16] = { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,

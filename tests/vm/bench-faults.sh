@@ -11,20 +11,7 @@ c="-d $DEV --timeout 4"
 # process start); what matters is that nothing waits for ever.
 SLACK=15
 
-# expect NAME WHAT RC WANT_RC ELAPSED LIMIT FILE REGEX
-expect() {
-	local name=$1 what=$2 rc=$3 want=$4 el=$5 lim=$6 file=$7 re=$8
-	if [ "$rc" -ne "$want" ]; then
-		ko "$name: $what exit $rc (want $want)"; sed 's/^/    /' "$file" | tail -6; return
-	fi
-	if [ "$el" -gt "$lim" ]; then
-		ko "$name: $what took ${el}s (limit ${lim}s)"; return
-	fi
-	if ! grep -Eq "$re" "$file"; then
-		ko "$name: $what message '$re' missing"; sed 's/^/    /' "$file" | tail -6; return
-	fi
-	ok "$name: $what exit $rc in ${el}s"
-}
+# expect_outcome NAME WHAT RC WANT_RC ELAPSED LIMIT FILE REGEX (tests/lib/expect.sh)
 
 # 1. client killed mid-run: the server ends at once (exit 1)
 for tool in write_bw send_bw write_lat; do
@@ -36,7 +23,7 @@ for tool in write_bw send_bw write_lat; do
 	t0=$SECONDS
 	kill -9 $cpid; wait $cpid 2>/dev/null
 	wait $spid; rc=$?
-	expect kill-client-$tool server $rc 1 $((SECONDS - t0)) $SLACK "$WORK/kill-client-$tool.s" 'went away|closed|reset'
+	expect_outcome kill-client-$tool server $rc 1 $((SECONDS - t0)) $SLACK "$WORK/kill-client-$tool.s" 'went away|closed|reset'
 done
 
 # 2. server killed mid-run: the client ends at once (exit 1)
@@ -49,7 +36,7 @@ for tool in write_bw read_lat send_lat; do
 	t0=$SECONDS
 	kill -9 $spid; wait $spid 2>/dev/null
 	wait $cpid; rc=$?
-	expect kill-server-$tool client $rc 1 $((SECONDS - t0)) $SLACK "$WORK/kill-server-$tool.c" 'went away|closed|reset|completion error'
+	expect_outcome kill-server-$tool client $rc 1 $((SECONDS - t0)) $SLACK "$WORK/kill-server-$tool.c" 'went away|closed|reset|completion error'
 done
 
 # 3. link down mid-run: both sides end within the deadline (exit 1)
@@ -64,8 +51,8 @@ if [ "$(id -u)" = 0 ]; then
 		ip link set "$netdev" down
 		wait $cpid; crc=$?; wait $spid; src=$?
 		ip link set "$netdev" up; sleep 2
-		expect link-down client $crc 1 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/link-down.c" 'completion error|no completion'
-		expect link-down server $src 1 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/link-down.s" 'reported|went away|no '
+		expect_outcome link-down client $crc 1 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/link-down.c" 'completion error|no completion'
+		expect_outcome link-down server $src 1 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/link-down.s" 'reported|went away|no '
 	}
 else
 	echo "SKIP: link-down needs root"
@@ -76,8 +63,8 @@ start_server mismatch gd_write_bw "$c -s 4096 -q 2" && {
 	t0=$SECONDS
 	timeout -s KILL 30 "$BIN/gd_write_bw" -p $PORT $c -s 65536 $IP > "$WORK/mismatch.c" 2>&1; crc=$?
 	wait $spid; src=$?
-	expect mismatch client $crc 2 $((SECONDS - t0)) $SLACK "$WORK/mismatch.c" '4096'
-	expect mismatch server $src 2 $((SECONDS - t0)) $SLACK "$WORK/mismatch.s" '65536'
+	expect_outcome mismatch client $crc 2 $((SECONDS - t0)) $SLACK "$WORK/mismatch.c" '4096'
+	expect_outcome mismatch server $src 2 $((SECONDS - t0)) $SLACK "$WORK/mismatch.s" '65536'
 	grep -Eiq 'q(p|ps)|num_qps' "$WORK/mismatch.c" && ok "mismatch names the QP count too" ||
 		ko "mismatch: QP count not named"
 }
@@ -86,7 +73,7 @@ start_server mismatch gd_write_bw "$c -s 4096 -q 2" && {
 start_server wrong-port gd_write_bw "$c" && {
 	t0=$SECONDS
 	timeout -s KILL 30 "$BIN/gd_write_bw" -p $((PORT + 500)) $c $IP > "$WORK/wrong-port.c" 2>&1; crc=$?
-	expect wrong-port client $crc 2 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/wrong-port.c" "$((PORT + 500))"
+	expect_outcome wrong-port client $crc 2 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/wrong-port.c" "$((PORT + 500))"
 	kill $spid; wait $spid 2>/dev/null
 }
 
@@ -94,7 +81,7 @@ start_server wrong-port gd_write_bw "$c" && {
 next_port
 t0=$SECONDS
 timeout -s KILL 30 "$BIN/gd_read_bw" -p $PORT $c $IP > "$WORK/nobody.c" 2>&1; crc=$?
-expect nobody-listening client $crc 2 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/nobody.c" 'refused|connect|listen'
+expect_outcome nobody-listening client $crc 2 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/nobody.c" 'refused|connect|listen'
 
 # 7. garbage sent to the server's port: the server fails cleanly (exit 2)
 start_server garbage gd_write_bw "$c" && {
@@ -103,7 +90,7 @@ start_server garbage gd_write_bw "$c" && {
 	printf 'GET / HTTP/1.0\r\n\r\nthis is not gdperf\n' >&3
 	wait $spid; src=$?
 	exec 3>&-
-	expect garbage server $src 2 $((SECONDS - t0)) $SLACK "$WORK/garbage.s" 'protocol|magic|garbage|not a gdperf'
+	expect_outcome garbage server $src 2 $((SECONDS - t0)) $SLACK "$WORK/garbage.s" 'protocol|magic|garbage|not a gdperf'
 }
 
 # 8. a truncated message, then silence: the server's deadline ends it
@@ -113,7 +100,7 @@ start_server truncated gd_write_bw "$c" && {
 	printf 'GDPF' >&3
 	wait $spid; src=$?
 	exec 3>&-
-	expect truncated server $src 2 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/truncated.s" 'timed out|deadline|within|truncated'
+	expect_outcome truncated server $src 2 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/truncated.s" 'timed out|deadline|within|truncated'
 }
 
 # 9. two clients at once: the second is refused (exit 2), the first completes
@@ -124,9 +111,9 @@ start_server two-clients gd_write_bw "$c -D 6" && {
 	sleep 2
 	timeout -s KILL 30 "$BIN/gd_write_bw" -p $PORT $c -D 6 $IP > "$WORK/two-clients.c2" 2>&1; c2rc=$?
 	wait $c1; c1rc=$?; wait $spid; src=$?
-	expect two-clients second-client $c2rc 2 $((SECONDS - t0)) $((6 + SLACK)) "$WORK/two-clients.c2" 'busy'
-	expect two-clients first-client $c1rc 0 $((SECONDS - t0)) $((6 + SLACK)) "$WORK/two-clients.c1" '^ 65536'
-	expect two-clients server $src 0 $((SECONDS - t0)) $((6 + SLACK)) "$WORK/two-clients.s" '^ 65536'
+	expect_outcome two-clients second-client $c2rc 2 $((SECONDS - t0)) $((6 + SLACK)) "$WORK/two-clients.c2" 'busy'
+	expect_outcome two-clients first-client $c1rc 0 $((SECONDS - t0)) $((6 + SLACK)) "$WORK/two-clients.c1" '^ 65536'
+	expect_outcome two-clients server $src 0 $((SECONDS - t0)) $((6 + SLACK)) "$WORK/two-clients.s" '^ 65536'
 }
 
 # 10. ^C mid-run (a 20 s timed run). To the server: it tells the client, which
@@ -145,8 +132,8 @@ int_case() {
 	t0=$SECONDS
 	if [ "$side" = server ]; then kill -INT $spid; else kill -INT $cpid; fi
 	wait $cpid; crc=$?; wait $spid; src=$?
-	expect $name server $src "$ws" $((SECONDS - t0)) $SLACK "$WORK/$name.s" "$sre"
-	expect $name client $crc "$wc" $((SECONDS - t0)) $SLACK "$WORK/$name.c" "$cre"
+	expect_outcome $name server $src "$ws" $((SECONDS - t0)) $SLACK "$WORK/$name.s" "$sre"
+	expect_outcome $name client $crc "$wc" $((SECONDS - t0)) $SLACK "$WORK/$name.c" "$cre"
 }
 for tool in write_bw send_lat; do
 	int_case server $tool 130 1 '# interrupted by SIGINT: .*exit 130' 'server .* reported: the peer was interrupted'
@@ -158,7 +145,7 @@ done
 # 11. a device name that does not exist: a usage error listing the devices (exit 2)
 t0=$SECONDS
 timeout -s KILL 60 "$BIN/gd_write_bw" -d no_such_dev $IP > "$WORK/nodev.c" 2>&1; rc=$?
-expect no-device client $rc 2 $((SECONDS - t0)) $SLACK "$WORK/nodev.c" \
+expect_outcome no-device client $rc 2 $((SECONDS - t0)) $SLACK "$WORK/nodev.c" \
 	"no RDMA device named 'no_such_dev'"
 grep -q "devices here: .*rxe0" "$WORK/nodev.c" && ok "no-device lists the devices" ||
 	ko "no-device does not list the devices: $(tail -2 "$WORK/nodev.c")"
@@ -168,7 +155,7 @@ start_server inline-big gd_write_bw "$c -I 1024 -s 512 -n 100" && {
 	t0=$SECONDS
 	timeout -s KILL 60 "$BIN/gd_write_bw" -p $PORT $c -I 1024 -s 512 -n 100 $IP > "$WORK/inline-big.c" 2>&1; rc=$?
 	wait $spid; src=$?
-	expect inline-big client $rc 2 $((SECONDS - t0)) $SLACK "$WORK/inline-big.c" \
+	expect_outcome inline-big client $rc 2 $((SECONDS - t0)) $SLACK "$WORK/inline-big.c" \
 		"error: -I/--inline_size 1024: $DEV takes at most [0-9]+ bytes of inline data .*lower -I to [0-9]+"
 	grep -q 'lower -t/-r/-q' "$WORK/inline-big.c" "$WORK/inline-big.s" &&
 		ko "inline-big: a second message blames -t/-r/-q" || ok "inline-big: one cause named"
@@ -176,5 +163,5 @@ start_server inline-big gd_write_bw "$c -I 1024 -s 512 -n 100" && {
 }
 # --initiator=ibgda on rxe: the refusal carries the tool's prefix like every message (L12)
 timeout -s KILL 60 "$BIN/gd_write_bw" $c --initiator=ibgda > "$WORK/ibgda-prefix" 2>&1; rc=$?
-expect ibgda-prefix tool $rc 3 0 $SLACK "$WORK/ibgda-prefix" '^gd_write_bw: error: --initiator=ibgda: '
+expect_outcome ibgda-prefix tool $rc 3 0 $SLACK "$WORK/ibgda-prefix" '^gd_write_bw: error: --initiator=ibgda: '
 finish

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Soft-RoCE tier: the speed regression GUARD (not the measurement; see
-# doc/perf.md and scripts/bench-vs-perftest.sh for that). Every point of the
+# doc/perf-data/history.md and scripts/bench-vs-perftest.sh for that). Every point of the
 # goal table of issue 10 (write, read, send at 8 B, 4 KiB, 64 KiB, 1 MiB and
 # atomic 8 B; bandwidth and latency tools), three alternating gdperf/perftest
 # pairs each. A point is below GD_GUARD_MIN (default 0.90) when EVERY gdperf
@@ -14,7 +14,7 @@
 # in one of several speed modes (+-30-50 %), and a 3-run median compares how
 # many runs fell in which mode. Resampled over 58 measured point-sessions, a
 # median guard at 0.90 (with the same second look) fails by chance with
-# probability 0.996; this rule with less than 0.001 (doc/perf.md,
+# probability 0.996; this rule with less than 0.001 (doc/perf-data/history.md,
 # "Session pin"). GD_GUARD_MIN=3 shows the failing path (no gdperf run is
 # 3x every perftest run: every point fails both looks).
 #

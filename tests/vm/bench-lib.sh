@@ -26,14 +26,9 @@ need_guest() {
 next_port() { PORT=$((PORT + 1)); }
 
 # wait until something listens on TCP port $1 (at most 20 s)
-wait_listen() {
-	local i
-	for i in $(seq 1 200); do
-		if ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; then return 0; fi
-		sleep 0.1
-	done
-	return 1
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/net.sh"
+# expect_outcome, expect_exit, expect_in (with ok and ko below)
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/expect.sh"
 
 # start_server NAME TOOL ARGS: background server, sets $spid; waits until it listens
 # (no timeout(1) wrapper: the fault cases kill the tool itself; gd-vm bounds the whole run)

@@ -35,11 +35,7 @@ c="-d $DEV -a"
 next_port
 timeout -s KILL 60 "$BIN/gd_atomic_bw" -p $PORT $c > "$WORK/atomic.s" 2>&1 &
 spid=$!
-for i in $(seq 1 200); do
-	kill -0 $spid 2>/dev/null || break
-	ss -Hltn "sport = :$PORT" 2>/dev/null | grep -q . && break
-	sleep 0.1
-done
+wait_listen $PORT 20 $spid
 if ! kill -0 $spid 2>/dev/null; then
 	wait $spid; src=$?
 	if [ $src = 2 ] && grep -q 'does not apply to atomic' "$WORK/atomic.s"; then

@@ -1,6 +1,6 @@
 #!/bin/bash
 # gd_check as a hostile user would use it, in the Soft-RoCE guest (the reproductions of
-# shared/notes/hostile-2026-11-26.md that need a real run; the parse-only ones are rows of
+# doc/notes/hostile-2026-11-26.md that need a real run; the parse-only ones are rows of
 # tests/hostile/cases):
 #   H1 a test name that is gnuplot code is plotted, never run;
 #   H3 ^C and SIGTERM stop the whole spec (exit 130 / 143, INTERRUPTED, runs left out);

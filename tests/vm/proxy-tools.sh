@@ -56,12 +56,7 @@ check_out "initiator mismatch named" "$WORK/proxy-lat-mismatch.c" 'initiator'
 # ---- faults: every case ends within its deadline ----
 f="-d $DEV --initiator=proxy --timeout 4"
 SLACK=20
-expect() { # NAME WHAT RC WANT ELAPSED LIMIT FILE REGEX
-	if [ "$3" -ne "$4" ]; then ko "$1: $2 exit $3 (want $4)"; sed 's/^/    /' "$7" | tail -6; return; fi
-	if [ "$5" -gt "$6" ]; then ko "$1: $2 took ${5}s (limit ${6}s)"; return; fi
-	if ! grep -Eq "$8" "$7"; then ko "$1: $2 message '$8' missing"; sed 's/^/    /' "$7" | tail -6; return; fi
-	ok "$1: $2 exit $3 in ${5}s"
-}
+# expect_outcome NAME WHAT RC WANT ELAPSED LIMIT FILE REGEX: tests/lib/expect.sh
 LONG="-n 100000000 -s 65536"
 # client killed mid-run: the server ends
 for tool in write_bw send_bw; do
@@ -72,7 +67,7 @@ for tool in write_bw send_bw; do
 	t0=$SECONDS
 	kill -9 $cpid; wait $cpid 2>/dev/null
 	wait $spid; rc=$?
-	expect proxy-kill-client-$tool server $rc 1 $((SECONDS - t0)) $SLACK "$WORK/proxy-kill-client-$tool.s" 'went away|closed|reset|no message|interrupted'
+	expect_outcome proxy-kill-client-$tool server $rc 1 $((SECONDS - t0)) $SLACK "$WORK/proxy-kill-client-$tool.s" 'went away|closed|reset|no message|interrupted'
 done
 # server killed mid-run (the peer falls silent): the proxy client ends
 for tool in write_bw read_bw; do
@@ -83,7 +78,7 @@ for tool in write_bw read_bw; do
 	t0=$SECONDS
 	kill -9 $spid; wait $spid 2>/dev/null
 	wait $cpid; rc=$?
-	expect proxy-kill-server-$tool client $rc 1 $((SECONDS - t0)) $SLACK "$WORK/proxy-kill-server-$tool.c" 'went away|closed|reset|completion error|no completion'
+	expect_outcome proxy-kill-server-$tool client $rc 1 $((SECONDS - t0)) $SLACK "$WORK/proxy-kill-server-$tool.c" 'went away|closed|reset|completion error|no completion'
 done
 # ^C on the client: both end, the client with 128 + SIGINT
 start_server proxy-sigint gd_write_bw "$f $LONG" && {
@@ -93,8 +88,8 @@ start_server proxy-sigint gd_write_bw "$f $LONG" && {
 	t0=$SECONDS
 	kill -INT $cpid
 	wait $cpid; crc=$?; wait $spid; src=$?
-	expect proxy-sigint client $crc 130 $((SECONDS - t0)) $SLACK "$WORK/proxy-sigint.c" 'interrupted by SIGINT'
-	expect proxy-sigint server $src 1 $((SECONDS - t0)) $SLACK "$WORK/proxy-sigint.s" 'interrupted|went away|closed'
+	expect_outcome proxy-sigint client $crc 130 $((SECONDS - t0)) $SLACK "$WORK/proxy-sigint.c" 'interrupted by SIGINT'
+	expect_outcome proxy-sigint server $src 1 $((SECONDS - t0)) $SLACK "$WORK/proxy-sigint.s" 'interrupted|went away|closed'
 }
 # link down mid-run: both sides end within the deadline
 if [ "$(id -u)" = 0 ]; then
@@ -107,8 +102,8 @@ if [ "$(id -u)" = 0 ]; then
 		ip link set "$netdev" down
 		wait $cpid; crc=$?; wait $spid; src=$?
 		ip link set "$netdev" up; sleep 2
-		expect proxy-link-down client $crc 1 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/proxy-link-down.c" 'completion error|no completion'
-		expect proxy-link-down server $src 1 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/proxy-link-down.s" 'reported|went away|no |proxy'
+		expect_outcome proxy-link-down client $crc 1 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/proxy-link-down.c" 'completion error|no completion'
+		expect_outcome proxy-link-down server $src 1 $((SECONDS - t0)) $((4 + SLACK)) "$WORK/proxy-link-down.s" 'reported|went away|no |proxy'
 	}
 else
 	echo "SKIP: link-down needs root"

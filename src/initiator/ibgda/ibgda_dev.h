@@ -7,7 +7,7 @@
  * normal for per-op latency), decode an error CQE, and a deadline on every
  * wait that records the QPN and the indices.
  *
- * Counters are 64-bit WQEBB indices that never wrap (notes/ibgda.md 2.4):
+ * Counters are 64-bit WQEBB indices that never wrap (doc/notes/ibgda.md 2.4):
  *   resv_head  next WQEBB to reserve        ready_head  all below are written
  *   prod_idx   last value rung              cons_idx    all below completed
  * Doorbell batching: a publisher rings when its end crosses a multiple of

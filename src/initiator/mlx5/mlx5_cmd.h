@@ -4,7 +4,7 @@
  * tests check every field a real ConnectX will read): QUERY_HCA_CAP,
  * CREATE_CQ (collapsed, overrun-ignore, buffers in umem), CREATE_QP (RC,
  * zero-size RQ, SQ and doorbell record in umem), RST2INIT, INIT2RTR (IB and
- * RoCE paths), RTR2RTS. Values follow notes/ibgda.md section 1.2.
+ * RoCE paths), RTR2RTS. Values follow doc/notes/ibgda.md section 1.2.
  */
 #ifndef GD_MLX5_CMD_H
 #define GD_MLX5_CMD_H

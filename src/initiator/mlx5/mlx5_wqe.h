@@ -8,7 +8,7 @@
  * Pure functions only: no libc, no globals, no stores to device memory
  * (callers copy the images with whatever store they need), so the same code
  * is unit-tested on the CPU and run in CUDA kernels. Written from the mlx5
- * PRM constants in notes/ibgda.md; every multi-byte field is big-endian.
+ * PRM constants in doc/notes/ibgda.md; every multi-byte field is big-endian.
  *
  * A segment image is four 32-bit words whose in-memory bytes are the wire
  * bytes on a little-endian machine (x86, Arm in LE, every NVIDIA GPU).
