@@ -10,12 +10,14 @@
 #
 #   scripts/proxy-vs-cpu.sh [--pairs N] [--sizes "8 4096 65536"] [--builddir DIR]
 #       [--provider P [--producer gpu|host]] [--iters "SIZE:N ..."]
-#       [--pin "S C" | --pin none]
+#       [--pin "S C" | --pin none] [--use_cuda N]
 #
 # Outside the guest it re-runs itself through scripts/gd-vm. With --provider
 # (libfabric: shm, tcp) it runs here, server and client on 127.0.0.1, no
 # guest: on a GPU machine, --producer gpu makes the CUDA producer kernel issue
 # the proxy's requests (issue 22's ratio; --builddir a gpu-pack folder works).
+# --use_cuda N puts both sides' buffers in GPU N's memory in both modes (a
+# libfabric built with CUDA must come first in LD_LIBRARY_PATH).
 # Iterations per size: in the guest 8:20000 4096:5000 65536:1000 (rxe under TCG is
 # slow); over libfabric 8:200000 4096:100000 65536:40000, so that a run lasts about
 # 0.2-0.5 s on shm: 1000 x 64 KiB is 6 ms there, and the ring's start and drain
@@ -31,7 +33,7 @@
 set -u
 pairs=5
 sizes="8 4096 65536"
-provider= producer= iters_opt= pin=auto
+provider= producer= iters_opt= pin=auto mem=()
 builddir=${top_builddir:-$PWD}
 here=$(cd "$(dirname "$0")" && pwd)
 orig_args=("$@")
@@ -44,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--producer) producer=$2; shift 2 ;;
 	--iters) iters_opt=$2; shift 2 ;;
 	--pin) pin=$2; shift 2 ;;
+	--use_cuda) mem=("--use_cuda=$2"); shift 2 ;;
 	-h|--help) sed -n '2,/^set -u$/{/^#/p}' "$0"; exit 0 ;;
 	*) echo "proxy-vs-cpu: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -101,17 +104,17 @@ one() { # MODE SIZE
 	[ "$mode" = proxy ] && extra=(--initiator=proxy "${proxy_extra[@]}") cextra=("${ppin[@]}")
 	port=$((port + 1))
 	timeout -s KILL 120 "$BIN/gd_write_bw" "${where[@]}" -p $port -s "$size" -n "$n" -N "${extra[@]}" \
-		"${spin[@]}" > "$WORK/s.out" 2>&1 &
+		"${mem[@]}" "${spin[@]}" > "$WORK/s.out" 2>&1 &
 	spid=$!
 	wait_listen $port || { kill -9 $spid 2>/dev/null; return; }
 	line=$(timeout -s KILL 120 "$BIN/gd_write_bw" "${where[@]}" -p $port -s "$size" -n "$n" -N \
-		"${extra[@]}" "${cextra[@]}" --output=bandwidth "$IP" 2>"$WORK/c.err")
+		"${extra[@]}" "${mem[@]}" "${cextra[@]}" --output=bandwidth "$IP" 2>"$WORK/c.err")
 	wait $spid
 	# --output=bandwidth prints MiB/s; the message rate follows from the size
 	[ -n "$line" ] && awk -v bw="$line" -v s="$size" 'BEGIN { printf "%s %.6f\n", bw, bw * 1048576 / s / 1e6 }'
 }
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-echo "proxy-vs-cpu: gd_write_bw on $DEV, $pairs alternating pairs per size, $(nproc) CPUs${producer:+, producer $producer}${spin[1]:+, server on CPU ${spin[1]}, client on ${cpin[1]} (proxy: ${ppin[1]})}"
+echo "proxy-vs-cpu: gd_write_bw on $DEV, $pairs alternating pairs per size, $(nproc) CPUs${producer:+, producer $producer}${mem[0]:+, ${mem[0]}}${spin[1]:+, server on CPU ${spin[1]}, client on ${cpin[1]} (proxy: ${ppin[1]})}"
 printf '%-8s %14s %14s %10s %10s %18s\n' size cpu_MiBps proxy_MiBps bw_ratio Mpps_ratio 'ratio spread'
 for size in $sizes; do
 	: > "$WORK/cpu" ; : > "$WORK/proxy"; : > "$WORK/ratio"

@@ -427,6 +427,7 @@ static int open_ofi(struct gd_bench *b)
 	struct gd_ofi_cfg c = { .o = &p->fab, .op = p->op, .alt = b->plan.alt,
 				.server = p->role == GD_ROLE_SERVER, .nqp = p->num_qps,
 				.tx_depth = p->tx_depth, .rx_depth = p->rx_depth,
+				.threads = p->init.proxy_threads, /* 1 but for the proxy */
 				.hmem = p->use_cuda != GD_CUDA_NONE, .cuda_device = p->use_cuda,
 				.timeout_ms = p->timeout_ms, .tclass = p->roce.tclass };
 	struct gd_conn *k = &b->conn;

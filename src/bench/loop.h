@@ -48,6 +48,7 @@ struct gd_loop_cfg {
 	uint32_t cq_mod;		/* effective moderation (capped in bytes per size) */
 	uint32_t rx_depth;		/* receives kept posted per QP */
 	uint32_t max_inline;		/* what the QPs take; write/send at most this inline */
+	uint64_t first_size;		/* the run's smallest message (-s, or -a's first) */
 	uint64_t iters;			/* per QP; the cap of an adaptive size */
 	uint32_t duration_s, margin_s;	/* -D, -f: timed run (0 = counted) */
 	bool run_infinitely;

@@ -93,6 +93,7 @@ static void plan_loop(struct gd_bench_plan *pl, const struct gd_bench_params *p)
 	c->kind = p->kind;
 	c->op = pl->op;
 	c->alt = pl->alt;
+	c->first_size = pl->first_size;
 	c->client = p->role == GD_ROLE_CLIENT;
 	c->initiator = pl->roles.initiator;
 	c->receiver = pl->roles.receiver;

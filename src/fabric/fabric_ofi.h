@@ -35,6 +35,9 @@ struct gd_ofi_cfg {
 	bool alt;			/* with_imm / CMP_AND_SWAP */
 	bool server;
 	uint32_t nqp, tx_depth, rx_depth;
+	/* threads that post and poll the domain's endpoints and CQs at once (the
+	 * proxy's --proxy_threads): above 1 the domain is FI_THREAD_SAFE */
+	uint32_t threads;
 	bool hmem;			/* the buffers are GPU memory (--use_cuda) */
 	int cuda_device;
 	uint32_t timeout_ms;

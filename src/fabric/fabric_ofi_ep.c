@@ -50,6 +50,16 @@ static const char *caps_needed(const struct gd_ofi_cfg *c)
 	}
 }
 
+/* One thread posts and polls (the CPU loop, one proxy thread): the domain is
+ * FI_THREAD_DOMAIN, the providers' lock-free path. Several (the proxy's
+ * threads share the domain's CQ and post on their own endpoints at once):
+ * FI_THREAD_SAFE, the level at which fi_domain(3) lets any thread call any
+ * object of the domain, the provider taking the locks. */
+static enum fi_threading threading_of(const struct gd_ofi_cfg *c)
+{
+	return c->threads > 1 ? FI_THREAD_SAFE : FI_THREAD_DOMAIN;
+}
+
 static struct fi_info *make_hints(const struct gd_ofi_cfg *c, bool caps)
 {
 	struct fi_info *h = gd_fi_allocinfo();
@@ -66,7 +76,7 @@ static struct fi_info *make_hints(const struct gd_ofi_cfg *c, bool caps)
 	h->caps = op_caps(c);
 	h->ep_attr->type = c->o->ep == GD_EP_MSG ? FI_EP_MSG : FI_EP_RDM;
 	h->domain_attr->mr_mode = OFI_MR_MODES | (c->hmem ? FI_MR_HMEM : 0);
-	h->domain_attr->threading = FI_THREAD_DOMAIN;
+	h->domain_attr->threading = threading_of(c);
 	/* data progress stays the provider's (rxm's auto-progress thread
 	 * crashed in fi_cq_read here): a passive side drives it while it
 	 * waits on the side channel (gd_ofi_progress) */
@@ -184,10 +194,12 @@ static int explain_nodata(const struct gd_ofi_cfg *c)
 	gd_fi_freeinfo(all);
 	if (c->hmem)
 		return explain_no_hmem(c, offer);
-	gd_error("libfabric provider '%s' has no %s endpoint with %s%s for this test; it offers: "
-		 "%s. Use another --ep or --provider (shm has atomics on one host)", c->o->provider,
+	gd_error("libfabric provider '%s' has no %s endpoint with %s%s%s for this test; it offers: "
+		 "%s. Use another --ep or --provider (shm has atomics on one host)%s", c->o->provider,
 		 gd_ep_type_name(c->o->ep), caps_needed(c),
-		 c->alt && c->op != GD_OP_ATOMIC ? " and remote CQ data" : "", offer);
+		 c->alt && c->op != GD_OP_ATOMIC ? " and remote CQ data" : "",
+		 c->threads > 1 ? " in a thread-safe domain (FI_THREAD_SAFE)" : "", offer,
+		 c->threads > 1 ? ", or one proxy thread (--proxy_threads 1)" : "");
 	return -EINVAL;
 }
 

@@ -11,7 +11,6 @@ static const struct gd_initiator_ops proxy = {
 	.verbs_first = true,
 	.put_quiet_lat = true,
 	.check = gd_proxy_bench_check,
-	.ofi_conflict = gd_proxy_ofi_conflict,
 };
 
 /* ibgda and ibgda-cpudb differ only in who rings the doorbell, which the

@@ -138,8 +138,9 @@ static int parse(int argc, char **argv, struct cfg *c)
 		return usage("sizes, counts and the timeout must be positive; --threads 1-1024, "
 			     "a multiple of 32 for --scope warp");
 	if (c->provider[0] && (c->proxy_threads != 1 || c->fail_after))
-		return usage("--provider runs one proxy thread (the domain is FI_THREAD_DOMAIN, as "
-			     "in the tools) and no --fail_after (a test double's fault)");
+		return usage("--provider runs one proxy thread (its domain is FI_THREAD_DOMAIN, as "
+			     "the tools' with one proxy thread) and no --fail_after (a test "
+			     "double's fault)");
 	return 0;
 }
 

@@ -7,8 +7,12 @@
 #   -> the peer's buffer) and with host producer threads,
 #   host memory and GPU memory (--use_cuda=0: FI_HMEM, with the libfabric
 #   built with CUDA that gpu-pack puts in lib/ofi-cuda when GD_OFI_CUDA is set;
-#   a libfabric or a provider without it must refuse with exit 3 and the fix),
-#   every tool, --validate on, JSON for the figures.
+#   a libfabric or a provider without it must refuse with exit 3 and the fix;
+#   the GPU producer with GPU memory runs reads, send latency, and writes and
+#   sends of 64 KiB or more, and is refused, exit 3 with the reason, for
+#   atomics and smaller writes and sends: proxy_bench.c gpu_producer_refused),
+#   every tool, --validate on, JSON for the figures; --proxy_threads 1, 2, 4
+#   (producer column gpu-ptN).
 # Plus the verbs cells the machine cannot run (no RDMA device: exit 3).
 # One table row per cell (cells.bash). Fails when a cell that ran failed or a
 # refusal came without a reason; skips (77) without a GPU.
@@ -108,6 +112,30 @@ else
 			done
 		done
 	done
+	# --proxy_threads over libfabric (the domain is FI_THREAD_SAFE above one
+	# thread): 1, 2 and 4 proxy threads, GPU producer, host memory, 8 B, -q 4
+	for tp in $providers; do
+		for pt in 1 2 4; do
+			run_cell write_bw proxy host "ofi/$tp" "gpu-pt$pt" --fabric ofi --provider "$tp" \
+				--validate -n "$iters" -q 4 --proxy_threads $pt --scope warp --ctas 4 \
+				--threads 32 --initiator=proxy --producer gpu
+		done
+	done
+	# the GPU producer with GPU memory over shm either side of 64 KiB: smaller
+	# writes and sends refused (exit 3: they wait for CUDA copies in the
+	# target's process), 64 KiB runs (proxy_bench.c gpu_producer_refused)
+	case " $providers " in *" shm "*)
+		f="--fabric ofi --provider shm --validate --use_cuda=0 --initiator=proxy --producer gpu"
+		expect_rc() { # WANT CELL: a refusal that ran, or a run refused, is a failure
+			[ "$rc" -eq "$1" ] || { echo "FAIL: $2: exit $rc, expected $1"; fail=$((fail + 1)); }
+		}
+		run_cell write_bw proxy cuda ofi/shm gpu-8B $f -n 1000 -s 8
+		expect_rc 3 "write_bw -s 8, GPU producer, GPU memory"
+		run_cell send_bw proxy cuda ofi/shm gpu-8K $f -n 1000 -s 8192
+		expect_rc 3 "send_bw -s 8192, GPU producer, GPU memory"
+		run_cell write_lat proxy cuda ofi/shm gpu-64K $f -n 200 -s 65536
+		[ -e "$ofi_cuda/libfabric.so.1" ] && expect_rc 0 "write_lat -s 65536, GPU producer, GPU memory"
+	esac
 fi
 # faults over shm: the GPU producer traps (FAULT INJECTION through
 # GDPERF_TEST_GPU_TRAP_AFTER), the server is killed mid-run: both sides exit 1

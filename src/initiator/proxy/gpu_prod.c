@@ -24,6 +24,10 @@ struct gd_gpu_prod {
 	gd_cu_context ctx;
 	gd_cu_module mod;
 	gd_cu_function f[5]; /* thread, warp, block, quiet, lat: one per kernels[] */
+	/* the kernels' stream: CU_STREAM_NON_BLOCKING, so that a libfabric
+	 * provider's CUDA copies (cudaMemcpy on the legacy default stream, in
+	 * this process's primary context) do not wait for a running producer */
+	gd_cu_stream stream;
 	struct gd_ring_mem mem;
 	uint64_t t0; /* the last start */
 	char name[GD_CUDA_NAME_LEN + 32];
@@ -107,6 +111,18 @@ int gd_gpu_prod_open(int cuda_index, struct gd_gpu_prod **out)
 		return ret;
 	}
 	g->cu = gd_cuda(); /* loaded by the open: NULL before it */
+	if (!g->cu->StreamCreate || !g->cu->StreamDestroy) {
+		gd_error("the CUDA driver lacks cuStreamCreate/cuStreamDestroy: the GPU producers "
+			 "need a stream of their own; update the driver, or use --producer host");
+		gd_gpu_prod_close(g);
+		return -ENOSYS;
+	}
+	ret = gd_cuda_check(g->cu->StreamCreate(&g->stream, GD_CU_STREAM_NON_BLOCKING),
+			    "cuStreamCreate");
+	if (ret) {
+		gd_gpu_prod_close(g);
+		return ret;
+	}
 	g->mem = (struct gd_ring_mem){ ring_alloc, ring_free, g };
 	*out = g;
 	return 0;
@@ -114,8 +130,11 @@ int gd_gpu_prod_open(int cuda_index, struct gd_gpu_prod **out)
 
 void gd_gpu_prod_close(struct gd_gpu_prod *g)
 {
-	if (g)
-		gd_cuda_kernels_close(&g->dev, &g->ctx, g->mod);
+	if (!g)
+		return;
+	if (g->stream)
+		g->cu->StreamDestroy(g->stream);
+	gd_cuda_kernels_close(&g->dev, &g->ctx, g->mod);
 	free(g);
 }
 
@@ -129,7 +148,7 @@ const struct gd_ring_mem *gd_gpu_prod_ring_mem(struct gd_gpu_prod *g)
 	return &g->mem;
 }
 
-/* Poll the default stream until the kernels end; past max_ns ask the
+/* Poll the producers' stream until the kernels end; past max_ns ask the
  * producers to stop (their next wait returns) and give them 5 s more. */
 static int wait_stream(struct gd_gpu_prod *g, struct gd_proxy *px, uint64_t max_ns)
 {
@@ -138,7 +157,7 @@ static int wait_stream(struct gd_gpu_prod *g, struct gd_proxy *px, uint64_t max_
 	bool stopped = false;
 
 	for (;;) {
-		gd_cu_result r = g->cu->StreamQuery(NULL);
+		gd_cu_result r = g->cu->StreamQuery(g->stream);
 		uint64_t el = gd_hd_now_ns() - t0;
 
 		if (r == GD_CU_SUCCESS)
@@ -161,8 +180,8 @@ static int wait_stream(struct gd_gpu_prod *g, struct gd_proxy *px, uint64_t max_
 
 static int launch(struct gd_gpu_prod *g, int k, uint32_t grid, uint32_t block, void **params)
 {
-	return gd_cuda_check(g->cu->LaunchKernel(g->f[k], grid, 1, 1, block, 1, 1, 0, NULL, params,
-						 NULL), kernels[k]);
+	return gd_cuda_check(g->cu->LaunchKernel(g->f[k], grid, 1, 1, block, 1, 1, 0, g->stream,
+						 params, NULL), kernels[k]);
 }
 
 int gd_gpu_prod_start(struct gd_gpu_prod *g, const struct gd_prod_args *a, enum gd_scope scope,
@@ -189,7 +208,7 @@ int gd_gpu_prod_start_lat(struct gd_gpu_prod *g, const struct gd_prod_args *a, u
 
 bool gd_gpu_prod_done(const struct gd_gpu_prod *g)
 {
-	return g->cu->StreamQuery(NULL) != GD_CU_ERROR_NOT_READY;
+	return g->cu->StreamQuery(g->stream) != GD_CU_ERROR_NOT_READY;
 }
 
 int gd_gpu_prod_finish(struct gd_gpu_prod *g, struct gd_proxy *px, uint64_t max_ns, uint64_t *ns)

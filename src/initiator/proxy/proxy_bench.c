@@ -39,7 +39,7 @@ struct shared {
 struct pb_state {
 	struct gd_gpu_prod *gp; /* NULL: host producer threads */
 	struct gd_report_initiator ini;
-	char why[160];
+	char why[320];
 };
 
 struct run {
@@ -495,26 +495,66 @@ static int use_host(const struct gd_loop_cfg *c, struct pb_state *st, const char
 	return -EINVAL;
 }
 
+/* The smallest write or send the GPU producer drives with GPU memory over a
+ * provider that copies it with CUDA: measured on libfabric 1.22 shm, H200,
+ * both processes on one GPU (doc/perf-data/2026-11-29-s36-h200): 4 and 8 KiB
+ * writes and sends ran at 420 msg/s (one per GPU time slice, 2.38 ms) and an
+ * 8 B write stalled; 64 KiB ran at the cpu initiator's rate. Between them
+ * nothing was measured: refused. */
+#define GPU_PROD_COPY_MIN 65536u
+
+/* Why the CUDA producer kernel cannot drive this run, in why (false: it can).
+ * Over a provider that moves GPU memory with CUDA copies (c->gpu_copies:
+ * shm, tcp) the producers run on a stream of their own (gpu_prod.c), so this
+ * process's copies do not wait for them: reads, send latency and 64 KiB
+ * writes and sends run validated. What still waits is CUDA work in the
+ * target's process on the same GPU, which gets it only at a time slice of
+ * the running kernel's: shm runs each atomic there (420 atomics/s, a latency
+ * round 2.4 ms; 124,000/s and 12.7 us with the target in host memory), and
+ * places smaller writes (a latency round 2.4 ms) and sends there. */
+static bool gpu_producer_refused(const struct gd_loop_cfg *c, char *why, size_t len)
+{
+	enum gd_bench_op op = c->op->op;
+
+	if (!c->gpu_copies)
+		return false;
+	if (op == GD_OP_ATOMIC) {
+		snprintf(why, len, "the provider runs each atomic in the target's process, whose "
+			 "CUDA copies wait for a GPU time slice while the producer kernel runs");
+		return true;
+	}
+	if ((op == GD_OP_WRITE || (op == GD_OP_SEND && c->kind == GD_KIND_BW)) &&
+	    c->first_size < GPU_PROD_COPY_MIN) {
+		snprintf(why, len, "%s below %u B wait for CUDA copies in the target's process, "
+			 "one per GPU time slice while the producer kernel runs; give -s %u or more",
+			 op == GD_OP_WRITE ? "writes" : "sends", GPU_PROD_COPY_MIN, GPU_PROD_COPY_MIN);
+		return true;
+	}
+	return false;
+}
+
 /* The initiating side picks its producer once: the CUDA kernel on the GPU
  * of --use_cuda (else CUDA device 0), or host threads. */
 static int choose_producer(const struct gd_loop_cfg *c, struct pb_state *st)
 {
 	enum gd_producer want = c->init.producer;
+	char no_gpu[224];
 	int dev = c->producer_cuda, ret;
 
 	if (want == GD_PRODUCER_HOST)
 		return use_host(c, st, "--producer host");
-	if (c->gpu_copies && want == GD_PRODUCER_GPU) {
-		gd_error("--initiator=proxy --producer gpu: the libfabric provider on %s moves GPU "
-			 "memory with CUDA copies, which wait for the running producer kernel (it would "
-			 "never finish); "
-			 "use --producer host, or host memory (drop --use_cuda), or a NIC with "
-			 "GPUDirect (--fabric verbs, or libfabric's efa)", c->dev_name);
-		return -ENOTSUP;
+	if (gpu_producer_refused(c, no_gpu, sizeof(no_gpu))) {
+		if (want == GD_PRODUCER_GPU) {
+			gd_error("--initiator=proxy --producer gpu with GPU memory over libfabric %s: "
+				 "%s; use --producer host, or host memory (drop --use_cuda), or a "
+				 "NIC with GPUDirect (--fabric verbs, or libfabric's efa)",
+				 c->dev_name, no_gpu);
+			return -ENOTSUP;
+		}
+		snprintf(st->why, sizeof(st->why), "default: GPU memory over this provider: %s",
+			 no_gpu);
+		return use_host(c, st, st->why);
 	}
-	if (c->gpu_copies)
-		return use_host(c, st, "default: the provider copies GPU memory with CUDA, which "
-				       "waits for a producer kernel");
 	if (want == GD_PRODUCER_AUTO && !cuda_finds_device(st->why, sizeof(st->why)))
 		return use_host(c, st, st->why);
 	ret = gd_gpu_prod_open(dev, &st->gp);

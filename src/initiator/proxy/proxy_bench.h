@@ -31,8 +31,5 @@ struct gd_loop_ops;
 extern const struct gd_loop_ops gd_loop_proxy;
 /* Conflicts of --initiator=proxy with other options: 0 or -EINVAL after a message. */
 int gd_proxy_bench_check(const struct gd_bench_params *p);
-/* What the proxy cannot do over --fabric ofi with p: the reason, *option
- * naming the option (NULL: it can). */
-const char *gd_proxy_ofi_conflict(const struct gd_bench_params *p, const char **option);
 
 #endif

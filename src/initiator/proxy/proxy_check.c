@@ -78,12 +78,3 @@ int gd_proxy_bench_check(const struct gd_bench_params *p)
 	}
 	return 0;
 }
-
-const char *gd_proxy_ofi_conflict(const struct gd_bench_params *p, const char **option)
-{
-	if (p->init.proxy_threads <= 1)
-		return NULL;
-	*option = "--proxy_threads > 1";
-	return "the libfabric domain is opened for one thread at a time (FI_THREAD_DOMAIN) in "
-	       "this version";
-}

@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# --initiator=proxy --proxy_threads N over libfabric (tcp and shm on loopback,
+# host producers, no GPU): several proxy threads post on their own endpoints
+# and poll the domain's CQ at once (the domain opened FI_THREAD_SAFE); every
+# op the provider has, --validate on, and the JSON says how many threads ran.
+set -u
+. "${top_srcdir:-.}/tests/fabric/lib.sh"
+ofi_skip_unless_built tcp
+provs="tcp"
+fi_info -p shm >/dev/null 2>&1 && provs="tcp shm"
+shape="--initiator=proxy --producer host --scope thread --ctas 4 --threads 1 --ring_slots 64"
+for p in $provs; do
+	tools="write_bw read_bw send_bw"
+	[ "$p" = shm ] && tools="$tools atomic_bw"
+	for t in $tools; do
+		for n in 2 4; do
+			pair "$p-$t-$n" 0 0 "gd_$t" --fabric ofi --provider "$p" -q 4 --proxy_threads "$n" \
+				$shape -n 400 --validate --timeout 30
+		done
+	done
+	pair "$p-json" 0 0 gd_write_bw --fabric ofi --provider "$p" -q 4 --proxy_threads 4 $shape \
+		-n 400 --validate --json --timeout 30 &&
+		expect "$p-json" "$tmp/$p-json.c" '"proxy_threads": ?4'
+done
+# the one-thread path keeps the provider's lock-free domain and still runs
+pair "tcp-1" 0 0 gd_write_bw --fabric ofi --provider tcp -q 4 --proxy_threads 1 $shape -n 400 \
+	--validate --timeout 30
+exit $fail
