@@ -20,7 +20,7 @@
 #include "sysfs.h"
 
 enum { O_JSON = 1, O_JUNIT, O_EXAMPLE, O_MATRIX, O_PLOT, O_DRY_RUN, O_TOPOLOGY, O_PORT,
-       O_DURATION, O_SIZE, O_PROM, O_BUNDLE, O_SUITE, O_KEEP_GOING };
+       O_DURATION, O_SIZE, O_PROM, O_BUNDLE, O_SUITE, O_KEEP_GOING, O_GOLDEN, O_WRITE_GOLDEN };
 
 static const struct gd_opt check_opts[] = {
 	{ "json", 'j', GD_NO_ARG, NULL, "print JSON Lines instead of the table", O_JSON },
@@ -28,6 +28,8 @@ static const struct gd_opt check_opts[] = {
 	{ "prom", 0, GD_REQ_ARG, "FILE.prom", "also write Prometheus metrics for node_exporter's textfile collector", O_PROM },
 	{ "bundle", 0, GD_REQ_ARG, "FILE.tar.gz", "also write a bug-report bundle: spec, reports, tool JSON, versions, commands", O_BUNDLE },
 	{ "suite", 0, GD_REQ_ARG, "NAME", "run a built-in suite instead of a spec: quick, full, gpudirect, gpu-initiated, connectx-selftest", O_SUITE },
+	{ "golden", 0, GD_REQ_ARG, "FILE", "judge --suite's counts, bus ids and firmware against a golden manifest (--write-golden writes one)", O_GOLDEN },
+	{ "write-golden", 0, GD_REQ_ARG, "FILE", "write this known-good node's golden manifest to FILE and exit", O_WRITE_GOLDEN },
 	{ "keep-going", 'k', GD_NO_ARG, NULL, "run every rung of the ladder, also above a failed one", O_KEEP_GOING },
 	{ "example", 0, GD_NO_ARG, NULL, "print a commented spec for this machine and exit", O_EXAMPLE },
 	{ "matrix", 'm', GD_NO_ARG, NULL, "run the NIC x GPU (and host memory) matrix without a spec", O_MATRIX },
@@ -50,7 +52,7 @@ static const struct gd_cmd cmd = {
 
 struct args {
 	struct gd_ck_opts o;
-	const char *junit, *prom, *bundle, *suite;
+	const char *junit, *prom, *bundle, *suite, *golden, *write_golden;
 	bool example, matrix;
 	int argc;
 	char **argv;
@@ -70,6 +72,8 @@ static int handle(void *ctx, int id, const char *arg)
 	case O_PROM: a->prom = arg; return 0;
 	case O_BUNDLE: a->bundle = arg; return 0;
 	case O_SUITE: a->suite = arg; return 0;
+	case O_GOLDEN: a->golden = arg; return 0;
+	case O_WRITE_GOLDEN: a->write_golden = arg; return 0;
 	case O_EXAMPLE: a->example = true; return 0;
 	case O_MATRIX: a->matrix = true; return 0;
 	case O_PLOT: a->o.plot = arg; return 0;
@@ -165,15 +169,21 @@ static int run(struct args *a, const char *path)
 	a->spec = path;
 	if (a->matrix && !path)
 		matrix_spec(&spec, &mt, a->duration ? (uint32_t)a->duration : 2, a->size);
-	else if ((ret = a->suite ? gd_ck_suite_load(a->suite, a->o.m, a->o.xml, &spec, err,
+	else if ((ret = a->golden ? gd_ck_suite_load_golden(a->suite, a->golden, a->o.m, a->o.xml,
+							    &spec, err, sizeof(err)) :
+			a->suite ? gd_ck_suite_load(a->suite, a->o.m, a->o.xml, &spec, err,
 						    sizeof(err))
 				: gd_ck_spec_load_all(path, a->o.m, a->o.xml, &spec, err, sizeof(err))))
 		gd_error("%s", err);
 	/* every rank loaded the same spec, or all stop here with one cause (rank 0's word); a
 	 * suite is written from each node's own discovery (its name, its devices): the ranks
 	 * agree on the suite's name */
-	if (a->suite)
-		gd_ck_sha256_hex((const unsigned char *)a->suite, strlen(a->suite), same);
+	if (a->suite) { /* the suite's name and the golden file's bytes */
+		char both[128];
+
+		snprintf(both, sizeof(both), "%s %s", a->suite, a->golden && !ret ? spec.sha256 : "");
+		gd_ck_sha256_hex((const unsigned char *)both, strlen(both), same);
+	}
 	if (gd_launch()->size > 1 &&
 	    gd_ck_mpi_agree_spec(!ret, a->suite ? same : spec.sha256, err)) {
 		if (!ret && spec.tests != &mt)
@@ -263,6 +273,14 @@ static int refuse_mixes(const struct args *a, bool spec)
 				a->prom || a->bundle))
 		why = "--example prints a spec and exits: give it alone (no SPEC, --matrix, "
 		      "--dry-run, --junit, --plot, --prom or --bundle)";
+	else if (a->write_golden && (spec || a->example || a->matrix || a->suite || a->golden ||
+				     a->o.json || a->o.dry_run || a->junit || a->o.plot ||
+				     a->prom || a->bundle))
+		why = "--write-golden writes this node's golden manifest and exits: give it alone "
+		      "(with --sysfs-root or --topology at most)";
+	else if (a->golden && !a->suite)
+		why = "--golden goes with --suite; a spec takes its golden manifest with "
+		      "'include: FILE'";
 	else if (a->matrix && spec)
 		why = "--matrix runs without a spec: give SPEC or --matrix, not both (a spec "
 		      "runs a matrix with 'pairs: nic-gpu-matrix')";
@@ -319,7 +337,29 @@ static int check_outputs(const struct args *a, const char *spec)
 			 gd_excerpt(files[i]), why, opt[i]);
 		return ret;
 	}
+	if (a->write_golden &&
+	    (ret = gd_ck_output_check(a->write_golden, inputs, why, sizeof(why)))) {
+		gd_error("cannot write %s: %s; give --write-golden a file that can be written",
+			 gd_excerpt(a->write_golden), why);
+		return ret;
+	}
 	return check_prom_path(a->prom) ?: check_bundle_path(a->bundle);
+}
+
+/* --write-golden FILE: this node's manifest, whole or not at all. */
+static int write_golden(const struct args *a)
+{
+	int ret = gd_ck_write_golden(a->write_golden, a->o.m, a->o.xml);
+
+	if (!ret) {
+		gd_info("wrote the golden manifest of this node to %s: check it, then judge nodes of "
+			"its SKU with 'gd_check --suite quick --golden %s'", a->write_golden,
+			a->write_golden);
+		return GD_EXIT_OK;
+	}
+	gd_error("cannot write the golden manifest %s: %s; nothing was left behind: free space "
+		 "in its directory or give another path", a->write_golden, strerror(-ret));
+	return GD_EXIT_ENV;
 }
 
 int main(int argc, char **argv)
@@ -354,12 +394,14 @@ int main(int argc, char **argv)
 	a.o.m = &mach;
 	if (a.example)
 		return gd_ck_print_example(stdout, &mach, a.o.xml) ?: gd_tool_flush_stdout();
+	if (a.write_golden)
+		return write_golden(&a);
 	if (a.suite && (first < argc || a.matrix)) {
 		gd_error("--suite %s runs a built-in suite: give no spec and no --matrix (a spec "
 			 "can 'include: %s' and override it)", a.suite, a.suite);
 		return GD_EXIT_USAGE;
 	}
-	if (first >= argc && !a.matrix && !a.suite) {
+	if (first >= argc && !a.matrix && !a.suite) { /* --golden without --suite: refuse_mixes */
 		gd_error("give a spec (gd_check SPEC), or --suite quick, or --matrix, or --example "
 			 "to write one");
 		return GD_EXIT_USAGE;

@@ -210,7 +210,8 @@ int gd_ck_print_example(FILE *out, const struct gd_machine *m, const char *xml);
 /* The same, only the sections in which; what names the command in the first line. */
 enum { GD_CK_EX_TOPOLOGY = 1, GD_CK_EX_DEVICES = 2, GD_CK_EX_DOCTOR = 4, GD_CK_EX_TESTS = 8,
        GD_CK_EX_ALL = 15, GD_CK_EX_SUITE = 16 /* ports ACTIVE, every doctor check that applies */,
-       GD_CK_EX_MANIFEST = 32 /* the SKU's manifest (check_manifest.c) */ };
+       GD_CK_EX_MANIFEST = 32 /* the SKU's manifest (check_manifest.c) */,
+       GD_CK_EX_GOLDEN = 64 /* the header of a golden file (--write-golden) */ };
 int gd_ck_print_sections(FILE *out, const struct gd_machine *m, const char *xml, unsigned which,
 			 const char *what);
 
@@ -219,6 +220,14 @@ extern const char *const gd_ck_suites[];	/* "quick", "full", ..., NULL */
 /* The suite's spec; -ENOENT for an unknown name (err names the suites). */
 int gd_ck_suite_load(const char *name, const struct gd_machine *m, const char *xml,
 		     struct gd_ck_spec *spec, char *err, size_t errlen);
+/* The suite with a golden file over it (its manifest: counts, bus ids, firmware; the
+ * include: rule, the golden file's values win): errors as gd_ck_spec_load_all, -EINVAL
+ * when the file has no manifest or includes a suite. */
+int gd_ck_suite_load_golden(const char *name, const char *golden, const struct gd_machine *m,
+			    const char *xml, struct gd_ck_spec *spec, char *err, size_t errlen);
+/* The golden file of this machine (gd_check --write-golden): version, name and the
+ * manifest section, written whole or not at all: 0 or -errno. */
+int gd_ck_write_golden(const char *path, const struct gd_machine *m, const char *xml);
 /* Checks a suite cannot run here as SKIP items with the reason (connectx-selftest without
  * a ConnectX or a GPU); nothing for other specs. */
 void gd_ck_suite_preflight(const struct gd_ck_spec *s, const struct gd_machine *m,

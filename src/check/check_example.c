@@ -4,6 +4,7 @@
  * states and classes filled in from discovery, so a first spec takes one
  * command. Thresholds are set at 50% of the line rate: a starting point.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,20 +29,25 @@ static const char *worst_class(const struct gd_ck_machine *m)
 	return worst < 0 ? NULL : gd_loc_class_str((enum gd_loc_class)worst);
 }
 
-static void topology(FILE *out, const struct gd_ck_machine *m)
+static void topology(FILE *out, const struct gd_ck_machine *m, bool suite)
 {
 	const char *w = worst_class(m);
 
 	fprintf(out, "# What the box must have: counts, and how far each GPU is from its nearest\n"
 		"# NIC (X < PIX < PXB < PHB < NODE < SYS, as nvidia-smi topo -m).\n");
-	fprintf(out, "topology:\n  gpus: %zu\n  nics: %zu\n", m->t.ngpus,
-		m->nhcas ? m->nhcas : m->t.nnics);
-	if (m->numa_nodes > 0)
+	if (suite) /* counts of the node as it is judge nothing: they come from --golden */
+		fprintf(out, "# counts: from the golden manifest (--golden FILE), not this node's\n"
+			"topology:\n");
+	else
+		fprintf(out, "topology:\n  gpus: %zu\n  nics: %zu\n", m->t.ngpus,
+			m->nhcas ? m->nhcas : m->t.nnics);
+	if (m->numa_nodes > 0 && !suite)
 		fprintf(out, "  numa_nodes: %d\n", m->numa_nodes);
 	if (w && strcmp(w, "N/A"))
 		fprintf(out, "  worst_gpu_nic_class: %s      # found here\n", w);
 	else
-		fprintf(out, "  # worst_gpu_nic_class: PIX  # no GPU/NIC pair with a PCIe path here\n");
+		fprintf(out, "  # worst_gpu_nic_class: PIX  # no GPU/NIC pair with a PCIe path here\n%s",
+			suite ? "  {}\n" : "");
 	fputc('\n', out);
 }
 
@@ -178,11 +184,15 @@ int gd_ck_print_sections(FILE *out, const struct gd_machine *mach, const char *x
 	gd_ck_host_facts(mach, &h);
 	snprintf(host, sizeof(host), "%s", h.hostname);
 	gd_ck_machine_load(&m, mach, xml);
-	fprintf(out, "# gd_check spec for %s, written by 'gd_check %s' (gdperf %s)\n"
-		"# from what discovery found; check it, then run: gd_check THIS_FILE\n"
-		"version: 1\nname: \"%s\"\n\n", host, what, h.version, host);
+	fprintf(out, "# gd_check %s for %s, written by 'gd_check %s' (gdperf %s)\n%s"
+		"version: 1\nname: \"%s\"\n\n", which & GD_CK_EX_GOLDEN ? "golden manifest" :
+		"spec", host, what, h.version, which & GD_CK_EX_GOLDEN ?
+		"# from a known-good node: the reference other nodes of its SKU are judged by\n"
+		"# ('gd_check --suite quick --golden THIS_FILE', or 'include: THIS_FILE' in a spec).\n"
+		"# A later section (a baseline of measured figures) may be added beside manifest:.\n" :
+		"# from what discovery found; check it, then run: gd_check THIS_FILE\n", host);
 	if (which & GD_CK_EX_TOPOLOGY)
-		topology(out, &m);
+		topology(out, &m, which & GD_CK_EX_SUITE);
 	if (which & GD_CK_EX_DEVICES)
 		devices(out, &m, which & GD_CK_EX_SUITE);
 	if (which & GD_CK_EX_MANIFEST)
@@ -198,4 +208,25 @@ int gd_ck_print_sections(FILE *out, const struct gd_machine *mach, const char *x
 int gd_ck_print_example(FILE *out, const struct gd_machine *mach, const char *xml)
 {
 	return gd_ck_print_sections(out, mach, xml, GD_CK_EX_ALL | GD_CK_EX_MANIFEST, "--example");
+}
+
+struct golden_ctx {
+	const struct gd_machine *mach;
+	const char *xml;
+};
+
+static int golden_fill(FILE *f, void *ctx)
+{
+	const struct golden_ctx *g = ctx;
+
+	gd_ck_print_sections(f, g->mach, g->xml, GD_CK_EX_MANIFEST | GD_CK_EX_GOLDEN,
+			     "--write-golden");
+	return ferror(f) ? -EIO : 0;
+}
+
+int gd_ck_write_golden(const char *path, const struct gd_machine *mach, const char *xml)
+{
+	struct golden_ctx g = { mach, xml };
+
+	return gd_ck_write_atomic(path, golden_fill, &g);
 }
