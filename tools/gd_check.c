@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -219,45 +220,29 @@ static int run(struct args *a, const char *path)
 	return ret;
 }
 
-/* --prom: a FILE.prom (the textfile collector reads no other name) in a writable directory
- * (the file is written there as a temporary file, then renamed). */
-static int check_prom_path(const char *path)
+/* --prom: a FILE.prom (the textfile collector reads no other name). */
+static int check_prom_name(const char *path)
 {
 	size_t n = path ? strlen(path) : 0;
-	int ret;
 
-	if (!path)
-		return 0;
-	if (n < 6 || strcmp(path + n - 5, ".prom")) {
+	if (path && (n < 6 || strcmp(path + n - 5, ".prom"))) {
 		gd_error("--prom %s: node_exporter's textfile collector reads only files named "
-			 "*.prom: give FILE.prom", path);
+			 "*.prom: give FILE.prom", gd_excerpt(path));
 		return -EINVAL;
-	}
-	if ((ret = gd_ck_outdir_check(path))) {
-		gd_error("--prom %s: cannot write in its directory (%s): create the directory or "
-			 "make it writable (the file is written there, then renamed into place)",
-			 path, gd_strerror(ret));
-		return ret;
 	}
 	return 0;
 }
 
-/* --bundle: FILE.tar.gz (or .tgz) in a writable directory. */
-static int check_bundle_path(const char *path)
+/* --bundle: FILE.tar.gz (or .tgz). */
+static int check_bundle_name(const char *path)
 {
 	size_t n = path ? strlen(path) : 0;
-	int ret;
 
-	if (!path)
-		return 0;
-	if ((n < 8 || strcmp(path + n - 7, ".tar.gz")) && (n < 5 || strcmp(path + n - 4, ".tgz"))) {
-		gd_error("--bundle %s: the bundle is a gzip'ed tar: give FILE.tar.gz", path);
+	if (path && (n < 8 || strcmp(path + n - 7, ".tar.gz")) &&
+	    (n < 5 || strcmp(path + n - 4, ".tgz"))) {
+		gd_error("--bundle %s: the bundle is a gzip'ed tar: give FILE.tar.gz",
+			 gd_excerpt(path));
 		return -EINVAL;
-	}
-	if ((ret = gd_ck_outdir_check(path))) {
-		gd_error("--bundle %s: cannot write in its directory (%s): create the directory or "
-			 "make it writable", path, gd_strerror(ret));
-		return ret;
 	}
 	return 0;
 }
@@ -303,18 +288,46 @@ static void sweep_path(const char *plot, char *buf, size_t len)
 	snprintf(buf, len, "%.*s-sweep.png", dot ? (int)(dot - plot) : (int)strlen(plot), plot);
 }
 
-/* Report files before anything runs: writable, none an input, --plot's name fit for gnuplot. */
+/* The report files of a run: each option's file and the bytes its temporary name adds. */
+enum { F_JUNIT, F_PLOT, F_SWEEP, F_PROM, F_BUNDLE, F_GOLDEN, F_N };
+static const char *const out_opt[F_N] = { "junit", "plot", "plot", "prom", "bundle",
+					  "write-golden" };
+static const size_t out_tmp[F_N] = { 0, 0, 0, GD_CK_TMP_ATOMIC, GD_CK_TMP_BUNDLE,
+				     GD_CK_TMP_ATOMIC };
+
+/* Two report options naming one file (the same name, or one existing file): -EINVAL. */
+static int outputs_apart(const char *const files[F_N])
+{
+	struct stat x, y;
+
+	for (int i = 0; i < F_N; i++)
+		for (int j = i + 1; j < F_N; j++) {
+			if (!files[i] || !files[j] || (i == F_PLOT && j == F_SWEEP))
+				continue;
+			if (strcmp(files[i], files[j]) &&
+			    (stat(files[i], &x) || stat(files[j], &y) || x.st_dev != y.st_dev ||
+			     x.st_ino != y.st_ino))
+				continue;
+			gd_error("--%s and --%s name the same file %s: each report needs its own",
+				 out_opt[i], out_opt[j], gd_excerpt(files[i]));
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* Report files before anything runs: writable (room for a temporary name beside them),
+ * none an input or another report, --plot's name fit for gnuplot. */
 static int check_outputs(const struct args *a, const char *spec)
 {
-	const char *inputs[4] = { NULL }, *files[3] = { a->junit, a->o.plot, NULL };
-	size_t ni = 0;
-	const char *const opt[] = { "junit", "plot", "plot" };
+	const char *inputs[4] = { spec, NULL }, *files[F_N] = { a->junit, a->o.plot, NULL,
+		a->prom, a->bundle, a->write_golden };
+	size_t ni = spec != NULL;
 	char sweep[4096], why[512];
 	int ret;
 
 	if (a->o.plot) {
 		sweep_path(a->o.plot, sweep, sizeof(sweep));
-		files[2] = sweep;
+		files[F_SWEEP] = sweep;
 		if (gd_ck_plot_path_check(a->o.plot)) {
 			gd_error("--plot %s: the file name must not contain a quote, a backslash or a "
 				 "control character (it is named in the gnuplot script)",
@@ -322,28 +335,22 @@ static int check_outputs(const struct args *a, const char *spec)
 			return -EINVAL;
 		}
 	}
-	if (spec)
-		inputs[ni++] = spec;
 	if (a->o.xml)
 		inputs[ni++] = a->o.xml;
-	if (a->junit && a->o.plot && !strcmp(a->junit, a->o.plot)) {
-		gd_error("--junit and --plot name the same file %s", gd_excerpt(a->junit));
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < GD_ARRAY_SIZE(files); i++) {
-		if (!files[i] || !(ret = gd_ck_output_check(files[i], inputs, why, sizeof(why))))
+	if (a->golden)
+		inputs[ni++] = a->golden;
+	if ((ret = check_prom_name(a->prom) ?: check_bundle_name(a->bundle) ?:
+		   outputs_apart(files)))
+		return ret;
+	for (int i = 0; i < F_N; i++) {
+		if (!files[i] || !(ret = gd_ck_output_check_tmp(files[i], inputs, out_tmp[i], why,
+								 sizeof(why))))
 			continue;
 		gd_error("cannot write %s: %s; give --%s a file that can be written",
-			 gd_excerpt(files[i]), why, opt[i]);
+			 gd_excerpt(files[i]), why, out_opt[i]);
 		return ret;
 	}
-	if (a->write_golden &&
-	    (ret = gd_ck_output_check(a->write_golden, inputs, why, sizeof(why)))) {
-		gd_error("cannot write %s: %s; give --write-golden a file that can be written",
-			 gd_excerpt(a->write_golden), why);
-		return ret;
-	}
-	return check_prom_path(a->prom) ?: check_bundle_path(a->bundle);
+	return 0;
 }
 
 /* --write-golden FILE: this node's manifest, whole or not at all. */

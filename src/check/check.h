@@ -201,6 +201,12 @@ int gd_ck_write_prom(const struct gd_ck_report *r, const char *path);
  * -errno with the reason in why.
  */
 int gd_ck_output_check(const char *path, const char *const *inputs, char *why, size_t len);
+/* The same for a file written first under a temporary name beside it (--prom, --bundle,
+ * --write-golden): the name plus tmp_extra bytes must fit NAME_MAX, else -ENAMETOOLONG. */
+#define GD_CK_TMP_ATOMIC 8	/* ".NAME.XXXXXX" (check_atomic.c) */
+#define GD_CK_TMP_BUNDLE 10	/* ".NAME.d.XXXXXX" (check_bundle.c) */
+int gd_ck_output_check_tmp(const char *path, const char *const *inputs, size_t tmp_extra,
+			   char *why, size_t len);
 /* A --plot path the gnuplot script can name: -EINVAL with a quote, backslash or control byte
  * (check_matrix.c; the cells' names go to gnuplot in a data file, never in the script). */
 int gd_ck_plot_path_check(const char *path);
