@@ -196,6 +196,7 @@ static int run(struct args *a, const char *path)
 			       ret == -GD_ENOTREG ? GD_EXIT_USAGE : GD_EXIT_ENV;
 	a->o.out = a->o.json ? NULL : stdout;
 	a->o.progress = isatty(STDERR_FILENO);
+	a->o.progress_lines = !a->o.progress && gd_launch()->rank == 0;
 	if (gd_launch()->rank > 0)
 		a->o.out = NULL;
 	if (!a->o.dry_run) {

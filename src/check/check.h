@@ -138,6 +138,7 @@ struct gd_ck_opts {
 	const struct gd_machine *m;	/* the machine (live, or --sysfs-root) */
 	bool dry_run;		/* list the runs with their path classes, run nothing */
 	bool progress;		/* a progress line on stderr (a terminal) */
+	bool progress_lines;	/* not a terminal: one line on stderr per finished run */
 	const char *xml;	/* --topology: an hwloc XML instead of this machine */
 	const char *plot;	/* --plot FILE.png */
 	uint16_t base_port;	/* side-channel port of the first run */
@@ -160,6 +161,8 @@ int gd_ck_ladder_blocked(const struct gd_ck_report *r);
 const struct gd_ck_item *gd_ck_ladder_first_fail(const struct gd_ck_report *r);
 /* What to do about a failed rung: one sentence. */
 const char *gd_ck_rung_fix(int rung);
+/* What to do about a failed check: the part's own fix, else its rung's. */
+const char *gd_ck_fail_fix(const struct gd_ck_item *f);
 /* The rung of a gd_doctor check id. */
 int gd_ck_doctor_rung(const char *id);
 

@@ -69,6 +69,14 @@ static size_t count_blocked(const struct gd_ck_report *r)
 	return n;
 }
 
+/* The item's run happened: a reproduce line means something (not for a run a failed rung
+ * stopped or a signal kept from starting). */
+static bool ran(const struct gd_ck_item *it)
+{
+	return !it->blocked_by && (it->nattempts || it->measured[0] ||
+				   (it->status != GD_CK_SKIP && it->status != GD_CK_ERROR));
+}
+
 /* The summary's ladder and retry lines: the lowest failed rung, its first FAIL, the fix. */
 static void print_ladder(const struct gd_ck_report *r, FILE *out)
 {
@@ -83,7 +91,7 @@ static void print_ladder(const struct gd_ck_report *r, FILE *out)
 		return;
 	fprintf(out, "ladder: rung %d (%s) failed first: %s\nfix: %s\n", r->failed_rung,
 		gd_ck_rung_name(r->failed_rung), gd_ck_tty(f->name, a, sizeof(a)),
-		gd_ck_rung_fix(r->failed_rung));
+		gd_ck_fail_fix(f));
 	if (blocked)
 		fprintf(out, "%zu check(s) above rung %d not run (--keep-going runs them)\n", blocked,
 			r->failed_rung);
@@ -128,8 +136,8 @@ void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 		bool seen = false;
 
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = c[0] && !strcmp(c, r->items[j].command);
-		if (c[0] && !seen) {
+			seen = c[0] && ran(&r->items[j]) && !strcmp(c, r->items[j].command);
+		if (c[0] && !seen && ran(&r->items[i])) {
 			char a[sizeof(r->items[i].name)], b[sizeof(r->items[i].command)];
 
 			fprintf(out, "reproduce %s: %s\n", gd_ck_tty(r->items[i].name, a, sizeof(a)),
@@ -194,7 +202,7 @@ static json_object *json_ladder(const struct gd_ck_report *r)
 	gd_json_add_int(o, "failed_rung", r->failed_rung);
 	gd_json_add_str(o, "failed_rung_name", gd_ck_rung_name(r->failed_rung));
 	gd_json_add_str(o, "first_failure", f->name);
-	gd_json_add_str(o, "fix", gd_ck_rung_fix(r->failed_rung));
+	gd_json_add_str(o, "fix", gd_ck_fail_fix(f));
 	gd_json_add_int(o, "not_run", (int64_t)count_blocked(r));
 	gd_json_add_bool(o, "keep_going", r->keep_going);
 	return o;
@@ -366,10 +374,10 @@ static void junit_case(struct junit *j, const struct gd_ck_item *it)
 		j_put(j, false, "message", "%s", it->message);
 		j_end(j);
 	}
-	if (it->command[0] || it->measured[0] || it->nattempts > 1) {
+	if ((it->command[0] && ran(it)) || it->measured[0] || it->nattempts > 1) {
 		j_start(j, "system-out");
 		j_put(j, true, NULL, "measured: %s%s%s", dash(it->measured),
-		      it->command[0] ? "\nreproduce: " : "", it->command);
+		      it->command[0] && ran(it) ? "\nreproduce: " : "", ran(it) ? it->command : "");
 		for (size_t k = 0; it->nattempts > 1 && k < it->nattempts; k++)
 			j_put(j, true, NULL, "\nattempt %zu: %s %s (%.1f s)", k + 1,
 			      gd_ck_status_str(it->attempts[k].status),

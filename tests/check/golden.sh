@@ -100,6 +100,18 @@ sed -i '/pci_busid="0000:9a:00.0"/d' "$x"
 [ $? -eq 1 ] && grep -q "GPU 0000:9a:00.0 missing (golden: 8 GPUs, found 7" "$tmp/q" &&
 	ok "--suite quick --golden: a node that lost a GPU FAILs naming its bus id" ||
 	{ fail "--suite quick --golden, a GPU missing"; cat "$tmp/q"; }
+"$GD_CHECK" --topology "$x" --sysfs-root "$t" "$tmp/spec.yaml" >"$tmp/q" 2>&1
+grep -q "^fix: a GPU of the golden manifest is gone" "$tmp/q" && ! grep -q "BIOS" "$tmp/q" &&
+	ok "a GPU missing: the fix is about the GPU, not slots, BIOS NUMA and ACS" ||
+	{ fail "a GPU missing: the fix"; tail -3 "$tmp/q"; }
+# a suite whose first rung fails (no NVIDIA driver in the fixture): no estimate and no
+# reproduce line for runs that never start
+# shellcheck disable=SC2086
+"$GD_CHECK" $fx --suite full >"$tmp/q" 2>&1
+[ $? -eq 1 ] && grep -q "^tests .* SKIP" "$tmp/q" && ! grep -q "^reproduce" "$tmp/q" &&
+	! grep -q "test run(s), about" "$tmp/q" &&
+	ok "--suite full stopped at rung 1: no estimate, no reproduce line" ||
+	{ fail "--suite full stopped at rung 1"; cat "$tmp/q"; }
 # shellcheck disable=SC2086
 "$GD_CHECK" $fx --suite quick --keep-going --json >"$tmp/q.json" 2>&1
 grep -q '"check":"golden manifest","status":"SKIP"' "$tmp/q.json" &&

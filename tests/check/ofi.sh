@@ -45,6 +45,11 @@ for prov in tcp shm; do
 	[ $rc = 0 ] && ok "$prov: thresholds met, exit 0" ||
 		{ fail "$prov: exit $rc with thresholds that are met"; cat "$tmp/pass-$prov.json" "$tmp/err"; }
 	grep -q '"status":"SKIP"' "$tmp/pass-$prov.json" && fail "$prov: a test was skipped"
+	# stderr is not a terminal: one progress line per finished run, with its verdict
+	grep -q "^gd_check: run 1/2 bw-$prov ofi:$prov loopback: PASS ([0-9.]* s)$" "$tmp/err" &&
+		grep -q "^gd_check: run 2/2 lat-$prov ofi:$prov loopback: PASS (" "$tmp/err" &&
+		ok "$prov: a progress line on stderr per finished run (not a terminal)" ||
+		{ fail "$prov: progress lines"; cat "$tmp/err"; }
 	n=$(grep '"type":"check"' "$tmp/pass-$prov.json" | grep -c "\"fabric\":\"ofi\",\"provider\":\"$prov\"")
 	[ "$n" -ge 2 ] && ok "$prov: JSON says fabric ofi, provider $prov ($n items)" ||
 		{ fail "$prov: fabric/provider in JSON"; grep '"type":"check"' "$tmp/pass-$prov.json"; }
