@@ -38,6 +38,9 @@ struct gd_ck_item {
 	char name[160];		/* "gpus", "rxe0 port 1 state", "write-bw rxe0 host: min_bw" */
 	enum gd_ck_status status;
 	char measured[96];	/* "12.3 Gb/s", "ACTIVE", "" */
+	bool has_value;		/* measured is a number: value in unit ("" a count) */
+	double value;
+	char unit[12];
 	char expected[96];	/* ">= 10 Gb/s (90% line of 11.1 Gb/s)" */
 	char message[640];	/* why it failed or was skipped; bond shares */
 	char command[600];	/* the equivalent gd_*_bw command lines, "" when none */
@@ -125,6 +128,8 @@ extern volatile sig_atomic_t gd_ck_stop;
 struct gd_ck_item *gd_ck_add(struct gd_ck_report *r, enum gd_ck_section sec, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void gd_ck_report_free(struct gd_ck_report *r);
+/* The measured number of an item beside its text (JSON's value and unit; "" a count). */
+void gd_ck_item_value(struct gd_ck_item *it, double value, const char *unit);
 /* 128 + the signal when a signal stopped the spec; else GD_EXIT_FAIL when an item failed;
  * else GD_EXIT_ENV when one could not run (ERROR); else GD_EXIT_OK (judge.c). */
 int gd_ck_exit_code(const struct gd_ck_report *r);

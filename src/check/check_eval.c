@@ -83,8 +83,10 @@ static void one(struct gd_ck_report *r, const struct gd_ck_run *run, const struc
 		me.value = measured(th->metric, m, k);
 		if (th->metric == GD_CK_BW_PEAK && me.value == 0)
 			me.skip = GD_CK_SKIP_NO_PEAK;
-		else
+		else {
 			gd_ck_fmt_value(th->metric, me.value, it->measured, sizeof(it->measured));
+			gd_ck_item_value(it, me.value, gd_ck_metric_unit(th->metric));
+		}
 		snprintf(ev, sizeof(ev), "at %llu bytes (spec: %s)", (unsigned long long)m->size[k],
 			 th->text);
 	}
@@ -119,6 +121,8 @@ void gd_ck_thresholds(struct gd_ck_report *r, const struct gd_ck_run *run,
 	v = t->kind == GD_KIND_BW ? m->bw_avg_gbps[m->nsizes - 1] : m->lat_avg_us[m->nsizes - 1];
 	gd_ck_fmt_value(t->kind == GD_KIND_BW ? GD_CK_BW_AVG : GD_CK_LAT_AVG, v, it->measured,
 			sizeof(it->measured));
+	gd_ck_item_value(it, v, gd_ck_metric_unit(t->kind == GD_KIND_BW ? GD_CK_BW_AVG :
+						 GD_CK_LAT_AVG));
 	gd_ck_judge_holds(it, t->kind != GD_KIND_BW || v > 0, t->kind == GD_KIND_BW && v <= 0 ?
 			  "the run completed but measured no traffic in its window: lengthen "
 			  "duration or use smaller messages" : NULL);

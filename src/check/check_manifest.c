@@ -205,6 +205,7 @@ static void one_nic(struct gd_ck_report *r, const struct gd_ck_machine *m,
 						 n->name, n->port))) {
 		snprintf(it->expected, sizeof(it->expected), "== %g Gb/s", n->rate_gbps);
 		snprintf(it->measured, sizeof(it->measured), "%g Gb/s", p->rate_gbps);
+		gd_ck_item_value(it, p->rate_gbps, "Gb/s");
 		gd_ck_judge(it, &(struct gd_ck_meas){ .cmp = GD_CK_EQ, .value = p->rate_gbps,
 						      .expect = n->rate_gbps,
 						      .evidence = p->rate_str });
@@ -225,8 +226,10 @@ static void mf_count(struct gd_ck_report *r, enum gd_ck_section sec, const char 
 	if (want < 0 || !(it = gd_ck_add(r, sec, "manifest %s", what)))
 		return;
 	snprintf(it->expected, sizeof(it->expected), "== %d", want);
-	if (known)
+	if (known) {
 		snprintf(it->measured, sizeof(it->measured), "%zu", got);
+		gd_ck_item_value(it, (double)got, "");
+	}
 	snprintf(ev, sizeof(ev), "%s%s(golden: %d %s, found %zu)", parts, parts[0] ? " " : "",
 		 want, what, got);
 	gd_ck_judge(it, &(struct gd_ck_meas){ .cmp = GD_CK_EQ, .value = (double)got,

@@ -190,6 +190,18 @@ static void json_item_extra(const struct gd_ck_item *it, json_object *rec)
 	json_object_object_add(rec, "attempts", a);
 }
 
+/* "value" (a number) and "unit" beside the measured text; null when it is not a number. */
+static void json_value(json_object *rec, const struct gd_ck_item *it)
+{
+	bool v = it->has_value && it->measured[0]; /* the judge empties a run not run */
+
+	if (v)
+		gd_json_add_double(rec, "value", it->value);
+	else
+		json_object_object_add(rec, "value", NULL);
+	gd_json_add_str_or_null(rec, "unit", v ? it->unit : "");
+}
+
 /* The summary's ladder: the lowest failed rung, its first FAIL and the fix; null: none. */
 static json_object *json_ladder(const struct gd_ck_report *r)
 {
@@ -229,6 +241,7 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 		gd_json_add_str(rec, "check", it->name);
 		gd_json_add_str(rec, "status", gd_ck_status_str(it->status));
 		gd_json_add_str_or_null(rec, "measured", it->measured);
+		json_value(rec, it);
 		gd_json_add_str_or_null(rec, "expected", it->expected);
 		gd_json_add_str_or_null(rec, "message", it->message);
 		gd_json_add_str_or_null(rec, "command", it->command);

@@ -45,6 +45,17 @@ for prov in tcp shm; do
 	[ $rc = 0 ] && ok "$prov: thresholds met, exit 0" ||
 		{ fail "$prov: exit $rc with thresholds that are met"; cat "$tmp/pass-$prov.json" "$tmp/err"; }
 	grep -q '"status":"SKIP"' "$tmp/pass-$prov.json" && fail "$prov: a test was skipped"
+	# JSON: the measured number beside its text
+	"$PY" - "$tmp/pass-$prov.json" "$prov" <<'PYEOF' && ok "$prov: JSON value (number) and unit beside measured" || fail "$prov: JSON value/unit"
+import json, sys
+recs = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "check"]
+bw = [r for r in recs if r["check"].endswith("min_bw")]
+lat = [r for r in recs if r["check"].endswith("max_lat")]
+assert bw and lat, recs
+for r, unit in ((bw[0], "Gb/s"), (lat[0], "us")):
+    assert isinstance(r["value"], float) and r["unit"] == unit, r
+    assert r["measured"].startswith("%.3g" % r["value"]) or abs(float(r["measured"].split()[0]) - r["value"]) <= 0.01 * r["value"] + 0.01, r
+PYEOF
 	# stderr is not a terminal: one progress line per finished run, with its verdict
 	grep -q "^gd_check: run 1/2 bw-$prov ofi:$prov loopback: PASS ([0-9.]* s)$" "$tmp/err" &&
 		grep -q "^gd_check: run 2/2 lat-$prov ofi:$prov loopback: PASS (" "$tmp/err" &&
