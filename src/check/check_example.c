@@ -2,7 +2,7 @@
 /*
  * gd_check --example: a commented spec for this machine, with counts, rates,
  * states and classes filled in from discovery, so a first spec takes one
- * command. Thresholds are set at 50% of the line rate: a starting point.
+ * command. Thresholds come from one calibration run of each test here (check_calib.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_calib.h"
 #include "check_machine.h"
 #include "check_manifest.h"
 #include "check_sections.h"
@@ -85,12 +86,9 @@ static void devices(FILE *out, const struct gd_ck_machine *m, bool suite)
 	fputc('\n', out);
 }
 
-static void tests(FILE *out, const struct gd_ck_machine *m)
+/* The name of a bonded RDMA device (bond-balance needs two hosts), NULL: none. */
+static const char *bonded(const struct gd_ck_machine *m)
 {
-	/* software devices (rxe, siw: no PCI device) get an absolute floor, not a % of a rate
-	 * they do not reach */
-	bool soft = m->nhcas && !m->hcas[0].pci_addr[0];
-	double rate = m->nhcas && m->hcas[0].nports ? m->hcas[0].ports[0].rate_gbps : 0;
 	const char *bond = NULL;
 
 	for (size_t i = 0; i < m->nhcas && !bond; i++) {
@@ -106,23 +104,62 @@ static void tests(FILE *out, const struct gd_ck_machine *m)
 			bond = m->hcas[i].name;
 		gd_bond_free(&b);
 	}
-	fprintf(out, "# Tests run one at a time through the benchmark engine, loopback through each\n"
-		"# NIC; without an RDMA device over libfabric tcp on 127.0.0.1 (the default rule;\n"
-		"# fabric: verbs|ofi, provider: tcp|shm|efa..., endpoint: rdm|msg choose). Thresholds: absolute (Gb/s, us, Mpps) or relative ('90%% line' of the\n"
-		"# port rate, '80%% pcie' of the narrowest PCIe link of the pair's path).\n"
-		"tests:\n");
-	fprintf(out, "  - name: write-bw\n    op: write\n    type: bw\n    size: 64K\n"
-		"    duration: 2s\n    pairs: each-nic-loopback\n    thresholds:\n");
-	if (rate > 0 && !soft)
-		fprintf(out, "      min_bw: 80%% line       # of each port's rate\n");
+	return bond;
+}
+
+/* One example test with its threshold from a calibration run here; left out (with why)
+ * when that run fails: the spec passes on the machine that wrote it. */
+static void calibrated(FILE *out, const struct gd_ck_machine *m, bool bw, bool ofi)
+{
+	struct gd_ck_test t;
+	struct gd_ck_calib c;
+	int ret;
+
+	gd_ck_example_test(&t, bw, ofi);
+	ret = gd_ck_calibrate(m, &t, &c);
+	if (ret && ret != -ENOTSUP) {
+		fprintf(out, "  # %s left out: its calibration run failed here (%s)\n", t.name, c.why);
+		return;
+	}
+	fprintf(out, "  - name: %s\n    op: write\n    type: %s\n", t.name, bw ? "bw" : "lat");
+	fprintf(out, bw ? "    size: 64K\n    duration: 2s\n" : "    size: 2\n    iterations: 1000\n");
+	fprintf(out, "    pairs: each-nic-loopback\n");
+	if (ofi)
+		fprintf(out, "    fabric: ofi        # no RDMA device here: libfabric tcp on 127.0.0.1\n"
+			"    provider: tcp\n");
+	if (ret) {
+		fprintf(out, "    # no threshold: %s\n", c.why);
+		return;
+	}
+	/* no exponent: the spec's numbers are plain decimals */
+	double v = bw ? c.worst / 2 : c.worst * 3;
+	int prec = v >= 100 ? 0 : v >= 1 ? 2 : 4;
+
+	if (bw)
+		fprintf(out, "    thresholds:\n      min_bw: %.*f Gb/s   # half the %.2f Gb/s measured "
+			"here (worst of %zu run(s))\n", prec, v, c.worst, c.runs);
 	else
-		fprintf(out, "      min_bw: 0.01 Gb/s      # a software device: a floor, not a %% of its rate\n");
-	fprintf(out, "  - name: write-lat\n    op: write\n    type: lat\n    size: 2\n"
-		"    iterations: 1000\n    pairs: each-nic-loopback\n    thresholds:\n"
-		"      max_lat: 10 ms\n");
-	if (m->t.ngpus)
+		fprintf(out, "    thresholds:\n      max_lat: %.*f us   # 3x the mean %.2f us measured "
+			"here (worst of %zu run(s))\n", prec, v, c.worst, c.runs);
+}
+
+static void tests(FILE *out, const struct gd_ck_machine *m)
+{
+	const char *bond = bonded(m);
+	bool ofi = !m->nhcas; /* no RDMA device: libfabric, said in the spec, not by a rule */
+
+	fprintf(out, "# Tests run one at a time through the benchmark engine, loopback through each\n"
+		"# NIC (fabric: verbs|ofi, provider: tcp|shm|efa..., endpoint: rdm|msg choose).\n"
+		"# Thresholds were calibrated by one run of each test here: absolute (Gb/s, us,\n"
+		"# Mpps) or relative ('90%% line' of the port rate, '80%% pcie' of the narrowest\n"
+		"# PCIe link of the pair's path).\ntests:\n");
+	calibrated(out, m, true, ofi);
+	calibrated(out, m, false, ofi);
+	if (m->t.ngpus && m->nhcas)
 		fprintf(out, "  - name: matrix\n    op: write\n    type: bw\n    size: 1M\n"
 			"    duration: 2s\n    pairs: nic-gpu-matrix\n");
+	else if (m->t.ngpus)
+		fprintf(out, "  # no nic-gpu-matrix test: no RDMA device here to pair the GPUs with\n");
 	if (bond) /* a loopback's traffic never passes the slaves: only between hosts */
 		fprintf(out, "  # %s is bonded: between two hosts (pairs: pairwise under mpirun),\n"
 			"  # check that traffic uses every slave (a loopback never passes them):\n"
