@@ -109,14 +109,18 @@ static const char *bonded(const struct gd_ck_machine *m)
 
 /* One example test with its threshold from a calibration run here; left out (with why)
  * when that run fails: the spec passes on the machine that wrote it. */
-static void calibrated(FILE *out, const struct gd_ck_machine *m, bool bw, bool ofi)
+static void calibrated(FILE *out, const struct gd_ck_machine *m, bool bw, bool ofi, bool suite)
 {
 	struct gd_ck_test t;
 	struct gd_ck_calib c;
-	int ret;
+	int ret = -ENOTSUP;
 
 	gd_ck_example_test(&t, bw, ofi);
-	ret = gd_ck_calibrate(m, &t, &c);
+	if (suite) /* a suite judges against a reference, never the node's own runs */
+		snprintf(c.why, sizeof(c.why), "a suite's test must run to the end; its figures "
+			 "are judged against a golden reference, not this node's own runs");
+	else
+		ret = gd_ck_calibrate(m, &t, &c);
 	if (ret && ret != -ENOTSUP) {
 		fprintf(out, "  # %s left out: its calibration run failed here (%s)\n", t.name, c.why);
 		return;
@@ -143,7 +147,7 @@ static void calibrated(FILE *out, const struct gd_ck_machine *m, bool bw, bool o
 			"here (worst of %zu run(s))\n", prec, v, c.worst, c.runs);
 }
 
-static void tests(FILE *out, const struct gd_ck_machine *m)
+static void tests(FILE *out, const struct gd_ck_machine *m, bool suite)
 {
 	const char *bond = bonded(m);
 	bool ofi = !m->nhcas; /* no RDMA device: libfabric, said in the spec, not by a rule */
@@ -153,8 +157,8 @@ static void tests(FILE *out, const struct gd_ck_machine *m)
 		"# Thresholds were calibrated by one run of each test here: absolute (Gb/s, us,\n"
 		"# Mpps) or relative ('90%% line' of the port rate, '80%% pcie' of the narrowest\n"
 		"# PCIe link of the pair's path).\ntests:\n");
-	calibrated(out, m, true, ofi);
-	calibrated(out, m, false, ofi);
+	calibrated(out, m, true, ofi, suite);
+	calibrated(out, m, false, ofi, suite);
 	if (m->t.ngpus && m->nhcas)
 		fprintf(out, "  - name: matrix\n    op: write\n    type: bw\n    size: 1M\n"
 			"    duration: 2s\n    pairs: nic-gpu-matrix\n");
@@ -183,7 +187,20 @@ static bool gpu_check(const char *id)
 	return false;
 }
 
-static void doctor(FILE *out, const struct gd_machine *mach, bool suite, bool gpus)
+/* A gd_doctor check about verbs (RDMA devices, their ports, peer memory): it does not apply
+ * to a suite on a machine whose tests run over libfabric. */
+static bool verbs_check(const char *id)
+{
+	static const char *const verbs[] = { "dev.infiniband", "rdma.", "ibgda.", "peermem",
+					     "gdr.", NULL };
+
+	for (size_t i = 0; verbs[i]; i++)
+		if (!strncmp(id, verbs[i], strlen(verbs[i])))
+			return true;
+	return false;
+}
+
+static void doctor(FILE *out, const struct gd_machine *mach, bool suite, bool gpus, bool rdma)
 {
 	struct gd_ck_spec s = { 0 };
 	struct gd_ck_report r = { 0 };
@@ -194,6 +211,9 @@ static void doctor(FILE *out, const struct gd_machine *mach, bool suite, bool gp
 	s.doctor = calloc(n ? n : 1, sizeof(*s.doctor));
 	for (const struct gd_check *c = gd_checks; s.doctor && c->id; c++)
 		snprintf(s.doctor[s.ndoctor++], GD_CK_NAME, "%s", c->id);
+	if (suite && !rdma)
+		fputs("# no RDMA device here: the tests run over libfabric, so the suite requires\n"
+		      "# the checks that apply to it (ofi.providers), not the verbs ones\n", out);
 	fprintf(out, suite ? "# gd_doctor checks that apply here (GPU ones only with a GPU):\n"
 			     "doctor:\n  must_pass: [" :
 		"# gd_doctor checks that PASS here now and must keep passing (gd_doctor\n"
@@ -203,7 +223,8 @@ static void doctor(FILE *out, const struct gd_machine *mach, bool suite, bool gp
 		for (size_t i = 0, k = 0; i < r.n; i++)
 			/* a suite: every check that applies here (a failing one too), not warnings */
 			if (suite ? r.items[i].status != GD_CK_SKIP && strcmp(r.items[i].measured, "WARN") &&
-					    (gpus || !gpu_check(r.items[i].name))
+					    (gpus || !gpu_check(r.items[i].name)) &&
+					    (rdma || !verbs_check(r.items[i].name))
 				  : r.items[i].status == GD_CK_PASS)
 				fprintf(out, "%s%s", k++ ? ", " : "", r.items[i].name);
 	fprintf(out, "]\n\n");
@@ -235,9 +256,9 @@ int gd_ck_print_sections(FILE *out, const struct gd_machine *mach, const char *x
 	if (which & GD_CK_EX_MANIFEST)
 		gd_ck_print_manifest(out, &m);
 	if (which & GD_CK_EX_DOCTOR)
-		doctor(out, mach, which & GD_CK_EX_SUITE, m.t.ngpus > 0);
+		doctor(out, mach, which & GD_CK_EX_SUITE, m.t.ngpus > 0, m.nhcas > 0);
 	if (which & GD_CK_EX_TESTS)
-		tests(out, &m);
+		tests(out, &m, which & GD_CK_EX_SUITE);
 	gd_ck_machine_free(&m);
 	return 0;
 }

@@ -35,6 +35,19 @@ if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
 		ok "no RDMA device: each test says fabric ofi, provider tcp" ||
 		fail "no RDMA device: fabric ofi, provider tcp in the tests"
 fi
+# hostile D21: the suite on a host whose tests run over libfabric requires what applies to
+# libfabric (ofi.providers), not the verbs checks, and its tests carry no self-made threshold
+if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	"$GD_CHECK" --suite quick --json >"$tmp/q.json" 2>"$tmp/err"
+	rc=$?
+	grep -q '"check":"ofi.providers","status":"PASS"' "$tmp/q.json" &&
+		! grep -q '"check":"dev.infiniband"' "$tmp/q.json" && ! grep -q '"check":"rdma\.' "$tmp/q.json" &&
+		ok "--suite quick without RDMA devices: ofi.providers required, no verbs check (exit $rc)" ||
+		{ fail "--suite quick on a libfabric host: exit $rc"; cat "$tmp/q.json" "$tmp/err"; }
+	"$GD_CHECK" --suite full --dry-run >"$tmp/f" 2>&1
+	grep -q "^write-bw .*ofi:tcp" "$tmp/f" && ok "--suite full plans its tests over libfabric tcp" ||
+		{ fail "--suite full --dry-run"; cat "$tmp/f"; }
+fi
 "$GD_CHECK" -p "$port" "$tmp/ex.yaml" >"$tmp/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -q "min_bw *PASS" "$tmp/out" && grep -q "max_lat *PASS" "$tmp/out" &&
