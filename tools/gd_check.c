@@ -114,7 +114,7 @@ static void matrix_spec(struct gd_ck_spec *s, struct gd_ck_test *t, uint32_t dur
 
 static int write_bundle(const struct args *a, const struct gd_ck_report *r)
 {
-	struct gd_ck_bundle_in in = { r, a->spec, a->o.m, a->o.xml, a->argc, a->argv };
+	struct gd_ck_bundle_in in = { r, a->spec, a->o.m, a->o.xml, a->argc, a->argv, a->golden };
 	int ret = gd_ck_write_bundle(a->bundle, &in);
 
 	if (!ret)

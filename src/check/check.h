@@ -187,6 +187,7 @@ struct gd_ck_bundle_in {
 	const char *xml;		/* --topology, NULL: the machine's */
 	int argc;
 	char *const *argv;		/* gd_check's command line, for reproduce.sh */
+	const char *golden;		/* --golden FILE, NULL: none */
 };
 /* FILE.tar.gz with the spec, the report in every format, gd_devinfo/gd_topo/gd_doctor
  * JSON, the topology export, versions and the commands; complete or absent: 0 or -errno. */

@@ -68,8 +68,24 @@ PYEOF
 		ok "$prov: JUnit testcase property provider" || fail "$prov: JUnit provider property"
 
 	spec "$tmp/fail-$prov.yaml" "$prov" "100000 Gb/s"
-	"$GD_CHECK" -p "$port" "$tmp/fail-$prov.yaml" >"$tmp/fail-$prov.txt" 2>&1
+	"$GD_CHECK" -p "$port" "$tmp/fail-$prov.yaml" --bundle "$tmp/$prov.tar.gz" >"$tmp/fail-$prov.txt" 2>&1
 	rc=$?
+	# the bundle of a run over libfabric holds the libfabric report; its MANIFEST names
+	# every file and says why a file is empty (no GPU and no NIC here: gd_topo shows nothing)
+	mkdir "$tmp/b-$prov" && tar -xzf "$tmp/$prov.tar.gz" -C "$tmp/b-$prov"
+	b=$tmp/b-$prov/gd_check-bundle
+	"$PY" -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1]) if l.strip()]' "$b/devinfo-ofi.json" &&
+		grep -q "\"$prov\"" "$b/devinfo-ofi.json" && grep -q "^devinfo-ofi.json gd_devinfo --fabric ofi --json (exit 0)" "$b/MANIFEST" &&
+		ok "$prov: the bundle holds the libfabric report (gd_devinfo --fabric ofi --json)" ||
+		{ fail "$prov: no libfabric report in the bundle"; cat "$b/MANIFEST"; }
+	missing=$(cd "$b" && for f in *; do case $f in report.*|MANIFEST) continue;; esac
+		grep -q "^$f " MANIFEST || echo "$f"; done)
+	[ -z "$missing" ] && ok "$prov: the MANIFEST names every file of the bundle" ||
+		{ fail "$prov: MANIFEST misses: $missing"; cat "$b/MANIFEST"; }
+	if [ ! -s "$b/topo.json" ]; then
+		grep -q "^topo.json .*EMPTY: the tool printed no record" "$b/MANIFEST" &&
+			ok "$prov: topo.json is empty and the MANIFEST says why" || fail "$prov: empty topo.json unexplained"
+	fi
 	port=$((port + 50))
 	[ $rc = 1 ] && grep -q "bw-$prov ofi:$prov loopback: min_bw *FAIL" "$tmp/fail-$prov.txt" &&
 		ok "$prov: a threshold not met FAILs, exit 1" ||
