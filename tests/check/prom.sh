@@ -74,4 +74,11 @@ if [ "$(id -u)" != 0 ]; then
 else
 	echo "note: root: the read-only directory case is not checked"
 fi
+# one series per check: a FAIL is never hidden behind a PASS of the same name (a '*' entry and
+# a named one both check mlx5_bond_0's state)
+printf 'version: 1\ndevices:\n  - name: "*"\n    state: ACTIVE\n  - name: mlx5_bond_0\n    state: DOWN\n' >"$tmp/ns.yaml"
+"$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --prom "$tmp/ns.prom" "$tmp/ns.yaml" >/dev/null 2>&1
+[ "$(grep -c 'check="mlx5_bond_0 port 1 state"' "$tmp/ns.prom")" = 1 ] &&
+	grep -q 'check="mlx5_bond_0 port 1 state",rung="devices"} 1$' "$tmp/ns.prom" &&
+	ok "namesakes: one series, the worst status (FAIL)" || { fail "namesakes"; grep "bond_0 port 1 state" "$tmp/ns.prom"; }
 finish
