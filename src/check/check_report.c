@@ -111,6 +111,10 @@ void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 		char a[sizeof(it->name)], b[sizeof(it->measured)], c[sizeof(it->expected)];
 		char d[sizeof(it->message)];
 
+		if (!i || it->rung != r->items[i - 1].rung) /* the ladder's order, shown */
+			fprintf(out, it->rung > 0 ? "-- rung %d (%s) --\n" : "-- %.0d%s --\n",
+				it->rung, it->rung > 0 ? gd_ck_rung_name(it->rung) :
+				"outside the ladder");
 		fprintf(out, "%-9s %-44s %-6s %-16s %s\n", gd_ck_section_name(it->section),
 			gd_ck_tty(it->name, a, sizeof(a)), gd_ck_status_str(it->status),
 			it->measured[0] ? gd_ck_tty(it->measured, b, sizeof(b)) : "-",

@@ -92,7 +92,8 @@ fx="--topology $H20_XML --sysfs-root $H20_SYSFS"
 # shellcheck disable=SC2086
 "$GD_CHECK" $fx --suite quick --golden "$gold" --keep-going >"$tmp/q" 2>&1
 grep -q "^topology  manifest GPU 0000:9a:00.0 .* PASS " "$tmp/q" && ! grep -q "golden manifest .*SKIP" "$tmp/q" &&
-	ok "--suite quick --golden: the golden file's rows are judged" ||
+	grep -q "^-- rung 2 (devices) --$" "$tmp/q" && grep -q "^-- rung 1 (stack) --$" "$tmp/q" &&
+	ok "--suite quick --golden: the golden file's rows are judged; the rungs head their rows" ||
 	{ fail "--suite quick --golden"; cat "$tmp/q"; }
 mutate
 sed -i '/pci_busid="0000:9a:00.0"/d' "$x"
