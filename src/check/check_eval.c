@@ -45,10 +45,10 @@ static enum gd_ck_skip limit_of(const struct gd_ck_threshold *th, const struct g
 	const char *op = gd_ck_metric_is_min(th->metric) ? ">=" : "<=";
 	char v[48];
 
-	if (th->kind == GD_CK_ABS) {
+	if (th->kind == GD_CK_ABS) { /* in the spec's unit, as written ("<= 10 ms") */
 		*lim = th->value;
 		gd_ck_fmt_value(th->metric, *lim, v, sizeof(v));
-		snprintf(exp, elen, "%s %s", op, v);
+		snprintf(exp, elen, "%s %s", op, th->text[0] ? th->text : v);
 		return GD_CK_SKIP_NONE;
 	}
 	if (th->kind == GD_CK_LINE && run->line_gbps <= 0) {

@@ -52,6 +52,7 @@ recs = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "check
 bw = [r for r in recs if r["check"].endswith("min_bw")]
 lat = [r for r in recs if r["check"].endswith("max_lat")]
 assert bw and lat, recs
+assert lat[0]["expected"] == "<= 1000 ms", lat[0]  # the spec's unit, as written
 for r, unit in ((bw[0], "Gb/s"), (lat[0], "us")):
     assert isinstance(r["value"], float) and r["unit"] == unit, r
     assert r["measured"].startswith("%.3g" % r["value"]) or abs(float(r["measured"].split()[0]) - r["value"]) <= 0.01 * r["value"] + 0.01, r
