@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -20,7 +21,7 @@
 #include "sysfs.h"
 
 enum { O_JSON = 1, O_JUNIT, O_EXAMPLE, O_MATRIX, O_PLOT, O_DRY_RUN, O_TOPOLOGY, O_PORT,
-       O_DURATION, O_SIZE, O_PROM, O_BUNDLE, O_SUITE, O_KEEP_GOING,
+       O_DURATION, O_SIZE, O_PROM, O_BUNDLE, O_SUITE, O_KEEP_GOING, O_GOLDEN, O_WRITE_GOLDEN,
        O_CONCURRENCY };
 
 static const struct gd_opt check_opts[] = {
@@ -29,6 +30,8 @@ static const struct gd_opt check_opts[] = {
 	{ "prom", 0, GD_REQ_ARG, "FILE.prom", "also write Prometheus metrics for node_exporter's textfile collector", O_PROM },
 	{ "bundle", 0, GD_REQ_ARG, "FILE.tar.gz", "also write a bug-report bundle: spec, reports, tool JSON, versions, commands", O_BUNDLE },
 	{ "suite", 0, GD_REQ_ARG, "NAME", "run a built-in suite instead of a spec: quick, full, gpudirect, gpu-initiated, connectx-selftest", O_SUITE },
+	{ "golden", 0, GD_REQ_ARG, "FILE", "judge --suite's counts, bus ids and firmware against a golden manifest (--write-golden writes one)", O_GOLDEN },
+	{ "write-golden", 0, GD_REQ_ARG, "FILE", "write this known-good node's golden manifest to FILE and exit", O_WRITE_GOLDEN },
 	{ "keep-going", 'k', GD_NO_ARG, NULL, "run every rung of the ladder, also above a failed one", O_KEEP_GOING },
 	{ "example", 0, GD_NO_ARG, NULL, "print a commented spec for this machine and exit", O_EXAMPLE },
 	{ "matrix", 'm', GD_NO_ARG, NULL, "run the NIC x GPU (and host memory) matrix without a spec", O_MATRIX },
@@ -52,7 +55,7 @@ static const struct gd_cmd cmd = {
 
 struct args {
 	struct gd_ck_opts o;
-	const char *junit, *prom, *bundle, *suite;
+	const char *junit, *prom, *bundle, *suite, *golden, *write_golden;
 	bool example, matrix;
 	int argc;
 	char **argv;
@@ -72,6 +75,8 @@ static int handle(void *ctx, int id, const char *arg)
 	case O_PROM: a->prom = arg; return 0;
 	case O_BUNDLE: a->bundle = arg; return 0;
 	case O_SUITE: a->suite = arg; return 0;
+	case O_GOLDEN: a->golden = arg; return 0;
+	case O_WRITE_GOLDEN: a->write_golden = arg; return 0;
 	case O_EXAMPLE: a->example = true; return 0;
 	case O_MATRIX: a->matrix = true; return 0;
 	case O_PLOT: a->o.plot = arg; return 0;
@@ -115,7 +120,7 @@ static void matrix_spec(struct gd_ck_spec *s, struct gd_ck_test *t, uint32_t dur
 
 static int write_bundle(const struct args *a, const struct gd_ck_report *r)
 {
-	struct gd_ck_bundle_in in = { r, a->spec, a->o.m, a->o.xml, a->argc, a->argv };
+	struct gd_ck_bundle_in in = { r, a->spec, a->o.m, a->o.xml, a->argc, a->argv, a->golden };
 	int ret = gd_ck_write_bundle(a->bundle, &in);
 
 	if (!ret)
@@ -171,15 +176,21 @@ static int run(struct args *a, const char *path)
 	a->spec = path;
 	if (a->matrix && !path)
 		matrix_spec(&spec, &mt, a->duration ? (uint32_t)a->duration : 2, a->size);
-	else if ((ret = a->suite ? gd_ck_suite_load(a->suite, a->o.m, a->o.xml, &spec, err,
+	else if ((ret = a->golden ? gd_ck_suite_load_golden(a->suite, a->golden, a->o.m, a->o.xml,
+							    &spec, err, sizeof(err)) :
+			a->suite ? gd_ck_suite_load(a->suite, a->o.m, a->o.xml, &spec, err,
 						    sizeof(err))
 				: gd_ck_spec_load_all(path, a->o.m, a->o.xml, &spec, err, sizeof(err))))
 		gd_error("%s", err);
 	/* every rank loaded the same spec, or all stop here with one cause (rank 0's word); a
 	 * suite is written from each node's own discovery (its name, its devices): the ranks
 	 * agree on the suite's name */
-	if (a->suite)
-		gd_ck_sha256_hex((const unsigned char *)a->suite, strlen(a->suite), same);
+	if (a->suite) { /* the suite's name and the golden file's bytes */
+		char both[128];
+
+		snprintf(both, sizeof(both), "%s %s", a->suite, a->golden && !ret ? spec.sha256 : "");
+		gd_ck_sha256_hex((const unsigned char *)both, strlen(both), same);
+	}
 	if (gd_launch()->size > 1 &&
 	    gd_ck_mpi_agree_spec(!ret, a->suite ? same : spec.sha256, err)) {
 		if (!ret && spec.tests != &mt)
@@ -191,6 +202,7 @@ static int run(struct args *a, const char *path)
 			       ret == -GD_ENOTREG ? GD_EXIT_USAGE : GD_EXIT_ENV;
 	a->o.out = a->o.json ? NULL : stdout;
 	a->o.progress = isatty(STDERR_FILENO);
+	a->o.progress_lines = !a->o.progress && gd_launch()->rank == 0;
 	if (gd_launch()->rank > 0)
 		a->o.out = NULL;
 	if (!a->o.dry_run) {
@@ -215,45 +227,29 @@ static int run(struct args *a, const char *path)
 	return ret;
 }
 
-/* --prom: a FILE.prom (the textfile collector reads no other name) in a writable directory
- * (the file is written there as a temporary file, then renamed). */
-static int check_prom_path(const char *path)
+/* --prom: a FILE.prom (the textfile collector reads no other name). */
+static int check_prom_name(const char *path)
 {
 	size_t n = path ? strlen(path) : 0;
-	int ret;
 
-	if (!path)
-		return 0;
-	if (n < 6 || strcmp(path + n - 5, ".prom")) {
+	if (path && (n < 6 || strcmp(path + n - 5, ".prom"))) {
 		gd_error("--prom %s: node_exporter's textfile collector reads only files named "
-			 "*.prom: give FILE.prom", path);
+			 "*.prom: give FILE.prom", gd_excerpt(path));
 		return -EINVAL;
-	}
-	if ((ret = gd_ck_outdir_check(path))) {
-		gd_error("--prom %s: cannot write in its directory (%s): create the directory or "
-			 "make it writable (the file is written there, then renamed into place)",
-			 path, gd_strerror(ret));
-		return ret;
 	}
 	return 0;
 }
 
-/* --bundle: FILE.tar.gz (or .tgz) in a writable directory. */
-static int check_bundle_path(const char *path)
+/* --bundle: FILE.tar.gz (or .tgz). */
+static int check_bundle_name(const char *path)
 {
 	size_t n = path ? strlen(path) : 0;
-	int ret;
 
-	if (!path)
-		return 0;
-	if ((n < 8 || strcmp(path + n - 7, ".tar.gz")) && (n < 5 || strcmp(path + n - 4, ".tgz"))) {
-		gd_error("--bundle %s: the bundle is a gzip'ed tar: give FILE.tar.gz", path);
+	if (path && (n < 8 || strcmp(path + n - 7, ".tar.gz")) &&
+	    (n < 5 || strcmp(path + n - 4, ".tgz"))) {
+		gd_error("--bundle %s: the bundle is a gzip'ed tar: give FILE.tar.gz",
+			 gd_excerpt(path));
 		return -EINVAL;
-	}
-	if ((ret = gd_ck_outdir_check(path))) {
-		gd_error("--bundle %s: cannot write in its directory (%s): create the directory or "
-			 "make it writable", path, gd_strerror(ret));
-		return ret;
 	}
 	return 0;
 }
@@ -269,6 +265,14 @@ static int refuse_mixes(const struct args *a, bool spec)
 				a->prom || a->bundle))
 		why = "--example prints a spec and exits: give it alone (no SPEC, --matrix, "
 		      "--dry-run, --junit, --plot, --prom or --bundle)";
+	else if (a->write_golden && (spec || a->example || a->matrix || a->suite || a->golden ||
+				     a->o.json || a->o.dry_run || a->junit || a->o.plot ||
+				     a->prom || a->bundle))
+		why = "--write-golden writes this node's golden manifest and exits: give it alone "
+		      "(with --sysfs-root or --topology at most)";
+	else if (a->golden && !a->suite)
+		why = "--golden goes with --suite; a spec takes its golden manifest with "
+		      "'include: FILE'";
 	else if (a->matrix && spec)
 		why = "--matrix runs without a spec: give SPEC or --matrix, not both (a spec "
 		      "runs a matrix with 'pairs: nic-gpu-matrix')";
@@ -291,18 +295,46 @@ static void sweep_path(const char *plot, char *buf, size_t len)
 	snprintf(buf, len, "%.*s-sweep.png", dot ? (int)(dot - plot) : (int)strlen(plot), plot);
 }
 
-/* Report files before anything runs: writable, none an input, --plot's name fit for gnuplot. */
+/* The report files of a run: each option's file and the bytes its temporary name adds. */
+enum { F_JUNIT, F_PLOT, F_SWEEP, F_PROM, F_BUNDLE, F_GOLDEN, F_N };
+static const char *const out_opt[F_N] = { "junit", "plot", "plot", "prom", "bundle",
+					  "write-golden" };
+static const size_t out_tmp[F_N] = { 0, 0, 0, GD_CK_TMP_ATOMIC, GD_CK_TMP_BUNDLE,
+				     GD_CK_TMP_ATOMIC };
+
+/* Two report options naming one file (the same name, or one existing file): -EINVAL. */
+static int outputs_apart(const char *const files[F_N])
+{
+	struct stat x, y;
+
+	for (int i = 0; i < F_N; i++)
+		for (int j = i + 1; j < F_N; j++) {
+			if (!files[i] || !files[j] || (i == F_PLOT && j == F_SWEEP))
+				continue;
+			if (strcmp(files[i], files[j]) &&
+			    (stat(files[i], &x) || stat(files[j], &y) || x.st_dev != y.st_dev ||
+			     x.st_ino != y.st_ino))
+				continue;
+			gd_error("--%s and --%s name the same file %s: each report needs its own",
+				 out_opt[i], out_opt[j], gd_excerpt(files[i]));
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* Report files before anything runs: writable (room for a temporary name beside them),
+ * none an input or another report, --plot's name fit for gnuplot. */
 static int check_outputs(const struct args *a, const char *spec)
 {
-	const char *inputs[4] = { NULL }, *files[3] = { a->junit, a->o.plot, NULL };
-	size_t ni = 0;
-	const char *const opt[] = { "junit", "plot", "plot" };
+	const char *inputs[4] = { spec, NULL }, *files[F_N] = { a->junit, a->o.plot, NULL,
+		a->prom, a->bundle, a->write_golden };
+	size_t ni = spec != NULL;
 	char sweep[4096], why[512];
 	int ret;
 
 	if (a->o.plot) {
 		sweep_path(a->o.plot, sweep, sizeof(sweep));
-		files[2] = sweep;
+		files[F_SWEEP] = sweep;
 		if (gd_ck_plot_path_check(a->o.plot)) {
 			gd_error("--plot %s: the file name must not contain a quote, a backslash or a "
 				 "control character (it is named in the gnuplot script)",
@@ -310,22 +342,38 @@ static int check_outputs(const struct args *a, const char *spec)
 			return -EINVAL;
 		}
 	}
-	if (spec)
-		inputs[ni++] = spec;
 	if (a->o.xml)
 		inputs[ni++] = a->o.xml;
-	if (a->junit && a->o.plot && !strcmp(a->junit, a->o.plot)) {
-		gd_error("--junit and --plot name the same file %s", gd_excerpt(a->junit));
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < GD_ARRAY_SIZE(files); i++) {
-		if (!files[i] || !(ret = gd_ck_output_check(files[i], inputs, why, sizeof(why))))
+	if (a->golden)
+		inputs[ni++] = a->golden;
+	if ((ret = check_prom_name(a->prom) ?: check_bundle_name(a->bundle) ?:
+		   outputs_apart(files)))
+		return ret;
+	for (int i = 0; i < F_N; i++) {
+		if (!files[i] || !(ret = gd_ck_output_check_tmp(files[i], inputs, out_tmp[i], why,
+								 sizeof(why))))
 			continue;
 		gd_error("cannot write %s: %s; give --%s a file that can be written",
-			 gd_excerpt(files[i]), why, opt[i]);
+			 gd_excerpt(files[i]), why, out_opt[i]);
 		return ret;
 	}
-	return check_prom_path(a->prom) ?: check_bundle_path(a->bundle);
+	return 0;
+}
+
+/* --write-golden FILE: this node's manifest, whole or not at all. */
+static int write_golden(const struct args *a)
+{
+	int ret = gd_ck_write_golden(a->write_golden, a->o.m, a->o.xml);
+
+	if (!ret) {
+		gd_info("wrote the golden manifest of this node to %s: check it, then judge nodes of "
+			"its SKU with 'gd_check --suite quick --golden %s'", a->write_golden,
+			a->write_golden);
+		return GD_EXIT_OK;
+	}
+	gd_error("cannot write the golden manifest %s: %s; nothing was left behind: free space "
+		 "in its directory or give another path", a->write_golden, strerror(-ret));
+	return GD_EXIT_ENV;
 }
 
 int main(int argc, char **argv)
@@ -360,12 +408,14 @@ int main(int argc, char **argv)
 	a.o.m = &mach;
 	if (a.example)
 		return gd_ck_print_example(stdout, &mach, a.o.xml) ?: gd_tool_flush_stdout();
+	if (a.write_golden)
+		return write_golden(&a);
 	if (a.suite && (first < argc || a.matrix)) {
 		gd_error("--suite %s runs a built-in suite: give no spec and no --matrix (a spec "
 			 "can 'include: %s' and override it)", a.suite, a.suite);
 		return GD_EXIT_USAGE;
 	}
-	if (first >= argc && !a.matrix && !a.suite) {
+	if (first >= argc && !a.matrix && !a.suite) { /* --golden without --suite: refuse_mixes */
 		gd_error("give a spec (gd_check SPEC), or --suite quick, or --matrix, or --example "
 			 "to write one");
 		return GD_EXIT_USAGE;

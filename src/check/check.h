@@ -38,6 +38,9 @@ struct gd_ck_item {
 	char name[160];		/* "gpus", "rxe0 port 1 state", "write-bw rxe0 host: min_bw" */
 	enum gd_ck_status status;
 	char measured[96];	/* "12.3 Gb/s", "ACTIVE", "" */
+	bool has_value;		/* measured is a number: value in unit ("" a count) */
+	double value;
+	char unit[12];
 	char expected[96];	/* ">= 10 Gb/s (90% line of 11.1 Gb/s)" */
 	char message[640];	/* why it failed or was skipped; bond shares */
 	char command[600];	/* the equivalent gd_*_bw command lines, "" when none */
@@ -128,6 +131,8 @@ extern volatile sig_atomic_t gd_ck_stop;
 struct gd_ck_item *gd_ck_add(struct gd_ck_report *r, enum gd_ck_section sec, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void gd_ck_report_free(struct gd_ck_report *r);
+/* The measured number of an item beside its text (JSON's value and unit; "" a count). */
+void gd_ck_item_value(struct gd_ck_item *it, double value, const char *unit);
 /* 128 + the signal when a signal stopped the spec; else GD_EXIT_FAIL when an item failed;
  * else GD_EXIT_ENV when one could not run (ERROR); else GD_EXIT_OK (judge.c). */
 int gd_ck_exit_code(const struct gd_ck_report *r);
@@ -141,6 +146,7 @@ struct gd_ck_opts {
 	const struct gd_machine *m;	/* the machine (live, or --sysfs-root) */
 	bool dry_run;		/* list the runs with their path classes, run nothing */
 	bool progress;		/* a progress line on stderr (a terminal) */
+	bool progress_lines;	/* not a terminal: one line on stderr per finished run */
 	const char *xml;	/* --topology: an hwloc XML instead of this machine */
 	const char *plot;	/* --plot FILE.png */
 	uint16_t base_port;	/* side-channel port of the first run */
@@ -164,6 +170,8 @@ int gd_ck_ladder_blocked(const struct gd_ck_report *r);
 const struct gd_ck_item *gd_ck_ladder_first_fail(const struct gd_ck_report *r);
 /* What to do about a failed rung: one sentence. */
 const char *gd_ck_rung_fix(int rung);
+/* What to do about a failed check: the part's own fix, else its rung's. */
+const char *gd_ck_fail_fix(const struct gd_ck_item *f);
 /* The rung of a gd_doctor check id. */
 int gd_ck_doctor_rung(const char *id);
 
@@ -183,6 +191,7 @@ struct gd_ck_bundle_in {
 	const char *xml;		/* --topology, NULL: the machine's */
 	int argc;
 	char *const *argv;		/* gd_check's command line, for reproduce.sh */
+	const char *golden;		/* --golden FILE, NULL: none */
 };
 /* FILE.tar.gz with the spec, the report in every format, gd_devinfo/gd_topo/gd_doctor
  * JSON, the topology export, versions and the commands; complete or absent: 0 or -errno. */
@@ -205,6 +214,12 @@ int gd_ck_write_prom(const struct gd_ck_report *r, const char *path);
  * -errno with the reason in why.
  */
 int gd_ck_output_check(const char *path, const char *const *inputs, char *why, size_t len);
+/* The same for a file written first under a temporary name beside it (--prom, --bundle,
+ * --write-golden): the name plus tmp_extra bytes must fit NAME_MAX, else -ENAMETOOLONG. */
+#define GD_CK_TMP_ATOMIC 8	/* ".NAME.XXXXXX" (check_atomic.c) */
+#define GD_CK_TMP_BUNDLE 10	/* ".NAME.d.XXXXXX" (check_bundle.c) */
+int gd_ck_output_check_tmp(const char *path, const char *const *inputs, size_t tmp_extra,
+			   char *why, size_t len);
 /* A --plot path the gnuplot script can name: -EINVAL with a quote, backslash or control byte
  * (check_matrix.c; the cells' names go to gnuplot in a data file, never in the script). */
 int gd_ck_plot_path_check(const char *path);
@@ -214,7 +229,8 @@ int gd_ck_print_example(FILE *out, const struct gd_machine *m, const char *xml);
 /* The same, only the sections in which; what names the command in the first line. */
 enum { GD_CK_EX_TOPOLOGY = 1, GD_CK_EX_DEVICES = 2, GD_CK_EX_DOCTOR = 4, GD_CK_EX_TESTS = 8,
        GD_CK_EX_ALL = 15, GD_CK_EX_SUITE = 16 /* ports ACTIVE, every doctor check that applies */,
-       GD_CK_EX_MANIFEST = 32 /* the SKU's manifest (check_manifest.c) */ };
+       GD_CK_EX_MANIFEST = 32 /* the SKU's manifest (check_manifest.c) */,
+       GD_CK_EX_GOLDEN = 64 /* the header of a golden file (--write-golden) */ };
 int gd_ck_print_sections(FILE *out, const struct gd_machine *m, const char *xml, unsigned which,
 			 const char *what);
 
@@ -223,6 +239,14 @@ extern const char *const gd_ck_suites[];	/* "quick", "full", ..., NULL */
 /* The suite's spec; -ENOENT for an unknown name (err names the suites). */
 int gd_ck_suite_load(const char *name, const struct gd_machine *m, const char *xml,
 		     struct gd_ck_spec *spec, char *err, size_t errlen);
+/* The suite with a golden file over it (its manifest: counts, bus ids, firmware; the
+ * include: rule, the golden file's values win): errors as gd_ck_spec_load_all, -EINVAL
+ * when the file has no manifest or includes a suite. */
+int gd_ck_suite_load_golden(const char *name, const char *golden, const struct gd_machine *m,
+			    const char *xml, struct gd_ck_spec *spec, char *err, size_t errlen);
+/* The golden file of this machine (gd_check --write-golden): version, name and the
+ * manifest section, written whole or not at all: 0 or -errno. */
+int gd_ck_write_golden(const char *path, const struct gd_machine *m, const char *xml);
 /* Checks a suite cannot run here as SKIP items with the reason (connectx-selftest without
  * a ConnectX or a GPU); nothing for other specs. */
 void gd_ck_suite_preflight(const struct gd_ck_spec *s, const struct gd_machine *m,

@@ -7,9 +7,11 @@
  * not libarchive: tar is Essential in Debian (no new build dependency) and the
  * members are files other tools write anyway. Any error (a full disk included)
  * removes the staging directory and the temporary file: FILE is complete or
- * absent. Nothing of the environment is written.
+ * absent. gd_check writes nothing of the environment; doctor.json holds what gd_doctor
+ * records of it (the MANIFEST says which variables).
  */
 #define _GNU_SOURCE /* nftw */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -78,6 +80,43 @@ static void sibling(const char *tool, char *buf, size_t len)
 	snprintf(buf, len, "%s/%s", dirname(self), tool);
 }
 
+/* dir/name is missing or 0 bytes. */
+static bool empty(const char *dir, const char *name)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return stat(p, &st) || !st.st_size;
+}
+
+/* A test of the report ran over libfabric. */
+static bool used_ofi(const struct gd_ck_report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->items[i].where.fabric, "ofi"))
+			return true;
+	return false;
+}
+
+/* The libfabric report (gd_devinfo --fabric ofi --json): providers, domains, capabilities. */
+static int ofi_report(const char *dir, const struct gd_ck_bundle_in *in, FILE *man)
+{
+	char exe[PATH_MAX];
+	char *argv[] = { exe, (char *)"--fabric", (char *)"ofi", (char *)"--json", NULL };
+	int rc;
+
+	(void)in;
+	sibling("gd_devinfo", exe, sizeof(exe));
+	rc = spawn_to(dir, "devinfo-ofi.json", argv);
+	if (rc < 0)
+		return rc;
+	fprintf(man, "%-14s gd_devinfo --fabric ofi --json (exit %d): the libfabric providers the "
+		"tests used%s\n", "devinfo-ofi.json", rc, empty(dir, "devinfo-ofi.json") ?
+		"; EMPTY: see tools.log" : "");
+	return 0;
+}
+
 /* gd_devinfo, gd_topo (--export: replayable with gd_topo --topology) and gd_doctor, as
  * JSON, against the machine gd_check read; each one's exit code goes to the MANIFEST. */
 static int run_tools(const char *dir, const struct gd_ck_bundle_in *in, FILE *man)
@@ -112,9 +151,14 @@ static int run_tools(const char *dir, const struct gd_ck_bundle_in *in, FILE *ma
 		if (rc < 0)
 			return rc;
 		fprintf(man, "%-14s %s --json (exit %d)%s\n", out, tool[i], rc,
-			i == 1 ? "; topology.xml: gd_topo --topology topology.xml" : "");
+			empty(dir, out) ? "; EMPTY: the tool printed no record (tools.log has its "
+			"words; gd_topo has nothing to show without a GPU or a NIC)" : "");
+		if (i == 1)
+			fprintf(man, "%-14s the topology export (gd_topo --export): replay it with "
+				"gd_topo --topology topology.xml%s\n", "topology.xml",
+				empty(dir, "topology.xml") ? "; EMPTY: see tools.log" : "");
 	}
-	return 0;
+	return used_ofi(in->r) ? ofi_report(dir, in, man) : 0;
 }
 
 static int put(const char *dir, const char *name, int (*fill)(FILE *f, void *ctx), void *ctx)
@@ -226,6 +270,69 @@ static int f_repro(FILE *f, void *ctx)
 	return 0;
 }
 
+/* Every file the MANIFEST has not named yet (the tools' side files), named. */
+static void list_rest(const char *dir, FILE *man)
+{
+	static const char *const named[] = { "MANIFEST", "spec.yaml", "report.txt",
+		"report.jsonl", "report.junit.xml", "report.prom", "host.txt", "reproduce.sh",
+		"devinfo.json", "topo.json", "doctor.json", "topology.xml", "devinfo-ofi.json",
+		"golden.yaml", NULL };
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		size_t k = 0;
+
+		while (named[k] && strcmp(named[k], e->d_name))
+			k++;
+		if (named[k] || e->d_name[0] == '.' || !strncmp(e->d_name, "include-", 8))
+			continue;
+		fprintf(man, "%-14s %s\n", e->d_name, !strcmp(e->d_name, "tools.log") ?
+			"what the tools above printed on stderr" :
+			!strcmp(e->d_name, "topology.xml.nvlinks") ? "the NVLink pairs of the "
+			"topology export, read by gd_topo --topology topology.xml beside it" :
+			"written by the tools above");
+	}
+	if (d)
+		closedir(d);
+}
+
+/* The spec's include: chain of files, each as include-N-NAME, with the line naming it. */
+static int include_files(const char *dir, const struct gd_ck_bundle_in *in, FILE *man)
+{
+	char path[PATH_MAX], cur[PATH_MAX], name[PATH_MAX + 32], err[512];
+	int ret = 0;
+
+	snprintf(cur, sizeof(cur), "%s", in->spec ? in->spec : "");
+	for (int k = 1; cur[0] && k <= 8 && !ret; k++) {
+		struct gd_ck_spec s;
+		const char *inc;
+		size_t n;
+		char d[PATH_MAX];
+
+		if (gd_ck_spec_load(cur, &s, err, sizeof(err)))
+			break;
+		inc = s.include;
+		n = strlen(inc);
+		if (!(strchr(inc, '/') || (n > 5 && !strcmp(inc + n - 5, ".yaml")) ||
+		      (n > 4 && !strcmp(inc + n - 4, ".yml")))) { /* a built-in suite, or none */
+			gd_ck_spec_free(&s);
+			break;
+		}
+		snprintf(d, sizeof(d), "%s", cur);
+		snprintf(path, sizeof(path), "%s%s%s", inc[0] == '/' ? "" : dirname(d),
+			 inc[0] == '/' ? "" : "/", inc);
+		snprintf(d, sizeof(d), "%s", inc);
+		snprintf(name, sizeof(name), "include-%d-%s", k, basename(d));
+		fprintf(man, "%-14s included by the spec (or the file above) as 'include: %s'; to "
+			"replay, put it there\n", name, inc);
+		gd_ck_spec_free(&s);
+		ret = put(dir, name, f_spec, path);
+		snprintf(cur, sizeof(cur), "%s", path);
+	}
+	return ret == -ENOENT ? 0 : ret;
+}
+
 static int members(const char *dir, const struct gd_ck_bundle_in *in)
 {
 	void *r = (void *)in->r;
@@ -239,17 +346,26 @@ static int members(const char *dir, const struct gd_ck_bundle_in *in)
 	      put(dir, "reproduce.sh", f_repro, (void *)in);
 	if (!ret && in->spec)
 		ret = put(dir, "spec.yaml", f_spec, (void *)in->spec);
+	if (!ret && in->golden)
+		ret = put(dir, "golden.yaml", f_spec, (void *)in->golden);
 	if (ret)
 		return ret;
 	snprintf(p, sizeof(p), "%s/MANIFEST", dir);
 	if (!(man = fopen(p, "we")))
 		return -errno;
-	fprintf(man, "gd_check bug-report bundle (no environment variables are recorded)\n"
+	fprintf(man, "gd_check bug-report bundle. gd_check records no environment variable; "
+		"doctor.json holds the values of\nthe libfabric variables gd_doctor's checks read "
+		"(FI_PROVIDER; on EFA nodes FI_EFA_USE_DEVICE_RDMA,\nFI_HMEM_DISABLE_P2P), as "
+		"'gd_doctor' prints them: review it before sharing.\n"
 		"spec.yaml      the spec (%s, sha256 %s)\nreport.*       the report as text, JSON "
 		"Lines, JUnit XML and Prometheus\nhost.txt       versions, kernel, drivers, firmware\n"
 		"reproduce.sh   the exact commands of each test\n", in->spec ? in->spec : "none",
 		in->r->spec_sha256);
-	ret = run_tools(dir, in, man);
+	if (in->golden)
+		fprintf(man, "golden.yaml    the golden manifest (--golden %s)\n", in->golden);
+	ret = run_tools(dir, in, man) ?: include_files(dir, in, man);
+	if (!ret)
+		list_rest(dir, man);
 	if (fclose(man) && !ret)
 		ret = -errno;
 	return ret;

@@ -49,10 +49,10 @@ static enum gd_ck_skip limit_of(const struct gd_ck_threshold *th, const struct g
 	const char *op = gd_ck_metric_is_min(th->metric) ? ">=" : "<=";
 	char v[48];
 
-	if (th->kind == GD_CK_ABS) {
+	if (th->kind == GD_CK_ABS) { /* in the spec's unit, as written ("<= 10 ms") */
 		*lim = th->value;
 		gd_ck_fmt_value(th->metric, *lim, v, sizeof(v));
-		snprintf(exp, elen, "%s %s", op, v);
+		snprintf(exp, elen, "%s %s", op, th->text[0] ? th->text : v);
 		return GD_CK_SKIP_NONE;
 	}
 	if (th->kind == GD_CK_LINE && run->line_gbps <= 0) {
@@ -87,8 +87,10 @@ static void one(struct gd_ck_report *r, const struct gd_ck_run *run, const struc
 		me.value = measured(th->metric, m, k);
 		if (th->metric == GD_CK_BW_PEAK && me.value == 0)
 			me.skip = GD_CK_SKIP_NO_PEAK;
-		else
+		else {
 			gd_ck_fmt_value(th->metric, me.value, it->measured, sizeof(it->measured));
+			gd_ck_item_value(it, me.value, gd_ck_metric_unit(th->metric));
+		}
 		/* the judge names the statistic: "p50 latency 1.02 us <= 10.00 us; at 2 bytes" */
 		me.stat = gd_ck_metric_stat(th->metric);
 		snprintf(ev, sizeof(ev), "at %llu bytes (spec: %s)", (unsigned long long)m->size[k],
@@ -126,6 +128,8 @@ void gd_ck_thresholds(struct gd_ck_report *r, const struct gd_ck_run *run,
 	v = t->kind == GD_KIND_BW ? m->bw_avg_gbps[m->nsizes - 1] : m->lat_avg_us[m->nsizes - 1];
 	gd_ck_fmt_value(t->kind == GD_KIND_BW ? GD_CK_BW_AVG : GD_CK_LAT_AVG, v, it->measured,
 			sizeof(it->measured));
+	gd_ck_item_value(it, v, gd_ck_metric_unit(t->kind == GD_KIND_BW ? GD_CK_BW_AVG :
+						 GD_CK_LAT_AVG));
 	gd_ck_judge_holds(it, t->kind != GD_KIND_BW || v > 0, t->kind == GD_KIND_BW && v <= 0 ?
 			  "the run completed but measured no traffic in its window: lengthen "
 			  "duration or use smaller messages" : NULL);

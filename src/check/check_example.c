@@ -2,13 +2,15 @@
 /*
  * gd_check --example: a commented spec for this machine, with counts, rates,
  * states and classes filled in from discovery, so a first spec takes one
- * command. Thresholds are set at 50% of the line rate: a starting point.
+ * command. Thresholds come from one calibration run of each test here (check_calib.c).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "check_calib.h"
 #include "check_machine.h"
 #include "check_manifest.h"
 #include "check_sections.h"
@@ -28,20 +30,25 @@ static const char *worst_class(const struct gd_ck_machine *m)
 	return worst < 0 ? NULL : gd_loc_class_str((enum gd_loc_class)worst);
 }
 
-static void topology(FILE *out, const struct gd_ck_machine *m)
+static void topology(FILE *out, const struct gd_ck_machine *m, bool suite)
 {
 	const char *w = worst_class(m);
 
 	fprintf(out, "# What the box must have: counts, and how far each GPU is from its nearest\n"
 		"# NIC (X < PIX < PXB < PHB < NODE < SYS, as nvidia-smi topo -m).\n");
-	fprintf(out, "topology:\n  gpus: %zu\n  nics: %zu\n", m->t.ngpus,
-		m->nhcas ? m->nhcas : m->t.nnics);
-	if (m->numa_nodes > 0)
+	if (suite) /* counts of the node as it is judge nothing: they come from --golden */
+		fprintf(out, "# counts: from the golden manifest (--golden FILE), not this node's\n"
+			"topology:\n");
+	else
+		fprintf(out, "topology:\n  gpus: %zu\n  nics: %zu\n", m->t.ngpus,
+			m->nhcas ? m->nhcas : m->t.nnics);
+	if (m->numa_nodes > 0 && !suite)
 		fprintf(out, "  numa_nodes: %d\n", m->numa_nodes);
 	if (w && strcmp(w, "N/A"))
 		fprintf(out, "  worst_gpu_nic_class: %s      # found here\n", w);
 	else
-		fprintf(out, "  # worst_gpu_nic_class: PIX  # no GPU/NIC pair with a PCIe path here\n");
+		fprintf(out, "  # worst_gpu_nic_class: PIX  # no GPU/NIC pair with a PCIe path here\n%s",
+			suite ? "  {}\n" : "");
 	fputc('\n', out);
 }
 
@@ -79,12 +86,9 @@ static void devices(FILE *out, const struct gd_ck_machine *m, bool suite)
 	fputc('\n', out);
 }
 
-static void tests(FILE *out, const struct gd_ck_machine *m)
+/* The name of a bonded RDMA device (bond-balance needs two hosts), NULL: none. */
+static const char *bonded(const struct gd_ck_machine *m)
 {
-	/* software devices (rxe, siw: no PCI device) get an absolute floor, not a % of a rate
-	 * they do not reach */
-	bool soft = m->nhcas && !m->hcas[0].pci_addr[0];
-	double rate = m->nhcas && m->hcas[0].nports ? m->hcas[0].ports[0].rate_gbps : 0;
 	const char *bond = NULL;
 
 	for (size_t i = 0; i < m->nhcas && !bond; i++) {
@@ -100,23 +104,66 @@ static void tests(FILE *out, const struct gd_ck_machine *m)
 			bond = m->hcas[i].name;
 		gd_bond_free(&b);
 	}
-	fprintf(out, "# Tests run one at a time through the benchmark engine, loopback through each\n"
-		"# NIC; without an RDMA device over libfabric tcp on 127.0.0.1 (the default rule;\n"
-		"# fabric: verbs|ofi, provider: tcp|shm|efa..., endpoint: rdm|msg choose). Thresholds: absolute (Gb/s, us, Mpps) or relative ('90%% line' of the\n"
-		"# port rate, '80%% pcie' of the narrowest PCIe link of the pair's path).\n"
-		"tests:\n");
-	fprintf(out, "  - name: write-bw\n    op: write\n    type: bw\n    size: 64K\n"
-		"    duration: 2s\n    pairs: each-nic-loopback\n    thresholds:\n");
-	if (rate > 0 && !soft)
-		fprintf(out, "      min_bw: 80%% line       # of each port's rate\n");
+	return bond;
+}
+
+/* One example test with its threshold from a calibration run here; left out (with why)
+ * when that run fails: the spec passes on the machine that wrote it. */
+static void calibrated(FILE *out, const struct gd_ck_machine *m, bool bw, bool ofi, bool suite)
+{
+	struct gd_ck_test t;
+	struct gd_ck_calib c;
+	int ret = -ENOTSUP;
+
+	gd_ck_example_test(&t, bw, ofi);
+	if (suite) /* a suite judges against a reference, never the node's own runs */
+		snprintf(c.why, sizeof(c.why), "a suite's test must run to the end; its figures "
+			 "are judged against a golden reference, not this node's own runs");
 	else
-		fprintf(out, "      min_bw: 0.01 Gb/s      # a software device: a floor, not a %% of its rate\n");
-	fprintf(out, "  - name: write-lat\n    op: write\n    type: lat\n    size: 2\n"
-		"    iterations: 1000\n    pairs: each-nic-loopback\n    thresholds:\n"
-		"      max_lat: 10 ms\n");
-	if (m->t.ngpus)
+		ret = gd_ck_calibrate(m, &t, &c);
+	if (ret && ret != -ENOTSUP) {
+		fprintf(out, "  # %s left out: its calibration run failed here (%s)\n", t.name, c.why);
+		return;
+	}
+	fprintf(out, "  - name: %s\n    op: write\n    type: %s\n", t.name, bw ? "bw" : "lat");
+	fprintf(out, bw ? "    size: 64K\n    duration: 2s\n" : "    size: 2\n    iterations: 1000\n");
+	fprintf(out, "    pairs: each-nic-loopback\n");
+	if (ofi)
+		fprintf(out, "    fabric: ofi        # no RDMA device here: libfabric tcp on 127.0.0.1\n"
+			"    provider: tcp\n");
+	if (ret) {
+		fprintf(out, "    # no threshold: %s\n", c.why);
+		return;
+	}
+	/* no exponent: the spec's numbers are plain decimals */
+	double v = bw ? c.worst / 2 : c.worst * 3;
+	int prec = v >= 100 ? 0 : v >= 1 ? 2 : 4;
+
+	if (bw)
+		fprintf(out, "    thresholds:\n      min_bw: %.*f Gb/s   # half the %.2f Gb/s measured "
+			"here (worst of %zu run(s))\n", prec, v, c.worst, c.runs);
+	else
+		fprintf(out, "    thresholds:\n      max_lat: %.*f us   # 3x the mean %.2f us measured "
+			"here (worst of %zu run(s))\n", prec, v, c.worst, c.runs);
+}
+
+static void tests(FILE *out, const struct gd_ck_machine *m, bool suite)
+{
+	const char *bond = bonded(m);
+	bool ofi = !m->nhcas; /* no RDMA device: libfabric, said in the spec, not by a rule */
+
+	fprintf(out, "# Tests run one at a time through the benchmark engine, loopback through each\n"
+		"# NIC (fabric: verbs|ofi, provider: tcp|shm|efa..., endpoint: rdm|msg choose).\n"
+		"# Thresholds were calibrated by one run of each test here: absolute (Gb/s, us,\n"
+		"# Mpps) or relative ('90%% line' of the port rate, '80%% pcie' of the narrowest\n"
+		"# PCIe link of the pair's path).\ntests:\n");
+	calibrated(out, m, true, ofi, suite);
+	calibrated(out, m, false, ofi, suite);
+	if (m->t.ngpus && m->nhcas)
 		fprintf(out, "  - name: matrix\n    op: write\n    type: bw\n    size: 1M\n"
 			"    duration: 2s\n    pairs: nic-gpu-matrix\n");
+	else if (m->t.ngpus)
+		fprintf(out, "  # no nic-gpu-matrix test: no RDMA device here to pair the GPUs with\n");
 	if (bond) /* a loopback's traffic never passes the slaves: only between hosts */
 		fprintf(out, "  # %s is bonded: between two hosts (pairs: pairwise under mpirun),\n"
 			"  # check that traffic uses every slave (a loopback never passes them):\n"
@@ -140,7 +187,20 @@ static bool gpu_check(const char *id)
 	return false;
 }
 
-static void doctor(FILE *out, const struct gd_machine *mach, bool suite, bool gpus)
+/* A gd_doctor check about verbs (RDMA devices, their ports, peer memory): it does not apply
+ * to a suite on a machine whose tests run over libfabric. */
+static bool verbs_check(const char *id)
+{
+	static const char *const verbs[] = { "dev.infiniband", "rdma.", "ibgda.", "peermem",
+					     "gdr.", NULL };
+
+	for (size_t i = 0; verbs[i]; i++)
+		if (!strncmp(id, verbs[i], strlen(verbs[i])))
+			return true;
+	return false;
+}
+
+static void doctor(FILE *out, const struct gd_machine *mach, bool suite, bool gpus, bool rdma)
 {
 	struct gd_ck_spec s = { 0 };
 	struct gd_ck_report r = { 0 };
@@ -151,6 +211,9 @@ static void doctor(FILE *out, const struct gd_machine *mach, bool suite, bool gp
 	s.doctor = calloc(n ? n : 1, sizeof(*s.doctor));
 	for (const struct gd_check *c = gd_checks; s.doctor && c->id; c++)
 		snprintf(s.doctor[s.ndoctor++], GD_CK_NAME, "%s", c->id);
+	if (suite && !rdma)
+		fputs("# no RDMA device here: the tests run over libfabric, so the suite requires\n"
+		      "# the checks that apply to it (ofi.providers), not the verbs ones\n", out);
 	fprintf(out, suite ? "# gd_doctor checks that apply here (GPU ones only with a GPU):\n"
 			     "doctor:\n  must_pass: [" :
 		"# gd_doctor checks that PASS here now and must keep passing (gd_doctor\n"
@@ -160,7 +223,8 @@ static void doctor(FILE *out, const struct gd_machine *mach, bool suite, bool gp
 		for (size_t i = 0, k = 0; i < r.n; i++)
 			/* a suite: every check that applies here (a failing one too), not warnings */
 			if (suite ? r.items[i].status != GD_CK_SKIP && strcmp(r.items[i].measured, "WARN") &&
-					    (gpus || !gpu_check(r.items[i].name))
+					    (gpus || !gpu_check(r.items[i].name)) &&
+					    (rdma || !verbs_check(r.items[i].name))
 				  : r.items[i].status == GD_CK_PASS)
 				fprintf(out, "%s%s", k++ ? ", " : "", r.items[i].name);
 	fprintf(out, "]\n\n");
@@ -178,19 +242,23 @@ int gd_ck_print_sections(FILE *out, const struct gd_machine *mach, const char *x
 	gd_ck_host_facts(mach, &h);
 	snprintf(host, sizeof(host), "%s", h.hostname);
 	gd_ck_machine_load(&m, mach, xml);
-	fprintf(out, "# gd_check spec for %s, written by 'gd_check %s' (gdperf %s)\n"
-		"# from what discovery found; check it, then run: gd_check THIS_FILE\n"
-		"version: 1\nname: \"%s\"\n\n", host, what, h.version, host);
+	fprintf(out, "# gd_check %s for %s, written by 'gd_check %s' (gdperf %s)\n%s"
+		"version: 1\nname: \"%s\"\n\n", which & GD_CK_EX_GOLDEN ? "golden manifest" :
+		"spec", host, what, h.version, which & GD_CK_EX_GOLDEN ?
+		"# from a known-good node: the reference other nodes of its SKU are judged by\n"
+		"# ('gd_check --suite quick --golden THIS_FILE', or 'include: THIS_FILE' in a spec).\n"
+		"# A later section (a baseline of measured figures) may be added beside manifest:.\n" :
+		"# from what discovery found; check it, then run: gd_check THIS_FILE\n", host);
 	if (which & GD_CK_EX_TOPOLOGY)
-		topology(out, &m);
+		topology(out, &m, which & GD_CK_EX_SUITE);
 	if (which & GD_CK_EX_DEVICES)
 		devices(out, &m, which & GD_CK_EX_SUITE);
 	if (which & GD_CK_EX_MANIFEST)
 		gd_ck_print_manifest(out, &m);
 	if (which & GD_CK_EX_DOCTOR)
-		doctor(out, mach, which & GD_CK_EX_SUITE, m.t.ngpus > 0);
+		doctor(out, mach, which & GD_CK_EX_SUITE, m.t.ngpus > 0, m.nhcas > 0);
 	if (which & GD_CK_EX_TESTS)
-		tests(out, &m);
+		tests(out, &m, which & GD_CK_EX_SUITE);
 	gd_ck_machine_free(&m);
 	return 0;
 }
@@ -198,4 +266,25 @@ int gd_ck_print_sections(FILE *out, const struct gd_machine *mach, const char *x
 int gd_ck_print_example(FILE *out, const struct gd_machine *mach, const char *xml)
 {
 	return gd_ck_print_sections(out, mach, xml, GD_CK_EX_ALL | GD_CK_EX_MANIFEST, "--example");
+}
+
+struct golden_ctx {
+	const struct gd_machine *mach;
+	const char *xml;
+};
+
+static int golden_fill(FILE *f, void *ctx)
+{
+	const struct golden_ctx *g = ctx;
+
+	gd_ck_print_sections(f, g->mach, g->xml, GD_CK_EX_MANIFEST | GD_CK_EX_GOLDEN,
+			     "--write-golden");
+	return ferror(f) ? -EIO : 0;
+}
+
+int gd_ck_write_golden(const char *path, const struct gd_machine *mach, const char *xml)
+{
+	struct golden_ctx g = { mach, xml };
+
+	return gd_ck_write_atomic(path, golden_fill, &g);
 }

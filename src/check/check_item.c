@@ -72,3 +72,10 @@ struct gd_ck_item *gd_ck_run_item(struct gd_ck_report *r, const struct gd_ck_run
 	gd_ck_command(run, m->nsizes ? m->size[k] : run->t->size, it->command, sizeof(it->command));
 	return it;
 }
+
+void gd_ck_item_value(struct gd_ck_item *it, double value, const char *unit)
+{
+	it->has_value = true;
+	it->value = value;
+	snprintf(it->unit, sizeof(it->unit), "%s", unit);
+}

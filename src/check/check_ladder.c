@@ -60,6 +60,41 @@ const char *gd_ck_rung_fix(int rung)
 	return rung > 0 && rung < GD_CK_NRUNG ? fix[rung] : "";
 }
 
+/* The fix of a failed check: the part's own when its name says what failed (a part missing
+ * is not told about slots and BIOS settings), else its rung's. */
+const char *gd_ck_fail_fix(const struct gd_ck_item *f)
+{
+	static const struct {
+		const char *prefix, *suffix, *fix;
+	} own[] = {
+		{ "manifest GPU", "pcie", "a PCIe link trained narrower or slower than the golden "
+		  "one: reseat the card or its riser, check the slot ('lspci -vv' LnkSta)" },
+		{ "manifest GPU", "numa", NULL },
+		{ "manifest GPU", "", "a GPU of the golden manifest is gone: check that it is seated "
+		  "and powered ('lspci -d 10de:', 'nvidia-smi -L', dmesg for 'fallen off the bus')" },
+		{ "gpus", "", "the GPU count differs from the spec: 'gd_topo' lists the GPUs found; "
+		  "a missing one: seating, power, dmesg" },
+		{ "manifest ", "pcie", "a PCIe link trained narrower or slower than the golden one: "
+		  "reseat the card or its riser, check the slot ('lspci -vv' LnkSta)" },
+		{ "manifest ", "firmware", "flash the firmware the SKU's manifest allows "
+		  "(mlxfwmanager, or the vendor's tool), or widen the pattern if this one is good" },
+		{ "manifest NICs", "", "a NIC of the golden manifest is gone: 'gd_devinfo' lists the "
+		  "RDMA devices; check 'lspci', the driver (mlx5_core) and dmesg" },
+		{ "manifest ", "port 1", "a NIC of the golden manifest is gone: 'gd_devinfo' lists "
+		  "the RDMA devices; check 'lspci', the driver and dmesg" },
+	};
+	size_t n = strlen(f->name);
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		size_t p = strlen(own[i].prefix), q = strlen(own[i].suffix);
+
+		if (!strncmp(f->name, own[i].prefix, p) && n >= p + q &&
+		    !strcmp(f->name + n - q, own[i].suffix))
+			return own[i].fix ? own[i].fix : gd_ck_rung_fix(f->rung);
+	}
+	return gd_ck_rung_fix(f->rung);
+}
+
 /* gd_doctor's checks on the ladder; a check not listed is on the stack rung. */
 int gd_ck_doctor_rung(const char *id)
 {

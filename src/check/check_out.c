@@ -5,6 +5,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -77,4 +80,24 @@ int gd_ck_output_check(const char *path, const char *const *inputs, char *why, s
 	if (!had)
 		unlink(path); /* written at the end of the run */
 	return ret;
+}
+
+int gd_ck_output_check_tmp(const char *path, const char *const *inputs, size_t tmp_extra,
+			   char *why, size_t len)
+{
+	char *b = strdup(path);
+	size_t n;
+
+	if (!b)
+		return -ENOMEM;
+	n = strlen(basename(b));
+	free(b);
+	if (tmp_extra && n + tmp_extra > NAME_MAX) {
+		snprintf(why, len, "its name is %zu bytes: the temporary file written beside it "
+			 "first (the name and %zu bytes more) would exceed the %d-byte limit of a "
+			 "file name; give a name of %zu bytes at most", n, tmp_extra, NAME_MAX,
+			 (size_t)NAME_MAX - tmp_extra);
+		return -ENAMETOOLONG;
+	}
+	return gd_ck_output_check(path, inputs, why, len);
 }

@@ -68,6 +68,26 @@ static void run_labels(FILE *f, const struct gd_ck_report *r, const struct gd_ck
 
 /* The first item of each series: items that repeat a check's name, or a run's
  * place, would make the collector reject the whole file as duplicate series. */
+/* Two items of one series: the same node, section and check name. */
+static bool namesake(const struct gd_ck_item *a, const struct gd_ck_item *b)
+{
+	return a->section == b->section && !strcmp(a->node, b->node) && !strcmp(a->name, b->name);
+}
+
+/* The series' status: the worst of the namesakes (FAIL, ERROR, SKIP, PASS), so that a failing
+ * check is never hidden behind a passing one of the same name. */
+static int worst_status(const struct gd_ck_report *r, size_t i)
+{
+	static const int rank[GD_CK_NSTATUS] = { [GD_CK_PASS] = 0, [GD_CK_SKIP] = 1,
+						 [GD_CK_ERROR] = 2, [GD_CK_FAIL] = 3 };
+	enum gd_ck_status w = r->items[i].status;
+
+	for (size_t j = i + 1; j < r->n; j++)
+		if (namesake(&r->items[i], &r->items[j]) && rank[r->items[j].status] > rank[w])
+			w = r->items[j].status;
+	return (int)w;
+}
+
 static bool first_of(const struct gd_ck_report *r, size_t i, bool by_run)
 {
 	const struct gd_ck_item *a = &r->items[i];
@@ -80,7 +100,7 @@ static bool first_of(const struct gd_ck_report *r, size_t i, bool by_run)
 				     !strcmp(a->where.dev, b->where.dev) &&
 				     a->where.port == b->where.port &&
 				     !strcmp(a->where.gpu, b->where.gpu)
-			   : a->section == b->section && !strcmp(a->name, b->name))
+			   : namesake(a, b))
 			return false;
 	}
 	return true;
@@ -100,7 +120,7 @@ static void status_series(FILE *f, const struct gd_ck_report *r)
 		label(f, "section", gd_ck_section_name(it->section), false);
 		label(f, "check", it->name, false);
 		label(f, "rung", gd_ck_rung_name(it->rung), false);
-		fprintf(f, "} %d\n", (int)it->status); /* enum gd_ck_status: PASS 0 .. ERROR 3 */
+		fprintf(f, "} %d\n", worst_status(r, i)); /* enum gd_ck_status: PASS 0 .. ERROR 3 */
 	}
 }
 

@@ -69,6 +69,14 @@ static size_t count_blocked(const struct gd_ck_report *r)
 	return n;
 }
 
+/* The item's run happened: a reproduce line means something (not for a run a failed rung
+ * stopped or a signal kept from starting). */
+static bool ran(const struct gd_ck_item *it)
+{
+	return !it->blocked_by && (it->nattempts || it->measured[0] ||
+				   (it->status != GD_CK_SKIP && it->status != GD_CK_ERROR));
+}
+
 /* The summary's ladder and retry lines: the lowest failed rung, its first FAIL, the fix. */
 static void print_ladder(const struct gd_ck_report *r, FILE *out)
 {
@@ -83,7 +91,7 @@ static void print_ladder(const struct gd_ck_report *r, FILE *out)
 		return;
 	fprintf(out, "ladder: rung %d (%s) failed first: %s\nfix: %s\n", r->failed_rung,
 		gd_ck_rung_name(r->failed_rung), gd_ck_tty(f->name, a, sizeof(a)),
-		gd_ck_rung_fix(r->failed_rung));
+		gd_ck_fail_fix(f));
 	if (blocked)
 		fprintf(out, "%zu check(s) above rung %d not run (--keep-going runs them)\n", blocked,
 			r->failed_rung);
@@ -103,6 +111,10 @@ void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 		char a[sizeof(it->name)], b[sizeof(it->measured)], c[sizeof(it->expected)];
 		char d[sizeof(it->message)];
 
+		if (!i || it->rung != r->items[i - 1].rung) /* the ladder's order, shown */
+			fprintf(out, it->rung > 0 ? "-- rung %d (%s) --\n" : "-- %.0d%s --\n",
+				it->rung, it->rung > 0 ? gd_ck_rung_name(it->rung) :
+				"outside the ladder");
 		fprintf(out, "%-9s %-44s %-6s %-16s %s\n", gd_ck_section_name(it->section),
 			gd_ck_tty(it->name, a, sizeof(a)), gd_ck_status_str(it->status),
 			it->measured[0] ? gd_ck_tty(it->measured, b, sizeof(b)) : "-",
@@ -128,8 +140,8 @@ void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 		bool seen = false;
 
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = c[0] && !strcmp(c, r->items[j].command);
-		if (c[0] && !seen) {
+			seen = c[0] && ran(&r->items[j]) && !strcmp(c, r->items[j].command);
+		if (c[0] && !seen && ran(&r->items[i])) {
 			char a[sizeof(r->items[i].name)], b[sizeof(r->items[i].command)];
 
 			fprintf(out, "reproduce %s: %s\n", gd_ck_tty(r->items[i].name, a, sizeof(a)),
@@ -182,6 +194,18 @@ static void json_item_extra(const struct gd_ck_item *it, json_object *rec)
 	json_object_object_add(rec, "attempts", a);
 }
 
+/* "value" (a number) and "unit" beside the measured text; null when it is not a number. */
+static void json_value(json_object *rec, const struct gd_ck_item *it)
+{
+	bool v = it->has_value && it->measured[0]; /* the judge empties a run not run */
+
+	if (v)
+		gd_json_add_double(rec, "value", it->value);
+	else
+		json_object_object_add(rec, "value", NULL);
+	gd_json_add_str_or_null(rec, "unit", v ? it->unit : "");
+}
+
 /* The summary's ladder: the lowest failed rung, its first FAIL and the fix; null: none. */
 static json_object *json_ladder(const struct gd_ck_report *r)
 {
@@ -194,7 +218,7 @@ static json_object *json_ladder(const struct gd_ck_report *r)
 	gd_json_add_int(o, "failed_rung", r->failed_rung);
 	gd_json_add_str(o, "failed_rung_name", gd_ck_rung_name(r->failed_rung));
 	gd_json_add_str(o, "first_failure", f->name);
-	gd_json_add_str(o, "fix", gd_ck_rung_fix(r->failed_rung));
+	gd_json_add_str(o, "fix", gd_ck_fail_fix(f));
 	gd_json_add_int(o, "not_run", (int64_t)count_blocked(r));
 	gd_json_add_bool(o, "keep_going", r->keep_going);
 	return o;
@@ -221,6 +245,7 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 		gd_json_add_str(rec, "check", it->name);
 		gd_json_add_str(rec, "status", gd_ck_status_str(it->status));
 		gd_json_add_str_or_null(rec, "measured", it->measured);
+		json_value(rec, it);
 		gd_json_add_str_or_null(rec, "expected", it->expected);
 		gd_json_add_str_or_null(rec, "message", it->message);
 		gd_json_add_str_or_null(rec, "command", it->command);
@@ -366,10 +391,10 @@ static void junit_case(struct junit *j, const struct gd_ck_item *it)
 		j_put(j, false, "message", "%s", it->message);
 		j_end(j);
 	}
-	if (it->command[0] || it->measured[0] || it->nattempts > 1) {
+	if ((it->command[0] && ran(it)) || it->measured[0] || it->nattempts > 1) {
 		j_start(j, "system-out");
 		j_put(j, true, NULL, "measured: %s%s%s", dash(it->measured),
-		      it->command[0] ? "\nreproduce: " : "", it->command);
+		      it->command[0] && ran(it) ? "\nreproduce: " : "", ran(it) ? it->command : "");
 		for (size_t k = 0; it->nattempts > 1 && k < it->nattempts; k++)
 			j_put(j, true, NULL, "\nattempt %zu: %s %s (%.1f s)", k + 1,
 			      gd_ck_status_str(it->attempts[k].status),

@@ -98,6 +98,47 @@ static void judge_run(struct runner *x, const struct gd_ck_run *run, const struc
 		gd_ck_matrix_add(x->mx, run, m);
 }
 
+/* Not on a terminal (a CI log): one line on stderr per finished run, its worst verdict. A
+ * run a failed rung stopped did not run: no line. */
+static void progress_line(const struct runner *x, const struct gd_ck_run *run, size_t first,
+			  double seconds)
+{
+	static const int rank[GD_CK_NSTATUS] = { [GD_CK_PASS] = 0, [GD_CK_SKIP] = 1,
+						 [GD_CK_ERROR] = 2, [GD_CK_FAIL] = 3 };
+	int worst = -1;
+	char a[64], b[sizeof(run->label)];
+
+	if (!x->o->progress_lines || gd_ck_ladder_blocked(x->r))
+		return;
+	for (size_t i = first; i < x->r->n; i++)
+		if (worst < 0 || rank[x->r->items[i].status] > rank[worst])
+			worst = (int)x->r->items[i].status;
+	fprintf(stderr, "gd_check: run %zu/%zu %s %s: %s (%.1f s)\n", x->done, x->total,
+		gd_ck_tty(run->t->name, a, sizeof(a)), gd_ck_tty(run->label, b, sizeof(b)),
+		worst < 0 ? "no check" : gd_ck_status_str((enum gd_ck_status)worst), seconds);
+}
+
+/* A rung's tests about to start (not one a failed rung stopped): how many, how long. */
+static void announce(const struct runner *x, const struct gd_ck_runs *rs, int k)
+{
+	size_t n = 0;
+	double est = 0;
+
+	if (gd_ck_ladder_blocked(x->r))
+		return;
+	for (size_t i = 0; i < rs->n; i++)
+		if (gd_ck_test_rung(rs->v[i].t) == k && !strcmp(rs->v[i].t->initiator, "cpu")) {
+			n++;
+			est += gd_ck_estimate(rs->v[i].t);
+		}
+	if (n && x->o->out)
+		fprintf(x->o->out, "rung %d (%s): %zu test run(s), about %.0f s\n", k,
+			gd_ck_rung_name(k), n, est);
+	else if (n)
+		gd_info("rung %d (%s): %zu test run(s), about %.0f s", k, gd_ck_rung_name(k), n,
+			est);
+}
+
 static void one_run(struct runner *x, struct gd_ck_run *run)
 {
 	const struct gd_ck_test *t = run->t;
@@ -106,6 +147,7 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	struct gd_ck_measure m = { 0 };
 	bool bonded = false;
 	uint64_t t0 = gd_clock_mono_ns(), ta = t0;
+	size_t first;
 
 	while (gd_ck_tries_again(x->s, t, x->r, &tr)) {
 		bonded = t->kind == GD_KIND_BW && !gd_ck_bond_sample(x->o->m, run->dev, run->port,
@@ -116,7 +158,9 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	}
 	x->est_left -= gd_ck_estimate(t);
 	x->done++;
+	first = x->r->n;
 	judge_run(x, run, &m, &tr, (double)(gd_clock_mono_ns() - t0) / 1e9);
+	progress_line(x, run, first, (double)(gd_clock_mono_ns() - t0) / 1e9);
 	if (bonded && !gd_ck_bond_sample(x->o->m, run->dev, run->port, &b1))
 		bond_items(x->r, run, &m, &b0, &b1);
 	else if (t->bond_balance) {
@@ -340,6 +384,7 @@ static int ladder(struct runner *x, const struct gd_ck_machine *m, struct gd_ck_
 		}
 		if (k == GD_CK_RUNG_TOPOLOGY && s->topo.given)
 			gd_ck_topology(s, m, x->r);
+		announce(x, rs, k);
 		for (size_t i = 0; i < s->ntests && !ret; i++)
 			if (gd_ck_test_rung(&s->tests[i]) == k)
 				ret = run_test(x, m, &s->tests[i], rs);
@@ -384,10 +429,6 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 	for (size_t i = 0; i < rs.n; i++)
 		x.est_left += gd_ck_estimate(rs.v[i].t);
 	x.total = rs.n;
-	if (rs.n && o->out)
-		fprintf(o->out, "%zu test run(s), about %.0f s\n", rs.n, x.est_left);
-	if (rs.n && !o->out)
-		gd_info("%zu test run(s), about %.0f s", rs.n, x.est_left);
 	x.mx = gd_ck_matrix_new(m);
 	gd_progress_init(&x.pr, o->progress);
 	ret = ladder(&x, m, &rs);

@@ -22,8 +22,10 @@ static void count_item(struct gd_ck_report *r, const char *what, int expect, siz
 	if (expect < 0 || !(it = gd_ck_add(r, GD_CK_SEC_TOPOLOGY, "%s", what)))
 		return;
 	snprintf(it->expected, sizeof(it->expected), "== %d", expect);
-	if (ok)
+	if (ok) {
 		snprintf(it->measured, sizeof(it->measured), "%zu", got);
+		gd_ck_item_value(it, (double)got, "");
+	}
 	gd_ck_judge(it, &(struct gd_ck_meas){ .cmp = GD_CK_EQ, .value = (double)got,
 					      .expect = expect, .skip = ok ? GD_CK_SKIP_NONE :
 					      GD_CK_SKIP_NO_TOPOLOGY });
@@ -182,6 +184,7 @@ static void one_device(struct gd_ck_report *r, const struct gd_machine *mach, co
 						     h->name, d->port))) {
 		snprintf(it->expected, sizeof(it->expected), ">= %g Gb/s", d->min_rate_gbps);
 		snprintf(it->measured, sizeof(it->measured), "%g Gb/s", p->rate_gbps);
+		gd_ck_item_value(it, p->rate_gbps, "Gb/s");
 		gd_ck_judge(it, &(struct gd_ck_meas){ .cmp = GD_CK_GE, .value = p->rate_gbps,
 						      .expect = d->min_rate_gbps,
 						      .evidence = p->rate_str });

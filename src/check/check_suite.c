@@ -114,6 +114,14 @@ void gd_ck_suite_preflight(const struct gd_ck_spec *s, const struct gd_machine *
 	struct gd_ck_machine m;
 	char why[256];
 
+	if (s->suite[0] && !s->manifest.given) {
+		struct gd_ck_item *it = gd_ck_add(r, GD_CK_SEC_TOPOLOGY, "golden manifest");
+
+		if (it) {
+			snprintf(it->expected, sizeof(it->expected), "--golden FILE");
+			gd_ck_judge_skip(it, GD_CK_SKIP_NO_GOLDEN, NULL);
+		}
+	}
 	if (strcmp(s->suite, "connectx-selftest"))
 		return;
 	gd_ck_machine_load(&m, mach, xml);
@@ -353,6 +361,31 @@ static int load(const char *path, const struct gd_machine *mach, const char *xml
 		return ret == -ELOOP || ret == -ENOENT ? -EINVAL : ret;
 	}
 	return merge(spec, &base);
+}
+
+int gd_ck_suite_load_golden(const char *name, const char *golden, const struct gd_machine *mach,
+			    const char *xml, struct gd_ck_spec *spec, char *err, size_t errlen)
+{
+	struct gd_ck_spec base;
+	int ret;
+
+	if ((ret = gd_ck_suite_load(name, mach, xml, &base, err, errlen)))
+		return ret;
+	if ((ret = gd_ck_spec_load_all(golden, mach, xml, spec, err, errlen))) {
+		gd_ck_spec_free(&base);
+		return ret;
+	}
+	if (!spec->manifest.given || spec->suite[0]) {
+		snprintf(err, errlen, "--golden %s: %s; 'gd_check --write-golden FILE' on a "
+			 "known-good node writes a golden file", golden, spec->suite[0] ?
+			 "a golden file is a manifest, not a suite: it must not include one" :
+			 "it has no 'manifest:' section (the counts, bus ids and firmware a node "
+			 "is judged against)");
+		gd_ck_spec_free(&base);
+		gd_ck_spec_free(spec);
+		return -EINVAL;
+	}
+	return merge(spec, &base); /* the golden file over the suite: include:'s one rule */
 }
 
 int gd_ck_spec_load_all(const char *path, const struct gd_machine *mach, const char *xml,

@@ -23,6 +23,10 @@ static const char *const skip_text[GD_CK_NSKIP] = {
 	[GD_CK_SKIP_FLEET_ONE] = "one measured pair: no fleet median to compare it with (3 or "
 				 "more ranks, or pairs: all-pairs)",
 	[GD_CK_SKIP_RUNG] = "not run",
+	[GD_CK_SKIP_NO_GOLDEN] = "no golden reference: the suite checks this node only against "
+				 "itself, so a lost GPU or NIC, a bus id or firmware off the SKU "
+				 "is not seen; 'gd_check --write-golden FILE' on a known-good node, "
+				 "then '--golden FILE'",
 };
 
 const char *gd_ck_skip_reason(enum gd_ck_skip s)

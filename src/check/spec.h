@@ -160,11 +160,20 @@ struct gd_ck_mf_nic {
 	char firmware[128];		/* POSIX ERE matched whole, "" unchecked */
 	double rate_gbps;		/* exactly, 0 unchecked */
 	char numa[8];			/* "0", "" unchecked */
+	char state[24];			/* the port's state ("ACTIVE"), "" unchecked */
+	char busid[24];			/* the NIC's PCI address, "" unchecked */
+	struct gd_ck_mf_pcie {
+		int width;		/* lanes at least, 0 unchecked */
+		double gts;		/* GT/s at least, 0 unchecked */
+	} pcie;
+	int bond_slaves_up;		/* slaves up on the NIC's bond, when bond_given */
+	bool bond_given;
 };
 struct gd_ck_mf_gpu {
 	int line, column;
 	char busid[24];			/* "0000:18:00.0" */
 	char numa[8];
+	struct gd_ck_mf_pcie pcie;
 };
 struct gd_ck_manifest {
 	bool given;
@@ -236,6 +245,9 @@ int gd_ck_parse_percent(const char *s, double *pct);
 /* A test's fabric key (fabric, provider, domain, endpoint) into f: 0, -EINVAL, 1 not one. */
 int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts *f, char *why,
 			   size_t len);
+
+/* A manifest's PCIe link "x16 32 GT/s" (width, speed; either may be left out): 0, -EINVAL. */
+int gd_ck_parse_pcie(const char *s, struct gd_ck_mf_pcie *p, char *why, size_t len);
 
 /* A manifest's firmware pattern compiled to match a whole version: 0, or -EINVAL with why.
  * Its cost is bounded first (gd_ck_fw_pattern_cost): a spec's pattern is code. */

@@ -98,7 +98,13 @@ static const struct gd_ck_key keys[] = {
 	KEY("manifest nic", "firmware", GD_CK_KEY_TEXT),
 	KEY("manifest nic", "rate", GD_CK_KEY_BW),
 	OWN("manifest nic", "numa", GD_CK_KEY_INT, 0, GD_CK_MAX_NUMA, "gd_check's NUMA nodes"),
+	KEY("manifest nic", "state", GD_CK_KEY_TEXT),
+	KEY("manifest nic", "busid", GD_CK_KEY_TEXT),
+	KEY("manifest nic", "pcie", GD_CK_KEY_TEXT),
+	OWN("manifest nic", "bond_slaves_up", GD_CK_KEY_INT, 0, GD_CK_MAX_BOND_SLAVES,
+	    "gd_check's bond slaves"),
 	KEY("manifest gpu", "busid", GD_CK_KEY_TEXT),
+	KEY("manifest gpu", "pcie", GD_CK_KEY_TEXT),
 	OWN("manifest gpu", "numa", GD_CK_KEY_INT, 0, GD_CK_MAX_NUMA, "gd_check's NUMA nodes"),
 };
 

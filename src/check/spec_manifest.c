@@ -11,9 +11,17 @@
  *         firmware: '28\.39\..*'    # a POSIX extended regular expression, matched whole
  *         rate: 400 Gb/s            # the port's link rate, exactly
  *         numa: 0                   # the NUMA node the NIC is on
+ *         state: ACTIVE             # the port's state
+ *         busid: "0000:29:00.0"     # the NIC's PCI address
+ *         pcie: x16 32 GT/s         # the PCIe link, at least this wide and fast
+ *         bond_slaves_up: 2         # slaves up on the NIC's bond
  *     gpu:
- *       - busid: "0000:18:00.0"
+ *       - busid: "0000:18:00.0"     # present at this address
  *         numa: 0
+ *         pcie: x16 32 GT/s
+ *
+ * gd_check --write-golden FILE writes this section (and only it, with version and name) from a
+ * known-good node: the golden reference `--golden FILE` or `include: FILE` judges a node by.
  *
  * A firmware pattern that does not compile, or whose cost is over the bound of
  * gd_ck_fw_pattern_cost, is FILE:LINE:COLUMN with regerror's or the bound's words (exit 2).
@@ -164,6 +172,64 @@ static int numa_to(struct gd_ck_ld *l, yaml_node_t *v, const char *section, char
 	return ret;
 }
 
+int gd_ck_parse_pcie(const char *s, struct gd_ck_mf_pcie *p, char *why, size_t len)
+{
+	char unit[8] = "";
+	int n = 0, got;
+
+	memset(p, 0, sizeof(*p));
+	while (*s == ' ')
+		s++;
+	if (*s == 'x' && (sscanf(s, "x%d%n", &p->width, &n) != 1 || p->width < 1 ||
+			  p->width > 32))
+		goto bad;
+	s += n;
+	got = sscanf(s, " %lf %7s %n", &p->gts, unit, &n);
+	if (got == EOF && p->width)
+		return 0;
+	if (got != 2 || strcmp(unit, "GT/s") || s[n] || !(p->gts > 0 && p->gts <= 128))
+		goto bad;
+	return 0;
+bad:
+	snprintf(why, len, "expected the PCIe link as lanes and speed, e.g. 'x16 32 GT/s' "
+		 "(x1..x32, up to 128 GT/s; either may be left out)");
+	return -EINVAL;
+}
+
+static int pcie_to(struct gd_ck_ld *l, yaml_node_t *v, struct gd_ck_mf_pcie *p)
+{
+	char why[160];
+	const char *s;
+	int ret;
+
+	if ((ret = gd_ck_ld_scalar(l, v, "pcie", &s)))
+		return ret;
+	if (gd_ck_parse_pcie(s, p, why, sizeof(why)))
+		return gd_ck_ld_fail(l, v, "pcie: %s", why);
+	return 0;
+}
+
+/* The NIC keys that are not its firmware and rate: 1 when key is none of them. */
+static int nic_more(struct gd_ck_ld *l, const char *key, yaml_node_t *v, struct gd_ck_mf_nic *d)
+{
+	long n;
+	int ret;
+
+	if (!strcmp(key, "state"))
+		return gd_ck_ld_str(l, v, "state", d->state, sizeof(d->state));
+	if (!strcmp(key, "busid"))
+		return gd_ck_ld_str(l, v, "busid", d->busid, sizeof(d->busid));
+	if (!strcmp(key, "pcie"))
+		return pcie_to(l, v, &d->pcie);
+	if (!strcmp(key, "bond_slaves_up")) {
+		ret = gd_ck_ld_key_int(l, v, "manifest nic", "bond_slaves_up", &n);
+		d->bond_slaves_up = (int)n;
+		d->bond_given = true;
+		return ret;
+	}
+	return 1;
+}
+
 static int nic_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, void *ctx)
 {
 	struct gd_ck_mf_nic *d = ctx;
@@ -181,6 +247,8 @@ static int nic_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, void *ct
 		d->port = (int)n;
 		return ret;
 	}
+	if ((ret = nic_more(l, key, v, d)) <= 0)
+		return ret;
 	if ((ret = gd_ck_ld_scalar(l, v, key, &s)))
 		return ret;
 	if (!strcmp(key, "rate")) {
@@ -209,6 +277,8 @@ static int gpu_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, void *ct
 
 	if (!strcmp(key, "busid"))
 		return gd_ck_ld_str(l, v, "busid", g->busid, sizeof(g->busid));
+	if (!strcmp(key, "pcie"))
+		return pcie_to(l, v, &g->pcie);
 	return numa_to(l, v, "manifest gpu", g->numa, sizeof(g->numa));
 }
 

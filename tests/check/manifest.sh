@@ -59,7 +59,7 @@ def st(name, status, measured=None):
     if measured is not None:
         assert r["measured"] == measured, (name, r)
     return r
-st("gpus", "FAIL", "8")
+st("manifest GPUs", "FAIL", "8")
 fw = st("manifest %s firmware" % nic, "FAIL")
 assert fw["expected"] == "~ 99\\..*" and "does not match the SKU's pattern" in fw["message"], fw
 st("manifest %s port 1 rate" % nic, "FAIL")
@@ -74,12 +74,12 @@ printf 'version: 1\ninclude: bad.yaml\n' >"$tmp/inc.yaml"
 # shellcheck disable=SC2086
 "$GD_CHECK" $fx "$tmp/inc.yaml" >"$tmp/inc" 2>&1
 rc=$?
-[ $rc -eq 1 ] && grep -q "^topology  gpus .* FAIL .* == 9" "$tmp/inc" &&
+[ $rc -eq 1 ] && grep -q "^topology  manifest GPUs .* FAIL .* == 9" "$tmp/inc" &&
 	ok "include: the included manifest is judged" || { fail "include: exit $rc"; cat "$tmp/inc"; }
 printf 'version: 1\ninclude: bad.yaml\nmanifest: {gpus: 8}\n' >"$tmp/inc.yaml"
 # shellcheck disable=SC2086
 "$GD_CHECK" $fx "$tmp/inc.yaml" >"$tmp/inc" 2>&1
 rc=$?
-[ $rc -eq 0 ] && grep -q "^topology  gpus .* PASS .* == 8" "$tmp/inc" &&
+[ $rc -eq 0 ] && grep -q "^topology  manifest GPUs .* PASS .* == 8" "$tmp/inc" &&
 	ok "include: the including spec's manifest replaces it" || { fail "include over: exit $rc"; cat "$tmp/inc"; }
 finish

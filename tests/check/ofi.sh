@@ -46,6 +46,23 @@ for prov in tcp shm; do
 		{ [ $rc = 1 ] && doubted "$tmp/pass-$prov.json" && doubt "$prov: thresholds met, exit 0"; } ||
 		{ fail "$prov: exit $rc with thresholds that are met"; cat "$tmp/pass-$prov.json" "$tmp/err"; }
 	grep -q '"status":"SKIP"' "$tmp/pass-$prov.json" && fail "$prov: a test was skipped"
+	# JSON: the measured number beside its text
+	"$PY" - "$tmp/pass-$prov.json" "$prov" <<'PYEOF' && ok "$prov: JSON value (number) and unit beside measured" || fail "$prov: JSON value/unit"
+import json, sys
+recs = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "check"]
+bw = [r for r in recs if r["check"].endswith("min_bw")]
+lat = [r for r in recs if r["check"].endswith("max_lat")]
+assert bw and lat, recs
+assert lat[0]["expected"] == "<= 1000 ms", lat[0]  # the spec's unit, as written
+for r, unit in ((bw[0], "Gb/s"), (lat[0], "us")):
+    assert isinstance(r["value"], float) and r["unit"] == unit, r
+    assert r["measured"].startswith("%.3g" % r["value"]) or abs(float(r["measured"].split()[0]) - r["value"]) <= 0.01 * r["value"] + 0.01, r
+PYEOF
+	# stderr is not a terminal: one progress line per finished run, with its verdict
+	grep -q "^gd_check: run 1/2 bw-$prov ofi:$prov loopback: PASS ([0-9.]* s)$" "$tmp/err" &&
+		grep -q "^gd_check: run 2/2 lat-$prov ofi:$prov loopback: PASS (" "$tmp/err" &&
+		ok "$prov: a progress line on stderr per finished run (not a terminal)" ||
+		{ fail "$prov: progress lines"; cat "$tmp/err"; }
 	n=$(grep '"type":"check"' "$tmp/pass-$prov.json" | grep -c "\"fabric\":\"ofi\",\"provider\":\"$prov\"")
 	[ "$n" -ge 2 ] && ok "$prov: JSON says fabric ofi, provider $prov ($n items)" ||
 		{ fail "$prov: fabric/provider in JSON"; grep '"type":"check"' "$tmp/pass-$prov.json"; }
@@ -53,8 +70,24 @@ for prov in tcp shm; do
 		ok "$prov: JUnit testcase property provider" || fail "$prov: JUnit provider property"
 
 	spec "$tmp/fail-$prov.yaml" "$prov" "100000 Gb/s"
-	"$GD_CHECK" -p "$port" "$tmp/fail-$prov.yaml" >"$tmp/fail-$prov.txt" 2>&1
+	"$GD_CHECK" -p "$port" "$tmp/fail-$prov.yaml" --bundle "$tmp/$prov.tar.gz" >"$tmp/fail-$prov.txt" 2>&1
 	rc=$?
+	# the bundle of a run over libfabric holds the libfabric report; its MANIFEST names
+	# every file and says why a file is empty (no GPU and no NIC here: gd_topo shows nothing)
+	mkdir "$tmp/b-$prov" && tar -xzf "$tmp/$prov.tar.gz" -C "$tmp/b-$prov"
+	b=$tmp/b-$prov/gd_check-bundle
+	"$PY" -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1]) if l.strip()]' "$b/devinfo-ofi.json" &&
+		grep -q "\"$prov\"" "$b/devinfo-ofi.json" && grep -q "^devinfo-ofi.json gd_devinfo --fabric ofi --json (exit 0)" "$b/MANIFEST" &&
+		ok "$prov: the bundle holds the libfabric report (gd_devinfo --fabric ofi --json)" ||
+		{ fail "$prov: no libfabric report in the bundle"; cat "$b/MANIFEST"; }
+	missing=$(cd "$b" && for f in *; do case $f in report.*|MANIFEST) continue;; esac
+		grep -q "^$f " MANIFEST || echo "$f"; done)
+	[ -z "$missing" ] && ok "$prov: the MANIFEST names every file of the bundle" ||
+		{ fail "$prov: MANIFEST misses: $missing"; cat "$b/MANIFEST"; }
+	if [ ! -s "$b/topo.json" ]; then
+		grep -q "^topo.json .*EMPTY: the tool printed no record" "$b/MANIFEST" &&
+			ok "$prov: topo.json is empty and the MANIFEST says why" || fail "$prov: empty topo.json unexplained"
+	fi
 	port=$((port + 50))
 	[ $rc = 1 ] && grep -q "bw-$prov ofi:$prov loopback: min_bw *FAIL" "$tmp/fail-$prov.txt" &&
 		ok "$prov: a threshold not met FAILs, exit 1" ||

@@ -58,7 +58,7 @@ fi
 "$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --prom "$tmp/absent/x.prom" \
 	"$SPECS/h20-topology.yaml" >/dev/null 2>"$tmp/err"
 rc=$?
-[ $rc -eq 2 ] && grep -q "absent/x.prom: cannot write in its directory.*create the directory" "$tmp/err" &&
+[ $rc -eq 2 ] && grep -q "cannot write .*absent/x.prom: .*its directory does not exist" "$tmp/err" &&
 	ok "--prom into a missing directory: exit 2, named" || { fail "missing dir: exit $rc"; cat "$tmp/err"; }
 "$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --prom "$tmp/tf/x.txt" \
 	"$SPECS/h20-topology.yaml" >/dev/null 2>"$tmp/err"
@@ -74,4 +74,11 @@ if [ "$(id -u)" != 0 ]; then
 else
 	echo "note: root: the read-only directory case is not checked"
 fi
+# one series per check: a FAIL is never hidden behind a PASS of the same name (a '*' entry and
+# a named one both check mlx5_bond_0's state)
+printf 'version: 1\ndevices:\n  - name: "*"\n    state: ACTIVE\n  - name: mlx5_bond_0\n    state: DOWN\n' >"$tmp/ns.yaml"
+"$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --prom "$tmp/ns.prom" "$tmp/ns.yaml" >/dev/null 2>&1
+[ "$(grep -c 'check="mlx5_bond_0 port 1 state"' "$tmp/ns.prom")" = 1 ] &&
+	grep -q 'check="mlx5_bond_0 port 1 state",rung="devices"} 1$' "$tmp/ns.prom" &&
+	ok "namesakes: one series, the worst status (FAIL)" || { fail "namesakes"; grep "bond_0 port 1 state" "$tmp/ns.prom"; }
 finish
