@@ -662,9 +662,9 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 	b->res = res;
 
 	b->out = out;
-	if (gd_bench_check(&b->p)) {
+	if ((code = gd_bench_check(&b->p))) {
 		free(b);
-		return res->exit_code = GD_EXIT_USAGE;
+		return res->exit_code = gd_bench_check_exit(code);
 	}
 	b->fab = &gd_fabric_verbs;
 #ifdef HAVE_LIBFABRIC
@@ -717,7 +717,7 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 	gd_log_init(argv[0]);
 	ret = gd_bench_parse(argc, argv, op, kind, &p);
 	if (ret) /* --help and --version: a write to a full disk fails like any other */
-		return ret > 0 ? gd_tool_flush_stdout() : GD_EXIT_USAGE;
+		return ret > 0 ? gd_tool_flush_stdout() : gd_bench_check_exit(ret);
 	if (p.mpi && (ret = gd_bench_launch_start(&p, &prints)))
 		return ret;
 	res = malloc(sizeof(*res));

@@ -15,6 +15,7 @@
 #include "init_opts.h"
 #include "log.h"
 #include "loop.h"
+#include "rdma_types.h"
 
 enum {
 	/* every benchmark */
@@ -736,11 +737,22 @@ static int check_memory(struct gd_bench_params *p, const struct gd_initiator_ops
 	return 0;
 }
 
+/* No RDMA device and no --fabric: the rule's libfabric tcp would report a TCP figure as
+ * the NIC's (a node whose driver failed to load), so it runs only on the user's word. */
+static int refuse_no_device(void)
+{
+	gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent); the benchmark "
+		 "does not fall back to libfabric tcp on its own");
+	gd_info("%s, %s", GD_RDMA_NODEV_FIX, GD_FABRIC_NODEV_OFI_FIX);
+	return -ENODEV;
+}
+
 /* The fabric (fabric_opts.h): the rule's default, and what ofi does not take
  * (ini: the initiator's table entry, NULL when none was handed over). */
 static int check_fabric(struct gd_bench_params *p, const struct gd_initiator_ops *ini)
 {
 	const char *why, *option;
+	bool rule;
 	int ret;
 
 	/* options that only verbs has choose it, before the machine's rule */
@@ -750,8 +762,10 @@ static int check_fabric(struct gd_bench_params *p, const struct gd_initiator_ops
 		snprintf(p->fab.why, sizeof(p->fab.why), "%s names verbs",
 			 p->dev[0] ? "-d" : p->conn == GD_CONN_RDMA_CM ? "-R" : "--initiator");
 	}
+	rule = p->fab.fabric == GD_FABRIC_AUTO;
 	ret = gd_fabric_opts_resolve(&p->fab, &p->machine);
-
+	if (!ret && rule && p->fab.no_device) /* nothing silent (issue 30): the user's word only */
+		return refuse_no_device();
 	if (ret || p->fab.fabric != GD_FABRIC_OFI)
 		return ret;
 	if (p->conn == GD_CONN_RDMA_CM)
@@ -760,6 +774,11 @@ static int check_fabric(struct gd_bench_params *p, const struct gd_initiator_ops
 	if (ini && ini->ofi_conflict && (why = ini->ofi_conflict(p, &option)))
 		return conflict("--fabric ofi", option, why);
 	return 0;
+}
+
+int gd_bench_check_exit(int err)
+{
+	return err == -ENODEV ? GD_EXIT_ENV : GD_EXIT_USAGE;
 }
 
 int gd_bench_check(struct gd_bench_params *p)

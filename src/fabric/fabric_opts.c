@@ -15,7 +15,7 @@
 enum { O_FABRIC = GD_FABRIC_OPT_BASE, O_PROVIDER, O_DOMAIN, O_FABRIC_NAME, O_EP };
 
 const struct gd_opt gd_fabric_opt_table[] = {
-	{ "fabric", 0, GD_REQ_ARG, "FABRIC", "verbs or ofi (libfabric); default: verbs when an RDMA device speaks RC, ofi+efa when the only devices are EFA, ofi+tcp without RDMA devices", O_FABRIC },
+	{ "fabric", 0, GD_REQ_ARG, "FABRIC", "verbs or ofi (libfabric); default: verbs when an RDMA device speaks RC, ofi+efa when the only devices are EFA; without RDMA devices give --fabric ofi (exit 3 otherwise)", O_FABRIC },
 	{ "provider", 0, GD_REQ_ARG, "NAME", "ofi: libfabric provider as fi_info names it (tcp, shm, efa, verbs, cxi)", O_PROVIDER },
 	{ "domain", 0, GD_REQ_ARG, "NAME", "ofi: libfabric domain (fi_info -p PROV lists them; default: the provider's first)", O_DOMAIN },
 	{ "fabric-name", 0, GD_REQ_ARG, "NAME", "ofi: libfabric fabric name (default: the provider's first)", O_FABRIC_NAME },
@@ -105,9 +105,11 @@ int gd_fabric_opts_resolve(struct gd_fabric_opts *o, const struct gd_machine *m)
 		gd_fabric_choose(m, &c);
 		/* --provider and friends name libfabric: they choose ofi */
 		o->fabric = o->given ? GD_FABRIC_OFI : c.fabric;
+		o->no_device = !o->given && c.no_device;
 		snprintf(o->why, sizeof(o->why), "%s", o->given ? "--provider/--ep given" : c.why);
 		if (o->fabric == GD_FABRIC_OFI && !o->given && !gd_fabric_have_ofi()) {
 			o->fabric = GD_FABRIC_VERBS; /* verbs then says what is missing */
+			o->no_device = 0;
 			snprintf(o->why, sizeof(o->why), "%s, and built without libfabric", c.why);
 		}
 		if (!o->provider[0] && o->fabric == GD_FABRIC_OFI)
