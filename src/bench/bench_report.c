@@ -19,7 +19,8 @@
 
 #define DASHES "---------------------------------------------------------------------------------------"
 
-/* perftest's units: MiB/s (2^20 bytes) or Gb/s (10^9 bits) */
+/* perftest's units: "MB/sec", which perftest computes as 2^20 bytes (its --help:
+ * "MiB=2^20 byte"), or Gb/s (10^9 bits) */
 double gd_report_bw_value(const struct gd_bench_params *p, double Bps)
 {
 	return gd_bw_in_unit(Bps, p->report_gbits);
@@ -69,7 +70,7 @@ static void bw_title(const struct gd_report *r)
 		fprintf(r->out, " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   "
 				"MsgRate[Mpps]%s\n", ci);
 	else
-		fprintf(r->out, " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   "
+		fprintf(r->out, " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   "
 				"MsgRate[Mpps]%s\n", ci);
 }
 
@@ -343,11 +344,12 @@ static void bw_json_line(const struct gd_report *r, const struct gd_bench_size_r
 
 static void bw_text_line(const struct gd_report *r, const struct gd_bw_result *b)
 {
-	double peak = gd_report_bw_value(r->p, b->peak_Bps);
 	double avg = gd_report_bw_value(r->p, b->avg_Bps);
-	const char *fmt = r->p->report_gbits && avg < 0.1 ?
-		" %-7llu    %-10llu       %-7.6lf            %-7.6lf\t\t     %-7.6lf" :
-		" %-7llu    %-10llu       %-7.2lf            %-7.2lf\t\t     %-7.6lf";
+	int prec = r->p->report_gbits && avg < 0.1 ? 6 : 2;
+	char peak[32] = "-"; /* not measured (-D, adaptive sizes, -N): "-", never 0.00 */
+
+	if (b->peak_Bps > 0)
+		snprintf(peak, sizeof(peak), "%.*f", prec, gd_report_bw_value(r->p, b->peak_Bps));
 
 	switch (r->p->output) {
 	case GD_OUTPUT_BANDWIDTH:
@@ -359,7 +361,8 @@ static void bw_text_line(const struct gd_report *r, const struct gd_bw_result *b
 	default:
 		break;
 	}
-	fprintf(r->out, fmt, (unsigned long long)b->size, (unsigned long long)b->iters, peak, avg,
+	fprintf(r->out, " %-7llu    %-10llu       %-7s            %-7.*f\t\t     %-7.6f",
+		(unsigned long long)b->size, (unsigned long long)b->iters, peak, prec, avg,
 		b->msg_rate / 1e6);
 	if (r->adaptive && b->windows >= 2)
 		fprintf(r->out, "     %.2f%s", b->ci95_rel * 100, b->converged ? "" : " (cap)");

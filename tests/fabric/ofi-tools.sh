@@ -18,10 +18,13 @@ for p in $provs; do
 		expect "$p-json" "$tmp/$p-json.c" '"fabric": ?"ofi"'
 	[ -f "$tmp/$p-json.c" ] && grep '^{' "$tmp/$p-json.c" >"$tmp/$p.jsonl"
 	expect "$p-header" "$tmp/$p-write_bw.c" "Fabric +: ofi, provider $p"
+	# perftest 4.5's labels, to the byte (its MB is 2^20 bytes, as gdperf's)
+	expect "$p-labels" "$tmp/$p-write_bw.c" '^ #bytes     #iterations    BW peak\[MB/sec\]    BW average\[MB/sec\]   MsgRate\[Mpps\]$'
 done
 pair msg 0 0 gd_write_bw --fabric ofi --provider tcp --ep msg -n 50 --validate --timeout 30
 pair proxy 0 0 gd_write_bw --fabric ofi --provider tcp --initiator=proxy -n 100 --validate --timeout 30
-pair timed 0 0 gd_write_bw --fabric ofi --provider tcp -D 1 --timeout 30
+pair timed 0 0 gd_write_bw --fabric ofi --provider tcp -D 1 --timeout 30 &&
+	expect timed-peak "$tmp/timed.c" '^ 65536 +[0-9]+ +- +[0-9.]+' # no peak with -D: "-", not 0.00
 if command -v python3 >/dev/null; then
 	python3 "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp"/*.jsonl ||
 		{ echo "FAIL: --json over libfabric does not match doc/json.md"; fail=1; }

@@ -233,7 +233,10 @@ static void refused_options(void **state)
 	EXPECT_ERR(GD_OP_SEND, GD_KIND_BW, -ENOTSUP, "--outs", "gd_read_", "-o", "4");
 	EXPECT_ERR(GD_OP_READ, GD_KIND_LAT, -ENOTSUP, "--rx-depth", "gd_send_", "-r", "4");
 	/* perftest options gdperf does not implement */
-	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ENOTSUP, "--connection", "not supported", "-c", "UC");
+	/* -c: RC is what gdperf runs (accepted, issue 30); the other transports are refused */
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-c/--connection UC", "not supported", "-c", "UC");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-c/--connection UD", "(RC)", "-c", "UD");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "--fabric ofi", "-c RC", "-c", "RC", "--fabric", "ofi");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ENOTSUP, "--out_json", "not supported", "--out_json");
 	EXPECT_ERR(GD_OP_SEND, GD_KIND_BW, -ENOTSUP, "--use-srq", "not supported", "--use-srq");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ENOTSUP, "--odp", "not supported", "--odp");
@@ -264,7 +267,7 @@ static void help_lists_only_supported(void **state)
 	assert_non_null(strstr(buf, "--report-histogram"));
 	assert_non_null(strstr(buf, "--write_with_imm"));
 	assert_null(strstr(buf, "--bidirectional"));
-	assert_null(strstr(buf, "--connection"));
+	assert_non_null(strstr(buf, "--connection")); /* -c RC is accepted (issue 30) */
 	assert_null(strstr(buf, "--outs"));
 }
 
