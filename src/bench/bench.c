@@ -390,8 +390,10 @@ static int alloc_qp_arrays(struct gd_bench *b)
 }
 
 #ifdef HAVE_LIBFABRIC
-/* --fabric ofi: the side channel first (a failure reaches the peer), then
- * libfabric's domain, the memory region, the endpoints and the blobs. */
+/* --fabric ofi: libfabric's domain (fi_getinfo: the provider, domain and endpoint
+ * type exist here), then the memory region, the endpoints and the blobs. Each side
+ * opens the domain before it listens or connects: what it can check alone is told
+ * at once, not after a peer came (a side that fails there never reaches the peer). */
 static int open_ofi(struct gd_bench *b)
 {
 	const struct gd_bench_params *p = &b->p;
@@ -401,7 +403,6 @@ static int open_ofi(struct gd_bench *b)
 				.hmem = p->use_cuda != GD_CUDA_NONE, .cuda_device = p->use_cuda,
 				.timeout_ms = p->timeout_ms };
 	struct gd_conn *k = &b->conn;
-	socklen_t len = sizeof(b->ofi->self);
 	int ret;
 
 	b->ofi = calloc(1, sizeof(*b->ofi));
@@ -410,11 +411,6 @@ static int open_ofi(struct gd_bench *b)
 	ret = gd_ofi_open(b->ofi, &c);
 	if (ret)
 		return ret;
-	gd_oob_local_addr(b->oob, &b->ofi->self, &len);
-	/* while it waits on the side channel, a side drives the provider: every
-	 * side until the setup barrier (the client's first write waits on the
-	 * server's progress, gd_ofi_connect), a passive side for the whole run */
-	gd_oob_set_idle(b->oob, gd_ofi_progress, b->ofi);
 	/* what the report and the plan read of a device */
 	snprintf(b->p.fab.provider, sizeof(b->p.fab.provider), "%s", b->ofi->prov);
 	snprintf(b->p.fab.fabric_name, sizeof(b->p.fab.fabric_name), "%s", b->ofi->fabric_name);
@@ -436,21 +432,38 @@ static int open_ofi(struct gd_bench *b)
 	return 0;
 }
 
-static int setup_ofi(struct gd_bench *b)
+/* The side channel joined: its local address for endpoints bound to any address,
+ * and while a side waits on it, it drives the provider: every side until the setup
+ * barrier (the client's first write waits on the server's progress, gd_ofi_connect),
+ * a passive side for the whole run. */
+static void ofi_on_side_channel(struct gd_bench *b)
 {
-	const struct gd_bench_plan *pl = &b->plan;
+	socklen_t len = sizeof(b->ofi->self);
+
+	gd_oob_local_addr(b->oob, &b->ofi->self, &len);
+	gd_oob_set_idle(b->oob, gd_ofi_progress, b->ofi);
+}
+
+/* libfabric's domain, checked alone, then the side channel (open_ofi). */
+static int open_ofi_sides(struct gd_bench *b)
+{
 	/* a libfabric that cannot be loaded fails at once, before waiting on a peer */
 	int ret = gd_ofi_lib_require();
 
+	ret = ret ?: open_ofi(b);
 	ret = ret ?: open_side_channel(b);
+	if (!ret)
+		ofi_on_side_channel(b);
+	return ret;
+}
+
+static int setup_ofi(struct gd_bench *b)
+{
+	const struct gd_bench_plan *pl = &b->plan;
+	int ret = open_ofi_sides(b);
+
 	if (ret)
 		return ret;
-	ret = open_ofi(b);
-	if (ret) {
-		gd_oob_send_error(b->oob, setup_exit_code(ret), "libfabric provider %s failed on its "
-				  "side (its message names the cause)", b->p.fab.provider);
-		return ret;
-	}
 	gd_plan_device(&b->plan, &b->p, &b->conn);
 	ret = gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
 	ret = ret ?: gd_ofi_reg(b->ofi, b->buf.addr, b->buf.length);
