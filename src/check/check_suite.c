@@ -25,6 +25,7 @@
 
 #include "check.h"
 #include "check_machine.h"
+#include "log.h"
 
 const char *const gd_ck_suites[] = { "quick", "full", "gpudirect", "gpu-initiated",
 				     "connectx-selftest", NULL };
@@ -161,7 +162,8 @@ int gd_ck_suite_load(const char *name, const struct gd_machine *mach, const char
 		char list[128];
 
 		suite_list(list, sizeof(list));
-		snprintf(err, errlen, "--suite %s: no such suite; the suites are %s", name, list);
+		snprintf(err, errlen, "--suite %s: no such suite; the suites are %s", gd_excerpt(name),
+			 list);
 		return -ENOENT;
 	}
 	if (!(f = open_memstream(&buf, &len)))

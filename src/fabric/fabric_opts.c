@@ -52,11 +52,24 @@ void gd_fabric_opts_defaults(struct gd_fabric_opts *o)
 	o->ep = GD_EP_RDM;
 }
 
+/* What the side channel carries of a name (wire.c: printable ASCII), less the space
+ * and, for provider and domain names, '/': refused here, not by the peer's HELLO check. */
+static bool name_ok(const char *arg, size_t cap, bool slash)
+{
+	if (!*arg || strlen(arg) >= cap)
+		return false;
+	for (const unsigned char *c = (const unsigned char *)arg; *c; c++)
+		if (*c <= 0x20 || *c >= 0x7f || (!slash && *c == '/'))
+			return false;
+	return true;
+}
+
 static int name_arg(char *dst, size_t cap, const char *opt, const char *arg)
 {
-	if (!*arg || strlen(arg) >= cap || strpbrk(arg, " \t\n/")) {
+	if (!name_ok(arg, cap, false)) {
 		gd_error("invalid value '%s' for %s: expected a name as fi_info prints it (at most "
-			 "%zu characters, no spaces or '/'), e.g. tcp", arg, opt, cap - 1);
+			 "%zu printable ASCII characters, no spaces or '/'), e.g. tcp",
+			 gd_excerpt(arg), opt, cap - 1);
 		return -EINVAL;
 	}
 	snprintf(dst, cap, "%s", arg);
@@ -81,9 +94,10 @@ int gd_fabric_opts_handle(struct gd_fabric_opts *o, int id, const char *arg)
 		return name_arg(o->domain, sizeof(o->domain), "--domain", arg);
 	case O_FABRIC_NAME:
 		o->given = 1;
-		if (!*arg || strlen(arg) >= sizeof(o->fabric_name)) {
+		if (!name_ok(arg, sizeof(o->fabric_name), true)) {
 			gd_error("invalid value '%s' for --fabric-name: expected fi_info's fabric "
-				 "name, e.g. 127.0.0.0/8", arg);
+				 "name (at most %zu printable ASCII characters, no spaces), e.g. "
+				 "127.0.0.0/8", gd_excerpt(arg), sizeof(o->fabric_name) - 1);
 			return -EINVAL;
 		}
 		snprintf(o->fabric_name, sizeof(o->fabric_name), "%s", arg);
