@@ -101,7 +101,7 @@ bad:
 }
 
 /* perftest's default placement: the CPUs of the NIC's NUMA node, when it has one. */
-static void pin_numa(const struct gd_bench *b)
+static void pin_numa(struct gd_bench *b)
 {
 	const struct gd_machine *m = &b->p.machine;
 	char cpus[GD_BENCH_CORES_MAX];
@@ -114,8 +114,48 @@ static void pin_numa(const struct gd_bench *b)
 	if (gd_sysfs_read_str(m, cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist",
 			      node))
 		return;
-	if (pin_cores(cpus) == 0 && gd_log_verbose())
+	if (pin_cores(cpus))
+		return;
+	b->numa_pinned = true;
+	b->numa_node = node;
+	if (gd_log_verbose())
 		gd_info("running on the CPUs of %s's NUMA node %d: %s", b->conn.dev_name, node, cpus);
+}
+
+/* The header's placement: the CPUs this side may run on, and who chose them. */
+static void fill_placement(const struct gd_bench *b, char *buf, size_t len)
+{
+	cpu_set_t set;
+	size_t n = 0;
+	int a = -1;
+
+	n += (size_t)snprintf(buf, len, "CPUs ");
+	if (sched_getaffinity(0, sizeof(set), &set) < 0) {
+		snprintf(buf, len, "unknown (sched_getaffinity: %s)", strerror(errno));
+		return;
+	}
+	for (int c = 0; c <= CPU_SETSIZE && n < len; c++) {
+		bool in = c < CPU_SETSIZE && CPU_ISSET(c, &set);
+
+		if (in && a < 0)
+			a = c;
+		if (!in && a >= 0) {
+			n += (size_t)snprintf(buf + n, len - n, "%s%d", n > 5 ? "," : "", a);
+			if (c - 1 > a && n < len)
+				n += (size_t)snprintf(buf + n, len - n, "-%d", c - 1);
+			a = -1;
+		}
+	}
+	if (n >= len)
+		return;
+	if (b->p.pin_cores[0])
+		snprintf(buf + n, len - n, " (--pin_cores)");
+	else if (b->numa_pinned)
+		snprintf(buf + n, len - n, " (NUMA node %d of %s)", b->numa_node, b->conn.dev_name);
+	else
+		snprintf(buf + n, len - n, " (not pinned: %s)",
+			 b->p.fab.fabric == GD_FABRIC_OFI ? "libfabric, no NIC NUMA node to follow" :
+							   "the NIC has no NUMA node");
 }
 
 
@@ -540,6 +580,22 @@ static int run_sizes(struct gd_bench *b, uint64_t *ops)
 	return ret;
 }
 
+/* --validate: the check, then what it checked (text and JSON, bench_report.h). */
+static int validate(struct gd_bench *b, uint64_t ops)
+{
+	uint64_t checked = 0;
+	bool atomics = false;
+	int ret = gd_bench_validate(b, b->plan.last_size, ops, &checked, &atomics);
+
+	if (ret) {
+		gd_oob_send_error(b->oob, GD_EXIT_FAIL, "validation failed on its side");
+		b->exit_code = GD_EXIT_FAIL;
+		return ret;
+	}
+	gd_report_validation(&b->p, b->out, checked, atomics);
+	return 0;
+}
+
 static int run_all(struct gd_bench *b)
 {
 	const struct gd_bench_params *p = &b->p;
@@ -554,11 +610,8 @@ static int run_all(struct gd_bench *b)
 		return ret;
 	if (table)
 		gd_report_footer(&b->rep);
-	if (p->validate && (ret = gd_bench_validate(b, b->plan.last_size, ops))) {
-		gd_oob_send_error(b->oob, GD_EXIT_FAIL, "validation failed on its side");
-		b->exit_code = GD_EXIT_FAIL;
+	if (p->validate && (ret = validate(b, ops)))
 		return ret;
-	}
 	ret = gd_oob_barrier(b->oob);
 	if (ret == -ECONNABORTED)
 		b->exit_code = gd_oob_peer_exit_code(b->oob) ?: GD_EXIT_FAIL;
@@ -608,6 +661,7 @@ static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
 	f->out_reads = c->out_reads;
 	snprintf(f->host, sizeof(f->host), "%s", b->host);
 	snprintf(f->peer, sizeof(f->peer), "%s", b->peer);
+	fill_placement(b, f->placement, sizeof(f->placement));
 }
 
 /* The report reads the parameters' display options and the result model. */
