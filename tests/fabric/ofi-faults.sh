@@ -8,6 +8,9 @@ set -u
 ofi_skip_unless_built tcp
 
 pair unknown 2 2 gd_write_bw --fabric ofi --provider nosuch -n 10 --timeout 5
+# -w and -y judged on both sides: the server prints its client's numbers (hostile D18)
+pair limit-bw 1 1 gd_write_bw --fabric ofi --provider tcp -n 50 -w 1000000 --timeout 10
+pair limit-rate 1 1 gd_write_bw --fabric ofi --provider tcp -n 50 -y 1000 --timeout 10
 expect unknown "$tmp/unknown.c" "no provider 'nosuch'.*fi_info -l"
 
 pair no-atomic 2 2 gd_atomic_bw --fabric ofi --provider tcp --ep msg -n 10 --timeout 5
