@@ -8,6 +8,20 @@ set -u
 ofi_skip_unless_built tcp
 
 pair unknown 2 2 gd_write_bw --fabric ofi --provider nosuch -n 10 --timeout 5
+# --initiator matched on both sides of a bandwidth pair too: the server reports its
+# client's numbers and labels them with its own initiator (hostile D7)
+next_port
+timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp -n 50 --timeout 5 >"$tmp/ini.s" 2>&1 &
+spid=$!
+sleep 0.3
+timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp -n 50 --timeout 5 --initiator=proxy \
+	--producer host 127.0.0.1 >"$tmp/ini.c" 2>&1
+rc=$?
+wait $spid
+rs=$?
+if [ $rs = 2 ] && [ $rc = 2 ]; then echo "ok: initiator mismatch on a bandwidth pair: 2/2"
+else echo "FAIL: initiator mismatch on a bandwidth pair: server $rs, client $rc (want 2/2)"; fail=1; fi
+expect ini-named "$tmp/ini.c" 'initiator \(--initiator\): (server|client) (cpu|proxy), (server|client) (cpu|proxy)'
 # -w and -y judged on both sides: the server prints its client's numbers (hostile D18)
 pair limit-bw 1 1 gd_write_bw --fabric ofi --provider tcp -n 50 -w 1000000 --timeout 10
 pair limit-rate 1 1 gd_write_bw --fabric ofi --provider tcp -n 50 -y 1000 --timeout 10
