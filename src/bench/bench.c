@@ -101,7 +101,7 @@ bad:
 }
 
 /* perftest's default placement: the CPUs of the NIC's NUMA node, when it has one. */
-static void pin_numa(const struct gd_bench *b)
+static void pin_numa(struct gd_bench *b)
 {
 	const struct gd_machine *m = &b->p.machine;
 	char cpus[GD_BENCH_CORES_MAX];
@@ -114,8 +114,48 @@ static void pin_numa(const struct gd_bench *b)
 	if (gd_sysfs_read_str(m, cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist",
 			      node))
 		return;
-	if (pin_cores(cpus) == 0 && gd_log_verbose())
+	if (pin_cores(cpus))
+		return;
+	b->numa_pinned = true;
+	b->numa_node = node;
+	if (gd_log_verbose())
 		gd_info("running on the CPUs of %s's NUMA node %d: %s", b->conn.dev_name, node, cpus);
+}
+
+/* The header's placement: the CPUs this side may run on, and who chose them. */
+static void fill_placement(const struct gd_bench *b, char *buf, size_t len)
+{
+	cpu_set_t set;
+	size_t n = 0;
+	int a = -1;
+
+	n += (size_t)snprintf(buf, len, "CPUs ");
+	if (sched_getaffinity(0, sizeof(set), &set) < 0) {
+		snprintf(buf, len, "unknown (sched_getaffinity: %s)", strerror(errno));
+		return;
+	}
+	for (int c = 0; c <= CPU_SETSIZE && n < len; c++) {
+		bool in = c < CPU_SETSIZE && CPU_ISSET(c, &set);
+
+		if (in && a < 0)
+			a = c;
+		if (!in && a >= 0) {
+			n += (size_t)snprintf(buf + n, len - n, "%s%d", n > 5 ? "," : "", a);
+			if (c - 1 > a && n < len)
+				n += (size_t)snprintf(buf + n, len - n, "-%d", c - 1);
+			a = -1;
+		}
+	}
+	if (n >= len)
+		return;
+	if (b->p.pin_cores[0])
+		snprintf(buf + n, len - n, " (--pin_cores)");
+	else if (b->numa_pinned)
+		snprintf(buf + n, len - n, " (NUMA node %d of %s)", b->numa_node, b->conn.dev_name);
+	else
+		snprintf(buf + n, len - n, " (not pinned: %s)",
+			 b->p.fab.fabric == GD_FABRIC_OFI ? "libfabric, no NIC NUMA node to follow" :
+							   "the NIC has no NUMA node");
 }
 
 
@@ -419,8 +459,10 @@ static int alloc_qp_arrays(struct gd_bench *b)
 }
 
 #ifdef HAVE_LIBFABRIC
-/* --fabric ofi: the side channel first (a failure reaches the peer), then
- * libfabric's domain, the memory region, the endpoints and the blobs. */
+/* --fabric ofi: libfabric's domain (fi_getinfo: the provider, domain and endpoint
+ * type exist here), then the memory region, the endpoints and the blobs. Each side
+ * opens the domain before it listens or connects: what it can check alone is told
+ * at once, not after a peer came (a side that fails there never reaches the peer). */
 static int open_ofi(struct gd_bench *b)
 {
 	const struct gd_bench_params *p = &b->p;
@@ -431,7 +473,6 @@ static int open_ofi(struct gd_bench *b)
 				.hmem = p->use_cuda != GD_CUDA_NONE, .cuda_device = p->use_cuda,
 				.timeout_ms = p->timeout_ms, .tclass = p->roce.tclass };
 	struct gd_conn *k = &b->conn;
-	socklen_t len = sizeof(b->ofi->self);
 	int ret;
 
 	b->ofi = calloc(1, sizeof(*b->ofi));
@@ -440,11 +481,6 @@ static int open_ofi(struct gd_bench *b)
 	ret = gd_ofi_open(b->ofi, &c);
 	if (ret)
 		return ret;
-	gd_oob_local_addr(b->oob, &b->ofi->self, &len);
-	/* while it waits on the side channel, a side drives the provider: every
-	 * side until the setup barrier (the client's first write waits on the
-	 * server's progress, gd_ofi_connect), a passive side for the whole run */
-	gd_oob_set_idle(b->oob, gd_ofi_progress, b->ofi);
 	/* what the report and the plan read of a device */
 	snprintf(b->p.fab.provider, sizeof(b->p.fab.provider), "%s", b->ofi->prov);
 	snprintf(b->p.fab.fabric_name, sizeof(b->p.fab.fabric_name), "%s", b->ofi->fabric_name);
@@ -466,21 +502,38 @@ static int open_ofi(struct gd_bench *b)
 	return 0;
 }
 
-static int setup_ofi(struct gd_bench *b)
+/* The side channel joined: its local address for endpoints bound to any address,
+ * and while a side waits on it, it drives the provider: every side until the setup
+ * barrier (the client's first write waits on the server's progress, gd_ofi_connect),
+ * a passive side for the whole run. */
+static void ofi_on_side_channel(struct gd_bench *b)
 {
-	const struct gd_bench_plan *pl = &b->plan;
+	socklen_t len = sizeof(b->ofi->self);
+
+	gd_oob_local_addr(b->oob, &b->ofi->self, &len);
+	gd_oob_set_idle(b->oob, gd_ofi_progress, b->ofi);
+}
+
+/* libfabric's domain, checked alone, then the side channel (open_ofi). */
+static int open_ofi_sides(struct gd_bench *b)
+{
 	/* a libfabric that cannot be loaded fails at once, before waiting on a peer */
 	int ret = gd_ofi_lib_require();
 
+	ret = ret ?: open_ofi(b);
 	ret = ret ?: open_side_channel(b);
+	if (!ret)
+		ofi_on_side_channel(b);
+	return ret;
+}
+
+static int setup_ofi(struct gd_bench *b)
+{
+	const struct gd_bench_plan *pl = &b->plan;
+	int ret = open_ofi_sides(b);
+
 	if (ret)
 		return ret;
-	ret = open_ofi(b);
-	if (ret) {
-		gd_oob_send_error(b->oob, setup_exit_code(ret), "libfabric provider %s failed on its "
-				  "side (its message names the cause)", b->p.fab.provider);
-		return ret;
-	}
 	gd_plan_device(&b->plan, &b->p, &b->conn);
 	ret = gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
 	ret = ret ?: gd_ofi_reg(b->ofi, b->buf.addr, b->buf.length);
@@ -560,6 +613,22 @@ static int run_sizes(struct gd_bench *b, uint64_t *ops)
 	return ret;
 }
 
+/* --validate: the check, then what it checked (text and JSON, bench_report.h). */
+static int validate(struct gd_bench *b, uint64_t ops)
+{
+	uint64_t checked = 0;
+	bool atomics = false;
+	int ret = gd_bench_validate(b, b->plan.last_size, ops, &checked, &atomics);
+
+	if (ret) {
+		gd_oob_send_error(b->oob, GD_EXIT_FAIL, "validation failed on its side");
+		b->exit_code = GD_EXIT_FAIL;
+		return ret;
+	}
+	gd_report_validation(&b->p, b->out, checked, atomics);
+	return 0;
+}
+
 static int run_all(struct gd_bench *b)
 {
 	const struct gd_bench_params *p = &b->p;
@@ -575,11 +644,8 @@ static int run_all(struct gd_bench *b)
 	if (table)
 		gd_report_footer(&b->rep);
 	gd_report_trust_summary(&b->rep, b->res);
-	if (p->validate && (ret = gd_bench_validate(b, b->plan.last_size, ops))) {
-		gd_oob_send_error(b->oob, GD_EXIT_FAIL, "validation failed on its side");
-		b->exit_code = GD_EXIT_FAIL;
+	if (p->validate && (ret = validate(b, ops)))
 		return ret;
-	}
 	ret = gd_oob_barrier(b->oob);
 	if (ret == -ECONNABORTED)
 		b->exit_code = gd_oob_peer_exit_code(b->oob) ?: GD_EXIT_FAIL;
@@ -629,6 +695,7 @@ static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
 	f->out_reads = c->out_reads;
 	snprintf(f->host, sizeof(f->host), "%s", b->host);
 	snprintf(f->peer, sizeof(f->peer), "%s", b->peer);
+	fill_placement(b, f->placement, sizeof(f->placement));
 }
 
 /* The report reads the parameters' display options and the result model. */
@@ -696,9 +763,9 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 	b->res = res;
 
 	b->out = out;
-	if (gd_bench_check(&b->p)) {
+	if ((code = gd_bench_check(&b->p))) {
 		free(b);
-		return res->exit_code = GD_EXIT_USAGE;
+		return res->exit_code = gd_bench_check_exit(code);
 	}
 	b->fab = &gd_fabric_verbs;
 #ifdef HAVE_LIBFABRIC
@@ -751,7 +818,7 @@ int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind
 	gd_log_init(argv[0]);
 	ret = gd_bench_parse(argc, argv, op, kind, &p);
 	if (ret) /* --help and --version: a write to a full disk fails like any other */
-		return ret > 0 ? gd_tool_flush_stdout() : GD_EXIT_USAGE;
+		return ret > 0 ? gd_tool_flush_stdout() : gd_bench_check_exit(ret);
 	if (p.mpi && (ret = gd_bench_launch_start(&p, &prints)))
 		return ret;
 	res = malloc(sizeof(*res));

@@ -92,6 +92,7 @@ struct gd_bench_facts {
 	uint32_t out_reads;
 	char host[256];			/* this host's name */
 	char peer[300];			/* the side channel's peer, "10.0.0.1:18515" */
+	char placement[320];		/* this side's CPUs and why: "CPUs 0-3 (--pin_cores)" */
 };
 
 /* One message size of a run, as this side reports it. */

@@ -62,7 +62,7 @@ static int bad_byte(struct gd_bench *b, uint32_t i, size_t off, size_t bad)
 	return -EBADMSG;
 }
 
-static int check_payload(struct gd_bench *b, uint64_t last_size)
+static int check_payload(struct gd_bench *b, uint64_t last_size, uint64_t *checked)
 {
 	const struct gd_op_desc *d = b->plan.op;
 	const struct gd_bench_params *p = &b->p;
@@ -85,18 +85,20 @@ static int check_payload(struct gd_bench *b, uint64_t last_size)
 			return bad_byte(b, i, off, bad);
 		if (ret)
 			return ret;
+		*checked += len;
 	}
 	return 0;
 }
 
 /* The words the peer's atomics hit: one, or every GD_CYCLE_STEP of the
  * cycle when it rotated; the others stay 0. */
-static int check_counters(struct gd_bench *b, uint64_t peer_ops)
+static int check_counters(struct gd_bench *b, uint64_t peer_ops, uint64_t *checked)
 {
 	uint64_t sum = 0;
 
 	if (!b->plan.roles.target)
 		return 0;
+	*checked = peer_ops;
 	for (uint32_t i = 0; i < b->p.num_qps; i++) {
 		size_t base = off_of(b, gd_bench_target(b, i));
 
@@ -120,12 +122,16 @@ static int check_counters(struct gd_bench *b, uint64_t peer_ops)
 	return 0;
 }
 
-int gd_bench_validate(struct gd_bench *b, uint64_t last_size, uint64_t peer_ops)
+int gd_bench_validate(struct gd_bench *b, uint64_t last_size, uint64_t peer_ops,
+		      uint64_t *checked, bool *atomics)
 {
-	int ret = b->plan.op->check_counter ? check_counters(b, peer_ops) :
-					     check_payload(b, last_size);
+	int ret;
 
-	if (!ret && gd_log_verbose())
-		gd_info("validation passed");
+	*checked = 0;
+	*atomics = b->plan.op->check_counter;
+	ret = *atomics ? check_counters(b, peer_ops, checked) :
+			 check_payload(b, last_size, checked);
+	if (ret)
+		*checked = 0;
 	return ret;
 }

@@ -36,6 +36,8 @@ struct gd_bench {
 	struct gd_buf buf;
 	struct gd_qp_run *q;		/* p.num_qps */
 	struct gd_wire_conn *local;	/* my connection data per QP */
+	bool numa_pinned;		/* pinned to the NIC's NUMA node numa_node (pin_numa) */
+	int numa_node;
 	struct gd_wire_conn *remote;	/* the peer's */
 	struct gd_loop loop;
 	struct gd_report rep;
@@ -77,6 +79,9 @@ void gd_bench_interval(void *bench, const struct gd_bw_result *res);
 
 /* bench_data.c: the pattern before the run, --validate after it. */
 int gd_bench_fill(struct gd_bench *b);
-int gd_bench_validate(struct gd_bench *b, uint64_t last_size, uint64_t peer_ops);
+/* --validate: 0 or -EBADMSG (printed). *checked: bytes compared, or atomics counted
+ * (*atomics set), 0 when the peer is the side that checks. */
+int gd_bench_validate(struct gd_bench *b, uint64_t last_size, uint64_t peer_ops,
+		      uint64_t *checked, bool *atomics);
 
 #endif

@@ -15,13 +15,14 @@
 #include "init_opts.h"
 #include "log.h"
 #include "loop.h"
+#include "rdma_types.h"
 
 enum {
 	/* every benchmark */
 	B_PORT = 1, B_BIND, B_DEV, B_IB_PORT, B_GID, B_IPV6, B_MTU, B_SIZE, B_ALL, B_ITERS,
 	B_DURATION, B_MARGIN, B_INLINE, B_RDMA_CM, B_CPU_FREQ, B_OUTPUT, B_HUGEPAGES,
 	B_SOURCE_IP, B_PIN_CORES, B_WARM_UP, B_JSON, B_TIMEOUT, B_VALIDATE,
-	B_USE_CUDA, B_CUDA_BUS_ID, B_CUDA_DMABUF, B_GPU_STAGING, B_QP_TIMEOUT, B_MPI,
+	B_USE_CUDA, B_CUDA_BUS_ID, B_CUDA_DMABUF, B_GPU_STAGING, B_QP_TIMEOUT, B_MPI, B_CONNECTION,
 	/* bandwidth */
 	B_BIDIR, B_QPS, B_TX_DEPTH, B_CQ_MOD, B_POST_LIST, B_NO_PEAK, B_GBITS, B_INFINITE,
 	B_LIMIT_BW, B_LIMIT_MSGRATE, B_PRECISION,
@@ -40,6 +41,7 @@ static const struct gd_opt common_opts[] = {
 	{ "gid-index", 'x', GD_REQ_ARG, "INDEX", "GID index (default on RoCE: the v2 GID that routes to the peer)", B_GID },
 	{ "ipv6", 0, GD_NO_ARG, NULL, "prefer IPv6 GIDs and addresses (default IPv4)", B_IPV6 },
 	{ "mtu", 'm', GD_REQ_ARG, "MTU", "path MTU 256, 512, 1024, 2048 or 4096 (default the port's active MTU)", B_MTU },
+	{ "connection", 'c', GD_REQ_ARG, "TYPE", "transport type: RC only (perftest's default; UC, UD, XRC, DC and SRD are refused)", B_CONNECTION },
 	{ "qp-timeout", 'u', GD_REQ_ARG, "N", "ACK timeout of the QPs, 4.096 us x 2^N, 0-31, 0 = none (default 14)", B_QP_TIMEOUT },
 	{ "size", 's', GD_REQ_ARG, "BYTES", "message size, K/M suffixes allowed (default 65536 bw, 2 lat, 8 atomic)", B_SIZE },
 	{ "all", 'a', GD_NO_ARG, NULL, "run every size from 2 to 2^23 bytes", B_ALL },
@@ -114,7 +116,7 @@ static const struct gd_opt send_imm_opts[] = {
 /* perftest options gdperf refuses ("not supported", exit 2). */
 #define NS(name, letter, arg) { name, letter, arg, NULL, NULL, B_UNSUPPORTED }
 static const struct gd_opt unsupported_opts[] = {
-	NS("connection", 'c', GD_REQ_ARG), NS("flow_label", 0, GD_REQ_ARG),
+	NS("flow_label", 0, GD_REQ_ARG),
 	NS("retry_count", 0, GD_REQ_ARG), NS("pkey_index", 0, GD_REQ_ARG), NS("dlid", 0, GD_REQ_ARG),
 	NS("force-link", 0, GD_REQ_ARG), NS("com_rdma_cm", 'z', GD_NO_ARG),
 	NS("comm_rdma_cm", 0, GD_NO_ARG), NS("dont_xchg_versions", 0, GD_NO_ARG),
@@ -351,6 +353,28 @@ static int parse_cuda(const char *arg, int *use_cuda)
 }
 
 /* Side channel, device and addressing options; 1 when id is not one of them. */
+/* -c/--connection: perftest's transport type. gdperf runs RC queue pairs (perftest's
+ * default); the others are named and refused, not run as RC. */
+static int connection_opt(struct gd_bench_params *p, const char *arg)
+{
+	static const char *const others[] = { "UC", "UD", "XRC", "DC", "SRD", NULL };
+
+	if (!strcmp(arg, "RC")) {
+		p->given |= GD_GIVEN_CONN_RC;
+		return 0;
+	}
+	for (size_t i = 0; others[i]; i++)
+		if (!strcmp(arg, others[i])) {
+			gd_error("-c/--connection %s is not supported: gdperf runs reliable connected "
+				 "(RC) queue pairs only, perftest's default; use perftest for %s, or "
+				 "drop -c", arg, arg);
+			return -EINVAL;
+		}
+	gd_error("invalid value '%s' for -c/--connection: expected RC (perftest's spelling, "
+		 "upper case)", gd_excerpt(arg));
+	return -EINVAL;
+}
+
 static int handle_link(struct gd_bench_params *p, int id, const char *arg)
 {
 	uint32_t v32 = 0;
@@ -395,6 +419,8 @@ static int handle_link(struct gd_bench_params *p, int id, const char *arg)
 	case B_MPI:
 		p->mpi = true;
 		return 0;
+	case B_CONNECTION:
+		return connection_opt(p, arg);
 	}
 	return 1;
 }
@@ -743,30 +769,53 @@ static int check_memory(struct gd_bench_params *p, const struct gd_initiator_ops
 	return 0;
 }
 
+/* No RDMA device and no --fabric: the rule's libfabric tcp would report a TCP figure as
+ * the NIC's (a node whose driver failed to load), so it runs only on the user's word. */
+static int refuse_no_device(void)
+{
+	gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent); the benchmark "
+		 "does not fall back to libfabric tcp on its own");
+	gd_info("%s, %s", GD_RDMA_NODEV_FIX, GD_FABRIC_NODEV_OFI_FIX);
+	return -ENODEV;
+}
+
 /* The fabric (fabric_opts.h): the rule's default, and what ofi does not take
  * (ini: the initiator's table entry, NULL when none was handed over). */
 static int check_fabric(struct gd_bench_params *p, const struct gd_initiator_ops *ini)
 {
 	const char *why, *option;
+	bool rule;
 	int ret;
 
 	/* options that only verbs has choose it, before the machine's rule */
 	if (p->fab.fabric == GD_FABRIC_AUTO && !p->fab.given &&
-	    (p->dev[0] || p->conn == GD_CONN_RDMA_CM || (ini && ini->verbs_first))) {
+	    (p->dev[0] || p->conn == GD_CONN_RDMA_CM || (p->given & GD_GIVEN_CONN_RC) ||
+	     (ini && ini->verbs_first))) {
 		p->fab.fabric = GD_FABRIC_VERBS;
 		snprintf(p->fab.why, sizeof(p->fab.why), "%s names verbs",
-			 p->dev[0] ? "-d" : p->conn == GD_CONN_RDMA_CM ? "-R" : "--initiator");
+			 p->dev[0] ? "-d" : p->conn == GD_CONN_RDMA_CM ? "-R" :
+			 (p->given & GD_GIVEN_CONN_RC) ? "-c RC" : "--initiator");
 	}
+	rule = p->fab.fabric == GD_FABRIC_AUTO;
 	ret = gd_fabric_opts_resolve(&p->fab, &p->machine);
-
+	if (!ret && rule && p->fab.no_device) /* nothing silent (issue 30): the user's word only */
+		return refuse_no_device();
 	if (ret || p->fab.fabric != GD_FABRIC_OFI)
 		return ret;
 	if (p->conn == GD_CONN_RDMA_CM)
 		return conflict("--fabric ofi", "-R/--rdma_cm", "libfabric connects its own "
 				"endpoints (--ep msg is its connected type)");
+	if (p->given & GD_GIVEN_CONN_RC)
+		return conflict("--fabric ofi", "-c RC", "RC names verbs' queue pairs; libfabric's "
+				"endpoint type is --ep rdm|msg");
 	if (ini && ini->ofi_conflict && (why = ini->ofi_conflict(p, &option)))
 		return conflict("--fabric ofi", option, why);
 	return 0;
+}
+
+int gd_bench_check_exit(int err)
+{
+	return err == -ENODEV ? GD_EXIT_ENV : GD_EXIT_USAGE;
 }
 
 int gd_bench_check(struct gd_bench_params *p)

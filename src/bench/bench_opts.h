@@ -21,7 +21,8 @@
 /*
  * Parse argv for tool (op, kind) into *p (defaults first), then check every
  * combination. Returns 0 to run, 1 when --help or --version was printed
- * (exit 0), or a negative errno after printing the reason (exit 2).
+ * (exit 0), or a negative errno after printing the reason (exit as
+ * gd_bench_check_exit says: 2, or 3 for -ENODEV).
  */
 int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind kind,
 		   struct gd_bench_params *p);
@@ -29,11 +30,15 @@ int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kin
 /*
  * Check the combination of parameters (conflicts, ranges that depend on each
  * other) and fill derived defaults (cq_mod with -l or large messages, margin
- * with -D). Every message names both options. Returns 0 or -EINVAL.
+ * with -D). Every message names both options. Returns 0, -EINVAL, or
+ * -ENODEV when the machine has no RDMA device and no fabric was given.
  * gd_bench_parse() calls it; exposed for tests and for callers that build
  * parameters without a command line.
  */
 int gd_bench_check(struct gd_bench_params *p);
+/* The exit code of a refusal by gd_bench_parse/gd_bench_check (err < 0): 3 (the
+ * environment cannot run it) for -ENODEV, else 2 (usage). */
+int gd_bench_check_exit(int err);
 
 /* The tool's command description (synopsis, summary, composed tables). */
 const struct gd_cmd *gd_bench_cmd(enum gd_bench_op op, enum gd_bench_kind kind);

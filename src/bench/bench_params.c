@@ -158,7 +158,6 @@ static bool is_atomic(const struct gd_bench_params *p) { return p->op == GD_OP_A
 static bool one_size(const struct gd_bench_params *p) { return !p->all_sizes; }
 static bool counted(const struct gd_bench_params *p) { return !p->duration_s && !p->run_infinitely; }
 /* a latency test's passive side behaves differently (no ping-pong) */
-static bool is_lat(const struct gd_bench_params *p) { return p->kind == GD_KIND_LAT; }
 
 static bool is_ofi(const struct gd_bench_params *p) { return p->fab.fabric == GD_FABRIC_OFI; }
 static const char *fabric_name(unsigned v) { return gd_fabric_kind_name((enum gd_fabric_kind)v); }
@@ -216,10 +215,10 @@ const struct gd_param gd_matched_params[] = {
 	  .form = "256, 512, 1024, 2048 or 4096 (0: the port's active MTU)", .given = GD_GIVEN_MTU,
 	  .opt = "-m/--mtu", .what = "MTU", .json = "mtu_bytes" },
 	/* --initiator is parsed with the initiator's options (init_opts.c) and reported
-	 * beside the initiator's shape, not under "params" */
+	 * beside the initiator's shape, not under "params"; matched for every tool: the
+	 * reporting side of a bandwidth pair labels its peer's numbers with it (D7) */
 	{ GD_PARAM_AT(init.initiator), .type = GD_PT_ENUM, .wire = 1, .max = GD_INIT_COUNT - 1,
-	  .what = "initiator", .label = "initiator (--initiator)", .name = init_name,
-	  .applies = is_lat },
+	  .what = "initiator", .label = "initiator (--initiator)", .name = init_name },
 	/* the fabric (fabric_opts.c parses and reports them; wire version 3) */
 	{ GD_PARAM_AT(fab.fabric), .type = GD_PT_ENUM, .wire = 1, .max = GD_FABRIC_COUNT - 1,
 	  .what = "fabric", .label = "fabric (--fabric)", .name = fabric_name },

@@ -82,6 +82,7 @@ enum gd_bench_given {
 	GD_GIVEN_MTU = 1u << 12,
 	GD_GIVEN_QPS = 1u << 13,
 	GD_GIVEN_PRECISION = 1u << 14,
+	GD_GIVEN_CONN_RC = 1u << 15,	/* -c RC: verbs' reliable connected QPs */
 };
 
 struct gd_bench_params {

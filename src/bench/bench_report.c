@@ -19,7 +19,8 @@
 
 #define DASHES "---------------------------------------------------------------------------------------"
 
-/* perftest's units: MiB/s (2^20 bytes) or Gb/s (10^9 bits) */
+/* perftest's units: "MB/sec", which perftest computes as 2^20 bytes (its --help:
+ * "MiB=2^20 byte"), or Gb/s (10^9 bits) */
 double gd_report_bw_value(const struct gd_bench_params *p, double Bps)
 {
 	return gd_bw_in_unit(Bps, p->report_gbits);
@@ -70,7 +71,7 @@ static void bw_title(const struct gd_report *r)
 		fprintf(r->out, " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   "
 				"MsgRate[Mpps]%s%s\n", ci, cpu);
 	else
-		fprintf(r->out, " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   "
+		fprintf(r->out, " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   "
 				"MsgRate[Mpps]%s%s\n", ci, cpu);
 }
 
@@ -116,11 +117,12 @@ static void header_link(const struct gd_report *r)
 	const struct gd_bench_facts *f = r->f;
 	char gpu[256];
 
-	fprintf(r->out, " Mtu             : %u[B]\n", f->mtu);
-	if (r->p->fab.fabric == GD_FABRIC_OFI)
-		fprintf(r->out, " Link type       : libfabric %s\n", r->p->fab.provider);
-	else
+	bool ofi = p->fab.fabric == GD_FABRIC_OFI;
+
+	if (!ofi) {
+		fprintf(r->out, " Mtu             : %u[B]\n", f->mtu);
 		fprintf(r->out, " Link type       : %s\n", f->roce ? "Ethernet" : "IB");
+	}
 	if (f->gid_index >= 0) {
 		fprintf(r->out, " GID index       : %d\n", f->gid_index);
 		fprintf(r->out, " GID type        : %s%s%s%s\n", f->gid_type,
@@ -128,16 +130,20 @@ static void header_link(const struct gd_report *r)
 			!strcmp(f->gid_choice, "rdma_cm") ? " (chosen by rdma_cm)" :
 			!strcmp(f->gid_choice, "auto") ? " (auto: routes to the peer)" : " (-x)");
 	}
-	if (p->op == GD_OP_READ || p->op == GD_OP_ATOMIC)
+	if (ofi)
+		fprintf(r->out, " Inject size     : %u[B]\n", f->max_inline);
+	else if (p->op == GD_OP_READ || p->op == GD_OP_ATOMIC)
 		fprintf(r->out, " Outstand reads  : %u\n", f->out_reads);
 	else
 		fprintf(r->out, " Max inline data : %u[B]\n", f->max_inline);
-	fprintf(r->out, " rdma_cm QPs\t : %s\n", p->conn == GD_CONN_RDMA_CM ? "ON" : "OFF");
+	if (!ofi)
+		fprintf(r->out, " rdma_cm QPs\t : %s\n", p->conn == GD_CONN_RDMA_CM ? "ON" : "OFF");
 	fprintf(r->out, " Data ex. method : Ethernet\n");
 	if (r->buf && r->buf->ops->describe && r->buf->ops->describe(r->buf, gpu, sizeof(gpu)) == 0)
 		fprintf(r->out, " Memory          : cuda: %s\n", gpu); /* the GPU, its path, the registration */
 	else
 		fprintf(r->out, " Memory          : %s\n", f->memory);
+	fprintf(r->out, " Placement       : %s\n", f->placement);
 	{
 		char fab[384];
 
@@ -161,6 +167,28 @@ static void header_link(const struct gd_report *r)
 			r->ini->sig_every);
 }
 
+/* The header's first block under libfabric: what libfabric has (provider, domain,
+ * endpoint type), none of verbs' fields (LID, QPN, SRQ, MTU...). */
+static void header_ofi(const struct gd_report *r)
+{
+	const struct gd_bench_params *p = r->p;
+
+	fprintf(r->out, " Provider        : %s\t\tDomain         : %s\n", p->fab.provider,
+		r->f->device);
+	fprintf(r->out, " Number of qps   : %u\t\tTransport type : libfabric\n", p->num_qps);
+	fprintf(r->out, " Endpoint type   : %s\t\tFabric name    : %s\n",
+		p->fab.ep == GD_EP_MSG ? "MSG" : "RDM",
+		p->fab.fabric_name[0] ? p->fab.fabric_name : "-");
+}
+
+/* Under libfabric an endpoint's line: its MR key and offset, no LID/QPN/PSN. */
+static void print_ofi_addr(const struct gd_report *r, const char *who,
+			   const struct gd_wire_conn *c)
+{
+	fprintf(r->out, " %s endpoint: MR key %#llx VAddr %#016llx\n", who,
+		(unsigned long long)c->fab_key, (unsigned long long)c->vaddr);
+}
+
 void gd_report_header(const struct gd_report *r)
 {
 	const struct gd_bench_params *p = r->p;
@@ -173,19 +201,22 @@ void gd_report_header(const struct gd_report *r)
 	ofi = p->fab.fabric == GD_FABRIC_OFI;
 	fprintf(r->out, "%s\n", DASHES);
 	fprintf(r->out, "                    %s\n", title);
-	fprintf(r->out, " Dual-port       : OFF\t\tDevice         : %s\n", r->f->device);
-	fprintf(r->out, " Number of qps   : %u\t\tTransport type : %s\n", p->num_qps,
-		ofi ? "libfabric" : r->f->iwarp ? "IW" : "IB");
-	fprintf(r->out, " Connection type : %s\t\tUsing SRQ      : OFF\n",
-		ofi ? (p->fab.ep == GD_EP_MSG ? "MSG" : "RDM") : "RC");
-	fprintf(r->out, " PCIe relax order: OFF\t\tLock-free      : OFF\n");
-	fprintf(r->out, " ibv_wr* API     : OFF\t\tUsing Enhanced Reorder      : OFF\n");
+	if (ofi) {
+		header_ofi(r);
+	} else {
+		fprintf(r->out, " Dual-port       : OFF\t\tDevice         : %s\n", r->f->device);
+		fprintf(r->out, " Number of qps   : %u\t\tTransport type : %s\n", p->num_qps,
+			r->f->iwarp ? "IW" : "IB");
+		fprintf(r->out, " Connection type : RC\t\tUsing SRQ      : OFF\n");
+		fprintf(r->out, " PCIe relax order: OFF\t\tLock-free      : OFF\n");
+		fprintf(r->out, " ibv_wr* API     : OFF\t\tUsing Enhanced Reorder      : OFF\n");
+	}
 	header_queues(r);
 	header_link(r);
 	fprintf(r->out, "%s\n", DASHES);
 	for (uint32_t i = 0; i < r->nqp; i++) {
-		print_addr(r, "local", &r->local[i]);
-		print_addr(r, "remote", &r->remote[i]);
+		(ofi ? print_ofi_addr : print_addr)(r, "local", &r->local[i]);
+		(ofi ? print_ofi_addr : print_addr)(r, "remote", &r->remote[i]);
 	}
 	fprintf(r->out, "%s\n", DASHES);
 	if (p->kind == GD_KIND_BW)
@@ -272,6 +303,30 @@ void gd_report_signal(const struct gd_bench_params *p, FILE *out, int sig, int c
 		code);
 }
 
+void gd_report_validation(const struct gd_bench_params *p, FILE *out, uint64_t checked,
+			  bool atomics)
+{
+	const char *what = !checked ? "none" : atomics ? "atomics" : "bytes";
+
+	if (!out || p->output != GD_OUTPUT_FULL)
+		return;
+	if (p->json) {
+		json_object *rec = gd_json_record("validation");
+
+		gd_json_add_str(rec, "result", "passed");
+		gd_json_add_str(rec, "checked", what);
+		gd_json_add_int(rec, "count", (int64_t)checked);
+		gd_json_emit(rec, out);
+	} else if (!checked) {
+		fprintf(out, " validation: passed (checked by the peer: this side holds no data "
+			     "to check)\n");
+	} else {
+		fprintf(out, " validation: passed (%llu %s checked)\n", (unsigned long long)checked,
+			what);
+	}
+	fflush(out);
+}
+
 static void ibgda_json(const struct gd_report_initiator *ini, json_object *o)
 {
 	json_object *j = json_object_new_object();
@@ -295,9 +350,13 @@ static json_object *json_common(const struct gd_report *r, const char *type)
 	gd_json_add_str(o, "role", gd_bench_role_name(r->p->role));
 	gd_json_add_str(o, "host", f->host);
 	gd_json_add_str(o, "peer", f->peer);
-	gd_json_add_str(o, "device", f->device);
-	gd_json_add_int(o, "port", f->port);
-	gd_json_add_str(o, "link_layer", f->roce ? "Ethernet" : "InfiniBand");
+	gd_json_add_str(o, "device", f->device); /* ofi: the libfabric domain */
+	if (r->p->fab.fabric != GD_FABRIC_OFI) { /* verbs' only: left out under libfabric */
+		gd_json_add_int(o, "port", f->port);
+		gd_json_add_str(o, "link_layer", f->roce ? "Ethernet" : "InfiniBand");
+		gd_json_add_int(o, "mtu_bytes", f->mtu);
+	}
+	gd_json_add_str(o, "placement", f->placement);
 	gd_json_add_int(o, "gid_index", f->gid_index);
 	if (f->gid_index >= 0) {
 		gd_json_add_str(o, "gid", f->gid);
@@ -305,7 +364,6 @@ static json_object *json_common(const struct gd_report *r, const char *type)
 		gd_json_add_str(o, "gid_netdev", f->gid_netdev);
 		gd_json_add_str(o, "gid_choice", f->gid_choice);
 	}
-	gd_json_add_int(o, "mtu_bytes", f->mtu);
 	gd_json_add_str(o, "memory", f->memory);
 	if (r->buf && r->buf->ops->json)
 		r->buf->ops->json(r->buf, o); /* "gpu": index, name, pci, path_class, registration */
@@ -397,11 +455,12 @@ static void bw_json_line(const struct gd_report *r, const struct gd_bench_size_r
 /* cpu: --cpu_util's percent, < 0 none */
 static void bw_text_line(const struct gd_report *r, const struct gd_bw_result *b, double cpu)
 {
-	double peak = gd_report_bw_value(r->p, b->peak_Bps);
 	double avg = gd_report_bw_value(r->p, b->avg_Bps);
-	const char *fmt = r->p->report_gbits && avg < 0.1 ?
-		" %-7llu    %-10llu       %-7.6lf            %-7.6lf\t\t     %-7.6lf" :
-		" %-7llu    %-10llu       %-7.2lf            %-7.2lf\t\t     %-7.6lf";
+	int prec = r->p->report_gbits && avg < 0.1 ? 6 : 2;
+	char peak[32] = "-"; /* not measured (-D, adaptive sizes, -N): "-", never 0.00 */
+
+	if (b->peak_Bps > 0)
+		snprintf(peak, sizeof(peak), "%.*f", prec, gd_report_bw_value(r->p, b->peak_Bps));
 
 	switch (r->p->output) {
 	case GD_OUTPUT_BANDWIDTH:
@@ -413,7 +472,8 @@ static void bw_text_line(const struct gd_report *r, const struct gd_bw_result *b
 	default:
 		break;
 	}
-	fprintf(r->out, fmt, (unsigned long long)b->size, (unsigned long long)b->iters, peak, avg,
+	fprintf(r->out, " %-7llu    %-10llu       %-7s            %-7.*f\t\t     %-7.6f",
+		(unsigned long long)b->size, (unsigned long long)b->iters, peak, prec, avg,
 		b->msg_rate / 1e6);
 	if (r->adaptive && b->windows >= 2)
 		fprintf(r->out, "     %.2f%s", b->ci95_rel * 100, b->converged ? "" : " (cap)");

@@ -237,7 +237,9 @@ int gd_bench_bw_size(struct gd_bench *b, uint64_t size, uint64_t *ops_total)
 	}
 	assess(b, r);
 	gd_report_bw(&b->rep, r);
-	if (active && check_limits(&b->p, r) && !b->exit_code)
+	/* a passive side judges the numbers it reports (its peer's), as -y always did on
+	 * both sides of a pair: a standalone server exits 1 too (hostile D18) */
+	if (check_limits(&b->p, r) && !b->exit_code)
 		b->exit_code = GD_EXIT_FAIL;
 	return 0;
 }

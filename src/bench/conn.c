@@ -73,12 +73,15 @@ int gd_conn_no_device(const char *dev, struct ibv_device **list, int n, int err)
 	for (int i = 0; list && i < n && len < sizeof(names); i++)
 		len += snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
 				ibv_get_device_name(list[i]));
-	if (dev && *dev) { /* a name that does not exist is the user's to fix */
+	if (dev && *dev && n > 0) { /* a name that does not exist is the user's to fix */
 		gd_error("no RDMA device named '%s' (-d/--ib-dev)", gd_excerpt(dev));
-		gd_info(n > 0 ? "devices here: %s" : "there are no RDMA devices here%s", names);
+		gd_info("devices here: %s", names);
 		return -ENXIO;
 	}
-	if (!list && err)
+	if (dev && *dev) /* no device at all: the machine's to fix, as gd_devinfo says (exit 3) */
+		gd_error("no RDMA device named '%s' (-d/--ib-dev): there are no RDMA devices here",
+			 gd_excerpt(dev));
+	else if (!list && err)
 		gd_error("no RDMA devices found (cannot list them: %s)", strerror(err));
 	else
 		gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent)");
@@ -86,8 +89,9 @@ int gd_conn_no_device(const char *dev, struct ibv_device **list, int n, int err)
 	return -ENODEV;
 }
 
-/* Why the device rule (choose.h) found nothing: the engine's messages. */
-static void no_device(const struct gd_link_cfg *p, const struct gd_hca *hca, int err)
+/* Why the device rule (choose.h) found nothing: the engine's messages. Returns
+ * gd_conn_no_device's code for -ENODEV (-ENXIO: an unknown -d among devices). */
+static int no_device(const struct gd_link_cfg *p, const struct gd_hca *hca, int err)
 {
 	const struct gd_port *pt = hca->name[0] ? gd_hca_port(hca, p->ib_port) : NULL;
 
@@ -96,7 +100,7 @@ static void no_device(const struct gd_link_cfg *p, const struct gd_hca *hca, int
 		int n = 0;
 
 		list = ibv_get_device_list(&n);
-		gd_conn_no_device(p->dev, list, list ? n : 0, list ? 0 : errno);
+		err = gd_conn_no_device(p->dev, list, list ? n : 0, list ? 0 : errno);
 		if (list)
 			ibv_free_device_list(list);
 	} else if (err == -ENOENT)
@@ -111,6 +115,7 @@ static void no_device(const struct gd_link_cfg *p, const struct gd_hca *hca, int
 	else
 		gd_error("cannot read the RDMA devices: %s (%s)", strerror(-err),
 			 gd_sysfs_errpath());
+	return err;
 }
 
 /* Open the named device with verbs: the device rule chose it. */
@@ -153,11 +158,12 @@ static int open_by_name(struct gd_conn *c, const struct gd_link_cfg *p)
 	int ret = gd_dev_choose(&p->machine, p->dev, p->ib_port, &hca);
 
 	if (ret) {
-		no_device(p, &hca, ret);
+		int code = no_device(p, &hca, ret);
+
 		gd_rdma_free_hca(&hca);
-		/* a bad -i or an unknown -d is usage, the rest the environment */
-		if (ret == -ENODEV && p->dev[0])
-			return -ENXIO;
+		/* a bad -i or an unknown -d among devices is usage, the rest the environment */
+		if (ret == -ENODEV)
+			return code;
 		return ret == -ENOENT ? -EINVAL : ret == -ENETDOWN && p->dev[0] ? -ENETDOWN : -ENODEV;
 	}
 	snprintf(c->dev_name, sizeof(c->dev_name), "%s", hca.name);

@@ -118,5 +118,5 @@ double gd_bw_in_unit(double bytes_per_s, bool gbits)
 
 const char *gd_bw_unit(bool gbits)
 {
-	return gbits ? "Gb/sec" : "MiB/sec";
+	return gbits ? "Gb/sec" : "MB/sec"; /* perftest's label: MB = 2^20 bytes */
 }

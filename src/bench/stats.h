@@ -58,6 +58,6 @@ double gd_bw_gbit_per_s(double bytes, double seconds);
 double gd_msgrate_mpps(double messages, double seconds);
 /* bytes per second in the report's unit: Gb/s with --report_gbits, else MiB/s */
 double gd_bw_in_unit(double bytes_per_s, bool gbits);
-const char *gd_bw_unit(bool gbits); /* "Gb/sec" or "MiB/sec" */
+const char *gd_bw_unit(bool gbits); /* "Gb/sec" or "MB/sec" (perftest's label for 2^20 bytes) */
 
 #endif

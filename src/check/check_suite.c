@@ -170,7 +170,8 @@ int gd_ck_suite_load(const char *name, const struct gd_machine *mach, const char
 		char list[128];
 
 		suite_list(list, sizeof(list));
-		snprintf(err, errlen, "--suite %s: no such suite; the suites are %s", name, list);
+		snprintf(err, errlen, "--suite %s: no such suite; the suites are %s", gd_excerpt(name),
+			 list);
 		return -ENOENT;
 	}
 	if (!(f = open_memstream(&buf, &len)))

@@ -58,6 +58,7 @@ void gd_fabric_choose(const struct gd_machine *m, struct gd_fabric_choice *c)
 		snprintf(c->provider, sizeof(c->provider), "efa");
 		snprintf(c->why, sizeof(c->why), "the only RDMA devices are EFA (no RC): libfabric efa");
 	} else {
+		c->no_device = true;
 		snprintf(c->provider, sizeof(c->provider), "tcp");
 		snprintf(c->why, sizeof(c->why), "no RDMA device: libfabric tcp");
 	}

@@ -5,8 +5,11 @@
  *   verbs          when an RDMA device that speaks RC exists (mlx5, rxe, ...);
  *   ofi + efa      when the only RDMA devices are EFA (SRD, no RC: the verbs
  *                  engine cannot run there);
- *   ofi + tcp      when there is no RDMA device at all (libfabric's tcp
- *                  provider on loopback or Ethernet: no module, no root).
+ *   none           when there is no RDMA device at all: a benchmark does not
+ *                  fall back to libfabric tcp on its own (a node whose NIC
+ *                  driver failed to load would report a TCP figure as the
+ *                  NIC's); the choice names tcp as what a user may ask for
+ *                  (--fabric ofi), and no_device says the rule refuses.
  * Decided from the machine's sysfs (/sys/class/infiniband/<dev>/device/driver).
  */
 #ifndef GD_FABRIC_RULE_H
@@ -26,10 +29,18 @@ struct gd_fabric_choice {
 	enum gd_fabric_kind fabric;		/* VERBS or OFI */
 	char provider[GD_FABRIC_PROV_MAX];	/* ofi: "efa", "tcp"; verbs: "" */
 	char why[GD_FABRIC_WHY_MAX];		/* "no RDMA device", "rxe0 speaks RC" */
+	bool no_device;				/* no RDMA device: only the user's --fabric ofi
+						 * runs (fabric OFI, provider tcp: the plan
+						 * a user may ask for) */
 };
 
+/* What a benchmark without --fabric says when the rule finds no RDMA device:
+ * gd_devinfo's fix (GD_RDMA_NODEV_FIX), then the libfabric way. */
+#define GD_FABRIC_NODEV_OFI_FIX "or run over libfabric with --fabric ofi [--provider tcp|shm]"
+
+
 /* The default fabric of machine m. Never fails: without a readable
- * /sys/class/infiniband the machine has no RDMA device. */
+ * /sys/class/infiniband the machine has no RDMA device (no_device set). */
 void gd_fabric_choose(const struct gd_machine *m, struct gd_fabric_choice *c);
 /* Whether RDMA device dev is an EFA (driver efa, or a name efa*). */
 int gd_fabric_dev_is_efa(const struct gd_machine *m, const char *dev);

@@ -12,6 +12,7 @@
 
 #include "doctor.h"
 #include "doctor_int.h"
+#include "log.h"
 #include "ofi_info.h"
 #include "sysfs.h"
 
@@ -32,7 +33,8 @@ static void probe_evidence(struct gd_check_result *r, const char *prov, const st
 	else
 		gd_res_ev(r, "fi_fabric, fi_domain", "opened and closed");
 	if (env)
-		gd_res_ev(r, "FI_PROVIDER", "%s (libfabric offers only these providers)", env);
+		gd_res_ev(r, "FI_PROVIDER", "%s (libfabric offers only these providers)",
+			  gd_excerpt(env));
 }
 
 static void one_provider(struct gd_doctor *d, const struct gd_check *c, const char *prov,
@@ -204,7 +206,7 @@ static void env_ev(struct gd_doctor *d, struct gd_check_result *r, const char *n
 {
 	const char *v = d->live ? getenv(name) : NULL;
 
-	gd_res_ev(r, name, "%s", !d->live ? "not read (fixture tree)" : v ? v : "unset");
+	gd_res_ev(r, name, "%s", !d->live ? "not read (fixture tree)" : v ? gd_excerpt(v) : "unset");
 }
 
 void gd_chk_efa_gdr(struct gd_doctor *d, const struct gd_check *c)

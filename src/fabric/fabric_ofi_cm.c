@@ -151,11 +151,12 @@ static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 	if (!ret)
 		return 0;
 	fi_av_straddr(f->av, remote->fab_addr, addr, &alen);
+	addr[sizeof(addr) - 1] = '\0'; /* the peer's bytes: quoted escaped (gd_excerpt), never raw */
 	gd_error("libfabric endpoint %u on provider %s: the first message to the peer's endpoint "
 		 "%s failed (%s): is the peer running the same --provider, and does that address "
 		 "route here? If it is a loopback or container address of the peer's host, give "
 		 "the peer the interface this host reaches (tcp: FI_TCP_IFACE=IFACE, or --domain "
-		 "IFACE)", i, f->prov, addr,
+		 "IFACE)", i, f->prov, gd_excerpt(addr),
 		 ret == -FI_ETIMEDOUT || ret == -FI_EAGAIN ? "no completion within half of --timeout" :
 							    gd_fi_strerror((int)-ret));
 	return ret == -FI_EAGAIN || ret == -FI_ETIMEDOUT ? -ETIMEDOUT : -ECONNREFUSED;

@@ -176,10 +176,15 @@ static int explain_nodata(const struct gd_ofi_cfg *c)
 
 	gd_fi_freeinfo(h);
 	if (ret || !all) {
+		const char *env = getenv("FI_PROVIDER"); /* libfabric offers only its list */
+
 		gd_error("libfabric has no provider '%s'%s%s%s%s usable here: 'fi_info -l' lists the "
-			 "providers; try --provider tcp (any machine) or shm (one host)",
+			 "providers; %s%s%stry --provider tcp (any machine) or shm (one host)",
 			 c->o->provider, c->o->domain[0] ? " with domain " : "", c->o->domain,
-			 c->o->fabric_name[0] ? " in fabric " : "", c->o->fabric_name);
+			 c->o->fabric_name[0] ? " in fabric " : "", c->o->fabric_name,
+			 env ? "FI_PROVIDER=" : "", env ? gd_excerpt(env) : "",
+			 env ? " in the environment limits libfabric to its list (unset it or add the "
+			       "provider to it); " : "");
 		return -EINVAL;
 	}
 	if (!has_domain(c->o, all, offer, sizeof(offer))) {

@@ -15,7 +15,7 @@
 enum { O_FABRIC = GD_FABRIC_OPT_BASE, O_PROVIDER, O_DOMAIN, O_FABRIC_NAME, O_EP };
 
 const struct gd_opt gd_fabric_opt_table[] = {
-	{ "fabric", 0, GD_REQ_ARG, "FABRIC", "verbs or ofi (libfabric); default: verbs when an RDMA device speaks RC, ofi+efa when the only devices are EFA, ofi+tcp without RDMA devices", O_FABRIC },
+	{ "fabric", 0, GD_REQ_ARG, "FABRIC", "verbs or ofi (libfabric); default: verbs when an RDMA device speaks RC, ofi+efa when the only devices are EFA; without RDMA devices give --fabric ofi (exit 3 otherwise)", O_FABRIC },
 	{ "provider", 0, GD_REQ_ARG, "NAME", "ofi: libfabric provider as fi_info names it (tcp, shm, efa, verbs, cxi)", O_PROVIDER },
 	{ "domain", 0, GD_REQ_ARG, "NAME", "ofi: libfabric domain (fi_info -p PROV lists them; default: the provider's first)", O_DOMAIN },
 	{ "fabric-name", 0, GD_REQ_ARG, "NAME", "ofi: libfabric fabric name (default: the provider's first)", O_FABRIC_NAME },
@@ -52,11 +52,24 @@ void gd_fabric_opts_defaults(struct gd_fabric_opts *o)
 	o->ep = GD_EP_RDM;
 }
 
+/* What the side channel carries of a name (wire.c: printable ASCII), less the space
+ * and, for provider and domain names, '/': refused here, not by the peer's HELLO check. */
+static bool name_ok(const char *arg, size_t cap, bool slash)
+{
+	if (!*arg || strlen(arg) >= cap)
+		return false;
+	for (const unsigned char *c = (const unsigned char *)arg; *c; c++)
+		if (*c <= 0x20 || *c >= 0x7f || (!slash && *c == '/'))
+			return false;
+	return true;
+}
+
 static int name_arg(char *dst, size_t cap, const char *opt, const char *arg)
 {
-	if (!*arg || strlen(arg) >= cap || strpbrk(arg, " \t\n/")) {
+	if (!name_ok(arg, cap, false)) {
 		gd_error("invalid value '%s' for %s: expected a name as fi_info prints it (at most "
-			 "%zu characters, no spaces or '/'), e.g. tcp", arg, opt, cap - 1);
+			 "%zu printable ASCII characters, no spaces or '/'), e.g. tcp",
+			 gd_excerpt(arg), opt, cap - 1);
 		return -EINVAL;
 	}
 	snprintf(dst, cap, "%s", arg);
@@ -81,9 +94,10 @@ int gd_fabric_opts_handle(struct gd_fabric_opts *o, int id, const char *arg)
 		return name_arg(o->domain, sizeof(o->domain), "--domain", arg);
 	case O_FABRIC_NAME:
 		o->given = 1;
-		if (!*arg || strlen(arg) >= sizeof(o->fabric_name)) {
+		if (!name_ok(arg, sizeof(o->fabric_name), true)) {
 			gd_error("invalid value '%s' for --fabric-name: expected fi_info's fabric "
-				 "name, e.g. 127.0.0.0/8", arg);
+				 "name (at most %zu printable ASCII characters, no spaces), e.g. "
+				 "127.0.0.0/8", gd_excerpt(arg), sizeof(o->fabric_name) - 1);
 			return -EINVAL;
 		}
 		snprintf(o->fabric_name, sizeof(o->fabric_name), "%s", arg);
@@ -105,9 +119,11 @@ int gd_fabric_opts_resolve(struct gd_fabric_opts *o, const struct gd_machine *m)
 		gd_fabric_choose(m, &c);
 		/* --provider and friends name libfabric: they choose ofi */
 		o->fabric = o->given ? GD_FABRIC_OFI : c.fabric;
+		o->no_device = !o->given && c.no_device;
 		snprintf(o->why, sizeof(o->why), "%s", o->given ? "--provider/--ep given" : c.why);
 		if (o->fabric == GD_FABRIC_OFI && !o->given && !gd_fabric_have_ofi()) {
 			o->fabric = GD_FABRIC_VERBS; /* verbs then says what is missing */
+			o->no_device = 0;
 			snprintf(o->why, sizeof(o->why), "%s, and built without libfabric", c.why);
 		}
 		if (!o->provider[0] && o->fabric == GD_FABRIC_OFI)

@@ -31,6 +31,9 @@ struct gd_fabric_opts {
 	enum gd_ep_type ep;
 	char why[GD_FABRIC_WHY_MAX];		/* how the fabric was chosen ("--fabric", the rule's reason) */
 	uint32_t given;				/* 1: --provider/--domain/--fabric-name/--ep given */
+	uint32_t no_device;			/* 1: AUTO resolved to ofi tcp because the machine has
+						 * no RDMA device: a plan, not the user's word (the
+						 * engine refuses to run it, exit 3) */
 };
 
 #define GD_FABRIC_OPT_BASE 950
@@ -40,7 +43,9 @@ void gd_fabric_opts_defaults(struct gd_fabric_opts *o);
 /* 0 handled, -EINVAL bad value (printed), 1 not a fabric option. */
 int gd_fabric_opts_handle(struct gd_fabric_opts *o, int id, const char *arg);
 /* Resolve AUTO with the rule (m: the machine whose sysfs lists the devices);
- * refuse libfabric options with verbs and --fabric ofi without libfabric. */
+ * refuse libfabric options with verbs and --fabric ofi without libfabric.
+ * Without RDMA devices AUTO resolves to ofi tcp with no_device set: gd_check
+ * plans with it and passes the fabric explicitly; the engine refuses it. */
 int gd_fabric_opts_resolve(struct gd_fabric_opts *o, const struct gd_machine *m);
 const char *gd_ep_type_name(enum gd_ep_type e); /* "rdm", "msg" */
 /* "ofi, provider tcp, endpoint rdm (no RDMA device: libfabric tcp)" */

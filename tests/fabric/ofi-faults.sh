@@ -8,6 +8,35 @@ set -u
 ofi_skip_unless_built tcp
 
 pair unknown 2 2 gd_write_bw --fabric ofi --provider nosuch -n 10 --timeout 5
+# --initiator matched on both sides of a bandwidth pair too: the server reports its
+# client's numbers and labels them with its own initiator (hostile D7)
+next_port
+timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp -n 50 --timeout 5 >"$tmp/ini.s" 2>&1 &
+spid=$!
+sleep 0.3
+timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp -n 50 --timeout 5 --initiator=proxy \
+	--producer host 127.0.0.1 >"$tmp/ini.c" 2>&1
+rc=$?
+wait $spid
+rs=$?
+if [ $rs = 2 ] && [ $rc = 2 ]; then echo "ok: initiator mismatch on a bandwidth pair: 2/2"
+else echo "FAIL: initiator mismatch on a bandwidth pair: server $rs, client $rc (want 2/2)"; fail=1; fi
+expect_in ini-named "$tmp/ini.c" 'initiator \(--initiator\): (server|client) (cpu|proxy), (server|client) (cpu|proxy)'
+# the resolved provider is compared, not its spelling: tcp and tcp;ofi_rxm are one (D26)
+next_port
+timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp -n 50 --timeout 10 >"$tmp/spell.s" 2>&1 &
+spid=$!
+sleep 0.3
+timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi --provider 'tcp;ofi_rxm' -n 50 --timeout 10 \
+	127.0.0.1 >"$tmp/spell.c" 2>&1
+rc=$?
+wait $spid
+rs=$?
+if [ $rs = 0 ] && [ $rc = 0 ]; then echo "ok: provider spelled tcp and tcp;ofi_rxm: 0/0"
+else echo "FAIL: provider spelled tcp and tcp;ofi_rxm: server $rs, client $rc (want 0/0)"; tail -3 "$tmp/spell.c"; fail=1; fi
+# -w and -y judged on both sides: the server prints its client's numbers (hostile D18)
+pair limit-bw 1 1 gd_write_bw --fabric ofi --provider tcp -n 50 -w 1000000 --timeout 10
+pair limit-rate 1 1 gd_write_bw --fabric ofi --provider tcp -n 50 -y 1000 --timeout 10
 expect_in unknown "$tmp/unknown.c" "no provider 'nosuch'.*fi_info -l"
 
 pair no-atomic 2 2 gd_atomic_bw --fabric ofi --provider tcp --ep msg -n 10 --timeout 5

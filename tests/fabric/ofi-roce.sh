@@ -28,8 +28,8 @@ PYEOF
 fi
 if pair rate_text 0 0 gd_write_bw "${OFI[@]}" -s 4096 -D 2 --rate_limit 8 --rate_units M \
 	--rate_limit_type SW --cpu_util; then
-	expect "cpu_util column" "$tmp/rate_text.c" 'MsgRate\[Mpps\] +CPU_Util\[%\]'
-	expect "cpu_util value" "$tmp/rate_text.c" '^ 4096 .* [0-9]+\.[0-9][0-9]$'
+	expect_in "cpu_util column" "$tmp/rate_text.c" 'MsgRate\[Mpps\] +CPU_Util\[%\]'
+	expect_in "cpu_util value" "$tmp/rate_text.c" '^ 4096 .* [0-9]+\.[0-9][0-9]$'
 fi
 
 # 2. --tclass reaches libfabric and is in the parameters both sides compare

@@ -18,10 +18,25 @@ for p in $provs; do
 		expect_in "$p-json" "$tmp/$p-json.c" '"fabric": ?"ofi"'
 	[ -f "$tmp/$p-json.c" ] && grep '^{' "$tmp/$p-json.c" >"$tmp/$p.jsonl"
 	expect_in "$p-header" "$tmp/$p-write_bw.c" "Fabric +: ofi, provider $p"
+	# no verbs-only field under libfabric; the domain as the device; the placement
+	if grep -Eq 'LID|QPN|PSN|Mtu|SRQ|Lock-free|Dual-port|ibv_wr|rdma_cm QPs|Enhanced Reorder' "$tmp/$p-write_bw.c"; then
+		echo "FAIL: $p: verbs-only fields in a libfabric header:"; cat "$tmp/$p-write_bw.c"; fail=1
+	fi
+	expect_in "$p-ofi-header" "$tmp/$p-write_bw.c" '^ Provider +: .*Domain +: [^ ]+'
+	expect_in "$p-placement" "$tmp/$p-write_bw.c" '^ Placement +: CPUs [0-9]'
+	if grep '^{' "$tmp/$p-json.c" | python3 -c 'import json, sys
+sys.exit(any(set(json.loads(l)) & {"link_layer", "mtu_bytes", "port"} for l in sys.stdin))'; then :; else
+		echo "FAIL: $p: verbs-only JSON fields (link_layer, mtu_bytes, port) under libfabric"; fail=1
+	fi
+	# perftest 4.5's labels, to the byte (its MB is 2^20 bytes, as gdperf's)
+	expect_in "$p-labels" "$tmp/$p-write_bw.c" '^ #bytes     #iterations    BW peak\[MB/sec\]    BW average\[MB/sec\]   MsgRate\[Mpps\]$'
 done
 pair msg 0 0 gd_write_bw --fabric ofi --provider tcp --ep msg -n 50 --validate --timeout 30
 pair proxy 0 0 gd_write_bw --fabric ofi --provider tcp --initiator=proxy -n 100 --validate --timeout 30
-pair timed 0 0 gd_write_bw --fabric ofi --provider tcp -D 1 --timeout 30
+expect_in validation "$tmp/tcp-read_bw.c" '^ validation: passed \(([0-9]+ bytes checked|checked by the peer)'
+expect_in validation-atomic "$tmp/tcp-atomic_bw.s" '^ validation: passed \([0-9]+ atomics checked\)'
+pair timed 0 0 gd_write_bw --fabric ofi --provider tcp -D 1 --timeout 30 &&
+	expect_in timed-peak "$tmp/timed.c" '^ 65536 +[0-9]+ +- +[0-9.]+' # no peak with -D: "-", not 0.00
 if command -v python3 >/dev/null; then
 	python3 "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp"/*.jsonl ||
 		{ echo "FAIL: --json over libfabric does not match doc/json.md"; fail=1; }

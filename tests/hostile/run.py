@@ -287,6 +287,8 @@ def main():
             checks = checks.split(",")
             if "nodev" in checks and has_rdma:
                 continue  # only meaningful where this machine has no RDMA device
+            if "dev" in checks and not has_rdma:
+                continue  # only meaningful where this machine has an RDMA device
             for tool in GROUPS.get(tools, tools.split(",")):
                 name = "%s: %s %s" % (cls, tool, args)
                 if only and only not in name:

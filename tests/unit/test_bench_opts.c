@@ -13,6 +13,8 @@
 #include <json-c/json.h>
 
 #include "bench_opts.h"
+#include "fixture.h"
+#include "gd.h"
 #include "log.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
@@ -231,7 +233,10 @@ static void refused_options(void **state)
 	EXPECT_ERR(GD_OP_SEND, GD_KIND_BW, -ENOTSUP, "--outs", "gd_read_", "-o", "4");
 	EXPECT_ERR(GD_OP_READ, GD_KIND_LAT, -ENOTSUP, "--rx-depth", "gd_send_", "-r", "4");
 	/* perftest options gdperf does not implement */
-	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ENOTSUP, "--connection", "not supported", "-c", "UC");
+	/* -c: RC is what gdperf runs (accepted, issue 30); the other transports are refused */
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-c/--connection UC", "not supported", "-c", "UC");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-c/--connection UD", "(RC)", "-c", "UD");
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "--fabric ofi", "-c RC", "-c", "RC", "--fabric", "ofi");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ENOTSUP, "--out_json", "not supported", "--out_json");
 	EXPECT_ERR(GD_OP_SEND, GD_KIND_BW, -ENOTSUP, "--use-srq", "not supported", "--use-srq");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ENOTSUP, "--odp", "not supported", "--odp");
@@ -262,7 +267,7 @@ static void help_lists_only_supported(void **state)
 	assert_non_null(strstr(buf, "--report-histogram"));
 	assert_non_null(strstr(buf, "--write_with_imm"));
 	assert_null(strstr(buf, "--bidirectional"));
-	assert_null(strstr(buf, "--connection"));
+	assert_non_null(strstr(buf, "--connection")); /* -c RC is accepted (issue 30) */
 	assert_null(strstr(buf, "--outs"));
 }
 
@@ -342,6 +347,32 @@ static void tables_have_no_duplicates(void **state)
 	}
 }
 
+/* Nothing silent (issue 30): without RDMA devices and without --fabric the tools refuse
+ * (exit 3, the fix); --fabric ofi or --provider is the user's word. */
+static void no_device_refused(void **state)
+{
+	struct gd_bench_params p;
+	char *plain[] = { "t", "--sysfs-root", NULL, "127.0.0.1", NULL };
+	char *ofi[] = { "t", "--sysfs-root", NULL, "--fabric", "ofi", "127.0.0.1", NULL };
+	char *prov[] = { "t", "--sysfs-root", NULL, "--provider", "shm", "127.0.0.1", NULL };
+	char root[1100];
+
+	(void)state;
+	if (!gd_fixture_dir())
+		skip();
+	snprintf(root, sizeof(root), "%s/empty", gd_fixture_dir());
+	plain[2] = ofi[2] = prov[2] = root;
+	assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, ARGC(plain), plain), -ENODEV);
+	assert_int_equal(gd_bench_check_exit(-ENODEV), GD_EXIT_ENV);
+	assert_int_equal(gd_bench_check_exit(-EINVAL), GD_EXIT_USAGE);
+	if (!gd_fabric_have_ofi())
+		return;
+	assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, ARGC(ofi), ofi), 0);
+	assert_int_equal(p.fab.fabric, GD_FABRIC_OFI);
+	assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, ARGC(prov), prov), 0);
+	assert_string_equal(p.fab.provider, "shm");
+}
+
 static void names(void **state)
 {
 	assert_string_equal(gd_bench_tool_name(GD_OP_ATOMIC, GD_KIND_LAT), "gd_atomic_lat");
@@ -366,9 +397,16 @@ int main(void)
 		cmocka_unit_test(derived_defaults),
 		cmocka_unit_test(params_json),
 		cmocka_unit_test(tables_have_no_duplicates),
+		cmocka_unit_test(no_device_refused),
 		cmocka_unit_test(names),
 	};
+	char root[1100];
 
 	gd_log_init("test_bench_opts");
+	/* the option tests parse as on a machine with an RDMA device (the rule says verbs) */
+	if (gd_fixture_dir()) {
+		snprintf(root, sizeof(root), "%s/rxe", gd_fixture_dir());
+		setenv(GD_SYSFS_ROOT_ENV, root, 1);
+	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -560,7 +560,7 @@ static int choose_producer(const struct gd_loop_cfg *c, struct pb_state *st)
 	ret = gd_gpu_prod_open(dev, &st->gp);
 	if (ret) {
 		gd_error("--initiator=proxy: cannot run the CUDA producer kernel on CUDA device %d "
-			 "(%s); use --producer host, or fix the GPU (gd_devinfo --gpu)", dev,
+			 "(%s); use --producer host, or fix the GPU (gd_doctor --check cuda.driver)", dev,
 			 ret == -ENOSYS ? "built without nvcc" : "no usable CUDA GPU");
 		return -ENODEV;
 	}

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Unit tests for THE fabric rule (fabric_rule.h) and the resolver that asks it
+ * (fabric_opts.h): RDMA devices -> verbs; only EFA -> ofi efa; none -> the
+ * refusal (no_device), which only the user's --fabric ofi lifts. */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fabric_opts.h"
+#include "fabric_rule.h"
+#include "fixture.h"
+#include "log.h"
+
+/* A sysfs tree made here: mkdir -p each "dir", ln -s "link=target". */
+static char tmproot[PATH_MAX];
+
+static void mkpath(const char *rel)
+{
+	char p[PATH_MAX + 256];
+
+	snprintf(p, sizeof(p), "%s/%s", tmproot, rel);
+	for (char *s = p + strlen(tmproot) + 1; *s; s++)
+		if (*s == '/') {
+			*s = 0;
+			mkdir(p, 0755);
+			*s = '/';
+		}
+	mkdir(p, 0755);
+}
+
+static void mklink(const char *rel, const char *target)
+{
+	char p[PATH_MAX + 256];
+
+	snprintf(p, sizeof(p), "%s/%s", tmproot, rel);
+	assert_int_equal(symlink(target, p), 0);
+}
+
+static struct gd_machine *tree(void)
+{
+	static struct gd_machine m;
+	char root[PATH_MAX];
+
+	snprintf(root, sizeof(root), "%s/tmp-tree-XXXXXX", P_tmpdir);
+	assert_non_null(mkdtemp(root));
+	snprintf(tmproot, sizeof(tmproot), "%s", root);
+	mkpath("sys/class/infiniband");
+	assert_int_equal(gd_machine_init(&m, tmproot), 0);
+	return &m;
+}
+
+static void rmtree(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmproot);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void choose_box(const char *box, struct gd_fabric_choice *c)
+{
+	if (gd_fixture_use(box))
+		skip();
+	gd_fabric_choose(&gd_fixture_m, c);
+}
+
+static void devices_mean_verbs(void **state)
+{
+	static const char *const boxes[] = { "rxe", "ib", "h20", "degraded" };
+	struct gd_fabric_choice c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(boxes) / sizeof(boxes[0]); i++) {
+		choose_box(boxes[i], &c);
+		assert_int_equal(c.fabric, GD_FABRIC_VERBS);
+		assert_false(c.no_device);
+		assert_string_equal(c.provider, "");
+		assert_non_null(strstr(c.why, "speaks RC"));
+	}
+}
+
+static void none_is_refused(void **state)
+{
+	struct gd_fabric_choice c;
+
+	(void)state;
+	choose_box("empty", &c);
+	assert_true(c.no_device);
+	assert_int_equal(c.fabric, GD_FABRIC_OFI); /* what a user may ask for */
+	assert_string_equal(c.provider, "tcp");
+	assert_non_null(strstr(c.why, "no RDMA device"));
+}
+
+static void only_efa_means_ofi_efa(void **state)
+{
+	struct gd_fabric_choice c;
+	struct gd_machine *m;
+
+	(void)state;
+	m = tree();
+	mkpath("sys/class/infiniband/efa0"); /* by its name */
+	mkpath("sys/bus/pci/drivers/efa");
+	mkpath("sys/devices/pci0000:00/0000:00:06.0");
+	mklink("sys/devices/pci0000:00/0000:00:06.0/driver", "../../../bus/pci/drivers/efa");
+	mkpath("sys/class/infiniband/rdmap0s6");
+	mklink("sys/class/infiniband/rdmap0s6/device", "../../../devices/pci0000:00/0000:00:06.0");
+	assert_int_equal(gd_fabric_dev_is_efa(m, "rdmap0s6"), 1); /* by its driver */
+	gd_fabric_choose(m, &c);
+	assert_int_equal(c.fabric, GD_FABRIC_OFI);
+	assert_string_equal(c.provider, "efa");
+	assert_false(c.no_device); /* EFA is the real NIC there: used, and the header says why */
+	assert_non_null(strstr(c.why, "EFA"));
+	/* an RC device beside the EFA one: verbs */
+	mkpath("sys/class/infiniband/mlx5_0");
+	gd_fabric_choose(m, &c);
+	assert_int_equal(c.fabric, GD_FABRIC_VERBS);
+	assert_false(c.no_device);
+	rmtree();
+}
+
+static void resolver_marks_the_refusal(void **state)
+{
+	struct gd_fabric_opts o;
+
+	(void)state;
+	if (gd_fixture_use("empty"))
+		skip();
+	gd_fabric_opts_defaults(&o);
+	assert_int_equal(gd_fabric_opts_resolve(&o, &gd_fixture_m), 0);
+	if (!gd_fabric_have_ofi()) { /* verbs then says what is missing */
+		assert_int_equal(o.fabric, GD_FABRIC_VERBS);
+		assert_int_equal(o.no_device, 0);
+		return;
+	}
+	assert_int_equal(o.fabric, GD_FABRIC_OFI);
+	assert_int_equal(o.no_device, 1);
+	/* --provider is the user's word: not refused */
+	gd_fabric_opts_defaults(&o);
+	assert_int_equal(gd_fabric_opts_handle(&o, GD_FABRIC_OPT_BASE + 1, "shm"), 0);
+	assert_int_equal(gd_fabric_opts_resolve(&o, &gd_fixture_m), 0);
+	assert_int_equal(o.no_device, 0);
+	assert_string_equal(o.provider, "shm");
+	/* --fabric ofi: not AUTO, so the rule is not asked */
+	gd_fabric_opts_defaults(&o);
+	assert_int_equal(gd_fabric_opts_handle(&o, GD_FABRIC_OPT_BASE, "ofi"), 0);
+	assert_int_equal(gd_fabric_opts_resolve(&o, &gd_fixture_m), 0);
+	assert_int_equal(o.no_device, 0);
+	assert_string_equal(o.provider, "tcp");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(devices_mean_verbs),
+		cmocka_unit_test(none_is_refused),
+		cmocka_unit_test(only_efa_means_ofi_efa),
+		cmocka_unit_test(resolver_marks_the_refusal),
+	};
+
+	gd_log_init("test_fabric_rule");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
