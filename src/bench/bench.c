@@ -534,6 +534,9 @@ static int run_all(struct gd_bench *b)
 	uint64_t ops = 0;
 	int ret;
 
+	/* from here on a peer that stops (SIGSTOP, a hang) is told by its silence */
+	if ((ret = gd_oob_start_alive(b->oob)))
+		return ret;
 	if (table)
 		gd_report_header(&b->rep);
 	ret = run_sizes(b, &ops);

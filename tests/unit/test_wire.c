@@ -155,7 +155,7 @@ static void conn_round_trip(void **state)
 	n = encode(&m);
 	assert_int_equal(n, GD_WIRE_HDR_LEN + 66);
 	/* network byte order on the wire */
-	assert_memory_equal(buf, "GDPF\x00\x03\x00\x02\x00\x00\x00\x42", 12);
+	assert_memory_equal(buf, "GDPF\x00\x04\x00\x02\x00\x00\x00\x42", 12);
 	assert_memory_equal(buf + 12 + 10, "\x00\xab\xcd\xef", 4);
 	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
 	assert_memory_equal(&out.conn.gid, &m.conn.gid, 16);
@@ -229,12 +229,12 @@ static void bad_header(void **state)
 	expect(16, -EPROTO, "not a gdperf side-channel message (it starts with \"GET / HTTP/1\")");
 	n = encode(&m);
 	buf[5] = GD_WIRE_VERSION + 1;
-	expect(n, -EPROTO, "version 3");
+	expect(n, -EPROTO, "version 4");
 	n = encode(&m);
 	buf[7] = 0;
 	expect(n, -EPROTO, "unknown message type 0");
 	buf[7] = GD_MSG_TYPE_END;
-	expect(n, -EPROTO, "unknown message type 7");
+	expect(n, -EPROTO, "unknown message type 8");
 	n = encode(&m);
 	put32(buf + 8, GD_WIRE_MAX_PAYLOAD + 1);
 	expect(n, -EPROTO, "the limit is 4096");
@@ -245,6 +245,16 @@ static void bad_header(void **state)
 	/* trailing bytes */
 	m.type = GD_MSG_BYE;
 	n = encode(&m);
+	put32(buf + 8, 1);
+	buf[12] = 0;
+	expect(n + 1, -EBADMSG, "1 unexpected trailing bytes");
+	/* ALIVE (version 4, the run's heartbeat): a header alone, no payload */
+	m.type = GD_MSG_ALIVE;
+	n = encode(&m);
+	assert_int_equal(n, GD_WIRE_HDR_LEN);
+	assert_int_equal(gd_wire_decode(buf, n, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.type, GD_MSG_ALIVE);
+	assert_string_equal(gd_wire_type_name(GD_MSG_ALIVE), "ALIVE");
 	put32(buf + 8, 1);
 	buf[12] = 0;
 	expect(n + 1, -EBADMSG, "1 unexpected trailing bytes");
