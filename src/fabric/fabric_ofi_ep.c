@@ -7,11 +7,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
@@ -374,13 +377,29 @@ static int open_pep(struct gd_ofi *f)
 
 /* libfabric's shm provider names an endpoint's region in /dev/shm after the
  * process id ("PID:UID:N"); finding a region of that name whose recorded
- * owner is alive, fi_enable fails with EBUSY. A region left by a dead process
- * (killed before it closed its endpoint) whose pid this process now has (pids
- * wrap at pid_max, 32768 on many machines, within one long test run) is taken
- * for a live one: the process itself. No live process but this one has its
- * pid, and before its first shm endpoint none of those regions is its own:
- * they are stale; unlink them. Once per process (later endpoints' regions are
- * this process's own). */
+ * owner is alive, fi_enable fails with EBUSY. A process killed before it
+ * closed its endpoints (SIGKILL, a crash) leaves its regions (16 MiB of tmpfs
+ * RAM each, issue 30 D28), and one whose pid this process now has (pids wrap
+ * within one long test run) is taken for a live one. Before its first shm
+ * endpoint, this process removes the regions of this user (the name's UID and
+ * the file's owner) whose process is gone (kill(PID, 0): ESRCH) or is this
+ * process (none of its own exists yet); a live process's regions, another
+ * user's, and names of another form are left alone. Once per process. */
+static bool shm_stale(const char *name, int dfd)
+{
+	int pid = -1, n = -1;
+	unsigned uid, idx;
+	struct stat st;
+
+	if (sscanf(name, "%d:%u:%u%n", &pid, &uid, &idx, &n) != 3 || n != (int)strlen(name) ||
+	    pid <= 0 || uid != getuid())
+		return false;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
+	    st.st_uid != getuid())
+		return false;
+	return pid == getpid() || (kill(pid, 0) && errno == ESRCH);
+}
+
 static void shm_clear_stale(void)
 {
 	static bool done;
@@ -393,16 +412,10 @@ static void shm_clear_stale(void)
 	d = opendir("/dev/shm");
 	if (!d)
 		return;
-	while ((e = readdir(d))) {
-		int pid = -1, n = -1;
-		unsigned uid, idx;
-
-		if (sscanf(e->d_name, "%d:%u:%u%n", &pid, &uid, &idx, &n) == 3 &&
-		    n == (int)strlen(e->d_name) && pid == getpid() && uid == getuid() &&
-		    shm_unlink(e->d_name) == 0)
-			gd_info("removed /dev/shm/%s: a libfabric shm region of a dead process "
-				"that had this pid", e->d_name);
-	}
+	while ((e = readdir(d)))
+		if (shm_stale(e->d_name, dirfd(d)) && shm_unlink(e->d_name) == 0)
+			gd_info("removed /dev/shm/%s: a libfabric shm region of a dead process%s",
+				e->d_name, atoi(e->d_name) == getpid() ? " that had this pid" : "");
 	closedir(d);
 }
 
