@@ -1032,14 +1032,20 @@ int gd_oob_await_peer(struct gd_oob *o, int wait_ms)
 	main_seen_now(o);
 	if (o->peer_gone)
 		return -ECONNRESET;
-	do {
+	/* the socket is read before the silence is judged: a side that looked
+	 * at it late (stuck in the fabric) finds its peer's ALIVEs waiting */
+	for (;;) {
+		int pr = poll(pfd, o->lfd >= 0 ? 2 : 1, left_ms(deadline));
+
+		if (pr > 0 && o->lfd >= 0 && (pfd[1].revents & POLLIN))
+			refuse_extra(o);
+		if (pr > 0 && (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) && skip_alives(o))
+			break;
 		if (peer_silent_now(o))
 			return peer_silent(o);
-		if (poll(pfd, o->lfd >= 0 ? 2 : 1, left_ms(deadline)) <= 0)
+		if (pr <= 0)
 			return 0;
-		if (o->lfd >= 0 && (pfd[1].revents & POLLIN))
-			refuse_extra(o);
-	} while (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) || !skip_alives(o));
+	}
 	n = recv(o->fd, hdr, sizeof(hdr), MSG_PEEK);
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
 		gd_error("the %s (%s) closed the side channel: did it exit or crash?", peer_role(o),

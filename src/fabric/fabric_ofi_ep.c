@@ -303,6 +303,20 @@ void gd_ofi_progress(void *ofi)
 		fi_cq_read(f->rcq.cq, e, 4);
 }
 
+/* An active side between its loops (a size done, the peer's results, the
+ * barrier): its own operations are all complete (the loops drain on a
+ * signalled boundary), but the peer's may still need this side's progress
+ * (tcp's target moves the bytes of the peer's writes; -b). Only the send CQ
+ * is read: receives that arrive stay in theirs for the loop to count. */
+void gd_ofi_progress_tx(void *ofi)
+{
+	struct gd_ofi *f = ofi;
+	struct fi_cq_data_entry e[4];
+
+	if (f->scq.cq)
+		fi_cq_read(f->scq.cq, e, 4);
+}
+
 /* The passive side of an RMA bandwidth test over shm calls the provider's
  * progress every OFI_PASSIVE_PACE_NS, not continuously.
  * - Why: shm's initiator moves an RMA itself (CMA: its own process_vm_writev
