@@ -433,8 +433,63 @@ static void shm_clear_stale(void)
 	closedir(d);
 }
 
+/* Resident bytes of this process (/proc/self/statm), 0 if unknown. */
+static uint64_t rss_bytes(void)
+{
+	unsigned long size = 0, res = 0;
+	FILE *fp = fopen("/proc/self/statm", "r");
+
+	if (fp) {
+		if (fscanf(fp, "%lu %lu", &size, &res) != 2)
+			res = 0;
+		fclose(fp);
+	}
+	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* MemAvailable of /proc/meminfo in bytes, 0 if unknown. */
+static uint64_t mem_available(void)
+{
+	unsigned long long kb = 0;
+	char line[128];
+	FILE *fp = fopen("/proc/meminfo", "r");
+
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(fp);
+	return (uint64_t)kb * 1024;
+}
+
+/*
+ * -q N over libfabric is N endpoints, and one endpoint's cost is the
+ * provider's (tcp's ofi_rxm allocates and zeroes ~17 MB in fi_enable; issue 30
+ * D8: -q 16384 grew to 4.6 GB in 30 s on its way to ~280 GB). The second
+ * endpoint's growth of this process's resident memory, times N, is the
+ * estimate: above 3/4 of MemAvailable the run is refused (exit 3) naming -q,
+ * the estimate and the -q that fits, before the rest are taken.
+ */
+static int check_ep_memory(const struct gd_ofi *f, uint64_t one)
+{
+	uint64_t avail = mem_available(), budget = avail / 4 * 3, need;
+
+	if (!one || !avail || f->cfg.nqp < 2)
+		return 0;
+	need = one * f->cfg.nqp;
+	if (need <= budget)
+		return 0;
+	gd_error("-q %u over libfabric provider %s needs about %.1f GiB: each endpoint took %.1f MiB "
+		 "here, and %.1f GiB is available (MemAvailable): lower -q to %llu or less", f->cfg.nqp,
+		 f->prov, (double)need / (1ull << 30), (double)one / (1 << 20),
+		 (double)avail / (1ull << 30), (unsigned long long)(budget / one ? budget / one : 1));
+	return -ENOMEM;
+}
+
 int gd_ofi_create_eps(struct gd_ofi *f)
 {
+	uint64_t rss0 = rss_bytes(), rss1;
 	bool msg = f->info->ep_attr->type == FI_EP_MSG;
 	int ret;
 
@@ -457,6 +512,12 @@ int gd_ofi_create_eps(struct gd_ofi *f)
 		ret = bind_ep(f, f->ep[i]);
 		if (ret)
 			return ret;
+		/* the second endpoint's cost: the first one's holds the provider's
+		 * one-time setup too */
+		rss1 = i < 2 ? rss_bytes() : 0;
+		if (i == 1 && (ret = check_ep_memory(f, rss1 > rss0 ? rss1 - rss0 : 0)))
+			return ret;
+		rss0 = i == 0 ? rss1 : rss0;
 	}
 	return 0;
 }

@@ -21,6 +21,13 @@ pair ctas 2 2 gd_write_bw --fabric ofi --provider tcp --initiator=proxy --produc
 expect ctas "$tmp/ctas.c" "ctas 65535 with host producers .*at most [0-9]+ here.*lower --ctas"
 expect domain "$tmp/domain.c" "no domain .nosuch0.*it has"
 
+# issue 30 D8: -q N over libfabric is N endpoints (tcp's rxm: tens of MiB each):
+# the memory is estimated from the provider's own cost before the rest are
+# taken, and a run that does not fit is refused (exit 3) naming -q and the -q
+# that fits. Before: -q 16384 grew by ~140 MB/s per side with no end.
+pair q-mem 3 3 gd_write_bw --fabric ofi --provider tcp -q 16384 -n 10 --timeout 10
+expect q-mem "$tmp/q-mem.c" "error: -q 16384 over libfabric provider tcp.* needs about [0-9.]+ GiB: each endpoint took [0-9.]+ MiB.*lower -q to [0-9]+ or less"
+
 # a peer on another provider: the parameter check names the difference
 next_port
 timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp -n 10 --timeout 5 >"$tmp/other.s" 2>&1 &
