@@ -548,8 +548,11 @@ static int setup_ofi(struct gd_bench *b)
 		gd_oob_send_error(b->oob, setup_exit_code(ret), "libfabric setup failed on its side: %s",
 				  gd_log_last_error());
 	ret = ret ?: gd_oob_barrier(b->oob);
-	if (pl->roles.initiator || pl->roles.receiver) /* its loops poll: none from now on */
-		gd_oob_set_idle(b->oob, NULL, NULL);
+	/* an active side's loops poll; between them it still drives the progress its
+	 * peer's operations need (-b: the peer writes to it while it waits for the
+	 * peer's results), without taking the receives its loops count */
+	if (pl->roles.initiator || pl->roles.receiver)
+		gd_oob_set_idle(b->oob, gd_ofi_progress_tx, b->ofi);
 	return ret;
 }
 #endif
@@ -636,6 +639,9 @@ static int run_all(struct gd_bench *b)
 	uint64_t ops = 0;
 	int ret;
 
+	/* from here on a peer that stops (SIGSTOP, a hang) is told by its silence */
+	if ((ret = gd_oob_start_alive(b->oob)))
+		return ret;
 	if (table)
 		gd_report_header(&b->rep);
 	ret = run_sizes(b, &ops);

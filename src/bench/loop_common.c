@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Deadlines, liveness, completion errors and per-size preparation of the CPU loops. */
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
 
 #include "gd.h"
@@ -44,9 +43,7 @@ int gd_watch_stop(struct gd_loop *l, const struct gd_watch *w)
 
 bool gd_loop_peer_readable(struct gd_loop *l)
 {
-	struct pollfd pfd = { .fd = gd_oob_fd(l->oob), .events = POLLIN };
-
-	return poll(&pfd, 1, 0) > 0;
+	return gd_oob_readable(l->oob);
 }
 
 int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now)
@@ -66,8 +63,12 @@ int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now)
 		return ret;
 	}
 	if (now - w->last_progress > w->timeout) {
-		gd_error("no %s for %u s (--timeout): the link is down or the peer stopped "
-			 "sending; giving up", w->what, l->cfg.timeout_ms / 1000);
+		gd_error("no %s for %u s (--timeout) with the %s (%s): the link is down or the "
+			 "peer stopped sending; giving up", w->what, l->cfg.timeout_ms / 1000,
+			 gd_oob_peer_role(l->oob), gd_oob_peer_name(l->oob));
+		gd_oob_send_error(l->oob, GD_EXIT_FAIL, "no %s on its side for %u s (--timeout)",
+				  w->what, l->cfg.timeout_ms / 1000);
+		gd_oob_give_up(l->oob);
 		l->exit_code = GD_EXIT_FAIL;
 		return -ETIMEDOUT;
 	}

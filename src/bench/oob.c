@@ -10,11 +10,13 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,6 +40,17 @@ struct gd_oob {
 	char where[GD_BENCH_HOST_MAX + 16]; /* "HOST:PORT" as given, for messages */
 	void (*idle)(void *arg);	/* a fabric that moves data only when asked: while waiting */
 	void *idle_arg;
+	/* the run's heartbeat (gd_oob_start_alive): a thread sends ALIVE every
+	 * alive_every_ms; a peer silent for timeout_ms is stopped or hung */
+	pthread_mutex_t tx_lock;	/* one message at a time on the socket */
+	pthread_mutex_t alive_lock;
+	pthread_cond_t alive_cond;
+	pthread_t alive_thread;
+	bool alive_on, alive_stop;
+	int alive_every_ms;
+	int64_t last_heard;		/* ms: the peer's last byte, once alive_on */
+	int64_t main_seen;		/* ms: the tool's thread last waited or checked here (atomic) */
+	bool silent;			/* the peer's silence ended a wait (printed) */
 };
 
 void gd_oob_set_idle(struct gd_oob *o, void (*idle)(void *arg), void *arg)
@@ -159,6 +172,9 @@ static struct gd_oob *oob_new(const struct gd_bench_params *p)
 		return NULL;
 	o->fd = -1;
 	o->lfd = -1;
+	pthread_mutex_init(&o->tx_lock, NULL);
+	pthread_mutex_init(&o->alive_lock, NULL);
+	pthread_cond_init(&o->alive_cond, NULL);
 	o->role = p->role;
 	o->timeout_ms = (int)p->timeout_ms;
 	if (o->timeout_ms <= 0)
@@ -172,10 +188,16 @@ static struct gd_oob *oob_new(const struct gd_bench_params *p)
 	return o;
 }
 
+static void alive_stop(struct gd_oob *o);
+
 static void oob_free(struct gd_oob *o)
 {
 	if (!o)
 		return;
+	alive_stop(o);
+	pthread_mutex_destroy(&o->tx_lock);
+	pthread_mutex_destroy(&o->alive_lock);
+	pthread_cond_destroy(&o->alive_cond);
 	if (o->fd >= 0)
 		close(o->fd);
 	if (o->lfd >= 0)
@@ -463,7 +485,7 @@ int gd_oob_open(const struct gd_bench_params *p, int accept_timeout_ms, struct g
 
 /* ---- sending and receiving -------------------------------------------- */
 
-static int send_msg(struct gd_oob *o, const struct gd_wire_msg *m)
+static int send_msg_locked(struct gd_oob *o, const struct gd_wire_msg *m)
 {
 	uint8_t buf[GD_WIRE_MAX_MSG];
 	ssize_t n = gd_wire_encode(m, buf, sizeof(buf));
@@ -506,6 +528,179 @@ static int send_msg(struct gd_oob *o, const struct gd_wire_msg *m)
 	return 0;
 }
 
+static int send_msg(struct gd_oob *o, const struct gd_wire_msg *m)
+{
+	int ret;
+
+	pthread_mutex_lock(&o->tx_lock);
+	ret = send_msg_locked(o, m);
+	pthread_mutex_unlock(&o->tx_lock);
+	return ret;
+}
+
+/* ---- the heartbeat ---------------------------------------------------- */
+
+/* One ALIVE, not at all when the socket is full (the peer reads nothing: its
+ * silence is its own problem), or whole; false: the stream broke, stop. */
+static bool send_alive(struct gd_oob *o)
+{
+	struct gd_wire_msg m = { .type = GD_MSG_ALIVE };
+	uint8_t buf[GD_WIRE_HDR_LEN];
+	int64_t deadline = deadline_of(o->timeout_ms);
+	size_t off = 0;
+	bool ok = gd_wire_encode(&m, buf, sizeof(buf)) == (ssize_t)sizeof(buf);
+
+	pthread_mutex_lock(&o->tx_lock);
+	while (ok && off < sizeof(buf)) {
+		struct pollfd pfd = { .fd = o->fd, .events = POLLOUT };
+		ssize_t w = send(o->fd, buf + off, sizeof(buf) - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (w > 0)
+			off += (size_t)w;
+		else if (w < 0 && errno != EAGAIN && errno != EINTR)
+			ok = false;
+		else if (off == 0)
+			break;
+		else /* half a message out: the rest, or the stream is lost */
+			ok = poll(&pfd, 1, left_ms(deadline)) > 0;
+	}
+	pthread_mutex_unlock(&o->tx_lock);
+	return ok;
+}
+
+static void main_seen_now(struct gd_oob *o)
+{
+	if (o->alive_on)
+		__atomic_store_n(&o->main_seen, now_ms(), __ATOMIC_RELAXED);
+}
+
+/* What the heartbeat thread sees of the peer without reading the socket. */
+struct alive_view {
+	int unread;		/* bytes waiting: the peer's ALIVEs pile up while we are stuck */
+	int64_t unread_since;	/* ms: when that count last changed */
+};
+
+/*
+ * The watchdog: the tool's thread stuck past --timeout without a look at
+ * the side channel, while the peer has closed it (SIGKILL) or said nothing for
+ * --timeout (SIGSTOP): the thread waits inside the fabric on a peer that will
+ * never answer (libfabric's shm spins on a lock a killed peer held, for ever
+ * and deaf to SIGTERM). Say so, naming the peer, and end the process (exit 1).
+ */
+static void watchdog(struct gd_oob *o, struct alive_view *v)
+{
+	int64_t now = now_ms(), seen = __atomic_load_n(&o->main_seen, __ATOMIC_RELAXED);
+	struct pollfd pfd = { .fd = o->fd, .events = POLLRDHUP };
+	bool gone;
+	int n = 0;
+
+	if (!ioctl(o->fd, FIONREAD, &n) && n != v->unread) {
+		v->unread = n;
+		v->unread_since = now;
+	}
+	if (now - seen <= o->timeout_ms)
+		return;
+	gone = poll(&pfd, 1, 0) > 0;
+	if (!gone && now - v->unread_since <= o->timeout_ms)
+		return;
+	gd_error("the %s (%s) %s, and this side has been stuck in the fabric for %g s (the "
+		 "provider waits on the peer): giving up", peer_role(o), o->peer_name,
+		 gone ? "closed the side channel" : "has said nothing for --timeout",
+		 secs((int)(now - seen)));
+	_exit(GD_EXIT_FAIL);
+}
+
+static void *alive_main(void *arg)
+{
+	struct gd_oob *o = arg;
+	struct alive_view v = { .unread = -1, .unread_since = now_ms() };
+	bool go = true;
+
+	pthread_mutex_lock(&o->alive_lock);
+	while (go && !o->alive_stop) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += o->alive_every_ms / 1000;
+		ts.tv_nsec += (long)(o->alive_every_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_cond_timedwait(&o->alive_cond, &o->alive_lock, &ts) != ETIMEDOUT ||
+		    o->alive_stop)
+			continue;
+		pthread_mutex_unlock(&o->alive_lock);
+		go = send_alive(o);
+		watchdog(o, &v);
+		pthread_mutex_lock(&o->alive_lock);
+	}
+	pthread_mutex_unlock(&o->alive_lock);
+	return NULL;
+}
+
+int gd_oob_start_alive(struct gd_oob *o)
+{
+	if (!o || o->alive_on || o->fd < 0)
+		return 0;
+	o->alive_every_ms = GD_MAX(o->timeout_ms / 4, 1);
+	o->last_heard = now_ms();
+	o->main_seen = o->last_heard;
+	o->alive_stop = false;
+	if (pthread_create(&o->alive_thread, NULL, alive_main, o)) {
+		gd_error("cannot start the side channel's heartbeat thread: %s", strerror(errno));
+		return -ENOMEM;
+	}
+	o->alive_on = true;
+	return 0;
+}
+
+static void alive_stop(struct gd_oob *o)
+{
+	if (!o->alive_on)
+		return;
+	pthread_mutex_lock(&o->alive_lock);
+	o->alive_stop = true;
+	pthread_cond_signal(&o->alive_cond);
+	pthread_mutex_unlock(&o->alive_lock);
+	pthread_join(o->alive_thread, NULL);
+	o->alive_on = false;
+}
+
+/* The peer has said nothing for --timeout while its heartbeat should run:
+ * say so once; the close skips the handshake a stopped peer cannot answer. */
+static int peer_silent(struct gd_oob *o)
+{
+	if (!o->silent && !o->closing)
+		gd_error("the %s (%s) has said nothing on the side channel for %g s (--timeout), "
+			 "where it says ALIVE every %g s: it is stopped (SIGSTOP, a debugger), hung, "
+			 "or the network between us dropped", peer_role(o), o->peer_name,
+			 secs(o->timeout_ms), secs(o->alive_every_ms));
+	o->silent = true;
+	o->broken = true;
+	return -ETIMEDOUT;
+}
+
+static bool peer_silent_now(const struct gd_oob *o)
+{
+	return o->alive_on && now_ms() - o->last_heard > o->timeout_ms;
+}
+
+/* How long a wait may block: to the deadline, and to the peer's silence limit. */
+static int block_ms(const struct gd_oob *o, int64_t deadline)
+{
+	int left = left_ms(deadline);
+
+	if (o->alive_on) {
+		int64_t quiet = o->last_heard + o->timeout_ms + 1 - now_ms();
+
+		quiet = quiet < 0 ? 0 : quiet;
+		if (left < 0 || quiet < left)
+			left = (int)quiet;
+	}
+	return left;
+}
+
 /*
  * Read exactly n bytes by the deadline, refusing extra clients meanwhile.
  * Returns 0, or -ECONNRESET with *got < n on EOF, or -ETIMEDOUT.
@@ -521,6 +716,8 @@ static int recv_exact(struct gd_oob *o, uint8_t *buf, size_t n, int64_t deadline
 
 		if (r > 0) {
 			*got += (size_t)r;
+			if (o->alive_on)
+				o->last_heard = now_ms();
 			continue;
 		}
 		if (r == 0)
@@ -531,7 +728,10 @@ static int recv_exact(struct gd_oob *o, uint8_t *buf, size_t n, int64_t deadline
 			gd_oob_tell_interrupted(o);
 			return -EINTR;
 		}
-		pr = poll(pfd, o->lfd >= 0 ? 2 : 1, o->idle ? 0 : left_ms(deadline));
+		main_seen_now(o);
+		if (peer_silent_now(o))
+			return peer_silent(o);
+		pr = poll(pfd, o->lfd >= 0 ? 2 : 1, o->idle ? 0 : block_ms(o, deadline));
 		if (pr == 0 && o->idle)
 			o->idle(o->idle_arg); /* and spin: the fabric's progress is ours to drive */
 		if (pr < 0 && errno != EINTR)
@@ -554,18 +754,17 @@ static void print_peer_error(struct gd_oob *o, const struct gd_wire_error *e)
  * Receive one message of type want (timeout_ms < 0: no deadline). An ERROR
  * is printed and gives -ECONNABORTED; any other type is out of order.
  */
-static int recv_msg_raw(struct gd_oob *o, enum gd_wire_type want, struct gd_wire_msg *m,
-			int timeout_ms)
+static int recv_one(struct gd_oob *o, enum gd_wire_type want, struct gd_wire_msg *m,
+		    int64_t deadline, int timeout_ms)
 {
 	uint8_t buf[GD_WIRE_MAX_MSG];
-	int64_t deadline = deadline_of(timeout_ms);
 	struct gd_wire_hdr h;
 	char err[256];
 	size_t got;
 	int ret;
 
 	ret = recv_exact(o, buf, GD_WIRE_HDR_LEN, deadline, &got);
-	if (ret == -EINTR)
+	if (ret == -EINTR || o->silent)
 		return ret;
 	if (ret == -ECONNRESET && got == 0) {
 		if (!o->peer_gone)
@@ -601,7 +800,7 @@ static int recv_msg_raw(struct gd_oob *o, enum gd_wire_type want, struct gd_wire
 		return ret;
 	}
 	ret = recv_exact(o, buf + GD_WIRE_HDR_LEN, h.len, deadline, &got);
-	if (ret == -EINTR)
+	if (ret == -EINTR || o->silent)
 		return ret;
 	if (ret) {
 		gd_error("the %s (%s) %s in the middle of a %s message (got %zu of %u payload bytes)",
@@ -619,6 +818,8 @@ static int recv_msg_raw(struct gd_oob *o, enum gd_wire_type want, struct gd_wire
 	}
 	if (m->type == want)
 		return 0;
+	if (m->type == GD_MSG_ALIVE)
+		return 1;
 	if (m->type == GD_MSG_ERROR) {
 		print_peer_error(o, &m->error);
 		return -ECONNABORTED;
@@ -632,6 +833,18 @@ static int recv_msg_raw(struct gd_oob *o, enum gd_wire_type want, struct gd_wire
 	gd_error("out-of-order message from the %s (%s): expected %s, got %s", peer_role(o),
 		 o->peer_name, gd_wire_type_name(want), gd_wire_type_name(m->type));
 	return -ENOMSG;
+}
+
+/* recv_one, past the peer's ALIVEs (its heartbeat, read whenever we wait) */
+static int recv_msg_raw(struct gd_oob *o, enum gd_wire_type want, struct gd_wire_msg *m,
+			int timeout_ms)
+{
+	int64_t deadline = deadline_of(timeout_ms);
+	int ret;
+
+	while ((ret = recv_one(o, want, m, deadline, timeout_ms)) == 1)
+		;
+	return ret;
 }
 
 static int recv_msg(struct gd_oob *o, enum gd_wire_type want, struct gd_wire_msg *m, int timeout_ms)
@@ -776,23 +989,63 @@ int gd_oob_check_peer(struct gd_oob *o)
 	return gd_oob_await_peer(o, 0);
 }
 
+/* Read the ALIVEs at the head of the socket (nothing else); true when
+ * something else (or EOF, or an error) waits behind them. */
+static bool skip_alives(struct gd_oob *o)
+{
+	uint8_t hdr[GD_WIRE_HDR_LEN];
+	struct gd_wire_hdr h;
+	char err[8];
+
+	for (;;) {
+		ssize_t n = recv(o->fd, hdr, sizeof(hdr), MSG_PEEK | MSG_DONTWAIT);
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return false;
+		if (n != (ssize_t)sizeof(hdr) || gd_wire_decode_hdr(hdr, sizeof(hdr), &h, err, sizeof(err)) ||
+		    h.type != GD_MSG_ALIVE || h.len)
+			return true;
+		if (recv(o->fd, hdr, sizeof(hdr), MSG_DONTWAIT) != (ssize_t)sizeof(hdr))
+			return true;
+		o->last_heard = now_ms();
+	}
+}
+
+bool gd_oob_readable(struct gd_oob *o)
+{
+	struct pollfd pfd = { .fd = o->fd, .events = POLLIN };
+
+	main_seen_now(o);
+	return poll(&pfd, 1, 0) > 0 && skip_alives(o);
+}
+
 int gd_oob_await_peer(struct gd_oob *o, int wait_ms)
 {
 	struct pollfd pfd[2] = { { .fd = o->fd, .events = POLLIN }, { .fd = o->lfd, .events = POLLIN } };
+	int64_t deadline = now_ms() + wait_ms;
 	uint8_t hdr[GD_WIRE_HDR_LEN];
 	struct gd_wire_hdr h;
 	struct gd_wire_msg m;
 	char err[8];
 	ssize_t n;
 
+	main_seen_now(o);
 	if (o->peer_gone)
 		return -ECONNRESET;
-	if (poll(pfd, o->lfd >= 0 ? 2 : 1, wait_ms) <= 0)
-		return 0;
-	if (o->lfd >= 0 && (pfd[1].revents & POLLIN))
-		refuse_extra(o);
-	if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
-		return 0;
+	/* the socket is read before the silence is judged: a side that looked
+	 * at it late (stuck in the fabric) finds its peer's ALIVEs waiting */
+	for (;;) {
+		int pr = poll(pfd, o->lfd >= 0 ? 2 : 1, left_ms(deadline));
+
+		if (pr > 0 && o->lfd >= 0 && (pfd[1].revents & POLLIN))
+			refuse_extra(o);
+		if (pr > 0 && (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) && skip_alives(o))
+			break;
+		if (peer_silent_now(o))
+			return peer_silent(o);
+		if (pr <= 0)
+			return 0;
+	}
 	n = recv(o->fd, hdr, sizeof(hdr), MSG_PEEK);
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
 		gd_error("the %s (%s) closed the side channel: did it exit or crash?", peer_role(o),
@@ -821,6 +1074,7 @@ void gd_oob_close(struct gd_oob *o)
 	if (!o)
 		return;
 	o->closing = true;
+	alive_stop(o);
 	if (o->fd >= 0 && !o->peer_gone && !o->broken && !(interrupt_flag && *interrupt_flag)) {
 		/* BYE, then wait for the peer's EOF so that closing never resets data it still reads */
 		if (!send_msg(o, &bye) && !shutdown(o->fd, SHUT_WR)) {
@@ -866,6 +1120,16 @@ int gd_oob_local_addr(const struct gd_oob *o, struct sockaddr_storage *ss, sockl
 	*ss = o->local;
 	*len = o->local_len;
 	return 0;
+}
+
+const char *gd_oob_peer_role(const struct gd_oob *o)
+{
+	return peer_role(o);
+}
+
+void gd_oob_give_up(struct gd_oob *o)
+{
+	o->broken = true;
 }
 
 const char *gd_oob_peer_name(const struct gd_oob *o)

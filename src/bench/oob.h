@@ -46,6 +46,7 @@
 #define GD_OOB_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/socket.h>
 
 #include "bench_params.h"
@@ -96,6 +97,19 @@ void gd_oob_close(struct gd_oob *oob);
 int gd_oob_check_peer(struct gd_oob *oob);
 
 /*
+ * The run's heartbeat, from the start of the measurement to gd_oob_close: a
+ * thread sends ALIVE every --timeout/4, and every wait and check of this side
+ * (receives, gd_oob_check_peer) reads the peer's; a peer that has said nothing
+ * for --timeout is stopped (SIGSTOP, a debugger) or hung: the wait or check
+ * prints so, naming it, and returns -ETIMEDOUT. Before it (setup), only the
+ * deadlines of each message hold. 0 or -ENOMEM (printed).
+ */
+int gd_oob_start_alive(struct gd_oob *oob);
+/* Something other than the peer's ALIVEs (a message, EOF) waits to be read;
+ * reads the ALIVEs before it. */
+bool gd_oob_readable(struct gd_oob *oob);
+
+/*
  * gd_oob_check_peer, waiting up to wait_ms for the peer to say something: after
  * a fabric failure (a post, a poll, a completion), whose cause is often the peer
  * stopping; it sends its reason on the side channel just before its endpoint goes.
@@ -118,6 +132,10 @@ void gd_oob_set_idle(struct gd_oob *oob, void (*idle)(void *arg), void *arg);
 int gd_oob_peer_addr(const struct gd_oob *oob, struct sockaddr_storage *ss, socklen_t *len);
 int gd_oob_local_addr(const struct gd_oob *oob, struct sockaddr_storage *ss, socklen_t *len);
 const char *gd_oob_peer_name(const struct gd_oob *oob); /* "10.0.0.1:18515", "[fe80::1]:4242" */
+const char *gd_oob_peer_role(const struct gd_oob *oob); /* "server" on the client, "client" on the server */
+/* This side gives up on a peer that made no progress for --timeout (stopped,
+ * or the link is down): the close skips the BYE handshake it cannot answer. */
+void gd_oob_give_up(struct gd_oob *oob);
 /* The code the peer's ERROR carried (1..3), 0 if none. */
 int gd_oob_peer_exit_code(const struct gd_oob *oob);
 /* Exit code for a failed oob call: the peer's code for -ECONNABORTED, else 2. */

@@ -173,7 +173,8 @@ static bool valid_mtu(uint32_t mtu, bool zero_ok)
 
 const char *gd_wire_type_name(unsigned type)
 {
-	static const char *const n[] = { NULL, "HELLO", "CONN", "READY", "RESULTS", "ERROR", "BYE" };
+	static const char *const n[] = { NULL, "HELLO", "CONN", "READY", "RESULTS", "ERROR", "BYE",
+						 "ALIVE" };
 
 	return type < GD_ARRAY_SIZE(n) && n[type] ? n[type] : "unknown";
 }
@@ -469,6 +470,7 @@ ssize_t gd_wire_encode(const struct gd_wire_msg *m, uint8_t *buf, size_t cap)
 		ret = encode_error(&w, &m->error);
 		break;
 	case GD_MSG_BYE:
+	case GD_MSG_ALIVE:
 		break;
 	default:
 		return -EINVAL;
@@ -550,6 +552,7 @@ int gd_wire_decode_payload(unsigned type, const uint8_t *payload, size_t len,
 		decode_error(&r, &m->error);
 		break;
 	case GD_MSG_BYE:
+	case GD_MSG_ALIVE:
 		break;
 	default:
 		rfail(&r, -EPROTO, "unknown message type %u", type);

@@ -28,6 +28,8 @@
  *   RESULTS u32 status, u8 kind, then bw or lat fields (see struct)
  *   ERROR   u32 exit code (1..3), str text
  *   BYE     empty
+ *   ALIVE   empty (version 4): sent every --timeout/4 from the start of the run
+ *           (gd_oob_start_alive); a side silent for --timeout is stopped or hung
  *
  * Decoders check everything (magic, version, type, lengths, enum ranges,
  * counts, string bytes, finite numbers) and return -EPROTO (not our
@@ -45,7 +47,7 @@
 #include "bench_params.h"
 
 #define GD_WIRE_MAGIC 0x47445046u /* "GDPF" */
-#define GD_WIRE_VERSION 4 /* 2: HELLO carries the initiator; 3: the fabric; 4: the CPUs */
+#define GD_WIRE_VERSION 4 /* 2: HELLO carries the initiator; 3: the fabric; 4: the CPUs and ALIVE */
 #define GD_WIRE_HDR_LEN 12
 #define GD_WIRE_MAX_PAYLOAD 4096
 #define GD_WIRE_MAX_MSG (GD_WIRE_HDR_LEN + GD_WIRE_MAX_PAYLOAD)
@@ -62,6 +64,7 @@ enum gd_wire_type {
 	GD_MSG_RESULTS,
 	GD_MSG_ERROR,
 	GD_MSG_BYE,
+	GD_MSG_ALIVE,		/* no payload: "still here", sent every --timeout/4 during the run */
 	GD_MSG_TYPE_END,
 };
 

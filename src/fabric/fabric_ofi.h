@@ -108,6 +108,9 @@ struct gd_ofi_target gd_ofi_target_of(const struct gd_qp_run *q);
 /* Drive the provider's progress on a passive side (reads and drops the
  * completions such a side never expects). */
 void gd_ofi_progress(void *ofi);
+/* The same on an active side while it waits between its loops: only the send
+ * CQ, whose entries its loops have all taken. */
+void gd_ofi_progress_tx(void *ofi);
 /* How often the passive side of a bandwidth test of this message size
  * drives the provider's progress (gd_ofi_progress): sets f->pace_ns. */
 void gd_ofi_pace_passive(struct gd_ofi *f, uint64_t size);

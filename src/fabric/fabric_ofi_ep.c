@@ -7,11 +7,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
@@ -319,6 +322,20 @@ void gd_ofi_progress(void *ofi)
 		fi_cq_read(f->rcq.cq, e, 4);
 }
 
+/* An active side between its loops (a size done, the peer's results, the
+ * barrier): its own operations are all complete (the loops drain on a
+ * signalled boundary), but the peer's may still need this side's progress
+ * (tcp's target moves the bytes of the peer's writes; -b). Only the send CQ
+ * is read: receives that arrive stay in theirs for the loop to count. */
+void gd_ofi_progress_tx(void *ofi)
+{
+	struct gd_ofi *f = ofi;
+	struct fi_cq_data_entry e[4];
+
+	if (f->scq.cq)
+		fi_cq_read(f->scq.cq, e, 4);
+}
+
 /* The passive side of an RMA bandwidth test over shm calls the provider's
  * progress every OFI_PASSIVE_PACE_NS, not continuously.
  * - Why: shm's initiator moves an RMA itself (CMA: its own process_vm_writev
@@ -393,13 +410,29 @@ static int open_pep(struct gd_ofi *f)
 
 /* libfabric's shm provider names an endpoint's region in /dev/shm after the
  * process id ("PID:UID:N"); finding a region of that name whose recorded
- * owner is alive, fi_enable fails with EBUSY. A region left by a dead process
- * (killed before it closed its endpoint) whose pid this process now has (pids
- * wrap at pid_max, 32768 on many machines, within one long test run) is taken
- * for a live one: the process itself. No live process but this one has its
- * pid, and before its first shm endpoint none of those regions is its own:
- * they are stale; unlink them. Once per process (later endpoints' regions are
- * this process's own). */
+ * owner is alive, fi_enable fails with EBUSY. A process killed before it
+ * closed its endpoints (SIGKILL, a crash) leaves its regions (16 MiB of tmpfs
+ * RAM each, issue 30 D28), and one whose pid this process now has (pids wrap
+ * within one long test run) is taken for a live one. Before its first shm
+ * endpoint, this process removes the regions of this user (the name's UID and
+ * the file's owner) whose process is gone (kill(PID, 0): ESRCH) or is this
+ * process (none of its own exists yet); a live process's regions, another
+ * user's, and names of another form are left alone. Once per process. */
+static bool shm_stale(const char *name, int dfd)
+{
+	int pid = -1, n = -1;
+	unsigned uid, idx;
+	struct stat st;
+
+	if (sscanf(name, "%d:%u:%u%n", &pid, &uid, &idx, &n) != 3 || n != (int)strlen(name) ||
+	    pid <= 0 || uid != getuid())
+		return false;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
+	    st.st_uid != getuid())
+		return false;
+	return pid == getpid() || (kill(pid, 0) && errno == ESRCH);
+}
+
 static void shm_clear_stale(void)
 {
 	static bool done;
@@ -412,21 +445,70 @@ static void shm_clear_stale(void)
 	d = opendir("/dev/shm");
 	if (!d)
 		return;
-	while ((e = readdir(d))) {
-		int pid = -1, n = -1;
-		unsigned uid, idx;
-
-		if (sscanf(e->d_name, "%d:%u:%u%n", &pid, &uid, &idx, &n) == 3 &&
-		    n == (int)strlen(e->d_name) && pid == getpid() && uid == getuid() &&
-		    shm_unlink(e->d_name) == 0)
-			gd_info("removed /dev/shm/%s: a libfabric shm region of a dead process "
-				"that had this pid", e->d_name);
-	}
+	while ((e = readdir(d)))
+		if (shm_stale(e->d_name, dirfd(d)) && shm_unlink(e->d_name) == 0)
+			gd_info("removed /dev/shm/%s: a libfabric shm region of a dead process%s",
+				e->d_name, atoi(e->d_name) == getpid() ? " that had this pid" : "");
 	closedir(d);
+}
+
+/* Resident bytes of this process (/proc/self/statm), 0 if unknown. */
+static uint64_t rss_bytes(void)
+{
+	unsigned long size = 0, res = 0;
+	FILE *fp = fopen("/proc/self/statm", "r");
+
+	if (fp) {
+		if (fscanf(fp, "%lu %lu", &size, &res) != 2)
+			res = 0;
+		fclose(fp);
+	}
+	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* MemAvailable of /proc/meminfo in bytes, 0 if unknown. */
+static uint64_t mem_available(void)
+{
+	unsigned long long kb = 0;
+	char line[128];
+	FILE *fp = fopen("/proc/meminfo", "r");
+
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(fp);
+	return (uint64_t)kb * 1024;
+}
+
+/*
+ * -q N over libfabric is N endpoints, and one endpoint's cost is the
+ * provider's (tcp's ofi_rxm allocates and zeroes ~17 MB in fi_enable; issue 30
+ * D8: -q 16384 grew to 4.6 GB in 30 s on its way to ~280 GB). The second
+ * endpoint's growth of this process's resident memory, times N, is the
+ * estimate: above 3/4 of MemAvailable the run is refused (exit 3) naming -q,
+ * the estimate and the -q that fits, before the rest are taken.
+ */
+static int check_ep_memory(const struct gd_ofi *f, uint64_t one)
+{
+	uint64_t avail = mem_available(), budget = avail / 4 * 3, need;
+
+	if (!one || !avail || f->cfg.nqp < 2)
+		return 0;
+	need = one * f->cfg.nqp;
+	if (need <= budget)
+		return 0;
+	gd_error("-q %u over libfabric provider %s needs about %.1f GiB: each endpoint took %.1f MiB "
+		 "here, and %.1f GiB is available (MemAvailable): lower -q to %llu or less", f->cfg.nqp,
+		 f->prov, (double)need / (1ull << 30), (double)one / (1 << 20),
+		 (double)avail / (1ull << 30), (unsigned long long)(budget / one ? budget / one : 1));
+	return -ENOMEM;
 }
 
 int gd_ofi_create_eps(struct gd_ofi *f)
 {
+	uint64_t rss0 = rss_bytes(), rss1;
 	bool msg = f->info->ep_attr->type == FI_EP_MSG;
 	int ret;
 
@@ -449,6 +531,12 @@ int gd_ofi_create_eps(struct gd_ofi *f)
 		ret = bind_ep(f, f->ep[i]);
 		if (ret)
 			return ret;
+		/* the second endpoint's cost: the first one's holds the provider's
+		 * one-time setup too */
+		rss1 = i < 2 ? rss_bytes() : 0;
+		if (i == 1 && (ret = check_ep_memory(f, rss1 > rss0 ? rss1 - rss0 : 0)))
+			return ret;
+		rss0 = i == 0 ? rss1 : rss0;
 	}
 	return 0;
 }

@@ -50,6 +50,13 @@ pair ctas 2 2 gd_write_bw --fabric ofi --provider tcp --initiator=proxy --produc
 expect_in ctas "$tmp/ctas.c" "ctas 65535 with host producers .*at most [0-9]+ here.*lower --ctas"
 expect_in domain "$tmp/domain.c" "no domain .nosuch0.*it has"
 
+# issue 30 D8: -q N over libfabric is N endpoints (tcp's rxm: tens of MiB each):
+# the memory is estimated from the provider's own cost before the rest are
+# taken, and a run that does not fit is refused (exit 3) naming -q and the -q
+# that fits. Before: -q 16384 grew by ~140 MB/s per side with no end.
+pair q-mem 3 3 gd_write_bw --fabric ofi --provider tcp -q 16384 -n 10 --timeout 10
+expect_in q-mem "$tmp/q-mem.c" "error: -q 16384 over libfabric provider tcp.* needs about [0-9.]+ GiB: each endpoint took [0-9.]+ MiB.*lower -q to [0-9]+ or less"
+
 # a peer on another provider: the parameter check names the difference
 next_port
 timeout 30 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp -n 10 --timeout 5 >"$tmp/other.s" 2>&1 &
@@ -124,6 +131,23 @@ stale_shm() {
 	[ $rc = 0 ] && [ $rs = 0 ] && echo "ok: stale shm region under the tool's pid: removed, run" ||
 		{ echo "FAIL: stale shm region: server $rs client $rc (expected 0 0)"; tail -n 5 "$tmp/stale.c"; fail=1; }
 	expect_in stale "$tmp/stale.c" "removed /dev/shm/[0-9]+:[0-9]+:0: a libfabric shm region of a dead process"
+	# issue 30 D28: regions a SIGKILLed run left under its own (now free) pid are
+	# removed by the next run; a live process's region and another user's name stay
+	local dead live=$$ other=$(( $(id -u) + 1 )) rs rc
+	sleep 0 & dead=$!
+	wait $dead
+	kill -0 $dead 2> /dev/null && { echo "skip: D28 (pid $dead reused)"; return; }
+	echo x > "/dev/shm/$dead:$(id -u):0" && echo x > "/dev/shm/$live:$(id -u):7" &&
+		echo x > "/dev/shm/$dead:$other:0" || { echo "FAIL: cannot write /dev/shm"; fail=1; return; }
+	pair stale-dead 0 0 gd_write_bw --fabric ofi --provider shm -n 20 --timeout 10
+	[ ! -e "/dev/shm/$dead:$(id -u):0" ] && echo "ok: a dead process's shm region was removed" ||
+		{ echo "FAIL: D28: /dev/shm/$dead:$(id -u):0 of a dead process is still there"; fail=1; }
+	[ -e "/dev/shm/$live:$(id -u):7" ] && [ -e "/dev/shm/$dead:$other:0" ] &&
+		echo "ok: a live process's and another user's shm regions were left" ||
+		{ echo "FAIL: D28: a live process's or another user's region was removed"; fail=1; }
+	cat "$tmp/stale-dead.s" "$tmp/stale-dead.c" > "$tmp/stale-dead.both" # whichever side came first
+	expect_in stale-dead "$tmp/stale-dead.both" "removed /dev/shm/$dead:[0-9]+:0: a libfabric shm region of a dead process"
+	rm -f "/dev/shm/$dead:$(id -u):0" "/dev/shm/$live:$(id -u):7" "/dev/shm/$dead:$other:0"
 }
 stale_shm
 

@@ -393,6 +393,45 @@ static void malformed_peers(void **state)
 	assert_int_equal(code, 3);
 }
 
+/* issue 30: the run's heartbeat. The fake peer says HELLO and two ALIVEs,
+ * then stays connected and silent (a SIGSTOPped peer): its ALIVEs are read
+ * past (nothing else is pending), and a wait without a deadline ends after
+ * --timeout of silence with -ETIMEDOUT, not when the fake closes. */
+static void silent_peer_ends_wait(void **state)
+{
+	uint8_t buf[3 * GD_WIRE_MAX_MSG];
+	struct gd_wire_msg m = { .type = GD_MSG_ALIVE };
+	struct gd_bench_params p;
+	struct fake f;
+	struct gd_oob *o;
+	struct timespec t0, t1;
+	pthread_t t;
+	size_t n;
+	double el;
+
+	(void)state;
+	n = valid_hello(buf, sizeof(buf));
+	n += encode_into(buf + n, sizeof(buf) - n, &m);
+	n += encode_into(buf + n, sizeof(buf) - n, &m);
+	f = (struct fake){ .port = free_port(), .bytes = buf, .n = n, .hold_ms = 4000 };
+	params(&p, GD_ROLE_SERVER, f.port, 1000);
+	pthread_create(&t, NULL, fake_main, &f);
+	assert_int_equal(gd_oob_open(&p, 3000, &o), 0);
+	assert_int_equal(gd_oob_hello(o, &p, NULL), 0);
+	assert_int_equal(gd_oob_start_alive(o), 0);
+	usleep(100 * 1000);
+	assert_false(gd_oob_readable(o)); /* only ALIVEs were there */
+	assert_int_equal(gd_oob_check_peer(o), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(gd_oob_barrier_wait(o, -1), -ETIMEDOUT);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	el = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	assert_true(el < 3.0); /* the silence, not the fake's close after 4 s */
+	assert_int_equal(gd_oob_check_peer(o), -ETIMEDOUT);
+	gd_oob_close(o);
+	pthread_join(t, NULL);
+}
+
 /* Valid HELLO, then misbehaviour in later steps. */
 static void malformed_later_steps(void **state)
 {
@@ -623,6 +662,7 @@ int main(void)
 		cmocka_unit_test(second_client_refused),
 		cmocka_unit_test(interrupt_ends_endless_wait),
 		cmocka_unit_test(ipv6_loopback),
+		cmocka_unit_test(silent_peer_ends_wait),
 	};
 
 	gd_log_init("test_oob");

@@ -237,7 +237,7 @@ static void bad_header(void **state)
 	buf[7] = 0;
 	expect(n, -EPROTO, "unknown message type 0");
 	buf[7] = GD_MSG_TYPE_END;
-	expect(n, -EPROTO, "unknown message type 7");
+	expect(n, -EPROTO, "unknown message type 8");
 	n = encode(&m);
 	put32(buf + 8, GD_WIRE_MAX_PAYLOAD + 1);
 	expect(n, -EPROTO, "the limit is 4096");
@@ -248,6 +248,16 @@ static void bad_header(void **state)
 	/* trailing bytes */
 	m.type = GD_MSG_BYE;
 	n = encode(&m);
+	put32(buf + 8, 1);
+	buf[12] = 0;
+	expect(n + 1, -EBADMSG, "1 unexpected trailing bytes");
+	/* ALIVE (version 4, the run's heartbeat): a header alone, no payload */
+	m.type = GD_MSG_ALIVE;
+	n = encode(&m);
+	assert_int_equal(n, GD_WIRE_HDR_LEN);
+	assert_int_equal(gd_wire_decode(buf, n, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.type, GD_MSG_ALIVE);
+	assert_string_equal(gd_wire_type_name(GD_MSG_ALIVE), "ALIVE");
 	put32(buf + 8, 1);
 	buf[12] = 0;
 	expect(n + 1, -EBADMSG, "1 unexpected trailing bytes");

@@ -161,6 +161,39 @@ start_server inline-big gd_write_bw "$c -I 1024 -s 512 -n 100" && {
 		ko "inline-big: a second message blames -t/-r/-q" || ok "inline-big: one cause named"
 	[ "$src" != 0 ] && ok "inline-big: server exit $src" || ko "inline-big: server exit 0"
 }
+# 13. issue 30 item 2: a peer that dies (SIGKILL) or stops (SIGSTOP) in every
+# mode of the bandwidth engine (counted, timed, --run_infinitely, -b) and of
+# latency, whichever side goes: the survivor exits 1 within --timeout (4 s)
+# plus the slack, naming its peer. A stopped verbs peer still ACKs nothing:
+# before the side channel's heartbeat a passive side of a counted run waited
+# for ever on a stopped client.
+# peer_case NAME TOOL "MODE OPTIONS" SIDE(server|client) SIGNAL
+peer_case() {
+	local name=$1 tool=$2 m=$3 side=$4 sig=$5 cpid vpid out peer rc
+	start_server "$name" "$tool" "$c $m" || return
+	"$BIN/$tool" -p $PORT $c $m $IP > "$WORK/$name.c" 2>&1 &
+	cpid=$!
+	wait_running "$WORK/$name.c"; wait_running "$WORK/$name.s"; sleep 1
+	if [ "$side" = server ]; then vpid=$spid survivor=$cpid out="$WORK/$name.c" peer=server
+	else vpid=$cpid survivor=$spid out="$WORK/$name.s" peer=client; fi
+	t0=$SECONDS
+	kill -"$sig" $vpid
+	wait $survivor; rc=$?
+	kill -CONT $vpid 2> /dev/null; kill -9 $vpid 2> /dev/null; wait $vpid 2> /dev/null
+	expect "$name" "surviving $([ $side = server ] && echo client || echo server)" $rc 1 \
+		$((SECONDS - t0)) $((4 + SLACK)) "$out" "$peer \\([0-9.:]+\\)"
+}
+for m in "n:-n 100000000" "D:-D 20" "inf:--run_infinitely -D 1" "b:-b -D 20"; do
+	for side in server client; do
+		for sig in KILL STOP; do
+			peer_case "peer-${m%%:*}-$side-$sig" gd_write_bw "${m#*:}" $side $sig
+		done
+	done
+done
+for side in server client; do
+	peer_case "peer-lat-$side-STOP" gd_write_lat "-n 100000000" $side STOP
+done
+
 # --initiator=ibgda on rxe: the refusal carries the tool's prefix like every message (L12)
 timeout -s KILL 60 "$BIN/gd_write_bw" $c --initiator=ibgda > "$WORK/ibgda-prefix" 2>&1; rc=$?
 expect_outcome ibgda-prefix tool $rc 3 0 $SLACK "$WORK/ibgda-prefix" '^gd_write_bw: error: --initiator=ibgda: '
