@@ -14,16 +14,30 @@ ofi_skip_unless_built tcp
 runs=${GD_BIDIR_RUNS:-50}
 provs=tcp
 fi_info -p shm > /dev/null 2>&1 && provs="tcp shm" || echo "note: no shm provider: tcp only"
+# one op over one provider, its runs in a row (in a subshell: its own ports, its own
+# files); the exit status is its verdict
+series() {
+	local op=$1 prov=$2 bad=0 i
+	for i in $(seq "$runs"); do
+		pair "b-$op-$prov" 0 0 "gd_${op}_bw" --fabric ofi --provider "$prov" -b -n 200 \
+			-s 4096 --timeout 10 > "$tmp/pair-$op-$prov.out" 2>&1 ||
+			{ bad=$((bad + 1)); [ $bad -le 2 ] && cat "$tmp/pair-$op-$prov.out"; }
+	done
+	if [ $bad = 0 ]; then echo "ok: -b $op over $prov: $runs of $runs runs clean"
+	else echo "FAIL: -b $op over $prov: $((runs - bad)) of $runs runs clean"; return 1; fi
+}
+# two series at once (GD_BIDIR_JOBS), each on its own ports (runs + 1 of the block's 500)
+jobs=${GD_BIDIR_JOBS:-2} base=$port k=0 batch=()
 for prov in $provs; do
 	for op in write read send; do
-		bad=0
-		for i in $(seq "$runs"); do
-			pair "b-$op-$prov" 0 0 "gd_${op}_bw" --fabric ofi --provider "$prov" -b -n 200 \
-				-s 4096 --timeout 10 > "$tmp/pair.out" 2>&1 ||
-				{ bad=$((bad + 1)); [ $bad -le 2 ] && cat "$tmp/pair.out"; }
-		done
-		if [ $bad = 0 ]; then echo "ok: -b $op over $prov: $runs of $runs runs clean"
-		else echo "FAIL: -b $op over $prov: $((runs - bad)) of $runs runs clean"; fail=1; fi
+		k=$((k + 1))
+		( port=$((base + (runs + 1) * (k - 1))); series "$op" "$prov" ) > "$tmp/series-$k.out" 2>&1 &
+		batch+=("$!:$k")
+		if [ ${#batch[@]} -ge "$jobs" ]; then
+			for b in "${batch[@]}"; do wait "${b%%:*}" || fail=1; cat "$tmp/series-${b#*:}.out"; done
+			batch=()
+		fi
 	done
 done
+for b in "${batch[@]}"; do wait "${b%%:*}" || fail=1; cat "$tmp/series-${b#*:}.out"; done
 exit $fail

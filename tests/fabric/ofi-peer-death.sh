@@ -97,8 +97,29 @@ if [ -z "$cells" ]; then
 		done
 	done
 fi
+# The cells are independent (each on its own ports and files) and mostly wait on a
+# deadline: GD_PEER_JOBS of them (default 3) run at once, each in a subshell whose exit
+# status is its verdict; their lines are printed in the matrix's order.
+jobs=${GD_PEER_JOBS:-3}
+base=$port i=0 batch=()
+run_batch() {
+	local k
+	for k in "${batch[@]}"; do
+		wait "${k%%:*}" || fail=1
+		cat "$tmp/cell-${k#*:}.out"
+	done
+	batch=()
+}
 for c in $cells; do
-	IFS=: read -r m p s g <<< "$c"
-	cell "$m" "$p" "$s" "$g"
+	i=$((i + 1))
+	(
+		port=$((base + 2 * i)) # next_port takes the one after it: two per cell
+		IFS=: read -r m p s g <<< "$c"
+		cell "$m" "$p" "$s" "$g"
+		exit $fail
+	) > "$tmp/cell-$i.out" 2>&1 &
+	batch+=("$!:$i")
+	[ ${#batch[@]} -ge "$jobs" ] && run_batch
 done
+run_batch
 exit $fail
