@@ -180,7 +180,7 @@ peer_case() {
 	kill -"$sig" $vpid
 	wait $survivor; rc=$?
 	kill -CONT $vpid 2> /dev/null; kill -9 $vpid 2> /dev/null; wait $vpid 2> /dev/null
-	expect "$name" "surviving $([ $side = server ] && echo client || echo server)" $rc 1 \
+	expect_outcome "$name" "surviving $([ $side = server ] && echo client || echo server)" $rc 1 \
 		$((SECONDS - t0)) $((4 + SLACK)) "$out" "$peer \\([0-9.:]+\\)"
 }
 for m in "n:-n 100000000" "D:-D 20" "inf:--run_infinitely -D 1" "b:-b -D 20"; do
