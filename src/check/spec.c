@@ -389,7 +389,7 @@ static int roce_key(struct ld *l, const char *key, yaml_node_t *v, struct gd_ck_
 {
 	static const char *const types[] = { "HW", "SW", NULL };
 	const char *s;
-	char why[160];
+	char why[160], buf[96];
 	long n;
 	int i, ret;
 
@@ -410,10 +410,11 @@ static int roce_key(struct ld *l, const char *key, yaml_node_t *v, struct gd_ck_
 	ret = scalar(l, v, key, &s);
 	if (ret)
 		return ret;
-	if (gd_ck_parse_rate(s, &t->roce.rate_limit, why, sizeof(why)) ||
+	snprintf(buf, sizeof(buf), "%s%s", s, s[strspn(s, "0123456789.eE+-")] ? "" : " Gb/s");
+	if (gd_ck_parse_rate(buf, &t->roce.rate_limit, why, sizeof(why)) || /* a bare number: Gb/s */
 	    !(t->roce.rate_limit > 0) || t->roce.rate_limit > 1e6)
 		return fail(l, v, "rate_limit must be a rate above 0 and at most 1000000 Gb/s, "
-			    "e.g. '25 Gb/s'");
+			    "e.g. '25' or '25 Gb/s'");
 	return 0;
 }
 
