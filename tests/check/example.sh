@@ -50,6 +50,13 @@ if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
 fi
 "$GD_CHECK" -p "$port" "$tmp/ex.yaml" >"$tmp/out" 2>&1
 rc=$?
-[ $rc -eq 0 ] && grep -q "min_bw *PASS" "$tmp/out" && grep -q "max_lat *PASS" "$tmp/out" &&
-	ok "the example passes on the machine that wrote it" || { fail "the example here: exit $rc"; cat "$tmp/out"; }
+# (on a host busier than its cores the noise guard doubts the measurements: gd_check FAILs
+# them as "should not be believed", and the PASS cannot be shown here: a skip, not a pass)
+if [ $rc -eq 0 ] && grep -q "min_bw *PASS" "$tmp/out" && grep -q "max_lat *PASS" "$tmp/out"; then
+	ok "the example passes on the machine that wrote it"
+elif [ $rc -eq 1 ] && doubted "$tmp/out"; then
+	doubt "the example passes on the machine that wrote it"
+else
+	fail "the example here: exit $rc"; cat "$tmp/out"
+fi
 finish
