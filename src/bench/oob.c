@@ -614,10 +614,10 @@ static void *alive_main(void *arg)
 {
 	struct gd_oob *o = arg;
 	struct alive_view v = { .unread = -1, .unread_since = now_ms() };
-	bool go = true;
+	bool sending = true;
 
 	pthread_mutex_lock(&o->alive_lock);
-	while (go && !o->alive_stop) {
+	while (!o->alive_stop) {
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -631,7 +631,10 @@ static void *alive_main(void *arg)
 		    o->alive_stop)
 			continue;
 		pthread_mutex_unlock(&o->alive_lock);
-		go = send_alive(o);
+		/* a broken stream (the peer killed) ends the ALIVEs, not the watchdog: the
+		 * tool's thread may be stuck inside the fabric on that very peer */
+		if (sending)
+			sending = send_alive(o);
 		watchdog(o, &v);
 		pthread_mutex_lock(&o->alive_lock);
 	}

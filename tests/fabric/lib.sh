@@ -25,10 +25,10 @@ pair() {
 	local name=$1 es=$2 ec=$3 tool=$4 spid rs rc
 	shift 4
 	next_port
-	timeout 60 "$T/$tool" -p "$port" "$@" >"$tmp/$name.s" 2>&1 &
+	timeout -k 5 60 "$T/$tool" -p "$port" "$@" >"$tmp/$name.s" 2>&1 &
 	spid=$!
 	sleep 0.3
-	timeout 60 "$T/$tool" -p "$port" "$@" 127.0.0.1 >"$tmp/$name.c" 2>&1
+	timeout -k 5 60 "$T/$tool" -p "$port" "$@" 127.0.0.1 >"$tmp/$name.c" 2>&1
 	rc=$?
 	wait "$spid"
 	rs=$?

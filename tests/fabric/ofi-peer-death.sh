@@ -48,12 +48,12 @@ cell() {
 	read -r tool args <<< "$(mode_args "$mode")"
 	next_port
 	# shellcheck disable=SC2086
-	timeout 60 "$T/$tool" -p "$port" --fabric ofi --provider "$prov" $args --timeout $TMO \
+	timeout -k 5 60 "$T/$tool" -p "$port" --fabric ofi --provider "$prov" $args --timeout $TMO \
 		> "$tmp/$name.s" 2>&1 &
 	spid=$!
 	sleep 0.3
 	# shellcheck disable=SC2086
-	timeout 60 "$T/$tool" -p "$port" --fabric ofi --provider "$prov" $args --timeout $TMO \
+	timeout -k 5 60 "$T/$tool" -p "$port" --fabric ofi --provider "$prov" $args --timeout $TMO \
 		127.0.0.1 > "$tmp/$name.c" 2>&1 &
 	cpid=$!
 	if ! started "$tmp/$name.s" "$tmp/$name.c"; then
