@@ -348,7 +348,7 @@ static int expect_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 	struct gd_fabric_opts f = { 0 };
 	char why[256];
 	const char *s;
-	bool b;
+	bool b = false;
 	int ret;
 
 	if (!strcmp(key, "registration"))
@@ -361,7 +361,8 @@ static int expect_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 	}
 	if (!strcmp(key, "staging")) {
 		ret = bool_to(l, v, "expect staging", &b);
-		e->staging = b;
+		if (!ret) /* b is not set on an error (the fuzzer's UBSan: a bool of 225) */
+			e->staging = b;
 		return ret;
 	}
 	if (!strcmp(key, "initiator"))
