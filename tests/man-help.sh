@@ -11,7 +11,12 @@ man_page() { # follow ".so" redirections and symbolic links (the bench family's 
 	[ -f "$page" ] || return 1
 	target=$(sed -n 's/^\.so *\(man1\/\)\{0,1\}//p' "$page" | head -n 1)
 	[ -n "$target" ] && page=$top_srcdir/man/$(basename "$target")
-	readlink -f "$page"
+	page=$(readlink -f "$page")
+	# a tarball carries the family's alias pages as copies (make dist copies what a link
+	# points to): a page is the one its .TH names
+	target=$(sed -n 's/^\.TH "\{0,1\}\([A-Za-z0-9_]*\).*/\1/p' "$page" | head -n 1 | tr 'A-Z' 'a-z')
+	[ -n "$target" ] && [ -f "$top_srcdir/man/$target.1" ] && page=$(readlink -f "$top_srcdir/man/$target.1")
+	echo "$page"
 }
 man_opts() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$1" | grep -oE -- '--[a-zA-Z0-9][a-zA-Z0-9_-]*' | sort -u; }
 # Short options: --help's "-X, --long" entries, and the page's option headings (the
