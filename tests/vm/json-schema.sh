@@ -16,6 +16,7 @@
 #   flock /tmp/gd-vm.lock timeout 900 scripts/gd-vm -- env top_builddir=$PWD tests/vm/json-schema.sh
 # Needs the QEMU guest; skips (77) elsewhere.
 . "$(dirname "$0")/bench-lib.sh"
+. "$(dirname "$0")/lib.sh" # vm_doubted
 need_guest
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
@@ -61,6 +62,9 @@ done
 # results.windows/ci95_rel/converged: the adaptive sweep (-a, default --precision)
 jpair write_bw-a gd_write_bw "$c -a" "$c -a $IP" 180
 jpair send_bw-b gd_send_bw "$c -b -n 200" "$c -b -n 200 $IP"
+# a software rate limit and --cpu_util: params.rate_*, burst_size and results.cpu_util_pct
+jpair write_bw-rate gd_write_bw "$c -D 2 --rate_limit 1 --rate_units M --rate_limit_type SW --burst_size 2 --cpu_util" \
+	"$c -D 2 --rate_limit 1 --rate_units M --rate_limit_type SW --burst_size 2 --cpu_util $IP"
 # the 'interrupted' record: a client stopped by SIGTERM mid-sweep (exit 143)
 next_port
 timeout -s KILL 60 "$BIN/gd_write_bw" --json -p $PORT $c -a -D 1 >"$J/interrupted.s.jsonl" 2>"$WORK/interrupted.s.err" &
@@ -120,8 +124,14 @@ if [ -x "$ck" ]; then
 	timeout -s KILL 300 "$ck" --json "$top_srcdir/tests/check/specs/guest-pass.yaml" \
 		>"$J/check-pass.jsonl" 2>"$WORK/check-pass.err"
 	rc=$?
-	[ $rc -eq 0 ] && ok "gd_check guest-pass: exit 0" ||
-		{ ko "gd_check guest-pass --json: exit $rc"; grep -v '"PASS"' "$J/check-pass.jsonl" | tail -5; tail -5 "$WORK/check-pass.err"; }
+	# (its records are what this test reads; a FAIL that is only the noise guard's, a
+	# latency average 2-3x its median under TCG, is not the exit this asserts)
+	if [ $rc -eq 0 ]; then ok "gd_check guest-pass: exit 0"
+	elif [ $rc -eq 1 ] && vm_doubted "$J/check-pass.jsonl"; then
+		echo "skip: gd_check guest-pass: exit 1, every FAIL the noise guard's doubt"
+	else
+		ko "gd_check guest-pass --json: exit $rc"; grep -v '"PASS"' "$J/check-pass.jsonl" | tail -5; tail -5 "$WORK/check-pass.err"
+	fi
 	timeout -s KILL 300 "$ck" --json --matrix -D 1 >"$J/check-matrix.jsonl" 2>"$WORK/check-matrix.err"
 	rc=$?
 	[ $rc -le 1 ] && ok "gd_check --matrix: exit $rc" ||
