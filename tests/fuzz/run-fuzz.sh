@@ -66,7 +66,7 @@ echo '#define GD_BUILD_VERSION "fuzz"' > "$work/gd_version.h"
 cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator -I$srcdir/src/initiator/proxy -I$srcdir/src/initiator/ibgda -I$srcdir/src/initiator/mlx5 -I$srcdir/src/fabric $(pkg-config --cflags json-c)"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="$(pkg-config --libs json-c) -lm"
-common="$srcdir/src/bench/bench_params.c $srcdir/src/bench/roce_opts.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c \
+common="$srcdir/src/bench/bench_params.c $srcdir/src/bench/roce_opts.c $srcdir/src/bench/roce_rate.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c \
 	$srcdir/src/bench/init_opts.c $srcdir/src/initiator/proxy/proxy_check.c \
 	$srcdir/src/initiator/ibgda/ibgda_check.c $srcdir/src/fabric/fabric_opts.c $srcdir/src/discover/host_limits.c"
 # what the initiator options need, for the targets that do not link it anyway
