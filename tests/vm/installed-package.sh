@@ -31,11 +31,16 @@ fi
 # pair tests (pairwise, ring, all-pairs: one pair each) and rank 0 prints one report
 if command -v mpirun >/dev/null; then
 	. "$top/tests/vm/mpi-lib.sh"
+	. "$top/tests/vm/lib.sh" # vm_doubted
 	mpi 2 /usr/bin/gd_check "$top/tests/check/specs/guest-pairs.yaml" >/tmp/pkg-mpi.log 2>&1
 	rc=$?
-	if [ $rc = 0 ] && grep -q '^2 ranks (OMPI_COMM_WORLD_RANK, MPI)' /tmp/pkg-mpi.log &&
+	if grep -q '^2 ranks (OMPI_COMM_WORLD_RANK, MPI)' /tmp/pkg-mpi.log &&
 		pairs_nonzero /tmp/pkg-mpi.log 3; then
-		echo "PASS: installed gd_check under mpirun -np 2: 3 pairs measured"
+		if [ $rc = 0 ]; then echo "PASS: installed gd_check under mpirun -np 2: 3 pairs measured"
+		elif vm_doubted /tmp/pkg-mpi.log; then
+			# the two ranks share the guest's 2 vCPUs; a starved run is doubted, not judged
+			echo "PASS: installed gd_check under mpirun -np 2: 3 pairs measured (exit 1: only the noise guard's doubts)"
+		else echo "FAIL: installed gd_check under mpirun -np 2 (exit $rc)"; cat /tmp/pkg-mpi.log; fail=1; fi
 	else
 		echo "FAIL: installed gd_check under mpirun -np 2 (exit $rc)"; cat /tmp/pkg-mpi.log; fail=1
 	fi

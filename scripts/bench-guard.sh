@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Soft-RoCE tier: the speed regression GUARD (not the measurement; see
+# A benchmark in the Soft-RoCE guest (make bench-guard; not a test): the speed regression GUARD (not the measurement; see
 # doc/perf-data/history.md and scripts/bench-vs-perftest.sh for that). Every point of the
 # goal table of issue 10 (write, read, send at 8 B, 4 KiB, 64 KiB, 1 MiB and
 # atomic 8 B; bandwidth and latency tools), three alternating gdperf/perftest
@@ -23,7 +23,7 @@
 # threads to host CPUs (GD_VM_PIN_VCPUS=1). About 5 minutes on the 2-core
 # host under TCG. Needs the guest and perftest; skips (77) elsewhere.
 # GD_GUARD_OPS / GD_GUARD_KINDS / GD_GUARD_SIZES narrow it (for a re-run).
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$PWD}"
 DEV=${GD_VM_DEV:-rxe0}
 if [ ! -d /sys/class/infiniband/$DEV ]; then
