@@ -343,16 +343,29 @@ static int connect_cm(struct gd_bench *b)
 }
 
 /*
- * A failed run over libfabric's tcp (rxm) keeps its endpoints open: libfabric 1.17's rxm
- * crashes in fi_close of an endpoint whose peer died with operations in flight (hostile
- * D10: SIGSEGV under gd_ofi_close, seen in tests/fabric/ofi-peer-death.sh's send cells),
- * and the run is over anyway. shm is closed as always: its close unlinks the region.
+ * A run over libfabric's tcp (rxm) that failed in its data phase keeps its endpoints open:
+ * libfabric 1.17's rxm crashes in fi_close of an endpoint whose peer died with operations
+ * in flight (hostile D10: SIGSEGV under gd_ofi_close, seen in tests/fabric/ofi-peer-death.sh's
+ * send cells), and the run is over anyway. A setup failure closes as always (nothing is in
+ * flight), and so does shm (its close unlinks the region). The runs left open stay on a
+ * list, reachable until the process exits (a leak checker sees them held, not lost).
  */
-static bool ofi_leave_open(const struct gd_bench *b, int code)
+static struct gd_bench *left_open;
+
+static void keep_for_exit(struct gd_bench *b)
+{
+	b->left_next = left_open;
+	left_open = b;
+}
+
+static bool ofi_leave_open(struct gd_bench *b, int code)
 {
 #ifdef HAVE_LIBFABRIC
-	return b->ofi && code && strncmp(b->p.fab.provider, "shm", 3) &&
-	       strncmp(b->ofi->cfg.o ? b->ofi->cfg.o->provider : "", "shm", 3);
+	if (!(b->ofi && b->ran && code == GD_EXIT_FAIL && strncmp(b->p.fab.provider, "shm", 3) &&
+	      strncmp(b->ofi->cfg.o ? b->ofi->cfg.o->provider : "", "shm", 3)))
+		return false;
+	keep_for_exit(b);
+	return true;
 #else
 	(void)b;
 	(void)code;
@@ -770,6 +783,7 @@ static int run_side(struct gd_bench *b)
 	fill_facts(b, &b->res->facts);
 	b->res->facts_valid = true;
 	init_report(b);
+	b->ran = true;
 	ret = run_all(b);
 	return ret ? (b->exit_code ?: GD_EXIT_FAIL) : b->exit_code;
 }
@@ -814,8 +828,10 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 	code = run_side(b);
 	if (out)
 		fflush(out);
-	if (gd_bench_abandon) /* a stuck thread may still use them (bench_rt.h) */
+	if (gd_bench_abandon) { /* a stuck thread may still use them (bench_rt.h) */
+		keep_for_exit(b);
 		return res->exit_code = code ?: GD_EXIT_FAIL;
+	}
 	if (ofi_leave_open(b, code)) /* the process's exit reclaims them */
 		return res->exit_code = code;
 	teardown(b);

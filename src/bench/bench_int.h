@@ -56,6 +56,8 @@ struct gd_bench {
 	bool same_host;
 	struct gd_trust_sample t0, t1;	/* the measuring thread around a size's loop */
 	struct gd_cpu_stat cpu0;	/* --cpu_util: /proc/stat at the size's start */
+	bool ran;			/* setup ended: the data phase began (bench.c) */
+	struct gd_bench *left_next;	/* runs left open for the exit (bench.c ofi_leave_open) */
 };
 
 /* bench.c: the region of QP i, my local half and my target half. */
