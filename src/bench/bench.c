@@ -566,11 +566,13 @@ static int setup_ofi(struct gd_bench *b)
 	if (ret)
 		return ret;
 	gd_plan_device(&b->plan, &b->p, &b->conn);
-	ret = gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
+	/* the endpoints first: their memory estimate (-q) refuses a run that does not fit
+	 * before the buffer (2 x slot per endpoint) is taken and filled */
+	ret = alloc_qp_arrays(b);
+	ret = ret ?: gd_ofi_create_eps(b->ofi);
+	ret = ret ?: gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
 	ret = ret ?: gd_ofi_reg(b->ofi, b->buf.addr, b->buf.length);
 	ret = ret ?: gd_bench_fill(b);
-	ret = ret ?: alloc_qp_arrays(b);
-	ret = ret ?: gd_ofi_create_eps(b->ofi);
 	ret = ret ?: exchange_blobs(b);
 	for (uint32_t i = 0; !ret && i < b->p.num_qps; i++)
 		ret = gd_ofi_connect(b->ofi, i, &b->remote[i]);
