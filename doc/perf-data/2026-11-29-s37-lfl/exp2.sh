@@ -4,7 +4,7 @@
 set -u
 p=$1 cpus=($2) port=$3 rounds=$4 lib=$5 ft=$6 tag=$7
 d=$(cd "$(dirname "$0")" && pwd)
-export LD_LIBRARY_PATH=$d/$lib
+export LD_LIBRARY_PATH=$d/$lib:$d/lib
 S="taskset -c ${cpus[0]}" C="taskset -c ${cpus[1]}"
 iters() { case $p.$1 in shm.8) echo 300000 ;; shm.*) echo 20000 ;; tcp.8) echo 50000 ;; *) echo 10000 ;; esac; }
 gdrun() { # variant size tool mode env... -- args
