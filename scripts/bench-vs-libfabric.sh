@@ -28,7 +28,7 @@
 #       [--sizes "8 4096 65536 1048576"] [--lat-iters 10000] [--bw-iters 10000]
 #       [--kinds "lat bw"] [--bw-ops "writedata write read"] [--bindir DIR] [--fi-bindir DIR]
 #       [--fabtests DIR] [--ld-library-path DIR] [--out DIR] [--timeout SEC] [--pin "S C"]
-#       [--no-control]
+#       [--no-control] [--gd-before DIR] [--port-base N]
 #       | --summarize RUNS.CSV
 #
 # --bindir: the gdperf tools (default: this tree's tools/, else PATH); --fi-bindir:
@@ -42,11 +42,18 @@
 # shm, 10000 exchanges last 16 ms, short enough for one timer tick to show.
 # --summarize RUNS.CSV prints the table of earlier runs without running anything.
 # Every round has a third run, the reference tool again ("fi2", the A/A control), so
-# the table's last column, ref2/ref per round, is the same tool against itself: the
+# the table's A/A column, ref2/ref per round, is the same tool against itself: the
 # resolution of this machine at that point. A gd/ref ratio inside the A/A spread is
 # not a finding. The three runs of a round rotate (gd fi fi2, fi fi2 gd, fi2 gd fi).
 # --no-control leaves the control out (two runs a round; the table then shows no
 # A/A column and resolves nothing on its own); --control is accepted (the default).
+# --gd-before DIR adds a fourth run a round, the gdperf tools of DIR ("gdb": a build
+# before a change), and a column gd/gdb per round: the change's own effect, measured
+# like for like in the same rounds. The runs of a round rotate: round r starts at
+# the r-th of "gd fi fi2 gdb" (without the control or the before build, those
+# drop out of the list).
+# --port-base N: the side channels' ports are N+1, N+2, ... (default 20000 + pid
+# modulo 20000; two instances at once each need their own range).
 # --pin "S C" runs every server on CPU S and every client on CPU C (taskset), both
 # tools alike: unpinned, a one-way time under 1 us moves by half with where the
 # scheduler puts the two processes (same core's SMT sibling, same cache, other
@@ -70,6 +77,8 @@ tmo=120
 summarize=
 pin=
 control=1
+before=
+port_base=
 
 usage() { sed -n '2,/^set -u$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 need() { [ $# -ge 2 ] || { echo "bench-vs-libfabric: $1 needs a value" >&2; exit 2; }; }
@@ -92,6 +101,8 @@ while [ $# -gt 0 ]; do
 	--pin) need "$@"; pin=$2; shift ;;
 	--control) control=1 ;;
 	--no-control) control=0 ;;
+	--gd-before) need "$@"; before=$2; shift ;;
+	--port-base) need "$@"; port_base=$2; shift ;;
 	-h|--help) usage 0 ;;
 	*) echo "bench-vs-libfabric: unknown option '$1' (--help)" >&2; exit 2 ;;
 	esac
@@ -102,7 +113,7 @@ for v in $bw_ops; do
 		echo "bench-vs-libfabric: --bw-ops takes writedata, write and read (got '$v')" >&2; exit 2 ;;
 	esac
 done
-for v in "$pairs" "$tmo"; do
+for v in "$pairs" "$tmo" ${port_base:+"$port_base"}; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-libfabric: '$v' is not a positive count" >&2; exit 2; }
 done
 for v in $lat_iters $bw_iters; do
@@ -133,13 +144,13 @@ summary() {
 			s = s " " p[k, x, r[i]] / p[k, y, r[i]]
 		if (s == "") return "-"
 		c = med(s); return sprintf("%.3f (%.3f..%.3f) %d", c, lo, hi, cnt) }
-	BEGIN { printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %-26s %s\n", "prov", "kind", "op", "size", "gdperf median (min..max) n", "libfabric median (min..max) n", "ratio of medians gd/ref", "per-round gd/ref (min..max) n", "A/A ref2/ref per round" }
-	{ }
-	END { for (i = 1; i <= n; i++) { k = order[i]; split(k, f, " ")
+	NR > 1 && $6 == "gdb" { before = 1 }
+	END { printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %-26s %" (before ? "-26s %s" : "s%s") "\n", "prov", "kind", "op", "size", "gdperf median (min..max) n", "libfabric median (min..max) n", "ratio of medians gd/ref", "per-round gd/ref (min..max) n", "A/A ref2/ref per round", before ? "gd/gdb (before) per round" : ""
+		for (i = 1; i <= n; i++) { k = order[i]; split(k, f, " ")
 		g = med(v[k, "gd"]); gs = sprintf("%.2f (%.2f..%.2f) %d", g, lo, hi, cnt); if (g == "") gs = "-"
 		r = med(v[k, "fi"]); rs2 = sprintf("%.2f (%.2f..%.2f) %d", r, lo, hi, cnt); if (r == "") rs2 = "-"
 		ratio = (g != "" && r != "" && r > 0) ? sprintf("%.3f %s", g / r, f[2] == "lat" ? "(goal <= 1.00)" : "(goal >= 1.00)") : "-"
-		printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %-26s %s\n", f[1], f[2], f[3], f[4], gs " " u[k], rs2, ratio, pairs(k, "gd", "fi"), pairs(k, "fi2", "fi") } }' "$1"
+		printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %-26s %" (before ? "-26s %s" : "s%s") "\n", f[1], f[2], f[3], f[4], gs " " u[k], rs2, ratio, pairs(k, "gd", "fi"), pairs(k, "fi2", "fi"), before ? pairs(k, "gd", "gdb") : "" } }' "$1"
 }
 spin=() cpin=()
 if [ -n "$pin" ]; then
@@ -155,10 +166,15 @@ if [ -n "$summarize" ]; then
 fi
 [ -n "$bindir" ] || { [ -x "$here/tools/gd_send_lat" ] && bindir=$here/tools; }
 gd() { if [ -n "$bindir" ]; then echo "$bindir/$1"; else command -v "$1"; fi; }
+gd_before() { echo "$before/$1"; }
 fi_tool() { if [ -n "$fibindir" ]; then echo "$fibindir/$1"; else command -v "$1"; fi; }
 [ -x "$(gd gd_send_lat)" ] || { echo "bench-vs-libfabric: no gd_send_lat (--bindir DIR)" >&2; exit 3; }
 "$(gd gd_send_lat)" --help 2>&1 | grep -q -- '--provider' ||
 	{ echo "bench-vs-libfabric: $(gd gd_send_lat) has no --fabric ofi --provider (a build without libfabric?)" >&2; exit 3; }
+if [ -n "$before" ]; then
+	[ -x "$before/gd_send_lat" ] ||
+		{ echo "bench-vs-libfabric: no $before/gd_send_lat (--gd-before names a build's tools/)" >&2; exit 3; }
+fi
 pingpong=$(fi_tool fi_pingpong)
 [ -x "$pingpong" ] || { echo "bench-vs-libfabric: no fi_pingpong (apt-get install libfabric-bin, or --fi-bindir)" >&2; exit 3; }
 rma_bw=
@@ -174,7 +190,7 @@ trap 'rm -rf "$tmp"' EXIT
 [ -n "$out" ] && mkdir -p "$out"
 runs=${out:-$tmp}/runs.csv
 echo "provider,kind,op,size,round,impl,value,unit" > "$runs"
-port=$((20000 + $$ % 20000))
+port=${port_base:-$((20000 + $$ % 20000))}
 
 # Run a server (args before --) and its client (args after --); the client's output in
 # $tmp/client. 0 when both exit 0 within the timeout.
@@ -206,6 +222,15 @@ json_field() {
 # A column of fabtests/fi_pingpong's result line (the line after the header).
 fi_column() { awk -v col="$1" 'f { print $col; exit } /^bytes/ { f = 1 }' "$tmp/client"; }
 
+# rotate K A B C ...: the list started at its (K mod length)-th item
+rotate() {
+	local k=$1 a
+	shift
+	a=("$@")
+	k=$((k % ${#a[@]}))
+	echo "${a[@]:k}" "${a[@]:0:k}"
+}
+
 record() { # provider kind op size round impl value unit
 	[ -n "$7" ] && echo "$1,$2,$3,$4,$5,$6,$7,$8" >> "$runs"
 	printf '%-4s %-3s %-5s %8s r%-2s %-3s %s %s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7:-missing}" "$8" >&2
@@ -213,12 +238,14 @@ record() { # provider kind op size round impl value unit
 
 one() { # impl provider kind op size round
 	local impl=$1 p=$2 kind=$3 op=$4 size=$5 r=$6 v='' ofi=(--fabric ofi --provider "$2")
-	local n # this size's run length
+	local n cls=${1%2} # this size's run length; the tool's family (gdb: gdperf, built before)
+	local g=gd # how a gdperf tool is found: this build's or the before build's
+	[ "$impl" = gdb ] && cls=gd g=gd_before
 	if [ "$kind" = lat ]; then n=$(iters_of "$lat_iters" "$size"); else n=$(iters_of "$bw_iters" "$size"); fi
-	case ${impl%2}.$kind in
+	case $cls.$kind in
 	gd.lat)
-		pair_run "$(gd gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$n" -- \
-			"$(gd gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$n" --json 127.0.0.1 &&
+		pair_run "$($g gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$n" -- \
+			"$($g gd_send_lat)" "${ofi[@]}" -p @PORT@ -s "$size" -n "$n" --json 127.0.0.1 &&
 			v=$(json_field lat_result t_avg_usec) ;;
 	fi.lat)
 		pair_run "$pingpong" -p "$p" -e rdm -I "$n" -S "$size" -B @PORT@ -- \
@@ -227,8 +254,8 @@ one() { # impl provider kind op size round
 	gd.bw)
 		local tool=gd_${op}_bw like=(-b) part=local_results
 		[ "$op" = writedata ] && tool=gd_write_bw like=(--write_with_imm)
-		pair_run "$(gd "$tool")" "${ofi[@]}" "${like[@]}" -p @PORT@ -s "$size" -n "$n" -- \
-			"$(gd "$tool")" "${ofi[@]}" "${like[@]}" -p @PORT@ -s "$size" -n "$n" --json 127.0.0.1 &&
+		pair_run "$($g "$tool")" "${ofi[@]}" "${like[@]}" -p @PORT@ -s "$size" -n "$n" -- \
+			"$($g "$tool")" "${ofi[@]}" "${like[@]}" -p @PORT@ -s "$size" -n "$n" --json 127.0.0.1 &&
 			v=$(json_field bw_result bw_avg_mib_per_s $part) && [ -n "$v" ] &&
 			v=$(awk -v m="$v" 'BEGIN { printf "%.2f", m * 1.048576 }') ;;
 	fi.bw)
@@ -246,19 +273,17 @@ for p in $providers; do
 	for kind in $kinds; do
 		ops=send
 		[ "$kind" = bw ] && ops=$bw_ops
-		[ "$kind" = bw ] && [ -z "$rma_bw" ] && impls=gd || impls="gd fi"
+		impls="gd fi"
+		[ "$kind" = bw ] && [ -z "$rma_bw" ] && impls=gd
+		[ $control = 1 ] && [ "$impls" = "gd fi" ] && impls="$impls fi2"
+		[ -n "$before" ] && impls="$impls gdb"
 		for op in $ops; do
 			for size in $sizes; do
 				for r in $(seq 1 "$pairs"); do
-					order=$impls
-					[ $((r % 2)) = 0 ] && [ "$impls" = "gd fi" ] && order="fi gd"
-					# three runs a round rotate, so each takes each place equally
+					# the runs of a round rotate, so each takes each place equally
 					# ("gd fi fi2"/"fi2 fi gd" kept fi in the middle: a place effect,
 					# if any, would have leaned the ratios; doc/perf-data/history.md, stop 30)
-					[ $control = 1 ] && [ "$impls" = "gd fi" ] &&
-						case $((r % 3)) in
-						1) order="gd fi fi2" ;; 2) order="fi fi2 gd" ;; 0) order="fi2 gd fi" ;;
-						esac
+					order=$(rotate $((r - 1)) $impls)
 					for impl in $order; do one "$impl" "$p" "$kind" "$op" "$size" "$r"; done
 				done
 			done

@@ -112,4 +112,21 @@ shm,lat,send,8,3,fi2,1.05,usec
 EOF
 expect_exit 0 '' "bench-vs-libfabric --summarize with control runs" "$BVL" --summarize "$T/aa.csv"
 has "A/A: median of fi2/fi per round and its spread" '^shm +lat +send +8 .* 1\.000 \(goal <= 1\.00\) +1\.000 \(1\.000\.\.1\.111\) 3 +1\.050 \(0\.900\.\.1\.100\) 3$'
+expect_exit 0 '' "bench-vs-libfabric: runs without a before build have no gd/gdb column" \
+	"$BVL" --summarize "$T/aa.csv"
+has "no gd/gdb column without gdb runs" '^prov .*A/A ref2/ref per round$'
+# --gd-before: a build before a change in the same rounds, gd/gdb per round
+cat > "$T/ab.csv" <<'EOF'
+provider,kind,op,size,round,impl,value,unit
+shm,bw,write,65536,1,gd,2000,MB/s
+shm,bw,write,65536,1,fi,1000,MB/s
+shm,bw,write,65536,1,gdb,1000,MB/s
+shm,bw,write,65536,2,fi,1000,MB/s
+shm,bw,write,65536,2,gdb,500,MB/s
+shm,bw,write,65536,2,gd,1500,MB/s
+EOF
+expect_exit 0 '' "bench-vs-libfabric --summarize with before runs" "$BVL" --summarize "$T/ab.csv"
+has "gd/gdb: the header names the before build" '^prov .*gd/gdb \(before\) per round$'
+has "gd/gdb: median of the per-round ratios 2.0 and 3.0 and their spread" '^shm +bw +write +65536 .* - +2\.500 \(2\.000\.\.3\.000\) 2$'
+expect_exit 2 '' "bench-vs-libfabric: --port-base x" "$BVL" --port-base x
 [ $fails = 0 ]

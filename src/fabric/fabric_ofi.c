@@ -158,10 +158,13 @@ static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr 
  *   completion says the bytes arrived (and --validate reads them only
  *   then), and on shm the delivery acknowledgement cost a second handshake
  *   in every send ping-pong.
+ *   A write longer than t->placed_above asks FI_TRANSMIT_COMPLETE instead:
+ *   there that completion already follows the placement
+ *   (gd_ofi_placed_above: shm above its inject size).
  * - An inline request (verbs' IBV_SEND_INLINE, sizes up to the provider's
  *   inject_size) is FI_INJECT, signalled or not, unless it waits for
  *   delivery: as fi_pingpong does for small messages. */
-static uint64_t ofi_post_flags(const struct ibv_send_wr *wr)
+static uint64_t ofi_post_flags(const struct gd_ofi_target *t, const struct ibv_send_wr *wr)
 {
 	bool sig = wr->send_flags & IBV_SEND_SIGNALED;
 	bool send = wr->opcode == IBV_WR_SEND || wr->opcode == IBV_WR_SEND_WITH_IMM;
@@ -169,7 +172,8 @@ static uint64_t ofi_post_flags(const struct ibv_send_wr *wr)
 	uint64_t flags = sig ? FI_COMPLETION : 0;
 
 	if (sig && write)
-		flags |= FI_DELIVERY_COMPLETE;
+		flags |= t->placed_above && wr->sg_list[0].length > t->placed_above ?
+				 FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE;
 	else if ((send || write) && wr->send_flags & IBV_SEND_INLINE)
 		flags |= FI_INJECT;
 	return flags;
@@ -178,7 +182,7 @@ static uint64_t ofi_post_flags(const struct ibv_send_wr *wr)
 ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr *wr, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t flags = ofi_post_flags(&wr[i]); /* FI_COMPLETION: signalled */
+		uint64_t flags = ofi_post_flags(t, &wr[i]); /* FI_COMPLETION: signalled */
 		void *ctx = (void *)(uintptr_t)(flags & FI_COMPLETION ? wr[i].wr_id : 0);
 		ssize_t ret = post_one(t, &wr[i], flags, ctx);
 		uint64_t t0 = 0;
@@ -197,7 +201,8 @@ struct gd_ofi_target gd_ofi_target_of(const struct gd_qp_run *q)
 {
 	const struct gd_ofi_cq *cq = q->fab_cq;
 
-	return (struct gd_ofi_target){ q->fab_ep, cq->cq, q->fab_desc, q->fab_dest, q->fab_key };
+	return (struct gd_ofi_target){ q->fab_ep, cq->cq, q->fab_desc, q->fab_dest, q->fab_key,
+				       cq->placed_above };
 }
 
 /* Room in the queue of injected sends' completions. */

@@ -53,6 +53,9 @@ struct gd_ofi_cq {
 	 * handed out by the next poll before the provider's own */
 	uint64_t injected[GD_OFI_INJECTED];
 	unsigned inj_head, inj_tail;
+	/* a signalled write longer than this is placed at the target before its
+	 * transmit completion: it asks no FI_DELIVERY_COMPLETE (gd_ofi_placed_above) */
+	uint64_t placed_above;
 };
 
 struct gd_ofi {
@@ -94,6 +97,7 @@ void gd_ofi_close(struct gd_ofi *f);
 struct gd_ofi_target {
 	void *ep, *cq, *desc;
 	uint64_t dest, key;
+	uint64_t placed_above;	/* gd_ofi_cq's; 0: every signalled write asks delivery */
 };
 struct ibv_send_wr;
 /* Post n work requests in verbs form (ops.c's templates, the proxy's
@@ -114,5 +118,8 @@ void gd_ofi_progress_tx(void *ofi);
 /* How often the passive side of a bandwidth test of this message size
  * drives the provider's progress (gd_ofi_progress): sets f->pace_ns. */
 void gd_ofi_pace_passive(struct gd_ofi *f, uint64_t size);
+/* The length above which this fabric's transmit completion of a write
+ * already means the bytes are placed at the target (UINT64_MAX: none). */
+uint64_t gd_ofi_placed_above(const struct gd_ofi *f);
 
 #endif

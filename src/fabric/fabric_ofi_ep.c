@@ -295,6 +295,7 @@ int gd_ofi_open(struct gd_ofi *f, const struct gd_ofi_cfg *c)
 	f->virt_addr = (f->info->domain_attr->mr_mode & (FI_MR_VIRT_ADDR | FI_MR_BASIC)) != 0;
 	f->inject_size = f->info->tx_attr->inject_size;
 	f->rx_size = f->info->rx_attr->size;
+	f->scq.placed_above = gd_ofi_placed_above(f);
 	f->ep = calloc(c->nqp, sizeof(*f->ep));
 	f->dest = calloc(c->nqp, sizeof(*f->dest));
 	if (!f->ep || !f->dest)
@@ -361,6 +362,29 @@ void gd_ofi_pace_passive(struct gd_ofi *f, uint64_t size)
 	bool paced = rma && !f->cfg.hmem && size <= f->inject_size && !strcmp(f->prov, "shm");
 
 	f->pace_ns = paced ? OFI_PASSIVE_PACE_NS : 0;
+}
+
+/* When a signalled write needs no FI_DELIVERY_COMPLETE to mean what a verbs
+ * completion means (the bytes are in the target's memory; fabric_ofi.c,
+ * ofi_post_flags, says why a write asks it): shm (libfabric 1.17 to 1.22,
+ * smr_generic_rma and smr_select_proto) above its inject size, host memory.
+ * - Why: every path shm takes there completes only after the bytes are placed:
+ *   the initiator's own CMA write (smr_rma_fast: process_vm_writev, then the
+ *   completion), or the target's copy followed by its response (the iov, SAR
+ *   and mmap protocols). Only inline and inject (up to the inject size)
+ *   complete when the command is queued, before the target has copied it.
+ * - What asking delivery cost: it forces the target-served iov protocol, so
+ *   every signalled write waits until the peer's CPU copies it. With -b the
+ *   peer is busy in its own loop: 64 KiB writes -b ran 1.7-7.6 GB/s against
+ *   12.4-15.5 GB/s without the flag, fi_rma_bw -o write 10.3-12.1 GB/s (H200,
+ *   libfabric 1.17 for both; doc/perf-data/2026-11-29-s37-lfl/).
+ * - Not: other providers (tcp's transmit completion means the socket took
+ *   the bytes: --validate saw the old ones), GPU memory (shm's IPC path). */
+uint64_t gd_ofi_placed_above(const struct gd_ofi *f)
+{
+	if (strcmp(f->prov, "shm") || f->cfg.hmem)
+		return UINT64_MAX;
+	return f->inject_size;
 }
 
 int gd_ofi_reg(struct gd_ofi *f, void *buf, size_t len)

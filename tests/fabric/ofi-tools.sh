@@ -14,6 +14,11 @@ for p in $provs; do
 	pair "$p-imm" 0 0 gd_write_bw --fabric ofi --provider "$p" -n 50 --write_with_imm --timeout 30
 	pair "$p-sweep" 0 0 gd_write_lat --fabric ofi --provider "$p" -a -n 5 --timeout 30
 	pair "$p-qps" 0 0 gd_write_bw --fabric ofi --provider "$p" -q 2 -n 50 --validate --timeout 30
+	# both sides writing, above shm's inject size: there a signalled write asks transmit
+	# completion only (gd_ofi_placed_above), and the bytes must still be in place
+	pair "$p-bidir-validate" 0 0 gd_write_bw --fabric ofi --provider "$p" -b -s 1048576 -n 20 \
+		--validate --timeout 30 &&
+		expect_in "$p-bidir-validated" "$tmp/$p-bidir-validate.c" '^ validation: passed \([0-9]+ bytes checked'
 	pair "$p-json" 0 0 gd_send_bw --fabric ofi --provider "$p" -n 50 --json --timeout 30 &&
 		expect_in "$p-json" "$tmp/$p-json.c" '"fabric": ?"ofi"'
 	[ -f "$tmp/$p-json.c" ] && grep '^{' "$tmp/$p-json.c" >"$tmp/$p.jsonl"
