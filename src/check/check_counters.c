@@ -149,7 +149,7 @@ static void expected_text(struct gd_ck_item *it, const struct gd_ck_test *t)
 static void reported(const struct gd_ck_item *it, const char *ev, char *buf, size_t len)
 {
 	const struct gd_ck_ctrs *c = &it->ctr;
-	size_t o = (size_t)snprintf(buf, len, "%s%s%zu counters of %s port %d%s%s%s sampled", ev,
+	size_t o = (size_t)snprintf(buf, len, "%s%s%zu counter(s) of %s port %d%s%s%s sampled", ev,
 				    ev[0] ? "; " : "", c->sampled, c->dev, c->port,
 				    c->netdev[0] ? " (netdev " : "", c->netdev,
 				    c->netdev[0] ? ")" : "");
