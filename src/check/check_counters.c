@@ -226,25 +226,85 @@ static void not_sampled(struct gd_ck_item *it, const struct gd_ck_test *t,
 	}
 }
 
-void gd_ck_counters_item(struct gd_ck_report *r, const struct gd_machine *m,
-			 const struct gd_ck_run *run, const struct gd_ck_measure *ms, double seconds,
-			 struct gd_ck_ctr_run *c)
+/* Sample the run's port after it and judge its counters into it (name set); frees c. */
+static void judge_into(struct gd_ck_item *it, const struct gd_machine *m,
+		       const struct gd_ck_test *t, struct gd_ck_ctr_run *c)
 {
 	struct gd_pc_sample after;
-	struct gd_ck_item *it;
 	int err = c->err;
 
-	if (!c->sampled)
-		return;
-	it = gd_ck_run_item(r, run, ms, seconds, "counters");
-	if (it && !err)
+	if (!err)
 		err = gd_pc_sample(m, c->dev, c->port, &after);
-	if (it && err)
-		not_sampled(it, run->t, c, err);
-	else if (it) {
-		gd_ck_counters_judge(it, run->t, &c->before, &after);
+	if (err)
+		not_sampled(it, t, c, err);
+	else {
+		gd_ck_counters_judge(it, t, &c->before, &after);
 		gd_pc_free(&after);
 	}
 	gd_pc_free(&c->before);
 	c->sampled = false;
+}
+
+void gd_ck_counters_item(struct gd_ck_report *r, const struct gd_machine *m,
+			 const struct gd_ck_run *run, const struct gd_ck_measure *ms, double seconds,
+			 struct gd_ck_ctr_run *c)
+{
+	struct gd_ck_item *it;
+
+	if (!c->sampled)
+		return;
+	it = gd_ck_run_item(r, run, ms, seconds, "counters");
+	if (it)
+		judge_into(it, m, run->t, c);
+	gd_pc_free(&c->before);
+	c->sampled = false;
+}
+
+void gd_ck_counters_side(const struct gd_machine *m, const struct gd_ck_run *run,
+			 struct gd_ck_ctr_run *c, const char *who, struct gd_ck_ctr_side *out)
+{
+	struct gd_ck_item *it;
+
+	memset(out, 0, sizeof(*out));
+	if (!c->sampled)
+		return;
+	it = calloc(1, sizeof(*it));
+	if (!it) {
+		gd_pc_free(&c->before);
+		c->sampled = false;
+		return;
+	}
+	snprintf(it->name, sizeof(it->name), "%s: counters", who);
+	judge_into(it, m, run->t, c);
+	out->judged = true;
+	out->status = it->status;
+	snprintf(out->measured, sizeof(out->measured), "%s", it->measured);
+	snprintf(out->expected, sizeof(out->expected), "%s", it->expected);
+	snprintf(out->message, sizeof(out->message), "%s", it->message);
+	out->ctr = it->ctr;
+	out->errors = it->has_value ? it->value : 0;
+	free(it);
+}
+
+void gd_ck_counters_side_item(struct gd_ck_report *r, const struct gd_ck_run *run,
+			      const struct gd_ck_measure *ms, double seconds, const char *who,
+			      const struct gd_ck_ctr_side *s)
+{
+	struct gd_ck_item *it;
+	char what[96];
+
+	if (!s->judged)
+		return;
+	snprintf(what, sizeof(what), "counters %s", who);
+	it = gd_ck_run_item(r, run, ms, seconds, what);
+	if (!it)
+		return;
+	/* judged on the side's own rank, where its port is: the verdict travels whole */
+	it->status = s->status;
+	snprintf(it->measured, sizeof(it->measured), "%s", s->measured);
+	snprintf(it->expected, sizeof(it->expected), "%s", s->expected);
+	snprintf(it->message, sizeof(it->message), "%s", s->message);
+	if (s->measured[0])
+		gd_ck_item_value(it, s->errors, "");
+	it->ctr = s->ctr;
 }

@@ -33,6 +33,22 @@ void gd_ck_counters_before(const struct gd_machine *m, const struct gd_ck_run *r
 void gd_ck_counters_item(struct gd_ck_report *r, const struct gd_machine *m,
 			 const struct gd_ck_run *run, const struct gd_ck_measure *ms, double seconds,
 			 struct gd_ck_ctr_run *c);
+/* One side of a pair between ranks (check_mpi.c): judged on its own rank, where its port is,
+ * and sent to rank 0 whole. */
+struct gd_ck_ctr_side {
+	bool judged;		/* the side sampled a port: an item follows */
+	enum gd_ck_status status;
+	char measured[96], expected[96], message[640];
+	double errors;		/* error counters that moved */
+	struct gd_ck_ctrs ctr;
+};
+/* After a side's run: its verdict into out ("who" names the side in the message). */
+void gd_ck_counters_side(const struct gd_machine *m, const struct gd_ck_run *run,
+			 struct gd_ck_ctr_run *c, const char *who, struct gd_ck_ctr_side *out);
+/* Rank 0: the item "TEST PAIR: counters WHO" of a side's verdict. */
+void gd_ck_counters_side_item(struct gd_ck_report *r, const struct gd_ck_run *run,
+			      const struct gd_ck_measure *ms, double seconds, const char *who,
+			      const struct gd_ck_ctr_side *s);
 /* The judgement of one item from two samples of its port (it->name set): exposed for the
  * unit test. */
 void gd_ck_counters_judge(struct gd_ck_item *it, const struct gd_ck_test *t,

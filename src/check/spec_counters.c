@@ -27,7 +27,7 @@ static int tolerate_key(struct gd_ck_ld *l, yaml_node_t *k, yaml_node_t *v, stru
 
 	if (ret)
 		return ret;
-	if (gd_pc_class(name, &why) != GD_PC_ERROR) {
+	if (gd_pc_class(name, false, &why) != GD_PC_ERROR) {
 		gd_pc_error_names(known, sizeof(known));
 		return gd_ck_ld_fail(l, k, "tolerate: '%s' is not an error counter gd_check judges "
 				     "(%s); the error counters: %s", gd_excerpt(name), why, known);

@@ -6,7 +6,9 @@
 # counters item naming the counter, the port and the change (exit 1) with no threshold at all;
 # tolerate: with a bound above the change PASSes it; a counter that stays still PASSes; a tcp
 # run without counters_port has no counters item; a counters_port this machine lacks FAILs;
-# tolerating a counter that is not an error is exit 2 with FILE:LINE:COL.
+# tolerating a counter that is not an error is exit 2 with FILE:LINE:COL. Under mpirun (2
+# ranks, pairs: pairwise) each side's port is judged on its rank: two counters items, both
+# FAIL naming the counter (skipped without mpirun or a gd_check built without MPI).
 # SKIP (77) without libfabric's tcp provider or a loopback with statistics.
 . "$(dirname "$0")/lib.sh"
 ofi_need tcp
@@ -89,4 +91,29 @@ rc=$?
 [ $rc = 2 ] && grep -q "bad.yaml:10:16: tolerate: 'sent_pkts' is not an error counter" "$tmp/bad.out" &&
 	ok "tolerating a counter that is not an error: exit 2 with FILE:LINE:COL" ||
 	{ fail "bad: exit $rc"; cat "$tmp/bad.out"; }
+
+if command -v mpirun >/dev/null 2>&1 && ldd "$GD_CHECK" | grep -q libmpi; then
+	# the counter moves again: bound to the loopback's tx_packets
+	rm "$hw/rcvd_seq_err" && ln -s "$lo" "$hw/rcvd_seq_err" || exit 99
+	spec "$tmp/mpi.yaml" "counters_port: rxe0:1" "pairs: pairwise"
+	timeout -k 5 120 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+		OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
+		mpirun --oversubscribe --bind-to none -np 2 "$GD_CHECK" --sysfs-root "$tmp/root" \
+		-p "$port" --json "$tmp/mpi.yaml" >"$tmp/mpi.json" 2>"$tmp/mpi.err"
+	rc=$?
+	"$PY" - "$tmp/mpi.json" <<'PYEOF' && ok "mpirun, 2 ranks: each side's port judged on its rank, both FAIL naming rxe0 port 1 rcvd_seq_err" ||
+import json, sys
+recs = [r for r in map(json.loads, (l for l in open(sys.argv[1]) if l.startswith("{"))) if r.get("type") == "check"]
+c = {r["check"]: r for r in recs if ": counters rank" in r["check"]}
+assert sorted(c) == ["bw-tcp rank0(ofi:tcp)->rank1(ofi:tcp): counters rank0",
+                     "bw-tcp rank0(ofi:tcp)->rank1(ofi:tcp): counters rank1"], sorted(c)
+for side, r in zip(("server", "client"), sorted(c.values(), key=lambda r: r["check"])):
+    assert r["status"] == "FAIL" and "rank%s (%s)" % (r["check"][-1], side) in r["message"], r
+    assert "rxe0 port 1 rcvd_seq_err +" in r["message"], r
+    assert r["counters"]["moved"][0]["counter"] == "rcvd_seq_err", r
+PYEOF
+		{ fail "mpirun: the counters items (exit $rc)"; cat "$tmp/mpi.json" "$tmp/mpi.err"; }
+else
+	echo "skip: no mpirun or gd_check built without MPI: the pairs between ranks are not shown"
+fi
 finish

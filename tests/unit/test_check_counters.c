@@ -179,6 +179,27 @@ static void error_fails(void **state)
 	assert_true(it.has_value && it.value == 1);
 }
 
+static void retransmits(void)
+{
+	put(PORT "/hw_counters/duplicate_request", "1604");
+}
+
+/* rxe (no PCI parent) retransmitted after its ACK timer without a lost packet: reported,
+ * PASS. */
+static void soft_timer_passes(void **state)
+{
+	struct gd_ck_test t;
+	struct gd_ck_item it;
+
+	(void)state;
+	test_init(&t);
+	judge(&it, &t, retransmits);
+	assert_int_equal(it.status, GD_CK_PASS);
+	assert_false(moved(&it, "duplicate_request")->error);
+	assert_non_null(strstr(it.message, "duplicate_request +1600"));
+	put(PORT "/hw_counters/duplicate_request", "4");
+}
+
 static void netdev_drops(void)
 {
 	put(STATS "/rx_dropped", "5");
@@ -287,13 +308,20 @@ static void class_table(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(err) / sizeof(err[0]); i++) {
-		assert_int_equal(gd_pc_class(err[i], &why), GD_PC_ERROR);
+		assert_int_equal(gd_pc_class(err[i], false, &why), GD_PC_ERROR);
 		assert_true(why && *why);
 	}
 	for (size_t i = 0; i < sizeof(info) / sizeof(info[0]); i++) {
-		assert_int_equal(gd_pc_class(info[i], &why), GD_PC_INFO);
+		assert_int_equal(gd_pc_class(info[i], false, &why), GD_PC_INFO);
 		assert_true(why && *why);
 	}
+	/* a software device's ACK-timer retransmissions: reported, not judged; its sequence
+	 * errors (lost packets) still are */
+	assert_int_equal(gd_pc_class("duplicate_request", true, &why), GD_PC_INFO);
+	assert_non_null(strstr(why, "ACK timer"));
+	assert_int_equal(gd_pc_class("completer_retry_err", true, &why), GD_PC_INFO);
+	assert_int_equal(gd_pc_class("local_ack_timeout_err", false, &why), GD_PC_ERROR);
+	assert_int_equal(gd_pc_class("rcvd_seq_err", true, &why), GD_PC_ERROR);
 	gd_pc_error_names(names, sizeof(names));
 	assert_non_null(strstr(names, "symbol_error"));
 	assert_null(strstr(names, "sent_pkts"));
@@ -336,7 +364,7 @@ int main(void)
 		cmocka_unit_test(error_fails),		cmocka_unit_test(netdev_fails),
 		cmocka_unit_test(tolerated_bound),	cmocka_unit_test(unreadable_not_judged),
 		cmocka_unit_test(no_counters_skip),	cmocka_unit_test(class_table),
-		cmocka_unit_test(which_port),
+		cmocka_unit_test(which_port),		cmocka_unit_test(soft_timer_passes),
 	};
 
 	if (!gd_fixture_dir()) {
