@@ -335,7 +335,8 @@ static int run_test(struct runner *x, const struct gd_ck_machine *m, const struc
 		while (i + k < rs->n && rs->v[i + k].t == t)
 			k++;
 		n += k - 1;
-		ret = gd_ck_all_nics(x->s, x->r, &rs->v[i], k, x->o->base_port, &x->port);
+		ret = gd_ck_all_nics(x->o->m, x->s, x->r, &rs->v[i], k, x->o->base_port,
+				     &x->port);
 		x->done += k;
 		for (size_t j = 0; j < k; j++)
 			x->est_left -= gd_ck_estimate(t);
