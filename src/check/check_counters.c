@@ -97,6 +97,21 @@ static void say_unreadable(const struct gd_ck_ctrs *c)
 		c->unreadable);
 }
 
+/* Where a moved counter goes in the item's list: the next entry, or when it is full an error
+ * takes an informational one's place (errors are listed first of all); NULL: counted in more. */
+static struct gd_ck_ctr *slot(struct gd_ck_ctrs *c, bool error)
+{
+	size_t cap = sizeof(c->moved) / sizeof(c->moved[0]);
+
+	if (c->nmoved < cap)
+		return &c->moved[c->nmoved++];
+	c->more++;
+	for (size_t i = 0; error && i < cap; i++)
+		if (!c->moved[i].error)
+			return &c->moved[i];
+	return NULL;
+}
+
 /* One counter's change into the item; an error beyond its bound into ev: 1, else 0. */
 static int one_delta(struct gd_ck_item *it, const struct gd_ck_test *t, const struct gd_pc_delta *d,
 		     const char *ran, char *ev, size_t evlen)
@@ -115,10 +130,8 @@ static int one_delta(struct gd_ck_item *it, const struct gd_ck_test *t, const st
 	c->sampled++;
 	if (!d->delta)
 		return 0;
-	if (c->nmoved == sizeof(c->moved) / sizeof(c->moved[0])) {
-		c->more++;
-	} else {
-		x = &c->moved[c->nmoved++];
+	x = slot(c, d->cls == GD_PC_ERROR);
+	if (x) {
 		snprintf(x->name, sizeof(x->name), "%s", d->name);
 		snprintf(x->src, sizeof(x->src), "%s", gd_pc_source_name(d->src));
 		x->delta = d->delta;

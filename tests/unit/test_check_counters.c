@@ -200,6 +200,44 @@ static void soft_timer_passes(void **state)
 	put(PORT "/hw_counters/duplicate_request", "4");
 }
 
+static void many_moved(void)
+{
+	char rel[160];
+
+	for (int i = 0; i < 20; i++) {
+		snprintf(rel, sizeof(rel), PORT "/hw_counters/aa_info%02d", i);
+		put(rel, "9");
+	}
+	put(PORT "/hw_counters/rcvd_seq_err", "37");
+}
+
+/* 20 informational counters moved before the error in file order: the error still has its
+ * place in the list (the JSON), the rest are counted. */
+static void error_listed_first(void **state)
+{
+	struct gd_ck_test t;
+	struct gd_ck_item it;
+	char rel[160];
+
+	(void)state;
+	test_init(&t);
+	for (int i = 0; i < 20; i++) {
+		snprintf(rel, sizeof(rel), PORT "/hw_counters/aa_info%02d", i);
+		put(rel, "1");
+	}
+	put(PORT "/hw_counters/rcvd_seq_err", "0");
+	judge(&it, &t, many_moved);
+	assert_int_equal(it.status, GD_CK_FAIL);
+	assert_non_null(moved(&it, "rcvd_seq_err"));
+	assert_int_equal(it.ctr.nmoved, 16);
+	assert_int_equal(it.ctr.nmoved + it.ctr.more, 21);
+	for (int i = 0; i < 20; i++) {
+		snprintf(rel, sizeof(rel), "rm -f '%s/" PORT "/hw_counters/aa_info%02d'", root, i);
+		assert_int_equal(system(rel), 0);
+	}
+	put(PORT "/hw_counters/rcvd_seq_err", "0");
+}
+
 static void netdev_drops(void)
 {
 	put(STATS "/rx_dropped", "5");
@@ -365,6 +403,7 @@ int main(void)
 		cmocka_unit_test(tolerated_bound),	cmocka_unit_test(unreadable_not_judged),
 		cmocka_unit_test(no_counters_skip),	cmocka_unit_test(class_table),
 		cmocka_unit_test(which_port),		cmocka_unit_test(soft_timer_passes),
+		cmocka_unit_test(error_listed_first),
 	};
 
 	if (!gd_fixture_dir()) {
