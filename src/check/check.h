@@ -65,6 +65,21 @@ struct gd_ck_item {
 		int port;
 		double bw_gbps, lat_us;	/* < 0: not measured */
 	} where;
+	/* a run's counters item (check_counters.c): the port and what moved; port "": none */
+	struct gd_ck_ctrs {
+		char dev[64], netdev[16];
+		int port;
+		size_t sampled;		/* counters read in both samples */
+		size_t nmoved, more;	/* moved[] holds nmoved; more did not fit */
+		struct gd_ck_ctr {
+			char name[48];
+			char src[12];		/* "counters", "hw_counters", "netdev" */
+			uint64_t delta;
+			bool error;		/* of the error class (port_counters.h) */
+			int64_t tolerated;	/* the spec's bound, -1: none */
+		} moved[16];
+		char unreadable[192];	/* counters not read (not judged), "" none */
+	} ctr;
 };
 
 /* One measured run of a test on one pair: the numbers thresholds compare. */

@@ -24,6 +24,7 @@
 
 #include "bench.h"
 #include "check_allnics.h"
+#include "check_counters.h"
 #include "gd.h"
 #include "judge.h"
 
@@ -275,20 +276,25 @@ static bool keep(struct gd_ck_tries *tr, const struct gd_ck_run *runs, const str
 	return retry;
 }
 
-int gd_ck_all_nics(const struct gd_ck_spec *s, struct gd_ck_report *r, struct gd_ck_run *runs,
-		   size_t n, uint16_t base, uint16_t *port)
+int gd_ck_all_nics(const struct gd_machine *m, const struct gd_ck_spec *s, struct gd_ck_report *r,
+		   struct gd_ck_run *runs, size_t n, uint16_t base, uint16_t *port)
 {
 	const struct gd_ck_test *t = runs[0].t;
 	uint64_t sizes[32], t0 = gd_clock_mono_ns(), ta;
 	size_t ns = gd_ck_test_sizes(t, sizes, 32), first;
 	uint64_t size = ns ? sizes[ns - 1] : t->size;
 	struct child *c = calloc(n, sizeof(*c));
+	struct gd_ck_ctr_run *ctr = calloc(n, sizeof(*ctr));
 	struct gd_ck_tries tr = { 0 };
 	double total = 0, secs;
 	int ret = 0;
 
-	if (!c)
+	if (!c || !ctr) {
+		free(c), free(ctr);
 		return GD_EXIT_ENV;
+	}
+	for (size_t i = 0; i < n && !gd_ck_ladder_blocked(r); i++) /* every NIC's port */
+		gd_ck_counters_before(m, &runs[i], &ctr[i]);
 	/* the first attempt even above a failed rung: none of its runs starts (SKIP "not run") */
 	do {
 		ta = gd_clock_mono_ns();
@@ -301,10 +307,12 @@ int gd_ck_all_nics(const struct gd_ck_spec *s, struct gd_ck_report *r, struct gd
 	for (size_t i = 0; i < n; i++) {
 		nic_item(r, &runs[i], &c[i].m, total, size, secs);
 		gd_ck_expect_item(r, &runs[i], &c[i].m, secs);
+		gd_ck_counters_item(r, m, &runs[i], &c[i].m, secs, &ctr[i]);
 	}
 	first = r->n;
 	aggregates(r, runs, c, n);
 	gd_ck_tries_attach(r, first, &tr);
 	free(c);
+	free(ctr);
 	return ret;
 }

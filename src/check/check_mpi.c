@@ -16,6 +16,7 @@
 #include "bench.h"
 #include "check_fleet.h"
 #include "check_mpi.h"
+#include "check_counters.h"
 #include "choose.h"
 #include "judge.h"
 #include "log.h"
@@ -127,25 +128,31 @@ static void bond_after(const struct gd_machine *mach, const struct gd_ck_run *ru
 	snprintf(m->bond_name, sizeof(m->bond_name), "%s", b1.bond);
 }
 
-/* What a rank ran in a round: the pair (-1: none), its side, its measurement. */
+/* What a rank ran in a round: the pair (-1: none), its side, its measurement, the verdict
+ * of its port's counters (judged here, where the port is). */
 struct side_out {
 	long k;
 	int server;
 	struct gd_ck_measure m;
+	struct gd_ck_ctr_side ctr;
 };
 
 /* This rank's side of pair (s, c) on port: the engine run, its measurement in m. */
 static void run_side(const struct gd_machine *mach, const struct gd_ck_run *mine,
-		     const struct addr *all, int s, int c, uint16_t port, struct gd_ck_measure *m)
+		     const struct addr *all, int s, int c, uint16_t port, struct gd_ck_measure *m,
+		     struct gd_ck_ctr_side *cs)
 {
 	const struct gd_launch *launch = gd_launch();
 	struct gd_bench_result *res = calloc(1, sizeof(*res));
 	struct gd_bench_params p;
 	struct gd_ck_run run = *mine;
 	struct gd_ck_bond_sample b0;
+	struct gd_ck_ctr_run ctr;
+	char who[48];
 	bool bonded;
 
 	memset(m, 0, sizeof(*m));
+	memset(cs, 0, sizeof(*cs));
 	if (!res) {
 		m->exit_code = GD_EXIT_ENV;
 		snprintf(m->error, sizeof(m->error), "rank %d: out of memory", launch->rank);
@@ -157,7 +164,11 @@ static void run_side(const struct gd_machine *mach, const struct gd_ck_run *mine
 		     launch->rank == s ? GD_ROLE_SERVER : GD_ROLE_CLIENT, &p);
 	bonded = launch->rank == c && run.t->kind == GD_KIND_BW &&
 		 !gd_ck_bond_sample(mach, run.dev, run.port, &b0);
+	gd_ck_counters_before(mach, &run, &ctr);
 	m->exit_code = gd_bench_run_side(&p, NULL, res);
+	snprintf(who, sizeof(who), "rank%d (%s)", launch->rank, launch->rank == s ? "server" :
+		 "client");
+	gd_ck_counters_side(mach, &run, &ctr, who, cs);
 	if (bonded)
 		bond_after(mach, &run, &b0, m);
 	if (!m->exit_code)
@@ -176,7 +187,7 @@ static void run_side(const struct gd_machine *mach, const struct gd_ck_run *mine
  */
 static int run_round(const struct gd_machine *mach, const struct gd_ck_run *mine,
 		     const struct addr *all, const struct gd_ck_sched *sc, size_t r,
-		     const uint16_t *ports, struct gd_ck_measure *ms)
+		     const uint16_t *ports, struct gd_ck_measure *ms, struct gd_ck_ctr_side (*cs)[2])
 {
 	const struct gd_launch *launch = gd_launch();
 	struct side_out me = { .k = -1 }, *outs = calloc((size_t)launch->size, sizeof(*outs));
@@ -189,7 +200,7 @@ static int run_round(const struct gd_machine *mach, const struct gd_ck_run *mine
 			me.k = (long)k;
 			me.server = sc->pairs[k][0] == launch->rank;
 			run_side(mach, mine, all, sc->pairs[k][0], sc->pairs[k][1],
-				 ports[k - sc->start[r]], &me.m);
+				 ports[k - sc->start[r]], &me.m, &me.ctr);
 		}
 	if (gd_launch_allgather(&me, outs, sizeof(me), pair_ms(mine->t), "the results of a round"))
 		ret = -ETIMEDOUT;
@@ -202,6 +213,7 @@ static int run_round(const struct gd_machine *mach, const struct gd_ck_run *mine
 				continue; /* in no pair this round (or a garbled entry) */
 			if (!pass || (!ms[o->k].exit_code && o->m.exit_code))
 				ms[o->k] = o->m;
+			cs[o->k - (long)sc->start[r]][!o->server] = o->ctr; /* server 0, client 1 */
 		}
 	free(outs);
 	return ret;
@@ -285,7 +297,8 @@ static void left_out(const struct gd_ck_test *t, int n, size_t np)
 
 /* One pair's measurement to the judge (rank 0). */
 static void judge_pair(struct gd_ck_report *r, const struct gd_ck_run *run, const struct addr *all,
-		       const int pair[2], uint16_t port, const struct gd_ck_measure *m, uint64_t t0)
+		       const int pair[2], uint16_t port, const struct gd_ck_measure *m, uint64_t t0,
+		       const struct gd_ck_ctr_side cs[2])
 {
 	struct gd_ck_run x = *run;
 
@@ -296,6 +309,13 @@ static void judge_pair(struct gd_ck_report *r, const struct gd_ck_run *run, cons
 	snprintf(x.cls, sizeof(x.cls), "net");
 	x.line_gbps = all[pair[0]].line_gbps;
 	gd_ck_evaluate(r, &x, m, (double)(gd_clock_mono_ns() - t0) / 1e9);
+	for (int e = 0; e < 2; e++) { /* each side's port, judged on its rank */
+		char who[48];
+
+		snprintf(who, sizeof(who), "rank%d", pair[e]);
+		gd_ck_counters_side_item(r, &x, m, (double)(gd_clock_mono_ns() - t0) / 1e9, who,
+					 &cs[e]);
+	}
 	if (m->bonded)
 		gd_ck_bond_verdict(r, &x, m, m->bond_msg, m->bond_min, m->bond_total, m->bond_name);
 }
@@ -364,10 +384,14 @@ static void run_rounds(const struct gd_machine *mach, const struct gd_ck_run *ru
 	const struct gd_launch *launch = gd_launch();
 	struct gd_ck_sched sc;
 	uint16_t ports[4096];
+	struct gd_ck_ctr_side (*cs)[2] = calloc(np ? np : 1, sizeof(*cs));
 	int go;
 
-	if (gd_ck_schedule_pairs((const int (*)[2])pairs, np, launch->size, o->concurrency, &sc))
+	if (!cs || gd_ck_schedule_pairs((const int (*)[2])pairs, np, launch->size, o->concurrency,
+					&sc)) {
+		free(cs);
 		return;
+	}
 	memcpy(pairs, sc.pairs, np * sizeof(*pairs));
 	if (launch->rank == 0 && o->out && np)
 		fprintf(o->out, "%s: %zu pair(s) in %zu round(s) of at most %zu at once\n",
@@ -380,10 +404,12 @@ static void run_rounds(const struct gd_machine *mach, const struct gd_ck_run *ru
 			ports[j] = *port; /* wraps inside the range, never to 0 */
 			*port = gd_ck_next_port(o->base_port, *port);
 		}
-		if (run_round(mach, run, all, &sc, rd, ports, ms))
+		memset(cs, 0, (np ? np : 1) * sizeof(*cs));
+		if (run_round(mach, run, all, &sc, rd, ports, ms, cs))
 			break;
 		for (size_t k = sc.start[rd]; k < sc.start[rd + 1] && launch->rank == 0; k++)
-			judge_pair(r, run, all, sc.pairs[k], ports[k - sc.start[rd]], &ms[k], t0);
+			judge_pair(r, run, all, sc.pairs[k], ports[k - sc.start[rd]], &ms[k], t0,
+				   cs[k - sc.start[rd]]);
 		go = !gd_ck_stop;
 		if (gd_launch_min(&go, STEP_MS, "the end of a round") || !go) {
 			gd_ck_stop = gd_ck_stop ? gd_ck_stop : SIGTERM;
@@ -391,6 +417,7 @@ static void run_rounds(const struct gd_machine *mach, const struct gd_ck_run *ru
 		}
 	}
 	gd_ck_sched_free(&sc);
+	free(cs);
 }
 
 static int hosts_test(const struct gd_ck_test *t, double pct, const struct gd_ck_machine *m,

@@ -168,7 +168,33 @@ static json_object *json_ran(const struct gd_ck_where *w)
 	return o;
 }
 
-/* The rung, how a run ran and its attempts. */
+/* A run's counters item: the port, and every counter that moved with its change. */
+static json_object *json_counters(const struct gd_ck_ctrs *c)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	gd_json_add_str(o, "device", c->dev);
+	gd_json_add_int(o, "port", c->port);
+	gd_json_add_str_or_null(o, "netdev", c->netdev);
+	gd_json_add_int(o, "sampled", (int64_t)c->sampled);
+	for (size_t i = 0; i < c->nmoved; i++) {
+		json_object *x = json_object_new_object();
+
+		gd_json_add_str(x, "counter", c->moved[i].name);
+		gd_json_add_str(x, "source", c->moved[i].src);
+		gd_json_add_int(x, "delta", (int64_t)c->moved[i].delta);
+		gd_json_add_str(x, "class", c->moved[i].error ? "error" : "info");
+		gd_json_add_int_or_null(x, "tolerated", c->moved[i].tolerated,
+					c->moved[i].tolerated >= 0);
+		json_object_array_add(a, x);
+	}
+	json_object_object_add(o, "moved", a);
+	gd_json_add_int(o, "moved_not_listed", (int64_t)c->more);
+	gd_json_add_str_or_null(o, "unreadable", c->unreadable);
+	return o;
+}
+
+/* The rung, how a run ran, its counters and its attempts. */
 static void json_item_extra(const struct gd_ck_item *it, json_object *rec)
 {
 	json_object *a;
@@ -179,6 +205,8 @@ static void json_item_extra(const struct gd_ck_item *it, json_object *rec)
 		gd_json_add_str(rec, "node", it->node);
 	if (it->where.fabric[0])
 		json_object_object_add(rec, "ran", json_ran(&it->where));
+	if (it->ctr.dev[0])
+		json_object_object_add(rec, "counters", json_counters(&it->ctr));
 	if (!it->nattempts)
 		return;
 	a = json_object_new_array();

@@ -14,6 +14,7 @@
 #include "check_machine.h"
 #include "check_manifest.h"
 #include "check_allnics.h"
+#include "check_counters.h"
 #include "check_matrix.h"
 #include "check_mpi.h"
 #include "check_nodes.h"
@@ -143,6 +144,7 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 {
 	const struct gd_ck_test *t = run->t;
 	struct gd_ck_bond_sample b0, b1;
+	struct gd_ck_ctr_run ctr = { 0 };
 	struct gd_ck_tries tr = { 0 };
 	struct gd_ck_measure m = { 0 };
 	bool bonded = false;
@@ -152,6 +154,8 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	while (gd_ck_tries_again(x->s, t, x->r, &tr)) {
 		bonded = t->kind == GD_KIND_BW && !gd_ck_bond_sample(x->o->m, run->dev, run->port,
 								      &b0);
+		if (!tr.n) /* the counters span every attempt: an error in any one counts */
+			gd_ck_counters_before(x->o->m, run, &ctr);
 		ta = gd_clock_mono_ns();
 		measure(x, run, &m);
 		gd_ck_tries_add(&tr, run, &m, (double)(gd_clock_mono_ns() - ta) / 1e9);
@@ -160,6 +164,7 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 	x->done++;
 	first = x->r->n;
 	judge_run(x, run, &m, &tr, (double)(gd_clock_mono_ns() - t0) / 1e9);
+	gd_ck_counters_item(x->r, x->o->m, run, &m, (double)(gd_clock_mono_ns() - t0) / 1e9, &ctr);
 	progress_line(x, run, first, (double)(gd_clock_mono_ns() - t0) / 1e9);
 	if (bonded && !gd_ck_bond_sample(x->o->m, run->dev, run->port, &b1))
 		bond_items(x->r, run, &m, &b0, &b1);
@@ -330,7 +335,8 @@ static int run_test(struct runner *x, const struct gd_ck_machine *m, const struc
 		while (i + k < rs->n && rs->v[i + k].t == t)
 			k++;
 		n += k - 1;
-		ret = gd_ck_all_nics(x->s, x->r, &rs->v[i], k, x->o->base_port, &x->port);
+		ret = gd_ck_all_nics(x->o->m, x->s, x->r, &rs->v[i], k, x->o->base_port,
+				     &x->port);
 		x->done += k;
 		for (size_t j = 0; j < k; j++)
 			x->est_left -= gd_ck_estimate(t);

@@ -27,6 +27,7 @@ static const char *const skip_text[GD_CK_NSKIP] = {
 				 "itself, so a lost GPU or NIC, a bus id or firmware off the SKU "
 				 "is not seen; 'gd_check --write-golden FILE' on a known-good node, "
 				 "then '--golden FILE'",
+	[GD_CK_SKIP_NO_COUNTERS] = "none of the port's counters could be read",
 };
 
 const char *gd_ck_skip_reason(enum gd_ck_skip s)

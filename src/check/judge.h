@@ -50,6 +50,7 @@ enum gd_ck_skip {
 	GD_CK_SKIP_FLEET_ONE,	/* a fleet of one measured pair has nothing to compare with */
 	GD_CK_SKIP_RUNG,	/* a lower rung of the ladder failed: not run (it->blocked_by) */
 	GD_CK_SKIP_NO_GOLDEN,	/* a suite without --golden: no reference for counts, ids, firmware */
+	GD_CK_SKIP_NO_COUNTERS,	/* none of the run's port counters could be read */
 	GD_CK_NSKIP
 };
 const char *gd_ck_skip_reason(enum gd_ck_skip s);

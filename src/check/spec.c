@@ -511,6 +511,8 @@ static int test_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return expect_to(l, v, t);
 	if (!strcmp(key, "thresholds"))
 		return 0; /* after type is known: see gd_ck_load_test */
+	if ((ret = gd_ck_load_counters_key(l, key, v, t)) <= 0)
+		return ret;
 	return test_scalar_key(l, key, v, t);
 }
 
@@ -610,7 +612,8 @@ static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	if (!t->bond_balance && (v = find_key(l, n, "min_slave_share")))
 		return fail(l, v, "test '%s': min_slave_share is for 'check: bond-balance'; add "
 			    "that check or leave it out", Q(t->name));
-	return fabric_rules(l, n, t) ?: expect_rules(l, n, t) ?: gd_ck_all_nics_rules(l, n, t);
+	return fabric_rules(l, n, t) ?: expect_rules(l, n, t) ?: gd_ck_all_nics_rules(l, n, t) ?:
+	       gd_ck_counters_rules(l, n, t);
 }
 
 static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)

@@ -26,6 +26,9 @@
 #define GD_CK_NAME 64
 #define GD_CK_MAX_THRESH 8
 #define GD_CK_MAX_HOSTS 2
+/* tolerate: error counters a test tolerates, and the largest change it may tolerate */
+#define GD_CK_MAX_TOLERATE 8
+#define GD_CK_MAX_TOLERATED 1000000000
 /* Mappings and lists inside each other: a spec uses 5 at most (the spec, tests, a test,
  * pairs, hosts); deeper is refused before the document is built. */
 #define GD_CK_SPEC_MAX_DEPTH 16
@@ -129,6 +132,16 @@ struct gd_ck_test {
 	int rung;			/* enum gd_ck_rung; NONE: its kind's (gd_ck_test_rung) */
 	int retries;			/* of a missed threshold; -1: the spec's */
 	struct gd_ck_expect expect;
+	/* port counters (check_counters.c): the RDMA port whose counters judge a run where its
+	 * fabric names none (counters_port: DEV[:PORT]; "" none), and the error counters the
+	 * test tolerates up to a bound each (tolerate: {NAME: N}) */
+	char ctr_dev[GD_CK_NAME];
+	int ctr_port;
+	struct gd_ck_tolerate {
+		char name[48];
+		uint64_t max;
+	} tolerate[GD_CK_MAX_TOLERATE];
+	size_t ntolerate;
 };
 
 /* Expectations of the devices: one entry per name (or "*" for all). */

@@ -51,5 +51,10 @@ int gd_ck_load_fleet(struct gd_ck_ld *l, yaml_node_t *n);
 /* pairs: all-nics: a bandwidth test at one size, thresholds min_bw (Gb/s or % line). */
 int gd_ck_all_nics_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t);
 int gd_ck_load_manifest(struct gd_ck_ld *l, yaml_node_t *n);
+/* A test's counters_port and tolerate keys (spec_counters.c): 0, -EINVAL, 1 not one of them;
+ * the rules between them and the test's other keys. */
+int gd_ck_load_counters_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v,
+			    struct gd_ck_test *t);
+int gd_ck_counters_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t);
 
 #endif

@@ -71,6 +71,11 @@ static const struct gd_ck_key keys[] = {
 	ENGINE("test", "tclass", GD_CK_KEY_INT, roce.tclass),
 	KEY("test", "rate_limit", GD_CK_KEY_BW),
 	KEY("test", "rate_limit_type", GD_CK_KEY_TEXT),
+	KEY("test", "counters_port", GD_CK_KEY_TEXT),
+	KEY("test", "tolerate", GD_CK_KEY_SECTION),
+	/* tolerate: {NAME: N}: any error counter's name (port_counters.h) as the key */
+	OWN("tolerate", "counter", GD_CK_KEY_INT, 0, GD_CK_MAX_TOLERATED,
+	    "gd_check's tolerated counter change"),
 	KEY("thresholds", "min_bw", GD_CK_KEY_BW),
 	KEY("thresholds", "min_peak_bw", GD_CK_KEY_BW),
 	KEY("thresholds", "min_msg_rate", GD_CK_KEY_RATE),

@@ -46,4 +46,16 @@ if [ -x "$t/gd_check" ]; then
 		"$t/gd_check" --json --dry-run "${h20[@]}" "$f" >"$out/check-plan-$n.jsonl" 2>/dev/null
 	done
 fi
+# a run's counters item (doc/check.md, Port counters): libfabric tcp on 127.0.0.1 judged by
+# rxe0 port 1 of a copy of the rxe fixture whose rcvd_seq_err is the loopback's tx_packets
+lo=/sys/class/net/lo/statistics/tx_packets
+if [ -x "$t/gd_check" ] && [ -r "$lo" ] && fi_info -p tcp >/dev/null 2>&1 && r=$(mktemp -d); then
+	hw=$r/sys/devices/virtual/infiniband/rxe0/ports/1/hw_counters
+	cp -a "$fx/sysfs/rxe/." "$r/" && mkdir -p "$hw" && echo 5 >"$hw/sent_pkts" &&
+		ln -s "$lo" "$hw/rcvd_seq_err" &&
+		printf 'tests:\n  - {name: ctr, op: write, size: 64K, iterations: 50, provider: tcp, %s}\n' \
+			'counters_port: "rxe0:1", tolerate: {rcvd_seq_err: 1000000000}' >"$r/spec.yaml" &&
+		"$t/gd_check" --json --sysfs-root "$r" "$r/spec.yaml" >"$out/check-counters.jsonl" 2>/dev/null
+	rm -rf "$r"
+fi
 exit 0

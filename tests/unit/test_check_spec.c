@@ -179,6 +179,8 @@ static int load_key(const struct gd_ck_key *k, const char *value, char *err, siz
 		{ "test", "tests:\n  - {name: t, op: write, check: bond-balance, %s: %s}\n" },
 		{ "thresholds", "tests:\n  - {name: t, op: write, thresholds: {%s: %s}}\n" },
 		{ "expect", "tests:\n  - {name: t, op: write, expect: {%s: %s}}\n" },
+		/* the key is a counter's name: the table's "counter" stands for any */
+		{ "tolerate", "tests:\n  - {name: t, op: write, tolerate: {%.0ssymbol_error: %s}}\n" },
 		{ "fleet", "fleet: {%s: %s}\n" },
 		{ "manifest", "manifest: {%s: %s}\n" },
 		{ "manifest nic", "manifest: {nic: [{name: m, %s: %s}]}\n" },
@@ -423,13 +425,52 @@ static void launcher_env(void **state)
 	unsetenv("SLURM_STEP_ID");
 }
 
+/* tolerate: error counters with a bound each; counters_port: a port for fabric ofi. */
+static void counters_keys(void **state)
+{
+	static const struct {
+		const char *y, *pos, *msg;
+	} bad[] = {
+		{ "tests:\n  - {name: t, op: write, tolerate: {sent_pkts: 3}}\n", "t.yaml:2:37:",
+		  "'sent_pkts' is not an error counter" },
+		{ "tests:\n  - {name: t, op: write, tolerate: {out_of_sequence: -1}}\n",
+		  "t.yaml:2:54:", "from 0 to 1000000000" },
+		{ "tests:\n  - {name: t, op: write, tolerate: [out_of_sequence]}\n", "t.yaml:2:36:",
+		  "tolerate must be a mapping" },
+		{ "tests:\n  - {name: t, op: write, counters_port: mlx5_0:1}\n", "t.yaml:2:41:",
+		  "counters_port is for fabric ofi" },
+		{ "tests:\n  - {name: t, op: write, provider: tcp, counters_port: 'mlx5_0:x'}\n",
+		  "t.yaml:2:56:", "DEV:PORT" },
+	};
+	const char *y = "tests:\n  - name: t\n    op: write\n    provider: tcp\n"
+			"    counters_port: rxe0:2\n"
+			"    tolerate: {out_of_sequence: 50, rx_dropped: 0}\n";
+	struct gd_ck_spec s;
+	char err[2048];
+
+	(void)state;
+	assert_int_equal(parse(y, &s, err, sizeof(err)), 0);
+	assert_string_equal(s.tests[0].ctr_dev, "rxe0");
+	assert_int_equal(s.tests[0].ctr_port, 2);
+	assert_int_equal(s.tests[0].ntolerate, 2);
+	assert_string_equal(s.tests[0].tolerate[0].name, "out_of_sequence");
+	assert_int_equal(s.tests[0].tolerate[0].max, 50);
+	gd_ck_spec_free(&s);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		assert_int_equal(parse(bad[i].y, &s, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, bad[i].pos) || !strstr(err, bad[i].msg))
+			fail_msg("case %zu: '%s'", i, err);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(good_spec), cmocka_unit_test(bad_specs), cmocka_unit_test(values),
 		cmocka_unit_test(sha256), cmocka_unit_test(fw_patterns), cmocka_unit_test(every_key),
 		cmocka_unit_test(quoted_tokens), cmocka_unit_test(node_bound),
-		cmocka_unit_test(pairs),
+		cmocka_unit_test(pairs), cmocka_unit_test(counters_keys),
 		cmocka_unit_test(launcher_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
