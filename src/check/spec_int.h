@@ -51,5 +51,6 @@ int gd_ck_load_fleet(struct gd_ck_ld *l, yaml_node_t *n);
 /* pairs: all-nics: a bandwidth test at one size, thresholds min_bw (Gb/s or % line). */
 int gd_ck_all_nics_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t);
 int gd_ck_load_manifest(struct gd_ck_ld *l, yaml_node_t *n);
+int gd_ck_load_baseline(struct gd_ck_ld *l, yaml_node_t *n);
 
 #endif
