@@ -107,8 +107,10 @@ int gd_ck_bl_read(const char *path, struct gd_ck_bl_node *nd, char *why, size_t 
 		snprintf(sub, sizeof(sub), "no check_run record: not a 'gd_check --json' report");
 	if (!ret && !nd->sku.known)
 		ret = -EINVAL;
-	if (ret)
+	if (ret) {
 		snprintf(why, len, "%s: %s", path, sub);
+		gd_ck_bl_node_free(nd); /* nothing of a report that could not be read */
+	}
 	return ret;
 }
 
