@@ -150,6 +150,43 @@ printf 'include: %s\n' "$gold" >>"$tmp/spec.yaml"
 cat "$top_srcdir/tests/check/baseline/spec.yaml" "$tmp/spec.yaml" >"$tmp/live.yaml"
 "$GD_CHECK" -n "$tmp/live.yaml" >"$tmp/out" 2>&1
 [ $? -eq 0 ] && ok "a spec including the golden file loads (dry run)" || { fail "include: the golden file"; cat "$tmp/out"; }
+# live: a spec that includes a baseline judges its own runs (one bw run over libfabric tcp);
+# a median far above anything loopback tcp reaches FAILs by distance (or, on a busy host, as
+# doubted: FAIL either way); a check of the baseline the spec does not run is FAIL
+if command -v fi_info >/dev/null && fi_info -p tcp >/dev/null 2>&1; then
+	. "$top_srcdir/tests/lib/ports.sh"; test_ports
+	cat >"$tmp/far.yaml" <<EOS
+version: 1
+manifest: {gpus: 0}
+baseline:
+  nodes: 3
+  checks:
+    - {check: "bwlive ofi:tcp loopback: runs", size: 65536, unit: Gb/s, median: 100000, mad: 1, n: 3}
+    - {check: "ghost ofi:tcp loopback: runs", size: 65536, unit: Gb/s, median: 1, mad: 0, n: 3}
+EOS
+	cat >"$tmp/live.yaml" <<EOS
+version: 1
+include: far.yaml
+retries: 0
+tests:
+  - {name: bwlive, op: write, type: bw, size: 64K, iterations: 200, fabric: ofi, provider: tcp}
+EOS
+	"$GD_CHECK" -p "$port" --json "$tmp/live.yaml" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	"$PY" - "$tmp/out" <<'PYEOF' && ok "live: the run's baseline row FAILs (distance or doubt), exit $rc; an unmeasured check FAILs" || { fail "live: exit $rc"; cat "$tmp/out" "$tmp/err"; }
+import json, sys
+rows = {r["check"]: r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "check"}
+b = rows["bwlive ofi:tcp loopback: runs: baseline"]
+assert b["status"] == "FAIL", b
+assert "MAD below the baseline median 1e+05 Gb/s (N=3" in b["message"] or \
+    "should not be believed" in b["message"], b
+g = rows["ghost ofi:tcp loopback: runs: baseline"]
+assert g["status"] == "FAIL" and "did not measure it" in g["message"], g
+PYEOF
+	[ $rc -eq 1 ] || fail "live: exit $rc, not 1"
+else
+	echo "skip: live baseline rows (no libfabric tcp provider)"
+fi
 printf 'version: 1\nmanifest: {gpus: 0}\n' >"$tmp/nobl.yaml"
 "$GD_CHECK" --golden "$tmp/nobl.yaml" "$tmp/ok.json" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "no 'baseline:' section" "$tmp/err" && ok "--golden without a baseline: exit 2" ||
