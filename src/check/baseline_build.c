@@ -214,6 +214,17 @@ static int write_check(FILE *f, const struct bl_out *o, const struct gd_ck_bl_va
 	free(x);
 	fputs("    - check: ", f);
 	yq(f, v0->check);
+	if (colon && strchr(v0->check, ' ') < colon) { /* "TEST RUN: STAT" */
+		const char *sp = strchr(v0->check, ' ');
+		char part[160];
+
+		snprintf(part, sizeof(part), "%.*s", (int)(sp - v0->check), v0->check);
+		fputs("\n      test: ", f);
+		yq(f, part);
+		snprintf(part, sizeof(part), "%.*s", (int)(colon - sp - 1), sp + 1);
+		fputs("\n      run: ", f);
+		yq(f, part);
+	}
 	if (colon) {
 		fputs("\n      stat: ", f);
 		yq(f, colon + 1 + (colon[1] == ' '));
