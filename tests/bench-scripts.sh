@@ -8,6 +8,7 @@
 BVP=$top_srcdir/scripts/bench-vs-perftest.sh
 BST=$top_srcdir/scripts/bench-sweep-time.sh
 BVL=$top_srcdir/scripts/bench-vs-libfabric.sh
+BBL=$top_srcdir/scripts/bench-baseline.sh
 command -v python3 >/dev/null || { echo "SKIP: python3 missing"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -25,6 +26,10 @@ expect_exit 2 '' "bench-vs-perftest: --min-ratio abc" "$BVP" --min-ratio abc
 expect_exit 2 '' "bench-vs-perftest: --qp-timeout 32" "$BVP" --qp-timeout 32
 expect_exit 2 '' "bench-vs-perftest: unknown variant" "$BVP" --variants "gd xx"
 expect_exit 2 '' "bench-vs-perftest: --summarize of a missing file" "$BVP" --summarize "$T/none.csv"
+expect_exit 0 '' "bench-baseline --help" "$BBL" --help
+has "bench-baseline help names the false alarms" 'false alarm'
+expect_exit 2 '' "bench-baseline: a baseline of 2 runs" "$BBL" 2 5 5
+expect_exit 2 '' "bench-baseline: runs x" "$BBL" 5 x 5
 expect_exit 0 '' "bench-sweep-time --help" "$BST" --help
 expect_exit 2 '' "bench-sweep-time: --op atomic" "$BST" --op atomic
 expect_exit 2 '' "bench-sweep-time: --limit 0" "$BST" --limit 0

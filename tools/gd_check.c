@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "check.h"
+#include "baseline.h"
 #include "check_mpi.h"
 #include "gd.h"
 #include "initiator.h"
@@ -17,12 +18,13 @@
 #include "machine.h"
 #include "opts.h"
 #include "readfile.h"
+#include "robust.h"
 #include "spec.h"
 #include "sysfs.h"
 
 enum { O_JSON = 1, O_JUNIT, O_EXAMPLE, O_MATRIX, O_PLOT, O_DRY_RUN, O_TOPOLOGY, O_PORT,
        O_DURATION, O_SIZE, O_PROM, O_BUNDLE, O_SUITE, O_KEEP_GOING, O_GOLDEN, O_WRITE_GOLDEN,
-       O_CONCURRENCY };
+       O_CONCURRENCY, O_BASELINE, O_ROBUST_K };
 
 static const struct gd_opt check_opts[] = {
 	{ "json", 'j', GD_NO_ARG, NULL, "print JSON Lines instead of the table", O_JSON },
@@ -30,7 +32,9 @@ static const struct gd_opt check_opts[] = {
 	{ "prom", 0, GD_REQ_ARG, "FILE.prom", "also write Prometheus metrics for node_exporter's textfile collector", O_PROM },
 	{ "bundle", 0, GD_REQ_ARG, "FILE.tar.gz", "also write a bug-report bundle: spec, reports, tool JSON, versions, commands", O_BUNDLE },
 	{ "suite", 0, GD_REQ_ARG, "NAME", "run a built-in suite instead of a spec: quick, full, gpudirect, gpu-initiated, connectx-selftest", O_SUITE },
-	{ "golden", 0, GD_REQ_ARG, "FILE", "judge --suite's counts, bus ids and firmware against a golden manifest (--write-golden writes one)", O_GOLDEN },
+	{ "golden", 0, GD_REQ_ARG, "FILE", "judge --suite's counts, bus ids and firmware against a golden manifest (--write-golden writes one); without --suite, judge the JSON reports given against FILE's baseline", O_GOLDEN },
+	{ "baseline", 0, GD_REQ_ARG, "FILE", "write the golden file with the baseline (median, MAD) of the JSON reports of 3 or more good nodes given, and exit", O_BASELINE },
+	{ "robust-k", 0, GD_REQ_ARG, "K", "robust distances (MAD) a value may lie on the bad side of the baseline's median (1 to 20; default: the baseline's k, 4)", O_ROBUST_K },
 	{ "write-golden", 0, GD_REQ_ARG, "FILE", "write this known-good node's golden manifest to FILE and exit", O_WRITE_GOLDEN },
 	{ "keep-going", 'k', GD_NO_ARG, NULL, "run every rung of the ladder, also above a failed one", O_KEEP_GOING },
 	{ "example", 0, GD_NO_ARG, NULL, "print a commented spec for this machine and exit", O_EXAMPLE },
@@ -55,13 +59,30 @@ static const struct gd_cmd cmd = {
 
 struct args {
 	struct gd_ck_opts o;
-	const char *junit, *prom, *bundle, *suite, *golden, *write_golden;
+	const char *junit, *prom, *bundle, *suite, *golden, *write_golden, *baseline;
+	double robust_k;	/* --robust-k, 0: the baseline's */
 	bool example, matrix;
 	int argc;
 	char **argv;
 	const char *spec;	/* the spec file, NULL: none */
 	uint64_t duration, size;
 };
+
+/* --robust-k K: a decimal number within the spec key's bounds (robust.h). */
+static int robust_k(const char *arg, double *k)
+{
+	char *end;
+
+	errno = 0;
+	*k = strtod(arg, &end);
+	if (!arg[0] || *end || errno || strpbrk(arg, "xXpPnN") || !(*k >= GD_CK_BL_K_MIN) ||
+	    *k > GD_CK_BL_K_MAX) {
+		gd_error("--robust-k %s: give a number of robust distances from %g to %g (default "
+			 "%g)", gd_excerpt(arg), GD_CK_BL_K_MIN, GD_CK_BL_K_MAX, GD_CK_BL_K_DEFAULT);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static int handle(void *ctx, int id, const char *arg)
 {
@@ -77,6 +98,8 @@ static int handle(void *ctx, int id, const char *arg)
 	case O_SUITE: a->suite = arg; return 0;
 	case O_GOLDEN: a->golden = arg; return 0;
 	case O_WRITE_GOLDEN: a->write_golden = arg; return 0;
+	case O_BASELINE: a->baseline = arg; return 0;
+	case O_ROBUST_K: return robust_k(arg, &a->robust_k);
 	case O_EXAMPLE: a->example = true; return 0;
 	case O_MATRIX: a->matrix = true; return 0;
 	case O_PLOT: a->o.plot = arg; return 0;
@@ -197,6 +220,15 @@ static int run(struct args *a, const char *path)
 			gd_ck_spec_free(&spec);
 		return GD_EXIT_USAGE;
 	}
+	if (!ret && a->robust_k > 0 && !spec.baseline.given) {
+		gd_error("--robust-k: the spec has no baseline to judge against ('include:' a "
+			 "golden file that 'gd_check --baseline' wrote)");
+		if (spec.tests != &mt)
+			gd_ck_spec_free(&spec);
+		return GD_EXIT_USAGE;
+	}
+	if (!ret && a->robust_k > 0)
+		spec.baseline.k = a->robust_k;
 	if (ret) /* the spec named on the command line is the user's to fix */
 		return ret == -EINVAL || ret == -ENOENT || ret == -EISDIR || ret == -EFBIG ||
 			       ret == -GD_ENOTREG ? GD_EXIT_USAGE : GD_EXIT_ENV;
@@ -254,8 +286,16 @@ static int check_bundle_name(const char *path)
 	return 0;
 }
 
+/* FILE.yaml or FILE.yml: a spec, not a report. */
+static bool yaml_name(const char *p)
+{
+	size_t n = strlen(p);
+
+	return (n > 5 && !strcmp(p + n - 5, ".yaml")) || (n > 4 && !strcmp(p + n - 4, ".yml"));
+}
+
 /* Options that would be ignored together are refused (the --json rule): nothing silently. */
-static int refuse_mixes(const struct args *a, bool spec)
+static int refuse_mixes(const struct args *a, bool spec, bool spec_yaml)
 {
 	const char *why = NULL;
 
@@ -270,9 +310,16 @@ static int refuse_mixes(const struct args *a, bool spec)
 				     a->prom || a->bundle))
 		why = "--write-golden writes this node's golden manifest and exits: give it alone "
 		      "(with --sysfs-root or --topology at most)";
-	else if (a->golden && !a->suite)
-		why = "--golden goes with --suite; a spec takes its golden manifest with "
-		      "'include: FILE'";
+	else if (a->baseline && (a->example || a->matrix || a->suite || a->golden || a->o.json ||
+				 a->o.dry_run || a->junit || a->o.plot || a->prom || a->bundle))
+		why = "--baseline writes a golden file from the JSON reports given and exits: give "
+		      "it with the reports alone (and --robust-k at most)";
+	else if (a->golden && !a->suite && spec_yaml)
+		why = "--golden goes with --suite, or with nodes' JSON reports; a spec takes its "
+		      "golden file with 'include: FILE'";
+	else if (a->golden && !a->suite && (a->matrix || a->o.dry_run || a->junit ||
+					    a->o.plot || a->prom || a->bundle))
+		why = "--golden FILE REPORT... judges JSON reports: give --json at most";
 	else if (a->matrix && spec)
 		why = "--matrix runs without a spec: give SPEC or --matrix, not both (a spec "
 		      "runs a matrix with 'pairs: nic-gpu-matrix')";
@@ -376,6 +423,63 @@ static int write_golden(const struct args *a)
 	return GD_EXIT_ENV;
 }
 
+/* --baseline OUT REPORT... (write the golden file) or --golden FILE REPORT... (judge them). */
+static int reports(struct args *a, int n, char **paths)
+{
+	struct gd_ck_report r = { 0 };
+	struct gd_ck_spec g;
+	char why[2048] = "";
+	int ret;
+
+	if (refuse_mixes(a, n > 0, n > 0 && yaml_name(paths[0])))
+		return GD_EXIT_USAGE;
+	if (a->baseline) {
+		const char **in = calloc((size_t)n + 1, sizeof(*in));
+
+		for (int i = 0; in && i < n; i++)
+			in[i] = paths[i];
+		ret = in ? gd_ck_output_check_tmp(a->baseline, in, GD_CK_TMP_ATOMIC, why,
+						  sizeof(why)) : -ENOMEM;
+		free(in);
+		if (ret) {
+			gd_error("cannot write %s: %s; give --baseline a new file that can be "
+				 "written", gd_excerpt(a->baseline), why);
+			return GD_EXIT_USAGE;
+		}
+		if (!(ret = gd_ck_baseline_write(a->baseline, paths, (size_t)n, a->robust_k, why,
+						  sizeof(why)))) {
+			gd_info("wrote the baseline of %d good nodes to %s: judge a node with "
+				"'include: %s' in the same spec, or its report with 'gd_check "
+				"--golden %s REPORT.json'", n, a->baseline, a->baseline, a->baseline);
+			return GD_EXIT_OK;
+		}
+		gd_error("--baseline %s: %s", a->baseline, why);
+		return ret == -EINVAL || ret == -ENOENT ? GD_EXIT_USAGE : GD_EXIT_ENV;
+	}
+	if (!n) {
+		gd_error("--golden %s without --suite judges nodes' JSON reports: give them "
+			 "(gd_check --golden FILE A.json B.json ...)", a->golden);
+		return GD_EXIT_USAGE;
+	}
+	if ((ret = gd_ck_spec_load(a->golden, &g, why, sizeof(why)))) {
+		gd_error("%s", why);
+		return GD_EXIT_USAGE;
+	}
+	ret = gd_ck_bl_judge_reports(&g, paths, (size_t)n, a->robust_k, &r, why, sizeof(why));
+	if (ret)
+		gd_error("--golden %s: %s", a->golden, why);
+	else
+		snprintf(r.spec_path, sizeof(r.spec_path), "%s", g.path);
+	if (!ret && a->o.json)
+		gd_ck_print_json(&r, stdout);
+	else if (!ret)
+		gd_ck_print_table(&r, stdout);
+	gd_ck_spec_free(&g);
+	ret = ret ? GD_EXIT_USAGE : gd_tool_flush_stdout() ?: gd_ck_exit_code(&r);
+	gd_ck_report_free(&r);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { .o = { .base_port = 18600 } };
@@ -394,12 +498,14 @@ int main(int argc, char **argv)
 		return GD_EXIT_USAGE;
 	if (help)
 		return gd_tool_flush_stdout();
+	if (a.baseline || (a.golden && !a.suite))
+		return reports(&a, argc - first, argv + first);
 	if (argc - first > 1) {
 		gd_error("unexpected argument '%s': give one spec; try '%s --help'",
 			 gd_excerpt(argv[first + 1]), gd_progname());
 		return GD_EXIT_USAGE;
 	}
-	if (refuse_mixes(&a, first < argc))
+	if (refuse_mixes(&a, first < argc, first < argc && yaml_name(argv[first])))
 		return GD_EXIT_USAGE;
 	if (check_outputs(&a, first < argc ? argv[first] : NULL))
 		return GD_EXIT_USAGE;

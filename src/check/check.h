@@ -63,6 +63,7 @@ struct gd_ck_item {
 		int staging;		/* GPU data through host memory: 0, 1; -1 unknown */
 		char producer[8];	/* proxy: "gpu", "host"; "" none */
 		int port;
+		uint64_t size;		/* bytes of the judged size, 0: unknown */
 		double bw_gbps, lat_us;	/* < 0: not measured */
 	} where;
 	/* a run's counters item (check_counters.c): the port and what moved; port "": none */
@@ -113,6 +114,19 @@ struct gd_ck_host {
 	char version[32];	/* gdperf's */
 };
 
+/* What a node is, for a baseline's SKU and manifest (check_sku.c): counts, models, bus ids,
+ * firmware and versions; "" where it was not read. */
+#define GD_CK_SKU_PARTS 64
+struct gd_ck_sku {
+	bool known;			/* filled (a run of a spec, not --dry-run) */
+	int gpus, nics;
+	char gpu_model[64], nic_model[64];	/* PCI "vendor:device" ids, "," between kinds */
+	size_t ngpu, nnic;
+	struct { char busid[24]; } gpu[GD_CK_SKU_PARTS];
+	struct { char name[64], busid[24], firmware[32]; } nic[GD_CK_SKU_PARTS];
+	char fact[GD_CK_BL_FACTS][128];	/* gd_ck_bl_fact_keys' order */
+};
+
 struct gd_ck_matrix;
 struct gd_ck_fleet;
 struct gd_ck_report {
@@ -121,6 +135,7 @@ struct gd_ck_report {
 	struct gd_ck_fleet *fleet;	/* tests between ranks: distribution, outliers (NULL) */
 	size_t n, cap;
 	struct gd_ck_host host;
+	struct gd_ck_sku sku;		/* the node's SKU and manifest facts (JSON "manifest") */
 	char spec_path[4096];
 	char spec_sha256[65];
 	double seconds;

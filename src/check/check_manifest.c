@@ -301,8 +301,7 @@ void gd_ck_manifest(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		one_gpu(r, m, mf, &mf->gpu[i]);
 }
 
-/* A version as a pattern that matches it alone (ERE specials escaped), in YAML single quotes. */
-static void fw_pattern(FILE *out, const char *v)
+void gd_ck_fw_quote(FILE *out, const char *v)
 {
 	fputc('\'', out);
 	for (; *v; v++) {
@@ -341,7 +340,7 @@ static void print_nic(FILE *out, const struct gd_ck_machine *m, const struct gd_
 		fprintf(out, "      busid: \"%s\"\n", h->pci_addr);
 	if (h->fw_ver[0]) {
 		fputs("      firmware: ", out);
-		fw_pattern(out, h->fw_ver);
+		gd_ck_fw_quote(out, h->fw_ver);
 		fputc('\n', out);
 	}
 	if (h->nports && h->ports[0].state_str[0])

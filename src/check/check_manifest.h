@@ -13,5 +13,7 @@ void gd_ck_manifest(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		    struct gd_ck_report *r);
 /* This machine's manifest section, as --example writes it. */
 void gd_ck_print_manifest(FILE *out, const struct gd_ck_machine *m);
+/* A version as a pattern that matches it alone (ERE specials escaped), in YAML single quotes. */
+void gd_ck_fw_quote(FILE *out, const char *v);
 
 #endif

@@ -16,6 +16,7 @@
 #include "check_fleet.h"
 #include "check_matrix.h"
 #include "gd.h"
+#include "check_sku.h"
 #include "jsonout.h"
 
 /* A string for a terminal: control bytes (an escape sequence from a spec or sysfs) as '?'. */
@@ -165,6 +166,10 @@ static json_object *json_ran(const struct gd_ck_where *w)
 	gd_json_add_str_or_null(o, "producer", w->producer);
 	gd_json_add_str(o, "fabric", w->fabric);
 	gd_json_add_str_or_null(o, "provider", w->provider);
+	if (w->size)
+		gd_json_add_u64(o, "size_bytes", w->size);
+	else
+		json_object_object_add(o, "size_bytes", NULL);
 	return o;
 }
 
@@ -264,6 +269,8 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 	gd_json_add_str(rec, "gdperf_version", r->host.version);
 	gd_json_add_str(rec, "spec", r->spec_path);
 	gd_json_add_str(rec, "spec_sha256", r->spec_sha256);
+	if (r->sku.known) /* the node's SKU and manifest facts, for gd_check --baseline */
+		json_object_object_add(rec, "manifest", gd_ck_sku_json(&r->sku));
 	ret = gd_json_emit(rec, out);
 	for (size_t i = 0; i < r->n && !ret; i++) {
 		const struct gd_ck_item *it = &r->items[i];

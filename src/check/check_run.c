@@ -19,6 +19,8 @@
 #include "check_mpi.h"
 #include "check_nodes.h"
 #include "check_sections.h"
+#include "baseline.h"
+#include "check_sku.h"
 #include "jsonout.h"
 #include "judge.h"
 #include "log.h"
@@ -95,6 +97,8 @@ static void judge_run(struct runner *x, const struct gd_ck_run *run, const struc
 	first = x->r->n;
 	gd_ck_thresholds(x->r, run, m, seconds);
 	gd_ck_tries_attach(x->r, first, tr);
+	if (x->s->baseline.given) /* each measured value against the good nodes' figures */
+		gd_ck_bl_items(x->r, &x->s->baseline, first);
 	if (x->mx && tr->n)
 		gd_ck_matrix_add(x->mx, run, m);
 }
@@ -439,6 +443,8 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 	gd_progress_init(&x.pr, o->progress);
 	ret = ladder(&x, m, &rs);
 	gd_progress_done(&x.pr);
+	if (s->baseline.given && !gd_ck_stop)
+		gd_ck_bl_unmeasured(r, &s->baseline);
 	if (x.mx && x.mx->n && o->out)
 		gd_ck_matrix_print(x.mx, o->out);
 	/* a plot that fails does not lose the report: it is printed, then exit 3 */
@@ -503,6 +509,7 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 		gd_ck_machine_free(&m);
 		return GD_EXIT_USAGE;
 	}
+	gd_ck_sku_read(&m, &r->host, &r->sku);
 	r->keep_going = o->keep_going;
 	ret = gd_launch()->size > 1 ? launched(s, &m, o, r) : run_tests(s, &m, o, r);
 	r->interrupted = gd_ck_stop;

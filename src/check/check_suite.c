@@ -268,12 +268,19 @@ static int merge(struct gd_ck_spec *over, struct gd_ck_spec *base)
 	struct gd_ck_manifest mf = *keep;
 
 	memset(keep, 0, sizeof(*keep));
+	/* the baseline: the same rule (over's, else the included one's, moved) */
+	struct gd_ck_baseline *kb = over->baseline.given ? &over->baseline : &base->baseline;
+	struct gd_ck_baseline bl = *kb;
+
+	kb->c = NULL;
+	kb->n = 0;
 	if (!over->fleet_given && base->fleet_given) {
 		over->fleet_outlier_pct = base->fleet_outlier_pct;
 		over->fleet_given = true;
 	}
 	gd_ck_spec_free(over); /* its arrays: their elements are copied */
 	over->manifest = mf;
+	over->baseline = bl;
 	over->devices = d, over->ndevices = nd;
 	over->tests = ts, over->ntests = nt;
 	over->doctor = doc, over->ndoctor = n;

@@ -32,6 +32,7 @@ void gd_ck_where_set(struct gd_ck_item *it, const struct gd_ck_run *run,
 	w->staging = m->registration[0] ? m->staging : -1;
 	w->producer[0] = 0; /* the cpu initiator has none; gd_check runs no other */
 	w->port = run->port > 0 ? run->port : 1;
+	w->size = m->nsizes ? m->size[k] : run->t->size;
 	w->bw_gbps = ran && run->t->kind == GD_KIND_BW ? m->bw_avg_gbps[k] : -1;
 	w->lat_us = ran && run->t->kind != GD_KIND_BW ? m->lat_avg_us[k] : -1;
 }

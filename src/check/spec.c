@@ -12,6 +12,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "robust.h"
 #include "spec.h"
 
 #include "locality.h"
@@ -700,6 +701,8 @@ static int top_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return gd_ck_load_fleet(l, v);
 	if (!strcmp(key, "manifest"))
 		return gd_ck_load_manifest(l, v);
+	if (!strcmp(key, "baseline"))
+		return gd_ck_load_baseline(l, v);
 	if (!strcmp(key, "devices"))
 		return load_devices(l, v);
 	if (!strcmp(key, "doctor"))
@@ -773,6 +776,8 @@ int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 	memset(spec, 0, sizeof(*spec));
 	spec->topo = (struct gd_ck_topology){ -1, -1, -1, -1, false, false };
 	spec->fleet_outlier_pct = GD_CK_FLEET_OUTLIER_PCT;
+	spec->baseline.k = GD_CK_BL_K_DEFAULT;
+	spec->baseline.min_spread_pct = GD_CK_BL_MIN_SPREAD_PCT;
 	spec->manifest.gpus = spec->manifest.nics = -1;
 	spec->retries = -1;
 	snprintf(spec->path, sizeof(spec->path), "%s", name);
@@ -826,6 +831,9 @@ void gd_ck_spec_free(struct gd_ck_spec *spec)
 	free(spec->tests);
 	free(spec->manifest.nic);
 	free(spec->manifest.gpu);
+	free(spec->baseline.c);
+	spec->baseline.c = NULL;
+	spec->baseline.n = 0;
 	spec->manifest.nic = NULL;
 	spec->manifest.gpu = NULL;
 	spec->manifest.nnic = spec->manifest.ngpu = 0;

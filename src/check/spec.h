@@ -197,6 +197,33 @@ struct gd_ck_manifest {
 	size_t ngpu;
 };
 
+/* A baseline of measured figures from good nodes of a SKU (gd_check --baseline writes it beside
+ * the manifest: spec_baseline.c loads it, baseline.c writes it, baseline_judge.c judges). */
+struct gd_ck_bl_check {
+	int line, column;		/* first: where the entry starts in the file */
+	char check[160];		/* the report's check name, "TEST RUN: METRIC" */
+	char test[GD_CK_NAME], run[128], stat[24];	/* its parts, for people */
+	uint64_t size;			/* bytes the figure was measured at, 0: unknown */
+	char unit[12];			/* "Gb/s", "us", "Mpps" */
+	bool higher;			/* higher is better (bandwidth, rate); else latency */
+	double median, mad;		/* mad: scaled by 1.4826 (robust.h) */
+	int n;				/* nodes */
+};
+/* The node facts a baseline records and a report carries (struct gd_ck_sku's, as text). */
+#define GD_CK_BL_FACTS 6
+extern const char *const gd_ck_bl_fact_keys[GD_CK_BL_FACTS];
+struct gd_ck_baseline {
+	bool given;
+	int nodes;			/* good nodes it was built from */
+	double k;			/* robust distances allowed on the bad side */
+	double min_spread_pct;		/* the spread's floor, % of the median */
+	char sku[256];			/* "gpus=8 gpu_model=H100 nics=8 nic_model=MT4129" */
+	char spec_sha256[65];		/* of the reports' spec */
+	char fact[GD_CK_BL_FACTS][128];	/* kernel, nvidia_driver, cuda, rdma_core, libfabric, gdperf */
+	struct gd_ck_bl_check *c;
+	size_t n;
+};
+
 /* fleet: outlier (a pair this % worse than its test's fleet median is a FAIL) */
 #define GD_CK_FLEET_OUTLIER_PCT 10.0
 
@@ -219,6 +246,7 @@ struct gd_ck_spec {
 	double fleet_outlier_pct;	/* fleet: outlier; 0: off (spec_fleet.c) */
 	bool fleet_given;		/* the spec has a fleet section (include: keeps it) */
 	struct gd_ck_manifest manifest;
+	struct gd_ck_baseline baseline;	/* baseline: (spec_baseline.c), given: false when none */
 };
 
 /*

@@ -56,5 +56,6 @@ int gd_ck_load_manifest(struct gd_ck_ld *l, yaml_node_t *n);
 int gd_ck_load_counters_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v,
 			    struct gd_ck_test *t);
 int gd_ck_counters_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t);
+int gd_ck_load_baseline(struct gd_ck_ld *l, yaml_node_t *n);
 
 #endif

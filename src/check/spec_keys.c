@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "robust.h"
 #include "spec.h"
 
 #define NO_PARAM ((size_t)-1)
@@ -28,6 +29,7 @@ static const struct gd_ck_key keys[] = {
 	KEY("spec", "tests", GD_CK_KEY_SECTION),
 	KEY("spec", "fleet", GD_CK_KEY_SECTION),
 	KEY("spec", "manifest", GD_CK_KEY_SECTION),
+	KEY("spec", "baseline", GD_CK_KEY_SECTION),
 	OWN("topology", "gpus", GD_CK_KEY_INT, 0, GD_CK_MAX_COUNT, "gd_check's counts"),
 	OWN("topology", "nics", GD_CK_KEY_INT, 0, GD_CK_MAX_COUNT, "gd_check's counts"),
 	OWN("topology", "numa_nodes", GD_CK_KEY_INT, 0, GD_CK_MAX_COUNT, "gd_check's counts"),
@@ -111,6 +113,29 @@ static const struct gd_ck_key keys[] = {
 	KEY("manifest gpu", "busid", GD_CK_KEY_TEXT),
 	KEY("manifest gpu", "pcie", GD_CK_KEY_TEXT),
 	OWN("manifest gpu", "numa", GD_CK_KEY_INT, 0, GD_CK_MAX_NUMA, "gd_check's NUMA nodes"),
+	OWN("baseline", "nodes", GD_CK_KEY_INT, GD_CK_BL_MIN_NODES, GD_CK_MAX_COUNT,
+	    "a baseline's good nodes"),
+	KEY("baseline", "k", GD_CK_KEY_TEXT),
+	KEY("baseline", "min_spread", GD_CK_KEY_PERCENT),
+	KEY("baseline", "sku", GD_CK_KEY_TEXT),
+	KEY("baseline", "spec_sha256", GD_CK_KEY_TEXT),
+	KEY("baseline", "kernel", GD_CK_KEY_TEXT),
+	KEY("baseline", "nvidia_driver", GD_CK_KEY_TEXT),
+	KEY("baseline", "cuda", GD_CK_KEY_TEXT),
+	KEY("baseline", "rdma_core", GD_CK_KEY_TEXT),
+	KEY("baseline", "libfabric", GD_CK_KEY_TEXT),
+	KEY("baseline", "gdperf", GD_CK_KEY_TEXT),
+	KEY("baseline", "checks", GD_CK_KEY_SECTION),
+	KEY("baseline check", "check", GD_CK_KEY_TEXT),
+	KEY("baseline check", "test", GD_CK_KEY_TEXT),
+	KEY("baseline check", "run", GD_CK_KEY_TEXT),
+	KEY("baseline check", "stat", GD_CK_KEY_TEXT),
+	KEY("baseline check", "size", GD_CK_KEY_TEXT),
+	KEY("baseline check", "unit", GD_CK_KEY_TEXT),
+	KEY("baseline check", "median", GD_CK_KEY_TEXT),
+	KEY("baseline check", "mad", GD_CK_KEY_TEXT),
+	OWN("baseline check", "n", GD_CK_KEY_INT, GD_CK_BL_MIN_NODES, GD_CK_MAX_COUNT,
+	    "a baseline's good nodes"),
 };
 
 const struct gd_ck_key *gd_ck_keys(size_t *n)

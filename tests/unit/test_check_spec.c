@@ -185,6 +185,8 @@ static int load_key(const struct gd_ck_key *k, const char *value, char *err, siz
 		{ "manifest", "manifest: {%s: %s}\n" },
 		{ "manifest nic", "manifest: {nic: [{name: m, %s: %s}]}\n" },
 		{ "manifest gpu", "manifest: {gpu: [{busid: '0000:18:00.0', %s: %s}]}\n" },
+		{ "baseline", "baseline: {%s: %s}\n" },
+		{ "baseline check", "baseline: {checks: [{check: c, unit: Gb/s, %s: %s}]}\n" },
 	};
 	const char *lat = "tests:\n  - {name: t, type: lat, thresholds: {%s: %s}}\n";
 	struct gd_ck_spec s;
