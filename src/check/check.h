@@ -62,7 +62,7 @@ struct gd_ck_item {
 		char path[8];		/* NIC to memory: PIX..SYS, "N/A" */
 		int staging;		/* GPU data through host memory: 0, 1; -1 unknown */
 		char producer[8];	/* proxy: "gpu", "host"; "" none */
-		int port;
+		int port;		/* verbs' port; 0 under libfabric (it has none) */
 		double bw_gbps, lat_us;	/* < 0: not measured */
 	} where;
 };
@@ -82,6 +82,7 @@ struct gd_ck_measure {
 	char registration[16];
 	char gpu_path_class[8];
 	bool staging;
+	char device[64];	/* the engine's device: verbs' RDMA device, libfabric's domain */
 	/* the sender's bond, when its device is bonded (pairs between ranks) */
 	bool bonded;
 	double bond_min, bond_total;	/* smallest share (percent, -1: none); bytes counted */
