@@ -151,9 +151,12 @@ static int export_files(const struct args *a, struct gd_topo *t, const struct gd
 	return 0;
 }
 
-/* A failed load: a bad --topology file is the user's to fix; the live machine is not. */
+/* A failed load: a bad --topology file or an hwloc variable is the user's to fix; the live
+ * machine is not. */
 static int load_failed(const struct args *a, int ret)
 {
+	if (!a->xml && ret == -EINVAL && gd_topo_env_override())
+		return GD_EXIT_USAGE;
 	return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL || ret == -EISDIR ||
 			  ret == -EFBIG || ret == -GD_ENOTREG) ?
 		       GD_EXIT_USAGE : GD_EXIT_ENV;
