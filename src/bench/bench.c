@@ -618,14 +618,18 @@ static int run_sizes(struct gd_bench *b, uint64_t *ops)
 					   (unsigned long long)size);
 		ret = p->kind == GD_KIND_BW ? gd_bench_bw_size(b, size, ops) :
 					      gd_bench_lat_size(b, size, ops);
-		if (ret || size == b->plan.last_size)
+		if (ret)
 			break;
 		if (gd_bench_signal && !p->run_infinitely) {
-			/* the size in flight ended cleanly (a timed run); the rest is not run */
+			/* the size in flight ended cleanly (a timed run, cut short); the rest is
+			 * not run. The peer is told, the last size too: a server reporting
+			 * this run marks it interrupted (hostile D25) */
 			gd_oob_tell_interrupted(b->oob);
 			ret = -EINTR;
 			break;
 		}
+		if (size == b->plan.last_size)
+			break;
 		ret = gd_oob_barrier(b->oob);
 		if (ret)
 			break;
@@ -650,6 +654,14 @@ static int validate(struct gd_bench *b, uint64_t ops)
 	return 0;
 }
 
+/* A signal stopped the peer (not this side): this side's rows are marked as its are. */
+static int peer_stopped(struct gd_bench *b, int ret)
+{
+	if (ret == -ECONNABORTED && !gd_bench_signal && gd_oob_peer_interrupted(b->oob))
+		gd_report_peer_signal(&b->p, b->out, b->exit_code ? b->exit_code : GD_EXIT_FAIL);
+	return ret;
+}
+
 static int run_all(struct gd_bench *b)
 {
 	const struct gd_bench_params *p = &b->p;
@@ -664,7 +676,7 @@ static int run_all(struct gd_bench *b)
 		gd_report_header(&b->rep);
 	ret = run_sizes(b, &ops);
 	if (ret)
-		return ret;
+		return peer_stopped(b, ret);
 	if (table)
 		gd_report_footer(&b->rep);
 	gd_report_trust_summary(&b->rep, b->res);
@@ -673,7 +685,7 @@ static int run_all(struct gd_bench *b)
 	ret = gd_oob_barrier(b->oob);
 	if (ret == -ECONNABORTED)
 		b->exit_code = gd_oob_peer_exit_code(b->oob) ?: GD_EXIT_FAIL;
-	return ret;
+	return peer_stopped(b, ret);
 }
 
 /* The plan facts, once setup has resolved them. */
