@@ -50,6 +50,7 @@ struct gd_bench {
 	void *ini_state;		/* the initiator's own queues (loop.h attach), or NULL */
 	const struct gd_fabric_ops *fab; /* the fabric seam (fabric.h): verbs or ofi */
 	struct gd_ofi *ofi;		/* --fabric ofi: the libfabric side (fabric_ofi.h), else NULL */
+	struct gd_bench *left_next;	/* runs left open for the process's exit (bench.c) */
 	/* the noise guard (trust.h): the CPU each side is pinned to (-1: not one),
 	 * and whether the side channel's two ends share one address */
 	int my_cpu, peer_cpu;
