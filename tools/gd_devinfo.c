@@ -101,6 +101,8 @@ static void no_devices(const struct gd_machine *m)
 	}
 	gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent)");
 	gd_info("%s", GD_RDMA_NODEV_FIX);
+	gd_info("without one, libfabric's providers (tcp on any machine, shm on one host) are "
+		"what the tools can run over: %s --fabric ofi lists them", gd_progname());
 }
 
 static void unknown_device(const struct gd_machine *m, const char *dev)
