@@ -247,6 +247,8 @@ static int report(const struct args *a, const struct gd_topo *t, const struct gd
 			gd_warn("no NVIDIA GPU and no RDMA device %s", where);
 			return GD_EXIT_OK;
 		}
+		if (a->format == GD_TOPO_JSON) /* a machine reader still gets a record */
+			gd_topo_print_empty_json(where, stdout);
 		gd_error("no NVIDIA GPU and no RDMA device %s: nothing to show", where);
 		gd_info("load the GPU and NIC drivers (nvidia, mlx5_ib; or create a Soft-RoCE "
 			"device with rdma_rxe), or replay another machine with --topology FILE");
