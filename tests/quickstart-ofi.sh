@@ -10,6 +10,14 @@ set -u
 src=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
+# any argument the scripts do not take is refused (exit 2), before anything is installed or
+# run (hostile D24: a second argument was ignored, exit 0)
+"$src/scripts/quickstart" --no-vm --bogus >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "unexpected argument '--bogus'" "$tmp/err" ||
+	{ echo "FAIL: quickstart --no-vm --bogus not refused"; cat "$tmp/err"; exit 1; }
+"$src/scripts/quickstart-run" --fabric ofi extra >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "unexpected argument 'extra'" "$tmp/err" ||
+	{ echo "FAIL: quickstart-run --fabric ofi extra not refused"; cat "$tmp/err"; exit 1; }
 [ -x "$src/tools/gd_devinfo" ] || { echo "SKIP: no tools/ in $src (a build outside the tree)"; exit 77; }
 "$src/tools/gd_devinfo" --version | grep -q 'libfabric=yes' ||
 	{ echo "SKIP: built without libfabric"; exit 77; }

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "devinfo_report.h"
@@ -100,6 +101,8 @@ static void no_devices(const struct gd_machine *m)
 	}
 	gd_error("no RDMA devices found (/sys/class/infiniband is empty or absent)");
 	gd_info("%s", GD_RDMA_NODEV_FIX);
+	gd_info("without one, libfabric's providers (tcp on any machine, shm on one host) are "
+		"what the tools can run over: %s --fabric ofi lists them", gd_progname());
 }
 
 static void unknown_device(const struct gd_machine *m, const char *dev)
@@ -145,6 +148,7 @@ static int report(const struct args *a, const struct gd_devinfo *di)
 static int ofi_report(const struct args *a)
 {
 	struct gd_ofi_list l;
+	const char *env = getenv("FI_PROVIDER"); /* limits libfabric to its list (hostile D12) */
 	int ret = gd_ofi_discover(a->provider, &l);
 
 	if (ret == -ENOSYS || ret == -ELIBACC) {
@@ -153,6 +157,9 @@ static int ofi_report(const struct args *a)
 	}
 	if (ret == -ENODATA && a->provider) {
 		gd_error("libfabric offers no entry for provider '%s' here", gd_excerpt(a->provider));
+		if (env)
+			gd_info("FI_PROVIDER=%s in the environment limits libfabric to its list: "
+				"unset it or add the provider to it", gd_excerpt(env));
 		gd_info("the providers: %s --fabric ofi; fi_info -l lists those registered", gd_progname());
 		gd_ofi_list_free(&l);
 		return GD_EXIT_USAGE;
@@ -168,7 +175,9 @@ static int ofi_report(const struct args *a)
 		gd_ofi_print_text(&l, stdout);
 	ret = gd_tool_flush_stdout();
 	if (!ret && !l.n) {
-		gd_error("libfabric offers no provider entry on this machine");
+		gd_error("libfabric offers no provider entry on this machine%s%s%s",
+			 env ? " (FI_PROVIDER=" : "", env ? gd_excerpt(env) : "",
+			 env ? " in the environment limits libfabric to its list: unset it)" : "");
 		ret = GD_EXIT_ENV;
 	}
 	gd_ofi_list_free(&l);

@@ -151,9 +151,12 @@ static int export_files(const struct args *a, struct gd_topo *t, const struct gd
 	return 0;
 }
 
-/* A failed load: a bad --topology file is the user's to fix; the live machine is not. */
+/* A failed load: a bad --topology file or an hwloc variable is the user's to fix; the live
+ * machine is not. */
 static int load_failed(const struct args *a, int ret)
 {
+	if (!a->xml && ret == -EINVAL && gd_topo_env_override())
+		return GD_EXIT_USAGE;
 	return a->xml && (ret == -ENOENT || ret == -EACCES || ret == -EINVAL || ret == -EISDIR ||
 			  ret == -EFBIG || ret == -GD_ENOTREG) ?
 		       GD_EXIT_USAGE : GD_EXIT_ENV;
@@ -244,6 +247,8 @@ static int report(const struct args *a, const struct gd_topo *t, const struct gd
 			gd_warn("no NVIDIA GPU and no RDMA device %s", where);
 			return GD_EXIT_OK;
 		}
+		if (a->format == GD_TOPO_JSON) /* a machine reader still gets a record */
+			gd_topo_print_empty_json(where, stdout);
 		gd_error("no NVIDIA GPU and no RDMA device %s: nothing to show", where);
 		gd_info("load the GPU and NIC drivers (nvidia, mlx5_ib; or create a Soft-RoCE "
 			"device with rdma_rxe), or replay another machine with --topology FILE");

@@ -17,6 +17,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <sched.h>
+#include <pthread.h>
 #include <time.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -350,12 +351,15 @@ static int connect_cm(struct gd_bench *b)
  * flight), and so does shm (its close unlinks the region). The runs left open stay on a
  * list, reachable until the process exits (a leak checker sees them held, not lost).
  */
-static struct gd_bench *left_open;
-
 static void keep_for_exit(struct gd_bench *b)
 {
+	static struct gd_bench *left_open;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* gd_check runs sides in threads */
+
+	pthread_mutex_lock(&lock);
 	b->left_next = left_open;
 	left_open = b;
+	pthread_mutex_unlock(&lock);
 }
 
 static bool ofi_leave_open(struct gd_bench *b, int code)
@@ -633,14 +637,18 @@ static int run_sizes(struct gd_bench *b, uint64_t *ops)
 					   (unsigned long long)size);
 		ret = p->kind == GD_KIND_BW ? gd_bench_bw_size(b, size, ops) :
 					      gd_bench_lat_size(b, size, ops);
-		if (ret || size == b->plan.last_size)
+		if (ret)
 			break;
 		if (gd_bench_signal && !p->run_infinitely) {
-			/* the size in flight ended cleanly (a timed run); the rest is not run */
+			/* the size in flight ended cleanly (a timed run, cut short); the rest is
+			 * not run. The peer is told, the last size too: a server reporting
+			 * this run marks it interrupted (hostile D25) */
 			gd_oob_tell_interrupted(b->oob);
 			ret = -EINTR;
 			break;
 		}
+		if (size == b->plan.last_size)
+			break;
 		ret = gd_oob_barrier(b->oob);
 		if (ret)
 			break;
@@ -665,6 +673,14 @@ static int validate(struct gd_bench *b, uint64_t ops)
 	return 0;
 }
 
+/* A signal stopped the peer (not this side): this side's rows are marked as its are. */
+static int peer_stopped(struct gd_bench *b, int ret)
+{
+	if (ret == -ECONNABORTED && !gd_bench_signal && gd_oob_peer_interrupted(b->oob))
+		gd_report_peer_signal(&b->p, b->out, b->exit_code ? b->exit_code : GD_EXIT_FAIL);
+	return ret;
+}
+
 static int run_all(struct gd_bench *b)
 {
 	const struct gd_bench_params *p = &b->p;
@@ -679,7 +695,7 @@ static int run_all(struct gd_bench *b)
 		gd_report_header(&b->rep);
 	ret = run_sizes(b, &ops);
 	if (ret)
-		return ret;
+		return peer_stopped(b, ret);
 	if (table)
 		gd_report_footer(&b->rep);
 	gd_report_trust_summary(&b->rep, b->res);
@@ -688,7 +704,7 @@ static int run_all(struct gd_bench *b)
 	ret = gd_oob_barrier(b->oob);
 	if (ret == -ECONNABORTED)
 		b->exit_code = gd_oob_peer_exit_code(b->oob) ?: GD_EXIT_FAIL;
-	return ret;
+	return peer_stopped(b, ret);
 }
 
 /* The plan facts, once setup has resolved them. */

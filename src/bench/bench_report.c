@@ -293,6 +293,7 @@ void gd_report_signal(const struct gd_bench_params *p, FILE *out, int sig, int c
 		json_object *rec = gd_json_record("interrupted");
 
 		gd_json_add_str(rec, "signal", name);
+		gd_json_add_bool(rec, "peer", false);
 		gd_json_add_int(rec, "exit_code", code);
 		gd_json_emit(rec, out);
 		return;
@@ -301,6 +302,24 @@ void gd_report_signal(const struct gd_bench_params *p, FILE *out, int sig, int c
 		p->run_infinitely ? "--run_infinitely ends here" :
 				    "the rows above were measured before it, no size after",
 		code);
+}
+
+void gd_report_peer_signal(const struct gd_bench_params *p, FILE *out, int code)
+{
+	if (!out)
+		return;
+	if (p->json) {
+		json_object *rec = gd_json_record("interrupted");
+
+		json_object_object_add(rec, "signal", NULL);
+		gd_json_add_bool(rec, "peer", true);
+		gd_json_add_int(rec, "exit_code", code);
+		gd_json_emit(rec, out);
+		return;
+	}
+	fprintf(out, "# interrupted: the %s was stopped by SIGINT or SIGTERM: the rows above were "
+		"measured before it, no size after; exit %d\n",
+		p->role == GD_ROLE_SERVER ? "client" : "server", code);
 }
 
 void gd_report_validation(const struct gd_bench_params *p, FILE *out, uint64_t checked,

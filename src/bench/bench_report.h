@@ -60,6 +60,9 @@ void gd_report_trust_summary(const struct gd_report *r, const struct gd_bench_re
 /* A signal stopped the tool: a line after the rows measured before it (or an
  * "interrupted" JSON record) naming the signal and the exit code. out may be NULL. */
 void gd_report_signal(const struct gd_bench_params *p, FILE *out, int sig, int code);
+/* The peer said a signal stopped it (gd_oob_peer_interrupted): the same mark for the rows
+ * this side reported ("interrupted" record, signal null, peer true). */
+void gd_report_peer_signal(const struct gd_bench_params *p, FILE *out, int code);
 /* --validate passed: "validation: passed (N bytes checked)" or N atomics, or "checked
  * by the peer" (checked 0), or a JSON "validation" record. out may be NULL. */
 void gd_report_validation(const struct gd_bench_params *p, FILE *out, uint64_t checked,

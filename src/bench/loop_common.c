@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Deadlines, liveness, completion errors and per-size preparation of the CPU loops. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gd.h"
@@ -46,6 +47,20 @@ bool gd_loop_peer_readable(struct gd_loop *l)
 	return gd_oob_readable(l->oob);
 }
 
+/* A large message may simply take longer than --timeout on a slow path (hostile D22: one
+ * 1 GiB message over tcp on a loaded host): the deadline's message says so. */
+static const char *slow_hint(const struct gd_loop *l)
+{
+	static __thread char buf[160];
+	uint64_t size = l->cfg.nqp && l->q ? l->q[0].size : 0;
+
+	if (size < (64ull << 20))
+		return "";
+	snprintf(buf, sizeof(buf), ", or one %llu MiB message (-s) takes longer than that on "
+		 "this path: give a longer --timeout", (unsigned long long)(size >> 20));
+	return buf;
+}
+
 int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now)
 {
 	int ret;
@@ -64,8 +79,8 @@ int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now)
 	}
 	if (now - w->last_progress > w->timeout) {
 		gd_error("no %s for %u s (--timeout) with the %s (%s): the link is down or the "
-			 "peer stopped sending; giving up", w->what, l->cfg.timeout_ms / 1000,
-			 gd_oob_peer_role(l->oob), gd_oob_peer_name(l->oob));
+			 "peer stopped sending%s; giving up", w->what, l->cfg.timeout_ms / 1000,
+			 gd_oob_peer_role(l->oob), gd_oob_peer_name(l->oob), slow_hint(l));
 		gd_oob_send_error(l->oob, GD_EXIT_FAIL, "no %s on its side for %u s (--timeout)",
 				  w->what, l->cfg.timeout_ms / 1000);
 		gd_oob_give_up(l->oob);

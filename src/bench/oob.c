@@ -30,6 +30,7 @@ struct gd_oob {
 	int timeout_ms;		/* deadline of each message */
 	uint32_t seq_tx, seq_rx; /* READY numbers */
 	int peer_code;		/* from a received ERROR */
+	bool peer_interrupted;	/* that ERROR said a signal stopped the peer */
 	bool peer_gone;		/* EOF seen and reported */
 	bool closing;		/* in gd_oob_close: no more messages about the peer */
 	bool broken;		/* garbage, out of order or stuck: close without the BYE handshake */
@@ -58,6 +59,9 @@ void gd_oob_set_idle(struct gd_oob *o, void (*idle)(void *arg), void *arg)
 	o->idle = idle;
 	o->idle_arg = arg;
 }
+
+/* what gd_oob_tell_interrupted sends (ERROR text): the receiver knows it by it */
+#define INTERRUPTED_TEXT "the peer was interrupted (SIGINT or SIGTERM)"
 
 static volatile sig_atomic_t *interrupt_flag;
 
@@ -750,6 +754,7 @@ static int recv_exact(struct gd_oob *o, uint8_t *buf, size_t n, int64_t deadline
 static void print_peer_error(struct gd_oob *o, const struct gd_wire_error *e)
 {
 	o->peer_code = (int)e->code;
+	o->peer_interrupted = !strcmp(e->text, INTERRUPTED_TEXT);
 	gd_error("the %s (%s) reported: %s", peer_role(o), o->peer_name, e->text);
 }
 
@@ -984,7 +989,7 @@ void gd_oob_tell_interrupted(struct gd_oob *o)
 	if (!o || o->told_interrupt || o->closing || o->broken)
 		return;
 	o->told_interrupt = true;
-	gd_oob_send_error(o, GD_EXIT_FAIL, "the peer was interrupted (SIGINT or SIGTERM)");
+	gd_oob_send_error(o, GD_EXIT_FAIL, INTERRUPTED_TEXT);
 }
 
 int gd_oob_check_peer(struct gd_oob *o)
@@ -1143,6 +1148,11 @@ const char *gd_oob_peer_name(const struct gd_oob *o)
 int gd_oob_peer_exit_code(const struct gd_oob *o)
 {
 	return o ? o->peer_code : 0;
+}
+
+bool gd_oob_peer_interrupted(const struct gd_oob *o)
+{
+	return o && o->peer_interrupted;
 }
 
 int gd_oob_exit_code(const struct gd_oob *o, int err)

@@ -138,6 +138,8 @@ const char *gd_oob_peer_role(const struct gd_oob *oob); /* "server" on the clien
 void gd_oob_give_up(struct gd_oob *oob);
 /* The code the peer's ERROR carried (1..3), 0 if none. */
 int gd_oob_peer_exit_code(const struct gd_oob *oob);
+/* The peer's ERROR said a signal stopped it (gd_oob_tell_interrupted). */
+bool gd_oob_peer_interrupted(const struct gd_oob *oob);
 /* Exit code for a failed oob call: the peer's code for -ECONNABORTED, else 2. */
 int gd_oob_exit_code(const struct gd_oob *oob, int err);
 

@@ -50,10 +50,12 @@ struct gd_ck_item {
 	double seconds;		/* time spent on it */
 	int rung;		/* enum gd_ck_rung of the ladder, 0: outside it */
 	int blocked_by;		/* a lower rung that failed: not run, SKIP (0: none) */
+	bool doubted;		/* FAIL only because the noise guard doubts a measurement that
+				 * met its threshold (judge.c) */
 	size_t nattempts;	/* runs of a test (more than 1: retried), 0: not a run */
 	struct gd_ck_attempt attempts[GD_CK_MAX_ATTEMPTS];
 	/* a test's run (check_where.c): where it ran and its numbers at the judged size,
-	 * for --prom and the bundle; port 0: not a test's item */
+	 * for --prom and the bundle; fabric "": not a test's item */
 	struct gd_ck_where {
 		char test[64], dev[64], gpu[32], initiator[16];
 		char fabric[8], provider[32];	/* "verbs" ""; "ofi" "tcp" */
@@ -62,7 +64,7 @@ struct gd_ck_item {
 		char path[8];		/* NIC to memory: PIX..SYS, "N/A" */
 		int staging;		/* GPU data through host memory: 0, 1; -1 unknown */
 		char producer[8];	/* proxy: "gpu", "host"; "" none */
-		int port;
+		int port;		/* verbs' port; 0 under libfabric (it has none) */
 		uint64_t size;		/* bytes of the judged size, 0: unknown */
 		double bw_gbps, lat_us;	/* < 0: not measured */
 	} where;
@@ -98,6 +100,7 @@ struct gd_ck_measure {
 	char registration[16];
 	char gpu_path_class[8];
 	bool staging;
+	char device[64];	/* the engine's device: verbs' RDMA device, libfabric's domain */
 	/* the sender's bond, when its device is bonded (pairs between ranks) */
 	bool bonded;
 	double bond_min, bond_total;	/* smallest share (percent, -1: none); bytes counted */

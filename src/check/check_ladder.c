@@ -60,7 +60,8 @@ const char *gd_ck_rung_fix(int rung)
 	return rung > 0 && rung < GD_CK_NRUNG ? fix[rung] : "";
 }
 
-/* The fix of a failed check: the part's own when its name says what failed (a part missing
+/* The fix of a failed check: a quiet host when only the noise guard's doubt failed it (the
+ * path met its threshold), the part's own when its name says what failed (a part missing
  * is not told about slots and BIOS settings), else its rung's. */
 const char *gd_ck_fail_fix(const struct gd_ck_item *f)
 {
@@ -85,6 +86,11 @@ const char *gd_ck_fail_fix(const struct gd_ck_item *f)
 	};
 	size_t n = strlen(f->name);
 
+	if (f->doubted)
+		return "the measurement met its threshold but should not be believed (the reasons "
+		       "are under the row: a host busier than its cores, a few very slow samples): "
+		       "rerun on a quiet host (nothing else running, load below the CPU count); the "
+		       "path itself showed no fault";
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
 		size_t p = strlen(own[i].prefix), q = strlen(own[i].suffix);
 

@@ -180,6 +180,7 @@ void gd_ck_take(const struct gd_bench_result *res, struct gd_ck_measure *m)
 		snprintf(m->gpu_path_class, sizeof(m->gpu_path_class), "%s",
 			 res->facts.gpu_path_class);
 		m->staging = res->facts.staging;
+		snprintf(m->device, sizeof(m->device), "%s", res->facts.device);
 	}
 	for (size_t i = 0; i < res->nsizes && m->nsizes < GD_ARRAY_SIZE(m->size); i++) {
 		const struct gd_bench_size_result *s = &res->sizes[i];

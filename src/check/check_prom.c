@@ -3,8 +3,9 @@
  * gd_check --prom FILE: the report in Prometheus' text exposition format
  * (version 0.0.4) for node_exporter's textfile collector. Bandwidth is in
  * bytes per second and latency in seconds (Prometheus' base units), and a test's
- * series carry `device` and `port` as node_exporter's infiniband collector
- * names them (node_infiniband_*{device="mlx5_0",port="1"}), so the two join.
+ * series over verbs carry `device` and `port` as node_exporter's infiniband collector
+ * names them (node_infiniband_*{device="mlx5_0",port="1"}), so the two join; over
+ * libfabric `device` is the domain the provider used and there is no `port`.
  * Label values are escaped per the format (\\, \", \n); bytes that are not
  * UTF-8 become '?' (the collector rejects a file that is not UTF-8).
  */
@@ -48,8 +49,8 @@ static void head(FILE *f, const char *name, const char *help)
 	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 }
 
-/* The labels of a test's run: host, test, device, port, gpu, path_class, initiator, fabric,
- * provider. */
+/* The labels of a test's run: host, test, device, port (verbs only), gpu, path_class,
+ * initiator, fabric, provider. */
 static void run_labels(FILE *f, const struct gd_ck_report *r, const struct gd_ck_item *it)
 {
 	char port[16];
@@ -58,7 +59,8 @@ static void run_labels(FILE *f, const struct gd_ck_report *r, const struct gd_ck
 	label(f, "host", it->node[0] ? it->node : r->host.hostname, true);
 	label(f, "test", it->where.test, false);
 	label(f, "device", it->where.dev, false);
-	label(f, "port", port, false);
+	if (it->where.port > 0)
+		label(f, "port", port, false);
 	label(f, "gpu", it->where.gpu, false);
 	label(f, "path_class", it->path_class, false);
 	label(f, "initiator", it->where.initiator, false);
@@ -95,7 +97,7 @@ static bool first_of(const struct gd_ck_report *r, size_t i, bool by_run)
 	for (size_t j = 0; j < i; j++) {
 		const struct gd_ck_item *b = &r->items[j];
 
-		if (by_run ? b->where.port && !strcmp(a->node, b->node) &&
+		if (by_run ? b->where.fabric[0] && !strcmp(a->node, b->node) &&
 				     !strcmp(a->where.test, b->where.test) &&
 				     !strcmp(a->where.dev, b->where.dev) &&
 				     a->where.port == b->where.port &&
@@ -135,7 +137,7 @@ static void run_series(FILE *f, const struct gd_ck_report *r, bool bw)
 		const struct gd_ck_item *it = &r->items[i];
 		double v = bw ? it->where.bw_gbps : it->where.lat_us;
 
-		if (!it->where.port || v < 0 || !first_of(r, i, true))
+		if (!it->where.fabric[0] || v < 0 || !first_of(r, i, true))
 			continue;
 		fprintf(f, "%s{", name);
 		run_labels(f, r, it);

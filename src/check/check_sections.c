@@ -261,19 +261,28 @@ static void fold(struct gd_ck_item *items, size_t n, const char *line)
 	json_object_put(o);
 }
 
-/* The folded records of one doctor check to the judge. */
+/* The folded records of one doctor check to the judge. The row says gd_doctor's word only
+ * where it adds to the result (WARN under FAIL), and the expectation (gd_doctor passes) is
+ * the section's: no "PASS | PASS | PASS" rows. */
 static void doctor_verdict(struct gd_ck_item *it)
 {
-	char ev[sizeof(it->message)];
+	char ev[sizeof(it->message)], word[8];
 	bool bad = !strcmp(it->measured, "FAIL") || !strcmp(it->measured, "WARN");
 
-	snprintf(ev, sizeof(ev), "%s", it->message[0] ? it->message : "no result from gd_doctor");
-	if (!bad && strcmp(it->measured, "PASS")) {
-		it->measured[0] = 0;
+	snprintf(word, sizeof(word), "%s", it->measured);
+	if (bad)
+		snprintf(ev, sizeof(ev), "gd_doctor %s: %s", word,
+			 it->message[0] ? it->message : "no evidence given");
+	else
+		snprintf(ev, sizeof(ev), "%s", it->message[0] ? it->message :
+			 "no result from gd_doctor");
+	it->measured[0] = it->expected[0] = 0;
+	if (!bad && strcmp(word, "PASS"))
 		gd_ck_judge_skip(it, GD_CK_SKIP_DOCTOR, ev);
-	} else {
+	else
 		gd_ck_judge_holds(it, !bad, bad ? ev : NULL);
-	}
+	if (!strcmp(word, "WARN"))
+		snprintf(it->measured, sizeof(it->measured), "%s", word);
 }
 
 int gd_ck_doctor_ids(const struct gd_ck_spec *s)
@@ -307,7 +316,6 @@ int gd_ck_doctor(const struct gd_ck_spec *s, const struct gd_machine *mach, stru
 			continue;
 		if (!(it = gd_ck_add(r, GD_CK_SEC_DOCTOR, "%s", s->doctor[i])))
 			return GD_EXIT_ENV;
-		snprintf(it->expected, sizeof(it->expected), "PASS");
 	}
 	n = r->n - first;
 	if (!n || r->items[first].blocked_by) { /* the ladder stopped below: gd_doctor not run */

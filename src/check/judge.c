@@ -59,6 +59,7 @@ void gd_ck_judge(struct gd_ck_item *it, const struct gd_ck_meas *m)
 	char *msg = it->message, rung[64];
 	size_t len = sizeof(it->message);
 
+	it->doubted = false;
 	if (it->blocked_by) { /* the ladder stopped below it: nothing of it counts */
 		snprintf(rung, sizeof(rung), "rung %d (%s) failed", it->blocked_by,
 			 gd_ck_rung_name(it->blocked_by));
@@ -73,6 +74,7 @@ void gd_ck_judge(struct gd_ck_item *it, const struct gd_ck_meas *m)
 		snprintf(msg, len, "%s%s%s", gd_ck_skip_reason(m->skip), ev ? ": " : "", ev ? ev : "");
 	} else if (compare(it, m) && m->doubtful && *m->doubtful) {
 		it->status = GD_CK_FAIL; /* retried like a miss, never a PASS */
+		it->doubted = true;
 		snprintf(msg, len, "%s: measured %s, but the measurement should not be believed: "
 			 "%s", it->name, it->measured[0] ? it->measured : "-", m->doubtful);
 	} else if (compare(it, m)) {

@@ -91,6 +91,16 @@ static int load(hwloc_topology_t hw, const struct gd_topo_src *src)
 	return ret;
 }
 
+const char *gd_topo_env_override(void)
+{
+	static const char *const vars[] = { "HWLOC_XMLFILE", "HWLOC_SYNTHETIC" };
+
+	for (size_t i = 0; i < GD_ARRAY_SIZE(vars); i++)
+		if (getenv(vars[i]))
+			return vars[i];
+	return NULL;
+}
+
 /*
  * What hwloc will read, checked first: the XML is read by gdperf's bounded
  * reader (hwloc then parses the buffer), and a fixture tree must hold no FIFO,
@@ -111,6 +121,12 @@ static int check_input(struct gd_topo *t, const struct gd_topo_src *src, char **
 		}
 		t->xml_nvidia_objs = count_xml_gpus(*xml);
 		return 0;
+	}
+	if (gd_topo_env_override()) { /* hwloc would read it unchecked (a FIFO blocked for ever) */
+		snprintf(err, errlen, "%s is set in the environment: hwloc would read it instead of "
+			 "this machine, unchecked; give the file as --topology FILE, or unset %s",
+			 gd_topo_env_override(), gd_topo_env_override());
+		return -EINVAL;
 	}
 	if (!src->m->fixture)
 		return 0;

@@ -61,12 +61,17 @@ struct gd_topo {
 	size_t xml_nvidia_objs;
 };
 
+/* The hwloc variable set in the environment that would make a load read something other than
+ * the machine (HWLOC_XMLFILE, HWLOC_SYNTHETIC), unchecked and unnamed; NULL when none is. */
+const char *gd_topo_env_override(void);
+
 struct gd_topo_src {
 	const char *xml;       /* hwloc XML instead of the live machine */
 	const struct gd_machine *m; /* the machine; hwloc reads its root when no XML */
 };
 
-/* Load hwloc: 0 or -errno; err says why. */
+/* Load hwloc: 0 or -errno; err says why. Without an XML, an hwloc variable that makes hwloc
+ * read something other than the machine (gd_topo_env_override) is refused: -EINVAL. */
 int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, size_t errlen);
 /*
  * The locality source every tool uses (one rule): an hwloc XML when given;

@@ -262,6 +262,16 @@ static int json_advice(const struct gd_topo *t, const struct gd_topo_advice *a, 
 	return ret;
 }
 
+int gd_topo_print_empty_json(const char *where, FILE *out)
+{
+	json_object *r = gd_json_record("topo_summary");
+
+	gd_json_add_int(r, "gpus", 0);
+	gd_json_add_int(r, "nics", 0);
+	gd_json_add_str(r, "source", where);
+	return gd_json_emit(r, out);
+}
+
 int gd_topo_print(const struct gd_topo *t, const struct gd_topo_advice *a,
 		  enum gd_topo_format fmt, bool advice, FILE *out)
 {

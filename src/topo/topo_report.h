@@ -16,6 +16,9 @@
 enum gd_topo_format { GD_TOPO_COMPACT, GD_TOPO_NVSMI, GD_TOPO_JSON };
 
 /* advice: also print the nearest NIC per GPU and the warnings (text formats). */
+/* --json when nothing was found (gd_topo exits 3): one topo_summary record (gpus 0, nics 0,
+ * where it looked), so a machine reader gets a record saying so. 0 or -errno. */
+int gd_topo_print_empty_json(const char *where, FILE *out);
 int gd_topo_print(const struct gd_topo *t, const struct gd_topo_advice *a,
 		  enum gd_topo_format fmt, bool advice, FILE *out);
 

@@ -81,4 +81,18 @@ printf 'version: 1\ndevices:\n  - name: "*"\n    state: ACTIVE\n  - name: mlx5_b
 [ "$(grep -c 'check="mlx5_bond_0 port 1 state"' "$tmp/ns.prom")" = 1 ] &&
 	grep -q 'check="mlx5_bond_0 port 1 state",rung="devices"} 1$' "$tmp/ns.prom" &&
 	ok "namesakes: one series, the worst status (FAIL)" || { fail "namesakes"; grep "bond_0 port 1 state" "$tmp/ns.prom"; }
+# a run over libfabric: device is the domain the provider used (the engine's fact, as the
+# header's Domain line), and there is no port label (libfabric has none; it was device="",
+# port="1")
+printf 'version: 1\ntests:\n  - {name: shm-w, op: write, fabric: ofi, provider: shm, size: 4K, iterations: 200}\n' >"$tmp/ofi.yaml"
+"$GD_CHECK" -p 31700 --prom "$tmp/ofi.prom" "$tmp/ofi.yaml" >"$tmp/ofi.out" 2>&1
+line=$(grep '^gdperf_check_test_bandwidth_bytes_per_second{' "$tmp/ofi.prom")
+if [ -z "$line" ] && grep -q "no provider 'shm'" "$tmp/ofi.out"; then
+	echo "note: libfabric shm not usable here: the libfabric labels are not checked"
+elif echo "$line" | grep -q 'device="[^"][^"]*"' && ! echo "$line" | grep -q 'port=' &&
+	echo "$line" | grep -q 'fabric="ofi",provider="shm"'; then
+	ok "libfabric series: device is the domain, no port label ($line)"
+else
+	fail "libfabric labels: $line"; cat "$tmp/ofi.out"
+fi
 finish

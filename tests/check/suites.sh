@@ -72,4 +72,13 @@ rc=$?
 "$GD_CHECK" --suite quick "$SPECS/h20-topology.yaml" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "include: quick" "$tmp/err" && ok "--suite with a spec: exit 2, says include:" ||
 	{ fail "suite+spec"; cat "$tmp/err"; }
+# gd_doctor's rows say its word only where it adds to the result (WARN under FAIL): no
+# "PASS | PASS | PASS" rows; a FAIL says gd_doctor's evidence (newcomer 36)
+printf 'version: 1\ndoctor:\n  must_pass: [kernel.version, rdma.mtu]\n' >"$tmp/doc.yaml"
+"$GD_CHECK" --sysfs-root "$top_srcdir/tests/fixtures/doctor/mtu-mismatch" "$tmp/doc.yaml" >"$tmp/doc.out" 2>&1
+grep -q '^doctor    kernel.version  *PASS   -  *-$' "$tmp/doc.out" &&
+	grep -q '^doctor    rdma.mtu  *FAIL   -  *-$' "$tmp/doc.out" &&
+	grep -q 'FAIL: rdma.mtu: gd_doctor FAIL: .*MTU mismatch' "$tmp/doc.out" &&
+	! grep -q 'PASS  *PASS  *PASS' "$tmp/doc.out" &&
+	ok "doctor rows: no repeated verdicts, the evidence under a FAIL" || { fail "doctor rows"; cat "$tmp/doc.out"; }
 finish

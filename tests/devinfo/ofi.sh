@@ -103,6 +103,16 @@ done
 [ $? = 2 ] || { echo "FAIL: --fabric bogus should exit 2"; fail=1; }
 "$devinfo" --provider tcp > /dev/null 2>&1
 [ $? = 2 ] || { echo "FAIL: --provider without --fabric ofi should exit 2"; fail=1; }
+# FI_PROVIDER limits libfabric to its list: the message names it (hostile D12)
+FI_PROVIDER=shm "$devinfo" --fabric ofi --provider tcp > /dev/null 2> "$tmp/err"
+[ $? = 2 ] && grep -q "FI_PROVIDER=shm in the environment limits libfabric" "$tmp/err" ||
+	{ echo "FAIL: FI_PROVIDER not named"; cat "$tmp/err"; fail=1; }
+# no RDMA device here: the message points at libfabric's report too (newcomer 2)
+if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	GDPERF_SYSFS_ROOT= "$devinfo" > /dev/null 2> "$tmp/err"
+	[ $? = 3 ] && grep -q -- "--fabric ofi lists them" "$tmp/err" ||
+		{ echo "FAIL: the no-device message does not name --fabric ofi"; cat "$tmp/err"; fail=1; }
+fi
 
 [ $fail = 0 ] && echo "gd_devinfo --fabric ofi: matches fi_info -l, fi_info -p tcp|shm -v"
 exit $fail

@@ -252,4 +252,26 @@ tail -n 1 "$tmp/json-term.c" | grep -q '"type": *"interrupted".*"signal": *"TERM
 tail -n 1 "$tmp/json-term.c" >"$tmp/json-term.jsonl"
 python3 "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp/json-term.jsonl" ||
 	{ echo "FAIL: json-term: the record is not as doc/json.md says"; fail=1; }
+# SIGTERM on the client of a timed run: the server, which reports the pair's numbers, marks
+# its row interrupted too (text and JSON) and exits 1 (hostile D25: a normal result, exit 0)
+sig_case timed-term TERM c "-D 4 --timeout 5" 1 143
+expect_in timed-term "$tmp/timed-term.s" "^# interrupted: the client was stopped by SIGINT or SIGTERM: .*; exit 1"
+# the same with the server's --json (the client's text shows when the run measures)
+next_port
+timeout 60 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp -D 4 --timeout 5 --json >"$tmp/timed-json.s" 2>&1 &
+spid=$!
+sleep 0.3
+timeout 60 "$T/gd_write_bw" -p "$port" --fabric ofi --provider tcp -D 4 --timeout 5 127.0.0.1 >"$tmp/timed-json.c" 2>&1 &
+cpid=$!
+started "$tmp/timed-json.c"
+sleep 0.5
+kill -TERM $cpid
+wait $cpid
+wait $spid; rs=$?
+[ "$rs" = 1 ] || { echo "FAIL: timed-json: server exit $rs (expected 1)"; fail=1; }
+tail -n 1 "$tmp/timed-json.s" >"$tmp/timed-json.jsonl"
+grep -q '"type":"interrupted","signal":null,"peer":true,"exit_code":1' "$tmp/timed-json.jsonl" &&
+	python3 "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp/timed-json.jsonl" &&
+	echo "ok: timed-json: the server's last record is 'interrupted' by its peer" ||
+	{ echo "FAIL: timed-json: the server's last line $(tail -n 1 "$tmp/timed-json.s")"; fail=1; }
 exit $fail

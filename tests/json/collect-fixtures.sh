@@ -21,6 +21,8 @@ for d in "$fx"/topo/*/; do
 	[ ${#args[@]} = 0 ] && continue
 	"$t/gd_topo" --json --advice "${args[@]}" >"$out/topo-$n.jsonl" 2>/dev/null
 done
+# nothing found (exit 3): the one topo_summary record
+"$t/gd_topo" --json --sysfs-root "$fx/sysfs/empty" >"$out/topo-empty.jsonl" 2>/dev/null
 for d in "$fx"/doctor/*/; do
 	n=$(basename "$d")
 	"$t/gd_doctor" --json --sysfs-root "$d" >"$out/doctor-$n.jsonl" 2>/dev/null

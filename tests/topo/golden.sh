@@ -145,7 +145,10 @@ fi
 # Nothing to show is the environment's fault (3), with the fix; --export still writes.
 expect_error "no GPU and no NIC" 3 "no NVIDIA GPU and no RDMA device under .*empty: nothing to show" \
 	--sysfs-root "$top_srcdir/tests/fixtures/sysfs/empty" --json
-[ -s "$tmp/out" ] && fail "no GPU and no NIC: stdout is not empty"
+# stdout: one topo_summary record saying so (newcomer 11: there was none; this assertion
+# said stdout was empty before)
+[ "$(wc -l <"$tmp/out")" = 1 ] && grep -q '"type":"topo_summary","gpus":0,"nics":0' "$tmp/out" ||
+	fail "no GPU and no NIC: stdout is not one topo_summary record: $(cat "$tmp/out")"
 grep -q "load the GPU and NIC drivers" "$tmp/err" || fail "no GPU and no NIC: no fix named"
 
 # A report that cannot be written is exit 3 with a message, not a silent 0.

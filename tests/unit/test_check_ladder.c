@@ -253,12 +253,39 @@ static void lat_statistics(void **state)
 	}
 }
 
+/* A FAIL that is only the noise guard's doubt (the threshold was met) is told to rerun on a
+ * quiet host, not to look for a slow path; a plain miss keeps its rung's fix. */
+static void doubt_fix(void **state)
+{
+	struct gd_ck_test t = gpu_test();
+	struct gd_ck_run run = gpu_run(&t);
+	struct gd_ck_measure m = ran("dma-buf", "PIX", 50);
+	struct gd_ck_report r = { 0 };
+	char why[128];
+
+	(void)state;
+	assert_int_equal(gd_ck_parse_threshold(GD_CK_BW_AVG, "10 Gb/s", &t.th[0], why,
+					       sizeof(why)), 0);
+	t.nth = 1;
+	snprintf(m.doubtful[0], sizeof(m.doubtful[0]), "the host is busier than its cores");
+	gd_ck_thresholds(&r, &run, &m, 1);
+	assert_int_equal(r.items[0].status, GD_CK_FAIL);
+	assert_non_null(strstr(gd_ck_fail_fix(&r.items[0]), "rerun on a quiet host"));
+	gd_ck_report_free(&r);
+	m = ran("dma-buf", "PIX", 5); /* missed: the path's fix, not the quiet host's */
+	snprintf(m.doubtful[0], sizeof(m.doubtful[0]), "the host is busier than its cores");
+	gd_ck_thresholds(&r, &run, &m, 1);
+	assert_int_equal(r.items[0].status, GD_CK_FAIL);
+	assert_null(strstr(gd_ck_fail_fix(&r.items[0]), "quiet host"));
+	gd_ck_report_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(spec_keys), cmocka_unit_test(rungs), cmocka_unit_test(ladder),
 		cmocka_unit_test(expect_fallback), cmocka_unit_test(attempts),
-		cmocka_unit_test(lat_statistics),
+		cmocka_unit_test(lat_statistics), cmocka_unit_test(doubt_fix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
