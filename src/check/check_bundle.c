@@ -153,9 +153,13 @@ static int run_tools(const char *dir, const struct gd_ck_bundle_in *in, FILE *ma
 		fprintf(man, "%-14s %s --json (exit %d)%s\n", out, tool[i], rc,
 			empty(dir, out) ? "; EMPTY: the tool printed no record (tools.log has its "
 			"words; gd_topo has nothing to show without a GPU or a NIC)" : "");
-		if (i == 1)
+		if (i == 1 && access(xml, F_OK))
+			fprintf(man, "# no topology.xml: gd_topo stopped before its export "
+				"(tools.log says why)\n");
+		else if (i == 1)
 			fprintf(man, "%-14s the topology export (gd_topo --export): replay it with "
-				"gd_topo --topology topology.xml%s\n", "topology.xml",
+				"gd_topo --topology topology.xml --nvlinks topology.xml.nvlinks%s\n",
+				"topology.xml",
 				empty(dir, "topology.xml") ? "; EMPTY: see tools.log" : "");
 	}
 	return used_ofi(in->r) ? ofi_report(dir, in, man) : 0;
@@ -290,7 +294,7 @@ static void list_rest(const char *dir, FILE *man)
 		fprintf(man, "%-14s %s\n", e->d_name, !strcmp(e->d_name, "tools.log") ?
 			"what the tools above printed on stderr" :
 			!strcmp(e->d_name, "topology.xml.nvlinks") ? "the NVLink pairs of the "
-			"topology export, read by gd_topo --topology topology.xml beside it" :
+			"topology export (gd_topo --nvlinks topology.xml.nvlinks)" :
 			"written by the tools above");
 	}
 	if (d)
@@ -353,14 +357,16 @@ static int members(const char *dir, const struct gd_ck_bundle_in *in)
 	snprintf(p, sizeof(p), "%s/MANIFEST", dir);
 	if (!(man = fopen(p, "we")))
 		return -errno;
-	fprintf(man, "gd_check bug-report bundle. gd_check records no environment variable; "
-		"doctor.json holds the values of\nthe libfabric variables gd_doctor's checks read "
-		"(FI_PROVIDER; on EFA nodes FI_EFA_USE_DEVICE_RDMA,\nFI_HMEM_DISABLE_P2P), as "
-		"'gd_doctor' prints them: review it before sharing.\n"
-		"spec.yaml      the spec (%s, sha256 %s)\nreport.*       the report as text, JSON "
-		"Lines, JUnit XML and Prometheus\nhost.txt       versions, kernel, drivers, firmware\n"
-		"reproduce.sh   the exact commands of each test\n", in->spec ? in->spec : "none",
-		in->r->spec_sha256);
+	fprintf(man, "# gd_check bug-report bundle: one line per file, its name first. gd_check "
+		"records no environment\n# variable; doctor.json holds the values of the libfabric "
+		"variables gd_doctor's checks read\n# (FI_PROVIDER; on EFA nodes FI_EFA_USE_DEVICE_RDMA, "
+		"FI_HMEM_DISABLE_P2P), as 'gd_doctor'\n# prints them: review it before sharing.\n");
+	if (in->spec)
+		fprintf(man, "spec.yaml      the spec (%s, sha256 %s)\n", in->spec, in->r->spec_sha256);
+	fprintf(man, "report.txt     the report as text\nreport.jsonl   the report as JSON Lines\n"
+		"report.junit.xml the report as JUnit XML\nreport.prom    the report as Prometheus "
+		"text\nhost.txt       versions, kernel, drivers, firmware\n"
+		"reproduce.sh   the exact commands of each test\n");
 	if (in->golden)
 		fprintf(man, "golden.yaml    the golden manifest (--golden %s)\n", in->golden);
 	ret = run_tools(dir, in, man) ?: include_files(dir, in, man);
