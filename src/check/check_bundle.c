@@ -181,6 +181,8 @@ static int put(const char *dir, const char *name, int (*fill)(FILE *f, void *ctx
 		ret = -EIO;
 	if (fclose(f) && !ret)
 		ret = -errno;
+	if (ret) /* no half member: the caller says what is missing */
+		unlink(p);
 	return ret;
 }
 
@@ -328,10 +330,13 @@ static int include_files(const char *dir, const struct gd_ck_bundle_in *in, FILE
 			 inc[0] == '/' ? "" : "/", inc);
 		snprintf(d, sizeof(d), "%s", inc);
 		snprintf(name, sizeof(name), "include-%d-%s", k, basename(d));
-		fprintf(man, "%-14s included by the spec (or the file above) as 'include: %s'; to "
-			"replay, put it there\n", name, inc);
-		gd_ck_spec_free(&s);
 		ret = put(dir, name, f_spec, path);
+		if (!ret) /* a line for the file only once it is there */
+			fprintf(man, "%-14s included by the spec (or the file above) as 'include: "
+				"%s'; to replay, put it there\n", name, inc);
+		else if (ret == -ENOENT)
+			fprintf(man, "# 'include: %s' names a file that is not there\n", inc);
+		gd_ck_spec_free(&s);
 		snprintf(cur, sizeof(cur), "%s", path);
 	}
 	return ret == -ENOENT ? 0 : ret;
