@@ -153,9 +153,13 @@ static int run_tools(const char *dir, const struct gd_ck_bundle_in *in, FILE *ma
 		fprintf(man, "%-14s %s --json (exit %d)%s\n", out, tool[i], rc,
 			empty(dir, out) ? "; EMPTY: the tool printed no record (tools.log has its "
 			"words; gd_topo has nothing to show without a GPU or a NIC)" : "");
-		if (i == 1)
+		if (i == 1 && access(xml, F_OK))
+			fprintf(man, "# no topology.xml: gd_topo stopped before its export "
+				"(tools.log says why)\n");
+		else if (i == 1)
 			fprintf(man, "%-14s the topology export (gd_topo --export): replay it with "
-				"gd_topo --topology topology.xml%s\n", "topology.xml",
+				"gd_topo --topology topology.xml --nvlinks topology.xml.nvlinks%s\n",
+				"topology.xml",
 				empty(dir, "topology.xml") ? "; EMPTY: see tools.log" : "");
 	}
 	return used_ofi(in->r) ? ofi_report(dir, in, man) : 0;
@@ -177,6 +181,8 @@ static int put(const char *dir, const char *name, int (*fill)(FILE *f, void *ctx
 		ret = -EIO;
 	if (fclose(f) && !ret)
 		ret = -errno;
+	if (ret) /* no half member: the caller says what is missing */
+		unlink(p);
 	return ret;
 }
 
@@ -290,7 +296,7 @@ static void list_rest(const char *dir, FILE *man)
 		fprintf(man, "%-14s %s\n", e->d_name, !strcmp(e->d_name, "tools.log") ?
 			"what the tools above printed on stderr" :
 			!strcmp(e->d_name, "topology.xml.nvlinks") ? "the NVLink pairs of the "
-			"topology export, read by gd_topo --topology topology.xml beside it" :
+			"topology export (gd_topo --nvlinks topology.xml.nvlinks)" :
 			"written by the tools above");
 	}
 	if (d)
@@ -324,10 +330,13 @@ static int include_files(const char *dir, const struct gd_ck_bundle_in *in, FILE
 			 inc[0] == '/' ? "" : "/", inc);
 		snprintf(d, sizeof(d), "%s", inc);
 		snprintf(name, sizeof(name), "include-%d-%s", k, basename(d));
-		fprintf(man, "%-14s included by the spec (or the file above) as 'include: %s'; to "
-			"replay, put it there\n", name, inc);
-		gd_ck_spec_free(&s);
 		ret = put(dir, name, f_spec, path);
+		if (!ret) /* a line for the file only once it is there */
+			fprintf(man, "%-14s included by the spec (or the file above) as 'include: "
+				"%s'; to replay, put it there\n", name, inc);
+		else if (ret == -ENOENT)
+			fprintf(man, "# 'include: %s' names a file that is not there\n", inc);
+		gd_ck_spec_free(&s);
 		snprintf(cur, sizeof(cur), "%s", path);
 	}
 	return ret == -ENOENT ? 0 : ret;
@@ -353,14 +362,16 @@ static int members(const char *dir, const struct gd_ck_bundle_in *in)
 	snprintf(p, sizeof(p), "%s/MANIFEST", dir);
 	if (!(man = fopen(p, "we")))
 		return -errno;
-	fprintf(man, "gd_check bug-report bundle. gd_check records no environment variable; "
-		"doctor.json holds the values of\nthe libfabric variables gd_doctor's checks read "
-		"(FI_PROVIDER; on EFA nodes FI_EFA_USE_DEVICE_RDMA,\nFI_HMEM_DISABLE_P2P), as "
-		"'gd_doctor' prints them: review it before sharing.\n"
-		"spec.yaml      the spec (%s, sha256 %s)\nreport.*       the report as text, JSON "
-		"Lines, JUnit XML and Prometheus\nhost.txt       versions, kernel, drivers, firmware\n"
-		"reproduce.sh   the exact commands of each test\n", in->spec ? in->spec : "none",
-		in->r->spec_sha256);
+	fprintf(man, "# gd_check bug-report bundle: one line per file, its name first. gd_check "
+		"records no environment\n# variable; doctor.json holds the values of the libfabric "
+		"variables gd_doctor's checks read\n# (FI_PROVIDER; on EFA nodes FI_EFA_USE_DEVICE_RDMA, "
+		"FI_HMEM_DISABLE_P2P), as 'gd_doctor'\n# prints them: review it before sharing.\n");
+	if (in->spec)
+		fprintf(man, "spec.yaml      the spec (%s, sha256 %s)\n", in->spec, in->r->spec_sha256);
+	fprintf(man, "report.txt     the report as text\nreport.jsonl   the report as JSON Lines\n"
+		"report.junit.xml the report as JUnit XML\nreport.prom    the report as Prometheus "
+		"text\nhost.txt       versions, kernel, drivers, firmware\n"
+		"reproduce.sh   the exact commands of each test\n");
 	if (in->golden)
 		fprintf(man, "golden.yaml    the golden manifest (--golden %s)\n", in->golden);
 	ret = run_tools(dir, in, man) ?: include_files(dir, in, man);

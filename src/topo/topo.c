@@ -10,7 +10,6 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-#include <hwloc/export.h>
 
 #include "gd.h"
 #include "log.h"
@@ -69,14 +68,16 @@ static size_t count_xml_gpus(const char *xml)
  * the backend reads $HWLOC_FSROOT when the load instantiates it. So it is set
  * for the load only and the caller's value (or its absence) is put back.
  */
-static int load(hwloc_topology_t hw, const struct gd_topo_src *src)
+static int load(hwloc_topology_t hw, const struct gd_topo_src *src, struct gd_topo *t)
 {
 	const char *old = getenv("HWLOC_FSROOT");
 	char *saved = old ? strdup(old) : NULL;
 	int ret, e;
 
-	if (src->xml || !src->m->fixture)
-		return hwloc_topology_load(hw);
+	if (src->xml || !src->m->fixture) {
+		free(saved);
+		return src->xml ? gd_topo_load_recorded(hw, t) : hwloc_topology_load(hw);
+	}
 	if (old && !saved)
 		return -1;
 	setenv("HWLOC_FSROOT", src->m->root, 1);
@@ -183,7 +184,7 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 		hwloc_topology_set_components(hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 	}
 	errno = 0;
-	ret = load(hw, src);
+	ret = load(hw, src, t);
 	free(xml);
 	if (ret) {
 		int e = errno ? errno : EINVAL;
@@ -198,7 +199,7 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 	}
 	t->hw = hw;
 	t->m = src->m;
-	return 0;
+	return src->xml ? gd_topo_records_check(t, src->xml, err, errlen) : 0;
 }
 
 void gd_topo_free(struct gd_topo *t)
@@ -210,6 +211,7 @@ void gd_topo_free(struct gd_topo *t)
 	free(t->nics);
 	free(t->cls);
 	free(t->nvlinks);
+	free(t->rec.v);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -234,11 +236,6 @@ int gd_topo_open_locality(struct gd_topo *t, const struct gd_machine *m, const c
 	}
 	t->loc.src.hw = t->hw;
 	return 0;
-}
-
-int gd_topo_export_xml(struct gd_topo *t, const char *path)
-{
-	return hwloc_topology_export_xml(t->hw, path, 0) ? (errno ? -errno : -EIO) : 0;
 }
 
 static void obj_busid(hwloc_obj_t o, char *buf, size_t len)
@@ -342,6 +339,8 @@ int gd_topo_find_nics_hwloc(struct gd_topo *t)
 	hwloc_obj_t o = NULL;
 	int ret;
 
+	if (t->rec.declared) /* the NICs as gd_topo found them on the machine */
+		return gd_topo_add_recorded_nics(t);
 	while ((o = hwloc_get_next_osdev(t->hw, o))) {
 		char busid[24] = "";
 

@@ -36,6 +36,17 @@ struct gd_topo_nic {
 	struct gd_loc_links links;
 };
 
+/* A NIC as gd_topo recorded it in an XML it exported (topo_record.c). */
+struct gd_topo_rec_nic {
+	char name[64], busid[24], legend[192];
+};
+struct gd_topo_records {
+	bool declared;       /* the XML carries gdperf's NIC list (gdperf.nics) */
+	size_t want, n;      /* the count it declares; the records read */
+	struct gd_topo_rec_nic *v;
+	char bad[128];       /* why a record is not one gd_topo writes; "" if none */
+};
+
 struct gd_topo {
 	hwloc_topology_t hw;
 	const struct gd_machine *m; /* whose sysfs the links and NICs are read from */
@@ -59,6 +70,8 @@ struct gd_topo {
 	/* --topology: NVIDIA display-class PCI objects in the XML text; fewer GPUs
 	 * than this after loading means hwloc dropped garbled ones */
 	size_t xml_nvidia_objs;
+	/* --topology: the NICs gd_topo --export recorded in the XML */
+	struct gd_topo_records rec;
 };
 
 /* The hwloc variable set in the environment that would make a load read something other than
@@ -82,15 +95,23 @@ int gd_topo_load(struct gd_topo *t, const struct gd_topo_src *src, char *err, si
 int gd_topo_open_locality(struct gd_topo *t, const struct gd_machine *m, const char *xml,
 			  char *err, size_t errlen);
 void gd_topo_free(struct gd_topo *t);
-/* Write the loaded hwloc topology as XML. */
+/* Write the loaded hwloc topology as XML, with t's NICs recorded in it (topo_record.c). */
 int gd_topo_export_xml(struct gd_topo *t, const char *path);
+/* hwloc_topology_load() of an XML, reading the NIC records into t->rec (topo_record.c). */
+int gd_topo_load_recorded(hwloc_topology_t hw, struct gd_topo *t);
+/* The NICs recorded in the XML (t->rec), added with gd_topo_add_nic() in their order. */
+int gd_topo_add_recorded_nics(struct gd_topo *t);
+/* After gd_topo_load_recorded(): 0, or -EINVAL with err naming xml and the damage. */
+int gd_topo_records_check(const struct gd_topo *t, const char *xml, char *err, size_t errlen);
 
 /* GPUs: NVIDIA (0x10de) display/3D controllers, sorted by PCI address. */
 int gd_topo_find_gpus(struct gd_topo *t);
 /* Whether the NICs come from the XML's OpenFabrics devices (an XML without a
  * fixture RDMA tree beside it) rather than the RDMA device reader. */
 bool gd_topo_nics_from_xml(const struct gd_machine *m, const char *xml);
-/* NICs from hwloc's OpenFabrics OS devices (their names and PCI parents). */
+/* NICs of an XML replayed alone: the list gd_topo --export recorded in it (software
+ * RDMA devices and bond legends included), else hwloc's OpenFabrics OS devices (their
+ * names and PCI parents: an lstopo export). */
 int gd_topo_find_nics_hwloc(struct gd_topo *t);
 /* Add a NIC by name and PCI address ("" or NULL: no PCI parent). */
 int gd_topo_add_nic(struct gd_topo *t, const char *name, const char *busid, const char *extra);

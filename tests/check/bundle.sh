@@ -36,6 +36,18 @@ grep -q "h20-topology.yaml" "$b/reproduce.sh" && grep -q -- "--bundle" "$b/repro
 	ok "reproduce.sh has gd_check's command line" || fail "reproduce.sh"
 "$GD_TOPO" --topology "$b/topology.xml" >"$tmp/replay" 2>&1 && grep -q GPU "$tmp/replay" &&
 	ok "the topology export replays (gd_topo --topology)" || { fail "replay"; cat "$tmp/replay"; }
+# the replay shows what gd_topo showed of the machine (text and JSON; the PCIe link speeds,
+# read from sysfs, are not in an hwloc XML)
+for f in compact json; do
+	"$GD_TOPO" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --format $f >"$tmp/live.$f" 2>/dev/null
+	"$GD_TOPO" --topology "$b/topology.xml" --nvlinks "$b/topology.xml.nvlinks" --format $f \
+		>"$tmp/replay.$f" 2>/dev/null
+	sed -i 's/,"pcie_link":{[^}]*}//' "$tmp/live.$f" "$tmp/replay.$f"
+	cmp -s "$tmp/live.$f" "$tmp/replay.$f" && ok "the replay's $f output is gd_topo's on the machine" ||
+		{ fail "replay ($f) differs from the machine"; diff "$tmp/live.$f" "$tmp/replay.$f"; }
+done
+walk=$("$top_srcdir/tests/check/manifest-walk.sh" "$b") && ok "the MANIFEST names every file, and only files there" ||
+	{ fail "MANIFEST and files disagree: $walk"; cat "$b/MANIFEST"; }
 grep -rq s3cr3t-must-not-leak "$b" && fail "an environment value is in the bundle" ||
 	ok "no environment value in the bundle"
 
@@ -52,8 +64,46 @@ cmp -s "$tmp/i/gd_check-bundle/include-1-base.yaml" "$tmp/base.yaml" &&
 	{ fail "include: not bundled"; ls "$tmp/i/gd_check-bundle"; cat "$tmp/i/gd_check-bundle/MANIFEST"; }
 grep -q "doctor.json holds the values of" "$tmp/i/gd_check-bundle/MANIFEST" && grep -q "FI_PROVIDER" "$tmp/i/gd_check-bundle/MANIFEST" &&
 	ok "the MANIFEST says which environment values doctor.json records" || fail "MANIFEST environment line"
+walk=$("$top_srcdir/tests/check/manifest-walk.sh" "$tmp/i/gd_check-bundle") &&
+	ok "include bundle: the MANIFEST names every file" || fail "include bundle: $walk"
 rm -f "$tmp/i.tar.gz" "$tmp/top.yaml" "$tmp/base.yaml"
 rm -rf "$tmp/i"
+
+# Soft-RoCE (the rxe fixture: rxe0 over veth0, rxe_bond0 over a bond, no PCI device, no GPU):
+# hwloc keeps no OpenFabrics device without a PCI function, so the export must carry the
+# NICs itself; its replay alone shows what gd_topo showed of the tree (before: exit 3,
+# "no NVIDIA GPU and no RDMA device"), and gd_check counts the same NICs from it
+RXE_SYSFS=$top_srcdir/tests/fixtures/sysfs/rxe
+printf 'version: 1\ntopology:\n  nics: 2\n' >"$tmp/rxe.yaml"
+"$GD_CHECK" --sysfs-root "$RXE_SYSFS" --bundle "$tmp/r.tar.gz" "$tmp/rxe.yaml" >"$tmp/out" 2>&1 ||
+	{ fail "rxe bundle: exit $?"; cat "$tmp/out"; }
+mkdir "$tmp/r" && tar -xzf "$tmp/r.tar.gz" -C "$tmp/r" || fail "the rxe bundle does not unpack"
+r=$tmp/r/gd_check-bundle
+for f in compact json advice; do
+	a=--format=$f
+	[ $f = advice ] && a=--advice
+	"$GD_TOPO" --sysfs-root "$RXE_SYSFS" $a >"$tmp/live.$f" 2>/dev/null
+	"$GD_TOPO" --topology "$r/topology.xml" --nvlinks "$r/topology.xml.nvlinks" $a >"$tmp/replay.$f" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q "rxe0 (no PCI device, over veth0)" "$tmp/live.compact" &&
+		cmp -s "$tmp/live.$f" "$tmp/replay.$f" &&
+		ok "rxe: the bundle's topology replays as gd_topo showed the tree ($f)" ||
+		{ fail "rxe: replay ($f) exit $rc"; cat "$tmp/err"; diff "$tmp/live.$f" "$tmp/replay.$f"; }
+done
+"$GD_CHECK" --topology "$r/topology.xml" "$tmp/rxe.yaml" >"$tmp/out" 2>&1 &&
+	grep -q "^topology  nics .* PASS   2 " "$tmp/out" &&
+	ok "rxe: gd_check counts the bundle's NICs from its topology" || { fail "rxe: gd_check on the replay"; cat "$tmp/out"; }
+walk=$("$top_srcdir/tests/check/manifest-walk.sh" "$r") && ok "rxe bundle: the MANIFEST names every file" ||
+	fail "rxe bundle: $walk"
+# a damaged NIC list (the count says 3, two records follow) is the file's fault: exit 2, never
+# a matrix without a NIC
+sed 's|"gdperf.nics" length="1" encoding="base64">Mg==|"gdperf.nics" length="1" encoding="base64">Mw==|' \
+	"$r/topology.xml" >"$tmp/damaged.xml"
+"$GD_TOPO" --topology "$tmp/damaged.xml" >/dev/null 2>"$tmp/err"
+rc=$?
+! cmp -s "$r/topology.xml" "$tmp/damaged.xml" && [ $rc -eq 2 ] &&
+	grep -q "damaged.xml: the NIC list gd_topo --export recorded in it is damaged" "$tmp/err" &&
+	ok "a damaged NIC list in the XML: exit 2, named" || { fail "damaged NIC list: exit $rc"; cat "$tmp/err"; }
 
 # bad targets
 "$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --bundle "$tmp/b.zip" \

@@ -81,10 +81,9 @@ PYEOF
 		grep -q "\"$prov\"" "$b/devinfo-ofi.json" && grep -q "^devinfo-ofi.json gd_devinfo --fabric ofi --json (exit 0)" "$b/MANIFEST" &&
 		ok "$prov: the bundle holds the libfabric report (gd_devinfo --fabric ofi --json)" ||
 		{ fail "$prov: no libfabric report in the bundle"; cat "$b/MANIFEST"; }
-	missing=$(cd "$b" && for f in *; do case $f in report.*|MANIFEST) continue;; esac
-		grep -q "^$f " MANIFEST || echo "$f"; done)
-	[ -z "$missing" ] && ok "$prov: the MANIFEST names every file of the bundle" ||
-		{ fail "$prov: MANIFEST misses: $missing"; cat "$b/MANIFEST"; }
+	walk=$("$top_srcdir/tests/check/manifest-walk.sh" "$b") &&
+		ok "$prov: the MANIFEST names every file of the bundle, and only those" ||
+		{ fail "$prov: MANIFEST and files disagree: $walk"; cat "$b/MANIFEST"; }
 	if [ ! -s "$b/topo.json" ]; then
 		grep -q "^topo.json .*EMPTY: the tool printed no record" "$b/MANIFEST" &&
 			ok "$prov: topo.json is empty and the MANIFEST says why" || fail "$prov: empty topo.json unexplained"

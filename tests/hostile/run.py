@@ -11,6 +11,7 @@ directory, from the committed fixtures (git cannot hold a FIFO).
 
 Usage: run.py [-v] [-k SUBSTRING]   (top_srcdir/top_builddir from the environment)
 """
+import base64
 import json
 import os
 import re
@@ -163,6 +164,25 @@ def make_trees(tmp):
     # garbage PCI ids: hwloc drops the GPUs, which must not vanish silently
     with open(os.path.join(tmp, "garbled.xml"), "w") as f:
         f.write(xml.replace("[10de:2329]", "[10de:zz]"))
+    # the NIC list gd_topo --export records (hwloc userdata of the root object, base64):
+    # control bytes, a NUL, counts that do not fit; each is the file's fault (exit 2)
+    def recs(*items):
+        out = ""
+        for name, data in items:
+            out += '<userdata name="%s" length="%d" encoding="base64">%s</userdata>' % (
+                name, len(data), base64.b64encode(data).decode())
+        return out
+    machine_end = xml.index(">", xml.index('<object type="Machine"')) + 1
+    records = {
+        "esc": recs(("gdperf.nics", b"1"), ("gdperf.nic", b"rxe0\n\n\x1b[31mRED")),
+        "nul": recs(("gdperf.nics", b"1"), ("gdperf.nic", b"rxe0\n\nno PCI\0device")),
+        "count": recs(("gdperf.nics", b"5000")),
+        "nocount": recs(("gdperf.nic", b"rxe0\n\nno PCI device")),
+        "busid": recs(("gdperf.nics", b"1"), ("gdperf.nic", b"rxe0\nzz:00\nlegend")),
+    }
+    for name, rec in records.items():
+        with open(os.path.join(tmp, "rec-%s.xml" % name), "w") as f:
+            f.write(xml[:machine_end] + rec + xml[machine_end:])
     with open(os.path.join(h20, "nvlinks.txt")) as f:
         nv = f.read()
     lists = {

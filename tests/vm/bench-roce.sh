@@ -8,6 +8,8 @@
 #     only the capture is judged. On Debian 12's 6.1 guest the client's QP does not even
 #     reach RTR (rxe cannot resolve a local address as a neighbour: ETIMEDOUT), so no
 #     packet leaves: then this part says SKIP (it needs a second host or guest), never ok.
+#     tests/vm/roce-wire.sh puts the packets on a veth of their own (policy routing) and
+#     judges the TOS byte and a rate limit there.
 #  2. a software rate limit on rxe0 holds the measured rate within -20 %/+5 % of 1 MiB/s
 #     (TCG on a loaded host moved only ~7 MiB/s of 64 KiB writes);
 #  3. a HW rate limit on rxe (no packet pacing) is exit 3 naming the SW fix.
