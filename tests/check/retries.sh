@@ -78,7 +78,7 @@ recs = [json.loads(l) for l in open(sys.argv[1]) if '"type":"check"' in l]
 assert [r["check"] for r in recs] == ["bw ofi:tcp loopback: path used", "bw ofi:tcp loopback: runs"], recs
 assert all(r["status"] == "PASS" for r in recs), recs
 want = {"registration": "host", "path_class": "N/A", "staging": False, "initiator": "cpu",
-        "producer": None, "fabric": "ofi", "provider": "tcp"}
+        "producer": None, "fabric": "ofi", "provider": "tcp", "size_bytes": 65536}
 assert all(r["ran"] == want for r in recs), recs
 PYEOF
 	{ fail "expect met: exit $rc"; cat "$tmp/path.out" "$tmp/path.err"; }

@@ -1,26 +1,35 @@
-# shellcheck shell=bash
+# shellcheck shell=sh
 # test_ports: sets $port to the first of a block of 500 TCP ports that no other
 # running test holds (make check runs tests in parallel; pid-derived ports
 # collided). Blocks lie in 20000-31999, below Linux's ephemeral range (32768-),
-# where the tcp provider's and the clients' own ports come from. A block is held
-# by a directory created atomically (mkdir) naming its holder's pid; a block
-# whose holder is gone is taken over, so nothing needs releasing.
+# where the tcp provider's and the clients' own ports come from.
+#
+# A block is held by an exclusive flock(1) on its lock file, taken on file
+# descriptor 8 of the test's shell: the kernel drops it when the last process
+# holding that descriptor ends, so the test's own servers and clients (which
+# inherit it) keep the block until they are gone too, and nothing needs
+# releasing. (The earlier scheme, a directory naming its holder's pid, was taken
+# over by checking the pid and removing the directory: two tests could both
+# take one block that way, and a dead holder's pid reused by another process
+# kept a block for ever. Seen: tests/check/mpi-rounds.sh's servers met another
+# test's 127.0.0.1 clients on their ports.) Plain sh: tests/check/mpi-rounds.sh
+# is a dash script.
 test_ports() {
-	local dir=${TMPDIR:-/tmp}/gdperf-test-ports.$(id -u) b try holder
-	mkdir -p "$dir" 2>/dev/null
-	for try in 1 2 3; do
-		for b in $(seq 0 23 | shuf 2>/dev/null || seq 0 23); do
-			if mkdir "$dir/$b" 2>/dev/null; then
-				echo $$ > "$dir/$b/pid"
-				port=$((20000 + b * 500))
-				return 0
-			fi
-			holder=$(cat "$dir/$b/pid" 2>/dev/null) || continue
-			[ -n "$holder" ] && ! kill -0 "$holder" 2>/dev/null &&
-				rm -rf "$dir/$b" 2>/dev/null
+	_tp_dir=${TMPDIR:-/tmp}/gdperf-test-ports.$(id -u)
+	mkdir -p "$_tp_dir" 2>/dev/null
+	if command -v flock > /dev/null 2>&1; then
+		for _tp_try in 1 2 3 4 5 6 7 8 9 10; do
+			for _tp_b in $(seq 0 23 | shuf 2>/dev/null || seq 0 23); do
+				exec 8>> "$_tp_dir/$_tp_b.lock" || continue
+				if flock -n 8; then
+					port=$((20000 + _tp_b * 500))
+					return 0
+				fi
+				exec 8>&-
+			done
+			sleep 0.5
 		done
-		sleep 0.2
-	done
-	port=$((20000 + ($$ % 24) * 500)) # all held: fall back to a pid-derived block
-	echo "note: test_ports: every block is held; using $port" >&2
+	fi
+	port=$((20000 + ($$ % 24) * 500)) # no flock, or all held: a pid-derived block
+	echo "note: test_ports: no block could be locked; using $port" >&2
 }
