@@ -16,6 +16,7 @@ ofi_skip_unless_built() {
 
 # A block of ports no other running test holds (tests/lib/ports.sh), then a counter.
 . "$top_srcdir/tests/lib/ports.sh"
+. "$top_srcdir/tests/lib/net.sh" # wait_listen
 test_ports
 next_port() { port=$((port + 1)); }
 
@@ -27,7 +28,8 @@ pair() {
 	next_port
 	timeout -k 5 60 "$T/$tool" -p "$port" "$@" >"$tmp/$name.s" 2>&1 &
 	spid=$!
-	sleep 0.3
+	# until the server listens (or has ended: a refusal), not a fixed pause
+	wait_listen "$port" 10 "$spid" || true
 	timeout -k 5 60 "$T/$tool" -p "$port" "$@" 127.0.0.1 >"$tmp/$name.c" 2>&1
 	rc=$?
 	wait "$spid"

@@ -26,18 +26,26 @@ series() {
 	if [ $bad = 0 ]; then echo "ok: -b $op over $prov: $runs of $runs runs clean"
 	else echo "FAIL: -b $op over $prov: $((runs - bad)) of $runs runs clean"; return 1; fi
 }
-# two series at once (GD_BIDIR_JOBS), each on its own ports (runs + 1 of the block's 500)
-jobs=${GD_BIDIR_JOBS:-2} base=$port k=0 batch=()
+# two series at once (GD_BIDIR_JOBS), each on its own ports (runs + 1 of the block's 500);
+# the next one starts as soon as one ends (wait -n), not when its whole batch has ended
+jobs=${GD_BIDIR_JOBS:-2} base=$port k=0 running=0
+declare -A series_of
+reap() {
+	local done_pid rc
+	wait -n -p done_pid
+	rc=$?
+	[ "$rc" = 0 ] || fail=1
+	cat "$tmp/series-${series_of[$done_pid]}.out"
+	running=$((running - 1))
+}
 for prov in $provs; do
 	for op in write read send; do
 		k=$((k + 1))
 		( port=$((base + (runs + 1) * (k - 1))); series "$op" "$prov" ) > "$tmp/series-$k.out" 2>&1 &
-		batch+=("$!:$k")
-		if [ ${#batch[@]} -ge "$jobs" ]; then
-			for b in "${batch[@]}"; do wait "${b%%:*}" || fail=1; cat "$tmp/series-${b#*:}.out"; done
-			batch=()
-		fi
+		series_of[$!]=$k
+		running=$((running + 1))
+		[ $running -lt "$jobs" ] || reap
 	done
 done
-for b in "${batch[@]}"; do wait "${b%%:*}" || fail=1; cat "$tmp/series-${b#*:}.out"; done
+while [ $running -gt 0 ]; do reap; done
 exit $fail
