@@ -15,7 +15,9 @@ ne_pid=
 trap '[ -n "$ne_pid" ] && kill "$ne_pid"; rm -rf "$tmp"' EXIT
 mkdir "$tmp/tf"
 "$ck" "$top_srcdir/tests/check/specs/guest-pass.yaml" --prom "$tmp/tf/gd.prom" >"$tmp/out" 2>&1
-vm_check "guest-pass with --prom: exit 0" test $? -eq 0
+rc=$?
+vm_check_trusted "guest-pass with --prom: exit 0" "$tmp/out" test $rc -eq 0
+[ $rc -eq 0 ] || cat "$tmp/out"
 "$ne" --web.listen-address=127.0.0.1:19100 --collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory="$tmp/tf" --collector.infiniband >"$tmp/ne.log" 2>&1 &
 ne_pid=$!
