@@ -334,13 +334,23 @@ bool gd_topo_nics_from_xml(const struct gd_machine *m, const char *xml)
 	return xml && !(m->fixture && gd_sysfs_exists(m, "/sys/class/infiniband"));
 }
 
+/* The recorded NICs, in their recorded order (gd_topo sorted them before exporting). */
+static int add_recorded_nics(struct gd_topo *t)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < t->rec.n && !ret; i++)
+		ret = gd_topo_add_nic(t, t->rec.v[i].name, t->rec.v[i].busid, t->rec.v[i].legend);
+	return ret;
+}
+
 int gd_topo_find_nics_hwloc(struct gd_topo *t)
 {
 	hwloc_obj_t o = NULL;
 	int ret;
 
 	if (t->rec.declared) /* the NICs as gd_topo found them on the machine */
-		return gd_topo_add_recorded_nics(t);
+		return add_recorded_nics(t);
 	while ((o = hwloc_get_next_osdev(t->hw, o))) {
 		char busid[24] = "";
 

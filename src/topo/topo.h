@@ -99,8 +99,6 @@ void gd_topo_free(struct gd_topo *t);
 int gd_topo_export_xml(struct gd_topo *t, const char *path);
 /* hwloc_topology_load() of an XML, reading the NIC records into t->rec (topo_record.c). */
 int gd_topo_load_recorded(hwloc_topology_t hw, struct gd_topo *t);
-/* The NICs recorded in the XML (t->rec), added with gd_topo_add_nic() in their order. */
-int gd_topo_add_recorded_nics(struct gd_topo *t);
 /* After gd_topo_load_recorded(): 0, or -EINVAL with err naming xml and the damage. */
 int gd_topo_records_check(const struct gd_topo *t, const char *xml, char *err, size_t errlen);
 

@@ -185,13 +185,3 @@ int gd_topo_export_xml(struct gd_topo *t, const char *path)
 	hwloc_topology_set_userdata_export_callback(t->hw, NULL);
 	return ret;
 }
-
-/* The recorded NICs, in their recorded order (gd_topo sorted them before exporting). */
-int gd_topo_add_recorded_nics(struct gd_topo *t)
-{
-	int ret = 0;
-
-	for (size_t i = 0; i < t->rec.n && !ret; i++)
-		ret = gd_topo_add_nic(t, t->rec.v[i].name, t->rec.v[i].busid, t->rec.v[i].legend);
-	return ret;
-}
