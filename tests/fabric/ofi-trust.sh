@@ -5,7 +5,8 @@
 # row and a closing WARNING); sides pinned to two CPUs, or not pinned, never carry
 # shared_cpu (among this host's load they may carry cpu_starved, which names the load).
 # The quiet half: the two sides alone on CPUs 0 and 1 (SCHED_FIFO, 1 s) are "ok" on both
-# sides, every trigger judged; without SCHED_FIFO (not root) a starved loop there is a SKIP.
+# sides, every trigger judged on the client (it measures); without SCHED_FIFO (not root) a
+# starved loop there is a SKIP.
 # SKIP (77) without libfabric's tcp provider or with one CPU.
 . "$(dirname "$0")/lib.sh"
 ofi_skip_unless_built tcp
@@ -81,7 +82,10 @@ done
 # each busy-polling side before everything else on its CPU (the kernel's RT throttling still
 # leaves others 5 %), so neither host load nor the other side can starve it, and -D 1 is long
 # enough (the bytes moved over the measured rate: at least 0.1 s) for cpu_starved to be
-# judged (20 ms): every trigger can fire, none must. Without SCHED_FIFO (no CAP_SYS_NICE), a
+# judged (20 ms) on the client, the side that polls and measures: every trigger can fire,
+# none must (with the guard broken, cpu_starved at any CPU share, this FAILs on the client;
+# gd_write_bw's server is passive, its CPU time is not judged, its verdict must be ok
+# too). Without SCHED_FIFO (no CAP_SYS_NICE), a
 # run among this host's load, which the guard may rightly doubt: then SKIP, never ok.
 RT="chrt -f 10"
 if ! $RT true 2>/dev/null; then
