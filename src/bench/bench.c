@@ -617,6 +617,8 @@ static int setup(struct gd_bench *b)
 	if (ret)
 		return ret;
 	ret = p->conn == GD_CONN_RDMA_CM ? connect_cm(b) : connect_oob(b);
+	if (!ret) /* what the device kept of -S, --tclass, -T */
+		gd_conn_read_av(&b->conn, &b->plan.link, p->conn == GD_CONN_RDMA_CM);
 	if (!ret && (ret = gd_conn_rate_limit(&b->conn, &b->plan.link))) /* HW --rate_limit */
 		gd_oob_send_error(b->oob, GD_EXIT_ENV, "%s cannot hold the HW rate limit",
 				  b->conn.dev_name);
@@ -713,6 +715,8 @@ static void fill_gid_facts(const struct gd_bench *b, struct gd_bench_facts *f)
 	const struct gd_conn *c = &b->conn;
 
 	f->gid_index = c->gid_index;
+	f->av_sl = c->av_sl;
+	f->av_tclass = c->av_tclass;
 	if (c->gid_index < 0)
 		return;
 	inet_ntop(AF_INET6, c->gid.raw, f->gid, sizeof(f->gid));

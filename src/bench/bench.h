@@ -80,6 +80,7 @@ struct gd_bench_facts {
 	char gid_netdev[32];
 	char gid_choice[8];		/* "auto" (routes to the peer), "user" (-x), "rdma_cm" */
 	uint32_t mtu;			/* path MTU in bytes (the smaller of both sides) */
+	int av_sl, av_tclass;		/* QP 1's address vector read back: SL, traffic class; -1 unknown */
 	char memory[16];		/* "host", "hugepage", "cuda" (device or staging) */
 	char gpu[256];			/* cuda: "GPU 0 NAME (BDF, PIX to mlx5_0), device memory via dma-buf" */
 	char gpu_path_class[8];		/* cuda: "PIX".."SYS" between the GPU and the NIC, "" unknown */

@@ -111,6 +111,22 @@ static void header_queues(const struct gd_report *r)
 		fprintf(r->out, " Post List       : %u\n", p->post_list);
 }
 
+/* -S, --tclass, -T: what the device kept of them (QP 1 read back) */
+static void header_av(const struct gd_report *r)
+{
+	const struct gd_bench_facts *f = r->f;
+
+	fprintf(r->out, " QP addr. vector : ");
+	if (f->av_sl < 0) {
+		fprintf(r->out, "not read back\n");
+		return;
+	}
+	fprintf(r->out, "SL %d", f->av_sl);
+	if (f->av_tclass >= 0)
+		fprintf(r->out, ", traffic class %d", f->av_tclass);
+	fprintf(r->out, " (read back from %s)\n", f->device);
+}
+
 static void header_link(const struct gd_report *r)
 {
 	const struct gd_bench_params *p = r->p;
@@ -130,6 +146,8 @@ static void header_link(const struct gd_report *r)
 			!strcmp(f->gid_choice, "rdma_cm") ? " (chosen by rdma_cm)" :
 			!strcmp(f->gid_choice, "auto") ? " (auto: routes to the peer)" : " (-x)");
 	}
+	if (!ofi && (p->roce.sl_given || p->roce.tclass_given || p->roce.tos_given))
+		header_av(r);
 	if (ofi)
 		fprintf(r->out, " Inject size     : %u[B]\n", f->max_inline);
 	else if (p->op == GD_OP_READ || p->op == GD_OP_ATOMIC)
@@ -374,6 +392,10 @@ static json_object *json_common(const struct gd_report *r, const char *type)
 		gd_json_add_int(o, "port", f->port);
 		gd_json_add_str(o, "link_layer", f->roce ? "Ethernet" : "InfiniBand");
 		gd_json_add_int(o, "mtu_bytes", f->mtu);
+		if (f->av_sl >= 0) /* QP 1's address vector, read back from the device */
+			gd_json_add_int(o, "av_sl", f->av_sl);
+		if (f->av_tclass >= 0)
+			gd_json_add_int(o, "av_traffic_class", f->av_tclass);
 	}
 	gd_json_add_str(o, "placement", f->placement);
 	gd_json_add_int(o, "gid_index", f->gid_index);

@@ -578,6 +578,38 @@ int gd_conn_connect(struct gd_conn *c, const struct gd_link_cfg *p, uint32_t i,
 	return 0;
 }
 
+void gd_conn_read_av(struct gd_conn *c, const struct gd_link_cfg *p, bool cm)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+	int ret;
+
+	c->av_sl = c->av_tclass = -1;
+	if (!c->nqp || !c->qp || !c->qp[0])
+		return;
+	memset(&a, 0, sizeof(a));
+	ret = ibv_query_qp(c->qp[0], &a, IBV_QP_AV, &ia);
+	if (ret) {
+		gd_warn("cannot read back the address vector of QP 0x%06x of %s (ibv_query_qp: %s): "
+			"the service level and traffic class it sends with are not confirmed",
+			c->qp[0]->qp_num, c->dev_name, strerror(ret));
+		return;
+	}
+	c->av_sl = a.ah_attr.sl;
+	if (a.ah_attr.is_global)
+		c->av_tclass = a.ah_attr.grh.traffic_class;
+	if (!cm && c->av_sl != p->sl)
+		gd_warn("-S %u: QP 0x%06x of %s reads back service level %d (ibv_query_qp): the "
+			"device did not keep it, so -S has no effect there (Soft-RoCE keeps no "
+			"service level)", p->sl, c->qp[0]->qp_num, c->dev_name, c->av_sl);
+	if (c->gid_index >= 0 && (cm ? p->tos_given : true) &&
+	    c->av_tclass != (cm ? p->tos : p->tclass))
+		gd_warn("%s %u: QP 0x%06x of %s reads back traffic class %d (ibv_query_qp): the "
+			"device did not keep it; its packets carry another class than the one asked",
+			cm ? "-T" : "--tclass", cm ? p->tos : p->tclass, c->qp[0]->qp_num,
+			c->dev_name, c->av_tclass);
+}
+
 int gd_conn_rate_limit(struct gd_conn *c, const struct gd_link_cfg *p)
 {
 	struct ibv_device_attr_ex x;

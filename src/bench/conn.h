@@ -79,6 +79,10 @@ struct gd_conn {
 	uint32_t max_inline;		/* what the QPs really take */
 	uint32_t out_reads;
 	bool cm_qps;			/* the QPs belong to rdma_cm (destroyed by cm.c) */
+	/* QP 1's address vector as the device reads it back (gd_conn_read_av):
+	 * the service level and the GRH's traffic class, -1 unknown (no GRH,
+	 * not connected, or ibv_query_qp failed) */
+	int av_sl, av_tclass;
 };
 
 /* Open the device gd_dev_choose (choose.h) names: -d, or the first device
@@ -102,6 +106,13 @@ int gd_conn_alloc(struct gd_conn *c, const struct gd_link_cfg *p);
  * (exit 3) when the device has no packet pacing for RC QPs or the rate is out of
  * its range, after a message naming the fix. */
 int gd_conn_rate_limit(struct gd_conn *c, const struct gd_link_cfg *p);
+/*
+ * After connecting: read QP 1's address vector back (ibv_query_qp IBV_QP_AV)
+ * into c->av_sl and c->av_tclass, and warn where the device did not keep what
+ * was asked: -S and --tclass without rdma_cm, -T with it (cm). Soft-RoCE keeps
+ * no service level (it reads back 0): there -S has no effect, and says so.
+ */
+void gd_conn_read_av(struct gd_conn *c, const struct gd_link_cfg *p, bool cm);
 /* QP creation attributes for this test (also used by rdma_cm). */
 void gd_conn_qp_init_attr(const struct gd_conn *c, const struct gd_link_cfg *p,
 			  struct ibv_qp_init_attr *a, uint32_t inline_size);

@@ -2,7 +2,8 @@
 """roce-pcap.py FILE.pcap: the RoCE v2 packets (UDP port 4791) of a libpcap capture, per
 direction (source > destination): packets, the IPv4 TOS bytes seen, the 802.1Q priorities
 (PCP; 'none' when untagged), and for RC RDMA WRITE packets their payload bytes and the times
-of the first and last one. One line per direction:
+of the first and last one. One line per direction (SRC>DST/ud: its UD packets, the
+connection manager's MADs):
   SRC>DST packets=N tos=0x6a[,..] pcp=3[,..] write_bytes=B first=T last=T
 A helper of tests/vm/roce-wire.sh (not a test). Exit 2 when FILE is not a pcap."""
 import struct
@@ -63,6 +64,8 @@ def main():
             if dport != 4791:
                 continue
             key = "%s>%s" % (".".join(map(str, ip[12:16])), ".".join(map(str, ip[16:20])))
+            if ip[ihl + 8] >> 5 == 3:  # UD opcodes 0x60-0x7f (rdma_cm's MADs on QP1): apart
+                key += "/ud"
             fl = flows.setdefault(key, {"n": 0, "tos": set(), "pcp": set(), "bytes": 0, "first": None, "last": None})
             fl["n"] += 1
             fl["tos"].add(ip[1])

@@ -12,7 +12,12 @@
 #     carries IPv4 TOS 0x6a (DSCP 26, ECT(0)); a second run with --tclass 184 carries 0xb8
 #     (DSCP 46, not ECN-capable): the byte follows the option. The SL has no field in an
 #     untagged RoCE v2 packet (a NIC puts it in the VLAN priority, and rxe takes no VLAN
-#     netdev): a tagged packet must carry PCP 3; untagged ones say so (not judged).
+#     netdev): a tagged packet must carry PCP 3; untagged ones say so (not judged). Each
+#     side reads QP 1's address vector back (header "QP addr. vector"): the traffic class
+#     asked, and SL 3 or, where the device kept another (rxe keeps none: 0), the tool's
+#     warning that -S has no effect there.
+#  1b. rdma_cm (-R) with -T 106 and -T 184 (the ids' type of service): the RC packets of both
+#     directions carry TOS 0x6a / 0xb8, and each side's QP reads back that traffic class.
 #  2. --rate_limit 1 --rate_units M --rate_limit_type SW over the wire, 4 KiB writes for 4 s:
 #     the tool's bandwidth and the RDMA WRITE payload rate on the wire (bytes between the
 #     first and last write packet) each within -20 %/+5 % of 1 MiB/s.
@@ -83,26 +88,70 @@ capture() {
 	return $rc
 }
 # flow NAME SRC DST FIELD: a field of one direction's line
-flow() { sed -n "s/^$2>$3 .*$4=\([^ ]*\).*/\1/p" "$WORK/$1.flows"; }
+flow() { sed -n "s/^$2>$3 .*$4=\([^ ]*\).*/\1/p" "$WORK/$1.flows"; } # RC: no /ud
 
-# 1. the DS byte (and the SL as PCP) on the wire, two values
+# av NAME SIDE: the "QP addr. vector" header line of one side (s, c): "SL n, traffic class n"
+av() { sed -n 's/^ QP addr. vector : \(SL [0-9]*, traffic class [0-9]*\) .*/\1/p' "$WORK/$1.$2" | head -n 1; }
+# tos_seen NAME TOS HOW: every RC packet of both directions carries TOS (0x..), else ko
+tos_seen() {
+	local n back t1 t2
+	n=$(flow $1 $A $B packets) back=$(flow $1 $B $A packets)
+	[ -n "$n" ] && [ "$n" -gt 0 ] || skip "the pair ran, but no RoCE v2 packet crossed wire0 (tcpdump: $(tail -n 2 "$WORK/$1.tcpdump" | tr '\n' ' '))"
+	t1=$(flow $1 $A $B tos) t2=$(flow $1 $B $A tos)
+	if [ "$t1" = "$2" ] && [ "$t2" = "$2" ]; then
+		ok "$3: $n RC packet(s) $A>$B and ${back:-0} back, every one TOS $2"
+	else
+		ko "$3: TOS seen $A>$B '$t1', $B>$A '$t2', asked $2"
+	fi
+}
+
+# 1. the DS byte (and the SL as PCP) on the wire, two values; what each side's device kept
+# of -S and --tclass (read back from QP 1, the header's "QP addr. vector")
 for tc in 106:0x6a 184:0xb8; do
 	c="-n 50 -s 4096 --tclass ${tc%%:*} -S 3"
 	capture tc${tc%%:*} gd_write_bw "$c" "$c" || continue
-	n=$(flow tc${tc%%:*} $A $B packets) back=$(flow tc${tc%%:*} $B $A packets)
-	[ -n "$n" ] && [ "$n" -gt 0 ] || skip "the pair ran, but no RoCE v2 packet crossed wire0 (tcpdump: $(tail -n 2 "$WORK/tc${tc%%:*}.tcpdump" | tr '\n' ' '))"
-	t1=$(flow tc${tc%%:*} $A $B tos) t2=$(flow tc${tc%%:*} $B $A tos)
-	if [ "$t1" = "${tc#*:}" ] && [ "$t2" = "${tc#*:}" ]; then
-		ok "--tclass ${tc%%:*}: $n packet(s) $A>$B and ${back:-0} back, every one TOS ${tc#*:}"
-	else
-		ko "--tclass ${tc%%:*}: TOS seen $A>$B '$t1', $B>$A '$t2', asked ${tc#*:}"
-	fi
+	tos_seen tc${tc%%:*} ${tc#*:} "--tclass ${tc%%:*}"
 	p=$(flow tc${tc%%:*} $A $B pcp)
 	case $p in
 	3) ok "-S 3: VLAN priority 3 on every packet $A>$B" ;;
 	none) echo "note: -S 3: the packets are untagged (rxe takes no VLAN netdev): an untagged RoCE v2 packet has no field for the SL (not judged)" ;;
 	*) ko "-S 3: VLAN priorities seen '$p'" ;;
 	esac
+	for side in s c; do
+		v=$(av tc${tc%%:*} $side)
+		case $v in
+		"SL 3, traffic class ${tc%%:*}") ok "tc${tc%%:*} ($side): the device kept SL 3 and traffic class ${tc%%:*} ($v)" ;;
+		"SL "*", traffic class ${tc%%:*}")
+			sl=${v%%,*}
+			if grep -q -e "warning: -S 3: QP .* reads back service level ${sl#SL } .*-S has no effect there" \
+				"$WORK/tc${tc%%:*}.$side"; then
+				ok "tc${tc%%:*} ($side): traffic class ${tc%%:*} read back; the device kept ${v%%,*} for -S 3, and the tool warns that -S has no effect"
+			else
+				ko "tc${tc%%:*} ($side): '$v' read back for -S 3, and no warning"
+				sed 's/^/    /' "$WORK/tc${tc%%:*}.$side" | head -n 30
+			fi ;;
+		*) ko "tc${tc%%:*} ($side): QP addr. vector '$v', asked SL 3, traffic class ${tc%%:*}"
+			sed 's/^/    /' "$WORK/tc${tc%%:*}.$side" | head -n 30 ;;
+		esac
+	done
+done
+
+# 1b. rdma_cm (-R) with -T: the ids' type of service on the RC packets of both directions,
+# two values, and read back from QP 1 of each side (the client bound to A so that its route
+# is the wire's; the connection manager's own UD MADs are shown, not judged). The SL is the
+# one rdma_cm took from the route (the netdev's priority map; none here: 0), shown.
+for tc in 106:0x6a 184:0xb8; do
+	c="-R -n 50 -s 4096 -T ${tc%%:*}"
+	capture cm${tc%%:*} gd_write_bw "$c" "$c --bind_source_ip $A" || continue
+	tos_seen cm${tc%%:*} ${tc#*:} "-R -T ${tc%%:*}"
+	for side in s c; do
+		v=$(av cm${tc%%:*} $side)
+		case $v in
+		*", traffic class ${tc%%:*}") ok "cm${tc%%:*} ($side): traffic class ${tc%%:*} read back (rdma_cm's ${v%%,*})" ;;
+		*) ko "cm${tc%%:*} ($side): QP addr. vector '$v', asked -T ${tc%%:*}"
+			sed 's/^/    /' "$WORK/cm${tc%%:*}.$side" | head -n 30 ;;
+		esac
+	done
 done
 
 # 2. a software rate limit, measured by the tool and on the wire
