@@ -50,6 +50,9 @@ for node, v in by.items():
     if len({(c["nic"], c["memory"]) for c in v}) != len(v):
         sys.exit("%s: a cell twice" % node)
 PYEOF
+grep '^{' "$tmp/json" >"$tmp/records.jsonl"
+"$PY" "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp/records.jsonl" &&
+	ok "JSON records as doc/json.md says (matrix_cell's node)" || fail "JSON schema"
 mpi4 "$tmp/text" --plot "$tmp/mx.png"
 for n in 0 1 2 3; do
 	grep -q "^NIC x memory bandwidth (loopback, Gb/s) of fixture:$tmp/node$n\$" "$tmp/text" ||
