@@ -157,10 +157,10 @@ static void print_node(const struct gd_ck_matrix *mx, const char *node, FILE *ou
 {
 	const struct gd_ck_cell *nics[64], *mems[64];
 	size_t nn = distinct(mx, true, nics, 64), nm = distinct(mx, false, mems, 64);
-	char host[sizeof(mx->v->node)];
 
+	/* the host (at most 63 bytes), any control or non-ASCII byte as \xNN (gd_excerpt) */
 	fprintf(out, "\nNIC x memory bandwidth (loopback, Gb/s)%s%s\n", node[0] ? " of " : "",
-		gd_ck_tty(node, host, sizeof(host)));
+		node[0] ? gd_excerpt(node) : "");
 	fprintf(out, "%-14s %-14s %-5s %10s %10s\n", "NIC", "MEMORY", "CLASS", "PEAK", "AVG");
 	for (size_t i = 0; i < mx->n; i++) {
 		const struct gd_ck_cell *c = &mx->v[i];
