@@ -8,24 +8,32 @@
 #   1. B + G runs of the spec; the runs the noise guard trusted (their row PASSed) count
 #   2. the first B trusted ones make the baseline (gd_check --baseline)
 #   3. the other trusted good runs are judged (gd_check --golden): a FAIL is a false alarm
-#   4. S runs with a software rate limit (rate_limit, the tools' -y/--rate_limit) at 95 % of
-#      the baseline median are judged: a FAIL is a detection
+#   4. for each loss L of GD_BENCH_LOSS (percent, default 5), S runs with a software rate
+#      limit (rate_limit, the tools' -y/--rate_limit) at (100 - L) % of the baseline median
+#      are judged: a FAIL is a detection
+# Steps 3 and 4 judge under each k of GD_BENCH_K (robust distances, gd_check --robust-k;
+# default 4, the baseline's), with the threshold it makes in % of the median (k x MAD).
 #
 # Prints both rates with their counts and the runs the noise guard doubted (left out: a
 # doubted figure is never a baseline's nor a verdict's). Usage:
 #   scripts/bench-baseline.sh [B G S]        (default 5 10 10; GD_BENCH_PORT, default 32300)
+#   GD_BENCH_LOSS='5 10' GD_BENCH_K='2 3 4' scripts/bench-baseline.sh 10 30 30
 # Run from the build directory (or set top_builddir). Needs libfabric's tcp provider.
 # GD_BENCH_KEEP_DOUBTED=1 keeps the runs the noise guard doubted, their rows set to PASS in the
 # copies judged here (said in the output): the figures of a host busier than its cores, where
 # no run is trusted; never what gd_check itself does.
 : "${top_builddir:=$PWD}"
-case "$1" in -h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "$1" in -h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 B=${1:-5} G=${2:-10} S=${3:-10}
 for n in "$B" "$G" "$S"; do
 	case "$n" in ''|*[!0-9]*) echo "usage: $0 [B G S] (whole numbers, B >= 3, G and S >= 1)" >&2; exit 2 ;; esac
 done
 [ "$B" -ge 3 ] && [ "$G" -ge 1 ] && [ "$S" -ge 1 ] ||
 	{ echo "usage: $0 [B G S]: a baseline needs B >= 3 runs; G, S >= 1" >&2; exit 2; }
+LOSSES=${GD_BENCH_LOSS:-5} KS=${GD_BENCH_K:-4}
+for n in $LOSSES $KS; do
+	case "$n" in ''|*[!0-9.]*|*.*.*|.*|*.) echo "usage: GD_BENCH_LOSS and GD_BENCH_K are lists of decimal numbers (a loss in % below 100, k from 1 to 20)" >&2; exit 2 ;; esac
+done
 GD_CHECK=$top_builddir/tools/gd_check
 PORT=${GD_BENCH_PORT:-32300}
 [ -x "$GD_CHECK" ] || { echo "SKIP: $GD_CHECK not built"; exit 77; }
@@ -95,33 +103,46 @@ fi
 "$GD_CHECK" --baseline "$tmp/golden.yaml" $(head -n "$B" "$tmp/trusted") || exit 1
 med=$(sed -n 's/^      median: //p' "$tmp/golden.yaml" | head -1)
 mad=$(sed -n 's/^      mad: //p' "$tmp/golden.yaml" | head -1)
-echo "baseline of $B runs: median $med Gb/s, MAD $mad Gb/s (scaled), k 4, spread floor 1 %"
+echo "baseline of $B runs: median $med Gb/s, MAD $mad Gb/s (scaled), default k 4, spread floor 1 %"
 
-judge() { # LIST: prints "failed judged"
+judge() { # LIST K: prints "failed judged"; a judgement that is neither PASS nor FAIL stops it
 	f=0 n=0
 	# shellcheck disable=SC2013 # one path a line, no blanks (mktemp)
 	for r in $(cat "$1"); do
-		"$GD_CHECK" --golden "$tmp/golden.yaml" "$r" >/dev/null 2>&1
-		[ $? -eq 1 ] && f=$((f + 1))
+		"$GD_CHECK" --robust-k "$2" --golden "$tmp/golden.yaml" "$r" >"$tmp/judge.out" 2>&1
+		rc=$?
+		[ $rc -le 1 ] || { echo "bench-baseline: judging $r: exit $rc" >&2; cat "$tmp/judge.out" >&2; exit 1; }
+		[ $rc -eq 1 ] && f=$((f + 1))
 		n=$((n + 1))
 	done
 	echo "$f $n"
 }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b ? 100 * a / b : 0 }'; }
+# k x MAD in % of the median, the spread floor (1 % of the median) if the MAD is below it
+line() { awk -v k="$1" -v m="$med" -v d="$mad" 'BEGIN { if (d < m / 100) d = m / 100; printf "%.1f", m ? 100 * k * d / m : 0 }'; }
 tail -n +"$((B + 1))" "$tmp/trusted" >"$tmp/judged"
-# shellcheck disable=SC2046 # two numbers
-set -- $(judge "$tmp/judged")
-echo "false alarms: $1 of $2 good runs ($(awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b ? 100 * a / b : 0 }') %)"
-rate=$(awk -v m="$med" 'BEGIN { printf "%.4f", 0.95 * m }')
-spec "$tmp/slow.yaml" "$rate"
-runs "$tmp/slow.yaml" slow "$S" >"$tmp/slow"
-# the limited runs' median, measured
-# shellcheck disable=SC2013 # one path a line, no blanks (mktemp)
-smed=$(for r in $(cat "$tmp/slow"); do python3 -c '
+for k in $KS; do
+	res=$(judge "$tmp/judged" "$k") || exit 1
+	# shellcheck disable=SC2086 # two numbers
+	set -- $res
+	echo "k $k (FAIL below the median by more than $(line "$k") %): false alarms: $1 of $2 good runs ($(pct "$1" "$2") %)"
+done
+for loss in $LOSSES; do
+	rate=$(awk -v m="$med" -v l="$loss" 'BEGIN { printf "%.4f", (1 - l / 100) * m }')
+	spec "$tmp/slow.yaml" "$rate"
+	runs "$tmp/slow.yaml" "slow$loss" "$S" >"$tmp/slow"
+	# the limited runs' median, measured
+	# shellcheck disable=SC2013 # one path a line, no blanks (mktemp)
+	smed=$(for r in $(cat "$tmp/slow"); do python3 -c '
 import json, sys
 for r in map(json.loads, open(sys.argv[1])):
     if r.get("type") == "check" and r.get("unit") == "Gb/s":
         print(r["value"])' "$r"; done | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }')
-echo "limited runs measured: median $smed Gb/s"
-# shellcheck disable=SC2046 # two numbers
-set -- $(judge "$tmp/slow")
-echo "5 % loss (rate limit $rate Gb/s): $S runs, $2 trusted$kept; detected: $1 of $2 ($(awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b ? 100 * a / b : 0 }') %)"
+	echo "$loss % loss: limited runs measured: median $smed Gb/s"
+	for k in $KS; do
+		res=$(judge "$tmp/slow" "$k") || exit 1
+		# shellcheck disable=SC2086 # two numbers
+		set -- $res
+		echo "k $k: $loss % loss (rate limit $rate Gb/s): $S runs, $2 trusted$kept; detected: $1 of $2 ($(pct "$1" "$2") %)"
+	done
+done

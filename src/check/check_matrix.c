@@ -26,20 +26,46 @@ void gd_ck_matrix_free(struct gd_ck_matrix *mx)
 	free(mx);
 }
 
+/* Room for n more cells. */
+static int reserve(struct gd_ck_matrix *mx, size_t n)
+{
+	size_t cap = mx->cap ? mx->cap : 16;
+	struct gd_ck_cell *v;
+
+	while (cap < mx->n + n)
+		cap *= 2;
+	if (cap == mx->cap)
+		return 0;
+	if (!(v = realloc(mx->v, cap * sizeof(*v))))
+		return -ENOMEM;
+	mx->v = v;
+	mx->cap = cap;
+	return 0;
+}
+
+int gd_ck_matrix_append(struct gd_ck_matrix **mx, const struct gd_ck_cell *v, size_t n,
+			const char *node)
+{
+	if (!*mx && !(*mx = calloc(1, sizeof(**mx))))
+		return -ENOMEM;
+	if (reserve(*mx, n))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct gd_ck_cell *c = &(*mx)->v[(*mx)->n++];
+
+		*c = v[i];
+		snprintf(c->node, sizeof(c->node), "%s", node);
+	}
+	return 0;
+}
+
 static struct gd_ck_cell *new_cell(struct gd_ck_matrix *mx, const struct gd_ck_run *run)
 {
 	struct gd_ck_cell *c;
 	const char *mem = strchr(run->label, ' ');
 
-	if (mx->n == mx->cap) {
-		size_t cap = mx->cap ? mx->cap * 2 : 16;
-		struct gd_ck_cell *v = realloc(mx->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		mx->v = v;
-		mx->cap = cap;
-	}
+	if (reserve(mx, 1))
+		return NULL;
 	c = &mx->v[mx->n++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->nic, sizeof(c->nic), "%s", run->dev);
@@ -85,40 +111,56 @@ void gd_ck_matrix_add(struct gd_ck_matrix *mx, const struct gd_ck_run *run,
 	}
 }
 
-/* Distinct values of a field in order of appearance. */
-static size_t distinct(const struct gd_ck_matrix *mx, bool nic, const char **out, size_t max)
+/* Two cells in one column: the same NIC of the same node. */
+static bool same_nic(const struct gd_ck_cell *a, const struct gd_ck_cell *b)
+{
+	return !strcmp(a->nic, b->nic) && !strcmp(a->node, b->node);
+}
+
+/* The first cell of each column (node and NIC) or row (memory), in order of appearance. */
+static size_t distinct(const struct gd_ck_matrix *mx, bool nic, const struct gd_ck_cell **out,
+		       size_t max)
 {
 	size_t n = 0;
+	bool said = false;
 
 	for (size_t i = 0; i < mx->n; i++) {
-		const char *v = nic ? mx->v[i].nic : mx->v[i].mem;
+		const struct gd_ck_cell *v = &mx->v[i];
 		bool seen = false;
 
 		for (size_t j = 0; j < n && !seen; j++)
-			seen = !strcmp(out[j], v);
-		if (!seen && n < max)
+			seen = nic ? same_nic(out[j], v) : !strcmp(out[j]->mem, v->mem);
+		if (seen)
+			continue;
+		if (n < max)
 			out[n++] = v;
+		else if (!said && (said = true))
+			gd_error("the NIC x memory grid shows the first %zu %s (the table and JSON "
+				 "have every cell)", max, nic ? "NICs" : "memories");
 	}
 	return n;
 }
 
-static const struct gd_ck_cell *cell(const struct gd_ck_matrix *mx, const char *nic,
+static const struct gd_ck_cell *cell(const struct gd_ck_matrix *mx, const struct gd_ck_cell *nic,
 				     const char *mem)
 {
 	const struct gd_ck_cell *found = NULL;
 
 	for (size_t i = 0; i < mx->n; i++)
-		if (!strcmp(mx->v[i].nic, nic) && !strcmp(mx->v[i].mem, mem))
+		if (same_nic(&mx->v[i], nic) && !strcmp(mx->v[i].mem, mem))
 			found = &mx->v[i]; /* the last test wins */
 	return found;
 }
 
-void gd_ck_matrix_print(const struct gd_ck_matrix *mx, FILE *out)
+/* One node's cells (all of them without a launch): the table, then the grid. */
+static void print_node(const struct gd_ck_matrix *mx, const char *node, FILE *out)
 {
-	const char *nics[64], *mems[64];
+	const struct gd_ck_cell *nics[64], *mems[64];
 	size_t nn = distinct(mx, true, nics, 64), nm = distinct(mx, false, mems, 64);
 
-	fprintf(out, "\nNIC x memory bandwidth (loopback, Gb/s)\n");
+	/* the host (at most 63 bytes), any control or non-ASCII byte as \xNN (gd_excerpt) */
+	fprintf(out, "\nNIC x memory bandwidth (loopback, Gb/s)%s%s\n", node[0] ? " of " : "",
+		node[0] ? gd_excerpt(node) : "");
 	fprintf(out, "%-14s %-14s %-5s %10s %10s\n", "NIC", "MEMORY", "CLASS", "PEAK", "AVG");
 	for (size_t i = 0; i < mx->n; i++) {
 		const struct gd_ck_cell *c = &mx->v[i];
@@ -135,12 +177,12 @@ void gd_ck_matrix_print(const struct gd_ck_matrix *mx, FILE *out)
 	}
 	fprintf(out, "\n%-14s", "avg Gb/s");
 	for (size_t j = 0; j < nn; j++)
-		fprintf(out, " %16s", nics[j]);
+		fprintf(out, " %16s", nics[j]->nic);
 	fputc('\n', out);
 	for (size_t i = 0; i < nm; i++) {
-		fprintf(out, "%-14s", mems[i]);
+		fprintf(out, "%-14s", mems[i]->mem);
 		for (size_t j = 0; j < nn; j++) {
-			const struct gd_ck_cell *c = cell(mx, nics[j], mems[i]);
+			const struct gd_ck_cell *c = cell(mx, nics[j], mems[i]->mem);
 			char txt[32];
 
 			if (!c)
@@ -155,6 +197,37 @@ void gd_ck_matrix_print(const struct gd_ck_matrix *mx, FILE *out)
 	}
 }
 
+/* The node of cell i is met for the first time. */
+static bool first_of_node(const struct gd_ck_matrix *mx, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(mx->v[j].node, mx->v[i].node))
+			return false;
+	return true;
+}
+
+void gd_ck_matrix_print(const struct gd_ck_matrix *mx, FILE *out)
+{
+	struct gd_ck_matrix one = { .plan = mx->plan };
+
+	if (!mx->n)
+		return;
+	if (!(one.v = calloc(mx->n, sizeof(*one.v)))) {
+		print_node(mx, "", out); /* one table of every cell */
+		return;
+	}
+	for (size_t i = 0; i < mx->n; i++) {
+		if (!first_of_node(mx, i))
+			continue;
+		one.n = 0;
+		for (size_t j = i; j < mx->n; j++)
+			if (!strcmp(mx->v[j].node, mx->v[i].node))
+				one.v[one.n++] = mx->v[j];
+		print_node(&one, mx->v[i].node, out);
+	}
+	free(one.v);
+}
+
 int gd_ck_matrix_json(const struct gd_ck_matrix *mx, FILE *out)
 {
 	int ret = 0;
@@ -164,6 +237,8 @@ int gd_ck_matrix_json(const struct gd_ck_matrix *mx, FILE *out)
 		json_object *rec = gd_json_record("matrix_cell");
 
 		gd_json_add_str(rec, "test", c->test);
+		if (c->node[0]) /* under mpirun/srun: whose matrix */
+			gd_json_add_str(rec, "node", c->node);
 		gd_json_add_str(rec, "nic", c->nic);
 		gd_json_add_str(rec, "memory", c->mem);
 		gd_json_add_str(rec, "path_class", c->cls);
@@ -225,13 +300,13 @@ static void data_str(FILE *f, const char *s)
 static void heatmap(const struct gd_ck_matrix *mx, FILE *f, FILE *d, const char *path,
 		    const char *data)
 {
-	const char *nics[64], *mems[64];
+	const struct gd_ck_cell *nics[64], *mems[64];
 	size_t nn = distinct(mx, true, nics, 64), nm = distinct(mx, false, mems, 64);
-	char label[48];
+	char label[48], column[sizeof(nics[0]->node) + sizeof(nics[0]->nic)];
 
 	for (size_t i = 0; i < nm; i++)
 		for (size_t j = 0; j < nn; j++) {
-			const struct gd_ck_cell *c = cell(mx, nics[j], mems[i]);
+			const struct gd_ck_cell *c = cell(mx, nics[j], mems[i]->mem);
 
 			if (!c)
 				continue;
@@ -241,7 +316,10 @@ static void heatmap(const struct gd_ck_matrix *mx, FILE *f, FILE *d, const char 
 				snprintf(label, sizeof(label), "%.2f %s", c->avg, c->cls);
 			fprintf(d, "%zu %zu %.4f ", j, i, c->ok || mx->plan ? c->avg : 0.0);
 			data_str(d, label);
-			data_str(d, c->nic);
+			/* under a launch each node's NICs are columns of their own */
+			snprintf(column, sizeof(column), "%s%s%s", c->node, c->node[0] ? " " : "",
+				 c->nic);
+			data_str(d, column);
 			data_str(d, c->mem);
 			fputc('\n', d);
 		}

@@ -22,6 +22,8 @@ struct gd_ck_cell {
 	uint64_t size[24];
 	double bw[24];
 	char test[GD_CK_NAME];
+	char node[64];		/* under mpirun/srun: the host whose matrix it is (check_nodes.c);
+				 * "" without a launch */
 };
 
 struct gd_ck_matrix {
@@ -36,6 +38,11 @@ void gd_ck_matrix_add(struct gd_ck_matrix *mx, const struct gd_ck_run *run,
 		      const struct gd_ck_measure *me);
 /* A dry run's cell: the pair and its class only. */
 void gd_ck_matrix_add_plan(struct gd_ck_matrix *mx, const struct gd_ck_run *run);
+/* Another node's cells, gathered under a launch, each marked with its host. *mx is made when
+ * NULL. 0, -ENOMEM. */
+int gd_ck_matrix_append(struct gd_ck_matrix **mx, const struct gd_ck_cell *v, size_t n,
+			const char *node);
+/* The table and the grid; one of each per node when the cells span several. */
 void gd_ck_matrix_print(const struct gd_ck_matrix *mx, FILE *out);
 /* gnuplot: the heatmap to path, sweeps to path with "-sweep" before ".png".
  * 0, -ENOENT when gnuplot is not installed (message printed). */

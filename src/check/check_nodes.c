@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* gd_check under mpirun/srun: each node checked by its host's lowest rank, gathered by rank 0. */
+/* gd_check under mpirun/srun: each node checked by its host's lowest rank, gathered by rank 0
+ * (its items and its NIC x memory matrix). */
 #include "config.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_matrix.h"
 #include "check_nodes.h"
 #include "judge.h"
 #include "launch.h"
@@ -69,6 +71,7 @@ struct head {
 	int ret;		/* the rank's node checks' result */
 	int leader;
 	size_t n;		/* its items */
+	size_t ncells;		/* its node's NIC x memory matrix cells */
 	char host[64];
 };
 
@@ -99,6 +102,27 @@ static void take(struct gd_ck_report *r, const struct head *h, const struct gd_c
 	}
 }
 
+/* Rank j's matrix cells to rank 0, each marked with its node (every node's matrix, not rank
+ * 0's alone). 0, or the launch's error. */
+static int gather_cells(struct gd_ck_report *r, const struct head *h, int j)
+{
+	const struct gd_launch *l = gd_launch();
+	struct gd_ck_cell *v;
+	int err;
+
+	if (!h->ncells)
+		return 0;
+	v = l->rank == j ? r->matrix->v : calloc(h->ncells, sizeof(*v));
+	if (!v)
+		return -ENOMEM; /* the launch cannot go on: gd_launch_fini aborts it */
+	err = gd_launch_bcast(v, h->ncells * sizeof(*v), j, STEP_MS, "a node's matrix");
+	if (!err && l->rank == 0 && gd_ck_matrix_append(&r->matrix, v, h->ncells, h->host))
+		err = -ENOMEM;
+	if (l->rank != j)
+		free(v);
+	return err;
+}
+
 int gd_ck_nodes_gather(struct gd_ck_nodes *nd, struct gd_ck_report *r, int ret)
 {
 	const struct gd_launch *l = gd_launch();
@@ -107,13 +131,16 @@ int gd_ck_nodes_gather(struct gd_ck_nodes *nd, struct gd_ck_report *r, int ret)
 
 	for (size_t i = 0; l->rank == 0 && i < r->n; i++)
 		mark(&r->items[i], r->host.hostname, nd->nhosts);
+	for (size_t i = 0; l->rank == 0 && r->matrix && i < r->matrix->n; i++)
+		snprintf(r->matrix->v[i].node, sizeof(r->matrix->v[i].node), "%s", r->host.hostname);
 	nd->failed = ret != 0;
 	for (int j = 1; j < l->size && !err; j++) {
 		struct gd_ck_item *v = NULL;
 
 		memset(&h, 0, sizeof(h));
 		if (l->rank == j) {
-			h = (struct head){ ret, nd->leader, nd->leader ? r->n : 0, "" };
+			h = (struct head){ ret, nd->leader, nd->leader ? r->n : 0,
+					   nd->leader && r->matrix ? r->matrix->n : 0, "" };
 			snprintf(h.host, sizeof(h.host), "%s", r->host.hostname);
 		}
 		if ((err = gd_launch_bcast(&h, sizeof(h), j, nd->deadline_ms, "a node's checks")))
@@ -127,6 +154,8 @@ int gd_ck_nodes_gather(struct gd_ck_nodes *nd, struct gd_ck_report *r, int ret)
 			take(r, &h, v, j, nd->nhosts);
 		if (v != r->items)
 			free(v);
+		if (!err)
+			err = gather_cells(r, &h, j);
 	}
 	/* the fleet's lowest failed rung, rank 0's word: rung 7 runs everywhere or nowhere */
 	rung = r->failed_rung;

@@ -26,7 +26,7 @@ struct gd_ck_nodes {
  * 0, or -ETIMEDOUT / -ENOMEM (the launch is broken). */
 int gd_ck_nodes_start(struct gd_ck_nodes *nd, const char *host, double est_s);
 /* A collective after the node checks (ret: this rank's result): rank 0 appends every other
- * node's items to r; every rank's r->failed_rung becomes the fleet's lowest; nd->failed
+ * node's items and NIC x memory matrix cells (r->matrix, each cell marked with its node) to r; every rank's r->failed_rung becomes the fleet's lowest; nd->failed
  * says whether a rank's node checks ended with an error. 0, or -ETIMEDOUT / -ENOMEM. */
 int gd_ck_nodes_gather(struct gd_ck_nodes *nd, struct gd_ck_report *r, int ret);
 

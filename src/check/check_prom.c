@@ -5,7 +5,8 @@
  * bytes per second and latency in seconds (Prometheus' base units), and a test's
  * series over verbs carry `device` and `port` as node_exporter's infiniband collector
  * names them (node_infiniband_*{device="mlx5_0",port="1"}), so the two join; over
- * libfabric `device` is the domain the provider used and there is no `port`.
+ * libfabric `device` is the domain the provider used and there is no `port`. A counters
+ * item's port (check_counters.c) gives one series per counter that moved over its run.
  * Label values are escaped per the format (\\, \", \n); bytes that are not
  * UTF-8 become '?' (the collector rejects a file that is not UTF-8).
  */
@@ -145,6 +146,58 @@ static void run_series(FILE *f, const struct gd_ck_report *r, bool bw)
 	}
 }
 
+/* The labels of a counters item's port: host, check (the item: one per run, or per side of a
+ * pair), test, device, port. */
+static void port_labels(FILE *f, const struct gd_ck_report *r, const struct gd_ck_item *it)
+{
+	char port[16];
+
+	snprintf(port, sizeof(port), "%d", it->ctr.port);
+	label(f, "host", it->node[0] ? it->node : r->host.hostname, true);
+	label(f, "check", it->name, false);
+	label(f, "test", it->where.test, false);
+	label(f, "device", it->ctr.dev, false);
+	label(f, "port", port, false);
+}
+
+/* A counters item that sampled its port (check_counters.c), the first of its namesakes. */
+static bool judged_port(const struct gd_ck_report *r, size_t i)
+{
+	const struct gd_ck_item *it = &r->items[i];
+
+	return it->ctr.dev[0] && it->ctr.sampled && first_of(r, i, false);
+}
+
+/* Each counters item: how many counters both samples read, and every counter that moved with
+ * its change over the run (after its last attempt minus before its first). */
+static void counter_series(FILE *f, const struct gd_ck_report *r)
+{
+	head(f, "gdperf_check_counters_sampled", "Port counters a gd_check counters item read "
+	     "before and after its test's run (a counter absent from gdperf_check_counter_delta "
+	     "did not move).");
+	for (size_t i = 0; i < r->n; i++) {
+		if (!judged_port(r, i))
+			continue;
+		fputs("gdperf_check_counters_sampled{", f);
+		port_labels(f, r, &r->items[i]);
+		fprintf(f, "} %zu\n", r->items[i].ctr.sampled);
+	}
+	head(f, "gdperf_check_counter_delta", "Change of a port counter over a gd_check test's "
+	     "run; class error: judged (a change FAILs unless tolerated), info: reported.");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct gd_ck_ctrs *c = &r->items[i].ctr;
+
+		for (size_t k = 0; judged_port(r, i) && k < c->nmoved; k++) {
+			fputs("gdperf_check_counter_delta{", f);
+			port_labels(f, r, &r->items[i]);
+			label(f, "counter", c->moved[k].name, false);
+			label(f, "source", c->moved[k].src, false);
+			label(f, "class", c->moved[k].error ? "error" : "info", false);
+			fprintf(f, "} %llu\n", (unsigned long long)c->moved[k].delta);
+		}
+	}
+}
+
 int gd_ck_prom_stream(const struct gd_ck_report *r, FILE *f)
 {
 	int n[GD_CK_NSTATUS] = { 0 };
@@ -155,6 +208,7 @@ int gd_ck_prom_stream(const struct gd_ck_report *r, FILE *f)
 	status_series(f, r);
 	run_series(f, r, true);
 	run_series(f, r, false);
+	counter_series(f, r);
 	head(f, "gdperf_check_checks", "Number of gd_check checks by result.");
 	for (int s = 0; s < GD_CK_NSTATUS; s++) {
 		fputs("gdperf_check_checks{", f);

@@ -364,6 +364,18 @@ static bool plottable(const struct gd_ck_runs *rs, bool dry_run)
 	return false;
 }
 
+/* The matrix's table, and its plot; a plot that fails does not lose the report: it is
+ * printed, then exit 3. */
+static void show_matrix(const struct gd_ck_opts *o, struct gd_ck_report *r)
+{
+	if (!r->matrix || !r->matrix->n)
+		return;
+	if (o->out)
+		gd_ck_matrix_print(r->matrix, o->out);
+	if (o->plot && gd_ck_matrix_plot(r->matrix, o->plot))
+		r->output_failed = true;
+}
+
 /* A --topology of another machine names devices that are not here: a plan, not a run. */
 static int foreign_runs(const struct gd_ck_runs *rs, const struct gd_ck_machine *m,
 			const char *xml)
@@ -445,15 +457,12 @@ static int run_tests(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 	gd_progress_done(&x.pr);
 	if (s->baseline.given && !gd_ck_stop)
 		gd_ck_bl_unmeasured(r, &s->baseline);
-	if (x.mx && x.mx->n && o->out)
-		gd_ck_matrix_print(x.mx, o->out);
-	/* a plot that fails does not lose the report: it is printed, then exit 3 */
-	if (x.mx && x.mx->n && o->plot && gd_ck_matrix_plot(x.mx, o->plot))
-		r->output_failed = true;
 	if (x.mx && x.mx->n && !r->matrix)
 		r->matrix = x.mx; /* --json prints it after the checks */
 	else
 		gd_ck_matrix_free(x.mx);
+	if (gd_launch()->size < 2) /* launched: every node's, once gathered */
+		show_matrix(o, r);
 out:
 	free(rs.v);
 	return ret;
@@ -485,6 +494,8 @@ static int launched(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 		ret = run_tests(s, m, &on, r);
 	if (gd_ck_nodes_gather(&nd, r, ret))
 		return GD_EXIT_ENV;
+	if (gd_launch()->rank == 0) /* every node's matrix, each under its host */
+		show_matrix(o, r);
 	if (ret || nd.failed || gd_ck_stop) /* a node that could not be checked: no rung 7 */
 		return ret;
 	gd_ck_ladder_enter(r, GD_CK_RUNG_NODES);

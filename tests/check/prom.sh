@@ -3,7 +3,9 @@
 # file is written atomically into the textfile collector's directory, node_exporter
 # (textfile collector only, on a loopback port) serves it, and a scrape over loopback
 # finds the check status series with their labels escaped (a spec path with a quote,
-# a backslash and a newline). Bad --prom targets exit 2 and leave no file.
+# a backslash and a newline), and a run's port counters: the delta of a counter that moved
+# (a fixture port bound to lo, as counters.sh) and the count sampled. Bad --prom targets exit
+# 2 and leave no file.
 . "$(dirname "$0")/lib.sh"
 NE=${NODE_EXPORTER:-/usr/bin/prometheus-node-exporter}
 [ -x "$NE" ] || { echo "SKIP: $NE missing (apt-get install prometheus-node-exporter)"; exit 77; }
@@ -22,6 +24,32 @@ rc=$?
 [ $rc -eq 1 ] && [ -s "$tmp/tf/gd_check.prom" ] && ok "--prom written (exit 1: the spec fails)" ||
 	{ fail "--prom: exit $rc"; cat "$tmp/err"; }
 [ "$(ls -A "$tmp/tf")" = gd_check.prom ] && ok "no temporary file left" || fail "left: $(ls -A "$tmp/tf")"
+
+# a run's port counters (tests/check/counters.sh's setup): a libfabric tcp run on 127.0.0.1
+# judged by a copy of the rxe fixture's port, whose hw_counters/rcvd_seq_err is bound to lo's
+# tx_packets (moved by the run's own traffic) and sent_pkts stays still: one delta series for
+# the counter that moved, with the check's labels, served by node_exporter beside the others
+ctr=
+lo=/sys/class/net/lo/statistics/tx_packets
+if command -v fi_info >/dev/null && fi_info -p tcp >/dev/null 2>&1 && [ -r "$lo" ]; then
+	. "${top_srcdir:-.}/tests/lib/ports.sh"; test_ports
+	mkdir "$tmp/root" && cp -a "$top_srcdir/tests/fixtures/sysfs/rxe/." "$tmp/root/" || exit 99
+	hw=$tmp/root/sys/devices/virtual/infiniband/rxe0/ports/1/hw_counters
+	mkdir -p "$hw" && echo 5 >"$hw/sent_pkts" && ln -s "$lo" "$hw/rcvd_seq_err" || exit 99
+	printf 'version: 1\ntests:\n  - {name: "bw\\"tcp", op: write, type: bw, size: 64K, iterations: 200, provider: tcp, counters_port: "rxe0:1"}\n' >"$tmp/ctr.yaml"
+	"$GD_CHECK" --sysfs-root "$tmp/root" -p "$port" --prom "$tmp/tf/ctr.prom" "$tmp/ctr.yaml" \
+		>"$tmp/ctr.out" 2>&1
+	rc=$?
+	if grep -q "built without libfabric" "$tmp/ctr.out"; then
+		echo "note: gd_check built without libfabric: the counters series are not checked"
+	elif [ $rc -eq 1 ] && [ -s "$tmp/tf/ctr.prom" ]; then
+		ctr=1; ok "--prom of a run whose error counter moved (exit 1)"
+	else
+		fail "counters run: exit $rc"; cat "$tmp/ctr.out"
+	fi
+else
+	echo "note: no libfabric tcp provider or no $lo: the counters series are not checked"
+fi
 
 port=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$NE" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults --collector.textfile \
@@ -52,6 +80,16 @@ if [ -s "$tmp/scrape" ]; then
 		ok "counts and exit code" || fail "counts"
 	grep -qF 'spec="'"$tmp"'/we\"ird\\na\nme.yaml"' "$tmp/scrape" &&
 		ok "label value escaped (quote, backslash, newline)" || { fail "escaping"; grep info "$tmp/scrape"; }
+	if [ -n "$ctr" ]; then
+		ck='check="bw\\"tcp ofi:tcp loopback: counters"'
+		grep -q '^gdperf_check_counter_delta{'"$ck"',class="error",counter="rcvd_seq_err",device="rxe0",host="[^"]*",port="1",source="hw_counters",test="bw\\"tcp"} [1-9][0-9]*$' "$tmp/scrape" &&
+			ok "the moved counter's delta served, labels escaped (check, test, device, port, counter, source, class)" ||
+			{ fail "counter delta series"; grep counter "$tmp/scrape"; cat "$tmp/tf/ctr.prom"; }
+		! grep -q '^gdperf_check_counter_delta{.*counter="sent_pkts"' "$tmp/scrape" &&
+			grep -q '^gdperf_check_counters_sampled{'"$ck"',device="rxe0",host="[^"]*",port="1",test="bw\\"tcp"} [1-9][0-9]*$' "$tmp/scrape" &&
+			ok "a still counter has no delta series; the sampled count is served" ||
+			{ fail "sampled series"; grep counter "$tmp/scrape"; }
+	fi
 fi
 
 # bad targets: exit 2 before anything runs, the path and the fix named, nothing written
