@@ -6,12 +6,13 @@
 # what this test needs: the cells, not their bandwidth), and rank 0's report has every node's
 # cells attributed to it: JSON matrix_cell records with 'node' (40 per node, 36 and no GPU7 on
 # rank 2's), the text a table and a grid per node, --plot one heatmap. Before: rank 0's 40
-# cells alone, no node. Each host's loopbacks probe ports from -p + 256 x its index.
+# cells alone, no node. Each host's loopbacks probe ports from -p + 256 x its index (two port
+# blocks: 1000 ports).
 . "$(dirname "$0")/lib.sh"
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
 ldd "$GD_CHECK" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (--with-mpi)"; exit 77; }
 tmp_dir
-. "${top_srcdir:-.}/tests/lib/ports.sh"; test_ports
+. "${top_srcdir:-.}/tests/lib/ports.sh"; test_ports 2 # 4 hosts x 256 ports
 for n in 0 1 2 3; do
 	mkdir -p "$tmp/node$n" && cp -a "$H20_SYSFS/." "$tmp/node$n/" || exit 99
 done

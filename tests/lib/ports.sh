@@ -14,16 +14,27 @@
 # kept a block for ever. Seen: tests/check/mpi-rounds.sh's servers met another
 # test's 127.0.0.1 clients on their ports.) Plain sh: tests/check/mpi-rounds.sh
 # is a dash script.
+# test_ports 2: two adjacent blocks (1000 ports, the second locked on descriptor 9), for
+# a test whose ports run past 500 (tests/check/mpi-matrix.sh: 256 per host of 4).
 test_ports() {
+	_tp_n=${1:-1}
 	_tp_dir=${TMPDIR:-/tmp}/gdperf-test-ports.$(id -u)
 	mkdir -p "$_tp_dir" 2>/dev/null
 	if command -v flock > /dev/null 2>&1; then
 		for _tp_try in 1 2 3 4 5 6 7 8 9 10; do
-			for _tp_b in $(seq 0 23 | shuf 2>/dev/null || seq 0 23); do
+			for _tp_b in $(seq 0 $((24 - _tp_n)) | shuf 2>/dev/null || seq 0 $((24 - _tp_n))); do
 				exec 8>> "$_tp_dir/$_tp_b.lock" || continue
 				if flock -n 8; then
-					port=$((20000 + _tp_b * 500))
-					return 0
+					if [ "$_tp_n" = 1 ]; then
+						port=$((20000 + _tp_b * 500))
+						return 0
+					fi
+					exec 9>> "$_tp_dir/$((_tp_b + 1)).lock"
+					if flock -n 9; then
+						port=$((20000 + _tp_b * 500))
+						return 0
+					fi
+					exec 9>&-
 				fi
 				exec 8>&-
 			done
