@@ -195,7 +195,7 @@ static int dry_run_json(const struct gd_ck_runs *rs, FILE *out)
 		gd_json_add_str(rec, "device", r->dev);
 		gd_json_add_str(rec, "memory", r->gpu >= 0 ? "gpu" : "host");
 		gd_json_add_str(rec, "path_class", r->cls);
-		gd_json_add_str(rec, "fabric", r->fab.fabric == GD_FABRIC_OFI ? "ofi" : "verbs");
+		gd_json_add_str(rec, "fabric", gd_fabric_kind_name(r->fab.fabric == GD_FABRIC_OFI ? GD_FABRIC_OFI : GD_FABRIC_VERBS));
 		gd_json_add_str_or_null(rec, "provider", r->fab.fabric == GD_FABRIC_OFI ?
 					r->fab.provider : NULL);
 		gd_json_add_int_or_null(rec, "line_gbps", (int64_t)r->line_gbps, r->line_gbps > 0);

@@ -344,7 +344,6 @@ static int expect_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 {
 	static const char *const regs[] = { "dma-buf", "peer-memory", "host", NULL };
 	static const char *const prods[] = { "gpu", "host", NULL };
-	static const char *const fabs[] = { "verbs", "ofi", NULL };
 	struct gd_ck_expect *e = ctx;
 	struct gd_fabric_opts f = { 0 };
 	char why[256];
@@ -372,7 +371,7 @@ static int expect_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 	if (!strcmp(key, "producer"))
 		return choice_str(l, v, "expect producer", prods, e->producer, sizeof(e->producer));
 	if (!strcmp(key, "fabric"))
-		return choice_str(l, v, "expect fabric", fabs, e->fabric, sizeof(e->fabric));
+		return choice_str(l, v, "expect fabric", gd_fabric_names, e->fabric, sizeof(e->fabric));
 	ret = scalar(l, v, key, &s);
 	if (!ret && gd_ck_parse_fabric_key("provider", s, &f, why, sizeof(why)))
 		return fail(l, v, "expect %s", why);
@@ -544,7 +543,7 @@ static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 static const char *expect_conflict(const struct gd_ck_test *t, const char **key)
 {
 	const struct gd_ck_expect *e = &t->expect;
-	const char *fab = t->fab.fabric == GD_FABRIC_OFI ? "ofi" : "verbs";
+	const char *fab = gd_fabric_kind_name(t->fab.fabric);
 	const struct {
 		const char *key;
 		bool bad;
@@ -564,7 +563,7 @@ static const char *expect_conflict(const struct gd_ck_test *t, const char **key)
 		  "differs from the test's initiator: set the test's 'initiator' to it" },
 		{ "fabric", e->fabric[0] && t->fab.fabric != GD_FABRIC_AUTO && strcmp(e->fabric, fab),
 		  "differs from the test's fabric: drop one of them" },
-		{ "provider", e->provider[0] && !strcmp(e->fabric, "verbs"),
+		{ "provider", e->provider[0] && !strcmp(e->fabric, gd_fabric_kind_name(GD_FABRIC_VERBS)),
 		  "is libfabric's: it needs fabric ofi, not verbs" },
 		{ "provider", e->provider[0] && t->fab.provider[0] &&
 		  strcmp(e->provider, t->fab.provider),

@@ -272,11 +272,10 @@ int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts
 			   size_t len)
 {
 	if (!strcmp(key, "fabric")) {
-		if (strcmp(s, "verbs") && strcmp(s, "ofi")) {
+		if (gd_fabric_parse(s, &f->fabric)) {
 			snprintf(why, len, "fabric '%s' is not known: write verbs or ofi (libfabric)", gd_excerpt(s));
 			return -EINVAL;
 		}
-		f->fabric = !strcmp(s, "ofi") ? GD_FABRIC_OFI : GD_FABRIC_VERBS;
 		snprintf(f->why, sizeof(f->why), "the spec's fabric");
 		return 0;
 	}
