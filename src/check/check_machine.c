@@ -264,7 +264,7 @@ static int expand_nic(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 static int test_fabric(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 		       struct gd_fabric_opts *f)
 {
-	bool verbs = t->device[0] || strcmp(t->initiator, "cpu") || t->memory != GD_CK_MEM_HOST ||
+	bool verbs = t->device[0] || t->initiator != GD_INIT_CPU || t->memory != GD_CK_MEM_HOST ||
 		     t->pairs != GD_CK_EACH_NIC_LOOPBACK || t->bond_balance;
 
 	*f = t->fab;

@@ -332,7 +332,7 @@ int gd_ck_test_rung(const struct gd_ck_test *t)
 		return GD_CK_RUNG_NODES;
 	if (t->rung)
 		return t->rung;
-	if (strcmp(t->initiator, "cpu"))
+	if (t->initiator != GD_INIT_CPU)
 		return GD_CK_RUNG_GPU_INITIATED;
 	if (t->memory == GD_CK_MEM_GPU ||
 	    (t->pairs != GD_CK_EACH_NIC_LOOPBACK && t->pairs != GD_CK_ALL_NICS))

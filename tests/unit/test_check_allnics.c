@@ -78,7 +78,7 @@ static int setup(void **state)
 				    .qps = 1, .iters = 100, .pairs = GD_CK_ALL_NICS,
 				    .memory = GD_CK_MEM_HOST, .retries = -1 };
 	snprintf(f->t.name, sizeof(f->t.name), "all");
-	snprintf(f->t.initiator, sizeof(f->t.initiator), "cpu");
+	f->t.initiator = GD_INIT_CPU;
 	f->t.expect = (struct gd_ck_expect){ .path = -1, .staging = -1 };
 	for (int i = 0; i < NNICS; i++) {
 		struct gd_ck_run *run = &f->runs[i];
