@@ -130,7 +130,7 @@ static void matrix_spec(struct gd_ck_spec *s, struct gd_ck_test *t, uint32_t dur
 	gd_ck_sha256_hex((const unsigned char *)"", 0, s->sha256);
 	s->topo = (struct gd_ck_topology){ -1, -1, -1, -1, false, false };
 	snprintf(t->name, sizeof(t->name), "matrix");
-	snprintf(t->initiator, sizeof(t->initiator), "cpu");
+	t->initiator = GD_INIT_CPU;
 	t->op = GD_OP_WRITE;
 	t->kind = GD_KIND_BW;
 	t->size = size ? size : 1 << 20;

@@ -9,6 +9,7 @@
 
 #include "devinfo_report.h"
 #include "devname.h"
+#include "fabric_rule.h"
 #include "gd.h"
 #include "log.h"
 #include "ofi_info.h"
@@ -61,6 +62,7 @@ struct args {
 static int handle(void *ctx, int id, const char *arg)
 {
 	struct args *a = ctx;
+	enum gd_fabric_kind f;
 
 	switch (id) {
 	case O_DEV:
@@ -75,11 +77,11 @@ static int handle(void *ctx, int id, const char *arg)
 		a->peer = arg;
 		return 0;
 	case O_FABRIC:
-		if (strcmp(arg, "verbs") && strcmp(arg, "ofi")) {
+		if (gd_fabric_parse(arg, &f)) {
 			gd_error("invalid value '%s' for --fabric: expected verbs or ofi", gd_excerpt(arg));
 			return -EINVAL;
 		}
-		a->ofi = !strcmp(arg, "ofi");
+		a->ofi = f == GD_FABRIC_OFI;
 		return 0;
 	case O_PROVIDER:
 		if (!*arg) {

@@ -783,21 +783,16 @@ static int refuse_no_device(void)
  * (ini: the initiator's table entry, NULL when none was handed over). */
 static int check_fabric(struct gd_bench_params *p, const struct gd_initiator_ops *ini)
 {
+	/* options that only verbs has choose it, before the machine's rule */
+	const char *verbs_why = p->dev[0] ? "-d names verbs" :
+		p->conn == GD_CONN_RDMA_CM ? "-R names verbs" :
+		(p->given & GD_GIVEN_CONN_RC) ? "-c RC names verbs" :
+		ini && ini->verbs_first ? "--initiator names verbs" : NULL;
+	bool rule = p->fab.fabric == GD_FABRIC_AUTO && (p->fab.given || !verbs_why);
 	const char *why, *option;
-	bool rule;
 	int ret;
 
-	/* options that only verbs has choose it, before the machine's rule */
-	if (p->fab.fabric == GD_FABRIC_AUTO && !p->fab.given &&
-	    (p->dev[0] || p->conn == GD_CONN_RDMA_CM || (p->given & GD_GIVEN_CONN_RC) ||
-	     (ini && ini->verbs_first))) {
-		p->fab.fabric = GD_FABRIC_VERBS;
-		snprintf(p->fab.why, sizeof(p->fab.why), "%s names verbs",
-			 p->dev[0] ? "-d" : p->conn == GD_CONN_RDMA_CM ? "-R" :
-			 (p->given & GD_GIVEN_CONN_RC) ? "-c RC" : "--initiator");
-	}
-	rule = p->fab.fabric == GD_FABRIC_AUTO;
-	ret = gd_fabric_opts_resolve(&p->fab, &p->machine);
+	ret = gd_fabric_decide(&p->fab, &p->machine, verbs_why);
 	if (!ret && rule && p->fab.no_device) /* nothing silent (issue 30): the user's word only */
 		return refuse_no_device();
 	if (ret || p->fab.fabric != GD_FABRIC_OFI)

@@ -18,13 +18,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fabric_op.h" /* enum gd_bench_op, GD_CYCLE_BYTES */
 #include "fabric_opts.h"
 #include "init_opts.h"
 #include "machine.h"
 #include "roce_opts.h"
 #include "mem.h" /* GD_BENCH_DEV_MAX, GD_BENCH_BDF_MAX, GD_CUDA_* */
 
-enum gd_bench_op { GD_OP_WRITE = 0, GD_OP_READ, GD_OP_ATOMIC, GD_OP_SEND, GD_OP_COUNT };
 enum gd_bench_kind { GD_KIND_BW = 0, GD_KIND_LAT, GD_KIND_COUNT };
 enum gd_bench_role { GD_ROLE_SERVER = 0, GD_ROLE_CLIENT, GD_ROLE_COUNT };
 enum gd_atomic_type { GD_ATOMIC_FETCH_AND_ADD = 0, GD_ATOMIC_CMP_AND_SWAP, GD_ATOMIC_COUNT };
@@ -53,7 +53,6 @@ enum gd_output { GD_OUTPUT_FULL = 0, GD_OUTPUT_BANDWIDTH, GD_OUTPUT_MSG_RATE, GD
 #define GD_BENCH_MAX_QPS 16384          /* -q, and the QP count a CONN message may carry */
 #define GD_BENCH_MAX_DURATION (86400u * 366) /* -D, -f: a year */
 #define GD_BENCH_MAX_IB_PORT 255        /* -i: a verbs port number is a u8 */
-#define GD_CYCLE_BYTES 4096	/* small messages rotate through this much of a QP's region */
 /* What one run may allocate per QP besides its buffers, per work request and
  * fixed (queues, CQ entries, the driver's QP state): an estimate that errs high. */
 #define GD_BENCH_WR_EST_BYTES 256
@@ -264,6 +263,12 @@ int gd_param_set(struct gd_bench_params *p, size_t off, const char *arg);
 /* Every listed value in its range (callers without a command line, gd_check):
  * 0 or -EINVAL after a message. gd_bench_check() asks it. */
 int gd_params_check(const struct gd_bench_params *p);
+/* The numeric options the user gave (their given bit set in p->given: -s, -n,
+ * -D, -q, -t, -r, -m), spelled as the list's option (the short form of .opt)
+ * with the value, each after a space, in the list's order: what a command line
+ * for these parameters carries (gd_check's reproduce line). NUL-terminated
+ * within len; returns the length written. */
+size_t gd_params_given_args(const struct gd_bench_params *p, char *buf, size_t len);
 
 /*
  * Add every effective parameter to obj under "params" (JSON keys carry their

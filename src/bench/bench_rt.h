@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* The engine's process-wide run-time state: the stop flag and the clock (bench_rt.c). */
+/* The engine's process-wide run-time state: the stop flags (bench_rt.c), and the clock (core/clock.h). */
 #ifndef GD_BENCH_RT_H
 #define GD_BENCH_RT_H
 
 #include <signal.h>
 #include <stdint.h>
-#include <time.h>
+
+#include "clock.h"
 
 /* Set by the tool's SIGINT/SIGTERM handler; the engine reads and clears it. */
 extern volatile sig_atomic_t gd_bench_stop;
@@ -16,51 +17,5 @@ extern volatile sig_atomic_t gd_bench_signal;
  * thread inside a transport call): the engine leaves the fabric, transport
  * and buffers that thread may still touch unclosed, and the tool exits. */
 extern volatile sig_atomic_t gd_bench_abandon;
-
-struct gd_clock {
-	int tsc;		/* stamps come from rdtsc */
-	double ns_per_tick;
-	uint64_t tsc0, ns0;	/* a pair of simultaneous readings */
-};
-extern struct gd_clock gd_clock;
-
-/* Measure the TSC rate (20 ms); returns the clock's name for -v and the report. */
-const char *gd_clock_init(void);
-
-static inline uint64_t gd_clock_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static inline uint64_t gd_now_ns(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	if (gd_clock.tsc) {
-		int64_t d = (int64_t)(__builtin_ia32_rdtsc() - gd_clock.tsc0);
-		return gd_clock.ns0 + (d > 0 ? (uint64_t)((double)d * gd_clock.ns_per_tick) : 0);
-	}
-#endif
-	return gd_clock_mono_ns();
-}
-
-/* Raw timestamps for the hot loops: TSC ticks (or nanoseconds without a
- * TSC), converted after the run with gd_tick_ns(). */
-static inline uint64_t gd_ticks(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	if (gd_clock.tsc)
-		return __builtin_ia32_rdtsc();
-#endif
-	return gd_clock_mono_ns();
-}
-
-/* Nanoseconds per tick of gd_ticks(). */
-static inline double gd_tick_ns(void)
-{
-	return gd_clock.tsc ? gd_clock.ns_per_tick : 1.0;
-}
 
 #endif

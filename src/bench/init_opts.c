@@ -54,7 +54,7 @@ const struct gd_initiator_ops *gd_init_ops(const struct gd_init_opts *o)
 	return init_table && (unsigned)o->initiator < GD_INIT_COUNT ? init_table[o->initiator] : NULL;
 }
 
-static const char *const initiator_names[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
+const char *const gd_initiator_names[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
 static const char *const scope_names[] = { "thread", "warp", "block", NULL };
 static const char *const producer_names[] = { "auto", "gpu", "host", NULL };
 static const char *const ibgda_nic_names[] = { "devx", "software-test-double", NULL };
@@ -72,7 +72,7 @@ void gd_init_opts_defaults(struct gd_init_opts *o)
 
 const char *gd_initiator_name(enum gd_initiator i)
 {
-	return (unsigned)i < GD_INIT_COUNT ? initiator_names[i] : "?";
+	return (unsigned)i < GD_INIT_COUNT ? gd_initiator_names[i] : "?";
 }
 
 const char *gd_scope_name(enum gd_scope s)
@@ -131,7 +131,7 @@ int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg)
 		o->ibgda_nic = (enum gd_ibgda_nic_kind)v;
 		return ret;
 	case O_INITIATOR:
-		ret = gd_opt_choice("--initiator", arg, initiator_names, &v);
+		ret = gd_opt_choice("--initiator", arg, gd_initiator_names, &v);
 		o->initiator = (enum gd_initiator)v;
 		return ret;
 	case O_CTAS:

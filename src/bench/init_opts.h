@@ -78,6 +78,9 @@ struct gd_init_opts {
 
 void gd_init_opts_defaults(struct gd_init_opts *o);
 const char *gd_initiator_name(enum gd_initiator i); /* "cpu", "proxy", "ibgda", "ibgda-cpudb" */
+/* The initiators' names in enum order, NULL-terminated: --initiator's values,
+ * and gd_check's initiator: and expect: initiator: keys. */
+extern const char *const gd_initiator_names[];
 const char *gd_scope_name(enum gd_scope s);         /* "thread", "warp", "block" */
 const char *gd_producer_name(enum gd_producer p);   /* "auto", "gpu", "host" */
 const char *gd_ibgda_nic_name(enum gd_ibgda_nic_kind k); /* "devx", "software-test-double" */

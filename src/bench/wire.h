@@ -45,6 +45,7 @@
 #include <sys/types.h>
 
 #include "bench_params.h"
+#include "fabric_conn.h" /* struct gd_wire_conn: the CONN payload */
 
 #define GD_WIRE_MAGIC 0x47445046u /* "GDPF" */
 #define GD_WIRE_VERSION 4 /* 2: HELLO carries the initiator; 3: the fabric; 4: the CPUs and ALIVE */
@@ -55,7 +56,6 @@
 #define GD_WIRE_VERSION_STR_MAX 32
 #define GD_WIRE_TEXT_MAX 2048
 #define GD_WIRE_MAX_QPS GD_BENCH_MAX_QPS
-#define GD_WIRE_FAB_ADDR_MAX 256 /* a libfabric endpoint name (fi_getname) */
 
 enum gd_wire_type {
 	GD_MSG_HELLO = 1,
@@ -82,23 +82,6 @@ struct gd_wire_hello {
 	struct gd_bench_params params;
 };
 
-struct gd_wire_conn {
-	uint32_t qp_index, qp_count;
-	uint16_t lid;
-	uint32_t qpn, psn;	/* 24 bits each */
-	uint32_t rkey;
-	uint64_t vaddr, buf_size;
-	uint8_t gid[16];
-	int32_t gid_index;	/* -1: no GRH (IB without -x) */
-	uint32_t out_reads;
-	uint32_t mtu;		/* bytes: 256..4096, a power of two */
-	/* ofi only (absent on the wire for verbs): the endpoint's name
-	 * (fi_getname; FI_EP_MSG: the server's passive endpoint) and the
-	 * memory region's key (64 bits: FI_MR_PROV_KEY) */
-	uint16_t fab_addr_len;
-	uint8_t fab_addr[GD_WIRE_FAB_ADDR_MAX];
-	uint64_t fab_key;
-};
 
 struct gd_wire_ready {
 	uint32_t seq;

@@ -93,8 +93,10 @@ static bool empty(const char *dir, const char *name)
 /* A test of the report ran over libfabric. */
 static bool used_ofi(const struct gd_ck_report *r)
 {
+	enum gd_fabric_kind f;
+
 	for (size_t i = 0; i < r->n; i++)
-		if (!strcmp(r->items[i].where.fabric, "ofi"))
+		if (!gd_fabric_parse(r->items[i].where.fabric, &f) && f == GD_FABRIC_OFI)
 			return true;
 	return false;
 }

@@ -21,7 +21,7 @@ void gd_ck_example_test(struct gd_ck_test *t, bool bw, bool ofi)
 {
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), bw ? "write-bw" : "write-lat");
-	snprintf(t->initiator, sizeof(t->initiator), "cpu");
+	t->initiator = GD_INIT_CPU;
 	t->op = GD_OP_WRITE;
 	t->kind = bw ? GD_KIND_BW : GD_KIND_LAT;
 	t->size = bw ? 64 * 1024 : 2;

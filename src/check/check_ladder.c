@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "doctor.h"
 
 int gd_ck_ladder_blocked(const struct gd_ck_report *r)
 {
@@ -101,29 +102,20 @@ const char *gd_ck_fail_fix(const struct gd_ck_item *f)
 	return gd_ck_rung_fix(f->rung);
 }
 
-/* gd_doctor's checks on the ladder; a check not listed is on the stack rung. */
+/* gd_doctor's checks on the ladder: the rung of the stage its registry gives the check
+ * (doctor.h); an id the registry does not know is on the stack rung. */
 int gd_ck_doctor_rung(const char *id)
 {
-	static const struct {
-		const char *id;
-		int rung;
-	} map[] = {
-		{ "rdma.devices", GD_CK_RUNG_DEVICES }, { "rdma.port", GD_CK_RUNG_DEVICES },
-		{ "rdma.mtu", GD_CK_RUNG_DEVICES }, { "rdma.gid", GD_CK_RUNG_DEVICES },
-		{ "rdma.bond", GD_CK_RUNG_DEVICES }, { "pcie.link", GD_CK_RUNG_DEVICES },
-		{ "efa.device", GD_CK_RUNG_DEVICES }, { "efa.provider", GD_CK_RUNG_DEVICES },
-		{ "efa.perftest", GD_CK_RUNG_DEVICES }, { "topo.path", GD_CK_RUNG_TOPOLOGY },
-		{ "topo.numa", GD_CK_RUNG_TOPOLOGY }, { "pcie.acs", GD_CK_RUNG_TOPOLOGY },
-		{ "iommu", GD_CK_RUNG_TOPOLOGY }, { "cuda.dmabuf_attr", GD_CK_RUNG_GPUDIRECT },
-		{ "cuda.dmabuf_export", GD_CK_RUNG_GPUDIRECT }, { "peermem", GD_CK_RUNG_GPUDIRECT },
-		{ "gdr.registration", GD_CK_RUNG_GPUDIRECT }, { "gpu.bar1", GD_CK_RUNG_GPUDIRECT },
-		{ "efa.gdr", GD_CK_RUNG_GPUDIRECT }, { "ibgda.regkey", GD_CK_RUNG_GPU_INITIATED },
-		{ "ibgda.devx", GD_CK_RUNG_GPU_INITIATED },
-		{ "ibgda.probe", GD_CK_RUNG_GPU_INITIATED },
+	static const int rung[GD_DOC_STAGE_COUNT] = {
+		[GD_DOC_STAGE_STACK] = GD_CK_RUNG_STACK,
+		[GD_DOC_STAGE_DEVICES] = GD_CK_RUNG_DEVICES,
+		[GD_DOC_STAGE_TOPOLOGY] = GD_CK_RUNG_TOPOLOGY,
+		[GD_DOC_STAGE_GPUDIRECT] = GD_CK_RUNG_GPUDIRECT,
+		[GD_DOC_STAGE_GPU_INITIATED] = GD_CK_RUNG_GPU_INITIATED,
 	};
 
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(map[i].id, id))
-			return map[i].rung;
+	for (const struct gd_check *c = gd_checks; c->id; c++)
+		if (!strcmp(c->id, id))
+			return (unsigned)c->stage < GD_DOC_STAGE_COUNT ? rung[c->stage] : GD_CK_RUNG_STACK;
 	return GD_CK_RUNG_STACK;
 }

@@ -71,14 +71,9 @@ static size_t side_args(const struct gd_bench_params *p, char *buf, size_t len)
 		snprintf(buf, len, "%s -d %s -i %u -p %u", gd_bench_tool_name(p->op, p->kind),
 			 p->dev, p->ib_port, p->tcp_port);
 
-	if (p->op != GD_OP_ATOMIC && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " -s %llu", (unsigned long long)p->size);
-	if (p->duration_s && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " -D %u", p->duration_s);
-	else if ((p->given & GD_GIVEN_ITERS) && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " -n %llu", (unsigned long long)p->iters);
-	if (p->num_qps > 1 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " -q %u", p->num_qps);
+	/* -s, -n or -D, -q: what gd_ck_params gave, spelled by the parameter list */
+	if (n >= 0 && (size_t)n < len)
+		n += (int)gd_params_given_args(p, buf + n, len - (size_t)n);
 	if (p->cuda_bus_id[0] && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, " --use_cuda_bus_id=%s", p->cuda_bus_id);
 	if (p->pin_cores[0] && (size_t)n < len)

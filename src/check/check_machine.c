@@ -264,16 +264,13 @@ static int expand_nic(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 static int test_fabric(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 		       struct gd_fabric_opts *f)
 {
+	bool verbs = t->device[0] || t->initiator != GD_INIT_CPU || t->memory != GD_CK_MEM_HOST ||
+		     t->pairs != GD_CK_EACH_NIC_LOOPBACK || t->bond_balance;
+
 	*f = t->fab;
-	if (f->fabric == GD_FABRIC_AUTO && (t->device[0] || strcmp(t->initiator, "cpu") ||
-					    t->memory != GD_CK_MEM_HOST ||
-					    t->pairs != GD_CK_EACH_NIC_LOOPBACK || t->bond_balance)) {
-		f->fabric = GD_FABRIC_VERBS;
-		snprintf(f->why, sizeof(f->why), "the test names RDMA devices or GPUs");
-	}
 	if (f->fabric == GD_FABRIC_OFI && !gd_fabric_have_ofi())
 		return -ENOTSUP;
-	return gd_fabric_opts_resolve(f, m->mach);
+	return gd_fabric_decide(f, m->mach, verbs ? "the test names RDMA devices or GPUs" : NULL);
 }
 
 bool gd_ck_ofi_missing(const struct gd_ck_machine *m, const struct gd_ck_test *t)

@@ -132,7 +132,7 @@ static void announce(const struct runner *x, const struct gd_ck_runs *rs, int k)
 	if (gd_ck_ladder_blocked(x->r))
 		return;
 	for (size_t i = 0; i < rs->n; i++)
-		if (gd_ck_test_rung(rs->v[i].t) == k && !strcmp(rs->v[i].t->initiator, "cpu")) {
+		if (gd_ck_test_rung(rs->v[i].t) == k && rs->v[i].t->initiator == GD_INIT_CPU) {
 			n++;
 			est += gd_ck_estimate(rs->v[i].t);
 		}
@@ -195,7 +195,7 @@ static int dry_run_json(const struct gd_ck_runs *rs, FILE *out)
 		gd_json_add_str(rec, "device", r->dev);
 		gd_json_add_str(rec, "memory", r->gpu >= 0 ? "gpu" : "host");
 		gd_json_add_str(rec, "path_class", r->cls);
-		gd_json_add_str(rec, "fabric", r->fab.fabric == GD_FABRIC_OFI ? "ofi" : "verbs");
+		gd_json_add_str(rec, "fabric", gd_fabric_kind_name(r->fab.fabric == GD_FABRIC_OFI ? GD_FABRIC_OFI : GD_FABRIC_VERBS));
 		gd_json_add_str_or_null(rec, "provider", r->fab.fabric == GD_FABRIC_OFI ?
 					r->fab.provider : NULL);
 		gd_json_add_int_or_null(rec, "line_gbps", (int64_t)r->line_gbps, r->line_gbps > 0);
@@ -299,7 +299,7 @@ static int plan(const struct gd_ck_spec *s, const struct gd_ck_machine *m, struc
 	for (size_t i = 0; i < s->ntests; i++) {
 		const struct gd_ck_test *t = &s->tests[i];
 
-		if (t->pairs != GD_CK_HOSTS && !strcmp(t->initiator, "cpu") &&
+		if (t->pairs != GD_CK_HOSTS && t->initiator == GD_INIT_CPU &&
 		    gd_ck_expand(m, t, rs))
 			return GD_EXIT_ENV;
 	}
@@ -316,11 +316,11 @@ static int run_test(struct runner *x, const struct gd_ck_machine *m, const struc
 
 	if (t->pairs == GD_CK_HOSTS)
 		return 0; /* check_mpi.c */
-	if (strcmp(t->initiator, "cpu")) {
+	if (t->initiator != GD_INIT_CPU) {
 		struct gd_ck_item *it = gd_ck_add(x->r, GD_CK_SEC_TESTS, "%s", t->name);
 
 		if (it)
-			gd_ck_judge_skip(it, GD_CK_SKIP_INITIATOR, t->initiator);
+			gd_ck_judge_skip(it, GD_CK_SKIP_INITIATOR, gd_initiator_name(t->initiator));
 		return 0;
 	}
 	for (size_t i = 0; i < rs->n; i++) {

@@ -21,9 +21,8 @@ void gd_ck_where_set(struct gd_ck_item *it, const struct gd_ck_run *run,
 		snprintf(w->gpu, sizeof(w->gpu), "host");
 	else
 		snprintf(w->gpu, sizeof(w->gpu), "GPU%d", run->gpu);
-	snprintf(w->initiator, sizeof(w->initiator), "%s",
-		 run->t->initiator[0] ? run->t->initiator : "cpu");
-	snprintf(w->fabric, sizeof(w->fabric), "%s", ofi ? "ofi" : "verbs");
+	snprintf(w->initiator, sizeof(w->initiator), "%s", gd_initiator_name(run->t->initiator));
+	snprintf(w->fabric, sizeof(w->fabric), "%s", gd_fabric_kind_name(ofi ? GD_FABRIC_OFI : GD_FABRIC_VERBS));
 	snprintf(w->provider, sizeof(w->provider), "%s", ofi ? run->fab.provider : "");
 	/* how it ran: the engine's facts (memory registration, the GPU's path to the NIC as
 	 * gd_loc_classify placed it); host memory's class is the run's NUMA placement */

@@ -337,14 +337,11 @@ static int pairs_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
 	return 0;
 }
 
-static const char *const init_names[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
-
 /* expect: how the test must have run; the values are those the tools' JSON reports. */
 static int expect_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 {
 	static const char *const regs[] = { "dma-buf", "peer-memory", "host", NULL };
 	static const char *const prods[] = { "gpu", "host", NULL };
-	static const char *const fabs[] = { "verbs", "ofi", NULL };
 	struct gd_ck_expect *e = ctx;
 	struct gd_fabric_opts f = { 0 };
 	char why[256];
@@ -367,12 +364,12 @@ static int expect_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return ret;
 	}
 	if (!strcmp(key, "initiator"))
-		return choice_str(l, v, "expect initiator", init_names, e->initiator,
+		return choice_str(l, v, "expect initiator", gd_initiator_names, e->initiator,
 				  sizeof(e->initiator));
 	if (!strcmp(key, "producer"))
 		return choice_str(l, v, "expect producer", prods, e->producer, sizeof(e->producer));
 	if (!strcmp(key, "fabric"))
-		return choice_str(l, v, "expect fabric", fabs, e->fabric, sizeof(e->fabric));
+		return choice_str(l, v, "expect fabric", gd_fabric_names, e->fabric, sizeof(e->fabric));
 	ret = scalar(l, v, key, &s);
 	if (!ret && gd_ck_parse_fabric_key("provider", s, &f, why, sizeof(why)))
 		return fail(l, v, "expect %s", why);
@@ -433,8 +430,12 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 		t->memory = (enum gd_ck_memory)i;
 		return ret;
 	}
-	if (!strcmp(key, "initiator"))
-		return choice_str(l, v, key, init_names, t->initiator, sizeof(t->initiator));
+	if (!strcmp(key, "initiator")) {
+		ret = choice_to(l, v, key, gd_initiator_names, &i);
+		if (!ret)
+			t->initiator = (enum gd_initiator)i;
+		return ret;
+	}
 	if (!strcmp(key, "retries")) {
 		ret = gd_ck_ld_key_int(l, v, "test", key, &n);
 		t->retries = (int)n;
@@ -529,7 +530,7 @@ static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 		t->fab.fabric = GD_FABRIC_OFI;
 		snprintf(t->fab.why, sizeof(t->fab.why), "the spec's provider/domain/endpoint");
 	}
-	if (t->fab.fabric == GD_FABRIC_OFI && (t->device[0] || strcmp(t->initiator, "cpu") ||
+	if (t->fab.fabric == GD_FABRIC_OFI && (t->device[0] || t->initiator != GD_INIT_CPU ||
 					       (t->pairs != GD_CK_EACH_NIC_LOOPBACK &&
 						t->pairs != GD_CK_HOSTS) ||
 					       t->memory != GD_CK_MEM_HOST || t->bond_balance))
@@ -544,7 +545,7 @@ static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 static const char *expect_conflict(const struct gd_ck_test *t, const char **key)
 {
 	const struct gd_ck_expect *e = &t->expect;
-	const char *fab = t->fab.fabric == GD_FABRIC_OFI ? "ofi" : "verbs";
+	const char *fab = gd_fabric_kind_name(t->fab.fabric);
 	const struct {
 		const char *key;
 		bool bad;
@@ -558,13 +559,13 @@ static const char *expect_conflict(const struct gd_ck_test *t, const char **key)
 		{ "path", e->path >= 0 && t->memory != GD_CK_MEM_GPU,
 		  "is the class of the path from a GPU to its NIC: a host-memory run has none; "
 		  "add 'memory: gpu' (fabric verbs) or drop it" },
-		{ "producer", e->producer[0] && strcmp(t->initiator, "proxy"),
+		{ "producer", e->producer[0] && t->initiator != GD_INIT_PROXY,
 		  "is the proxy's: add 'initiator: proxy'" },
-		{ "initiator", e->initiator[0] && strcmp(e->initiator, t->initiator),
+		{ "initiator", e->initiator[0] && strcmp(e->initiator, gd_initiator_name(t->initiator)),
 		  "differs from the test's initiator: set the test's 'initiator' to it" },
 		{ "fabric", e->fabric[0] && t->fab.fabric != GD_FABRIC_AUTO && strcmp(e->fabric, fab),
 		  "differs from the test's fabric: drop one of them" },
-		{ "provider", e->provider[0] && !strcmp(e->fabric, "verbs"),
+		{ "provider", e->provider[0] && !strcmp(e->fabric, gd_fabric_kind_name(GD_FABRIC_VERBS)),
 		  "is libfabric's: it needs fabric ofi, not verbs" },
 		{ "provider", e->provider[0] && t->fab.provider[0] &&
 		  strcmp(e->provider, t->fab.provider),
@@ -628,7 +629,7 @@ static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	t->qps = 1;
 	t->retries = -1;
 	t->expect.path = t->expect.staging = -1;
-	snprintf(t->initiator, sizeof(t->initiator), "cpu");
+	t->initiator = GD_INIT_CPU;
 	ret = each_key(l, n, "a test", "test", test_key, t);
 	if (ret)
 		return ret;

@@ -95,7 +95,7 @@ struct gd_ck_expect {
 	char registration[16];	/* "dma-buf", "peer-memory", "host" */
 	int path;		/* enum gd_loc_class: this class or nearer */
 	int staging;		/* 0 or 1 */
-	char initiator[16];	/* "cpu", "proxy", "ibgda", "ibgda-cpudb" */
+	char initiator[16];	/* one of gd_initiator_names (init_opts.h) */
 	char producer[8];	/* proxy: "gpu" or "host" */
 	char fabric[8];		/* "verbs", "ofi" */
 	char provider[32];	/* a libfabric provider */
@@ -118,7 +118,7 @@ struct gd_ck_test {
 	 * rate_limit_type): the tools' -S, --tclass, --rate_limit (roce_opts.h) */
 	struct gd_roce_opts roce;
 	enum gd_ck_memory memory;
-	char initiator[16];		/* "cpu" (default), "proxy", "ibgda" */
+	enum gd_initiator initiator;	/* GD_INIT_CPU (default); the names: gd_initiator_names */
 	char device[GD_CK_NAME];	/* "" = every device */
 	enum gd_ck_pairs pairs;
 	enum gd_ck_pattern pattern;	/* GD_CK_HOSTS under MPI */

@@ -272,11 +272,10 @@ int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts
 			   size_t len)
 {
 	if (!strcmp(key, "fabric")) {
-		if (strcmp(s, "verbs") && strcmp(s, "ofi")) {
+		if (gd_fabric_parse(s, &f->fabric)) {
 			snprintf(why, len, "fabric '%s' is not known: write verbs or ofi (libfabric)", gd_excerpt(s));
 			return -EINVAL;
 		}
-		f->fabric = !strcmp(s, "ofi") ? GD_FABRIC_OFI : GD_FABRIC_VERBS;
 		snprintf(f->why, sizeof(f->why), "the spec's fabric");
 		return 0;
 	}
@@ -333,7 +332,7 @@ int gd_ck_test_rung(const struct gd_ck_test *t)
 		return GD_CK_RUNG_NODES;
 	if (t->rung)
 		return t->rung;
-	if (strcmp(t->initiator, "cpu"))
+	if (t->initiator != GD_INIT_CPU)
 		return GD_CK_RUNG_GPU_INITIATED;
 	if (t->memory == GD_CK_MEM_GPU ||
 	    (t->pairs != GD_CK_EACH_NIC_LOOPBACK && t->pairs != GD_CK_ALL_NICS))

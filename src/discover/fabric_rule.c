@@ -2,16 +2,29 @@
 /* The default fabric (fabric_rule.h). */
 #include "fabric_rule.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sysfs.h"
 
+const char *const gd_fabric_names[] = { "verbs", "ofi", NULL };
+
 const char *gd_fabric_kind_name(enum gd_fabric_kind f)
 {
-	static const char *const n[] = { "auto", "verbs", "ofi" };
+	if (f == GD_FABRIC_AUTO)
+		return "auto";
+	return (unsigned)f < GD_FABRIC_COUNT ? gd_fabric_names[f - GD_FABRIC_VERBS] : "?";
+}
 
-	return (unsigned)f < GD_FABRIC_COUNT ? n[f] : "?";
+int gd_fabric_parse(const char *name, enum gd_fabric_kind *f)
+{
+	for (int i = 0; name && gd_fabric_names[i]; i++)
+		if (!strcmp(name, gd_fabric_names[i])) {
+			*f = (enum gd_fabric_kind)(GD_FABRIC_VERBS + i);
+			return 0;
+		}
+	return -EINVAL;
 }
 
 bool gd_fabric_ofi_copies_gpu(const char *prov)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * THE rule for the fabric a benchmark uses when --fabric is not given, asked
- * by the benchmark engine, gd_check and gd_doctor (one rule, one place):
+ * through gd_fabric_decide (fabric_opts.h) by the benchmark engine and
+ * gd_check; gd_doctor's EFA checks ask gd_fabric_dev_is_efa (one rule, one place):
  *   verbs          when an RDMA device that speaks RC exists (mlx5, rxe, ...);
  *   ofi + efa      when the only RDMA devices are EFA (SRD, no RC: the verbs
  *                  engine cannot run there);
@@ -45,6 +46,13 @@ void gd_fabric_choose(const struct gd_machine *m, struct gd_fabric_choice *c);
 /* Whether RDMA device dev is an EFA (driver efa, or a name efa*). */
 int gd_fabric_dev_is_efa(const struct gd_machine *m, const char *dev);
 const char *gd_fabric_kind_name(enum gd_fabric_kind f); /* "auto", "verbs", "ofi" */
+/* THE parse of a fabric's name, for --fabric, a spec's fabric: and gd_devinfo:
+ * "verbs" or "ofi" (gd_fabric_names, in enum order from GD_FABRIC_VERBS).
+ * 0 with *f set, -EINVAL for anything else (nothing printed: the caller says
+ * where the name came from, listing GD_FABRIC_NAMES). */
+int gd_fabric_parse(const char *name, enum gd_fabric_kind *f);
+extern const char *const gd_fabric_names[]; /* "verbs", "ofi", NULL */
+#define GD_FABRIC_NAMES "verbs, ofi"
 /* Whether libfabric provider prov (its name, or a layered "tcp;ofi_rxm") moves
  * GPU memory with CUDA copies instead of a NIC's DMA: the software providers
  * (shm, sm2, tcp, udp, sockets). Such a copy waits for every kernel running on

@@ -75,12 +75,24 @@ struct gd_doctor {
 	int counts[GD_CHECK_NSTATUS];
 };
 
+/* The part of a machine's bring-up a check examines, in the order gd_check's
+ * ladder climbs it (check_ladder.c places each check on its rung from it). */
+enum gd_doc_stage {
+	GD_DOC_STAGE_STACK = 0,   /* the software stack: kernel, drivers, libraries, limits */
+	GD_DOC_STAGE_DEVICES,     /* RDMA devices, ports and links */
+	GD_DOC_STAGE_TOPOLOGY,    /* where GPUs and NICs sit */
+	GD_DOC_STAGE_GPUDIRECT,   /* GPU memory registration and its path */
+	GD_DOC_STAGE_GPU_INITIATED, /* what IBGDA needs */
+	GD_DOC_STAGE_COUNT
+};
+
 struct gd_check {
 	const char *id;           /* "nvidia.driver" */
 	const char *title;        /* one line for --list and the man page */
 	void (*run)(struct gd_doctor *d, const struct gd_check *c);
 	bool live_only;           /* SKIP under a fixture root */
 	bool needs_loc;           /* reads the GPUs' placement: hwloc is loaded for it */
+	enum gd_doc_stage stage;  /* 0 (left out): the software stack */
 };
 
 extern const struct gd_check gd_checks[];

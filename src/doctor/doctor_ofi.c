@@ -12,6 +12,7 @@
 
 #include "doctor.h"
 #include "doctor_int.h"
+#include "fabric_rule.h"
 #include "log.h"
 #include "ofi_info.h"
 #include "sysfs.h"
@@ -77,9 +78,10 @@ void gd_chk_ofi_providers(struct gd_doctor *d, const struct gd_check *c)
 
 /* ---- EFA (fi_efa(7)) ---- */
 
-static bool is_efa(const struct gd_doc_nic *n)
+/* The fabric rule's EFA test (fabric_rule.h), on the machine examined. */
+static bool is_efa(const struct gd_doctor *d, const struct gd_doc_nic *n)
 {
-	return !strcmp(n->driver, "efa");
+	return gd_fabric_dev_is_efa(d->m, n->name);
 }
 
 /* The EFA devices, or a SKIP result for the check saying there are none. */
@@ -88,7 +90,7 @@ static size_t efa_count(struct gd_doctor *d, const struct gd_check *c)
 	size_t k = 0;
 
 	for (size_t i = 0; i < d->nnics; i++)
-		k += is_efa(&d->nics[i]);
+		k += is_efa(d, &d->nics[i]);
 	if (!k)
 		gd_res_skip(d, c, NULL, "not run: no EFA device here (no RDMA device is driven by "
 			    "efa); these checks follow " EFA_DOC " for EC2 instances with EFA");
@@ -112,7 +114,7 @@ void gd_chk_efa_device(struct gd_doctor *d, const struct gd_check *c)
 		const struct gd_port *p = h->nports ? &h->ports[0] : NULL;
 		char id[16];
 
-		if (!is_efa(&d->nics[i]))
+		if (!is_efa(d, &d->nics[i]))
 			continue;
 		efa_pci_id(d, h->name, id, sizeof(id));
 		gd_res_init(&r, c, "%s", h->name);
@@ -174,7 +176,7 @@ void gd_chk_efa_perftest(struct gd_doctor *d, const struct gd_check *c)
 		const struct gd_port *p = h->nports ? &h->ports[0] : NULL;
 		struct gd_check_result r;
 
-		if (!is_efa(&d->nics[i]))
+		if (!is_efa(d, &d->nics[i]))
 			continue;
 		gd_res_init(&r, c, "%s port 1", h->name);
 		if (!p || !p->ngids || p->gids[0].index != 0) {
@@ -220,7 +222,7 @@ void gd_chk_efa_gdr(struct gd_doctor *d, const struct gd_check *c)
 		bool rdma;
 		char id[16];
 
-		if (!is_efa(&d->nics[i]))
+		if (!is_efa(d, &d->nics[i]))
 			continue;
 		efa_pci_id(d, d->hcas[i].name, id, sizeof(id));
 		rdma = use ? atoi(use) != 0 : efa_rdma_default(id);

@@ -25,7 +25,7 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
-#include "bench_rt.h"
+#include "clock.h"
 #include "gd.h"
 #include "log.h"
 

@@ -25,9 +25,10 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
-#include "bench_params.h"
+#include "fabric_conn.h"
+#include "fabric_op.h"
+#include "fabric_opts.h"
 #include "ops.h"
-#include "wire.h"
 
 struct gd_ofi_cfg {
 	const struct gd_fabric_opts *o;

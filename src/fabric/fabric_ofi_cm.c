@@ -16,7 +16,7 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
-#include "bench_rt.h"
+#include "clock.h"
 #include "log.h"
 
 

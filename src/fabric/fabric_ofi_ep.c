@@ -22,7 +22,7 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 
-#include "bench_rt.h"
+#include "clock.h"
 #include "log.h"
 
 #define OFI_VERSION FI_VERSION(1, 9)

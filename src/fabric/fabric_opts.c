@@ -23,7 +23,6 @@ const struct gd_opt gd_fabric_opt_table[] = {
 	{ NULL },
 };
 
-static const char *const fabric_names[] = { "verbs", "ofi", NULL };
 static const char *const ep_names[] = { "rdm", "msg", NULL };
 
 bool gd_fabric_have_ofi(void)
@@ -82,10 +81,13 @@ int gd_fabric_opts_handle(struct gd_fabric_opts *o, int id, const char *arg)
 
 	switch (id) {
 	case O_FABRIC:
-		ret = gd_opt_choice("--fabric", arg, fabric_names, &v);
-		o->fabric = (enum gd_fabric_kind)(v + GD_FABRIC_VERBS);
+		if (gd_fabric_parse(arg, &o->fabric)) {
+			gd_error("invalid value '%s' for --fabric: expected one of " GD_FABRIC_NAMES,
+				 gd_excerpt(arg));
+			return -EINVAL;
+		}
 		snprintf(o->why, sizeof(o->why), "--fabric");
-		return ret;
+		return 0;
 	case O_PROVIDER:
 		o->given = 1;
 		return name_arg(o->provider, sizeof(o->provider), "--provider", arg);
@@ -109,6 +111,15 @@ int gd_fabric_opts_handle(struct gd_fabric_opts *o, int id, const char *arg)
 		return ret;
 	}
 	return 1;
+}
+
+int gd_fabric_decide(struct gd_fabric_opts *o, const struct gd_machine *m, const char *verbs_why)
+{
+	if (o->fabric == GD_FABRIC_AUTO && !o->given && verbs_why) {
+		o->fabric = GD_FABRIC_VERBS;
+		snprintf(o->why, sizeof(o->why), "%s", verbs_why);
+	}
+	return gd_fabric_opts_resolve(o, m);
 }
 
 int gd_fabric_opts_resolve(struct gd_fabric_opts *o, const struct gd_machine *m)
@@ -158,7 +169,7 @@ void gd_fabric_opts_to_json(const struct gd_fabric_opts *o, struct json_object *
 {
 	bool ofi = o->fabric == GD_FABRIC_OFI;
 
-	gd_json_add_str(obj, "fabric", ofi ? "ofi" : "verbs");
+	gd_json_add_str(obj, "fabric", gd_fabric_kind_name(ofi ? GD_FABRIC_OFI : GD_FABRIC_VERBS));
 	gd_json_add_str(obj, "fabric_reason", o->why);
 	gd_json_add_str_or_null(obj, "provider", ofi ? o->provider : NULL);
 	gd_json_add_str_or_null(obj, "fabric_name", ofi && o->fabric_name[0] ? o->fabric_name : NULL);

@@ -47,6 +47,16 @@ int gd_fabric_opts_handle(struct gd_fabric_opts *o, int id, const char *arg);
  * Without RDMA devices AUTO resolves to ofi tcp with no_device set: gd_check
  * plans with it and passes the fabric explicitly; the engine refuses it. */
 int gd_fabric_opts_resolve(struct gd_fabric_opts *o, const struct gd_machine *m);
+/*
+ * THE decision of a run's fabric, asked by the bench tools (bench_opts.c) and
+ * gd_check (check_machine.c), in this order: the user's --fabric (or a spec's
+ * fabric:); libfabric when --provider/--domain/--fabric-name/--ep were given;
+ * verbs when the run names what only verbs has (verbs_why says what, e.g.
+ * "-d names verbs"; NULL when nothing does); else the machine's rule
+ * (gd_fabric_choose). Then gd_fabric_opts_resolve's checks. 0 or -errno
+ * (printed) as gd_fabric_opts_resolve.
+ */
+int gd_fabric_decide(struct gd_fabric_opts *o, const struct gd_machine *m, const char *verbs_why);
 const char *gd_ep_type_name(enum gd_ep_type e); /* "rdm", "msg" */
 /* "ofi, provider tcp, endpoint rdm (no RDMA device: libfabric tcp)" */
 void gd_fabric_opts_header(const struct gd_fabric_opts *o, char *buf, size_t len);

@@ -14,7 +14,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "bench_opts.h"
 #include "check_allnics.h"
+#include "check_int.h"
 #include "machine.h"
 #include "gd.h"
 #include "judge.h"
@@ -78,7 +80,7 @@ static int setup(void **state)
 				    .qps = 1, .iters = 100, .pairs = GD_CK_ALL_NICS,
 				    .memory = GD_CK_MEM_HOST, .retries = -1 };
 	snprintf(f->t.name, sizeof(f->t.name), "all");
-	snprintf(f->t.initiator, sizeof(f->t.initiator), "cpu");
+	f->t.initiator = GD_INIT_CPU;
 	f->t.expect = (struct gd_ck_expect){ .path = -1, .staging = -1 };
 	for (int i = 0; i < NNICS; i++) {
 		struct gd_ck_run *run = &f->runs[i];
@@ -344,6 +346,73 @@ static void spec_key(void **state)
 	gd_ck_spec_free(&s);
 }
 
+/* Parse one side of a reproduce line as its tool would: 0 and *q filled, or the refusal. */
+static int reparse(char *side, const struct gd_ck_test *t, struct gd_bench_params *q)
+{
+	char *argv[64], *save = NULL;
+	int argc = 0;
+
+	for (char *w = strtok_r(side, " ", &save); w && argc < 63; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	return gd_bench_parse(argc, argv, t->op, t->kind, q);
+}
+
+/* Both sides of the reproduce line gd_check prints (gd_ck_command) parse back, through the
+ * tools' own options, into the parameters gd_check ran (gd_ck_params). */
+static void command_reparses(void **state)
+{
+	struct fx *f = *state;
+	struct gd_ck_run *run = &f->runs[1];
+	struct gd_bench_params want, got;
+	char cmd[1024], *amp;
+
+	f->t.qps = 2;
+	f->t.roce.sl = 3;
+	f->t.roce.sl_given = 1;
+	run->tcp_port = 21123;
+	run->fab.fabric = GD_FABRIC_VERBS;
+	gd_ck_command(run, 4096, cmd, sizeof(cmd));
+	amp = strstr(cmd, " & ");
+	assert_non_null(amp);
+	*amp = 0;
+	for (int side = 0; side < 2; side++) {
+		gd_ck_params(run, 4096, side ? GD_ROLE_CLIENT : GD_ROLE_SERVER, &want);
+		assert_int_equal(reparse(side ? amp + 3 : cmd, &f->t, &got), 0);
+		assert_int_equal(got.role, want.role);
+		assert_int_equal(got.size, want.size);
+		assert_int_equal(got.iters, want.iters);
+		assert_int_equal(got.num_qps, 2);
+		assert_string_equal(got.dev, "nic1");
+		assert_int_equal(got.ib_port, want.ib_port);
+		assert_int_equal(got.tcp_port, 21123);
+		assert_int_equal(got.fab.fabric, GD_FABRIC_VERBS);
+		assert_int_equal(got.roce.sl, 3);
+		assert_true(got.report_gbits);
+		assert_string_equal(got.peer, want.peer);
+	}
+	if (!gd_fabric_have_ofi())
+		return;
+	/* a libfabric run: the fabric, provider, domain and endpoint type, no device */
+	run->fab.fabric = GD_FABRIC_OFI;
+	snprintf(run->fab.provider, sizeof(run->fab.provider), "tcp");
+	snprintf(run->fab.domain, sizeof(run->fab.domain), "lo");
+	run->fab.ep = GD_EP_MSG;
+	f->t.roce.sl_given = 0;
+	gd_ck_command(run, 4096, cmd, sizeof(cmd));
+	amp = strstr(cmd, " & ");
+	assert_non_null(amp);
+	*amp = 0;
+	assert_int_equal(reparse(amp + 3, &f->t, &got), 0);
+	assert_int_equal(got.fab.fabric, GD_FABRIC_OFI);
+	assert_string_equal(got.fab.provider, "tcp");
+	assert_string_equal(got.fab.domain, "lo");
+	assert_int_equal(got.fab.ep, GD_EP_MSG);
+	assert_string_equal(got.dev, "");
+	assert_int_equal(got.size, 4096);
+	assert_int_equal(got.num_qps, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +427,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(no_port, setup, teardown),
 		cmocka_unit_test_setup_teardown(blocked, setup, teardown),
 		cmocka_unit_test(spec_key),
+		cmocka_unit_test_setup_teardown(command_reparses, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

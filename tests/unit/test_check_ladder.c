@@ -73,6 +73,22 @@ static void rungs(void **state)
 	assert_int_equal(gd_ck_doctor_rung("gdr.registration"), GD_CK_RUNG_GPUDIRECT);
 	assert_int_equal(gd_ck_doctor_rung("ibgda.probe"), GD_CK_RUNG_GPU_INITIATED);
 	assert_int_equal(gd_ck_doctor_rung("kernel.version"), GD_CK_RUNG_STACK);
+	assert_int_equal(gd_ck_doctor_rung("no.such.check"), GD_CK_RUNG_STACK);
+	/* the rungs the registry's stages give, counted: 9 devices, 4 topology, 6 GPUDirect,
+	 * 3 GPU-initiated checks; the rest on the stack rung */
+	{
+		int per[GD_CK_NRUNG] = { 0 };
+
+		for (const struct gd_check *c = gd_checks; c->id; c++)
+			per[gd_ck_doctor_rung(c->id)]++;
+		assert_int_equal(per[GD_CK_RUNG_DEVICES], 9);
+		assert_int_equal(per[GD_CK_RUNG_TOPOLOGY], 4);
+		assert_int_equal(per[GD_CK_RUNG_GPUDIRECT], 6);
+		assert_int_equal(per[GD_CK_RUNG_GPU_INITIATED], 3);
+		assert_int_equal(gd_ck_doctor_rung("efa.gdr"), GD_CK_RUNG_GPUDIRECT);
+		assert_int_equal(gd_ck_doctor_rung("pcie.link"), GD_CK_RUNG_DEVICES);
+		assert_int_equal(gd_ck_doctor_rung("iommu"), GD_CK_RUNG_TOPOLOGY);
+	}
 	/* every gd_doctor check is on a rung below the tests' */
 	for (const struct gd_check *c = gd_checks; c->id; c++)
 		assert_true(gd_ck_doctor_rung(c->id) >= GD_CK_RUNG_STACK &&
@@ -117,7 +133,7 @@ static struct gd_ck_test gpu_test(void)
 				.memory = GD_CK_MEM_GPU, .retries = -1 };
 
 	snprintf(t.name, sizeof(t.name), "g");
-	snprintf(t.initiator, sizeof(t.initiator), "cpu");
+	t.initiator = GD_INIT_CPU;
 	t.expect = (struct gd_ck_expect){ .path = -1, .staging = -1 };
 	return t;
 }

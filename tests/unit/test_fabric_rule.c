@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Unit tests for THE fabric rule (fabric_rule.h) and the resolver that asks it
  * (fabric_opts.h): RDMA devices -> verbs; only EFA -> ofi efa; none -> the
- * refusal (no_device), which only the user's --fabric ofi lifts. */
+ * refusal (no_device), which only the user's --fabric ofi lifts; the one parse
+ * of a fabric's name and the one decision every caller asks (gd_fabric_decide). */
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -157,6 +158,113 @@ static void resolver_marks_the_refusal(void **state)
 	assert_string_equal(o.provider, "tcp");
 }
 
+/* THE parse of a fabric name: --fabric, a spec's fabric:, gd_devinfo --fabric,
+ * and the JSON's "fabric" read back (check_bundle.c) all go through it. */
+static void one_parse_of_the_name(void **state)
+{
+	static const char *const bad[] = { "", "auto", "OFI", "Verbs", "ofi ", "libfabric", "ucx" };
+	enum gd_fabric_kind f = GD_FABRIC_AUTO;
+	struct gd_fabric_opts o;
+
+	(void)state;
+	assert_int_equal(gd_fabric_parse("verbs", &f), 0);
+	assert_int_equal(f, GD_FABRIC_VERBS);
+	assert_int_equal(gd_fabric_parse("ofi", &f), 0);
+	assert_int_equal(f, GD_FABRIC_OFI);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f = GD_FABRIC_COUNT;
+		assert_int_equal(gd_fabric_parse(bad[i], &f), -EINVAL);
+		assert_int_equal(f, GD_FABRIC_COUNT); /* untouched */
+	}
+	assert_int_equal(gd_fabric_parse(NULL, &f), -EINVAL);
+	/* the printed name reads back as itself */
+	for (int k = GD_FABRIC_VERBS; k < GD_FABRIC_COUNT; k++) {
+		assert_int_equal(gd_fabric_parse(gd_fabric_kind_name((enum gd_fabric_kind)k), &f), 0);
+		assert_int_equal(f, k);
+	}
+	assert_string_equal(gd_fabric_kind_name(GD_FABRIC_AUTO), "auto");
+	/* the option goes through it: a bad name is refused, a good one sets the fabric */
+	gd_fabric_opts_defaults(&o);
+	assert_int_equal(gd_fabric_opts_handle(&o, GD_FABRIC_OPT_BASE, "rdma"), -EINVAL);
+	assert_int_equal(gd_fabric_opts_handle(&o, GD_FABRIC_OPT_BASE, "ofi"), 0);
+	assert_int_equal(o.fabric, GD_FABRIC_OFI);
+	assert_string_equal(o.why, "--fabric");
+}
+
+static void decide_box(const char *box, struct gd_fabric_opts *o, const char *fabric,
+		       const char *provider, const char *verbs_why, int want)
+{
+	gd_fabric_opts_defaults(o);
+	if (gd_fixture_use(box))
+		skip();
+	if (fabric)
+		assert_int_equal(gd_fabric_opts_handle(o, GD_FABRIC_OPT_BASE, fabric), 0);
+	if (provider)
+		assert_int_equal(gd_fabric_opts_handle(o, GD_FABRIC_OPT_BASE + 1, provider), 0);
+	assert_int_equal(gd_fabric_decide(o, &gd_fixture_m, verbs_why), want);
+}
+
+/* THE decision, in each caller's situation: the bench tools (bench_opts.c: -d, -R,
+ * -c RC, a verbs-first initiator), gd_check (check_machine.c: a test naming
+ * devices or GPUs), and no word at all (the machine's rule). */
+static void one_decision_for_every_caller(void **state)
+{
+	struct gd_fabric_opts o;
+
+	(void)state;
+	/* a bench tool, -d on a machine with RDMA devices: verbs, the option says why */
+	decide_box("rxe", &o, NULL, NULL, "-d names verbs", 0);
+	assert_int_equal(o.fabric, GD_FABRIC_VERBS);
+	assert_string_equal(o.why, "-d names verbs");
+	/* no word: the machine's rule */
+	decide_box("rxe", &o, NULL, NULL, NULL, 0);
+	assert_int_equal(o.fabric, GD_FABRIC_VERBS);
+	assert_non_null(strstr(o.why, "speaks RC"));
+	/* gd_check, a test naming GPUs on a machine without RDMA devices: verbs, never
+	 * the rule's libfabric tcp (verbs then says what is missing when it runs) */
+	decide_box("empty", &o, NULL, NULL, "the test names RDMA devices or GPUs", 0);
+	assert_int_equal(o.fabric, GD_FABRIC_VERBS);
+	assert_int_equal(o.no_device, 0);
+	assert_string_equal(o.why, "the test names RDMA devices or GPUs");
+	/* no word there: the rule's refusal, marked */
+	decide_box("empty", &o, NULL, NULL, NULL, 0);
+	assert_int_equal(o.fabric, gd_fabric_have_ofi() ? GD_FABRIC_OFI : GD_FABRIC_VERBS);
+	assert_int_equal(o.no_device, gd_fabric_have_ofi() ? 1 : 0);
+	if (!gd_fabric_have_ofi())
+		return;
+	/* the user's --fabric ofi wins over what names verbs (the tool then refuses the
+	 * pair by name: bench_opts.c's conflicts) */
+	decide_box("rxe", &o, "ofi", NULL, "-R names verbs", 0);
+	assert_int_equal(o.fabric, GD_FABRIC_OFI);
+	assert_string_equal(o.why, "--fabric");
+	assert_string_equal(o.provider, "tcp");
+	/* --provider chooses libfabric before -d does */
+	decide_box("rxe", &o, NULL, "shm", "-d names verbs", 0);
+	assert_int_equal(o.fabric, GD_FABRIC_OFI);
+	assert_string_equal(o.provider, "shm");
+	/* --fabric verbs with --provider: refused, whatever else the run names */
+	decide_box("rxe", &o, "verbs", "shm", NULL, -EINVAL);
+}
+
+/* gd_doctor's EFA checks ask the rule's test: by driver, or by the efa name. */
+static void doctor_asks_the_efa_test(void **state)
+{
+	struct gd_machine *m;
+
+	(void)state;
+	m = tree();
+	mkpath("sys/class/infiniband/efa0");
+	mkpath("sys/class/infiniband/mlx5_0");
+	mkpath("sys/bus/pci/drivers/mlx5_core");
+	mkpath("sys/devices/pci0000:00/0000:00:07.0");
+	mklink("sys/devices/pci0000:00/0000:00:07.0/driver", "../../../bus/pci/drivers/mlx5_core");
+	mklink("sys/class/infiniband/mlx5_0/device", "../../../devices/pci0000:00/0000:00:07.0");
+	assert_int_equal(gd_fabric_dev_is_efa(m, "efa0"), 1);
+	assert_int_equal(gd_fabric_dev_is_efa(m, "mlx5_0"), 0);
+	assert_int_equal(gd_fabric_dev_is_efa(m, "rxe0"), 0); /* absent: not EFA */
+	rmtree();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +272,9 @@ int main(void)
 		cmocka_unit_test(none_is_refused),
 		cmocka_unit_test(only_efa_means_ofi_efa),
 		cmocka_unit_test(resolver_marks_the_refusal),
+		cmocka_unit_test(one_parse_of_the_name),
+		cmocka_unit_test(one_decision_for_every_caller),
+		cmocka_unit_test(doctor_asks_the_efa_test),
 	};
 
 	gd_log_init("test_fabric_rule");

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
-#include "bench_params.h"
+#include "fabric_op.h"
 
 #define GD_MAX_POST_LIST 1024
 #define GD_RECV_BATCH 64	/* receives re-posted in one chained call, at most */
