@@ -9,6 +9,7 @@
 
 #include "devinfo_report.h"
 #include "devname.h"
+#include "fabric_opts.h"
 #include "gd.h"
 #include "log.h"
 #include "ofi_info.h"
@@ -23,7 +24,7 @@ static const struct gd_opt devinfo_opts[] = {
 	{ "json", 0, GD_NO_ARG, NULL, "print JSON Lines (one record per device and bond, then a summary)", O_JSON },
 	{ "peer", 0, GD_REQ_ARG, "HOST", "also mark the device, port and GID a test toward HOST would use", O_PEER },
 	{ "fabric", 0, GD_REQ_ARG, "verbs|ofi", "verbs: RDMA devices (default); ofi: libfabric providers, fabrics, domains, endpoint types and capabilities (fi_info)", O_FABRIC },
-	{ "provider", 0, GD_REQ_ARG, "NAME", "with --fabric ofi: only this provider (tcp, shm, efa...)", O_PROVIDER },
+	{ "provider", 0, GD_REQ_ARG, "NAME", "libfabric: only this provider (tcp, shm, efa...); implies --fabric ofi, as in the bench tools", O_PROVIDER },
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
@@ -55,7 +56,7 @@ struct args {
 	const char *peer;
 	const char *provider;
 	bool json;
-	bool ofi;
+	enum gd_fabric_kind fabric; /* AUTO until --fabric or the bench tools' rule */
 };
 
 static int handle(void *ctx, int id, const char *arg)
@@ -79,7 +80,7 @@ static int handle(void *ctx, int id, const char *arg)
 			gd_error("invalid value '%s' for --fabric: expected verbs or ofi", gd_excerpt(arg));
 			return -EINVAL;
 		}
-		a->ofi = !strcmp(arg, "ofi");
+		a->fabric = strcmp(arg, "ofi") ? GD_FABRIC_VERBS : GD_FABRIC_OFI;
 		return 0;
 	case O_PROVIDER:
 		if (!*arg) {
@@ -184,6 +185,27 @@ static int ofi_report(const struct args *a)
 	return ret;
 }
 
+/* --provider names libfabric: the bench tools' rule decides what it means
+ * without --fabric (gd_fabric_opts_resolve: it chooses ofi) and with --fabric
+ * verbs (refused, naming the fix). Without --provider, --fabric alone decides:
+ * the RDMA devices unless --fabric ofi. Returns an exit code (0: go on). */
+static int resolve_fabric(struct args *a)
+{
+	struct gd_fabric_opts o;
+	int ret;
+
+	if (!a->provider)
+		return 0;
+	gd_fabric_opts_defaults(&o);
+	o.fabric = a->fabric;
+	o.given = 1;
+	ret = gd_fabric_opts_resolve(&o, &a->m);
+	if (ret)
+		return ret == -ENOTSUP ? GD_EXIT_ENV : GD_EXIT_USAGE;
+	a->fabric = o.fabric;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct gd_devinfo_peer peer;
@@ -194,16 +216,15 @@ int main(int argc, char **argv)
 	ret = gd_tool_parse(&cmd, argc, argv, handle, &a, &a.m);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
-	if (a.provider && !a.ofi) {
-		gd_error("--provider names a libfabric provider: add --fabric ofi");
-		return GD_EXIT_USAGE;
-	}
-	if (a.ofi && (a.dev || a.peer || a.m.fixture)) {
+	ret = resolve_fabric(&a);
+	if (ret)
+		return ret;
+	if (a.fabric == GD_FABRIC_OFI && (a.dev || a.peer || a.m.fixture)) {
 		gd_error("--fabric ofi reads libfabric on this machine: it takes no %s",
 			 a.dev ? "-d/--ib-dev" : a.peer ? "--peer" : "--sysfs-root");
 		return GD_EXIT_USAGE;
 	}
-	if (a.ofi)
+	if (a.fabric == GD_FABRIC_OFI)
 		return ofi_report(&a);
 	ret = gd_devinfo_collect(&a.m, a.dev, true, &di);
 	if (ret == -ENODEV && a.dev) {

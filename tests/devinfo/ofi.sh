@@ -101,8 +101,14 @@ done
 [ $? = 2 ] && grep -q "no-such-prov" "$tmp/err" || { echo "FAIL: unknown provider"; cat "$tmp/err"; fail=1; }
 "$devinfo" --fabric bogus > /dev/null 2>&1
 [ $? = 2 ] || { echo "FAIL: --fabric bogus should exit 2"; fail=1; }
-"$devinfo" --provider tcp > /dev/null 2>&1
-[ $? = 2 ] || { echo "FAIL: --provider without --fabric ofi should exit 2"; fail=1; }
+# --provider implies --fabric ofi, as in the bench tools (newcomer 5: it exited 2);
+# with --fabric verbs it is refused with the bench tools' message
+"$devinfo" --provider shm --json > "$tmp/implied.json" 2> "$tmp/err"
+[ $? = 0 ] && "$devinfo" --fabric ofi --provider shm --json | cmp -s - "$tmp/implied.json" ||
+	{ echo "FAIL: --provider shm without --fabric is not --fabric ofi --provider shm"; cat "$tmp/err"; fail=1; }
+"$devinfo" --fabric verbs --provider tcp > /dev/null 2> "$tmp/err"
+[ $? = 2 ] && grep -q -- "add --fabric ofi" "$tmp/err" ||
+	{ echo "FAIL: --fabric verbs --provider tcp should exit 2 naming --fabric ofi"; cat "$tmp/err"; fail=1; }
 # FI_PROVIDER limits libfabric to its list: the message names it (hostile D12)
 FI_PROVIDER=shm "$devinfo" --fabric ofi --provider tcp > /dev/null 2> "$tmp/err"
 [ $? = 2 ] && grep -q "FI_PROVIDER=shm in the environment limits libfabric" "$tmp/err" ||
