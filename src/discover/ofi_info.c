@@ -170,10 +170,10 @@ static const char *yes_no(int b)
 	return b ? "yes" : "no";
 }
 
-/* a size, or "any" for SIZE_MAX (no limit) */
+/* a size, or "any" for no limit (2^53 bytes or more: gd_json_no_limit, as the JSON) */
 static const char *size_str(size_t v, char *buf, size_t len)
 {
-	if (v == SIZE_MAX)
+	if (gd_json_no_limit(v))
 		return "any";
 	snprintf(buf, len, "%zu", v);
 	return buf;
@@ -238,10 +238,10 @@ static json_object *entry_json(const struct gd_ofi_entry *e)
 	gd_json_add_bool(rec, "rma", !!(e->caps & FI_RMA));
 	gd_json_add_bool(rec, "atomic", !!(e->caps & FI_ATOMIC));
 	gd_json_add_bool(rec, "hmem", !!(e->caps & FI_HMEM));
-	gd_json_add_u64(rec, "max_msg_size", e->max_msg_size);
+	gd_json_add_limit(rec, "max_msg_size", e->max_msg_size);
 	gd_json_add_u64(rec, "inject_size", e->inject_size);
 	gd_json_add_u64(rec, "mr_key_size", e->mr_key_size);
-	gd_json_add_u64(rec, "max_order_raw_size", e->max_order_raw_size);
+	gd_json_add_limit(rec, "max_order_raw_size", e->max_order_raw_size);
 	return rec;
 }
 

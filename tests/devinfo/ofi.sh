@@ -64,7 +64,11 @@ def fi_entries(path):
     return [(e["fi_fabric_attr.prov_name"], e["fi_fabric_attr.name"], e["fi_domain_attr.name"],
              e["fi_ep_attr.type"], " ".join(sorted(re.findall(r"FI_\w+", e["caps"]))),
              " ".join(sorted(re.findall(r"FI_\w+", e["fi_domain_attr.mr_mode"]))),
-             int(e["fi_ep_attr.max_msg_size"])) for e in out]
+             no_limit(int(e["fi_ep_attr.max_msg_size"]))) for e in out]
+
+def no_limit(v):
+    # doc/json.md, Exact integers: a limit of 2^53 bytes or more is null (no limit)
+    return None if v >= 2 ** 53 else v
 
 def gd_entries(path):
     out = []
