@@ -100,6 +100,25 @@ for p in tcp shm; do
 		grep -q "^$p" "$tmp/gd-$p.txt" || { echo "FAIL: text report of $p"; fail=1; }
 done
 
+# every entry, as plain fi_info (no hints) lists them (newcomer 3: 72 of fi_info's 97)
+n_fi=$(fi_info 2>/dev/null | grep -c '^provider:')
+n_gd=$(python3 -c '
+import json, sys
+print([json.loads(l) for l in open(sys.argv[1]) if "ofi_summary" in l][0]["entries"])' "$tmp/all.json")
+[ "$n_fi" = "$n_gd" ] || { echo "FAIL: gd_devinfo --fabric ofi lists $n_gd entries, fi_info $n_fi"; fail=1; }
+# atomics offered only when asked for (tcp;ofi_rxm): marked, as fi_info -c FI_ATOMIC shows
+# them (newcomer 3: ATOMIC "no" for tcp;ofi_rxm, yet gd_atomic_bw --provider tcp runs)
+if fi_info -p tcp -c FI_ATOMIC 2>/dev/null | grep -q '^provider:'; then
+	python3 -c '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+e = [r for r in recs if r["type"] == "ofi_info"]
+sys.exit(0 if e and all(r["atomic"] or r["atomic_asked"] for r in e if r["provider"] == "tcp;ofi_rxm") else 1)' \
+		"$tmp/gd-tcp.json" ||
+		{ echo "FAIL: tcp;ofi_rxm entries say no atomics, fi_info -p tcp -c FI_ATOMIC has them"; fail=1; }
+	grep -q "ATOMIC ask: " "$tmp/gd-tcp.txt" || { echo "FAIL: the text does not explain ATOMIC ask"; fail=1; }
+fi
+
 # bad input: exit 2 with the cause
 "$devinfo" --fabric ofi --provider no-such-prov > /dev/null 2> "$tmp/err"
 [ $? = 2 ] && grep -q "no-such-prov" "$tmp/err" || { echo "FAIL: unknown provider"; cat "$tmp/err"; fail=1; }
