@@ -261,13 +261,21 @@ bool gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uin
 		snprintf(buf, len, "cpu");
 		return false;
 	}
-	if (o->initiator == GD_INIT_PROXY)
-		snprintf(buf, len, "proxy, producer %s, scope %s, %u CTAs x %u threads, %u proxy "
+	if (o->initiator == GD_INIT_PROXY && !strcmp(producer, GD_HOST_PRODUCER_LABEL))
+		/* host producers are threads, one per CTA, each running its CTA's
+		 * --threads as request groups (hostprod.h), not CUDA threads */
+		snprintf(buf, len, "proxy, producer %s, scope %s, %u host producer thread%s "
+			 "(--ctas), %u request group%s, %u proxy threads, %u ring slots, %u QPs",
+			 producer, gd_scope_name(o->scope), o->ctas, o->ctas == 1 ? "" : "s",
+			 gd_init_groups(o), gd_init_groups(o) == 1 ? "" : "s", o->proxy_threads,
+			 o->ring_slots, qps);
+	else if (o->initiator == GD_INIT_PROXY)
+		snprintf(buf, len, "proxy, producer %s, scope %s, %u CTA%s x %u threads, %u proxy "
 			 "threads, %u ring slots, %u QPs", producer, gd_scope_name(o->scope), o->ctas,
-			 o->threads, o->proxy_threads, o->ring_slots, qps);
+			 o->ctas == 1 ? "" : "s", o->threads, o->proxy_threads, o->ring_slots, qps);
 	else
-		snprintf(buf, len, "%s, producer %s, scope %s, %u CTAs x %u threads, %u QPs, NIC %s",
+		snprintf(buf, len, "%s, producer %s, scope %s, %u CTA%s x %u threads, %u QPs, NIC %s",
 			 gd_initiator_name(o->initiator), producer, gd_scope_name(o->scope), o->ctas,
-			 o->threads, qps, gd_ibgda_nic_name(o->ibgda_nic));
+			 o->ctas == 1 ? "" : "s", o->threads, qps, gd_ibgda_nic_name(o->ibgda_nic));
 	return true;
 }
