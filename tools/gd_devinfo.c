@@ -19,21 +19,46 @@
 
 enum { O_DEV = 1, O_JSON, O_PEER, O_FABRIC, O_PROVIDER };
 
+static const char *const fabric_words[] = { "verbs", "ofi", NULL };
+
 static const struct gd_opt devinfo_opts[] = {
 	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "report only this RDMA device (e.g. mlx5_bond_0)", O_DEV },
 	{ "json", 0, GD_NO_ARG, NULL, "print JSON Lines (one record per device and bond, then a summary)", O_JSON },
 	{ "peer", 0, GD_REQ_ARG, "HOST", "also mark the device, port and GID a test toward HOST would use", O_PEER },
 	{ "fabric", 0, GD_REQ_ARG, "verbs|ofi", "verbs: RDMA devices (default); ofi: libfabric providers, fabrics, domains, endpoint types and capabilities (fi_info)", O_FABRIC },
-	{ "provider", 0, GD_REQ_ARG, "NAME", "libfabric: only this provider (tcp, shm, efa...); implies --fabric ofi, as in the bench tools", O_PROVIDER },
+	{ "provider", 0, GD_REQ_ARG, "PROVIDER", "libfabric: only this provider (tcp, shm, efa...); implies --fabric ofi, as in the bench tools", O_PROVIDER },
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
-/* --completion=devices: the names discovery finds, for the shell's -d */
+/* --completion=providers: the providers fi_getinfo offers entries of, each
+ * once, as --provider takes them (a layered "tcp;ofi_rxm" by its core "tcp") */
+static int complete_providers(FILE *out)
+{
+	struct gd_ofi_list l;
+
+	if (gd_ofi_discover(NULL, &l) == 0)
+		for (size_t i = 0; i < l.n; i++) {
+			size_t len = strcspn(l.v[i].prov, ";"), j = 0;
+
+			while (j < i && (strcspn(l.v[j].prov, ";") != len ||
+					 strncmp(l.v[j].prov, l.v[i].prov, len)))
+				j++;
+			if (j == i)
+				fprintf(out, "%.*s\n", (int)len, l.v[i].prov);
+		}
+	gd_ofi_list_free(&l);
+	return 0;
+}
+
+/* --completion=devices: the names discovery finds, for the shell's -d;
+ * --completion=providers: libfabric's, for --provider */
 static int complete(const struct gd_machine *m, const char *what, FILE *out)
 {
 	struct gd_hca *hcas = NULL;
 	size_t n = 0;
 
+	if (!strcmp(what, "providers"))
+		return complete_providers(out);
 	if (strcmp(what, "devices") != 0)
 		return -EINVAL;
 	if (gd_rdma_discover(m, &hcas, &n) == 0)
@@ -48,6 +73,8 @@ static const struct gd_cmd cmd = {
 	"Report RDMA devices, ports, GID tables, the netdev map and bonds.",
 	tables,
 	complete,
+	(const struct gd_opt_words *const[]){ (const struct gd_opt_words[]){
+		{ "fabric", fabric_words }, { NULL, NULL } }, NULL },
 };
 
 struct args {
@@ -80,7 +107,7 @@ static int handle(void *ctx, int id, const char *arg)
 			gd_error("invalid value '%s' for --fabric: expected verbs or ofi", gd_excerpt(arg));
 			return -EINVAL;
 		}
-		a->fabric = strcmp(arg, "ofi") ? GD_FABRIC_VERBS : GD_FABRIC_OFI;
+		a->fabric = strcmp(arg, fabric_words[1]) ? GD_FABRIC_VERBS : GD_FABRIC_OFI;
 		return 0;
 	case O_PROVIDER:
 		if (!*arg) {

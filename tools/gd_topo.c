@@ -17,6 +17,8 @@
 
 enum { O_TOPOLOGY = 1, O_NVLINKS, O_FORMAT, O_JSON, O_PCI_ONLY, O_ADVICE, O_EXPORT };
 
+static const char *const formats[] = { "compact", "nvidia-smi", "json", NULL };
+
 static const struct gd_opt topo_opts[] = {
 	{ "topology", 't', GD_REQ_ARG, "FILE", "read an hwloc XML topology instead of this machine", O_TOPOLOGY },
 	{ "nvlinks", 'n', GD_REQ_ARG, "FILE", "read NVLink counts from FILE instead of NVML", O_NVLINKS },
@@ -50,9 +52,10 @@ static const struct gd_cmd cmd = {
 	"Show the PCIe/NVLink/NUMA topology of GPUs and RDMA NICs, as nvidia-smi topo -m does.",
 	tables,
 	complete,
+	(const struct gd_opt_words *const[]){ (const struct gd_opt_words[]){
+		{ "format", formats }, { NULL, NULL } }, NULL },
 };
 
-static const char *const formats[] = { "compact", "nvidia-smi", "json", NULL };
 
 struct args {
 	struct gd_machine m; /* --sysfs-root, else $GDPERF_SYSFS_ROOT, else this machine */

@@ -28,6 +28,11 @@ void gd_init_opts_set_nic_default(const char *value, const char *from)
 }
 
 
+static const char *const initiator_names[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
+static const char *const scope_names[] = { "thread", "warp", "block", NULL };
+static const char *const producer_names[] = { "auto", "gpu", "host", NULL };
+static const char *const ibgda_nic_names[] = { "devx", "software-test-double", NULL };
+
 const struct gd_opt gd_initiator_opts[] = {
 	{ "initiator", 0, GD_REQ_ARG, "WHO", "who issues the operations: cpu (default), proxy (producers write a ring, CPU proxy threads post), ibgda, ibgda-cpudb", O_INITIATOR },
 	{ "ctas", 0, GD_REQ_ARG, "N", "proxy/IBGDA: producer CTAs (host producers: threads) (default 1)", O_CTAS },
@@ -42,6 +47,14 @@ const struct gd_opt gd_initiator_opts[] = {
 	{ NULL },
 };
 
+const struct gd_opt_words gd_initiator_opt_words[] = {
+	{ "initiator", initiator_names },
+	{ "scope", scope_names },
+	{ "producer", producer_names },
+	{ "ibgda_nic", ibgda_nic_names },
+	{ NULL, NULL },
+};
+
 static const struct gd_initiator_ops *const *init_table; /* gd_init_use_table */
 
 void gd_init_use_table(const struct gd_initiator_ops *const *table)
@@ -54,10 +67,6 @@ const struct gd_initiator_ops *gd_init_ops(const struct gd_init_opts *o)
 	return init_table && (unsigned)o->initiator < GD_INIT_COUNT ? init_table[o->initiator] : NULL;
 }
 
-static const char *const initiator_names[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
-static const char *const scope_names[] = { "thread", "warp", "block", NULL };
-static const char *const producer_names[] = { "auto", "gpu", "host", NULL };
-static const char *const ibgda_nic_names[] = { "devx", "software-test-double", NULL };
 
 void gd_init_opts_defaults(struct gd_init_opts *o)
 {
