@@ -55,5 +55,19 @@ if [ -n "$root" ]; then
 	expect_offer mlx5_bond_0 gd_write_bw -d ""
 	expect_offer mlx5_bond_2 gd_devinfo --ib-dev=mlx5_bond_
 fi
+# the values of choices and named lists (newcomer 53: none were completed)
+expect_offer ofi gd_write_bw --fabric ""
+expect_offer proxy gd_write_bw --initiator=
+expect_offer host gd_read_lat --producer h
+expect_offer quick gd_check --suite ""
+expect_offer nvidia-smi gd_topo --format n
+expect_offer ofi gd_devinfo --fabric o
+expect_offer cuda.driver gd_doctor --check cuda
+expect_offer g gd_write_bw --rate_units ""
+if "$top_builddir/tools/gd_devinfo" --version | grep -q 'libfabric=yes' && command -v fi_info >/dev/null &&
+	fi_info -p tcp >/dev/null 2>&1; then
+	expect_offer tcp gd_write_bw --provider ""
+	expect_offer tcp gd_devinfo --provider=t
+fi
 expect_offer "$top_srcdir/tests/completion.sh" gd_topo --topology "$top_srcdir/tests/completion"
 exit $fail

@@ -55,6 +55,8 @@ static const struct gd_cmd cmd = {
 		   "gd_doctor checks and bandwidth/latency thresholds; PASS/FAIL/SKIP table, JSON "
 		   "or JUnit.",
 	.tables = tables,
+	.words = (const struct gd_opt_words *const[]){ (const struct gd_opt_words[]){
+		{ "suite", gd_ck_suites }, { NULL, NULL } }, NULL },
 };
 
 struct args {

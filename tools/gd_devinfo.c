@@ -9,6 +9,7 @@
 
 #include "devinfo_report.h"
 #include "devname.h"
+#include "fabric_opts.h"
 #include "fabric_rule.h"
 #include "gd.h"
 #include "log.h"
@@ -19,21 +20,45 @@
 
 enum { O_DEV = 1, O_JSON, O_PEER, O_FABRIC, O_PROVIDER };
 
+
 static const struct gd_opt devinfo_opts[] = {
 	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "report only this RDMA device (e.g. mlx5_bond_0)", O_DEV },
 	{ "json", 0, GD_NO_ARG, NULL, "print JSON Lines (one record per device and bond, then a summary)", O_JSON },
 	{ "peer", 0, GD_REQ_ARG, "HOST", "also mark the device, port and GID a test toward HOST would use", O_PEER },
 	{ "fabric", 0, GD_REQ_ARG, "verbs|ofi", "verbs: RDMA devices (default); ofi: libfabric providers, fabrics, domains, endpoint types and capabilities (fi_info)", O_FABRIC },
-	{ "provider", 0, GD_REQ_ARG, "NAME", "with --fabric ofi: only this provider (tcp, shm, efa...)", O_PROVIDER },
+	{ "provider", 0, GD_REQ_ARG, "PROVIDER", "libfabric: only this provider (tcp, shm, efa...); implies --fabric ofi, as in the bench tools", O_PROVIDER },
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
-/* --completion=devices: the names discovery finds, for the shell's -d */
+/* --completion=providers: the providers fi_getinfo offers entries of, each
+ * once, as --provider takes them (a layered "tcp;ofi_rxm" by its core "tcp") */
+static int complete_providers(FILE *out)
+{
+	struct gd_ofi_list l;
+
+	if (gd_ofi_discover(NULL, &l) == 0)
+		for (size_t i = 0; i < l.n; i++) {
+			size_t len = strcspn(l.v[i].prov, ";"), j = 0;
+
+			while (j < i && (strcspn(l.v[j].prov, ";") != len ||
+					 strncmp(l.v[j].prov, l.v[i].prov, len)))
+				j++;
+			if (j == i)
+				fprintf(out, "%.*s\n", (int)len, l.v[i].prov);
+		}
+	gd_ofi_list_free(&l);
+	return 0;
+}
+
+/* --completion=devices: the names discovery finds, for the shell's -d;
+ * --completion=providers: libfabric's, for --provider */
 static int complete(const struct gd_machine *m, const char *what, FILE *out)
 {
 	struct gd_hca *hcas = NULL;
 	size_t n = 0;
 
+	if (!strcmp(what, "providers"))
+		return complete_providers(out);
 	if (strcmp(what, "devices") != 0)
 		return -EINVAL;
 	if (gd_rdma_discover(m, &hcas, &n) == 0)
@@ -48,6 +73,8 @@ static const struct gd_cmd cmd = {
 	"Report RDMA devices, ports, GID tables, the netdev map and bonds.",
 	tables,
 	complete,
+	(const struct gd_opt_words *const[]){ (const struct gd_opt_words[]){
+		{ "fabric", gd_fabric_names }, { NULL, NULL } }, NULL },
 };
 
 struct args {
@@ -56,7 +83,7 @@ struct args {
 	const char *peer;
 	const char *provider;
 	bool json;
-	bool ofi;
+	enum gd_fabric_kind fabric; /* AUTO until --fabric or the bench tools' rule */
 };
 
 static int handle(void *ctx, int id, const char *arg)
@@ -81,7 +108,7 @@ static int handle(void *ctx, int id, const char *arg)
 			gd_error("invalid value '%s' for --fabric: expected verbs or ofi", gd_excerpt(arg));
 			return -EINVAL;
 		}
-		a->ofi = f == GD_FABRIC_OFI;
+		a->fabric = f;
 		return 0;
 	case O_PROVIDER:
 		if (!*arg) {
@@ -186,6 +213,27 @@ static int ofi_report(const struct args *a)
 	return ret;
 }
 
+/* --provider names libfabric: the bench tools' rule decides what it means
+ * without --fabric (gd_fabric_opts_resolve: it chooses ofi) and with --fabric
+ * verbs (refused, naming the fix). Without --provider, --fabric alone decides:
+ * the RDMA devices unless --fabric ofi. Returns an exit code (0: go on). */
+static int resolve_fabric(struct args *a)
+{
+	struct gd_fabric_opts o;
+	int ret;
+
+	if (!a->provider)
+		return 0;
+	gd_fabric_opts_defaults(&o);
+	o.fabric = a->fabric;
+	o.given = 1;
+	ret = gd_fabric_decide(&o, &a->m, NULL);
+	if (ret)
+		return ret == -ENOTSUP ? GD_EXIT_ENV : GD_EXIT_USAGE;
+	a->fabric = o.fabric;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct gd_devinfo_peer peer;
@@ -196,16 +244,15 @@ int main(int argc, char **argv)
 	ret = gd_tool_parse(&cmd, argc, argv, handle, &a, &a.m);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
-	if (a.provider && !a.ofi) {
-		gd_error("--provider names a libfabric provider: add --fabric ofi");
-		return GD_EXIT_USAGE;
-	}
-	if (a.ofi && (a.dev || a.peer || a.m.fixture)) {
+	ret = resolve_fabric(&a);
+	if (ret)
+		return ret;
+	if (a.fabric == GD_FABRIC_OFI && (a.dev || a.peer || a.m.fixture)) {
 		gd_error("--fabric ofi reads libfabric on this machine: it takes no %s",
 			 a.dev ? "-d/--ib-dev" : a.peer ? "--peer" : "--sysfs-root");
 		return GD_EXIT_USAGE;
 	}
-	if (a.ofi)
+	if (a.fabric == GD_FABRIC_OFI)
 		return ofi_report(&a);
 	ret = gd_devinfo_collect(&a.m, a.dev, true, &di);
 	if (ret == -ENODEV && a.dev) {

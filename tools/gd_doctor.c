@@ -26,10 +26,21 @@ static const struct gd_opt doctor_opts[] = {
 
 static const struct gd_opt *const doctor_tables[] = { gd_common_opts, doctor_opts, gd_sysfs_opts, NULL };
 
+/* --completion=checks: the check ids, for the shell's --check */
+static int complete(const struct gd_machine *m, const char *what, FILE *out)
+{
+	(void)m;
+	if (strcmp(what, "checks"))
+		return -EINVAL;
+	gd_doctor_list_ids(out);
+	return 0;
+}
+
 static const struct gd_cmd doctor_cmd = {
 	.synopsis = "[options]",
 	.summary = "GPUDirect RDMA readiness checks: PASS/WARN/FAIL/SKIP with evidence and a fix.",
 	.tables = doctor_tables,
+	.complete = complete,
 };
 
 struct doctor_args {

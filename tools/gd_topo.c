@@ -17,10 +17,13 @@
 
 enum { O_TOPOLOGY = 1, O_NVLINKS, O_FORMAT, O_JSON, O_PCI_ONLY, O_ADVICE, O_EXPORT };
 
+/* in enum gd_topo_format's order */
+static const char *const formats[] = { "compact", "nvidia-smi", "json", "table", NULL };
+
 static const struct gd_opt topo_opts[] = {
 	{ "topology", 't', GD_REQ_ARG, "FILE", "read an hwloc XML topology instead of this machine", O_TOPOLOGY },
 	{ "nvlinks", 'n', GD_REQ_ARG, "FILE", "read NVLink counts from FILE instead of NVML", O_NVLINKS },
-	{ "format", 'f', GD_REQ_ARG, "FMT", "compact (default), nvidia-smi or json", O_FORMAT },
+	{ "format", 'f', GD_REQ_ARG, "FMT", "table (default: the matrix aligned), compact (one blank between cells, for scripts), nvidia-smi or json", O_FORMAT },
 	{ "json", 'j', GD_NO_ARG, NULL, "same as --format=json (JSON Lines)", O_JSON },
 	{ "pci-only", 'p', GD_NO_ARG, NULL, "PCIe classes even between NVLink-connected GPUs (topo -mp)", O_PCI_ONLY },
 	{ "advice", 'a', GD_NO_ARG, NULL, "also print the nearest NIC per GPU and the warnings", O_ADVICE },
@@ -50,9 +53,10 @@ static const struct gd_cmd cmd = {
 	"Show the PCIe/NVLink/NUMA topology of GPUs and RDMA NICs, as nvidia-smi topo -m does.",
 	tables,
 	complete,
+	(const struct gd_opt_words *const[]){ (const struct gd_opt_words[]){
+		{ "format", formats }, { NULL, NULL } }, NULL },
 };
 
-static const char *const formats[] = { "compact", "nvidia-smi", "json", NULL };
 
 struct args {
 	struct gd_machine m; /* --sysfs-root, else $GDPERF_SYSFS_ROOT, else this machine */
@@ -298,7 +302,7 @@ static int check_export(const char *file)
 
 int main(int argc, char **argv)
 {
-	struct args a = { 0 };
+	struct args a = { .format = GD_TOPO_TABLE };
 	int ret;
 
 	ret = gd_tool_parse(&cmd, argc, argv, handle, &a, &a.m);

@@ -259,6 +259,30 @@ static int attach_initiator(struct gd_bench *b)
 	return ops->attach(&a, &b->ini_state);
 }
 
+/* What this side can check alone, before it waits for its peer (issue 30 item
+ * 6, hostile D27): memory other than plain host memory (a GPU, huge pages) is
+ * taken at the run's size and given back (the run's own buffer comes once the
+ * peer is there, after the endpoints' estimate); then the initiator's own
+ * checks (loop.h: check_alone) on a copy of the plan completed for the device. */
+static int check_alone(struct gd_bench *b)
+{
+	const struct gd_loop_ops *ops = b->plan.loop_ops;
+	struct gd_bench_plan pl = b->plan;
+	struct gd_buf probe;
+	int ret;
+
+	if (pl.mem != &gd_buf_host) {
+		ret = gd_buf_alloc(&probe, pl.mem, pl.slot * 2 * b->p.num_qps, &pl.mem_spec);
+		if (ret)
+			return ret;
+		gd_buf_free(&probe);
+	}
+	if (!ops->check_alone || !pl.roles.initiator)
+		return 0;
+	gd_plan_device(&pl, &b->p, &b->conn);
+	return ops->check_alone(&pl.loop);
+}
+
 /* Each QP's number, PSN, GID, buffer address, size and rkey go to the peer,
  * and its come back; then the receives are posted. */
 static int finish_qps(struct gd_bench *b)
@@ -556,6 +580,7 @@ static int open_ofi_sides(struct gd_bench *b)
 	int ret = gd_ofi_lib_require();
 
 	ret = ret ?: open_ofi(b);
+	ret = ret ?: check_alone(b);
 	ret = ret ?: open_side_channel(b);
 	if (!ret)
 		ofi_on_side_channel(b);
@@ -604,7 +629,7 @@ static int setup(struct gd_bench *b)
 		return setup_ofi(b);
 #endif
 	ret = open_device(b);
-
+	ret = ret ?: check_alone(b);
 	ret = ret ?: open_side_channel(b);
 	if (ret)
 		return ret;

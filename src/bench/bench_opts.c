@@ -33,6 +33,13 @@ enum {
 	B_UNSUPPORTED = 1000,
 };
 
+static const char *const outputs[] = { "bandwidth", "message_rate", "latency", NULL };
+static const struct gd_opt_words output_words[] = { { "output", outputs }, { NULL, NULL } };
+/* the words of the bench tools' choices (--completion=options) */
+static const struct gd_opt_words *const bench_words[] = {
+	output_words, gd_initiator_opt_words, gd_fabric_opt_words, NULL,
+};
+
 static const struct gd_opt common_opts[] = {
 	{ "port", 'p', GD_REQ_ARG, "PORT", "TCP port of the side channel, also rdma_cm's (default 18515)", B_PORT },
 	{ "bind", 0, GD_REQ_ARG, "ADDR", "server: listen on this local address only (default all)", B_BIND },
@@ -240,6 +247,7 @@ static void build_cmd(struct bench_cmd *bc, enum gd_bench_op op, enum gd_bench_k
 	bc->tables[nt++] = unsupported_opts;
 	bc->tables[nt] = NULL;
 	bc->cmd.tables = bc->tables;
+	bc->cmd.words = bench_words;
 	bc->built = true;
 }
 
@@ -428,7 +436,6 @@ static int handle_link(struct gd_bench_params *p, int id, const char *arg)
 /* Sizes, length of the run and reporting; 1 when id is not one of them. */
 static int handle_run(struct gd_bench_params *p, int id, const char *arg)
 {
-	static const char *const outputs[] = { "bandwidth", "message_rate", "latency", NULL };
 	uint32_t v32 = 0;
 	int v = 0, ret;
 

@@ -497,7 +497,10 @@ static void bw_json_line(const struct gd_report *r, const struct gd_bench_size_r
 static void bw_text_line(const struct gd_report *r, const struct gd_bw_result *b, double cpu)
 {
 	double avg = gd_report_bw_value(r->p, b->avg_Bps);
-	int prec = r->p->report_gbits && avg < 0.1 ? 6 : 2;
+	/* one format per column for the whole run (newcomer 24: 0.000293 and 0.12 in one
+	 * column): Gb/s with 6 decimals (a small message's Gb/s on a slow link is below
+	 * 0.01), MiB/s with 2, as perftest */
+	int prec = r->p->report_gbits ? 6 : 2;
 	char peak[32] = "-"; /* not measured (-D, adaptive sizes, -N): "-", never 0.00 */
 
 	if (b->peak_Bps > 0)

@@ -28,6 +28,11 @@ void gd_init_opts_set_nic_default(const char *value, const char *from)
 }
 
 
+const char *const gd_initiator_names[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
+static const char *const scope_names[] = { "thread", "warp", "block", NULL };
+static const char *const producer_names[] = { "auto", "gpu", "host", NULL };
+static const char *const ibgda_nic_names[] = { "devx", "software-test-double", NULL };
+
 const struct gd_opt gd_initiator_opts[] = {
 	{ "initiator", 0, GD_REQ_ARG, "WHO", "who issues the operations: cpu (default), proxy (producers write a ring, CPU proxy threads post), ibgda, ibgda-cpudb", O_INITIATOR },
 	{ "ctas", 0, GD_REQ_ARG, "N", "proxy/IBGDA: producer CTAs (host producers: threads) (default 1)", O_CTAS },
@@ -42,6 +47,14 @@ const struct gd_opt gd_initiator_opts[] = {
 	{ NULL },
 };
 
+const struct gd_opt_words gd_initiator_opt_words[] = {
+	{ "initiator", gd_initiator_names },
+	{ "scope", scope_names },
+	{ "producer", producer_names },
+	{ "ibgda_nic", ibgda_nic_names },
+	{ NULL, NULL },
+};
+
 static const struct gd_initiator_ops *const *init_table; /* gd_init_use_table */
 
 void gd_init_use_table(const struct gd_initiator_ops *const *table)
@@ -54,10 +67,6 @@ const struct gd_initiator_ops *gd_init_ops(const struct gd_init_opts *o)
 	return init_table && (unsigned)o->initiator < GD_INIT_COUNT ? init_table[o->initiator] : NULL;
 }
 
-const char *const gd_initiator_names[] = { "cpu", "proxy", "ibgda", "ibgda-cpudb", NULL };
-static const char *const scope_names[] = { "thread", "warp", "block", NULL };
-static const char *const producer_names[] = { "auto", "gpu", "host", NULL };
-static const char *const ibgda_nic_names[] = { "devx", "software-test-double", NULL };
 
 void gd_init_opts_defaults(struct gd_init_opts *o)
 {
@@ -261,13 +270,21 @@ bool gd_init_opts_header(const struct gd_init_opts *o, const char *producer, uin
 		snprintf(buf, len, "cpu");
 		return false;
 	}
-	if (o->initiator == GD_INIT_PROXY)
-		snprintf(buf, len, "proxy, producer %s, scope %s, %u CTAs x %u threads, %u proxy "
+	if (o->initiator == GD_INIT_PROXY && !strcmp(producer, GD_HOST_PRODUCER_LABEL))
+		/* host producers are threads, one per CTA, each running its CTA's
+		 * --threads as request groups (hostprod.h), not CUDA threads */
+		snprintf(buf, len, "proxy, producer %s, scope %s, %u host producer thread%s "
+			 "(--ctas), %u request group%s, %u proxy threads, %u ring slots, %u QPs",
+			 producer, gd_scope_name(o->scope), o->ctas, o->ctas == 1 ? "" : "s",
+			 gd_init_groups(o), gd_init_groups(o) == 1 ? "" : "s", o->proxy_threads,
+			 o->ring_slots, qps);
+	else if (o->initiator == GD_INIT_PROXY)
+		snprintf(buf, len, "proxy, producer %s, scope %s, %u CTA%s x %u threads, %u proxy "
 			 "threads, %u ring slots, %u QPs", producer, gd_scope_name(o->scope), o->ctas,
-			 o->threads, o->proxy_threads, o->ring_slots, qps);
+			 o->ctas == 1 ? "" : "s", o->threads, o->proxy_threads, o->ring_slots, qps);
 	else
-		snprintf(buf, len, "%s, producer %s, scope %s, %u CTAs x %u threads, %u QPs, NIC %s",
+		snprintf(buf, len, "%s, producer %s, scope %s, %u CTA%s x %u threads, %u QPs, NIC %s",
 			 gd_initiator_name(o->initiator), producer, gd_scope_name(o->scope), o->ctas,
-			 o->threads, qps, gd_ibgda_nic_name(o->ibgda_nic));
+			 o->ctas == 1 ? "" : "s", o->threads, qps, gd_ibgda_nic_name(o->ibgda_nic));
 	return true;
 }

@@ -108,6 +108,7 @@ const struct gd_initiator_ops *gd_init_ops(const struct gd_init_opts *o);
  * returns 0, -errno after a message, or 1 when id is not one of these. */
 #define GD_INIT_OPT_BASE 900
 extern const struct gd_opt gd_initiator_opts[];
+extern const struct gd_opt_words gd_initiator_opt_words[]; /* its choices' words */
 int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg);
 /* Checks that need all options: 0 or -EINVAL after a message. */
 int gd_init_opts_check(const struct gd_init_opts *o);

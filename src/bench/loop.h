@@ -134,6 +134,11 @@ struct gd_loop_ops {
 	 * reaches the loop as gd_loop.state.
 	 */
 	int (*attach)(const struct gd_loop_attach *a, void **state);
+	/* Optional, on the side that initiates: what it can check alone (its
+	 * producer: a GPU, host threads), asked once the device or libfabric
+	 * domain is open and before this side listens or connects; 0 or a
+	 * negative errno after a message. */
+	int (*check_alone)(const struct gd_loop_cfg *c);
 	int (*connect)(void *state, const struct gd_wire_conn *remote, uint32_t n);
 	const struct gd_report_initiator *(*describe)(const void *state);
 	void (*detach)(void *state);

@@ -97,6 +97,28 @@ static json_object *new_string(const char *s)
 
 static json_object *strict(json_object *o);
 
+/* Whether integer o is within +-2^53, where a double holds it exactly. json-c
+ * keeps a uint64 above INT64_MAX apart: json_object_get_int64 clamps it. */
+static bool int_exact(json_object *o)
+{
+	int64_t i = json_object_get_int64(o);
+
+	if (i < 0)
+		return i >= -(int64_t)GD_JSON_EXACT_MAX;
+	return json_object_get_uint64(o) <= GD_JSON_EXACT_MAX;
+}
+
+bool gd_json_no_limit(uint64_t limit)
+{
+	return limit >= GD_JSON_EXACT_MAX;
+}
+
+void gd_json_add_limit(json_object *o, const char *key, uint64_t limit)
+{
+	json_object_object_add(o, key, gd_json_no_limit(limit) ? NULL :
+				       json_object_new_uint64(limit));
+}
+
 /* An object whose keys are valid UTF-8, its values made strict. */
 static json_object *strict_object(json_object *o)
 {
@@ -126,12 +148,17 @@ static json_object *strict_object(json_object *o)
 }
 
 /*
- * The strict form of o: every number finite (NaN and infinities become null),
- * every string valid UTF-8. Returns o itself, or a replacement (o released).
+ * The strict form of o: every number finite (NaN and infinities become null)
+ * and every integer exact (beyond +-2^53: null), every string valid UTF-8. Returns o itself, or a replacement (o released).
  */
 static json_object *strict(json_object *o)
 {
 	switch (json_object_get_type(o)) {
+	case json_type_int:
+		if (int_exact(o))
+			return o;
+		json_object_put(o);
+		return NULL;
 	case json_type_double:
 		if (isfinite(json_object_get_double(o)))
 			return o;

@@ -21,6 +21,18 @@ int gd_json_emit(json_object *rec, FILE *out);
  * same as they add. gd_json_strict returns o or its replacement (o released).
  */
 json_object *gd_json_strict(json_object *o);
+/*
+ * Exact integers: a JSON reader that holds numbers as IEEE doubles (JavaScript,
+ * jq 1.6, most dashboards) keeps an integer exact only within +-2^53. Every
+ * integer gdperf prints is within that range; one beyond it is null, as a
+ * non-finite number is (gd_json_strict). A size limit at or beyond 2^53 bytes
+ * (8 PiB: libfabric's SIZE_MAX and its near-SIZE_MAX values) is no limit in
+ * practice: gd_json_no_limit says so, the text says "any", JSON null.
+ */
+#define GD_JSON_EXACT_MAX (UINT64_C(1) << 53)
+bool gd_json_no_limit(uint64_t limit);
+/* A size limit: the number, or null when gd_json_no_limit. */
+void gd_json_add_limit(json_object *o, const char *key, uint64_t limit);
 bool gd_json_utf8_valid(const char *s, size_t len);
 /* A malloc'd copy of s with every invalid byte replaced by U+FFFD. */
 char *gd_json_utf8_fix(const char *s, size_t len);

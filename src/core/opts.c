@@ -130,6 +130,25 @@ void gd_opts_usage(const struct gd_cmd *cmd, FILE *out)
 	fprintf(out, "\nSee the %s(1) manual page for details.\n", gd_progname());
 }
 
+/* "--NAME ARG [VALUE...]": the option, its argument's name, a choice's words */
+static void print_completion_line(FILE *out, const char *dash, const char *name, const char *arg,
+				  const char *const *values)
+{
+	fprintf(out, "%s%s %s", dash, name, arg);
+	for (; values && *values; values++)
+		fprintf(out, " %s", *values);
+	fputc('\n', out);
+}
+
+static const char *const *option_words(const struct gd_cmd *cmd, const char *name)
+{
+	for (const struct gd_opt_words *const *t = cmd->words; t && *t; t++)
+		for (const struct gd_opt_words *w = *t; w->name; w++)
+			if (!strcmp(w->name, name))
+				return w->words;
+	return NULL;
+}
+
 void gd_opts_print_completion(const struct gd_cmd *cmd, FILE *out)
 {
 	for (const struct gd_opt *const *t = cmd->tables; *t; t++) {
@@ -139,9 +158,11 @@ void gd_opts_print_completion(const struct gd_cmd *cmd, FILE *out)
 
 			if (!o->help)
 				continue;
-			fprintf(out, "--%s %s\n", o->name, arg);
+			const char *const *w = option_words(cmd, o->name);
+
+			print_completion_line(out, "--", o->name, arg, w);
 			if (o->letter)
-				fprintf(out, "-%c %s\n", o->letter, arg);
+				print_completion_line(out, "-", (char[]){ (char)o->letter, 0 }, arg, w);
 		}
 	}
 }

@@ -24,6 +24,13 @@ struct gd_opt {
 	int id;               /* passed to the handler; unique within a tool */
 };
 
+/* The words an option of a choice takes (the list gd_opt_choice is given),
+ * for --completion=options: a table of them ends with a NULL name. */
+struct gd_opt_words {
+	const char *name;            /* the option's long name */
+	const char *const *words;    /* NULL-terminated */
+};
+
 /* Called for each option in command-line order. Return 0, or a negative
  * errno after printing a message with gd_error(). */
 typedef int (*gd_opt_handler)(void *ctx, int id, const char *arg);
@@ -39,6 +46,8 @@ struct gd_cmd {
 	 * -EINVAL for a WHAT this tool does not complete.
 	 */
 	int (*complete)(const struct gd_machine *m, const char *what, FILE *out);
+	/* Optional: NULL-terminated list of the words tables of its choices */
+	const struct gd_opt_words *const *words;
 };
 
 /*

@@ -2,6 +2,7 @@
 /* libfabric discovery (ofi_info.h): what fi_info shows, as gdperf's report and JSON. */
 #include "ofi_info.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,9 +111,42 @@ static int list_providers(struct gd_ofi_list *l)
 	return 0;
 }
 
+static bool same_place(const struct gd_ofi_entry *e, const struct fi_info *fi)
+{
+	char ep[sizeof(e->ep_type)];
+
+	tostr(&fi->ep_attr->type, FI_TYPE_EP_TYPE, ep, sizeof(ep));
+	return !strcmp(e->prov, fi->fabric_attr->prov_name) && !strcmp(e->ep_type, ep) &&
+	       !strcmp(e->fabric, fi->fabric_attr->name ? fi->fabric_attr->name : "") &&
+	       !strcmp(e->domain, fi->domain_attr->name ? fi->domain_attr->name : "");
+}
+
+/* Atomics a provider offers only when asked for (rxm over tcp: fi_getinfo
+ * without FI_ATOMIC in the hints' caps leaves it out, yet gd_atomic_bw runs):
+ * each entry without FI_ATOMIC whose place has it when asked is marked. */
+static void mark_atomic_asked(struct gd_ofi_list *l, const char *prov)
+{
+	struct fi_info *hints = ofi_hints(prov), *all = NULL;
+
+	if (!hints)
+		return;
+	hints->caps = FI_ATOMIC;
+	if (gd_fi_getinfo(OFI_API, NULL, NULL, 0, hints, &all))
+		all = NULL; /* none offers atomics: nothing to mark */
+	gd_fi_freeinfo(hints);
+	for (size_t i = 0; i < l->n; i++)
+		for (struct fi_info *fi = all; fi && !(l->v[i].caps & FI_ATOMIC); fi = fi->next)
+			if ((fi->caps & FI_ATOMIC) && same_place(&l->v[i], fi)) {
+				l->v[i].atomic_asked = 1;
+				break;
+			}
+	gd_fi_freeinfo(all);
+}
+
 int gd_ofi_discover(const char *prov, struct gd_ofi_list *l)
 {
-	struct fi_info *hints = ofi_hints(prov), *all = NULL, *fi;
+	/* plain fi_info passes no hints; fi_info -p PROV passes its own (ofi_hints) */
+	struct fi_info *hints = prov ? ofi_hints(prov) : NULL, *all = NULL, *fi;
 	int ret;
 
 	memset(l, 0, sizeof(*l));
@@ -120,12 +154,13 @@ int gd_ofi_discover(const char *prov, struct gd_ofi_list *l)
 	if (gd_ofi_lib_load())
 		return -ELIBACC;
 	version_str(gd_fi_version(), l->version, sizeof(l->version));
-	if (!hints)
+	if (prov && !hints)
 		return -ENOMEM;
 	ret = list_providers(l);
 	if (!ret)
 		ret = gd_fi_getinfo(OFI_API, NULL, NULL, 0, hints, &all);
-	gd_fi_freeinfo(hints);
+	if (hints)
+		gd_fi_freeinfo(hints);
 	if (ret == -FI_ENODATA)
 		return -ENODATA;
 	if (ret)
@@ -141,6 +176,7 @@ int gd_ofi_discover(const char *prov, struct gd_ofi_list *l)
 	for (fi = all; fi; fi = fi->next)
 		entry_from(&l->v[l->n++], fi);
 	gd_fi_freeinfo(all);
+	mark_atomic_asked(l, prov);
 	return 0;
 }
 
@@ -170,10 +206,10 @@ static const char *yes_no(int b)
 	return b ? "yes" : "no";
 }
 
-/* a size, or "any" for SIZE_MAX (no limit) */
+/* a size, or "any" for no limit (2^53 bytes or more: gd_json_no_limit, as the JSON) */
 static const char *size_str(size_t v, char *buf, size_t len)
 {
-	if (v == SIZE_MAX)
+	if (gd_json_no_limit(v))
 		return "any";
 	snprintf(buf, len, "%zu", v);
 	return buf;
@@ -185,7 +221,7 @@ static void print_entry(const struct gd_ofi_entry *e, FILE *out)
 
 	fprintf(out, "%-14s %-7s %-5s %-24s %-12s %-4s %-6s %-4s %12s %6zu\n", e->prov, e->version,
 		ep_short(e->ep_type), e->fabric, e->domain, yes_no(!!(e->caps & FI_RMA)),
-		yes_no(!!(e->caps & FI_ATOMIC)), yes_no(!!(e->caps & FI_HMEM)),
+		e->atomic_asked ? "ask" : yes_no(!!(e->caps & FI_ATOMIC)), yes_no(!!(e->caps & FI_HMEM)),
 		size_str(e->max_msg_size, msg, sizeof(msg)), e->inject_size);
 	fprintf(out, "    caps: %s\n", gd_ofi_caps_str(e->caps, caps, sizeof(caps)));
 	fprintf(out, "    mr_mode: %s; addr_format %s; mr_key_size %zu; max_order_raw_size %s\n",
@@ -206,6 +242,12 @@ void gd_ofi_print_text(const struct gd_ofi_list *l, FILE *out)
 		"EP", "FABRIC", "DOMAIN", "RMA", "ATOMIC", "HMEM", "MAX_MSG", "INJECT");
 	for (size_t i = 0; i < l->n; i++)
 		print_entry(&l->v[i], out);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].atomic_asked) {
+			fprintf(out, "\nATOMIC ask: the provider offers FI_ATOMIC only when asked for "
+				"(fi_info -c FI_ATOMIC), as gd_atomic_bw and gd_atomic_lat ask\n");
+			break;
+		}
 }
 
 /* "FI_MSG, FI_RMA" (or "FI_MSG | FI_RMA") as ["FI_MSG", "FI_RMA"] */
@@ -237,11 +279,12 @@ static json_object *entry_json(const struct gd_ofi_entry *e)
 			       json_object_new_array());
 	gd_json_add_bool(rec, "rma", !!(e->caps & FI_RMA));
 	gd_json_add_bool(rec, "atomic", !!(e->caps & FI_ATOMIC));
+	gd_json_add_bool(rec, "atomic_asked", e->atomic_asked);
 	gd_json_add_bool(rec, "hmem", !!(e->caps & FI_HMEM));
-	gd_json_add_u64(rec, "max_msg_size", e->max_msg_size);
+	gd_json_add_limit(rec, "max_msg_size", e->max_msg_size);
 	gd_json_add_u64(rec, "inject_size", e->inject_size);
 	gd_json_add_u64(rec, "mr_key_size", e->mr_key_size);
-	gd_json_add_u64(rec, "max_order_raw_size", e->max_order_raw_size);
+	gd_json_add_limit(rec, "max_order_raw_size", e->max_order_raw_size);
 	return rec;
 }
 

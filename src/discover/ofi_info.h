@@ -41,6 +41,9 @@ struct gd_ofi_entry {
 	size_t inject_size;        /* tx_attr */
 	size_t mr_key_size;        /* domain_attr */
 	size_t max_order_raw_size; /* ep_attr: ordered read-after-write bytes */
+	int atomic_asked;          /* FI_ATOMIC not in caps, but offered when asked for
+				    * (fi_getinfo with FI_ATOMIC in the hints' caps, as
+				    * gd_atomic_* ask): rxm's layered entries */
 };
 
 struct gd_ofi_list {
@@ -64,8 +67,10 @@ struct gd_ofi_probe {
 #ifdef HAVE_LIBFABRIC
 #include "ofi_lib.h"
 
-/* Every entry fi_getinfo offers (prov NULL) or those of one provider, with the
- * fi_info hints; 0, -ENODATA when none, -ENOMEM, -ELIBACC when libfabric
+/* Every entry fi_getinfo offers (prov NULL: no hints, as plain fi_info) or
+ * those of one provider (fi_info -p's hints); each entry without FI_ATOMIC is
+ * marked atomic_asked when an entry of its provider, fabric, domain and
+ * endpoint type has it once asked for. 0, -ENODATA when none, -ENOMEM, -ELIBACC when libfabric
  * cannot be loaded (gd_ofi_lib_error() says why). */
 int gd_ofi_discover(const char *prov, struct gd_ofi_list *l);
 void gd_ofi_list_free(struct gd_ofi_list *l);

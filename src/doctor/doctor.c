@@ -100,6 +100,12 @@ void gd_doctor_list(FILE *out, bool json)
 	}
 }
 
+void gd_doctor_list_ids(FILE *out)
+{
+	for (const struct gd_check *c = gd_checks; c->id; c++)
+		fprintf(out, "%s\n", c->id);
+}
+
 bool gd_doctor_check_exists(const char *prefix)
 {
 	for (const struct gd_check *c = gd_checks; c->id; c++)

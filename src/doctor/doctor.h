@@ -108,6 +108,8 @@ int gd_doctor_run(struct gd_doctor *d);
 void gd_doctor_summary(struct gd_doctor *d);
 /* The checks, as text or JSON Lines (records of type "check_info"). */
 void gd_doctor_list(FILE *out, bool json);
+/* Every check id, one a line (--completion=checks). */
+void gd_doctor_list_ids(FILE *out);
 /* Whether a check id starts with prefix (NULL: any), for --check before anything is read. */
 bool gd_doctor_check_exists(const char *prefix);
 

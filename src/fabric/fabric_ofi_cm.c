@@ -136,6 +136,24 @@ static ssize_t warm_once(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn
  * message back (gd_fabric_connects_on_first_op): a latency run leaves that
  * exchange untimed (loop_lat.c).
  */
+#define OFI_ROUTE_FIX "If it is a loopback or container address of the peer's host, give the " \
+	"peer the interface this host reaches (tcp: FI_TCP_IFACE=IFACE, or --domain IFACE)"
+
+/* No completion (and no error) for the first message within half of --timeout:
+ * a connection slow to open (a busy host: hostile D22, -s 256M --timeout 1 on
+ * the loaded 2-core machine) before an address that does not route, which
+ * usually fails with an error completion instead. */
+static void warm_up_slow(const struct gd_ofi *f, uint32_t i, const char *addr)
+{
+	gd_error("libfabric endpoint %u on provider %s: the first message to the peer's endpoint "
+		 "%s had no completion within %.1f s (half of --timeout %u s). It opens the "
+		 "connection (rxm over tcp: a socket; shm: the peer's region), which takes longer "
+		 "than that on a busy host or a slow path: give a longer --timeout. If a longer one "
+		 "times out too, the address may not route here: is the peer running the same "
+		 "--provider? " OFI_ROUTE_FIX, i, f->prov, gd_excerpt(addr),
+		 f->cfg.timeout_ms / 2000.0, f->cfg.timeout_ms / 1000);
+}
+
 static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remote)
 {
 	/* half the side channel's deadline: the peer, waiting in the setup
@@ -152,14 +170,14 @@ static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 		return 0;
 	fi_av_straddr(f->av, remote->fab_addr, addr, &alen);
 	addr[sizeof(addr) - 1] = '\0'; /* the peer's bytes: quoted escaped (gd_excerpt), never raw */
+	if (ret == -FI_ETIMEDOUT || ret == -FI_EAGAIN) {
+		warm_up_slow(f, i, addr);
+		return -ETIMEDOUT;
+	}
 	gd_error("libfabric endpoint %u on provider %s: the first message to the peer's endpoint "
 		 "%s failed (%s): is the peer running the same --provider, and does that address "
-		 "route here? If it is a loopback or container address of the peer's host, give "
-		 "the peer the interface this host reaches (tcp: FI_TCP_IFACE=IFACE, or --domain "
-		 "IFACE)", i, f->prov, gd_excerpt(addr),
-		 ret == -FI_ETIMEDOUT || ret == -FI_EAGAIN ? "no completion within half of --timeout" :
-							    gd_fi_strerror((int)-ret));
-	return ret == -FI_EAGAIN || ret == -FI_ETIMEDOUT ? -ETIMEDOUT : -ECONNREFUSED;
+		 "route here? " OFI_ROUTE_FIX, i, f->prov, gd_excerpt(addr), gd_fi_strerror((int)-ret));
+	return -ECONNREFUSED;
 }
 
 int gd_ofi_connect(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remote)

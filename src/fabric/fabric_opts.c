@@ -14,16 +14,22 @@
 
 enum { O_FABRIC = GD_FABRIC_OPT_BASE, O_PROVIDER, O_DOMAIN, O_FABRIC_NAME, O_EP };
 
+static const char *const ep_names[] = { "rdm", "msg", NULL };
+
 const struct gd_opt gd_fabric_opt_table[] = {
 	{ "fabric", 0, GD_REQ_ARG, "FABRIC", "verbs or ofi (libfabric); default: verbs when an RDMA device speaks RC, ofi+efa when the only devices are EFA; without RDMA devices give --fabric ofi (exit 3 otherwise)", O_FABRIC },
-	{ "provider", 0, GD_REQ_ARG, "NAME", "ofi: libfabric provider as fi_info names it (tcp, shm, efa, verbs, cxi)", O_PROVIDER },
+	{ "provider", 0, GD_REQ_ARG, "PROVIDER", "ofi: libfabric provider as fi_info names it (tcp, shm, efa, verbs, cxi)", O_PROVIDER },
 	{ "domain", 0, GD_REQ_ARG, "NAME", "ofi: libfabric domain (fi_info -p PROV lists them; default: the provider's first)", O_DOMAIN },
 	{ "fabric-name", 0, GD_REQ_ARG, "NAME", "ofi: libfabric fabric name (default: the provider's first)", O_FABRIC_NAME },
 	{ "ep", 0, GD_REQ_ARG, "TYPE", "ofi: endpoint type rdm (FI_EP_RDM, default) or msg (FI_EP_MSG, connected)", O_EP },
 	{ NULL },
 };
 
-static const char *const ep_names[] = { "rdm", "msg", NULL };
+const struct gd_opt_words gd_fabric_opt_words[] = {
+	{ "fabric", gd_fabric_names },
+	{ "ep", ep_names },
+	{ NULL, NULL },
+};
 
 bool gd_fabric_have_ofi(void)
 {

@@ -38,6 +38,7 @@ struct gd_fabric_opts {
 
 #define GD_FABRIC_OPT_BASE 950
 extern const struct gd_opt gd_fabric_opt_table[];
+extern const struct gd_opt_words gd_fabric_opt_words[]; /* --fabric, --ep */
 
 void gd_fabric_opts_defaults(struct gd_fabric_opts *o);
 /* 0 handled, -EINVAL bad value (printed), 1 not a fabric option. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jsonout.h"
+#include "table.h"
 
 /* The legend nvidia-smi prints under its matrix, byte for byte. */
 static const char nvsmi_legend[] =
@@ -104,9 +105,8 @@ static void print_advice(const struct gd_topo *t, const struct gd_topo_advice *a
 		fprintf(out, "  %s\n", a->w[i].msg);
 }
 
-static void print_compact(const struct gd_topo *t, FILE *out)
+static void print_legend(const struct gd_topo *t, FILE *out)
 {
-	print_matrix(t, &compact, out);
 	if (!t->nnics)
 		return;
 	fputs("NIC Legend:", out);
@@ -116,6 +116,70 @@ static void print_compact(const struct gd_topo *t, FILE *out)
 			fprintf(out, " (%s)", t->nics[k].legend_extra);
 	}
 	fputc('\n', out);
+}
+
+static void print_compact(const struct gd_topo *t, FILE *out)
+{
+	print_matrix(t, &compact, out);
+	print_legend(t, out);
+}
+
+/* One row of the aligned matrix: its name, its cells, a GPU's affinities. */
+static int table_row(const struct gd_topo *t, size_t i, struct gd_table *tb)
+{
+	size_t n = t->ngpus + t->nnics;
+	char cell[24];
+	int ret;
+
+	dev_name(t, i, cell, sizeof(cell));
+	ret = gd_table_add(tb, cell);
+	for (size_t j = 0; j < n && !ret; j++) {
+		gd_topo_cell(t, i, j, cell, sizeof(cell));
+		ret = gd_table_add(tb, i == j ? "X" : cell);
+	}
+	if (i < t->ngpus && !ret) {
+		const struct gd_topo_gpu *g = &t->gpus[i];
+
+		snprintf(cell, sizeof(cell), "%d", g->gpu_numa_id);
+		ret = gd_table_add(tb, g->cpus);
+		ret = ret ?: gd_table_add(tb, g->nodes);
+		ret = ret ?: gd_table_add(tb, g->gpu_numa_id >= 0 ? cell : "N/A");
+	}
+	gd_table_end_row(tb);
+	return ret;
+}
+
+/* The default: the matrix with each column as wide as its widest cell (newcomer 8:
+ * the compact form's single blanks did not line up), then the NIC legend. */
+static int print_table(const struct gd_topo *t, FILE *out)
+{
+	size_t n = t->ngpus + t->nnics;
+	struct gd_table *tb;
+	char name[24];
+	int ret;
+
+	if (!n)
+		return 0;
+	if (!(tb = gd_table_new(n + 1 + (t->ngpus ? 3 : 0))))
+		return -ENOMEM;
+	ret = gd_table_add(tb, "");
+	for (size_t i = 0; i < n && !ret; i++) {
+		dev_name(t, i, name, sizeof(name));
+		ret = gd_table_add(tb, name);
+	}
+	if (t->ngpus && !ret) {
+		ret = gd_table_add(tb, "CPU Affinity");
+		ret = ret ?: gd_table_add(tb, "NUMA Affinity");
+		ret = ret ?: gd_table_add(tb, "GPU NUMA ID");
+	}
+	gd_table_end_row(tb);
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = table_row(t, i, tb);
+	ret = ret ?: gd_table_print(tb, "  ", out);
+	gd_table_free(tb);
+	if (!ret)
+		print_legend(t, out);
+	return ret;
 }
 
 static void print_nvsmi(const struct gd_topo *t, FILE *out)
@@ -278,6 +342,11 @@ int gd_topo_print(const struct gd_topo *t, const struct gd_topo_advice *a,
 	int ret = 0;
 
 	switch (fmt) {
+	case GD_TOPO_TABLE:
+		ret = print_table(t, out);
+		if (ret)
+			return ret;
+		break;
 	case GD_TOPO_COMPACT:
 		print_compact(t, out);
 		break;

@@ -13,7 +13,9 @@
 #include "topo.h"
 #include "topo_advice.h"
 
-enum gd_topo_format { GD_TOPO_COMPACT, GD_TOPO_NVSMI, GD_TOPO_JSON };
+/* TABLE (the default): the matrix with its columns aligned (table.h); COMPACT:
+ * one blank between cells, for scripts (byte-stable) */
+enum gd_topo_format { GD_TOPO_COMPACT, GD_TOPO_NVSMI, GD_TOPO_JSON, GD_TOPO_TABLE };
 
 /* advice: also print the nearest NIC per GPU and the warnings (text formats). */
 /* --json when nothing was found (gd_topo exits 3): one topo_summary record (gpus 0, nics 0,

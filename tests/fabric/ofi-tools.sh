@@ -38,6 +38,19 @@ sys.exit(any(set(json.loads(l)) & {"link_layer", "mtu_bytes", "port"} for l in s
 done
 pair msg 0 0 gd_write_bw --fabric ofi --provider tcp --ep msg -n 50 --validate --timeout 30
 pair proxy 0 0 gd_write_bw --fabric ofi --provider tcp --initiator=proxy -n 100 --validate --timeout 30
+# host producers are threads, one per CTA, not CUDA threads (newcomer 26: "1 CTAs x 32 threads")
+pair proxy-host 0 0 gd_write_bw --fabric ofi --provider tcp --initiator=proxy --producer host \
+	--ctas 2 -n 100 --timeout 30 &&
+	expect_in proxy-host-header "$tmp/proxy-host.c" \
+		'^ Initiator +: proxy, producer host producer \(no GPU\), scope warp, 2 host producer threads \(--ctas\), 2 request groups, '
+grep -q 'CTAs\? x' "$tmp/proxy-host.c" && { echo "FAIL: host producers shown as CTAs"; fail=1; }
+# one number format per column at every size (newcomer 24: 0.000293 and 0.12 in one column)
+if pair gbits-sweep 0 0 gd_write_bw --fabric ofi --provider tcp -a -n 5 --precision 0 --report_gbits \
+	--timeout 30; then
+	awk '/^ [0-9]+ +[0-9]+ / { n++; if ($4 !~ /^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/) bad = bad " " $1 ":" $4 }
+		END { if (n < 10 || bad != "") { print "FAIL: --report_gbits average column, " n " rows, not 6 decimals:" bad; exit 1 } }' \
+		"$tmp/gbits-sweep.c" || fail=1
+fi
 expect_in validation "$tmp/tcp-read_bw.c" '^ validation: passed \(([0-9]+ bytes checked|checked by the peer)'
 expect_in validation-atomic "$tmp/tcp-atomic_bw.s" '^ validation: passed \([0-9]+ atomics checked\)'
 pair timed 0 0 gd_write_bw --fabric ofi --provider tcp -D 1 --timeout 30 &&

@@ -31,7 +31,9 @@ device (the Soft-RoCE guest prints them) and --exempt "run only" for fields of a
 that ran (no fixture runs one; the guest does).
 
 Exit 0 when every emitted field is documented with the right type, else 1.
-Strictness: NaN/Infinity and invalid UTF-8 are errors too.
+Strictness: NaN/Infinity, invalid UTF-8 and an integer beyond +-2^53 (not
+exact for a reader that holds numbers as doubles: doc/json.md, Exact
+integers) are errors too.
 """
 import fnmatch
 import json
@@ -90,6 +92,16 @@ def matching(doc, tool, typ):
     return sorted(keys, key=lambda k: (k[0] != "*", k[1] != "*"))
 
 
+EXACT_MAX = 2 ** 53
+
+
+def inexact_ok(value):
+    """False for an integer (or an array holding one) a double cannot hold exactly."""
+    if isinstance(value, list):
+        return all(inexact_ok(v) for v in value)
+    return isinstance(value, bool) or not isinstance(value, int) or abs(value) <= EXACT_MAX
+
+
 def reject_constant(name):
     raise ValueError("non-finite number %s" % name)
 
@@ -120,6 +132,9 @@ def check(doc, files, complete_tools, draft, exempt=()):
                 errors.append("%s:%d: record %s %s is not documented" % (f, n, tool, typ))
                 continue
             for path, value in flatten(rec):
+                if not inexact_ok(value):
+                    errors.append("%s:%d: %s %s: '%s' is %d, beyond +-2^53 (not exact as a double)"
+                                  % (f, n, tool, typ, path, value))
                 spec = fields.get(path)
                 if spec is None:
                     undocumented.setdefault((tool, typ), {}).setdefault(path, []).append(value)

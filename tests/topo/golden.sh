@@ -49,7 +49,8 @@ for dir in "$fx"/*/; do
 	else
 		continue
 	fi
-	check "$m compact" "$dir/expected.compact" "$@"
+	check "$m compact" "$dir/expected.compact" "$@" --format compact
+	check "$m table" "$dir/expected.table" "$@"
 	check "$m nvidia-smi" "$dir/expected.nvsmi" "$@" --format nvidia-smi
 	check "$m json" "$dir/expected.json" "$@" --json
 	check "$m advice" "$dir/expected.advice" "$@" --advice
@@ -116,7 +117,7 @@ expect_error "garbage nvlinks" 2 "garbage.txt:1:" --topology "$fx/h20/topology.x
 # no hwloc noise, one gdperf warning, N/A affinities instead of this host's CPUs,
 # and GDPERF_SYSFS_ROOT reaches hwloc just as --sysfs-root does.
 sysfs_h20="$top_srcdir/tests/fixtures/sysfs/h20"
-"$tool" --sysfs-root "$sysfs_h20" >"$tmp/opt.out" 2>"$tmp/err"
+"$tool" --sysfs-root "$sysfs_h20" --format compact >"$tmp/opt.out" 2>"$tmp/err"
 rc=$?
 if [ $rc -ne 0 ] || grep -q "^\\[hwloc" "$tmp/err" || ! grep -q "has no sys/devices/system/cpu" "$tmp/err"; then
 	fail "sysfs-only root: exit $rc, stderr: $(head -3 "$tmp/err")"
@@ -125,7 +126,7 @@ elif ! grep -q '^GPU0 X .* N/A N/A N/A$' "$tmp/opt.out" || ! grep -q '^NIC3 .* X
 else
 	echo "ok: sysfs-only root"
 fi
-GDPERF_SYSFS_ROOT="$sysfs_h20" "$tool" >"$tmp/env.out" 2>/dev/null
+GDPERF_SYSFS_ROOT="$sysfs_h20" "$tool" --format compact >"$tmp/env.out" 2>/dev/null
 if cmp -s "$tmp/opt.out" "$tmp/env.out"; then
 	echo "ok: GDPERF_SYSFS_ROOT same as --sysfs-root"
 else
@@ -167,7 +168,7 @@ fi
 # --export writes XML + NVLink file that replay to the same table.
 "$tool" --topology "$fx/h20/topology.xml" --nvlinks "$fx/h20/nvlinks.txt" \
 	--export "$tmp/exp.xml" >/dev/null 2>"$tmp/err" || fail "export: $(cat "$tmp/err")"
-if "$tool" --topology "$tmp/exp.xml" --nvlinks "$tmp/exp.xml.nvlinks" >"$tmp/replay" 2>/dev/null &&
+if "$tool" --topology "$tmp/exp.xml" --nvlinks "$tmp/exp.xml.nvlinks" --format compact >"$tmp/replay" 2>/dev/null &&
 	cmp -s "$tmp/replay" "$fx/h20/expected.compact"; then
 	echo "ok: export and replay"
 else

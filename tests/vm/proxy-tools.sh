@@ -18,7 +18,7 @@ for tool in write_bw write_lat read_bw read_lat atomic_bw atomic_lat send_bw sen
 	run_pair "proxy-$tool-bond" gd_$tool "-d $BOND_DEV $P" "-d $BOND_DEV $P $BOND_IP"
 done
 check_out "header names the initiator" "$WORK/proxy-write_bw.c" \
-	'Initiator +: proxy, producer host producer \(no GPU\), scope warp, 1 CTAs x 32 threads, 1 proxy threads, 1024 ring slots, 1 QPs'
+	'Initiator +: proxy, producer host producer \(no GPU\), scope warp, 1 host producer thread \(--ctas\), 1 request group, 1 proxy threads, 1024 ring slots, 1 QPs'
 
 c="-d $DEV --initiator=proxy --validate"
 # QPs spread over proxy threads, every scope, a tiny ring (wrap, back-pressure)

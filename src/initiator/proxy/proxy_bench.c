@@ -533,14 +533,14 @@ static bool gpu_producer_refused(const struct gd_loop_cfg *c, char *why, size_t 
 	return false;
 }
 
-/* The initiating side picks its producer once: the CUDA kernel on the GPU
- * of --use_cuda (else CUDA device 0), or host threads. */
-static int choose_producer(const struct gd_loop_cfg *c, struct pb_state *st)
+/* The producer this side runs, decided without opening the GPU (*gpu: the
+ * CUDA kernel); a refusal is printed. */
+static int decide_producer(const struct gd_loop_cfg *c, struct pb_state *st, bool *gpu)
 {
 	enum gd_producer want = c->init.producer;
 	char no_gpu[224];
-	int dev = c->producer_cuda, ret;
 
+	*gpu = false;
 	if (want == GD_PRODUCER_HOST)
 		return use_host(c, st, "--producer host");
 	if (gpu_producer_refused(c, no_gpu, sizeof(no_gpu))) {
@@ -557,19 +557,52 @@ static int choose_producer(const struct gd_loop_cfg *c, struct pb_state *st)
 	}
 	if (want == GD_PRODUCER_AUTO && !cuda_finds_device(st->why, sizeof(st->why)))
 		return use_host(c, st, st->why);
+	*gpu = true;
+	return 0;
+}
+
+static int no_gpu_producer(int dev, const char *why)
+{
+	gd_error("--initiator=proxy: cannot run the CUDA producer kernel on CUDA device %d "
+		 "(%s); use --producer host, or fix the GPU (gd_doctor --check cuda.driver)", dev, why);
+	return -ENODEV;
+}
+
+/* The initiating side picks its producer once: the CUDA kernel on the GPU
+ * of --use_cuda (else CUDA device 0), or host threads. */
+static int choose_producer(const struct gd_loop_cfg *c, struct pb_state *st)
+{
+	int dev = c->producer_cuda, ret;
+	bool gpu;
+
+	ret = decide_producer(c, st, &gpu);
+	if (ret || !gpu)
+		return ret;
 	ret = gd_gpu_prod_open(dev, &st->gp);
-	if (ret) {
-		gd_error("--initiator=proxy: cannot run the CUDA producer kernel on CUDA device %d "
-			 "(%s); use --producer host, or fix the GPU (gd_doctor --check cuda.driver)", dev,
-			 ret == -ENOSYS ? "built without nvcc" : "no usable CUDA GPU");
-		return -ENODEV;
-	}
+	if (ret)
+		return no_gpu_producer(dev, ret == -ENOSYS ? "built without nvcc" : "no usable CUDA GPU");
 	snprintf(st->why, sizeof(st->why), "%s, the CUDA producer kernel on %s",
-		 want == GD_PRODUCER_GPU ? "--producer gpu" : "default: CUDA found a device",
+		 c->init.producer == GD_PRODUCER_GPU ? "--producer gpu" : "default: CUDA found a device",
 		 gd_gpu_prod_name(st->gp));
 	st->ini.producer = gd_gpu_prod_name(st->gp);
 	st->ini.producer_kind = "gpu";
 	return 0;
+}
+
+/* Before this side waits for its peer (issue 30 item 6, hostile D27): the
+ * producer's choice and its refusals, and a GPU producer where CUDA finds no
+ * device (a server of a -b or latency run used to wait for a client first). */
+static int pb_check_alone(const struct gd_loop_cfg *c)
+{
+	struct pb_state st = { 0 };
+	char why[256];
+	bool gpu;
+	int ret = decide_producer(c, &st, &gpu);
+
+	if (ret || !gpu || cuda_finds_device(why, sizeof(why)))
+		return ret;
+	/* cuda_finds_device words it as the default's reason: "default: ..." */
+	return no_gpu_producer(c->producer_cuda, strncmp(why, "default: ", 9) ? why : why + 9);
 }
 
 static int pb_attach(const struct gd_loop_attach *a, void **state)
@@ -603,6 +636,7 @@ const struct gd_loop_ops gd_loop_proxy = {
 	.name = "proxy",
 	.run_bw = proxy_run_bw,
 	.run_lat = proxy_run_lat,
+	.check_alone = pb_check_alone,
 	.attach = pb_attach,
 	/* no connect: the proxy posts on the bench's own QPs, connected as usual */
 	.describe = pb_describe,
