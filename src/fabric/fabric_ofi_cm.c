@@ -138,6 +138,11 @@ static ssize_t warm_once(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn
  */
 #define OFI_ROUTE_FIX "If it is a loopback or container address of the peer's host, give the " \
 	"peer the interface this host reaches (tcp: FI_TCP_IFACE=IFACE, or --domain IFACE)"
+/* The slow first message in words short enough for the peer to hear them whole
+ * (a thread's last error, told over the side channel, is 512 bytes: the fix at
+ * the end was cut off before). */
+#define OFI_SLOW_FIX "On a busy host or a slow path, give a longer --timeout. If that " \
+	"times out too, the address may not route here. " OFI_ROUTE_FIX
 
 /* No completion (and no error) for the first message within half of --timeout:
  * a connection slow to open (a busy host: hostile D22, -s 256M --timeout 1 on
@@ -145,13 +150,10 @@ static ssize_t warm_once(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn
  * usually fails with an error completion instead. */
 static void warm_up_slow(const struct gd_ofi *f, uint32_t i, const char *addr)
 {
-	gd_error("libfabric endpoint %u on provider %s: the first message to the peer's endpoint "
-		 "%s had no completion within %.1f s (half of --timeout %u s). It opens the "
-		 "connection (rxm over tcp: a socket; shm: the peer's region), which takes longer "
-		 "than that on a busy host or a slow path: give a longer --timeout. If a longer one "
-		 "times out too, the address may not route here: is the peer running the same "
-		 "--provider? " OFI_ROUTE_FIX, i, f->prov, gd_excerpt(addr),
-		 f->cfg.timeout_ms / 2000.0, f->cfg.timeout_ms / 1000);
+	gd_error("libfabric endpoint %u on %s: the first message to the peer's endpoint %s (it "
+		 "opens the connection) had no completion within %.1f s (half of --timeout %u s). "
+		 OFI_SLOW_FIX, i, f->prov, gd_excerpt(addr), f->cfg.timeout_ms / 2000.0,
+		 f->cfg.timeout_ms / 1000);
 }
 
 static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remote)
