@@ -79,7 +79,7 @@ static const struct gd_opt bw_opts[] = {
 	{ "bidirectional", 'b', GD_NO_ARG, NULL, "both sides send; the reports are exchanged and summed", B_BIDIR },
 	{ "qp", 'q', GD_REQ_ARG, "N", "number of QPs (default 1)", B_QPS },
 	{ "tx-depth", 't', GD_REQ_ARG, "N", "outstanding sends per QP (default 128)", B_TX_DEPTH },
-	{ "cq-mod", 'Q', GD_REQ_ARG, "N", "one signalled completion every N posts (default 100; 1 above 8 KiB)", B_CQ_MOD },
+	{ "cq-mod", 'Q', GD_REQ_ARG, "N", "one signalled completion every N posts (default 100; 1 above 8 KiB, but not for writes over libfabric)", B_CQ_MOD },
 	{ "post_list", 'l', GD_REQ_ARG, "N", "post N work requests per call (default 1)", B_POST_LIST },
 	{ "noPeak", 'N', GD_NO_ARG, NULL, "do not compute the peak bandwidth", B_NO_PEAK },
 	{ "report_gbits", 0, GD_NO_ARG, NULL, "report bandwidth in Gb/s (10^9 bit) instead of MiB/s (2^20 byte)", B_GBITS },
@@ -688,9 +688,6 @@ static int check_queues(struct gd_bench_params *p)
 			return -EINVAL;
 		}
 	}
-	if (p->kind == GD_KIND_BW && !(g & GD_GIVEN_CQ_MOD) && !p->all_sizes && p->size > GD_SIGNAL_EACH_ABOVE &&
-	    p->post_list == 1)
-		p->cq_mod = 1; /* perftest's default for large messages */
 	if (p->cq_mod > p->tx_depth) {
 		if (g & GD_GIVEN_CQ_MOD) {
 			gd_error("-Q/--cq-mod %u exceeds -t/--tx-depth %u%s: the CQ moderation must not "
@@ -820,6 +817,23 @@ int gd_bench_check_exit(int err)
 	return err == -ENODEV ? GD_EXIT_ENV : GD_EXIT_USAGE;
 }
 
+/* Above 8 KiB a bandwidth test signals every message (perftest's default for
+ * large ones), unless -Q, -l or -a say otherwise, or the op is a write
+ * (with or without immediate) on a fabric whose signalled write may cost the
+ * target an acknowledgement (gd_fabric_moderates_writes: libfabric): it keeps
+ * the moderation, bounded by loop_bw.c's signal_every (a completion at least
+ * every MiB: 16 messages at 64 KiB) and -t. After check_fabric: the fabric is
+ * resolved; after check_queues: 1 needs no clamp. */
+static void default_moderation(struct gd_bench_params *p)
+{
+	if (p->kind != GD_KIND_BW || (p->given & GD_GIVEN_CQ_MOD) || p->all_sizes ||
+	    p->size <= GD_SIGNAL_EACH_ABOVE || p->post_list != 1)
+		return;
+	if (p->op == GD_OP_WRITE && gd_fabric_moderates_writes(&p->fab))
+		return;
+	p->cq_mod = 1;
+}
+
 int gd_bench_check(struct gd_bench_params *p)
 {
 	const struct gd_initiator_ops *ini = gd_init_ops(&p->init); /* the initiator's entry */
@@ -834,6 +848,7 @@ int gd_bench_check(struct gd_bench_params *p)
 	    (ret = gd_init_opts_check(&p->init)) || (ini && ini->check && (ret = ini->check(p))) ||
 	    (ret = check_fabric(p, ini)) || (ret = gd_roce_opts_check(p)))
 		return ret;
+	default_moderation(p);
 	return 0;
 }
 

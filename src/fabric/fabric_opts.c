@@ -45,6 +45,11 @@ bool gd_fabric_connects_on_first_op(const struct gd_fabric_opts *o)
 	return o->fabric == GD_FABRIC_OFI && o->ep == GD_EP_RDM;
 }
 
+bool gd_fabric_moderates_writes(const struct gd_fabric_opts *o)
+{
+	return o->fabric == GD_FABRIC_OFI;
+}
+
 const char *gd_ep_type_name(enum gd_ep_type e)
 {
 	return (unsigned)e < GD_EP_COUNT ? ep_names[e] : "?";
