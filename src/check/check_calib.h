@@ -8,14 +8,14 @@
 #include "check_machine.h"
 
 struct gd_ck_calib {
-	size_t runs;		/* runs measured (one per NIC, or the libfabric loopback) */
+	size_t runs;		/* runs measured (3 per NIC, or of the libfabric loopback) */
 	double worst;		/* the lowest bandwidth (Gb/s) or highest mean latency (us) */
 	char why[256];		/* why it could not calibrate */
 };
 
 /* The example's write-bw (bw) or write-lat test, over libfabric tcp when ofi. */
 void gd_ck_example_test(struct gd_ck_test *t, bool bw, bool ofi);
-/* Run t once on every run it expands to here: 0 with c filled, or -errno with c->why. */
+/* Run t 3 times on every run it expands to here: 0 with c filled, or -errno with c->why. */
 int gd_ck_calibrate(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 		    struct gd_ck_calib *c);
 

@@ -2,7 +2,7 @@
 /*
  * gd_check --example: a commented spec for this machine, with counts, rates,
  * states and classes filled in from discovery, so a first spec takes one
- * command. Thresholds come from one calibration run of each test here (check_calib.c).
+ * command. Thresholds come from three calibration runs of each test here (check_calib.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -154,7 +154,7 @@ static void tests(FILE *out, const struct gd_ck_machine *m, bool suite)
 
 	fprintf(out, "# Tests run one at a time through the benchmark engine, loopback through each\n"
 		"# NIC (fabric: verbs|ofi, provider: tcp|shm|efa..., endpoint: rdm|msg choose).\n"
-		"# Thresholds were calibrated by one run of each test here: absolute (Gb/s, us,\n"
+		"# Thresholds were calibrated by three runs of each test here: absolute (Gb/s, us,\n"
 		"# Mpps) or relative ('90%% line' of the port rate, '80%% pcie' of the narrowest\n"
 		"# PCIe link of the pair's path).\ntests:\n");
 	calibrated(out, m, true, ofi, suite);
