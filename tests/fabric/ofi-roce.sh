@@ -10,22 +10,36 @@ ofi_skip_unless_built tcp
 OFI=(--fabric ofi --provider tcp)
 
 # 1. SW rate limit: 2 MiB/s of 4 KiB messages for 3 s; the pacer never exceeds the rate
-# (+5 %: its bucket of one message), and holds it (-20 %: 512 messages a second)
-if pair rate 0 0 gd_write_bw "${OFI[@]}" -s 4096 -D 3 --rate_limit 2 --rate_units M \
-	--rate_limit_type SW --cpu_util --json; then
-	/usr/bin/python3 - "$tmp/rate.c" <<'PYEOF' && echo "ok: SW rate limit 2 MiB/s held; cpu_util_pct" || fail=1
+# (+5 %: its bucket of one message), and holds it (-20 %: 512 messages a second). Above
+# the rate fails at once; below it, a second run decides: a sender kept off the CPU near
+# the end of its 3 s cannot post what it did not get to (seen in distcheck, ASan on a busy
+# host: 1.596 MiB/s once), while a pacer that cannot hold the rate is low every time.
+rate_run() { # rate_run NAME: 0 held, 1 failed, 3 below the rate (exit 3 of the checker)
+	pair "$1" 0 0 gd_write_bw "${OFI[@]}" -s 4096 -D 3 --rate_limit 2 --rate_units M \
+		--rate_limit_type SW --cpu_util --json || return 1
+	/usr/bin/python3 - "$tmp/$1.c" <<'PYEOF'
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])][-1]
 bw = r["results"]["bw_avg_mib_per_s"]
-if not 2 * 0.8 <= bw <= 2 * 1.05:
-    sys.exit("FAIL: rate limit 2 MiB/s measured %.3f MiB/s" % bw)
 p = r["params"]
 assert p["rate_limit"] == 2 and p["rate_units"] == "MiBps" and p["rate_limit_type"] == "SW", p
 u = r["results"]["cpu_util_pct"]
 assert isinstance(u, (int, float)) and 0 <= u <= 100, u
-print("measured %.3f MiB/s, CPU %.1f %%" % (bw, u))
+if bw > 2 * 1.05:
+    sys.exit("FAIL: rate limit 2 MiB/s exceeded: %.3f MiB/s" % bw)
+print("measured %.3f MiB/s, CPU %.1f %%, trust %s" % (bw, u, r["trust"]["verdict"]))
+sys.exit(0 if bw >= 2 * 0.8 else 3)
 PYEOF
+}
+rate_run rate
+rc=$?
+if [ $rc = 3 ]; then
+	echo "note: below 1.6 MiB/s once; the second run decides"
+	rate_run rate2
+	rc=$?
 fi
+[ $rc = 0 ] && echo "ok: SW rate limit 2 MiB/s held; cpu_util_pct" ||
+	{ echo "FAIL: SW rate limit 2 MiB/s (exit $rc: 3 = below 1.6 MiB/s twice)"; fail=1; }
 if pair rate_text 0 0 gd_write_bw "${OFI[@]}" -s 4096 -D 2 --rate_limit 8 --rate_units M \
 	--rate_limit_type SW --cpu_util; then
 	expect_in "cpu_util column" "$tmp/rate_text.c" 'MsgRate\[Mpps\] +CPU_Util\[%\]'
