@@ -4,6 +4,7 @@
 # host producers, no GPU): several proxy threads post on their own endpoints
 # and poll the domain's CQ at once (the domain opened FI_THREAD_SAFE); every
 # op the provider has, --validate on, and the JSON says how many threads ran.
+# GD_PROXY_THREAD_COUNTS (default "2 4"): the thread counts per tool (distcheck: 4 alone).
 set -u
 . "${top_srcdir:-.}/tests/fabric/lib.sh"
 ofi_skip_unless_built tcp
@@ -14,7 +15,7 @@ for p in $provs; do
 	tools="write_bw read_bw send_bw"
 	[ "$p" = shm ] && tools="$tools atomic_bw"
 	for t in $tools; do
-		for n in 2 4; do
+		for n in ${GD_PROXY_THREAD_COUNTS:-2 4}; do
 			pair "$p-$t-$n" 0 0 "gd_$t" --fabric ofi --provider "$p" -q 4 --proxy_threads "$n" \
 				$shape -n 400 --validate --timeout 30
 		done
