@@ -10,19 +10,12 @@
 need_guest
 
 P="--initiator=proxy --validate -n 200"
-# Every tool plain; over rdma_cm (-R) one tool per op (its connection parameters differ by
-# op: reads and atomics need the responder resources), and over the bond the two message
-# shapes (the bond changes the device and GID the pair uses, not what the proxy posts).
 for tool in write_bw write_lat read_bw read_lat atomic_bw atomic_lat send_bw send_lat; do
 	c="-d $DEV $P"
 	run_pair "proxy-$tool" gd_$tool "$c" "$c $IP"
 	check_out "proxy-$tool: result line" "$WORK/proxy-$tool.c" '^ [0-9]+ +200 +([0-9.]+|-) +[0-9.]+' # a peak not measured is "-"
-	case $tool in write_lat|read_bw|atomic_bw|send_lat)
-		run_pair "proxy-$tool-R" gd_$tool "$c -R" "$c -R $IP" ;;
-	esac
-	case $tool in write_bw|send_lat)
-		run_pair "proxy-$tool-bond" gd_$tool "-d $BOND_DEV $P" "-d $BOND_DEV $P $BOND_IP" ;;
-	esac
+	run_pair "proxy-$tool-R" gd_$tool "$c -R" "$c -R $IP"
+	run_pair "proxy-$tool-bond" gd_$tool "-d $BOND_DEV $P" "-d $BOND_DEV $P $BOND_IP"
 done
 check_out "header names the initiator" "$WORK/proxy-write_bw.c" \
 	'Initiator +: proxy, producer host producer \(no GPU\), scope warp, 1 host producer thread \(--ctas\), 1 request group, 1 proxy threads, 1024 ring slots, 1 QPs'
