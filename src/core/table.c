@@ -142,3 +142,26 @@ void gd_table_free(struct gd_table *t)
 	free(t->pad);
 	free(t);
 }
+
+void gd_cols_title(FILE *out, const struct gd_col *c, size_t n, const char *tail)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%*s%s", (int)c[i].gap, "", c[i].label);
+	fprintf(out, "%s\n", tail ? tail : "");
+}
+
+void gd_cols_row(FILE *out, const struct gd_col *c, size_t n, const char *const *cell)
+{
+	size_t at = 0, pos = 0;	/* where the label starts; where the row is */
+
+	for (size_t i = 0; i < n; i++) {
+		size_t want;
+
+		at += c[i].gap;
+		want = at > pos + (i > 0) ? at : pos + (i > 0);
+		fprintf(out, "%*s%s", (int)(want - pos), "", cell[i]);
+		pos = want + strlen(cell[i]);
+		at += strlen(c[i].label);
+	}
+	fputc('\n', out);
+}

@@ -31,4 +31,19 @@ void gd_table_min_width(struct gd_table *t, size_t col, size_t width, size_t pad
 int gd_table_print(const struct gd_table *t, const char *sep, FILE *out);
 void gd_table_free(struct gd_table *t);
 
+/*
+ * A streamed table (rows printed as they come, as the bench tools' results): a
+ * fixed title of labels, each value starting where its label starts. A value
+ * longer than its label's room moves only the cells after it on its own row,
+ * up to the next label that has room again (never a tab stop's drift).
+ */
+struct gd_col {
+	const char *label;
+	unsigned gap;		/* blanks before the label in the title */
+};
+/* The title: each column's gap and label, then tail; a newline. */
+void gd_cols_title(FILE *out, const struct gd_col *c, size_t n, const char *tail);
+/* One row: cell[i] at column i's label, at least one blank after the cell before it. */
+void gd_cols_row(FILE *out, const struct gd_col *c, size_t n, const char *const *cell);
+
 #endif
