@@ -247,6 +247,7 @@ static void dry_run(const struct gd_ck_spec *s, const struct gd_ck_runs *rs, FIL
 	static const size_t floor_w[] = { 20, 28, 5, 10, 10 };
 	struct gd_table *t = gd_table_new(6);
 	int ret = t ? 0 : -ENOMEM;
+	size_t unknown = 0;
 
 	for (size_t c = 0; t && c < 5; c++)
 		gd_table_min_width(t, c, floor_w[c], 0);
@@ -257,6 +258,13 @@ static void dry_run(const struct gd_ck_spec *s, const struct gd_ck_runs *rs, FIL
 	if (ret || gd_table_print(t, " ", out))
 		fprintf(out, "gd_check: out of memory for the plan's table\n");
 	gd_table_free(t);
+	for (size_t i = 0; i < rs->n; i++)
+		unknown += rs->v[i].addr_unknown;
+	if (unknown) /* a --topology XML's NICs: hwloc has no port, address or rate */
+		fprintf(out, "%zu run(s) name an RDMA device that has no sysfs entry here (the "
+			"--topology XML's): its address and line rate are unknown, the commands use "
+			"127.0.0.1; give --sysfs-root DIR (a copy of that box's /sys) for them\n",
+			unknown);
 	dry_run_hosts(s, out);
 	fprintf(out, "%zu run(s); nothing was run (--dry-run)\n", rs->n);
 }
