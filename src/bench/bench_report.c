@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "conn.h"
 #include "gd.h"
@@ -17,6 +18,7 @@
 #include "log.h"
 #include "stats.h"
 #include "table.h"
+#include "version.h"
 
 #define DASHES "---------------------------------------------------------------------------------------"
 
@@ -420,13 +422,31 @@ static void ibgda_json(const struct gd_report_initiator *ini, json_object *o)
 	json_object_object_add(o, "ibgda", j);
 }
 
+/* Now, UTC, ISO 8601 with milliseconds ("2026-11-29T15:14:03.123Z"). */
+static const char *utc_now(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+	char sec[32];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(sec, sizeof(sec), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%03ldZ", sec, ts.tv_nsec / 1000000);
+	return buf;
+}
+
 static json_object *json_common(const struct gd_report *r, const char *type)
 {
 	const struct gd_bench_facts *f = r->f;
 	json_object *o = gd_json_record(type);
 	json_object *params = NULL;
+	char when[40];
 
 	gd_json_add_str(o, "role", gd_bench_role_name(r->p->role));
+	/* each record stands alone in a log: when and by which version (newcomer 22) */
+	gd_json_add_str(o, "time", utc_now(when, sizeof(when)));
+	gd_json_add_str(o, "gdperf_version", gd_version());
 	gd_json_add_str(o, "host", f->host);
 	gd_json_add_str(o, "peer", f->peer);
 	gd_json_add_str(o, "device", f->device); /* ofi: the libfabric domain */
