@@ -126,16 +126,24 @@ static int handle(void *ctx, int id, const char *arg)
 static void matrix_spec(struct gd_ck_spec *s, struct gd_ck_test *t, uint32_t duration,
 			uint64_t size)
 {
+	char eq[256];
+
 	memset(s, 0, sizeof(*s));
 	memset(t, 0, sizeof(*t));
-	snprintf(s->path, sizeof(s->path), "(--matrix)");
-	gd_ck_sha256_hex((const unsigned char *)"", 0, s->sha256);
+	size = size ? size : 1 << 20;
+	/* what was run, said (newcomer 48: the sha256 of nothing was shown): the header names
+	 * it, and the hash is the equivalent spec's, as a suite's is its generated spec's */
+	snprintf(s->path, sizeof(s->path), "(--matrix: write bandwidth of every NIC x GPU and "
+		 "host memory pair, %llu bytes, %u s each)", (unsigned long long)size, duration);
+	snprintf(eq, sizeof(eq), "tests:\n  - {name: matrix, op: write, type: bw, size: %llu, "
+		 "duration: %us, pairs: nic-gpu-matrix}\n", (unsigned long long)size, duration);
+	gd_ck_sha256_hex((const unsigned char *)eq, strlen(eq), s->sha256);
 	s->topo = (struct gd_ck_topology){ -1, -1, -1, -1, false, false };
 	snprintf(t->name, sizeof(t->name), "matrix");
 	t->initiator = GD_INIT_CPU;
 	t->op = GD_OP_WRITE;
 	t->kind = GD_KIND_BW;
-	t->size = size ? size : 1 << 20;
+	t->size = size;
 	t->qps = 1;
 	t->duration_s = duration;
 	t->pairs = GD_CK_NIC_GPU_MATRIX;

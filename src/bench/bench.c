@@ -45,10 +45,17 @@ static void on_sigint(int sig)
 	gd_bench_stop = 1; /* a timed run ends cleanly; side-channel waits give up */
 }
 
-/* Map a setup failure to an exit code (gd.h). */
+/* Map a setup failure to an exit code (gd.h). A peer that did not answer within --timeout
+ * during setup (its side-channel messages, its libfabric or rdma_cm connection, its first
+ * message: -ETIMEDOUT, the peer named in the message) failed the run: 1, as a peer that dies
+ * during the run, not a usage error (hostile D22). Nobody at the side channel's address
+ * (a wrong port or host, no server) stays a configuration error: oob.c gives -ECONNREFUSED
+ * or -ENOTCONN for it, not -ETIMEDOUT. */
 static int setup_exit_code(int err)
 {
 	switch (err) {
+	case -ETIMEDOUT:
+		return GD_EXIT_FAIL;
 	case -ENODEV:
 	case -ENETDOWN:
 	case -EPERM:
@@ -825,6 +832,11 @@ static int run_side(struct gd_bench *b)
 	if (ret) {
 		if (ret == -ECONNABORTED)
 			return gd_oob_exit_code(b->oob, ret);
+		/* a peer that did not answer during verbs' setup (rdma_cm, the QPs' exchange)
+		 * hears why, as setup_ofi tells its peer: both sides exit 1 */
+		if (ret == -ETIMEDOUT && b->p.fab.fabric != GD_FABRIC_OFI)
+			gd_oob_send_error(b->oob, GD_EXIT_FAIL, "setup failed on its side: %s",
+					  gd_log_last_error());
 		return b->exit_code ?: setup_exit_code(ret);
 	}
 	fill_facts(b, &b->res->facts);

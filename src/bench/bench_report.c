@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "conn.h"
 #include "gd.h"
@@ -16,6 +17,8 @@
 #include "mem.h"
 #include "log.h"
 #include "stats.h"
+#include "table.h"
+#include "version.h"
 
 #define DASHES "---------------------------------------------------------------------------------------"
 
@@ -62,17 +65,31 @@ static void print_addr(const struct gd_report *r, const char *who, const struct 
 	}
 }
 
-static void bw_title(const struct gd_report *r)
+/*
+ * The result tables' columns (perftest 4.5's titles, to the byte): each value starts where
+ * its label does (src/core/table.c, gd_cols_row), so a large value moves nothing on the
+ * rows below it (newcomer 24: tabs drifted at large latencies). lab holds the labels made
+ * with the unit; the count of columns is returned.
+ */
+#define GD_REPORT_COLS 9
+static size_t bw_cols(const struct gd_report *r, struct gd_col c[GD_REPORT_COLS],
+		      char lab[2][32])
 {
-	const char *ci = r->adaptive ? "   CI95[%]" : "";
-	const char *cpu = r->p->roce.cpu_util ? "    CPU_Util[%]" : "";
+	const char *u = r->p->report_gbits ? "Gb/sec" : "MB/sec";
+	size_t n = 0;
 
-	if (r->p->report_gbits)
-		fprintf(r->out, " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   "
-				"MsgRate[Mpps]%s%s\n", ci, cpu);
-	else
-		fprintf(r->out, " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   "
-				"MsgRate[Mpps]%s%s\n", ci, cpu);
+	snprintf(lab[0], sizeof(lab[0]), "BW peak[%s]", u);
+	snprintf(lab[1], sizeof(lab[1]), "BW average[%s]", u);
+	c[n++] = (struct gd_col){ "#bytes", 1 };
+	c[n++] = (struct gd_col){ "#iterations", 5 };
+	c[n++] = (struct gd_col){ lab[0], 4 };
+	c[n++] = (struct gd_col){ lab[1], 4 };
+	c[n++] = (struct gd_col){ "MsgRate[Mpps]", 3 };
+	if (r->adaptive)
+		c[n++] = (struct gd_col){ "CI95[%]", 3 };
+	if (r->p->roce.cpu_util)
+		c[n++] = (struct gd_col){ "CPU_Util[%]", 4 };
+	return n;
 }
 
 static const char *lat_unit(const struct gd_report *r)
@@ -80,18 +97,45 @@ static const char *lat_unit(const struct gd_report *r)
 	return r->p->report_cycles ? "nsec" : "usec";
 }
 
+static size_t lat_cols(const struct gd_report *r, struct gd_col c[GD_REPORT_COLS],
+		       char lab[7][32])
+{
+	static const char *const name[] = { "t_min", "t_max", "t_typical", "t_avg", "t_stdev",
+					    "99% percentile", "99.9% percentile" };
+	static const unsigned gap[] = { 4, 4, 2, 4, 4, 3, 3 };
+	size_t n = 0;
+
+	for (size_t i = 0; i < 7; i++)
+		snprintf(lab[i], sizeof(lab[i]), "%s[%s]", name[i], lat_unit(r));
+	c[n++] = (struct gd_col){ "#bytes", 1 };
+	if (r->p->duration_s) { /* -D: the average and the transactions per second */
+		c[n++] = (struct gd_col){ "#iterations", 8 };
+		c[n++] = (struct gd_col){ lab[3], 7 };
+		c[n++] = (struct gd_col){ "tps average", 4 };
+		if (r->p->roce.cpu_util)
+			c[n++] = (struct gd_col){ "CPU_Util[%]", 4 };
+		return n;
+	}
+	c[n++] = (struct gd_col){ "#iterations", 1 };
+	for (size_t i = 0; i < 7; i++)
+		c[n++] = (struct gd_col){ lab[i], gap[i] };
+	return n;
+}
+
+static void bw_title(const struct gd_report *r)
+{
+	struct gd_col c[GD_REPORT_COLS];
+	char lab[2][32];
+
+	gd_cols_title(r->out, c, bw_cols(r, c, lab), NULL);
+}
+
 static void lat_title(const struct gd_report *r)
 {
-	const char *u = lat_unit(r);
+	struct gd_col c[GD_REPORT_COLS];
+	char lab[7][32];
 
-	if (r->p->duration_s) {
-		fprintf(r->out, " #bytes        #iterations       t_avg[%s]    tps average%s\n", u,
-			r->p->roce.cpu_util ? "    CPU_Util[%]" : "");
-		return;
-	}
-	fprintf(r->out, " #bytes #iterations    t_min[%s]    t_max[%s]  t_typical[%s]    "
-			"t_avg[%s]    t_stdev[%s]   99%% percentile[%s]   99.9%% percentile[%s] \n",
-		u, u, u, u, u, u, u);
+	gd_cols_title(r->out, c, lat_cols(r, c, lab), r->p->duration_s ? NULL : " ");
 }
 
 static void header_queues(const struct gd_report *r)
@@ -378,13 +422,31 @@ static void ibgda_json(const struct gd_report_initiator *ini, json_object *o)
 	json_object_object_add(o, "ibgda", j);
 }
 
+/* Now, UTC, ISO 8601 with milliseconds ("2026-11-29T15:14:03.123Z"). */
+static const char *utc_now(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+	char sec[32];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(sec, sizeof(sec), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%03ldZ", sec, ts.tv_nsec / 1000000);
+	return buf;
+}
+
 static json_object *json_common(const struct gd_report *r, const char *type)
 {
 	const struct gd_bench_facts *f = r->f;
 	json_object *o = gd_json_record(type);
 	json_object *params = NULL;
+	char when[40];
 
 	gd_json_add_str(o, "role", gd_bench_role_name(r->p->role));
+	/* each record stands alone in a log: when and by which version (newcomer 22) */
+	gd_json_add_str(o, "time", utc_now(when, sizeof(when)));
+	gd_json_add_str(o, "gdperf_version", gd_version());
 	gd_json_add_str(o, "host", f->host);
 	gd_json_add_str(o, "peer", f->peer);
 	gd_json_add_str(o, "device", f->device); /* ofi: the libfabric domain */
@@ -493,6 +555,32 @@ static void bw_json_line(const struct gd_report *r, const struct gd_bench_size_r
 	gd_json_emit(o, r->out);
 }
 
+/* One bandwidth row under bw_title's columns. */
+static void bw_cells(const struct gd_report *r, const struct gd_bw_result *b, double cpu,
+		     const char *peak, int prec, double avg)
+{
+	struct gd_col c[GD_REPORT_COLS];
+	char lab[2][32], v[GD_REPORT_COLS][48];
+	const char *cell[GD_REPORT_COLS];
+	size_t n = bw_cols(r, c, lab), k = 0;
+
+	snprintf(v[k++], sizeof(v[0]), "%llu", (unsigned long long)b->size);
+	snprintf(v[k++], sizeof(v[0]), "%llu", (unsigned long long)b->iters);
+	snprintf(v[k++], sizeof(v[0]), "%s", peak);
+	snprintf(v[k++], sizeof(v[0]), "%.*f", prec, avg);
+	snprintf(v[k++], sizeof(v[0]), "%.6f", b->msg_rate / 1e6);
+	if (r->adaptive && b->windows >= 2)
+		snprintf(v[k++], sizeof(v[0]), "%.2f%s", b->ci95_rel * 100,
+			 b->converged ? "" : " (cap)");
+	else if (r->adaptive)
+		snprintf(v[k++], sizeof(v[0]), "-");
+	if (r->p->roce.cpu_util)
+		snprintf(v[k++], sizeof(v[0]), cpu >= 0 ? "%.2f" : "-", cpu);
+	for (size_t i = 0; i < n; i++)
+		cell[i] = v[i];
+	gd_cols_row(r->out, c, n, cell);
+}
+
 /* cpu: --cpu_util's percent, < 0 none */
 static void bw_text_line(const struct gd_report *r, const struct gd_bw_result *b, double cpu)
 {
@@ -516,16 +604,7 @@ static void bw_text_line(const struct gd_report *r, const struct gd_bw_result *b
 	default:
 		break;
 	}
-	fprintf(r->out, " %-7llu    %-10llu       %-7s            %-7.*f\t\t     %-7.6f",
-		(unsigned long long)b->size, (unsigned long long)b->iters, peak, prec, avg,
-		b->msg_rate / 1e6);
-	if (r->adaptive && b->windows >= 2)
-		fprintf(r->out, "     %.2f%s", b->ci95_rel * 100, b->converged ? "" : " (cap)");
-	else if (r->adaptive)
-		fprintf(r->out, "     -");
-	if (r->p->roce.cpu_util)
-		fprintf(r->out, cpu >= 0 ? "       %-3.2f" : "       -", cpu);
-	fprintf(r->out, "\n");
+	bw_cells(r, b, cpu, peak, prec, avg);
 	fflush(r->out);
 }
 
@@ -615,23 +694,32 @@ static void lat_text(const struct gd_report *r, const struct gd_bench_size_resul
 	const struct gd_lat_stats *st = &s->lat;
 	double k = r->p->report_cycles ? 1000.0 : 1.0; /* -C: nanoseconds */
 	bool pingpong = r->p->op == GD_OP_WRITE || r->p->op == GD_OP_SEND;
+	struct gd_col c[GD_REPORT_COLS];
+	char lab[7][32], v[GD_REPORT_COLS][48];
+	const char *cell[GD_REPORT_COLS];
+	size_t n = lat_cols(r, c, lab), i = 0;
 
+	snprintf(v[i++], sizeof(v[0]), "%llu", (unsigned long long)s->size);
 	if (r->p->duration_s) {
 		double tps = st->avg > 0 ? 1e6 / (st->avg * (pingpong ? 2 : 1)) : 0;
 
-		fprintf(r->out, " %-7llu       %-10llu        %-7.2f        %-7.2f",
-			(unsigned long long)s->size, (unsigned long long)st->n, st->avg * k, tps);
+		snprintf(v[i++], sizeof(v[0]), "%llu", (unsigned long long)st->n);
+		snprintf(v[i++], sizeof(v[0]), "%.2f", st->avg * k);
+		snprintf(v[i++], sizeof(v[0]), "%.2f", tps);
 		if (r->p->roce.cpu_util)
-			fprintf(r->out, s->cpu_util_pct >= 0 ? "        %-3.2f" : "        -",
-				s->cpu_util_pct);
-		fprintf(r->out, "\n");
-		return;
+			snprintf(v[i++], sizeof(v[0]), s->cpu_util_pct >= 0 ? "%.2f" : "-",
+				 s->cpu_util_pct);
+	} else {
+		const double x[] = { st->min, st->max, st->typical, st->avg, st->stdev,
+				     st->pct[GD_P99], st->pct[GD_P999] };
+
+		snprintf(v[i++], sizeof(v[0]), "%llu", (unsigned long long)s->iters);
+		for (size_t j = 0; j < 7; j++)
+			snprintf(v[i++], sizeof(v[0]), "%.2f", x[j] * k);
 	}
-	fprintf(r->out, " %-7llu %-10llu   %-7.2lf        %-7.2lf      %-7.2lf  \t       "
-			"%-7.2lf     \t%-7.2lf \t\t%-7.2lf \t\t%-7.2lf\n",
-		(unsigned long long)s->size, (unsigned long long)s->iters, st->min * k, st->max * k,
-		st->typical * k, st->avg * k, st->stdev * k, st->pct[GD_P99] * k,
-		st->pct[GD_P999] * k);
+	for (i = 0; i < n; i++)
+		cell[i] = v[i];
+	gd_cols_row(r->out, c, n, cell);
 }
 
 void gd_report_lat(const struct gd_report *r, const struct gd_bench_size_result *s,

@@ -337,7 +337,7 @@ int gd_oob_accept(struct gd_oob *o, int timeout_ms)
 		if (r == 0 && left_ms(deadline) == 0) {
 			gd_error("no client connected to %s within %g s (see --timeout)", o->where,
 				 secs(timeout_ms));
-			return -ETIMEDOUT;
+			return -ENOTCONN; /* nobody came: not a peer that stopped answering */
 		}
 		if (r == 0)
 			continue;
@@ -454,7 +454,7 @@ static int oob_connect(struct gd_oob *o, const struct gd_bench_params *p)
 		gd_error("nobody listening on %s after %g s (last error: %s): is the server running? "
 			 "the right port (-p)? a firewall?", o->where, secs(o->timeout_ms),
 			 strerror(-fd));
-		return -ETIMEDOUT;
+		return -ECONNREFUSED; /* nobody there: a configuration error, not a silent peer */
 	}
 	o->fd = fd;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -800,7 +800,7 @@ static int recv_one(struct gd_oob *o, enum gd_wire_type want, struct gd_wire_msg
 		gd_error("the %s (%s) %s after %zu bytes: %s", peer_role(o), o->peer_name,
 			 ret == -ETIMEDOUT ? "stalled" : "closed the side channel", got, err);
 		o->peer_gone = ret == -ECONNRESET;
-		return ret == -ETIMEDOUT ? ret : -EPROTO;
+		return -EPROTO; /* a message cut short: the protocol broke, not a silent peer */
 	}
 	ret = gd_wire_decode_hdr(buf, GD_WIRE_HDR_LEN, &h, err, sizeof(err));
 	if (ret) {
@@ -816,7 +816,7 @@ static int recv_one(struct gd_oob *o, enum gd_wire_type want, struct gd_wire_msg
 			 ret == -ETIMEDOUT ? "stalled" : "closed the side channel",
 			 gd_wire_type_name(h.type), got, h.len);
 		o->peer_gone = ret == -ECONNRESET;
-		return ret == -ETIMEDOUT ? ret : -EPROTO;
+		return -EPROTO; /* a message cut short: the protocol broke */
 	}
 	ret = gd_wire_decode_payload(h.type, buf + GD_WIRE_HDR_LEN, h.len, m, err, sizeof(err));
 	if (ret) {

@@ -32,10 +32,12 @@
  *
  * Every function prints its own error (gd_error, naming the peer, the cause
  * and the fix) and returns 0 or a negative errno:
- *   -ETIMEDOUT     the deadline passed (connect, accept or a message)
+ *   -ETIMEDOUT     the peer did not answer by the deadline (a message, whole or none)
+ *   -ECONNREFUSED  nobody listening at HOST:-p within the deadline (client)
+ *   -ENOTCONN      no client connected within the deadline (server)
  *   -ECONNRESET    the peer closed the connection or it broke
  *   -ECONNABORTED  the peer sent ERROR (gd_oob_peer_exit_code gives its code)
- *   -EPROTO, -EBADMSG  garbage, oversized or malformed message
+ *   -EPROTO, -EBADMSG  garbage, oversized or malformed message, or one cut short
  *   -ENOMSG        a valid message out of order (e.g. RESULTS instead of READY)
  *   -EINVAL        parameters differ (HELLO), bad address
  *   -EADDRINUSE, -EADDRNOTAVAIL, -EHOSTUNREACH  listen/resolve failures

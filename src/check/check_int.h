@@ -22,6 +22,8 @@ struct gd_ck_run {
 	double pcie_gbps;	/* narrowest PCIe link on the path, 0 unknown */
 	char pcie_why[96];	/* how pcie_gbps was found, or why it is unknown */
 	char peer_ip[64];	/* where the client finds the server (the device's own address) */
+	bool addr_unknown;	/* dev has no sysfs entry (a --topology XML's NIC): peer_ip is
+				 * 127.0.0.1, not the device's address; the line rate unknown */
 	uint16_t tcp_port;
 	char label[128];	/* "rxe0 host(node0)", "mlx5_0 GPU3", "ofi:tcp loopback" */
 	struct gd_fabric_opts fab;	/* resolved: VERBS (dev) or OFI (provider, dev "") */

@@ -40,6 +40,7 @@ int gd_ck_machine_load(struct gd_ck_machine *m, const struct gd_machine *mach, c
 	}
 	m->numa_nodes = hwloc_get_nbobjs_by_type(m->t.hw, HWLOC_OBJ_NUMANODE);
 	m->topo_ok = true;
+	m->nics_from_xml = xml && !m->nhcas && m->t.nnics;
 	return 0;
 }
 
@@ -95,6 +96,7 @@ static void fill_nic(const struct gd_ck_machine *m, size_t nic, struct gd_ck_run
 				if (p->gids[g].index == p->default_gid)
 					snprintf(r->peer_ip, sizeof(r->peer_ip), "%s", p->gids[g].ip);
 	}
+	r->addr_unknown = !h;
 	if (!r->peer_ip[0])
 		snprintf(r->peer_ip, sizeof(r->peer_ip), "127.0.0.1");
 	r->pcie_gbps = nic < m->t.nnics ? pcie_gbps(m->t.nics[nic].obj) : 0;
@@ -259,8 +261,10 @@ static int expand_nic(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 	return push(rs, &r);
 }
 
-/* The test's fabric: the spec's, verbs where the test names what only verbs has, else the
- * machine's rule (fabric_rule.h, through the engine's resolver). */
+/* The test's fabric: the spec's, verbs where the test names what only verbs has or where the
+ * machine is a --topology XML's with RDMA NICs (the plan of another box: this host's rule
+ * would plan its own fabric beside the XML's NICs), else the machine's rule (fabric_rule.h,
+ * through the engine's resolver). */
 static int test_fabric(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 		       struct gd_fabric_opts *f)
 {
@@ -270,7 +274,8 @@ static int test_fabric(const struct gd_ck_machine *m, const struct gd_ck_test *t
 	*f = t->fab;
 	if (f->fabric == GD_FABRIC_OFI && !gd_fabric_have_ofi())
 		return -ENOTSUP;
-	return gd_fabric_decide(f, m->mach, verbs ? "the test names RDMA devices or GPUs" : NULL);
+	return gd_fabric_decide(f, m->mach, verbs ? "the test names RDMA devices or GPUs" :
+				m->nics_from_xml ? "the --topology XML's RDMA NICs" : NULL);
 }
 
 bool gd_ck_ofi_missing(const struct gd_ck_machine *m, const struct gd_ck_test *t)

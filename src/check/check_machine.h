@@ -20,6 +20,9 @@ struct gd_ck_machine {
 	struct gd_topo_advice adv;	/* the nearest NIC of each GPU */
 	int numa_nodes;
 	bool topo_ok;			/* t and adv are filled */
+	bool nics_from_xml;		/* the NICs are a --topology XML's, none in sysfs: the plan
+					 * of another box (its runs are verbs, their addresses
+					 * unknown) */
 };
 
 /* Discover this machine (or the --topology XML / --sysfs-root tree). 0; this machine's

@@ -12,6 +12,7 @@
 #include "jsonout.h"
 #include "gd.h"
 #include "log.h"
+#include "table.h"
 
 struct gd_ck_matrix *gd_ck_matrix_new(const struct gd_ck_machine *m)
 {
@@ -68,8 +69,14 @@ static struct gd_ck_cell *new_cell(struct gd_ck_matrix *mx, const struct gd_ck_r
 		return NULL;
 	c = &mx->v[mx->n++];
 	memset(c, 0, sizeof(*c));
-	snprintf(c->nic, sizeof(c->nic), "%s", run->dev);
-	snprintf(c->mem, sizeof(c->mem), "%s", mem ? mem + 1 : "host");
+	if (run->dev[0]) { /* "rxe0 host(node0)", "mlx5_0 GPU3" */
+		snprintf(c->nic, sizeof(c->nic), "%s", run->dev);
+		snprintf(c->mem, sizeof(c->mem), "%s", mem ? mem + 1 : "host");
+	} else { /* libfabric's "ofi:tcp loopback": the provider, host memory */
+		snprintf(c->nic, sizeof(c->nic), "%.*s", mem ? (int)(mem - run->label) :
+			 (int)strlen(run->label), run->label);
+		snprintf(c->mem, sizeof(c->mem), "host");
+	}
 	snprintf(c->cls, sizeof(c->cls), "%s", run->cls);
 	snprintf(c->test, sizeof(c->test), "%s", run->t->name);
 	return c;
@@ -83,6 +90,7 @@ void gd_ck_matrix_add_plan(struct gd_ck_matrix *mx, const struct gd_ck_run *run)
 	if (run->t->pairs != GD_CK_NIC_GPU_MATRIX || !(c = new_cell(mx, run)))
 		return;
 	mx->plan = true;
+	c->matrix = true;
 	c->nsizes = 1;
 	c->avg = 7; /* N/A and unknown classes: the far end of the scale */
 	for (int i = 0; order[i]; i++)
@@ -100,10 +108,13 @@ void gd_ck_matrix_add(struct gd_ck_matrix *mx, const struct gd_ck_run *run,
 	    !(c = new_cell(mx, run)))
 		return;
 	c->ok = !me->exit_code && me->nsizes;
+	c->matrix = t->pairs == GD_CK_NIC_GPU_MATRIX;
+	c->sweep = t->sweep_min != 0;
 	c->nsizes = me->nsizes;
 	for (size_t i = 0; i < me->nsizes; i++) {
 		c->size[i] = me->size[i];
 		c->bw[i] = me->bw_avg_gbps[i];
+		c->bw_peak[i] = me->bw_peak_gbps[i];
 	}
 	if (c->ok) {
 		c->avg = me->bw_avg_gbps[me->nsizes - 1];
@@ -206,6 +217,69 @@ static bool first_of_node(const struct gd_ck_matrix *mx, size_t i)
 	return true;
 }
 
+/* A message size as a spec writes it: 4K, 1M, 2G, else bytes. */
+static void size_label(uint64_t v, char *buf, size_t len)
+{
+	static const char unit[] = "KMG";
+	int u = -1;
+
+	while (u < 2 && v >= 1024 && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu%.*s", (unsigned long long)v, u >= 0 ? 1 : 0,
+		 u >= 0 ? &unit[u] : "");
+}
+
+/* One sweep run: a row per message size (what --plot draws), the largest judged. */
+static void print_sweep(const struct gd_ck_cell *c, FILE *out)
+{
+	static const char *const head[] = { "SIZE", "BYTES", "PEAK", "AVG" };
+	struct gd_table *t = gd_table_new(4);
+	char v[4][32];
+	int ret = t ? 0 : -ENOMEM;
+
+	fprintf(out, "\n%s", gd_excerpt(c->test));
+	fprintf(out, " on %s %s%s%s: bandwidth per message size (loopback, Gb/s)\n", c->nic, c->mem,
+		c->node[0] ? " of " : "", c->node[0] ? gd_excerpt(c->node) : "");
+	for (size_t i = 0; !ret && i < 4; i++)
+		ret = gd_table_add(t, head[i]);
+	for (size_t k = 0; k < c->nsizes && !ret; k++) {
+		size_label(c->size[k], v[0], sizeof(v[0]));
+		snprintf(v[1], sizeof(v[1]), "%llu", (unsigned long long)c->size[k]);
+		snprintf(v[2], sizeof(v[2]), c->bw_peak[k] > 0 ? "%.2f" : "-", c->bw_peak[k]);
+		snprintf(v[3], sizeof(v[3]), "%.2f", c->bw[k]);
+		for (size_t i = 0; !ret && i < 4; i++)
+			ret = gd_table_add(t, v[i]);
+	}
+	if (!ret)
+		ret = gd_table_print(t, "  ", out);
+	gd_table_free(t);
+	if (ret)
+		fprintf(out, "out of memory for the table\n");
+	if (!c->ok)
+		fprintf(out, "the run failed%s\n", c->nsizes ? " after the sizes above" : "");
+	fprintf(out, "the thresholds judge the largest size; one size alone: the reproduce line "
+		"with -s BYTES\n");
+}
+
+/* Node i's cells (its first cell): the matrix's table and grid, each sweep's table. */
+static void print_one_node(const struct gd_ck_matrix *mx, size_t i, struct gd_ck_matrix *one,
+			   FILE *out)
+{
+	const char *node = mx->v[i].node;
+
+	one->n = 0;
+	for (size_t j = i; j < mx->n; j++)
+		if (!strcmp(mx->v[j].node, node) && mx->v[j].matrix)
+			one->v[one->n++] = mx->v[j];
+	if (one->n)
+		print_node(one, node, out);
+	for (size_t j = i; j < mx->n; j++)
+		if (!strcmp(mx->v[j].node, node) && mx->v[j].sweep)
+			print_sweep(&mx->v[j], out);
+}
+
 void gd_ck_matrix_print(const struct gd_ck_matrix *mx, FILE *out)
 {
 	struct gd_ck_matrix one = { .plan = mx->plan };
@@ -216,16 +290,37 @@ void gd_ck_matrix_print(const struct gd_ck_matrix *mx, FILE *out)
 		print_node(mx, "", out); /* one table of every cell */
 		return;
 	}
-	for (size_t i = 0; i < mx->n; i++) {
-		if (!first_of_node(mx, i))
-			continue;
-		one.n = 0;
-		for (size_t j = i; j < mx->n; j++)
-			if (!strcmp(mx->v[j].node, mx->v[i].node))
-				one.v[one.n++] = mx->v[j];
-		print_node(&one, mx->v[i].node, out);
-	}
+	for (size_t i = 0; i < mx->n; i++)
+		if (first_of_node(mx, i))
+			print_one_node(mx, i, &one, out);
 	free(one.v);
+}
+
+/* A sweep run's sizes, a sweep_point record each. */
+static int sweep_json(const struct gd_ck_cell *c, FILE *out)
+{
+	int ret = 0;
+
+	for (size_t k = 0; k < c->nsizes && !ret; k++) {
+		json_object *rec = gd_json_record("sweep_point");
+
+		gd_json_add_str(rec, "test", c->test);
+		if (c->node[0])
+			gd_json_add_str(rec, "node", c->node);
+		gd_json_add_str(rec, "nic", c->nic);
+		gd_json_add_str(rec, "memory", c->mem);
+		gd_json_add_str(rec, "path_class", c->cls);
+		gd_json_add_u64(rec, "size_bytes", c->size[k]);
+		if (c->bw_peak[k] > 0)
+			gd_json_add_double(rec, "bw_peak_gbps", c->bw_peak[k]);
+		else /* a timed run measures no peak */
+			json_object_object_add(rec, "bw_peak_gbps", NULL);
+		gd_json_add_double(rec, "bw_avg_gbps", c->bw[k]);
+		gd_json_add_bool(rec, "judged", k + 1 == c->nsizes);
+		gd_json_add_bool(rec, "run_ok", c->ok);
+		ret = gd_json_emit(rec, out);
+	}
+	return ret;
 }
 
 int gd_ck_matrix_json(const struct gd_ck_matrix *mx, FILE *out)
@@ -234,7 +329,13 @@ int gd_ck_matrix_json(const struct gd_ck_matrix *mx, FILE *out)
 
 	for (size_t i = 0; i < mx->n && !ret; i++) {
 		const struct gd_ck_cell *c = &mx->v[i];
-		json_object *rec = gd_json_record("matrix_cell");
+		json_object *rec;
+
+		if (c->sweep && (ret = sweep_json(c, out)))
+			break;
+		if (!c->matrix)
+			continue;
+		rec = gd_json_record("matrix_cell");
 
 		gd_json_add_str(rec, "test", c->test);
 		if (c->node[0]) /* under mpirun/srun: whose matrix */
@@ -341,6 +442,33 @@ static void heatmap(const struct gd_ck_matrix *mx, FILE *f, FILE *d, const char 
 		"fs solid 1.0 fc palette, '' using 1:2:4 with labels center\n", nn - 1, nm - 1, data);
 }
 
+/* The x axis' labels: the sweeps' sizes as a spec writes them (4K..1M), at most 12 of them. */
+static void size_tics(const struct gd_ck_matrix *mx, FILE *f)
+{
+	uint64_t v[64];
+	size_t n = 0, step;
+	char lab[24];
+
+	for (size_t i = 0; i < mx->n; i++)
+		for (size_t k = 0; mx->v[i].nsizes >= 2 && k < mx->v[i].nsizes; k++) {
+			size_t j = 0;
+
+			while (j < n && v[j] < mx->v[i].size[k])
+				j++;
+			if ((j < n && v[j] == mx->v[i].size[k]) || n == 64)
+				continue;
+			memmove(&v[j + 1], &v[j], (n++ - j) * sizeof(v[0]));
+			v[j] = mx->v[i].size[k];
+		}
+	step = (n + 11) / 12;
+	fprintf(f, "set xtics (");
+	for (size_t j = 0; j < n; j += step ? step : 1) {
+		size_label(v[j], lab, sizeof(lab));
+		fprintf(f, "%s'%s' %llu", j ? ", " : "", lab, (unsigned long long)v[j]);
+	}
+	fprintf(f, ")\n");
+}
+
 /* Sweeps: one data block per curve, its title the block's first line (columnheader). */
 static void sweeps(const struct gd_ck_matrix *mx, FILE *f, FILE *d, const char *path,
 		   const char *data)
@@ -360,9 +488,10 @@ static void sweeps(const struct gd_ck_matrix *mx, FILE *f, FILE *d, const char *
 	}
 	fprintf(f, "set terminal pngcairo noenhanced size 900,600\nset output '%s'\n"
 		"set title 'gd_check: bandwidth against message size'\nset logscale x 2\n"
-		"set xlabel 'message size (bytes)'\nset ylabel 'Gb/s'\nset key left top\n"
-		"plot for [k=0:%zu] '%s' index k using 1:2 with linespoints title columnheader(1)\n",
-		path, n ? n - 1 : 0, data);
+		"set xlabel 'message size'\nset ylabel 'Gb/s'\nset key left top\n", path);
+	size_tics(mx, f);
+	fprintf(f, "plot for [k=0:%zu] '%s' index k using 1:2 with linespoints title "
+		"columnheader(1)\n", n ? n - 1 : 0, data);
 }
 
 /* The script and its data in a private directory; gnuplot reads both, runs nothing else. */
@@ -420,7 +549,7 @@ int gd_ck_matrix_plot(const struct gd_ck_matrix *mx, const char *path)
 	}
 	for (size_t i = 0; i < mx->n; i++) {
 		any_sweep |= mx->v[i].nsizes > 1;
-		any_grid |= mx->v[i].nsizes == 1;
+		any_grid |= mx->v[i].matrix;
 	}
 	if (any_grid || !any_sweep)
 		ret = plot_one(mx, path, false);

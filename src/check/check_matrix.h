@@ -3,7 +3,8 @@
  * The NIC x memory matrix (every NIC with every GPU and host memory per NUMA
  * node): the design documents' table (memory, peak and average Gb/s), a grid
  * annotated with each pair's path class, and gnuplot plots (a heatmap of the
- * grid; bandwidth against message size for sweeps).
+ * grid; bandwidth against message size for sweeps). A sweep's run has a table
+ * of its own, one row per message size (and one JSON sweep_point per size).
  */
 #ifndef GD_CHECK_MATRIX_H
 #define GD_CHECK_MATRIX_H
@@ -20,7 +21,9 @@ struct gd_ck_cell {
 	double avg, peak;	/* Gb/s at the largest size */
 	size_t nsizes;		/* a sweep: bandwidth per size */
 	uint64_t size[24];
-	double bw[24];
+	double bw[24], bw_peak[24];	/* average and peak Gb/s per size (peak 0: none) */
+	bool matrix;		/* a cell of a matrix test (pairs: nic-gpu-matrix): the grid */
+	bool sweep;		/* a sweep test's run: its table per size (sweep_point records) */
 	char test[GD_CK_NAME];
 	char node[64];		/* under mpirun/srun: the host whose matrix it is (check_nodes.c);
 				 * "" without a launch */
@@ -42,7 +45,8 @@ void gd_ck_matrix_add_plan(struct gd_ck_matrix *mx, const struct gd_ck_run *run)
  * NULL. 0, -ENOMEM. */
 int gd_ck_matrix_append(struct gd_ck_matrix **mx, const struct gd_ck_cell *v, size_t n,
 			const char *node);
-/* The table and the grid; one of each per node when the cells span several. */
+/* The table and the grid (matrix cells), one of each per node when the cells span several;
+ * a table per sweep run. */
 void gd_ck_matrix_print(const struct gd_ck_matrix *mx, FILE *out);
 /* gnuplot: the heatmap to path, sweeps to path with "-sweep" before ".png".
  * 0, -ENOENT when gnuplot is not installed (message printed). */

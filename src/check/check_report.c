@@ -18,6 +18,7 @@
 #include "gd.h"
 #include "check_sku.h"
 #include "jsonout.h"
+#include "table.h"
 
 /* A string for a terminal: control bytes (an escape sequence from a spec or sysfs) as '?'. */
 const char *gd_ck_tty(const char *s, char *buf, size_t len)
@@ -50,15 +51,15 @@ void gd_ck_print_header(const struct gd_ck_report *r, FILE *out)
 }
 
 /* Every attempt of a retried run: "attempts: 1 FAIL 8.1 Gb/s (2.0 s); 2 PASS ...". */
-static void print_attempts(const struct gd_ck_item *it, FILE *out)
+static void attempts_line(const struct gd_ck_item *it, char *buf, size_t len)
 {
-	fprintf(out, "%-9s   attempts:", "");
-	for (size_t k = 0; k < it->nattempts; k++)
-		fprintf(out, "%s %zu %s %s (%.1f s)", k ? ";" : "", k + 1,
-			gd_ck_status_str(it->attempts[k].status),
-			it->attempts[k].measured[0] ? it->attempts[k].measured : "-",
-			it->attempts[k].seconds);
-	fputc('\n', out);
+	size_t n = (size_t)snprintf(buf, len, "%-9s   attempts:", "");
+
+	for (size_t k = 0; k < it->nattempts && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, "%s %zu %s %s (%.1f s)", k ? ";" : "",
+				      k + 1, gd_ck_status_str(it->attempts[k].status),
+				      it->attempts[k].measured[0] ? it->attempts[k].measured : "-",
+				      it->attempts[k].seconds);
 }
 
 static size_t count_blocked(const struct gd_ck_report *r)
@@ -100,34 +101,74 @@ static void print_ladder(const struct gd_ck_report *r, FILE *out)
 		fprintf(out, "--keep-going: the rungs above it ran\n");
 }
 
+/* One item's row, and the lines under it (its message, its attempts), which span the
+ * columns. 0 or -ENOMEM. */
+static int table_item(struct gd_table *t, const struct gd_ck_item *it)
+{
+	char a[sizeof(it->name)], b[sizeof(it->measured)], c[sizeof(it->expected)];
+	char d[sizeof(it->message)], line[sizeof(it->message) + 32];
+	int ret = gd_table_add(t, gd_ck_section_name(it->section));
+
+	ret = ret ?: gd_table_add(t, gd_ck_tty(it->name, a, sizeof(a)));
+	ret = ret ?: gd_table_add(t, gd_ck_status_str(it->status));
+	ret = ret ?: gd_table_add(t, it->measured[0] ? gd_ck_tty(it->measured, b, sizeof(b)) : "-");
+	ret = ret ?: gd_table_add(t, it->expected[0] ? gd_ck_tty(it->expected, c, sizeof(c)) : "-");
+	if (it->message[0]) {
+		bool pass = it->status == GD_CK_PASS;
+
+		snprintf(line, sizeof(line), "%-9s   %s%s%s", "", pass ? "" :
+			 gd_ck_status_str(it->status), pass ? "" : ": ",
+			 gd_ck_tty(it->message, d, sizeof(d)));
+		ret = ret ?: gd_table_add_line(t, line);
+	}
+	if (it->nattempts > 1) {
+		char at[64 + GD_CK_MAX_ATTEMPTS * (sizeof(it->attempts[0].measured) + 40)];
+
+		attempts_line(it, at, sizeof(at));
+		ret = ret ?: gd_table_add_line(t, at);
+	}
+	return ret;
+}
+
+/* The checks as one table, each column as wide as its widest cell (src/core/table.c; at
+ * least the widths gd_check always printed, which scripts read): the ladder's rung as a
+ * heading line over its rows. 0 or -ENOMEM. */
+static int table_checks(const struct gd_ck_report *r, FILE *out)
+{
+	static const char *const head[] = { "SECTION", "CHECK", "RESULT", "MEASURED", "EXPECTED" };
+	static const size_t floor_w[] = { 9, 44, 6, 16 }, pad[] = { 0, 1, 0, 1 };
+	struct gd_table *t = gd_table_new(5);
+	char rung[96];
+	int ret = t ? 0 : -ENOMEM;
+
+	for (size_t c = 0; t && c < 4; c++)
+		gd_table_min_width(t, c, floor_w[c], pad[c]);
+	for (size_t c = 0; !ret && c < 5; c++)
+		ret = gd_table_add(t, head[c]);
+	for (size_t i = 0; i < r->n && !ret; i++) {
+		const struct gd_ck_item *it = &r->items[i];
+
+		if (!i || it->rung != r->items[i - 1].rung) { /* the ladder's order, shown */
+			if (it->rung > 0)
+				snprintf(rung, sizeof(rung), "-- rung %d (%s) --", it->rung,
+					 gd_ck_rung_name(it->rung));
+			else
+				snprintf(rung, sizeof(rung), "-- outside the ladder --");
+			ret = gd_table_add_line(t, rung);
+		}
+		ret = ret ?: table_item(t, it);
+	}
+	ret = ret ?: gd_table_print(t, " ", out);
+	gd_table_free(t);
+	return ret;
+}
+
 void gd_ck_print_table(const struct gd_ck_report *r, FILE *out)
 {
 	int n[GD_CK_NSTATUS];
 
-	fprintf(out, "%-9s %-44s %-6s %-16s %s\n", "SECTION", "CHECK", "RESULT", "MEASURED",
-		"EXPECTED");
-	for (size_t i = 0; i < r->n; i++) {
-		const struct gd_ck_item *it = &r->items[i];
-
-		char a[sizeof(it->name)], b[sizeof(it->measured)], c[sizeof(it->expected)];
-		char d[sizeof(it->message)];
-
-		if (!i || it->rung != r->items[i - 1].rung) /* the ladder's order, shown */
-			fprintf(out, it->rung > 0 ? "-- rung %d (%s) --\n" : "-- %.0d%s --\n",
-				it->rung, it->rung > 0 ? gd_ck_rung_name(it->rung) :
-				"outside the ladder");
-		fprintf(out, "%-9s %-44s %-6s %-16s %s\n", gd_ck_section_name(it->section),
-			gd_ck_tty(it->name, a, sizeof(a)), gd_ck_status_str(it->status),
-			it->measured[0] ? gd_ck_tty(it->measured, b, sizeof(b)) : "-",
-			it->expected[0] ? gd_ck_tty(it->expected, c, sizeof(c)) : "-");
-		if (it->message[0] && it->status != GD_CK_PASS)
-			fprintf(out, "%-9s   %s: %s\n", "", gd_ck_status_str(it->status),
-				gd_ck_tty(it->message, d, sizeof(d)));
-		else if (it->message[0])
-			fprintf(out, "%-9s   %s\n", "", gd_ck_tty(it->message, d, sizeof(d)));
-		if (it->nattempts > 1)
-			print_attempts(it, out);
-	}
+	if (table_checks(r, out) == -ENOMEM)
+		fprintf(out, "gd_check: out of memory for the table of %zu checks\n", r->n);
 	counts(r, n);
 	fprintf(out, "\n%zu checks: %d PASS, %d FAIL, %d SKIP, %d ERROR (could not run) in %.1f s\n",
 		r->n, n[GD_CK_PASS], n[GD_CK_FAIL], n[GD_CK_SKIP], n[GD_CK_ERROR], r->seconds);

@@ -5,6 +5,7 @@
  * front and a progress line on a terminal.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "judge.h"
 #include "log.h"
 #include "progress.h"
+#include "table.h"
 
 volatile sig_atomic_t gd_ck_stop;
 
@@ -220,24 +222,49 @@ static void dry_run_hosts(const struct gd_ck_spec *s, FILE *out)
 				gd_ck_skip_reason(GD_CK_SKIP_NO_LAUNCH));
 }
 
+/* One planned run's row: its test, pair, class, line and PCIe rates, command. 0 or -ENOMEM. */
+static int dry_run_row(struct gd_table *t, const struct gd_ck_run *r)
+{
+	char cmd[600], line[16], pcie[16], name[GD_CK_NAME], label[sizeof(r->label)];
+	int ret;
+
+	gd_ck_command(r, r->t->sweep_min ? r->t->sweep_min : r->t->size, cmd, sizeof(cmd));
+	snprintf(line, sizeof(line), r->line_gbps > 0 ? "%.0fG" : "?", r->line_gbps);
+	snprintf(pcie, sizeof(pcie), r->pcie_gbps > 0 ? "%.0fG" : "?", r->pcie_gbps);
+	ret = gd_table_add(t, gd_ck_tty(r->t->name, name, sizeof(name)));
+	ret = ret ?: gd_table_add(t, gd_ck_tty(r->label, label, sizeof(label)));
+	ret = ret ?: gd_table_add(t, r->cls);
+	ret = ret ?: gd_table_add(t, line);
+	ret = ret ?: gd_table_add(t, pcie);
+	return ret ?: gd_table_add(t, cmd);
+}
+
+/* The plan as one table (src/core/table.c: each column as wide as its widest cell, at
+ * least the widths it always had). */
 static void dry_run(const struct gd_ck_spec *s, const struct gd_ck_runs *rs, FILE *out)
 {
-	char cmd[600], line[16], pcie[16];
+	static const char *const head[] = { "TEST", "RUN", "CLASS", "LINE", "PCIE", "COMMAND" };
+	static const size_t floor_w[] = { 20, 28, 5, 10, 10 };
+	struct gd_table *t = gd_table_new(6);
+	int ret = t ? 0 : -ENOMEM;
+	size_t unknown = 0;
 
-	fprintf(out, "%-20s %-28s %-5s %-10s %-10s %s\n", "TEST", "RUN", "CLASS", "LINE", "PCIE",
-		"COMMAND");
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct gd_ck_run *r = &rs->v[i];
-
-		gd_ck_command(r, r->t->sweep_min ? r->t->sweep_min : r->t->size, cmd, sizeof(cmd));
-		snprintf(line, sizeof(line), r->line_gbps > 0 ? "%.0fG" : "?", r->line_gbps);
-		snprintf(pcie, sizeof(pcie), r->pcie_gbps > 0 ? "%.0fG" : "?", r->pcie_gbps);
-		char name[GD_CK_NAME], label[sizeof(r->label)];
-
-		fprintf(out, "%-20s %-28s %-5s %-10s %-10s %s\n",
-			gd_ck_tty(r->t->name, name, sizeof(name)),
-			gd_ck_tty(r->label, label, sizeof(label)), r->cls, line, pcie, cmd);
-	}
+	for (size_t c = 0; t && c < 5; c++)
+		gd_table_min_width(t, c, floor_w[c], 0);
+	for (size_t c = 0; !ret && c < 6; c++)
+		ret = gd_table_add(t, head[c]);
+	for (size_t i = 0; i < rs->n && !ret; i++)
+		ret = dry_run_row(t, &rs->v[i]);
+	if (ret || gd_table_print(t, " ", out))
+		fprintf(out, "gd_check: out of memory for the plan's table\n");
+	gd_table_free(t);
+	for (size_t i = 0; i < rs->n; i++)
+		unknown += rs->v[i].addr_unknown;
+	if (unknown) /* a --topology XML's NICs: hwloc has no port, address or rate */
+		fprintf(out, "%zu run(s) name an RDMA device that has no sysfs entry here (the "
+			"--topology XML's): its address and line rate are unknown, the commands use "
+			"127.0.0.1; give --sysfs-root DIR (a copy of that box's /sys) for them\n",
+			unknown);
 	dry_run_hosts(s, out);
 	fprintf(out, "%zu run(s); nothing was run (--dry-run)\n", rs->n);
 }

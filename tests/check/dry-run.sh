@@ -2,7 +2,10 @@
 # gd_check --dry-run on the 8x H20 fixture (hwloc XML + sysfs tree): the matrix plan lists
 # every NIC x GPU pair with the path class gd_topo shows for it (its golden
 # tests/fixtures/topo/h20/expected.compact), host memory per NUMA node, line rate and PCIe
-# limit; and each-gpu-nearest-nic pairs each GPU with its PIX NIC.
+# limit; and each-gpu-nearest-nic pairs each GPU with its PIX NIC. The plan for another box
+# from its XML alone (no RDMA device in sysfs here) plans each-nic-loopback on the XML's NICs
+# over verbs, as the matrix, not this host's libfabric (newcomer 50), and says the devices'
+# addresses are unknown.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -42,4 +45,25 @@ n=$(grep -c '^near ' "$tmp/near")
 pix=$(grep -c '^near .* PIX ' "$tmp/near")
 [ "$n" = 8 ] && [ "$pix" = 4 ] && grep -q -- "--use_cuda_bus_id=0000:2a:00.0" "$tmp/near" &&
 	ok "each-gpu-nearest-nic: 8 GPUs, the 4 PIX pairs among them" || { fail "nearest"; cat "$tmp/near"; }
+
+# the XML alone, without --sysfs-root, on a host without RDMA devices (as the newcomer's)
+cat >"$tmp/box.yaml" <<'EOS'
+tests:
+  - {name: lb, op: write, size: 64K, pairs: each-nic-loopback, thresholds: {min_bw: 1 Gb/s}}
+  - {name: mx, op: write, size: 64K, pairs: nic-gpu-matrix, thresholds: {min_bw: 1 Gb/s}}
+EOS
+if [ -n "$(ls -A /sys/class/infiniband 2>/dev/null)" ]; then
+	echo "skip: XML alone: this host has RDMA devices (the case needs a host without)"
+else
+	"$GD_CHECK" --dry-run --topology "$H20_XML" "$tmp/box.yaml" >"$tmp/box" 2>&1
+	rc=$?
+	[ $rc = 0 ] && [ "$(grep -c '^lb  *mlx5_bond_[0-3] host .* gd_write_bw -d mlx5_bond_[0-3] ' "$tmp/box")" = 4 ] &&
+		! grep -q 'ofi' "$tmp/box" &&
+		grep -q '^44 run(s) name an RDMA device that has no sysfs entry.*--sysfs-root' "$tmp/box" &&
+		ok "XML alone: each-nic-loopback on the XML's 4 NICs over verbs, as the matrix; the unknown addresses said" ||
+		{ fail "XML alone: exit $rc"; cat "$tmp/box"; }
+fi
+"$GD_CHECK" --dry-run --topology "$H20_XML" --sysfs-root "$H20_SYSFS" "$tmp/box.yaml" >"$tmp/box" 2>&1
+! grep -q 'no sysfs entry' "$tmp/box" && ok "with the box's sysfs tree: no unknown address" ||
+	{ fail "sysfs tree: unknown addresses"; cat "$tmp/box"; }
 finish

@@ -81,4 +81,15 @@ assert recs[0]["type"] == "check_run" and len(recs[0]["spec_sha256"]) == 64
 assert recs[-1]["type"] == "check_summary" and recs[-1]["fail"] == 2 and recs[-1]["exit_code"] == 1
 assert sum(r["type"] == "check" for r in recs) == 5
 PYEOF
+# --matrix without a spec says what it ran, and its hash is of that (newcomer 48: the
+# header showed the sha256 of nothing, e3b0c442...)
+mkdir -p "$tmp/nodev/sys/class/infiniband"
+"$GD_CHECK" --matrix --sysfs-root "$tmp/nodev" >"$tmp/mx1" 2>&1
+"$GD_CHECK" --matrix -s 4K --sysfs-root "$tmp/nodev" >"$tmp/mx2" 2>&1
+h1=$(sed -n '1s/.*(sha256 \([0-9a-f]*\)\.\.\.)$/\1/p' "$tmp/mx1")
+h2=$(sed -n '1s/.*(sha256 \([0-9a-f]*\)\.\.\.)$/\1/p' "$tmp/mx2")
+grep -q '^gd_check .*(--matrix: write bandwidth of every NIC x GPU and host memory pair, 1048576 bytes, 2 s each)' "$tmp/mx1" &&
+	[ -n "$h1" ] && [ -n "$h2" ] && [ "$h1" != "$h2" ] && [ "$h1" != e3b0c44298fc1c14 ] &&
+	ok "--matrix: the header says what ran, its hash that of the run (not of nothing)" ||
+	{ fail "--matrix header"; head -1 "$tmp/mx1" "$tmp/mx2"; }
 finish

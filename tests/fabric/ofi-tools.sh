@@ -58,5 +58,16 @@ pair timed 0 0 gd_write_bw --fabric ofi --provider tcp -D 1 --timeout 30 &&
 if command -v python3 >/dev/null; then
 	python3 "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp"/*.jsonl ||
 		{ echo "FAIL: --json over libfabric does not match doc/json.md"; fail=1; }
+	# each result record stands alone: when (UTC, ISO 8601) and by which version (newcomer 22)
+	python3 - "$T/gd_write_bw" "$tmp"/*.jsonl <<'PYEOF' || { echo "FAIL: a result record without time or gdperf_version"; fail=1; }
+import json, re, subprocess, sys
+ver = subprocess.run([sys.argv[1], "--version"], capture_output=True, text=True).stdout.splitlines()[0].split()[-1]
+recs = [json.loads(l) for f in sys.argv[2:] for l in open(f)]
+res = [r for r in recs if r["type"] in ("bw_result", "lat_result")]
+assert res, "no result records"
+for r in res:
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", r.get("time", "")), r
+    assert r.get("gdperf_version") == ver, (r.get("gdperf_version"), ver)
+PYEOF
 fi
 exit $fail

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -296,12 +297,60 @@ static void doubt_fix(void **state)
 	gd_ck_report_free(&r);
 }
 
+/* gd_check's table: every row's columns start where the header's do, whatever the length of a
+ * value, with a blank between two cells; rung headings and a row's message lines do not move
+ * them (a 24-character "fabric ofi, provider tcp" ran into the next column of a 16-wide one). */
+static void table_columns(void **state)
+{
+	static const char *const head[] = { "CHECK", "RESULT", "MEASURED", "EXPECTED" };
+	static const char *const v[] = { "fabric ofi, provider tcp", "1.37 Gb/s", "0" };
+	struct gd_ck_report r = { 0 };
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0, col[4], rows = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct gd_ck_item *it = gd_ck_add(&r, i ? GD_CK_SEC_TOPOLOGY : GD_CK_SEC_TESTS,
+						  "%s", i == 1 ? "a check whose name is longer "
+						  "than forty-four characters" : "gpus");
+
+		snprintf(it->measured, sizeof(it->measured), "%s", v[i]);
+		snprintf(it->expected, sizeof(it->expected), "%s", v[i]);
+		snprintf(it->message, sizeof(it->message), "a message longer than any column of "
+			 "the table, which is a line of its own under its row");
+		it->status = i ? GD_CK_PASS : GD_CK_FAIL;
+		it->rung = (int)i + 1;
+	}
+	gd_ck_print_table(&r, f);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "SECTION", 7)) {
+			for (size_t c = 0; c < 4; c++)
+				col[c] = (size_t)(strstr(line, head[c]) - line);
+			continue;
+		}
+		if (strncmp(line, "tests ", 6) && strncmp(line, "topology ", 9))
+			continue;
+		rows++;
+		for (size_t c = 0; c < 4; c++)
+			if (strlen(line) <= col[c] || line[col[c] - 1] != ' ' ||
+			    line[col[c]] == ' ')
+				fail_msg("column %s does not start at %zu in '%s'", head[c], col[c],
+					 line);
+	}
+	assert_int_equal(rows, 3);
+	free(buf);
+	gd_ck_report_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(spec_keys), cmocka_unit_test(rungs), cmocka_unit_test(ladder),
 		cmocka_unit_test(expect_fallback), cmocka_unit_test(attempts),
 		cmocka_unit_test(lat_statistics), cmocka_unit_test(doubt_fix),
+		cmocka_unit_test(table_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
