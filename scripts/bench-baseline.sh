@@ -14,6 +14,10 @@
 # Steps 3 and 4 judge under each k of GD_BENCH_K (robust distances, gd_check --robust-k;
 # default 4, the baseline's), with the threshold it makes in % of the median (k x MAD).
 #
+# GD_BENCH_REPEAT=K (default 1) judges each "node" on the median of K runs (the spec's
+# repeat: K, doc/check.md "Repeated runs"): every report, the baseline's and the judged
+# ones, is one gd_check of K runs. GD_BENCH_ITERS (default 5000) sets each run's iterations.
+#
 # Prints both rates with their counts and the runs the noise guard doubted (left out: a
 # doubted figure is never a baseline's nor a verdict's). Usage:
 #   scripts/bench-baseline.sh [B G S]        (default 5 10 10; GD_BENCH_PORT, default 32300)
@@ -30,7 +34,8 @@ for n in "$B" "$G" "$S"; do
 done
 [ "$B" -ge 3 ] && [ "$G" -ge 1 ] && [ "$S" -ge 1 ] ||
 	{ echo "usage: $0 [B G S]: a baseline needs B >= 3 runs; G, S >= 1" >&2; exit 2; }
-LOSSES=${GD_BENCH_LOSS:-5} KS=${GD_BENCH_K:-4}
+LOSSES=${GD_BENCH_LOSS:-5} KS=${GD_BENCH_K:-4} REPEAT=${GD_BENCH_REPEAT:-1} ITERS=${GD_BENCH_ITERS:-5000}
+case "$REPEAT$ITERS" in *[!0-9]*) echo "usage: GD_BENCH_REPEAT (1..25) and GD_BENCH_ITERS are whole numbers" >&2; exit 2 ;; esac
 for n in $LOSSES $KS; do
 	case "$n" in ''|*[!0-9.]*|*.*.*|.*|*.) echo "usage: GD_BENCH_LOSS and GD_BENCH_K are lists of decimal numbers (a loss in % below 100, k from 1 to 20)" >&2; exit 2 ;; esac
 done
@@ -53,7 +58,8 @@ tests:
     op: write
     type: bw
     size: 64K
-    iterations: 5000
+    iterations: $ITERS
+    repeat: $REPEAT
     fabric: ofi
     provider: tcp
     thresholds: {min_bw: 1 Mb/s}
@@ -87,7 +93,10 @@ PYEOF
 }
 
 spec "$tmp/good.yaml"
+echo "each report: the median of $REPEAT run(s) of 64 KiB x $ITERS writes (repeat: $REPEAT)"
+t0=$(date +%s)
 runs "$tmp/good.yaml" good $((B + G)) >"$tmp/trusted"
+echo "$((B + G)) good reports in $(($(date +%s) - t0)) s"
 nt=$(wc -l <"$tmp/trusted")
 [ "${GD_BENCH_KEEP_DOUBTED:-0}" = 1 ] &&
 	echo "GD_BENCH_KEEP_DOUBTED=1: runs the noise guard doubted are kept (set to PASS here)"
