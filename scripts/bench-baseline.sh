@@ -130,6 +130,16 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b ? 100 * a / b : 0 }'; 
 # k x MAD in % of the median, the spread floor (1 % of the median) if the MAD is below it
 line() { awk -v k="$1" -v m="$med" -v d="$mad" 'BEGIN { if (d < m / 100) d = m / 100; printf "%.1f", m ? 100 * k * d / m : 0 }'; }
 tail -n +"$((B + 1))" "$tmp/trusted" >"$tmp/judged"
+# values LIST: each report's measured Gb/s, sorted (the distribution, not only its median and MAD)
+values() {
+	# shellcheck disable=SC2013 # one path a line, no blanks (mktemp)
+	for r in $(cat "$1"); do python3 -c '
+import json, sys
+for r in map(json.loads, open(sys.argv[1])):
+    if r.get("type") == "check" and r.get("unit") == "Gb/s":
+        print("%.3f" % r["value"])' "$r"; done | sort -g
+}
+echo "each good report's Gb/s, sorted (baseline and judged): $(values "$tmp/trusted" | tr '\n' ' ')"
 for k in $KS; do
 	res=$(judge "$tmp/judged" "$k") || exit 1
 	# shellcheck disable=SC2086 # two numbers
@@ -142,11 +152,8 @@ for loss in $LOSSES; do
 	runs "$tmp/slow.yaml" "slow$loss" "$S" >"$tmp/slow"
 	# the limited runs' median, measured
 	# shellcheck disable=SC2013 # one path a line, no blanks (mktemp)
-	smed=$(for r in $(cat "$tmp/slow"); do python3 -c '
-import json, sys
-for r in map(json.loads, open(sys.argv[1])):
-    if r.get("type") == "check" and r.get("unit") == "Gb/s":
-        print(r["value"])' "$r"; done | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }')
+	smed=$(values "$tmp/slow" | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }')
+	echo "$loss % loss: each limited report's Gb/s, sorted: $(values "$tmp/slow" | tr '\n' ' ')"
 	echo "$loss % loss: limited runs measured: median $smed Gb/s"
 	for k in $KS; do
 		res=$(judge "$tmp/slow" "$k") || exit 1
