@@ -27,7 +27,7 @@
 # copies judged here (said in the output): the figures of a host busier than its cores, where
 # no run is trusted; never what gd_check itself does.
 : "${top_builddir:=$PWD}"
-case "$1" in -h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "$1" in -h|--help) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 B=${1:-5} G=${2:-10} S=${3:-10}
 for n in "$B" "$G" "$S"; do
 	case "$n" in ''|*[!0-9]*) echo "usage: $0 [B G S] (whole numbers, B >= 3, G and S >= 1)" >&2; exit 2 ;; esac
@@ -35,7 +35,9 @@ done
 [ "$B" -ge 3 ] && [ "$G" -ge 1 ] && [ "$S" -ge 1 ] ||
 	{ echo "usage: $0 [B G S]: a baseline needs B >= 3 runs; G, S >= 1" >&2; exit 2; }
 LOSSES=${GD_BENCH_LOSS:-5} KS=${GD_BENCH_K:-4} REPEAT=${GD_BENCH_REPEAT:-1} ITERS=${GD_BENCH_ITERS:-5000}
-case "$REPEAT$ITERS" in *[!0-9]*) echo "usage: GD_BENCH_REPEAT (1..25) and GD_BENCH_ITERS are whole numbers" >&2; exit 2 ;; esac
+case "$REPEAT:$ITERS" in *[!0-9:]*|:*|*:) bad=1 ;; *) bad=0 ;; esac
+[ "$bad" = 0 ] && [ "$REPEAT" -ge 1 ] && [ "$REPEAT" -le 25 ] && [ "$ITERS" -ge 1 ] ||
+	{ echo "usage: GD_BENCH_REPEAT is a whole number from 1 to 25 (the spec's repeat), GD_BENCH_ITERS one from 1" >&2; exit 2; }
 for n in $LOSSES $KS; do
 	case "$n" in ''|*[!0-9.]*|*.*.*|.*|*.) echo "usage: GD_BENCH_LOSS and GD_BENCH_K are lists of decimal numbers (a loss in % below 100, k from 1 to 20)" >&2; exit 2 ;; esac
 done
