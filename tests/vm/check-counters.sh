@@ -71,9 +71,10 @@ rule add pref 100 to 10.0.0.2 iif lo lookup 100
 rule add pref 101 to 10.0.0.1 iif lo lookup 101
 IP
 # One CPU takes every packet off the veths (RPS): a veth hands a packet to the backlog of the
-# CPU that sent it, and rxe sends a QP's packets from a work queue on any CPU, so two CPUs'
-# backlogs can deliver them out of order: the responder NAKs the gap and the sequence-error
-# counters move with no packet lost (GD_VM_COUNTERS_RPS=0 leaves RPS as it was, to see it)
+# CPU that sent it, and rxe sends a QP's packets from a tasklet (Linux 6.1) or a work item that
+# runs on either CPU, so two CPUs' backlogs can deliver them out of order: the responder NAKs
+# the gap and the sequence-error counters move with no packet lost (GD_VM_COUNTERS_RPS=0 leaves
+# RPS as it was, to see it)
 if [ "${GD_VM_COUNTERS_RPS:-1}" != 0 ]; then
 	for d in veth0 peer0; do
 		echo 1 >"/sys/class/net/$d/queues/rx-0/rps_cpus" ||
