@@ -11,7 +11,7 @@
 #  - the pair without a qdisc: PASS (the softnet backlog is raised: a burst of the pair's
 #    send queue, 128 x 64 packets, can overflow its 1000 packets and lose packets for real;
 #    and one CPU takes every packet off the veths (RPS), or the two vCPUs' backlogs reorder
-#    them: measured 2026-11-29 with RPS as the guest has it, no qdisc, no drop anywhere:
+#    them: measured 2026-11-29 with RPS as the guest has it, no qdisc, no veth drop:
 #    rxe0 rcvd_seq_err +22 and rxe_p0 out_of_seq_request +29, the judge's FAIL; with RPS on
 #    one CPU none, only the ACK timer's duplicate_request and completer_retry_err, which a
 #    software device reports and does not judge; the run prints what moved);
