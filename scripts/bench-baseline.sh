@@ -14,6 +14,10 @@
 # Steps 3 and 4 judge under each k of GD_BENCH_K (robust distances, gd_check --robust-k;
 # default 4, the baseline's), with the threshold it makes in % of the median (k x MAD).
 #
+# GD_BENCH_REPEAT=K (default 1) judges each "node" on the median of K runs (the spec's
+# repeat: K, doc/check.md "Repeated runs"): every report, the baseline's and the judged
+# ones, is one gd_check of K runs. GD_BENCH_ITERS (default 5000) sets each run's iterations.
+#
 # Prints both rates with their counts and the runs the noise guard doubted (left out: a
 # doubted figure is never a baseline's nor a verdict's). Usage:
 #   scripts/bench-baseline.sh [B G S]        (default 5 10 10; GD_BENCH_PORT, default 32300)
@@ -23,14 +27,17 @@
 # copies judged here (said in the output): the figures of a host busier than its cores, where
 # no run is trusted; never what gd_check itself does.
 : "${top_builddir:=$PWD}"
-case "$1" in -h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "$1" in -h|--help) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 B=${1:-5} G=${2:-10} S=${3:-10}
 for n in "$B" "$G" "$S"; do
 	case "$n" in ''|*[!0-9]*) echo "usage: $0 [B G S] (whole numbers, B >= 3, G and S >= 1)" >&2; exit 2 ;; esac
 done
 [ "$B" -ge 3 ] && [ "$G" -ge 1 ] && [ "$S" -ge 1 ] ||
 	{ echo "usage: $0 [B G S]: a baseline needs B >= 3 runs; G, S >= 1" >&2; exit 2; }
-LOSSES=${GD_BENCH_LOSS:-5} KS=${GD_BENCH_K:-4}
+LOSSES=${GD_BENCH_LOSS:-5} KS=${GD_BENCH_K:-4} REPEAT=${GD_BENCH_REPEAT:-1} ITERS=${GD_BENCH_ITERS:-5000}
+case "$REPEAT:$ITERS" in *[!0-9:]*|:*|*:) bad=1 ;; *) bad=0 ;; esac
+[ "$bad" = 0 ] && [ "$REPEAT" -ge 1 ] && [ "$REPEAT" -le 25 ] && [ "$ITERS" -ge 1 ] ||
+	{ echo "usage: GD_BENCH_REPEAT is a whole number from 1 to 25 (the spec's repeat), GD_BENCH_ITERS one from 1" >&2; exit 2; }
 for n in $LOSSES $KS; do
 	case "$n" in ''|*[!0-9.]*|*.*.*|.*|*.) echo "usage: GD_BENCH_LOSS and GD_BENCH_K are lists of decimal numbers (a loss in % below 100, k from 1 to 20)" >&2; exit 2 ;; esac
 done
@@ -53,7 +60,8 @@ tests:
     op: write
     type: bw
     size: 64K
-    iterations: 5000
+    iterations: $ITERS
+    repeat: $REPEAT
     fabric: ofi
     provider: tcp
     thresholds: {min_bw: 1 Mb/s}
@@ -87,7 +95,10 @@ PYEOF
 }
 
 spec "$tmp/good.yaml"
+echo "each report: the median of $REPEAT run(s) of 64 KiB x $ITERS writes (repeat: $REPEAT)"
+t0=$(date +%s)
 runs "$tmp/good.yaml" good $((B + G)) >"$tmp/trusted"
+echo "$((B + G)) good reports in $(($(date +%s) - t0)) s"
 nt=$(wc -l <"$tmp/trusted")
 [ "${GD_BENCH_KEEP_DOUBTED:-0}" = 1 ] &&
 	echo "GD_BENCH_KEEP_DOUBTED=1: runs the noise guard doubted are kept (set to PASS here)"
@@ -121,6 +132,16 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b ? 100 * a / b : 0 }'; 
 # k x MAD in % of the median, the spread floor (1 % of the median) if the MAD is below it
 line() { awk -v k="$1" -v m="$med" -v d="$mad" 'BEGIN { if (d < m / 100) d = m / 100; printf "%.1f", m ? 100 * k * d / m : 0 }'; }
 tail -n +"$((B + 1))" "$tmp/trusted" >"$tmp/judged"
+# values LIST: each report's measured Gb/s, sorted (the distribution, not only its median and MAD)
+values() {
+	# shellcheck disable=SC2013 # one path a line, no blanks (mktemp)
+	for r in $(cat "$1"); do python3 -c '
+import json, sys
+for r in map(json.loads, open(sys.argv[1])):
+    if r.get("type") == "check" and r.get("unit") == "Gb/s":
+        print("%.3f" % r["value"])' "$r"; done | sort -g
+}
+echo "each good report's Gb/s, sorted (baseline and judged): $(values "$tmp/trusted" | tr '\n' ' ')"
 for k in $KS; do
 	res=$(judge "$tmp/judged" "$k") || exit 1
 	# shellcheck disable=SC2086 # two numbers
@@ -133,11 +154,8 @@ for loss in $LOSSES; do
 	runs "$tmp/slow.yaml" "slow$loss" "$S" >"$tmp/slow"
 	# the limited runs' median, measured
 	# shellcheck disable=SC2013 # one path a line, no blanks (mktemp)
-	smed=$(for r in $(cat "$tmp/slow"); do python3 -c '
-import json, sys
-for r in map(json.loads, open(sys.argv[1])):
-    if r.get("type") == "check" and r.get("unit") == "Gb/s":
-        print(r["value"])' "$r"; done | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }')
+	smed=$(values "$tmp/slow" | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }')
+	echo "$loss % loss: each limited report's Gb/s, sorted: $(values "$tmp/slow" | tr '\n' ' ')"
 	echo "$loss % loss: limited runs measured: median $smed Gb/s"
 	for k in $KS; do
 		res=$(judge "$tmp/slow" "$k") || exit 1

@@ -9,14 +9,18 @@
 #     each; per run the wall time; the ratio rounds/serial per pair of runs, its median and
 #     spread (goal <= 0.35 where the host has a core per rank and the provider is not the
 #     limit: on a 2-core machine 8 ranks share 2 cores and the ratio says little).
-#   scripts/bench-rounds.sh [--ranks 8] [--provider shm] [--pairs 3] [--port 24000]
-#       [--rails 8] [--pair-seconds S] [--iterations 2000] [--size 64K] [--bindir DIR]
+#     --device DEV runs the pairs over verbs on the RDMA device DEV instead (the Soft-RoCE
+#     guest: --device rxe0, every rank on one rxe0; as root there, mpirun is told so).
+#   scripts/bench-rounds.sh [--ranks 8] [--provider shm | --device DEV] [--pairs 3]
+#       [--port 24000] [--rails 8] [--pair-seconds S] [--iterations 2000] [--size 64K]
+#       [--bindir DIR]
 set -u
-ranks=8 prov=shm pairs=3 port=24000 rails=8 pair_s= iters=2000 size=64K bindir=
+ranks=8 prov=shm dev= pairs=3 port=24000 rails=8 pair_s= iters=2000 size=64K bindir=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ranks) ranks=$2; shift ;;
 	--provider) prov=$2; shift ;;
+	--device) dev=$2; shift ;;
 	--pairs) pairs=$2; shift ;;
 	--port) port=$2; shift ;;
 	--rails) rails=$2; shift ;;
@@ -36,21 +40,24 @@ sim=$here/tests/check/sched_sim
 command -v mpirun >/dev/null || { echo "bench-rounds: no mpirun (apt-get install openmpi-bin)" >&2; exit 3; }
 tmp=$(mktemp -d) || exit 3
 trap 'rm -rf "$tmp"' EXIT
-printf 'version: 1\nfleet: {outlier: off}\ntests:\n  - {name: ap, op: write, fabric: ofi, provider: %s, size: %s, iterations: %s, pairs: all-pairs}\n' \
-	"$prov" "$size" "$iters" >"$tmp/ap.yaml"
+if [ -n "$dev" ]; then fab="device: $dev" what="verbs on $dev"
+else fab="fabric: ofi, provider: $prov" what="provider $prov"; fi
+printf 'version: 1\nfleet: {outlier: off}\ntests:\n  - {name: ap, op: write, %s, size: %s, iterations: %s, pairs: all-pairs}\n' \
+	"$fab" "$size" "$iters" >"$tmp/ap.yaml"
 # run N [options]: one gd_check under mpirun; prints its wall seconds
 run() {
 	local n=$1 t0 t1
 	shift
 	t0=$(date +%s.%N)
 	env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader \
-		OMPI_MCA_oob_tcp_if_include=lo timeout -k 5 900 mpirun --oversubscribe --bind-to none \
+		OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_vader_single_copy_mechanism=none \
+		OMPI_MCA_mpi_yield_when_idle=1 timeout -k 5 900 mpirun --oversubscribe --bind-to none \
 		-np "$n" "$check" -p "$port" "$@" "$tmp/ap.yaml" >"$tmp/out" 2>&1 ||
 		{ echo "bench-rounds: a run failed:" >&2; tail -20 "$tmp/out" >&2; exit 1; }
 	t1=$(date +%s.%N)
 	echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }'
 }
-echo "host: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); provider $prov, size $size, $iters iterations a pair"
+echo "host: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $what, size $size, $iters iterations a pair"
 one=$(run 2)
 echo "one pair alone (2 ranks, mpirun included): $one s"
 ratios=

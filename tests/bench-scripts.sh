@@ -30,6 +30,12 @@ expect_exit 0 '' "bench-baseline --help" "$BBL" --help
 has "bench-baseline help names the false alarms" 'false alarm'
 expect_exit 2 '' "bench-baseline: a baseline of 2 runs" "$BBL" 2 5 5
 expect_exit 2 '' "bench-baseline: runs x" "$BBL" 5 x 5
+expect_exit 2 'GD_BENCH_REPEAT' "bench-baseline: GD_BENCH_REPEAT=0" env GD_BENCH_REPEAT=0 "$BBL" 5 5 5
+expect_exit 2 'GD_BENCH_REPEAT' "bench-baseline: GD_BENCH_REPEAT=26" env GD_BENCH_REPEAT=26 "$BBL" 5 5 5
+expect_exit 2 'GD_BENCH_ITERS' "bench-baseline: GD_BENCH_ITERS=x" env GD_BENCH_ITERS=x "$BBL" 5 5 5
+expect_exit 2 '' "bench-quick: 0 runs" "$top_srcdir/scripts/bench-quick.sh" 0
+expect_exit 0 '' "bench-quick --help" "$top_srcdir/scripts/bench-quick.sh" --help
+has "bench-quick help names the budget" '5 s'
 expect_exit 0 '' "bench-sweep-time --help" "$BST" --help
 expect_exit 2 '' "bench-sweep-time: --op atomic" "$BST" --op atomic
 expect_exit 2 '' "bench-sweep-time: --limit 0" "$BST" --limit 0

@@ -106,6 +106,10 @@ struct gd_ck_measure {
 	double bond_min, bond_total;	/* smallest share (percent, -1: none); bytes counted */
 	char bond_name[32];
 	char bond_msg[384];
+	/* repeat: K (check_repeat.c): the figures above are the medians of K runs; how many
+	 * runs the noise guard doubted at each size (left out of the median) */
+	unsigned repeats;
+	unsigned repeat_doubted[24];
 };
 
 /* The machine the report describes. */

@@ -70,13 +70,26 @@ static enum gd_ck_skip limit_of(const struct gd_ck_threshold *th, const struct g
 	return GD_CK_SKIP_NONE;
 }
 
+/* Where a figure was measured: its size, the spec's threshold, and with repeat: K that it is
+ * the median of K runs (how many the noise guard left out). */
+static void repeat_note(const struct gd_ck_measure *m, size_t k, char *ev, size_t len,
+			const char *spec)
+{
+	int n = snprintf(ev, len, "at %llu bytes (spec: %s)", (unsigned long long)m->size[k],
+			 spec);
+
+	if (m->repeats > 1 && n > 0 && (size_t)n < len)
+		snprintf(ev + n, len - (size_t)n, "; median of %u runs%s", m->repeats,
+			 m->repeat_doubted[k] && !m->doubtful[k][0] ? " (doubted ones left out)" : "");
+}
+
 static void one(struct gd_ck_report *r, const struct gd_ck_run *run, const struct gd_ck_measure *m,
 		const struct gd_ck_threshold *th, double seconds)
 {
 	struct gd_ck_item *it = gd_ck_run_item(r, run, m, seconds, gd_ck_metric_name(th->metric));
 	size_t k = m->nsizes ? m->nsizes - 1 : 0; /* a sweep is judged at its largest size */
 	struct gd_ck_meas me = { .cmp = gd_ck_metric_is_min(th->metric) ? GD_CK_GE : GD_CK_LE };
-	char ev[160];
+	char ev[224];
 
 	if (!it)
 		return;
@@ -93,8 +106,7 @@ static void one(struct gd_ck_report *r, const struct gd_ck_run *run, const struc
 		}
 		/* the judge names the statistic: "p50 latency 1.02 us <= 10.00 us; at 2 bytes" */
 		me.stat = gd_ck_metric_stat(th->metric);
-		snprintf(ev, sizeof(ev), "at %llu bytes (spec: %s)", (unsigned long long)m->size[k],
-			 th->text);
+		repeat_note(m, k, ev, sizeof(ev), th->text);
 	}
 	me.evidence = ev;
 	me.doubtful = m->nsizes ? m->doubtful[k] : NULL;

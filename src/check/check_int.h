@@ -55,6 +55,10 @@ uint16_t gd_ck_next_port(uint16_t base, uint16_t p);
  * engine's server binds); *port is the one found. 0, or -EADDRINUSE after 200 ports. */
 int gd_ck_free_port(uint16_t base, uint16_t *port);
 void gd_ck_take(const struct gd_bench_result *res, struct gd_ck_measure *m);
+/* check_repeat.c: out from n runs of one test (repeat: n), each statistic of each size the
+ * median of the runs the noise guard trusted (when more than half; else of all, doubted); a
+ * run that failed or stopped short is out as it is. */
+void gd_ck_repeat_median(const struct gd_ck_measure *v, size_t n, struct gd_ck_measure *out);
 
 /* Byte counters of a bond's slaves (check_bond.c). */
 struct gd_ck_bond_sample {

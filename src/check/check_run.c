@@ -88,6 +88,34 @@ static void measure(struct runner *x, struct gd_ck_run *run, struct gd_ck_measur
 	}
 }
 
+/* One measurement of a run with repeat: K: K measurements, judged on their medians
+ * (check_repeat.c); the first that fails or is stopped is the result. */
+static void measure_repeated(struct runner *x, struct gd_ck_run *run, struct gd_ck_measure *m)
+{
+	size_t k = run->t->repeat > 1 ? (size_t)run->t->repeat : 1;
+	struct gd_ck_measure *v;
+
+	if (k == 1) {
+		measure(x, run, m);
+		return;
+	}
+	if (!(v = calloc(k, sizeof(*v)))) {
+		memset(m, 0, sizeof(*m));
+		m->exit_code = GD_EXIT_ENV;
+		snprintf(m->error, sizeof(m->error), "no memory for %zu repeated runs", k);
+		return;
+	}
+	for (size_t i = 0; i < k; i++) {
+		measure(x, run, &v[i]);
+		if (v[i].exit_code || !v[i].nsizes) {
+			k = i + 1;
+			break;
+		}
+	}
+	gd_ck_repeat_median(v, k, m);
+	free(v);
+}
+
 /* The run's items from its last attempt (the path used, the thresholds), each threshold
  * item with every attempt; the matrix cell. */
 static void judge_run(struct runner *x, const struct gd_ck_run *run, const struct gd_ck_measure *m,
@@ -163,7 +191,7 @@ static void one_run(struct runner *x, struct gd_ck_run *run)
 		if (!tr.n) /* the counters span every attempt: an error in any one counts */
 			gd_ck_counters_before(x->o->m, run, &ctr);
 		ta = gd_clock_mono_ns();
-		measure(x, run, &m);
+		measure_repeated(x, run, &m);
 		gd_ck_tries_add(&tr, run, &m, (double)(gd_clock_mono_ns() - ta) / 1e9);
 	}
 	x->est_left -= gd_ck_estimate(t);

@@ -30,7 +30,7 @@ static double size_seconds(const struct gd_ck_test *t, uint64_t size, double gbp
 }
 
 /* Seconds a run is expected to take: the measurement (at 10 Gb/s, 5 us a message) plus ~2 s of
- * setup per size. */
+ * setup per size, times its repeat. */
 double gd_ck_estimate(const struct gd_ck_test *t)
 {
 	uint64_t v[32];
@@ -39,7 +39,7 @@ double gd_ck_estimate(const struct gd_ck_test *t)
 
 	for (size_t i = 0; i < n; i++)
 		s += size_seconds(t, v[i], 10, 5e-6) + 2.0;
-	return s;
+	return t->repeat > 1 ? s * t->repeat : s;
 }
 
 /* The longest one size may take before gd_check ends it: the work at a slow 0.1 Gb/s and

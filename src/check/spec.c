@@ -436,9 +436,9 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 			t->initiator = (enum gd_initiator)i;
 		return ret;
 	}
-	if (!strcmp(key, "retries")) {
+	if (!strcmp(key, "retries") || !strcmp(key, "repeat")) {
 		ret = gd_ck_ld_key_int(l, v, "test", key, &n);
-		t->retries = (int)n;
+		*(!strcmp(key, "repeat") ? &t->repeat : &t->retries) = (int)n;
 		return ret;
 	}
 	if (!strcmp(key, "qps")) {
@@ -611,6 +611,10 @@ static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	if (t->pairs == GD_CK_HOSTS && t->rung && t->rung != GD_CK_RUNG_NODES)
 		return fail(l, find_key(l, n, "rung"), "test '%s': a test between hosts is on rung 7 "
 			    "(nodes): drop its rung", Q(t->name));
+	if (t->repeat > 1 && (t->pairs == GD_CK_HOSTS || t->pairs == GD_CK_ALL_NICS))
+		return fail(l, find_key(l, n, "repeat"), "test '%s': repeat is for runs on one node "
+			    "(a loopback, a GPU's nearest NIC, the matrix); pairs between hosts and "
+			    "all-nics run once an attempt: leave it out", Q(t->name));
 	if (!t->bond_balance && (v = find_key(l, n, "min_slave_share")))
 		return fail(l, v, "test '%s': min_slave_share is for 'check: bond-balance'; add "
 			    "that check or leave it out", Q(t->name));

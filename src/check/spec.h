@@ -88,6 +88,7 @@ enum gd_ck_rung {
 /* Retries of a missed performance threshold: the spec's default and range. */
 #define GD_CK_RETRIES_DEFAULT 2
 #define GD_CK_RETRIES_MAX 5
+#define GD_CK_REPEAT_MAX 25		/* repeat: runs whose median is judged */
 
 /* How a test must have run (expect:): "" / -1 = not required. A run that differs (a
  * silent fallback) is a FAIL with what was expected and what ran. */
@@ -131,6 +132,7 @@ struct gd_ck_test {
 	struct gd_fabric_opts fab;
 	int rung;			/* enum gd_ck_rung; NONE: its kind's (gd_ck_test_rung) */
 	int retries;			/* of a missed threshold; -1: the spec's */
+	int repeat;			/* runs judged on their median (check_repeat.c); 0: one */
 	struct gd_ck_expect expect;
 	/* port counters (check_counters.c): the RDMA port whose counters judge a run where its
 	 * fabric names none (counters_port: DEV[:PORT]; "" none), and the error counters the

@@ -68,6 +68,7 @@ static const struct gd_ck_key keys[] = {
 	KEY("test", "endpoint", GD_CK_KEY_TEXT),
 	KEY("test", "rung", GD_CK_KEY_TEXT),
 	OWN("test", "retries", GD_CK_KEY_INT, 0, GD_CK_RETRIES_MAX, "gd_check's attempts"),
+	OWN("test", "repeat", GD_CK_KEY_INT, 1, GD_CK_REPEAT_MAX, "gd_check's repeated runs"),
 	KEY("test", "expect", GD_CK_KEY_SECTION),
 	ENGINE("test", "sl", GD_CK_KEY_INT, roce.sl),
 	ENGINE("test", "tclass", GD_CK_KEY_INT, roce.tclass),

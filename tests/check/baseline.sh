@@ -184,9 +184,30 @@ g = rows["ghost ofi:tcp loopback: runs: baseline"]
 assert g["status"] == "FAIL" and "did not measure it" in g["message"], g
 PYEOF
 	[ $rc -eq 1 ] || fail "live: exit $rc, not 1"
+	# repeat: 3 judges the median of three runs, and says so (a doubted median is a FAIL
+	# naming the doubt, as every doubted figure)
+	printf 'version: 1\nretries: 0\ntests:\n  - {name: rep, op: write, type: bw, size: 64K, iterations: 200, fabric: ofi, provider: tcp, repeat: 3, thresholds: {min_bw: 1 Mb/s}}\n' \
+		>"$tmp/rep.yaml"
+	"$GD_CHECK" -p "$port" --json "$tmp/rep.yaml" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	"$PY" - "$tmp/out" $rc <<'PYEOF' && ok "repeat: 3: the threshold judged on the median of 3 runs, exit $rc" || { fail "repeat: 3: exit $rc"; cat "$tmp/out" "$tmp/err"; }
+import json, sys
+r = [r for r in map(json.loads, open(sys.argv[1])) if r.get("check") == "rep ofi:tcp loopback: min_bw"]
+assert len(r) == 1, r
+m = r[0]["message"]
+if r[0]["status"] == "FAIL" and "should not be believed" in m:
+    print("(the median was doubted: the host is busy)", m)
+else:
+    assert r[0]["status"] == "PASS" and sys.argv[2] == "0", r
+    assert "; median of 3 runs" in m, m
+PYEOF
 else
 	echo "skip: live baseline rows (no libfabric tcp provider)"
 fi
+printf 'version: 1\ntests:\n  - {name: rp, op: write, pairs: ring, repeat: 3}\n' >"$tmp/rp.yaml"
+"$GD_CHECK" -n "$tmp/rp.yaml" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "test 'rp': repeat is for runs on one node" "$tmp/err" &&
+	ok "repeat with pairs between hosts: exit 2" || { fail "repeat with pairs: ring"; cat "$tmp/err"; }
 printf 'version: 1\nmanifest: {gpus: 0}\n' >"$tmp/nobl.yaml"
 "$GD_CHECK" --golden "$tmp/nobl.yaml" "$tmp/ok.json" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "no 'baseline:' section" "$tmp/err" && ok "--golden without a baseline: exit 2" ||

@@ -1,8 +1,8 @@
 #!/bin/sh
 # gd_check's pairs between ranks over libfabric (tcp and shm) under mpirun on this host: the
 # pairs run in rounds of disjoint pairs (all-pairs over 4 ranks: 6 pairs in 3 rounds of 2;
-# --concurrency 1: 6 rounds of 1, the serial schedule), every pair measured and named once,
-# each by its ranks. A pair whose ranks never meet fails the test; it never passes.
+# --concurrency 1: 6 rounds of 1, the serial schedule; 8 ranks over shm: 28 pairs in 7 rounds
+# of 4), every pair measured and named once, each by its ranks. A pair whose ranks never meet fails the test; it never passes.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../lib/ports.sh"
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
@@ -45,6 +45,18 @@ rank2->rank3: runs'
 		fail "$prov: all-pairs over 4 ranks ${conc:+($conc)}: exit $rc"; cat "$tmp/out" "$tmp/err"
 	fi
 done
+# 8 ranks on one host (issue 33's 'mpirun with 4 and 8 ranks'): 28 pairs in 7 rounds of 4
+printf 'version: 1\nfleet: {outlier: off}\ntests:\n  - {name: ap, op: write, fabric: ofi, provider: shm, size: 4K, iterations: 50, pairs: all-pairs}\n' \
+	>"$tmp/ap8.yaml"
+mpin 8 "$tmp/ap8.yaml"
+rc=$?
+want=$(for a in 0 1 2 3 4 5 6; do for b in $(seq $((a + 1)) 7); do echo "rank$a->rank$b: runs"; done; done)
+rounds="28 pair(s) in 7 round(s) of at most 4 at once"
+if [ $rc -eq 0 ] && [ "$(pairs_seen)" = "$want" ] && grep -q "ap: $rounds" "$tmp/out"; then
+	ok "shm: all-pairs over 8 ranks: $rounds, each pair once"
+else
+	fail "shm: all-pairs over 8 ranks: exit $rc"; cat "$tmp/out" "$tmp/err"
+fi
 # a provider that no rank has: every pair fails, the test is not green
 printf 'version: 1\ntests:\n  - {name: ap, op: write, fabric: ofi, provider: efa, size: 4K, iterations: 50, pairs: ring}\n' >"$tmp/efa.yaml"
 mpin 2 "$tmp/efa.yaml"

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "baseline.h"
+#include "check_int.h"
 #include "robust.h"
 
 static void median_mad(void **state)
@@ -107,12 +108,63 @@ static void judged(void **state)
 	gd_ck_report_free(&r);
 }
 
+/* repeat: K (check_repeat.c): each statistic's median over the runs; the noise guard's doubted
+ * runs left out while the trusted are a majority, else the size doubted; a failed run wins */
+static void set_run(struct gd_ck_measure *m, double gbps, double p99, const char *doubt)
+{
+	memset(m, 0, sizeof(*m));
+	m->nsizes = 1;
+	m->size[0] = 65536;
+	m->bw_avg_gbps[0] = gbps;
+	m->bw_peak_gbps[0] = gbps + 1;
+	m->lat_p99_us[0] = p99;
+	snprintf(m->doubtful[0], sizeof(m->doubtful[0]), "%s", doubt);
+}
+
+static void repeated(void **state)
+{
+	struct gd_ck_measure v[5], out;
+
+	(void)state;
+	set_run(&v[0], 30, 9, "");
+	set_run(&v[1], 10, 1, "");
+	set_run(&v[2], 29, 2, "");
+	set_run(&v[3], 31, 3, "");
+	set_run(&v[4], 28, 4, "");
+	gd_ck_repeat_median(v, 5, &out);
+	assert_true(out.bw_avg_gbps[0] == 29 && out.bw_peak_gbps[0] == 30);
+	assert_true(out.lat_p99_us[0] == 3); /* its own median, not the median run's */
+	assert_int_equal(out.repeats, 5);
+	assert_string_equal(out.doubtful[0], "");
+	/* two doubted of five: left out, the median of 30, 29, 31 */
+	set_run(&v[1], 10, 1, "the host is busier than its cores");
+	set_run(&v[4], 28, 4, "the host is busier than its cores");
+	gd_ck_repeat_median(v, 5, &out);
+	assert_true(out.bw_avg_gbps[0] == 30);
+	assert_string_equal(out.doubtful[0], "");
+	assert_int_equal(out.repeat_doubted[0], 2);
+	/* three of five: no trusted majority, the size stays doubted */
+	set_run(&v[0], 30, 9, "the host is busier than its cores");
+	gd_ck_repeat_median(v, 5, &out);
+	assert_true(out.bw_avg_gbps[0] == 29);
+	assert_string_equal(out.doubtful[0], "3 of 5 repeated runs doubted: the host is busier "
+			    "than its cores");
+	/* a run that failed is the result, never hidden by the others' median */
+	set_run(&v[3], 0, 0, "");
+	v[3].exit_code = 1;
+	snprintf(v[3].error, sizeof(v[3].error), "completion error");
+	gd_ck_repeat_median(v, 4, &out);
+	assert_int_equal(out.exit_code, 1);
+	assert_string_equal(out.error, "completion error");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(median_mad),
 		cmocka_unit_test(spread_distance),
 		cmocka_unit_test(judged),
+		cmocka_unit_test(repeated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
