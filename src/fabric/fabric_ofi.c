@@ -157,24 +157,35 @@ static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr 
  * - A send needs no more than transmit complete: its receiver's own
  *   completion says the bytes arrived (and --validate reads them only
  *   then), and on shm the delivery acknowledgement cost a second handshake
- *   in every send ping-pong.
+ *   in every send ping-pong. So does an inline write with remote CQ data
+ *   where its transmit completion means the command is in the target's
+ *   queue (shm, host memory: gd_ofi_placed_above): its target takes a
+ *   completion for every write, and drains its queue before it ends. There a
+ *   signalled one with FI_DELIVERY_COMPLETE got the next inject refused
+ *   until its acknowledgement came back (8 B one-way, one refused post per
+ *   signalled write, ~30,000 retries each on the 2-core development VM:
+ *   doc/perf-data/2026-11-29-s39-speed4/). tcp and longer writes keep the
+ *   write's rule below (tcp's transmit completion is not the target's queue).
  *   A write longer than t->placed_above asks FI_TRANSMIT_COMPLETE instead:
  *   there that completion already follows the placement
  *   (gd_ofi_placed_above: shm above its inject size).
  * - An inline request (verbs' IBV_SEND_INLINE, sizes up to the provider's
  *   inject_size) is FI_INJECT, signalled or not, unless it waits for
  *   delivery: as fi_pingpong does for small messages. */
-static uint64_t ofi_post_flags(const struct gd_ofi_target *t, const struct ibv_send_wr *wr)
+uint64_t gd_ofi_post_flags(const struct gd_ofi_target *t, const struct ibv_send_wr *wr)
 {
 	bool sig = wr->send_flags & IBV_SEND_SIGNALED;
 	bool send = wr->opcode == IBV_WR_SEND || wr->opcode == IBV_WR_SEND_WITH_IMM;
 	bool write = wr->opcode == IBV_WR_RDMA_WRITE || wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+	bool inl = wr->send_flags & IBV_SEND_INLINE;
+	bool queued = t->placed_above && t->placed_above != UINT64_MAX; /* shm */
+	bool as_send = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM && inl && queued;
 	uint64_t flags = sig ? FI_COMPLETION : 0;
 
-	if (sig && write)
+	if (sig && write && !as_send)
 		flags |= t->placed_above && wr->sg_list[0].length > t->placed_above ?
 				 FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE;
-	else if ((send || write) && wr->send_flags & IBV_SEND_INLINE)
+	else if ((send || write) && inl)
 		flags |= FI_INJECT;
 	return flags;
 }
@@ -182,7 +193,7 @@ static uint64_t ofi_post_flags(const struct gd_ofi_target *t, const struct ibv_s
 ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr *wr, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t flags = ofi_post_flags(t, &wr[i]); /* FI_COMPLETION: signalled */
+		uint64_t flags = gd_ofi_post_flags(t, &wr[i]); /* FI_COMPLETION: signalled */
 		void *ctx = (void *)(uintptr_t)(flags & FI_COMPLETION ? wr[i].wr_id : 0);
 		ssize_t ret = post_one(t, &wr[i], flags, ctx);
 		uint64_t t0 = 0;
@@ -213,7 +224,7 @@ static bool inject_room(const struct gd_ofi_cq *cq)
 
 /* A signalled send that fits inline is posted as FI_INJECT with no provider
  * completion, as fi_pingpong posts small messages: its completion (transmit
- * complete: the provider holds the bytes; ofi_post_flags says why a send
+ * complete: the provider holds the bytes; gd_ofi_post_flags says why a send
  * needs no more) is the call's return, so the wr_id goes straight to the
  * CQ's queue of injected ones. Saves the provider's completion entry and,
  * on tcp, the wait for its socket write (doc/perf-data/history.md, send latency). */

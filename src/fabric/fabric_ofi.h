@@ -107,6 +107,9 @@ struct ibv_send_wr;
  * for a completion with wr_id as its context, IBV_SEND_INLINE is FI_INJECT.
  * 0 or -FI_E* (nothing printed). */
 ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr *wr, uint32_t n);
+/* The libfabric flags gd_ofi_post_wrs posts one work request with (FI_COMPLETION,
+ * FI_INJECT, FI_DELIVERY_COMPLETE, FI_TRANSMIT_COMPLETE): the one rule, fabric_ofi.c. */
+uint64_t gd_ofi_post_flags(const struct gd_ofi_target *t, const struct ibv_send_wr *wr);
 struct gd_qp_run;
 /* The target of a QP the ofi fabric connected (gd_ofi_qp_run) */
 struct gd_ofi_target gd_ofi_target_of(const struct gd_qp_run *q);

@@ -366,7 +366,7 @@ void gd_ofi_pace_passive(struct gd_ofi *f, uint64_t size)
 
 /* When a signalled write needs no FI_DELIVERY_COMPLETE to mean what a verbs
  * completion means (the bytes are in the target's memory; fabric_ofi.c,
- * ofi_post_flags, says why a write asks it): shm (libfabric 1.17 to 1.22,
+ * gd_ofi_post_flags, says why a write asks it): shm (libfabric 1.17 to 1.22,
  * smr_generic_rma and smr_select_proto) above its inject size, host memory.
  * - Why: every path shm takes there completes only after the bytes are placed:
  *   the initiator's own CMA write (smr_rma_fast: process_vm_writev, then the

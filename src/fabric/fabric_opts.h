@@ -74,7 +74,7 @@ bool gd_fabric_have_ofi(void);
 bool gd_fabric_connects_on_first_op(const struct gd_fabric_opts *o);
 /* Whether a large write keeps the CQ moderation instead of signalling every
  * message (bench_opts.c's default_moderation asks it). Over libfabric a
- * signalled write may ask FI_DELIVERY_COMPLETE (fabric_ofi.c, ofi_post_flags,
+ * signalled write may ask FI_DELIVERY_COMPLETE (fabric_ofi.c, gd_ofi_post_flags,
  * says why: always on tcp; on shm up to its inject size and in GPU memory),
  * which tcp answers with an acknowledgement the target's progress sends
  * (strace -c, 4000 writes of 64 KiB -b: 4029/4115 sendto on the two sides

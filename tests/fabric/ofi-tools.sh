@@ -11,7 +11,7 @@ for p in $provs; do
 	for t in $tools; do
 		pair "$p-$t" 0 0 "gd_$t" --fabric ofi --provider "$p" -n 50 --validate --timeout 30
 	done
-	pair "$p-imm" 0 0 gd_write_bw --fabric ofi --provider "$p" -n 50 --write_with_imm --timeout 30
+	pair "$p-imm" 0 0 gd_write_bw --fabric ofi --provider "$p" -n 50 --write_with_imm --validate --timeout 30
 	pair "$p-sweep" 0 0 gd_write_lat --fabric ofi --provider "$p" -a -n 5 --timeout 30
 	pair "$p-qps" 0 0 gd_write_bw --fabric ofi --provider "$p" -q 2 -n 50 --validate --timeout 30
 	# both sides writing, above shm's inject size: there a signalled write asks transmit

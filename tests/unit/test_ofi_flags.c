@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Unit tests for the libfabric flags of one work request (gd_ofi_post_flags,
+ * fabric_ofi.c): a signalled write waits for the target's placement
+ * (FI_DELIVERY_COMPLETE) unless its transmit completion already follows it;
+ * on shm (placed_above: its inject size) an inline write with remote CQ data
+ * is treated as a send (its target takes a completion for every write):
+ * injected, no delivery acknowledgement (that acknowledgement got the next
+ * inject refused until it came back); on tcp (UINT64_MAX) it stays a write. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <infiniband/verbs.h>
+#include <rdma/fabric.h>
+
+#include "fabric_ofi.h"
+
+#define SHM_INJECT 4096 /* a placed_above as shm's: its inject size */
+
+static uint64_t flags_of(enum ibv_wr_opcode op, uint32_t len, unsigned int send_flags,
+			 uint64_t placed_above)
+{
+	struct ibv_sge sge = { .length = len };
+	struct ibv_send_wr wr = { .opcode = op, .sg_list = &sge, .num_sge = 1,
+				  .send_flags = send_flags };
+	struct gd_ofi_target t = { .placed_above = placed_above };
+
+	return gd_ofi_post_flags(&t, &wr);
+}
+
+static void test_imm_inline_signalled_is_injected(void **state)
+{
+	(void)state;
+	assert_int_equal(flags_of(IBV_WR_RDMA_WRITE_WITH_IMM, 8, IBV_SEND_SIGNALED | IBV_SEND_INLINE,
+				  SHM_INJECT),
+			 FI_COMPLETION | FI_INJECT);
+	assert_int_equal(flags_of(IBV_WR_RDMA_WRITE_WITH_IMM, 8, IBV_SEND_INLINE, SHM_INJECT),
+			 FI_INJECT);
+}
+
+static void test_imm_inline_elsewhere_waits_for_placement(void **state)
+{
+	(void)state;
+	/* tcp (no length placed on transmit completion) and an unknown target (0) */
+	assert_int_equal(flags_of(IBV_WR_RDMA_WRITE_WITH_IMM, 8, IBV_SEND_SIGNALED | IBV_SEND_INLINE,
+				  UINT64_MAX),
+			 FI_COMPLETION | FI_DELIVERY_COMPLETE);
+	assert_int_equal(flags_of(IBV_WR_RDMA_WRITE_WITH_IMM, 8, IBV_SEND_SIGNALED | IBV_SEND_INLINE, 0),
+			 FI_COMPLETION | FI_DELIVERY_COMPLETE);
+	assert_int_equal(flags_of(IBV_WR_RDMA_WRITE_WITH_IMM, 8, IBV_SEND_INLINE, UINT64_MAX),
+			 FI_INJECT);
+}
+
+static void test_plain_write_waits_for_placement(void **state)
+{
+	(void)state;
+	/* a plain write has no completion at its target: the initiator's says placed */
+	assert_int_equal(flags_of(IBV_WR_RDMA_WRITE, 8, IBV_SEND_SIGNALED | IBV_SEND_INLINE, 0),
+			 FI_COMPLETION | FI_DELIVERY_COMPLETE);
+	assert_int_equal(flags_of(IBV_WR_RDMA_WRITE, 8, IBV_SEND_SIGNALED | IBV_SEND_INLINE,
+				  SHM_INJECT),
+			 FI_COMPLETION | FI_DELIVERY_COMPLETE);
+	assert_int_equal(flags_of(IBV_WR_RDMA_WRITE, 65536, IBV_SEND_SIGNALED, SHM_INJECT),
+			 FI_COMPLETION | FI_TRANSMIT_COMPLETE);
+	assert_int_equal(flags_of(IBV_WR_RDMA_WRITE, 8, IBV_SEND_INLINE, 0), FI_INJECT);
+}
+
+static void test_imm_not_inline_keeps_the_write_rule(void **state)
+{
+	(void)state;
+	assert_int_equal(flags_of(IBV_WR_RDMA_WRITE_WITH_IMM, 65536, IBV_SEND_SIGNALED, UINT64_MAX),
+			 FI_COMPLETION | FI_DELIVERY_COMPLETE);
+	assert_int_equal(flags_of(IBV_WR_RDMA_WRITE_WITH_IMM, 65536, IBV_SEND_SIGNALED, SHM_INJECT),
+			 FI_COMPLETION | FI_TRANSMIT_COMPLETE);
+}
+
+static void test_send_and_read(void **state)
+{
+	(void)state;
+	assert_int_equal(flags_of(IBV_WR_SEND, 8, IBV_SEND_SIGNALED | IBV_SEND_INLINE, 0),
+			 FI_COMPLETION | FI_INJECT);
+	assert_int_equal(flags_of(IBV_WR_SEND, 65536, IBV_SEND_SIGNALED, 0), FI_COMPLETION);
+	assert_int_equal(flags_of(IBV_WR_RDMA_READ, 8, IBV_SEND_SIGNALED, 0), FI_COMPLETION);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_imm_inline_signalled_is_injected),
+		cmocka_unit_test(test_imm_inline_elsewhere_waits_for_placement),
+		cmocka_unit_test(test_plain_write_waits_for_placement),
+		cmocka_unit_test(test_imm_not_inline_keeps_the_write_rule),
+		cmocka_unit_test(test_send_and_read),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
