@@ -169,4 +169,11 @@ one_way=$(grep -E '^gd_(write|read)_bw ' "$T/calls" | grep -vE -- ' -b | --write
 [ "$(grep -c '^gd_write_bw .*--write_with_imm' "$T/calls")" = 2 ] &&
 	[ "$(grep -c '^fi_rma_bw .*-o writedata' "$T/calls")" = 2 ] &&
 	ok "writedata: one pair of each" || ko "writedata: the pairs"
+# a run that fails is missing from the table, and the script exits 1 saying how many
+rm -f "$T/calls"
+rm "$T/fi/fi_pingpong" && printf '#!/bin/sh\necho "fi_pingpong $*" >>"${0%%/*}/../calls"\nexit 1\n' >"$T/fi/fi_pingpong" &&
+	chmod +x "$T/fi/fi_pingpong"
+expect_exit 1 '' "bench-vs-libfabric: a reference run fails" "$BVL" --providers tcp --pairs 1 --sizes 8 \
+	--no-control --kinds lat --bindir "$T/gd" --fi-bindir "$T/fi" --port-base 30100
+has "the failed runs counted" '1 of 2 runs failed or gave no value'
 [ $fails = 0 ]
