@@ -176,4 +176,27 @@ rm "$T/fi/fi_pingpong" && printf '#!/bin/sh\necho "fi_pingpong $*" >>"${0%%/*}/.
 expect_exit 1 '' "bench-vs-libfabric: a reference run fails" "$BVL" --providers tcp --pairs 1 --sizes 8 \
 	--no-control --kinds lat --bindir "$T/gd" --fi-bindir "$T/fi" --port-base 30100
 has "the failed runs counted" '1 of 2 runs failed or gave no value'
+# proxy-vs-cpu.sh over libfabric tcp: a run that fails (here every proxy client, given a
+# size its server does not have: both sides refuse at HELLO) is no number ('-', never
+# 0.00) and the script exits 1 saying how many failed
+PVC=$top_srcdir/scripts/proxy-vs-cpu.sh
+bt=${top_builddir:-$top_srcdir}
+if "$bt/tools/gd_write_bw" --version 2>/dev/null | grep -q 'libfabric=yes' &&
+	command -v fi_info >/dev/null && fi_info -p tcp >/dev/null 2>&1; then
+	mkdir -p "$T/pb/tools"
+	cat >"$T/pb/tools/gd_write_bw" <<EOS
+#!/bin/bash
+case "\$*" in *--initiator=proxy*127.0.0.1) exec "$bt/tools/gd_write_bw" "\$@" -s 16 ;; esac
+exec "$bt/tools/gd_write_bw" "\$@"
+EOS
+	chmod +x "$T/pb/tools/gd_write_bw"
+	. "$top_srcdir/tests/lib/ports.sh" # a block of ports no other test holds
+	test_ports
+	expect_exit 1 '' "proxy-vs-cpu: the proxy runs fail" "$PVC" --provider tcp --pairs 1 --sizes 8 \
+		--iters 8:1000 --builddir "$T/pb" --port-base "$port"
+	has "proxy-vs-cpu: the failed runs counted" '1 of 2 runs failed'
+	has "proxy-vs-cpu: no median of no run" '^8 +[0-9.]+ +- +- +- +-$'
+else
+	echo "SKIP: proxy-vs-cpu over libfabric tcp (no tools built with libfabric, or no tcp provider)"
+fi
 [ $fails = 0 ]
