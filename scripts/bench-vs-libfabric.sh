@@ -36,7 +36,8 @@
 # for every run (a libfabric carried to another machine); LD_LIBRARY_PATH itself, and
 # FI_* variables, pass through to every run as they are. --out DIR keeps runs.csv
 # (provider,kind,op,size,round,impl,value,unit) and summary.txt. A run that fails or
-# exceeds --timeout (default 120 s) is shown and counted as missing, never as a number.
+# exceeds --timeout (default 120 s) is shown and counted as missing, never as a number,
+# and the script then exits 1 after the table (the runs that gave no number are counted).
 # --lat-iters and --bw-iters take a count for every size, or SIZE:COUNT pairs
 # ("8:200000 4096:100000 1048576:5000"; a size not named takes 10000): at 8 B over
 # shm, 10000 exchanges last 16 ms, short enough for one timer tick to show.
@@ -264,7 +265,10 @@ one() { # impl provider kind op size round
 			v=$(fi_column 5) ;;
 	esac
 	record "$p" "$kind" "$op" "$size" "$r" "$impl" "$v" "$([ "$kind" = lat ] && echo usec || echo MB/s)"
+	total=$((total + 1))
+	[ -n "$v" ] || missed=$((missed + 1))
 }
+total=0 missed=0
 
 echo "bench-vs-libfabric: providers '$providers', sizes '$sizes', $pairs pairs," \
 	"${pin:+server on CPU ${pin% *}, client on CPU ${pin#* };}${pin:-unpinned;}" \
@@ -292,4 +296,10 @@ for p in $providers; do
 done
 
 if [ -n "$out" ]; then summary "$runs" | tee "$out/summary.txt"; else summary "$runs"; fi
+# a table with holes is not a green run (issue 30 item 11): the runs that gave no number
+if [ "$missed" -gt 0 ]; then
+	echo "bench-vs-libfabric: $missed of $total runs failed or gave no value (shown above as" \
+		"missing, left out of the table): exit 1" >&2
+	exit 1
+fi
 

@@ -140,4 +140,69 @@ expect_exit 0 '' "bench-vs-libfabric --summarize with before runs" "$BVL" --summ
 has "gd/gdb: the header names the before build" '^prov .*gd/gdb \(before\) per round$'
 has "gd/gdb: median of the per-round ratios 2.0 and 3.0 and their spread" '^shm +bw +write +65536 .* - +2\.500 \(2\.000\.\.3\.000\) 2$'
 expect_exit 2 '' "bench-vs-libfabric: --port-base x" "$BVL" --port-base x
+
+# Like for like (issue 30 item 4): which gdperf run the script sets against which reference.
+# Stand-in tools log their command lines and print a result: a one-way gdperf write against
+# fi_rma_bw -o write|read (whose loop runs on both sides) would be an unfair reference.
+mkdir -p "$T/gd" "$T/fi"
+cat >"$T/stub" <<'EOS'
+#!/bin/sh
+echo "$(basename "$0") $*" >>"${0%/*}/../calls"
+case "$*" in *--help*) echo "--provider"; exit 0 ;; esac
+case "$*" in *127.0.0.1) ;; *) exit 0 ;; esac # a server prints nothing the script reads
+case $(basename "$0") in
+gd_*) echo '{"type":"lat_result","t_avg_usec":2.0}'
+	echo '{"type":"bw_result","local_results":{"bw_avg_mib_per_s":100.0}}' ;;
+*) printf 'bytes iters total time MB/sec usec/xfer Mxfers/sec\n8 10 1k 0.1s 100.0 2.0 0.5\n' ;;
+esac
+EOS
+chmod +x "$T/stub"
+for t in gd_send_lat gd_write_bw gd_read_bw; do ln -s ../stub "$T/gd/$t"; done
+for t in fi_pingpong fi_rma_bw; do ln -s ../stub "$T/fi/$t"; done
+expect_exit 0 '' "bench-vs-libfabric with stand-in tools" "$BVL" --providers tcp --pairs 1 --sizes 8 \
+	--no-control --bindir "$T/gd" --fi-bindir "$T/fi" --fabtests "$T/fi" --port-base 30000
+cp "$T/calls" "$T/out"
+has "latency: gd_send_lat against fi_pingpong -e rdm" '^fi_pingpong -p tcp -e rdm .*127\.0\.0\.1$'
+has "one-way writes with imm against -o writedata" '^gd_write_bw .*--write_with_imm .*127\.0\.0\.1$'
+has "fi_rma_bw -o writedata ran" '^fi_rma_bw -p tcp -e rdm -o writedata .*127\.0\.0\.1$'
+has "-b write against -o write" '^gd_write_bw --fabric ofi --provider tcp -b .*127\.0\.0\.1$'
+has "fi_rma_bw -o write ran" '^fi_rma_bw -p tcp -e rdm -o write .*127\.0\.0\.1$'
+has "-b read against -o read" '^gd_read_bw --fabric ofi --provider tcp -b .*127\.0\.0\.1$'
+has "fi_rma_bw -o read ran" '^fi_rma_bw -p tcp -e rdm -o read .*127\.0\.0\.1$'
+one_way=$(grep -E '^gd_(write|read)_bw ' "$T/calls" | grep -vE -- ' -b | --write_with_imm ')
+[ -z "$one_way" ] && ok "no one-way gdperf bandwidth run without its one-way reference" ||
+	ko "a gdperf bandwidth run neither -b nor --write_with_imm: $one_way"
+[ "$(grep -c '^gd_write_bw .*--write_with_imm' "$T/calls")" = 2 ] &&
+	[ "$(grep -c '^fi_rma_bw .*-o writedata' "$T/calls")" = 2 ] &&
+	ok "writedata: one pair of each" || ko "writedata: the pairs"
+# a run that fails is missing from the table, and the script exits 1 saying how many
+rm -f "$T/calls"
+rm "$T/fi/fi_pingpong" && printf '#!/bin/sh\necho "fi_pingpong $*" >>"${0%%/*}/../calls"\nexit 1\n' >"$T/fi/fi_pingpong" &&
+	chmod +x "$T/fi/fi_pingpong"
+expect_exit 1 '' "bench-vs-libfabric: a reference run fails" "$BVL" --providers tcp --pairs 1 --sizes 8 \
+	--no-control --kinds lat --bindir "$T/gd" --fi-bindir "$T/fi" --port-base 30100
+has "the failed runs counted" '1 of 2 runs failed or gave no value'
+# proxy-vs-cpu.sh over libfabric tcp: a run that fails (here every proxy client, given a
+# size its server does not have: both sides refuse at HELLO) is no number ('-', never
+# 0.00) and the script exits 1 saying how many failed
+PVC=$top_srcdir/scripts/proxy-vs-cpu.sh
+bt=${top_builddir:-$top_srcdir}
+if "$bt/tools/gd_write_bw" --version 2>/dev/null | grep -q 'libfabric=yes' &&
+	command -v fi_info >/dev/null && fi_info -p tcp >/dev/null 2>&1; then
+	mkdir -p "$T/pb/tools"
+	cat >"$T/pb/tools/gd_write_bw" <<EOS
+#!/bin/bash
+case "\$*" in *--initiator=proxy*127.0.0.1) exec "$bt/tools/gd_write_bw" "\$@" -s 16 ;; esac
+exec "$bt/tools/gd_write_bw" "\$@"
+EOS
+	chmod +x "$T/pb/tools/gd_write_bw"
+	. "$top_srcdir/tests/lib/ports.sh" # a block of ports no other test holds
+	test_ports
+	expect_exit 1 '' "proxy-vs-cpu: the proxy runs fail" "$PVC" --provider tcp --pairs 1 --sizes 8 \
+		--iters 8:1000 --builddir "$T/pb" --port-base "$port"
+	has "proxy-vs-cpu: the failed runs counted" '1 of 2 runs failed'
+	has "proxy-vs-cpu: no median of no run" '^8 +[0-9.]+ +- +- +- +-$'
+else
+	echo "SKIP: proxy-vs-cpu over libfabric tcp (no tools built with libfabric, or no tcp provider)"
+fi
 [ $fails = 0 ]

@@ -168,14 +168,21 @@ static void fill_placement(const struct gd_bench *b, char *buf, size_t len)
 
 
 
-static int setup_buffers(struct gd_bench *b)
+/* The run's buffer (2 x slot per QP), taken once, before the side channel: GPU
+ * memory or huge pages this side cannot have are refused before it waits for a
+ * peer (issue 30 item 6, hostile D27), and the buffer is kept for the run. */
+static int take_buffer(struct gd_bench *b)
 {
 	const struct gd_bench_plan *pl = &b->plan;
-	int ret = gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
 
-	if (ret)
-		return ret;
-	ret = gd_buf_register(&b->buf, b->conn.pd, pl->access);
+	gd_plan_device(&b->plan, &b->p, &b->conn);
+	return gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
+}
+
+static int register_buffer(struct gd_bench *b)
+{
+	int ret = gd_buf_register(&b->buf, b->conn.pd, b->plan.access);
+
 	return ret ?: gd_bench_fill(b);
 }
 
@@ -267,27 +274,15 @@ static int attach_initiator(struct gd_bench *b)
 }
 
 /* What this side can check alone, before it waits for its peer (issue 30 item
- * 6, hostile D27): memory other than plain host memory (a GPU, huge pages) is
- * taken at the run's size and given back (the run's own buffer comes once the
- * peer is there, after the endpoints' estimate); then the initiator's own
- * checks (loop.h: check_alone) on a copy of the plan completed for the device. */
+ * 6, hostile D27), once its buffer is taken (take_buffer): the initiator's own
+ * checks (loop.h: check_alone) on the plan completed for the device. */
 static int check_alone(struct gd_bench *b)
 {
 	const struct gd_loop_ops *ops = b->plan.loop_ops;
-	struct gd_bench_plan pl = b->plan;
-	struct gd_buf probe;
-	int ret;
 
-	if (pl.mem != &gd_buf_host) {
-		ret = gd_buf_alloc(&probe, pl.mem, pl.slot * 2 * b->p.num_qps, &pl.mem_spec);
-		if (ret)
-			return ret;
-		gd_buf_free(&probe);
-	}
-	if (!ops->check_alone || !pl.roles.initiator)
+	if (!ops->check_alone || !b->plan.roles.initiator)
 		return 0;
-	gd_plan_device(&pl, &b->p, &b->conn);
-	return ops->check_alone(&pl.loop);
+	return ops->check_alone(&b->plan.loop);
 }
 
 /* Each QP's number, PSN, GID, buffer address, size and rkey go to the peer,
@@ -587,6 +582,13 @@ static int open_ofi_sides(struct gd_bench *b)
 	int ret = gd_ofi_lib_require();
 
 	ret = ret ?: open_ofi(b);
+	ret = ret ?: alloc_qp_arrays(b);
+	/* the endpoints first: their memory estimate (-q) refuses a run that does not fit
+	 * before the buffer (2 x slot per endpoint) is taken and filled */
+	ret = ret ?: gd_ofi_create_eps(b->ofi);
+	ret = ret ?: take_buffer(b);
+	ret = ret ?: gd_ofi_reg(b->ofi, b->buf.addr, b->buf.length);
+	ret = ret ?: gd_bench_fill(b);
 	ret = ret ?: check_alone(b);
 	ret = ret ?: open_side_channel(b);
 	if (!ret)
@@ -601,15 +603,7 @@ static int setup_ofi(struct gd_bench *b)
 
 	if (ret)
 		return ret;
-	gd_plan_device(&b->plan, &b->p, &b->conn);
-	/* the endpoints first: their memory estimate (-q) refuses a run that does not fit
-	 * before the buffer (2 x slot per endpoint) is taken and filled */
-	ret = alloc_qp_arrays(b);
-	ret = ret ?: gd_ofi_create_eps(b->ofi);
-	ret = ret ?: gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
-	ret = ret ?: gd_ofi_reg(b->ofi, b->buf.addr, b->buf.length);
-	ret = ret ?: gd_bench_fill(b);
-	ret = ret ?: exchange_blobs(b);
+	ret = exchange_blobs(b);
 	for (uint32_t i = 0; !ret && i < b->p.num_qps; i++)
 		ret = gd_ofi_connect(b->ofi, i, &b->remote[i]);
 	ret = ret ?: finish_qps(b);
@@ -636,13 +630,13 @@ static int setup(struct gd_bench *b)
 		return setup_ofi(b);
 #endif
 	ret = open_device(b);
+	ret = ret ?: take_buffer(b);
 	ret = ret ?: check_alone(b);
 	ret = ret ?: open_side_channel(b);
 	if (ret)
 		return ret;
-	gd_plan_device(&b->plan, p, &b->conn);
 	ret = gd_conn_alloc(&b->conn, &b->plan.link);
-	ret = ret ?: setup_buffers(b);
+	ret = ret ?: register_buffer(b);
 	if (ret)
 		return ret;
 	ret = alloc_qp_arrays(b);

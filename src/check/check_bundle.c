@@ -41,9 +41,10 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ft
 	return flag == FTW_DP ? rmdir(p) : unlink(p);
 }
 
-/* Run argv (a NULL-terminated list) with stdout to out and stderr appended to log,
- * both under dir; returns the exit status or -errno. */
-static int spawn_to(const char *dir, const char *out, char *const argv[])
+/* Run argv (a NULL-terminated list; argv[0] a path, or with search a name looked up in
+ * PATH) with stdout to out (opened with flags) and stderr appended to log, both under
+ * dir; returns the exit status or -errno. */
+static int spawn_file(const char *dir, const char *out, int flags, char *const argv[], bool search)
 {
 	posix_spawn_file_actions_t fa;
 	char o[PATH_MAX], l[PATH_MAX];
@@ -54,9 +55,10 @@ static int spawn_to(const char *dir, const char *out, char *const argv[])
 	snprintf(l, sizeof(l), "%s/tools.log", dir);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, o, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 1, o, O_WRONLY | O_CREAT | flags, 0644);
 	posix_spawn_file_actions_addopen(&fa, 2, l, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	ret = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	ret = search ? posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) :
+		       posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (ret)
 		return -ret;
@@ -64,6 +66,11 @@ static int spawn_to(const char *dir, const char *out, char *const argv[])
 		if (errno != EINTR)
 			return -errno;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int spawn_to(const char *dir, const char *out, char *const argv[])
+{
+	return spawn_file(dir, out, O_TRUNC, argv, false);
 }
 
 /* A sibling tool of this gd_check (same directory: the build tree or /usr/bin). */
@@ -116,6 +123,87 @@ static int ofi_report(const char *dir, const struct gd_ck_bundle_in *in, FILE *m
 	fprintf(man, "%-14s gd_devinfo --fabric ofi --json (exit %d): the libfabric providers the "
 		"tests used%s\n", "devinfo-ofi.json", rc, empty(dir, "devinfo-ofi.json") ?
 		"; EMPTY: see tools.log" : "");
+	return 0;
+}
+
+/* A system tool under timeout(1) (its deadline: 10 s, then SIGKILL 2 s later), stdout
+ * appended to dir/out: its exit status (124 timed out, 127 not installed) or -errno. */
+static int system_tool(const char *dir, const char *out, const char *tool, const char *arg1,
+		       const char *arg2)
+{
+	char *argv[] = { (char *)"timeout", (char *)"-k", (char *)"2", (char *)"10", (char *)tool,
+			 (char *)arg1, (char *)arg2, NULL };
+
+	return spawn_file(dir, out, O_APPEND, argv, true);
+}
+
+/* The MANIFEST line of a system tool's file, with its exit status and what it means. */
+static void system_line(FILE *man, const char *dir, const char *out, const char *what, int rc)
+{
+	fprintf(man, "%-14s %s (exit %d%s)%s\n", out, what, rc,
+		rc == 127 ? ": not installed" : rc == 124 ? ": timed out after 10 s" : "",
+		empty(dir, out) ? "; EMPTY: see tools.log" : "");
+}
+
+/* ethtool -i and ethtool of every network interface but lo, one section each: the number
+ * of interfaces or -errno; *last the last exit status that was not 0. */
+static int ethtool_all(const char *dir, int *last)
+{
+	DIR *d = opendir("/sys/class/net");
+	struct dirent *e;
+	int rc = 0, n = 0;
+
+	*last = 0;
+	while (d && (e = readdir(d)) && rc >= 0) {
+		char p[PATH_MAX];
+		FILE *f;
+
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo"))
+			continue;
+		snprintf(p, sizeof(p), "%s/ethtool.txt", dir);
+		if (!(f = fopen(p, "ae")))
+			break;
+		fprintf(f, "==== %s\n", e->d_name);
+		fclose(f);
+		n++;
+		rc = system_tool(dir, "ethtool.txt", "ethtool", "-i", e->d_name);
+		rc = rc < 0 ? rc : system_tool(dir, "ethtool.txt", "ethtool", e->d_name, NULL);
+		*last = rc > 0 ? rc : *last;
+	}
+	if (d)
+		closedir(d);
+	return rc < 0 ? rc : n;
+}
+
+/* What a bug report about a NIC or a GPU asks for next (newcomer 47): the kernel's log, the
+ * PCI devices with their links, each interface's driver, firmware and link; of the live
+ * machine only (a fixture's root has none of them). A tool that is missing or fails is
+ * said in the MANIFEST; the bundle is written without its file's content. */
+static int system_logs(const char *dir, const struct gd_ck_bundle_in *in, FILE *man)
+{
+	int rc, n;
+
+	if (in->m && in->m->fixture) {
+		fprintf(man, "# no dmesg.txt, lspci.txt, ethtool.txt: the run read the fixture %s, "
+			"not this machine\n", in->m->root);
+		return 0;
+	}
+	rc = system_tool(dir, "dmesg.txt", "dmesg", NULL, NULL);
+	if (rc < 0)
+		return rc;
+	system_line(man, dir, "dmesg.txt", "the kernel log (dmesg): review it before sharing", rc);
+	rc = system_tool(dir, "lspci.txt", "lspci", "-vvv", NULL);
+	if (rc < 0)
+		return rc;
+	system_line(man, dir, "lspci.txt", "PCI devices, links and capabilities (lspci -vvv)", rc);
+	n = ethtool_all(dir, &rc);
+	if (n < 0)
+		return n;
+	if (n)
+		system_line(man, dir, "ethtool.txt", "each interface's driver and firmware (ethtool "
+			    "-i) and link (ethtool); the exit is the last one that failed, if any", rc);
+	else
+		fprintf(man, "# no ethtool.txt: no network interface but lo\n");
 	return 0;
 }
 
@@ -284,7 +372,7 @@ static void list_rest(const char *dir, FILE *man)
 	static const char *const named[] = { "MANIFEST", "spec.yaml", "report.txt",
 		"report.jsonl", "report.junit.xml", "report.prom", "host.txt", "reproduce.sh",
 		"devinfo.json", "topo.json", "doctor.json", "topology.xml", "devinfo-ofi.json",
-		"golden.yaml", NULL };
+		"golden.yaml", "dmesg.txt", "lspci.txt", "ethtool.txt", NULL };
 	DIR *d = opendir(dir);
 	struct dirent *e;
 
@@ -376,7 +464,7 @@ static int members(const char *dir, const struct gd_ck_bundle_in *in)
 		"reproduce.sh   the exact commands of each test\n");
 	if (in->golden)
 		fprintf(man, "golden.yaml    the golden manifest (--golden %s)\n", in->golden);
-	ret = run_tools(dir, in, man) ?: include_files(dir, in, man);
+	ret = run_tools(dir, in, man) ?: system_logs(dir, in, man) ?: include_files(dir, in, man);
 	if (!ret)
 		list_rest(dir, man);
 	if (fclose(man) && !ret)

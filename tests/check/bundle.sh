@@ -105,6 +105,31 @@ rc=$?
 	grep -q "damaged.xml: the NIC list gd_topo --export recorded in it is damaged" "$tmp/err" &&
 	ok "a damaged NIC list in the XML: exit 2, named" || { fail "damaged NIC list: exit $rc"; cat "$tmp/err"; }
 
+# the system's own logs (newcomer 47): a fixture's bundle says why it has none; a bundle of
+# this machine holds dmesg, lspci -vvv and ethtool of each interface, each named in the
+# MANIFEST with its exit status (a tool not installed or refused is said there, not hidden)
+grep -q "^# no dmesg.txt, lspci.txt, ethtool.txt: the run read the fixture " "$b/MANIFEST" &&
+	[ ! -e "$b/dmesg.txt" ] && ok "a fixture's bundle: no system logs, the MANIFEST says why" ||
+	fail "a fixture's bundle and the system logs"
+printf 'version: 1\ntopology:\n  nics: 0\n' >"$tmp/live.yaml"
+"$GD_CHECK" --bundle "$tmp/l.tar.gz" "$tmp/live.yaml" >"$tmp/out" 2>&1
+mkdir "$tmp/l" && tar -xzf "$tmp/l.tar.gz" -C "$tmp/l" || fail "the live bundle does not unpack"
+l=$tmp/l/gd_check-bundle
+for f in dmesg lspci; do
+	grep -Eq "^$f.txt .* \(exit [0-9]+(: not installed|: timed out after 10 s)?\)" "$l/MANIFEST" &&
+		ok "live bundle: $f.txt and its exit in the MANIFEST" ||
+		{ fail "live bundle: no $f.txt line"; cat "$l/MANIFEST"; }
+done
+if ls /sys/class/net | grep -qvx lo; then
+	grep -Eq "^ethtool.txt .* \(exit [0-9]+" "$l/MANIFEST" &&
+		grep -q "^==== $(ls /sys/class/net | grep -vx lo | head -n 1)$" "$l/ethtool.txt" &&
+		ok "live bundle: ethtool.txt, one section per interface" ||
+		{ fail "live bundle: ethtool.txt"; cat "$l/MANIFEST"; }
+fi
+walk=$("$top_srcdir/tests/check/manifest-walk.sh" "$l") && ok "live bundle: the MANIFEST names every file" ||
+	fail "live bundle: $walk"
+rm -rf "$tmp/l" "$tmp/l.tar.gz" "$tmp/live.yaml"
+
 # bad targets
 "$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --bundle "$tmp/b.zip" \
 	"$SPECS/h20-topology.yaml" >/dev/null 2>"$tmp/err"

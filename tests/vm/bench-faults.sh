@@ -164,8 +164,8 @@ start_server inline-big gd_write_bw "$c -I 1024 -s 512 -n 100" && {
 	[ "$src" != 0 ] && ok "inline-big: server exit $src" || ko "inline-big: server exit 0"
 }
 # 13. issue 30 item 2: a peer that dies (SIGKILL) or stops (SIGSTOP) in every
-# mode of the bandwidth engine (counted, timed, --run_infinitely, -b) and of
-# latency, whichever side goes: the survivor exits 1 within --timeout (4 s)
+# mode of the bandwidth engine (counted, timed, --run_infinitely, -b, send) and of
+# latency, whichever side goes (the matrix of tests/fabric/ofi-peer-death.sh): the survivor exits 1 within --timeout (4 s)
 # plus the slack, naming its peer. A stopped verbs peer still ACKs nothing:
 # before the side channel's heartbeat a passive side of a counted run waited
 # for ever on a stopped client.
@@ -192,8 +192,12 @@ for m in "n:-n 100000000" "D:-D 20" "inf:--run_infinitely -D 1" "b:-b -D 20"; do
 		done
 	done
 done
+# send (the receiver counts, a two-sided path of its own) and latency, each side, each signal
 for side in server client; do
-	peer_case "peer-lat-$side-STOP" gd_write_lat "-n 100000000" $side STOP
+	for sig in KILL STOP; do
+		peer_case "peer-send-$side-$sig" gd_send_bw "-D 20" $side $sig
+		peer_case "peer-lat-$side-$sig" gd_write_lat "-n 100000000" $side $sig
+	done
 done
 
 # --initiator=ibgda on rxe: the refusal carries the tool's prefix like every message (L12)

@@ -36,7 +36,7 @@ start_server() {
 	next_port
 	"$BIN/$2" -p $PORT $3 > "$WORK/$1.s" 2>&1 &
 	spid=$!
-	wait_listen $PORT || { ko "$1: server never listened"; return 1; }
+	wait_listen $PORT || { ko "$1: server never listened"; tail -n 5 "$WORK/$1.s"; return 1; }
 }
 
 # wait_running FILE: until the tool printed its table title (the run has started), 60 s at most
