@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_params.h"
 #include "jsonout.h"
 #include "log.h"
 
@@ -109,63 +110,35 @@ void gd_init_set_cpu_doorbell(struct gd_init_opts *o)
 	o->initiator = GD_INIT_IBGDA_CPUDB;
 }
 
-static int u32_arg(const char *opt, const char *arg, uint64_t min, uint64_t max, uint32_t *out)
+int gd_init_opts_handle(struct gd_bench_params *p, int id, const char *arg)
 {
-	uint64_t v;
-	int ret = gd_opt_u64(opt, arg, min, max, &v);
-
-	if (!ret)
-		*out = (uint32_t)v;
-	return ret;
-}
-
-int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg)
-{
-	int v = 0, ret;
+	struct gd_init_opts *o = &p->init;
 
 	switch (id) {
-	case O_IBGDA_FALLBACK:
-		o->ibgda_fallback = true;
-		return 0;
-	case O_DUMP_WQES:
-		return u32_arg("--dump_wqes", arg, 0, 1u << 20, &o->dump_wqes);
+	case O_IBGDA_FALLBACK: return gd_param_set(p, GD_PARAM(init.ibgda_fallback), arg);
+	case O_DUMP_WQES: return gd_param_set(p, GD_PARAM(init.dump_wqes), arg);
 	case O_PRODUCER:
 		o->given |= GD_INIT_GIVEN_PRODUCER;
-		ret = gd_opt_choice("--producer", arg, producer_names, &v);
-		o->producer = (enum gd_producer)v;
-		return ret;
+		return gd_param_set(p, GD_PARAM(init.producer), arg);
 	case O_IBGDA_NIC:
 		o->given |= GD_INIT_GIVEN_IBGDA_NIC;
-		ret = gd_opt_choice("--ibgda_nic", arg, ibgda_nic_names, &v);
-		o->ibgda_nic = (enum gd_ibgda_nic_kind)v;
-		return ret;
-	case O_INITIATOR:
-		ret = gd_opt_choice("--initiator", arg, gd_initiator_names, &v);
-		o->initiator = (enum gd_initiator)v;
-		return ret;
+		return gd_param_set(p, GD_PARAM(init.ibgda_nic), arg);
+	case O_INITIATOR: return gd_param_set(p, GD_PARAM(init.initiator), arg);
 	case O_CTAS:
 		o->given |= GD_INIT_GIVEN_CTAS;
-		return u32_arg("--ctas", arg, 1, GD_INIT_MAX_CTAS, &o->ctas);
+		return gd_param_set(p, GD_PARAM(init.ctas), arg);
 	case O_THREADS:
 		o->given |= GD_INIT_GIVEN_THREADS;
-		return u32_arg("--threads", arg, 1, GD_INIT_MAX_THREADS, &o->threads);
+		return gd_param_set(p, GD_PARAM(init.threads), arg);
 	case O_SCOPE:
 		o->given |= GD_INIT_GIVEN_SCOPE;
-		ret = gd_opt_choice("--scope", arg, scope_names, &v);
-		o->scope = (enum gd_scope)v;
-		return ret;
+		return gd_param_set(p, GD_PARAM(init.scope), arg);
 	case O_PROXY_THREADS:
 		o->given |= GD_INIT_GIVEN_PROXY_THREADS;
-		return u32_arg("--proxy_threads", arg, 1, 32, &o->proxy_threads);
+		return gd_param_set(p, GD_PARAM(init.proxy_threads), arg);
 	case O_RING_SLOTS:
 		o->given |= GD_INIT_GIVEN_RING_SLOTS;
-		ret = u32_arg("--ring_slots", arg, 2, 1u << 24, &o->ring_slots);
-		if (!ret && (o->ring_slots & (o->ring_slots - 1))) {
-			gd_error("invalid value '%s' for --ring_slots: expected a power of two (2 to 16M), "
-				 "e.g. 1024", arg);
-			return -EINVAL;
-		}
-		return ret;
+		return gd_param_set(p, GD_PARAM(init.ring_slots), arg);
 	}
 	return 1;
 }
