@@ -40,83 +40,86 @@ static const struct gd_opt_words *const bench_words[] = {
 	output_words, gd_initiator_opt_words, gd_fabric_opt_words, NULL,
 };
 
-static const struct gd_opt common_opts[] = {
-	{ "port", 'p', GD_REQ_ARG, "PORT", "TCP port of the side channel, also rdma_cm's (default 18515)", B_PORT },
-	{ "bind", 0, GD_REQ_ARG, "ADDR", "server: listen on this local address only (default all)", B_BIND },
-	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "RDMA device (default the first one)", B_DEV },
-	{ "ib-port", 'i', GD_REQ_ARG, "PORT", "port of the RDMA device (default 1)", B_IB_PORT },
-	{ "gid-index", 'x', GD_REQ_ARG, "INDEX", "GID index (default on RoCE: the v2 GID that routes to the peer)", B_GID },
-	{ "ipv6", 0, GD_NO_ARG, NULL, "prefer IPv6 GIDs and addresses (default IPv4)", B_IPV6 },
-	{ "mtu", 'm', GD_REQ_ARG, "MTU", "path MTU 256, 512, 1024, 2048 or 4096 (default the port's active MTU)", B_MTU },
-	{ "connection", 'c', GD_REQ_ARG, "TYPE", "transport type: RC only (perftest's default; UC, UD, XRC, DC and SRD are refused)", B_CONNECTION },
-	{ "qp-timeout", 'u', GD_REQ_ARG, "N", "ACK timeout of the QPs, 4.096 us x 2^N, 0-31, 0 = none (default 14)", B_QP_TIMEOUT },
-	{ "size", 's', GD_REQ_ARG, "BYTES", "message size, K/M suffixes allowed (default 65536 bw, 2 lat, 8 atomic)", B_SIZE },
-	{ "all", 'a', GD_NO_ARG, NULL, "run every size from 2 to 2^23 bytes", B_ALL },
-	{ "iters", 'n', GD_REQ_ARG, "N", "iterations (default 5000 write bw, 1000 others; at least 5)", B_ITERS },
-	{ "duration", 'D', GD_REQ_ARG, "SEC", "run for SEC seconds instead of a number of iterations", B_DURATION },
-	{ "margin", 'f', GD_REQ_ARG, "SEC", "with -D: seconds left out at start and end (default duration/4)", B_MARGIN },
-	{ "inline_size", 'I', GD_REQ_ARG, "BYTES", "largest message sent inline, 0-1024 (write and send)", B_INLINE },
-	{ "rdma_cm", 'R', GD_NO_ARG, NULL, "connect the QPs with rdma_cm instead of the side channel", B_RDMA_CM },
-	{ "CPU-freq", 'F', GD_NO_ARG, NULL, "accepted for perftest compatibility (gdperf does not measure the CPU frequency)", B_CPU_FREQ },
-	{ "output", 0, GD_REQ_ARG, "WHAT", "print only one number per size: bandwidth, message_rate or latency", B_OUTPUT },
-	{ "use_hugepages", 0, GD_NO_ARG, NULL, "allocate the buffers from 2 MiB huge pages", B_HUGEPAGES },
-	{ "bind_source_ip", 0, GD_REQ_ARG, "ADDR", "local source address of the connection (default from routing)", B_SOURCE_IP },
+static /* the --help lines are the parameter list's (bench_params.c) */
+#define LISTED gd_opt_help_listed
+
+const struct gd_opt common_opts[] = {
+	{ "port", 'p', GD_REQ_ARG, "PORT", LISTED, B_PORT },
+	{ "bind", 0, GD_REQ_ARG, "ADDR", LISTED, B_BIND },
+	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", LISTED, B_DEV },
+	{ "ib-port", 'i', GD_REQ_ARG, "PORT", LISTED, B_IB_PORT },
+	{ "gid-index", 'x', GD_REQ_ARG, "INDEX", LISTED, B_GID },
+	{ "ipv6", 0, GD_NO_ARG, NULL, LISTED, B_IPV6 },
+	{ "mtu", 'm', GD_REQ_ARG, "MTU", LISTED, B_MTU },
+	{ "connection", 'c', GD_REQ_ARG, "TYPE", LISTED, B_CONNECTION },
+	{ "qp-timeout", 'u', GD_REQ_ARG, "N", LISTED, B_QP_TIMEOUT },
+	{ "size", 's', GD_REQ_ARG, "BYTES", LISTED, B_SIZE },
+	{ "all", 'a', GD_NO_ARG, NULL, LISTED, B_ALL },
+	{ "iters", 'n', GD_REQ_ARG, "N", LISTED, B_ITERS },
+	{ "duration", 'D', GD_REQ_ARG, "SEC", LISTED, B_DURATION },
+	{ "margin", 'f', GD_REQ_ARG, "SEC", LISTED, B_MARGIN },
+	{ "inline_size", 'I', GD_REQ_ARG, "BYTES", LISTED, B_INLINE },
+	{ "rdma_cm", 'R', GD_NO_ARG, NULL, LISTED, B_RDMA_CM },
+	{ "CPU-freq", 'F', GD_NO_ARG, NULL, LISTED, B_CPU_FREQ },
+	{ "output", 0, GD_REQ_ARG, "WHAT", LISTED, B_OUTPUT },
+	{ "use_hugepages", 0, GD_NO_ARG, NULL, LISTED, B_HUGEPAGES },
+	{ "bind_source_ip", 0, GD_REQ_ARG, "ADDR", LISTED, B_SOURCE_IP },
 	{ "source_ip", 0, GD_REQ_ARG, "ADDR", "older perftest spelling of --bind_source_ip", B_SOURCE_IP },
-	{ "pin_cores", 0, GD_REQ_ARG, "LIST", "run on these CPUs, e.g. 0-3,8 (default the NIC's NUMA node)", B_PIN_CORES },
-	{ "perform_warm_up", 0, GD_NO_ARG, NULL, "post one queue of messages before measuring", B_WARM_UP },
-	{ "json", 0, GD_NO_ARG, NULL, "print one JSON object per result (JSON Lines) instead of tables", B_JSON },
-	{ "timeout", 0, GD_REQ_ARG, "SEC", "deadline of each side-channel step, connect included (default 10)", B_TIMEOUT },
-	{ "mpi", 0, GD_NO_ARG, NULL, "under mpirun/srun with 2 ranks: a server and a client, rank 0 prints the report (MPI passes the server's address)", B_MPI },
-	{ "validate", 0, GD_NO_ARG, NULL, "the receiver checks the payload (or the final atomic counter)", B_VALIDATE },
-	{ "use_cuda", 0, GD_REQ_ARG, "N|auto", "buffers in the memory of CUDA device N, or of the GPU nearest the NIC", B_USE_CUDA },
-	{ "use_cuda_bus_id", 0, GD_REQ_ARG, "BDF", "buffers in the memory of the CUDA device at this PCI address", B_CUDA_BUS_ID },
-	{ "use_cuda_dmabuf", 0, GD_NO_ARG, NULL, "register GPU memory through dma-buf (with --use_cuda)", B_CUDA_DMABUF },
-	{ "gpu_staging", 0, GD_NO_ARG, NULL, "stage GPU data through host memory (with --use_cuda)", B_GPU_STAGING },
+	{ "pin_cores", 0, GD_REQ_ARG, "LIST", LISTED, B_PIN_CORES },
+	{ "perform_warm_up", 0, GD_NO_ARG, NULL, LISTED, B_WARM_UP },
+	{ "json", 0, GD_NO_ARG, NULL, LISTED, B_JSON },
+	{ "timeout", 0, GD_REQ_ARG, "SEC", LISTED, B_TIMEOUT },
+	{ "mpi", 0, GD_NO_ARG, NULL, LISTED, B_MPI },
+	{ "validate", 0, GD_NO_ARG, NULL, LISTED, B_VALIDATE },
+	{ "use_cuda", 0, GD_REQ_ARG, "N|auto", LISTED, B_USE_CUDA },
+	{ "use_cuda_bus_id", 0, GD_REQ_ARG, "BDF", LISTED, B_CUDA_BUS_ID },
+	{ "use_cuda_dmabuf", 0, GD_NO_ARG, NULL, LISTED, B_CUDA_DMABUF },
+	{ "gpu_staging", 0, GD_NO_ARG, NULL, LISTED, B_GPU_STAGING },
 	{ NULL },
 };
 
 static const struct gd_opt bw_opts[] = {
-	{ "bidirectional", 'b', GD_NO_ARG, NULL, "both sides send; the reports are exchanged and summed", B_BIDIR },
-	{ "qp", 'q', GD_REQ_ARG, "N", "number of QPs (default 1)", B_QPS },
-	{ "tx-depth", 't', GD_REQ_ARG, "N", "outstanding sends per QP (default 128)", B_TX_DEPTH },
-	{ "cq-mod", 'Q', GD_REQ_ARG, "N", "one signalled completion every N posts (default 100; 1 above 8 KiB, but not for writes over libfabric)", B_CQ_MOD },
-	{ "post_list", 'l', GD_REQ_ARG, "N", "post N work requests per call (default 1)", B_POST_LIST },
-	{ "noPeak", 'N', GD_NO_ARG, NULL, "do not compute the peak bandwidth", B_NO_PEAK },
-	{ "report_gbits", 0, GD_NO_ARG, NULL, "report bandwidth in Gb/s (10^9 bit) instead of MiB/s (2^20 byte)", B_GBITS },
-	{ "run_infinitely", 0, GD_NO_ARG, NULL, "run until interrupted, reporting every -D seconds (default 5)", B_INFINITE },
-	{ "limit_bw", 'w', GD_REQ_ARG, "BW", "fail (exit 1) when the average bandwidth is below BW (report unit)", B_LIMIT_BW },
-	{ "limit_msgrate", 'y', GD_REQ_ARG, "MPPS", "fail (exit 1) when the message rate is below MPPS", B_LIMIT_MSGRATE },
-	{ "precision", 0, GD_REQ_ARG, "PCT", "-a: stop a size when the 95% interval of its rate is within PCT % (default by size, from perftest's run-to-run spread; 0: run -n each)", B_PRECISION },
+	{ "bidirectional", 'b', GD_NO_ARG, NULL, LISTED, B_BIDIR },
+	{ "qp", 'q', GD_REQ_ARG, "N", LISTED, B_QPS },
+	{ "tx-depth", 't', GD_REQ_ARG, "N", LISTED, B_TX_DEPTH },
+	{ "cq-mod", 'Q', GD_REQ_ARG, "N", LISTED, B_CQ_MOD },
+	{ "post_list", 'l', GD_REQ_ARG, "N", LISTED, B_POST_LIST },
+	{ "noPeak", 'N', GD_NO_ARG, NULL, LISTED, B_NO_PEAK },
+	{ "report_gbits", 0, GD_NO_ARG, NULL, LISTED, B_GBITS },
+	{ "run_infinitely", 0, GD_NO_ARG, NULL, LISTED, B_INFINITE },
+	{ "limit_bw", 'w', GD_REQ_ARG, "BW", LISTED, B_LIMIT_BW },
+	{ "limit_msgrate", 'y', GD_REQ_ARG, "MPPS", LISTED, B_LIMIT_MSGRATE },
+	{ "precision", 0, GD_REQ_ARG, "PCT", LISTED, B_PRECISION },
 	{ NULL },
 };
 
 static const struct gd_opt lat_opts[] = {
-	{ "report-cycles", 'C', GD_NO_ARG, NULL, "report latency in nanoseconds instead of microseconds (perftest: cycles)", B_CYCLES },
-	{ "report-histogram", 'H', GD_NO_ARG, NULL, "print every sample, sorted", B_HIST },
+	{ "report-cycles", 'C', GD_NO_ARG, NULL, LISTED, B_CYCLES },
+	{ "report-histogram", 'H', GD_NO_ARG, NULL, LISTED, B_HIST },
 	{ "report-histogrm", 0, GD_NO_ARG, NULL, "perftest's spelling of --report-histogram", B_HIST },
-	{ "report-unsorted", 'U', GD_NO_ARG, NULL, "print every sample in order (implies -H)", B_UNSORTED },
-	{ "latency_gap", 0, GD_REQ_ARG, "USEC", "wait USEC microseconds between two latency samples", B_LAT_GAP },
+	{ "report-unsorted", 'U', GD_NO_ARG, NULL, LISTED, B_UNSORTED },
+	{ "latency_gap", 0, GD_REQ_ARG, "USEC", LISTED, B_LAT_GAP },
 	{ NULL },
 };
 
 static const struct gd_opt rx_opts[] = {
-	{ "rx-depth", 'r', GD_REQ_ARG, "N", "receive queue depth (send and --write_with_imm; default 512)", B_RX_DEPTH },
+	{ "rx-depth", 'r', GD_REQ_ARG, "N", LISTED, B_RX_DEPTH },
 	{ NULL },
 };
 static const struct gd_opt outs_opts[] = {
-	{ "outs", 'o', GD_REQ_ARG, "N", "outstanding reads/atomics per QP (default the device maximum)", B_OUTS },
+	{ "outs", 'o', GD_REQ_ARG, "N", LISTED, B_OUTS },
 	{ NULL },
 };
 static const struct gd_opt atomic_opts[] = {
-	{ "atomic_type", 'A', GD_REQ_ARG, "TYPE", "CMP_AND_SWAP or FETCH_AND_ADD (default)", B_ATOMIC },
+	{ "atomic_type", 'A', GD_REQ_ARG, "TYPE", LISTED, B_ATOMIC },
 	{ NULL },
 };
 static const struct gd_opt write_imm_opts[] = {
-	{ "write_with_imm", 0, GD_NO_ARG, NULL, "RDMA write with immediate (the receiver gets a completion)", B_WRITE_IMM },
+	{ "write_with_imm", 0, GD_NO_ARG, NULL, LISTED, B_WRITE_IMM },
 	{ NULL },
 };
 static const struct gd_opt send_imm_opts[] = {
-	{ "send_with_imm", 0, GD_NO_ARG, NULL, "send with immediate data", B_SEND_IMM },
+	{ "send_with_imm", 0, GD_NO_ARG, NULL, LISTED, B_SEND_IMM },
 	{ NULL },
 };
 
@@ -248,6 +251,7 @@ static void build_cmd(struct bench_cmd *bc, enum gd_bench_op op, enum gd_bench_k
 	bc->tables[nt] = NULL;
 	bc->cmd.tables = bc->tables;
 	bc->cmd.words = bench_words;
+	bc->cmd.help = gd_param_help;
 	bc->built = true;
 }
 

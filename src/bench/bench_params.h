@@ -258,6 +258,7 @@ struct gd_param {
 	const char *what;		/* "message size" (wire messages: "HELLO message size ...") */
 	const char *label;		/* "message size (-s)" in the difference report, NULL: not compared */
 	const char *json;		/* "size_bytes" under "params", NULL: not there */
+	const char *help;		/* its --help line (the row says gd_opt_help_listed) */
 	const char *(*name)(unsigned v); /* GD_PT_ENUM: the value's name */
 	/* the value in the difference report when not name(v): the test compares op and kind */
 	const char *(*show)(const struct gd_bench_params *p);
@@ -280,6 +281,8 @@ extern const size_t gd_matched_nparams;
 const struct gd_param *gd_param_find(size_t off);
 /* The entry whose option's long name is name ("size" for "-s/--size"), NULL: none. */
 const struct gd_param *gd_param_by_option(const char *name);
+/* The --help line of an option row whose help is gd_opt_help_listed ("" when none). */
+const char *gd_param_help(const struct gd_opt *o);
 /* HELLO carries it (not GD_PF_LOCAL). */
 bool gd_param_on_wire(const struct gd_param *d);
 /* A numeric entry's value in p (any integer width), and its setter. */

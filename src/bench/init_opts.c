@@ -34,17 +34,20 @@ static const char *const scope_names[] = { "thread", "warp", "block", NULL };
 static const char *const producer_names[] = { "auto", "gpu", "host", NULL };
 static const char *const ibgda_nic_names[] = { "devx", "software-test-double", NULL };
 
+/* the --help lines are the parameter list's (bench_params.c) */
+#define LISTED gd_opt_help_listed
+
 const struct gd_opt gd_initiator_opts[] = {
-	{ "initiator", 0, GD_REQ_ARG, "WHO", "who issues the operations: cpu (default), proxy (producers write a ring, CPU proxy threads post), ibgda, ibgda-cpudb", O_INITIATOR },
-	{ "ctas", 0, GD_REQ_ARG, "N", "proxy/IBGDA: producer CTAs (host producers: threads) (default 1)", O_CTAS },
-	{ "threads", 0, GD_REQ_ARG, "N", "proxy/IBGDA: threads per CTA, 1-1024 (default 32)", O_THREADS },
-	{ "scope", 0, GD_REQ_ARG, "SCOPE", "proxy/IBGDA: who issues one reservation: thread, warp (default) or block", O_SCOPE },
-	{ "proxy_threads", 0, GD_REQ_ARG, "N", "proxy: CPU proxy threads, one ring each, 1-32 (default 1; at most -q)", O_PROXY_THREADS },
-	{ "ring_slots", 0, GD_REQ_ARG, "N", "proxy: descriptors per ring, a power of two (default 1024)", O_RING_SLOTS },
-	{ "producer", 0, GD_REQ_ARG, "WHO", "proxy: who writes the ring: gpu (the CUDA producer kernel; default when CUDA finds a device) or host (producer threads)", O_PRODUCER },
-	{ "ibgda_fallback", 0, GD_NO_ARG, NULL, "ibgda: when the GPU cannot map the NIC doorbell, run ibgda-cpudb (a CPU rings) instead of exiting 3", O_IBGDA_FALLBACK },
-	{ "dump_wqes", 0, GD_REQ_ARG, "N", "ibgda: print the first N send WQEs decoded (debugging on real hardware)", O_DUMP_WQES },
-	{ "ibgda_nic", 0, GD_REQ_ARG, "NIC", "ibgda: the queue backend: devx (a ConnectX; default) or software-test-double (a CPU thread plays the NIC, a loopback, for machines without a ConnectX); without the option, the environment's " IBGDA_NIC_ENV, O_IBGDA_NIC },
+	{ "initiator", 0, GD_REQ_ARG, "WHO", LISTED, O_INITIATOR },
+	{ "ctas", 0, GD_REQ_ARG, "N", LISTED, O_CTAS },
+	{ "threads", 0, GD_REQ_ARG, "N", LISTED, O_THREADS },
+	{ "scope", 0, GD_REQ_ARG, "SCOPE", LISTED, O_SCOPE },
+	{ "proxy_threads", 0, GD_REQ_ARG, "N", LISTED, O_PROXY_THREADS },
+	{ "ring_slots", 0, GD_REQ_ARG, "N", LISTED, O_RING_SLOTS },
+	{ "producer", 0, GD_REQ_ARG, "WHO", LISTED, O_PRODUCER },
+	{ "ibgda_fallback", 0, GD_NO_ARG, NULL, LISTED, O_IBGDA_FALLBACK },
+	{ "dump_wqes", 0, GD_REQ_ARG, "N", LISTED, O_DUMP_WQES },
+	{ "ibgda_nic", 0, GD_REQ_ARG, "NIC", LISTED, O_IBGDA_NIC },
 	{ NULL },
 };
 

@@ -13,24 +13,27 @@
 enum { R_SL = GD_ROCE_OPT_BASE, R_TCLASS, R_TOS, R_CPU_UTIL, R_RATE, R_UNITS, R_TYPE, R_BURST,
        R_EVENTS };
 
+/* the --help lines are the parameter list's (bench_params.c) */
+#define LISTED gd_opt_help_listed
+
 const struct gd_opt gd_roce_opts[] = {
-	{ "sl", 'S', GD_REQ_ARG, "SL", "service level of the QPs, 0-15 (default 0); both sides give the same", R_SL },
-	{ "tclass", 0, GD_REQ_ARG, "TC", "traffic class of the GRH, 0-255: DSCP << 2 | ECN (default 0); both sides give the same", R_TCLASS },
-	{ "tos", 'T', GD_REQ_ARG, "TOS", "with -R: type of service of rdma_cm's QPs, 0-255 (default the kernel's)", R_TOS },
-	{ "cpu_util", 0, GD_NO_ARG, NULL, "with -D: report the CPU utilisation of the host over the run, percent", R_CPU_UTIL },
+	{ "sl", 'S', GD_REQ_ARG, "SL", LISTED, R_SL },
+	{ "tclass", 0, GD_REQ_ARG, "TC", LISTED, R_TCLASS },
+	{ "tos", 'T', GD_REQ_ARG, "TOS", LISTED, R_TOS },
+	{ "cpu_util", 0, GD_NO_ARG, NULL, LISTED, R_CPU_UTIL },
 	{ NULL },
 };
 
 const struct gd_opt gd_rate_opts[] = {
-	{ "rate_limit", 0, GD_REQ_ARG, "RATE", "send at most RATE (in --rate_units), default unlimited", R_RATE },
-	{ "rate_units", 0, GD_REQ_ARG, "M|g|p", "unit of --rate_limit: MiB/s (M), Gb/s (g, default) or messages/s (p)", R_UNITS },
-	{ "rate_limit_type", 0, GD_REQ_ARG, "HW|SW", "the QP's packet pacing (HW, default) or a software pacer (SW)", R_TYPE },
-	{ "burst_size", 0, GD_REQ_ARG, "N", "with --rate_limit: messages one burst may hold (default 1)", R_BURST },
+	{ "rate_limit", 0, GD_REQ_ARG, "RATE", LISTED, R_RATE },
+	{ "rate_units", 0, GD_REQ_ARG, "M|g|p", LISTED, R_UNITS },
+	{ "rate_limit_type", 0, GD_REQ_ARG, "HW|SW", LISTED, R_TYPE },
+	{ "burst_size", 0, GD_REQ_ARG, "N", LISTED, R_BURST },
 	{ NULL },
 };
 
 const struct gd_opt gd_events_opts[] = {
-	{ "events", 'e', GD_NO_ARG, NULL, "sleep on completion events instead of polling (verbs)", R_EVENTS },
+	{ "events", 'e', GD_NO_ARG, NULL, LISTED, R_EVENTS },
 	{ NULL },
 };
 

@@ -423,14 +423,14 @@ static void help_range(const struct gd_opt *c, const struct gd_param *d)
 {
 	uint64_t scale = d->scale ? d->scale : 1, floor = GD_MAX(d->min, d->umin);
 	unsigned long long lo, hi;
-	const char *h = c->help;
+	const char *help = c->help == gd_opt_help_listed ? gd_param_help(c) : c->help, *h = help;
 
 	if (d->type != GD_PT_UINT && d->type != GD_PT_SIZE && d->type != GD_PT_INT)
 		return;
 	if (d->type == GD_PT_INT)
 		floor = (uint64_t)GD_MAX((int64_t)d->min, (int64_t)d->umin);
 	for (; *h; h++)
-		if (*h >= '0' && *h <= '9' && (h == c->help || h[-1] == ' ') &&
+		if (*h >= '0' && *h <= '9' && (h == help || h[-1] == ' ') &&
 		    sscanf(h, "%llu-%llu", &lo, &hi) == 2) {
 			if (lo != (floor + scale - 1) / scale || hi != d->max / scale)
 				fail_msg("--%s: --help says %llu-%llu, the list %s", c->name, lo, hi,
@@ -465,6 +465,11 @@ static void walk_tool(enum gd_bench_op op, enum gd_bench_kind kind, struct where
 			if (letter != c->letter)
 				fail_msg("--%s: the list says %s, the option table -%c", c->name,
 					 d->opt, c->letter ? c->letter : '?');
+			/* its --help line is the list's, or (the fabric's) the row's alone */
+			if (c->help == gd_opt_help_listed ? !d->help || !*d->help : d->help != NULL)
+				fail_msg("--%s: the help is not in one place (row %s, list %s)",
+					 c->name, c->help == gd_opt_help_listed ? "listed" : "own",
+					 d->help ? "has one" : "none");
 			help_range(c, d);
 			w[d - gd_matched_params] = (struct where){ true, op, kind };
 		}
