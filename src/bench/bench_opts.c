@@ -417,6 +417,39 @@ static int handle_kind(struct gd_bench_params *p, int id, const char *arg)
 	return -EINVAL;
 }
 
+int gd_init_opts_handle(struct gd_bench_params *p, int id, const char *arg)
+{
+	struct gd_init_opts *o = &p->init;
+
+	switch (id) {
+	case GD_INIT_O_IBGDA_FALLBACK: return gd_param_set(p, GD_PARAM(init.ibgda_fallback), arg);
+	case GD_INIT_O_DUMP_WQES: return gd_param_set(p, GD_PARAM(init.dump_wqes), arg);
+	case GD_INIT_O_PRODUCER:
+		o->given |= GD_INIT_GIVEN_PRODUCER;
+		return gd_param_set(p, GD_PARAM(init.producer), arg);
+	case GD_INIT_O_IBGDA_NIC:
+		o->given |= GD_INIT_GIVEN_IBGDA_NIC;
+		return gd_param_set(p, GD_PARAM(init.ibgda_nic), arg);
+	case GD_INIT_O_INITIATOR: return gd_param_set(p, GD_PARAM(init.initiator), arg);
+	case GD_INIT_O_CTAS:
+		o->given |= GD_INIT_GIVEN_CTAS;
+		return gd_param_set(p, GD_PARAM(init.ctas), arg);
+	case GD_INIT_O_THREADS:
+		o->given |= GD_INIT_GIVEN_THREADS;
+		return gd_param_set(p, GD_PARAM(init.threads), arg);
+	case GD_INIT_O_SCOPE:
+		o->given |= GD_INIT_GIVEN_SCOPE;
+		return gd_param_set(p, GD_PARAM(init.scope), arg);
+	case GD_INIT_O_PROXY_THREADS:
+		o->given |= GD_INIT_GIVEN_PROXY_THREADS;
+		return gd_param_set(p, GD_PARAM(init.proxy_threads), arg);
+	case GD_INIT_O_RING_SLOTS:
+		o->given |= GD_INIT_GIVEN_RING_SLOTS;
+		return gd_param_set(p, GD_PARAM(init.ring_slots), arg);
+	}
+	return 1;
+}
+
 static int handler(void *ctx, int id, const char *arg)
 {
 	struct gd_bench_params *p = ctx;

@@ -7,14 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_params.h"
 #include "jsonout.h"
 #include "log.h"
 
-enum {
-	O_INITIATOR = GD_INIT_OPT_BASE, O_CTAS, O_THREADS, O_SCOPE, O_PROXY_THREADS, O_RING_SLOTS,
-	O_IBGDA_FALLBACK, O_DUMP_WQES, O_PRODUCER, O_IBGDA_NIC,
-};
 
 /* The tools' default for --ibgda_nic, handed down by the tool prologue
  * (tools/bench_tool.h reads GD_IBGDA_NIC_ENV): no library code reads the
@@ -38,16 +33,16 @@ static const char *const ibgda_nic_names[] = { "devx", "software-test-double", N
 #define LISTED gd_opt_help_listed
 
 const struct gd_opt gd_initiator_opts[] = {
-	{ "initiator", 0, GD_REQ_ARG, "WHO", LISTED, O_INITIATOR },
-	{ "ctas", 0, GD_REQ_ARG, "N", LISTED, O_CTAS },
-	{ "threads", 0, GD_REQ_ARG, "N", LISTED, O_THREADS },
-	{ "scope", 0, GD_REQ_ARG, "SCOPE", LISTED, O_SCOPE },
-	{ "proxy_threads", 0, GD_REQ_ARG, "N", LISTED, O_PROXY_THREADS },
-	{ "ring_slots", 0, GD_REQ_ARG, "N", LISTED, O_RING_SLOTS },
-	{ "producer", 0, GD_REQ_ARG, "WHO", LISTED, O_PRODUCER },
-	{ "ibgda_fallback", 0, GD_NO_ARG, NULL, LISTED, O_IBGDA_FALLBACK },
-	{ "dump_wqes", 0, GD_REQ_ARG, "N", LISTED, O_DUMP_WQES },
-	{ "ibgda_nic", 0, GD_REQ_ARG, "NIC", LISTED, O_IBGDA_NIC },
+	{ "initiator", 0, GD_REQ_ARG, "WHO", LISTED, GD_INIT_O_INITIATOR },
+	{ "ctas", 0, GD_REQ_ARG, "N", LISTED, GD_INIT_O_CTAS },
+	{ "threads", 0, GD_REQ_ARG, "N", LISTED, GD_INIT_O_THREADS },
+	{ "scope", 0, GD_REQ_ARG, "SCOPE", LISTED, GD_INIT_O_SCOPE },
+	{ "proxy_threads", 0, GD_REQ_ARG, "N", LISTED, GD_INIT_O_PROXY_THREADS },
+	{ "ring_slots", 0, GD_REQ_ARG, "N", LISTED, GD_INIT_O_RING_SLOTS },
+	{ "producer", 0, GD_REQ_ARG, "WHO", LISTED, GD_INIT_O_PRODUCER },
+	{ "ibgda_fallback", 0, GD_NO_ARG, NULL, LISTED, GD_INIT_O_IBGDA_FALLBACK },
+	{ "dump_wqes", 0, GD_REQ_ARG, "N", LISTED, GD_INIT_O_DUMP_WQES },
+	{ "ibgda_nic", 0, GD_REQ_ARG, "NIC", LISTED, GD_INIT_O_IBGDA_NIC },
 	{ NULL },
 };
 
@@ -111,39 +106,6 @@ bool gd_init_cpu_doorbell(const struct gd_init_opts *o)
 void gd_init_set_cpu_doorbell(struct gd_init_opts *o)
 {
 	o->initiator = GD_INIT_IBGDA_CPUDB;
-}
-
-int gd_init_opts_handle(struct gd_bench_params *p, int id, const char *arg)
-{
-	struct gd_init_opts *o = &p->init;
-
-	switch (id) {
-	case O_IBGDA_FALLBACK: return gd_param_set(p, GD_PARAM(init.ibgda_fallback), arg);
-	case O_DUMP_WQES: return gd_param_set(p, GD_PARAM(init.dump_wqes), arg);
-	case O_PRODUCER:
-		o->given |= GD_INIT_GIVEN_PRODUCER;
-		return gd_param_set(p, GD_PARAM(init.producer), arg);
-	case O_IBGDA_NIC:
-		o->given |= GD_INIT_GIVEN_IBGDA_NIC;
-		return gd_param_set(p, GD_PARAM(init.ibgda_nic), arg);
-	case O_INITIATOR: return gd_param_set(p, GD_PARAM(init.initiator), arg);
-	case O_CTAS:
-		o->given |= GD_INIT_GIVEN_CTAS;
-		return gd_param_set(p, GD_PARAM(init.ctas), arg);
-	case O_THREADS:
-		o->given |= GD_INIT_GIVEN_THREADS;
-		return gd_param_set(p, GD_PARAM(init.threads), arg);
-	case O_SCOPE:
-		o->given |= GD_INIT_GIVEN_SCOPE;
-		return gd_param_set(p, GD_PARAM(init.scope), arg);
-	case O_PROXY_THREADS:
-		o->given |= GD_INIT_GIVEN_PROXY_THREADS;
-		return gd_param_set(p, GD_PARAM(init.proxy_threads), arg);
-	case O_RING_SLOTS:
-		o->given |= GD_INIT_GIVEN_RING_SLOTS;
-		return gd_param_set(p, GD_PARAM(init.ring_slots), arg);
-	}
-	return 1;
 }
 
 static bool is_ibgda(const struct gd_init_opts *o)

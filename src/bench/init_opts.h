@@ -110,10 +110,17 @@ const struct gd_initiator_ops *gd_init_ops(const struct gd_init_opts *o);
 /* The option table fragment (ids GD_INIT_OPT_BASE ..) and its handler:
  * returns 0, -errno after a message, or 1 when id is not one of these. */
 #define GD_INIT_OPT_BASE 900
+/* the rows' ids, in this order (tests count from GD_INIT_OPT_BASE) */
+enum { GD_INIT_O_INITIATOR = GD_INIT_OPT_BASE, GD_INIT_O_CTAS, GD_INIT_O_THREADS,
+       GD_INIT_O_SCOPE, GD_INIT_O_PROXY_THREADS, GD_INIT_O_RING_SLOTS, GD_INIT_O_IBGDA_FALLBACK,
+       GD_INIT_O_DUMP_WQES, GD_INIT_O_PRODUCER, GD_INIT_O_IBGDA_NIC };
 extern const struct gd_opt gd_initiator_opts[];
 extern const struct gd_opt_words gd_initiator_opt_words[]; /* its choices' words */
 struct gd_bench_params;
-/* Sets p->init through the parameter list (bench_params.h: the ranges and words). */
+/* Sets p->init through the parameter list (bench_params.h: the ranges and words);
+ * defined with the bench options (bench_opts.c), which ask the list, so that
+ * the list's names of the initiators (this file's) and the list do not call
+ * each other. */
 int gd_init_opts_handle(struct gd_bench_params *p, int id, const char *arg);
 /* Checks that need all options: 0 or -EINVAL after a message. */
 int gd_init_opts_check(const struct gd_init_opts *o);
