@@ -75,6 +75,7 @@ static const struct gd_cmd cmd = {
 	complete,
 	(const struct gd_opt_words *const[]){ (const struct gd_opt_words[]){
 		{ "fabric", gd_fabric_names }, { NULL, NULL } }, NULL },
+	NULL, /* every row has its own help */
 };
 
 struct args {

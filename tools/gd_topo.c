@@ -55,6 +55,7 @@ static const struct gd_cmd cmd = {
 	complete,
 	(const struct gd_opt_words *const[]){ (const struct gd_opt_words[]){
 		{ "format", formats }, { NULL, NULL } }, NULL },
+	NULL, /* every row has its own help */
 };
 
 

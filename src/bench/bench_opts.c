@@ -40,83 +40,86 @@ static const struct gd_opt_words *const bench_words[] = {
 	output_words, gd_initiator_opt_words, gd_fabric_opt_words, NULL,
 };
 
-static const struct gd_opt common_opts[] = {
-	{ "port", 'p', GD_REQ_ARG, "PORT", "TCP port of the side channel, also rdma_cm's (default 18515)", B_PORT },
-	{ "bind", 0, GD_REQ_ARG, "ADDR", "server: listen on this local address only (default all)", B_BIND },
-	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "RDMA device (default the first one)", B_DEV },
-	{ "ib-port", 'i', GD_REQ_ARG, "PORT", "port of the RDMA device (default 1)", B_IB_PORT },
-	{ "gid-index", 'x', GD_REQ_ARG, "INDEX", "GID index (default on RoCE: the v2 GID that routes to the peer)", B_GID },
-	{ "ipv6", 0, GD_NO_ARG, NULL, "prefer IPv6 GIDs and addresses (default IPv4)", B_IPV6 },
-	{ "mtu", 'm', GD_REQ_ARG, "MTU", "path MTU 256, 512, 1024, 2048 or 4096 (default the port's active MTU)", B_MTU },
-	{ "connection", 'c', GD_REQ_ARG, "TYPE", "transport type: RC only (perftest's default; UC, UD, XRC, DC and SRD are refused)", B_CONNECTION },
-	{ "qp-timeout", 'u', GD_REQ_ARG, "N", "ACK timeout of the QPs, 4.096 us x 2^N, 0-31, 0 = none (default 14)", B_QP_TIMEOUT },
-	{ "size", 's', GD_REQ_ARG, "BYTES", "message size, K/M suffixes allowed (default 65536 bw, 2 lat, 8 atomic)", B_SIZE },
-	{ "all", 'a', GD_NO_ARG, NULL, "run every size from 2 to 2^23 bytes", B_ALL },
-	{ "iters", 'n', GD_REQ_ARG, "N", "iterations (default 5000 write bw, 1000 others; at least 5)", B_ITERS },
-	{ "duration", 'D', GD_REQ_ARG, "SEC", "run for SEC seconds instead of a number of iterations", B_DURATION },
-	{ "margin", 'f', GD_REQ_ARG, "SEC", "with -D: seconds left out at start and end (default duration/4)", B_MARGIN },
-	{ "inline_size", 'I', GD_REQ_ARG, "BYTES", "largest message sent inline, 0-1024 (write and send)", B_INLINE },
-	{ "rdma_cm", 'R', GD_NO_ARG, NULL, "connect the QPs with rdma_cm instead of the side channel", B_RDMA_CM },
-	{ "CPU-freq", 'F', GD_NO_ARG, NULL, "accepted for perftest compatibility (gdperf does not measure the CPU frequency)", B_CPU_FREQ },
-	{ "output", 0, GD_REQ_ARG, "WHAT", "print only one number per size: bandwidth, message_rate or latency", B_OUTPUT },
-	{ "use_hugepages", 0, GD_NO_ARG, NULL, "allocate the buffers from 2 MiB huge pages", B_HUGEPAGES },
-	{ "bind_source_ip", 0, GD_REQ_ARG, "ADDR", "local source address of the connection (default from routing)", B_SOURCE_IP },
+static /* the --help lines are the parameter list's (bench_params.c) */
+#define LISTED gd_opt_help_listed
+
+const struct gd_opt common_opts[] = {
+	{ "port", 'p', GD_REQ_ARG, "PORT", LISTED, B_PORT },
+	{ "bind", 0, GD_REQ_ARG, "ADDR", LISTED, B_BIND },
+	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", LISTED, B_DEV },
+	{ "ib-port", 'i', GD_REQ_ARG, "PORT", LISTED, B_IB_PORT },
+	{ "gid-index", 'x', GD_REQ_ARG, "INDEX", LISTED, B_GID },
+	{ "ipv6", 0, GD_NO_ARG, NULL, LISTED, B_IPV6 },
+	{ "mtu", 'm', GD_REQ_ARG, "MTU", LISTED, B_MTU },
+	{ "connection", 'c', GD_REQ_ARG, "TYPE", LISTED, B_CONNECTION },
+	{ "qp-timeout", 'u', GD_REQ_ARG, "N", LISTED, B_QP_TIMEOUT },
+	{ "size", 's', GD_REQ_ARG, "BYTES", LISTED, B_SIZE },
+	{ "all", 'a', GD_NO_ARG, NULL, LISTED, B_ALL },
+	{ "iters", 'n', GD_REQ_ARG, "N", LISTED, B_ITERS },
+	{ "duration", 'D', GD_REQ_ARG, "SEC", LISTED, B_DURATION },
+	{ "margin", 'f', GD_REQ_ARG, "SEC", LISTED, B_MARGIN },
+	{ "inline_size", 'I', GD_REQ_ARG, "BYTES", LISTED, B_INLINE },
+	{ "rdma_cm", 'R', GD_NO_ARG, NULL, LISTED, B_RDMA_CM },
+	{ "CPU-freq", 'F', GD_NO_ARG, NULL, LISTED, B_CPU_FREQ },
+	{ "output", 0, GD_REQ_ARG, "WHAT", LISTED, B_OUTPUT },
+	{ "use_hugepages", 0, GD_NO_ARG, NULL, LISTED, B_HUGEPAGES },
+	{ "bind_source_ip", 0, GD_REQ_ARG, "ADDR", LISTED, B_SOURCE_IP },
 	{ "source_ip", 0, GD_REQ_ARG, "ADDR", "older perftest spelling of --bind_source_ip", B_SOURCE_IP },
-	{ "pin_cores", 0, GD_REQ_ARG, "LIST", "run on these CPUs, e.g. 0-3,8 (default the NIC's NUMA node)", B_PIN_CORES },
-	{ "perform_warm_up", 0, GD_NO_ARG, NULL, "post one queue of messages before measuring", B_WARM_UP },
-	{ "json", 0, GD_NO_ARG, NULL, "print one JSON object per result (JSON Lines) instead of tables", B_JSON },
-	{ "timeout", 0, GD_REQ_ARG, "SEC", "deadline of each side-channel step, connect included (default 10)", B_TIMEOUT },
-	{ "mpi", 0, GD_NO_ARG, NULL, "under mpirun/srun with 2 ranks: a server and a client, rank 0 prints the report (MPI passes the server's address)", B_MPI },
-	{ "validate", 0, GD_NO_ARG, NULL, "the receiver checks the payload (or the final atomic counter)", B_VALIDATE },
-	{ "use_cuda", 0, GD_REQ_ARG, "N|auto", "buffers in the memory of CUDA device N, or of the GPU nearest the NIC", B_USE_CUDA },
-	{ "use_cuda_bus_id", 0, GD_REQ_ARG, "BDF", "buffers in the memory of the CUDA device at this PCI address", B_CUDA_BUS_ID },
-	{ "use_cuda_dmabuf", 0, GD_NO_ARG, NULL, "register GPU memory through dma-buf (with --use_cuda)", B_CUDA_DMABUF },
-	{ "gpu_staging", 0, GD_NO_ARG, NULL, "stage GPU data through host memory (with --use_cuda)", B_GPU_STAGING },
+	{ "pin_cores", 0, GD_REQ_ARG, "LIST", LISTED, B_PIN_CORES },
+	{ "perform_warm_up", 0, GD_NO_ARG, NULL, LISTED, B_WARM_UP },
+	{ "json", 0, GD_NO_ARG, NULL, LISTED, B_JSON },
+	{ "timeout", 0, GD_REQ_ARG, "SEC", LISTED, B_TIMEOUT },
+	{ "mpi", 0, GD_NO_ARG, NULL, LISTED, B_MPI },
+	{ "validate", 0, GD_NO_ARG, NULL, LISTED, B_VALIDATE },
+	{ "use_cuda", 0, GD_REQ_ARG, "N|auto", LISTED, B_USE_CUDA },
+	{ "use_cuda_bus_id", 0, GD_REQ_ARG, "BDF", LISTED, B_CUDA_BUS_ID },
+	{ "use_cuda_dmabuf", 0, GD_NO_ARG, NULL, LISTED, B_CUDA_DMABUF },
+	{ "gpu_staging", 0, GD_NO_ARG, NULL, LISTED, B_GPU_STAGING },
 	{ NULL },
 };
 
 static const struct gd_opt bw_opts[] = {
-	{ "bidirectional", 'b', GD_NO_ARG, NULL, "both sides send; the reports are exchanged and summed", B_BIDIR },
-	{ "qp", 'q', GD_REQ_ARG, "N", "number of QPs (default 1)", B_QPS },
-	{ "tx-depth", 't', GD_REQ_ARG, "N", "outstanding sends per QP (default 128)", B_TX_DEPTH },
-	{ "cq-mod", 'Q', GD_REQ_ARG, "N", "one signalled completion every N posts (default 100; 1 above 8 KiB, but not for writes over libfabric)", B_CQ_MOD },
-	{ "post_list", 'l', GD_REQ_ARG, "N", "post N work requests per call (default 1)", B_POST_LIST },
-	{ "noPeak", 'N', GD_NO_ARG, NULL, "do not compute the peak bandwidth", B_NO_PEAK },
-	{ "report_gbits", 0, GD_NO_ARG, NULL, "report bandwidth in Gb/s (10^9 bit) instead of MiB/s (2^20 byte)", B_GBITS },
-	{ "run_infinitely", 0, GD_NO_ARG, NULL, "run until interrupted, reporting every -D seconds (default 5)", B_INFINITE },
-	{ "limit_bw", 'w', GD_REQ_ARG, "BW", "fail (exit 1) when the average bandwidth is below BW (report unit)", B_LIMIT_BW },
-	{ "limit_msgrate", 'y', GD_REQ_ARG, "MPPS", "fail (exit 1) when the message rate is below MPPS", B_LIMIT_MSGRATE },
-	{ "precision", 0, GD_REQ_ARG, "PCT", "-a: stop a size when the 95% interval of its rate is within PCT % (default by size, from perftest's run-to-run spread; 0: run -n each)", B_PRECISION },
+	{ "bidirectional", 'b', GD_NO_ARG, NULL, LISTED, B_BIDIR },
+	{ "qp", 'q', GD_REQ_ARG, "N", LISTED, B_QPS },
+	{ "tx-depth", 't', GD_REQ_ARG, "N", LISTED, B_TX_DEPTH },
+	{ "cq-mod", 'Q', GD_REQ_ARG, "N", LISTED, B_CQ_MOD },
+	{ "post_list", 'l', GD_REQ_ARG, "N", LISTED, B_POST_LIST },
+	{ "noPeak", 'N', GD_NO_ARG, NULL, LISTED, B_NO_PEAK },
+	{ "report_gbits", 0, GD_NO_ARG, NULL, LISTED, B_GBITS },
+	{ "run_infinitely", 0, GD_NO_ARG, NULL, LISTED, B_INFINITE },
+	{ "limit_bw", 'w', GD_REQ_ARG, "BW", LISTED, B_LIMIT_BW },
+	{ "limit_msgrate", 'y', GD_REQ_ARG, "MPPS", LISTED, B_LIMIT_MSGRATE },
+	{ "precision", 0, GD_REQ_ARG, "PCT", LISTED, B_PRECISION },
 	{ NULL },
 };
 
 static const struct gd_opt lat_opts[] = {
-	{ "report-cycles", 'C', GD_NO_ARG, NULL, "report latency in nanoseconds instead of microseconds (perftest: cycles)", B_CYCLES },
-	{ "report-histogram", 'H', GD_NO_ARG, NULL, "print every sample, sorted", B_HIST },
+	{ "report-cycles", 'C', GD_NO_ARG, NULL, LISTED, B_CYCLES },
+	{ "report-histogram", 'H', GD_NO_ARG, NULL, LISTED, B_HIST },
 	{ "report-histogrm", 0, GD_NO_ARG, NULL, "perftest's spelling of --report-histogram", B_HIST },
-	{ "report-unsorted", 'U', GD_NO_ARG, NULL, "print every sample in order (implies -H)", B_UNSORTED },
-	{ "latency_gap", 0, GD_REQ_ARG, "USEC", "wait USEC microseconds between two latency samples", B_LAT_GAP },
+	{ "report-unsorted", 'U', GD_NO_ARG, NULL, LISTED, B_UNSORTED },
+	{ "latency_gap", 0, GD_REQ_ARG, "USEC", LISTED, B_LAT_GAP },
 	{ NULL },
 };
 
 static const struct gd_opt rx_opts[] = {
-	{ "rx-depth", 'r', GD_REQ_ARG, "N", "receive queue depth (send and --write_with_imm; default 512)", B_RX_DEPTH },
+	{ "rx-depth", 'r', GD_REQ_ARG, "N", LISTED, B_RX_DEPTH },
 	{ NULL },
 };
 static const struct gd_opt outs_opts[] = {
-	{ "outs", 'o', GD_REQ_ARG, "N", "outstanding reads/atomics per QP (default the device maximum)", B_OUTS },
+	{ "outs", 'o', GD_REQ_ARG, "N", LISTED, B_OUTS },
 	{ NULL },
 };
 static const struct gd_opt atomic_opts[] = {
-	{ "atomic_type", 'A', GD_REQ_ARG, "TYPE", "CMP_AND_SWAP or FETCH_AND_ADD (default)", B_ATOMIC },
+	{ "atomic_type", 'A', GD_REQ_ARG, "TYPE", LISTED, B_ATOMIC },
 	{ NULL },
 };
 static const struct gd_opt write_imm_opts[] = {
-	{ "write_with_imm", 0, GD_NO_ARG, NULL, "RDMA write with immediate (the receiver gets a completion)", B_WRITE_IMM },
+	{ "write_with_imm", 0, GD_NO_ARG, NULL, LISTED, B_WRITE_IMM },
 	{ NULL },
 };
 static const struct gd_opt send_imm_opts[] = {
-	{ "send_with_imm", 0, GD_NO_ARG, NULL, "send with immediate data", B_SEND_IMM },
+	{ "send_with_imm", 0, GD_NO_ARG, NULL, LISTED, B_SEND_IMM },
 	{ NULL },
 };
 
@@ -248,6 +251,7 @@ static void build_cmd(struct bench_cmd *bc, enum gd_bench_op op, enum gd_bench_k
 	bc->tables[nt] = NULL;
 	bc->cmd.tables = bc->tables;
 	bc->cmd.words = bench_words;
+	bc->cmd.help = gd_param_help;
 	bc->built = true;
 }
 
@@ -290,87 +294,14 @@ static void sibling_hint(const struct bench_cmd *bc, int argc, char **argv)
 	}
 }
 
-static int set_string(char *dst, size_t len, const char *opt, const char *arg)
-{
-	if (!arg || !*arg || strlen(arg) >= len) {
-		gd_error("invalid value '%s' for %s: expected 1 to %zu characters", gd_excerpt(arg),
-			 opt, len - 1);
-		return -EINVAL;
-	}
-	memcpy(dst, arg, strlen(arg) + 1);
-	return 0;
-}
-
-/* Addresses are checked here, before any device or socket is opened (exit 2). */
-static int set_addr(char *dst, size_t len, const char *opt, const char *arg, bool names)
-{
-	if (arg && *arg && !gd_host_ok(arg, names)) {
-		gd_error("invalid value '%s' for %s: expected %s", gd_excerpt(arg), opt,
-			 names ? "a host name or a numeric IPv4/IPv6 address (a link-local IPv6 one "
-				 "with its zone: fe80::1%eth0)" :
-				 "a numeric IPv4 or IPv6 address of this host");
-		return -EINVAL;
-	}
-	return set_string(dst, len, opt, arg);
-}
-
-static int u32_opt(const char *opt, const char *arg, uint32_t min, uint32_t max, uint32_t *out)
-{
-	uint64_t v;
-	int ret = gd_opt_u64(opt, arg, min, max, &v);
-
-	if (!ret)
-		*out = (uint32_t)v;
-	return ret;
-}
-
-static int parse_double(const char *opt, const char *arg, double *out)
-{
-	char *end;
-	double v;
-
-	/* a decimal number: strtod would also take "nan", "inf", hex floats and spaces */
-	if (!arg || strspn(arg, "0123456789.eE+-") != strlen(arg) || !(*arg >= '0' && *arg <= '9')) {
-		gd_error("invalid value '%s' for %s: expected a non-negative decimal number",
-			 gd_excerpt(arg), opt);
-		return -EINVAL;
-	}
-	errno = 0;
-	v = strtod(arg, &end);
-	if (*end) {
-		gd_error("invalid value '%s' for %s: expected a non-negative decimal number",
-			 gd_excerpt(arg), opt);
-		return -EINVAL;
-	}
-	if (errno || !(v >= 0) || v > 1e12) {
-		gd_error("invalid value '%s' for %s: out of range; must be between 0 and 1e12",
-			 gd_excerpt(arg), opt);
-		return -ERANGE;
-	}
-	*out = v;
-	return 0;
-}
-
-static int parse_cuda(const char *arg, int *use_cuda)
-{
-	if (arg && !strcmp(arg, "auto")) {
-		*use_cuda = GD_CUDA_AUTO;
-		return 0;
-	}
-	return gd_opt_int("--use_cuda", arg, 0, 1023, use_cuda);
-}
-
-/* Side channel, device and addressing options; 1 when id is not one of them. */
 /* -c/--connection: perftest's transport type. gdperf runs RC queue pairs (perftest's
  * default); the others are named and refused, not run as RC. */
 static int connection_opt(struct gd_bench_params *p, const char *arg)
 {
 	static const char *const others[] = { "UC", "UD", "XRC", "DC", "SRD", NULL };
 
-	if (!strcmp(arg, "RC")) {
-		p->given |= GD_GIVEN_CONN_RC;
-		return 0;
-	}
+	if (!strcmp(arg, "RC"))
+		return gd_param_set(p, GD_PARAM(transport), arg);
 	for (size_t i = 0; others[i]; i++)
 		if (!strcmp(arg, others[i])) {
 			gd_error("-c/--connection %s is not supported: gdperf runs reliable connected "
@@ -383,52 +314,23 @@ static int connection_opt(struct gd_bench_params *p, const char *arg)
 	return -EINVAL;
 }
 
+/* Side channel, device and addressing options; 1 when id is not one of them. */
 static int handle_link(struct gd_bench_params *p, int id, const char *arg)
 {
-	uint32_t v32 = 0;
-	int ret;
-
 	switch (id) {
-	case B_PORT:
-		ret = u32_opt("-p/--port", arg, 1, 65535, &v32);
-		p->tcp_port = (uint16_t)v32;
-		return ret;
-	case B_BIND:
-		return set_addr(p->bind_addr, sizeof(p->bind_addr), "--bind", arg, true);
-	case B_DEV:
-		if (gd_dev_name_check(arg, "-d/--ib-dev"))
-			return -EINVAL;
-		return set_string(p->dev, sizeof(p->dev), "-d/--ib-dev", arg);
-	case B_IB_PORT:
-		ret = u32_opt("-i/--ib-port", arg, 1, GD_BENCH_MAX_IB_PORT, &v32);
-		p->ib_port = (uint8_t)v32;
-		return ret;
-	case B_GID:
-		p->given |= GD_GIVEN_GID;
-		return gd_opt_int("-x/--gid-index", arg, 0, 255, &p->gid_index);
-	case B_IPV6:
-		p->ipv6 = true;
-		return 0;
-	case B_MTU:
-		return gd_param_set(p, GD_PARAM(mtu), arg);
-	case B_RDMA_CM:
-		p->conn = GD_CONN_RDMA_CM;
-		return 0;
-	case B_SOURCE_IP:
-		return set_addr(p->source_ip, sizeof(p->source_ip), "--bind_source_ip", arg, false);
-	case B_TIMEOUT:
-		ret = u32_opt("--timeout", arg, 1, 3600, &v32);
-		p->timeout_ms = v32 * 1000;
-		return ret;
-	case B_QP_TIMEOUT:
-		ret = u32_opt("-u/--qp-timeout", arg, 0, 31, &v32);
-		p->qp_timeout = (uint8_t)v32;
-		return ret;
-	case B_MPI:
-		p->mpi = true;
-		return 0;
-	case B_CONNECTION:
-		return connection_opt(p, arg);
+	case B_PORT: return gd_param_set(p, GD_PARAM(tcp_port), arg);
+	case B_BIND: return gd_param_set(p, GD_PARAM(bind_addr), arg);
+	case B_DEV: return gd_param_set(p, GD_PARAM(dev), arg);
+	case B_IB_PORT: return gd_param_set(p, GD_PARAM(ib_port), arg);
+	case B_GID: return gd_param_set(p, GD_PARAM(gid_index), arg);
+	case B_IPV6: return gd_param_set(p, GD_PARAM(ipv6), arg);
+	case B_MTU: return gd_param_set(p, GD_PARAM(mtu), arg);
+	case B_RDMA_CM: return gd_param_set(p, GD_PARAM(conn), gd_conn_method_name(GD_CONN_RDMA_CM));
+	case B_SOURCE_IP: return gd_param_set(p, GD_PARAM(source_ip), arg);
+	case B_TIMEOUT: return gd_param_set(p, GD_PARAM(timeout_ms), arg);
+	case B_QP_TIMEOUT: return gd_param_set(p, GD_PARAM(qp_timeout), arg);
+	case B_MPI: return gd_param_set(p, GD_PARAM(mpi), arg);
+	case B_CONNECTION: return connection_opt(p, arg);
 	}
 	return 1;
 }
@@ -436,43 +338,18 @@ static int handle_link(struct gd_bench_params *p, int id, const char *arg)
 /* Sizes, length of the run and reporting; 1 when id is not one of them. */
 static int handle_run(struct gd_bench_params *p, int id, const char *arg)
 {
-	uint32_t v32 = 0;
-	int v = 0, ret;
-
 	switch (id) {
-	case B_SIZE:
-		return gd_param_set(p, GD_PARAM(size), arg);
-	case B_ALL:
-		p->all_sizes = true;
-		return 0;
-	case B_ITERS:
-		return gd_param_set(p, GD_PARAM(iters), arg);
-	case B_DURATION:
-		return gd_param_set(p, GD_PARAM(duration_s), arg);
-	case B_MARGIN:
-		p->given |= GD_GIVEN_MARGIN;
-		return u32_opt("-f/--margin", arg, 0, GD_BENCH_MAX_DURATION, &p->margin_s);
-	case B_INLINE:
-		p->given |= GD_GIVEN_INLINE;
-		ret = u32_opt("-I/--inline_size", arg, 0, 1024, &v32);
-		p->inline_size = (int32_t)v32;
-		return ret;
-	case B_CPU_FREQ:
-		p->cpu_freq_quiet = true;
-		return 0;
-	case B_OUTPUT:
-		ret = gd_opt_choice("--output", arg, outputs, &v);
-		p->output = (enum gd_output)(v + 1);
-		return ret;
-	case B_WARM_UP:
-		p->perform_warm_up = true;
-		return 0;
-	case B_JSON:
-		p->json = true;
-		return 0;
-	case B_VALIDATE:
-		p->validate = true;
-		return 0;
+	case B_SIZE: return gd_param_set(p, GD_PARAM(size), arg);
+	case B_ALL: return gd_param_set(p, GD_PARAM(all_sizes), arg);
+	case B_ITERS: return gd_param_set(p, GD_PARAM(iters), arg);
+	case B_DURATION: return gd_param_set(p, GD_PARAM(duration_s), arg);
+	case B_MARGIN: return gd_param_set(p, GD_PARAM(margin_s), arg);
+	case B_INLINE: return gd_param_set(p, GD_PARAM(inline_size), arg);
+	case B_CPU_FREQ: return gd_param_set(p, GD_PARAM(cpu_freq_quiet), arg);
+	case B_OUTPUT: return gd_param_set(p, GD_PARAM(output), arg);
+	case B_WARM_UP: return gd_param_set(p, GD_PARAM(perform_warm_up), arg);
+	case B_JSON: return gd_param_set(p, GD_PARAM(json), arg);
+	case B_VALIDATE: return gd_param_set(p, GD_PARAM(validate), arg);
 	}
 	return 1;
 }
@@ -481,32 +358,12 @@ static int handle_run(struct gd_bench_params *p, int id, const char *arg)
 static int handle_memory(struct gd_bench_params *p, int id, const char *arg)
 {
 	switch (id) {
-	case B_HUGEPAGES:
-		p->use_hugepages = true;
-		return 0;
-	case B_PIN_CORES:
-		if (!arg || strspn(arg, "0123456789,-") != strlen(arg) || !*arg) {
-			gd_error("invalid value '%s' for --pin_cores: expected a CPU list such as 0-3,8",
-				 gd_excerpt(arg));
-			return -EINVAL;
-		}
-		return set_string(p->pin_cores, sizeof(p->pin_cores), "--pin_cores", arg);
-	case B_USE_CUDA:
-		return parse_cuda(arg, &p->use_cuda);
-	case B_CUDA_BUS_ID:
-		if (!arg || gd_pci_normalize(arg, (char[16]){ 0 }, 16)) {
-			gd_error("invalid value '%s' for --use_cuda_bus_id: expected a PCI address "
-				 "such as 0000:18:00.0 or 18:00.0 (nvidia-smi -q | grep Bus)",
-				 gd_excerpt(arg));
-			return -EINVAL;
-		}
-		return set_string(p->cuda_bus_id, sizeof(p->cuda_bus_id), "--use_cuda_bus_id", arg);
-	case B_CUDA_DMABUF:
-		p->cuda_dmabuf = true;
-		return 0;
-	case B_GPU_STAGING:
-		p->gpu_staging = true;
-		return 0;
+	case B_HUGEPAGES: return gd_param_set(p, GD_PARAM(use_hugepages), arg);
+	case B_PIN_CORES: return gd_param_set(p, GD_PARAM(pin_cores), arg);
+	case B_USE_CUDA: return gd_param_set(p, GD_PARAM(use_cuda), arg);
+	case B_CUDA_BUS_ID: return gd_param_set(p, GD_PARAM(cuda_bus_id), arg);
+	case B_CUDA_DMABUF: return gd_param_set(p, GD_PARAM(cuda_dmabuf), arg);
+	case B_GPU_STAGING: return gd_param_set(p, GD_PARAM(gpu_staging), arg);
 	}
 	return 1;
 }
@@ -515,19 +372,11 @@ static int handle_memory(struct gd_bench_params *p, int id, const char *arg)
 static int handle_per_op(struct gd_bench_params *p, int id, const char *arg)
 {
 	switch (id) {
-	case B_RX_DEPTH:
-		return gd_param_set(p, GD_PARAM(rx_depth), arg);
-	case B_OUTS:
-		p->given |= GD_GIVEN_OUT_READS;
-		return u32_opt("-o/--outs", arg, 1, 65535, &p->out_reads);
-	case B_ATOMIC:
-		return gd_param_set(p, GD_PARAM(atomic_type), arg);
-	case B_WRITE_IMM:
-		p->write_with_imm = true;
-		return 0;
-	case B_SEND_IMM:
-		p->send_with_imm = true;
-		return 0;
+	case B_RX_DEPTH: return gd_param_set(p, GD_PARAM(rx_depth), arg);
+	case B_OUTS: return gd_param_set(p, GD_PARAM(out_reads), arg);
+	case B_ATOMIC: return gd_param_set(p, GD_PARAM(atomic_type), arg);
+	case B_WRITE_IMM: return gd_param_set(p, GD_PARAM(write_with_imm), arg);
+	case B_SEND_IMM: return gd_param_set(p, GD_PARAM(send_with_imm), arg);
 	}
 	return 1;
 }
@@ -546,62 +395,65 @@ static int handle_common(struct gd_bench_params *p, int id, const char *arg)
 static int handle_kind(struct gd_bench_params *p, int id, const char *arg)
 {
 	switch (id) {
-	case B_BIDIR:
-		p->bidirectional = true;
-		return 0;
-	case B_QPS:
-		return gd_param_set(p, GD_PARAM(num_qps), arg);
-	case B_TX_DEPTH:
-		return gd_param_set(p, GD_PARAM(tx_depth), arg);
-	case B_CQ_MOD:
-		p->given |= GD_GIVEN_CQ_MOD;
-		return u32_opt("-Q/--cq-mod", arg, 1, GD_BENCH_MAX_DEPTH, &p->cq_mod);
-	case B_POST_LIST:
-		p->given |= GD_GIVEN_POST_LIST;
-		return u32_opt("-l/--post_list", arg, 1, GD_BENCH_MAX_DEPTH, &p->post_list);
-	case B_NO_PEAK:
-		p->no_peak = true;
-		return 0;
-	case B_GBITS:
-		p->report_gbits = true;
-		return 0;
-	case B_INFINITE:
-		p->run_infinitely = true;
-		return 0;
-	case B_LIMIT_BW:
-		return parse_double("-w/--limit_bw", arg, &p->limit_bw);
-	case B_LIMIT_MSGRATE:
-		return parse_double("-y/--limit_msgrate", arg, &p->limit_msgrate);
-	case B_PRECISION:
-		if (parse_double("--precision", arg, &p->precision))
-			return -EINVAL;
-		if (p->precision > 100) {
-			gd_error("--precision %s: a percentage from 0 (off) to 100", arg);
-			return -EINVAL;
-		}
-		p->given |= GD_GIVEN_PRECISION;
-		return 0;
-	case B_CYCLES:
-		p->report_cycles = true;
-		return 0;
-	case B_HIST:
+	case B_BIDIR: return gd_param_set(p, GD_PARAM(bidirectional), arg);
+	case B_QPS: return gd_param_set(p, GD_PARAM(num_qps), arg);
+	case B_TX_DEPTH: return gd_param_set(p, GD_PARAM(tx_depth), arg);
+	case B_CQ_MOD: return gd_param_set(p, GD_PARAM(cq_mod), arg);
+	case B_POST_LIST: return gd_param_set(p, GD_PARAM(post_list), arg);
+	case B_NO_PEAK: return gd_param_set(p, GD_PARAM(no_peak), arg);
+	case B_GBITS: return gd_param_set(p, GD_PARAM(report_gbits), arg);
+	case B_INFINITE: return gd_param_set(p, GD_PARAM(run_infinitely), arg);
+	case B_LIMIT_BW: return gd_param_set(p, GD_PARAM(limit_bw), arg);
+	case B_LIMIT_MSGRATE: return gd_param_set(p, GD_PARAM(limit_msgrate), arg);
+	case B_PRECISION: return gd_param_set(p, GD_PARAM(precision), arg);
+	case B_CYCLES: return gd_param_set(p, GD_PARAM(report_cycles), arg);
+	case B_HIST: return gd_param_set(p, GD_PARAM(histogram), arg);
+	case B_UNSORTED: /* implies -H */
 		p->histogram = true;
-		return 0;
-	case B_UNSORTED:
-		p->unsorted = true;
-		p->histogram = true;
-		return 0;
-	case B_LAT_GAP:
-		return gd_opt_u64("--latency_gap", arg, 0, 10000000, &p->latency_gap);
+		return gd_param_set(p, GD_PARAM(unsorted), arg);
+	case B_LAT_GAP: return gd_param_set(p, GD_PARAM(latency_gap), arg);
 	}
 	gd_error("internal: unhandled option id %d", id);
 	return -EINVAL;
 }
 
+int gd_init_opts_handle(struct gd_bench_params *p, int id, const char *arg)
+{
+	struct gd_init_opts *o = &p->init;
+
+	switch (id) {
+	case GD_INIT_O_IBGDA_FALLBACK: return gd_param_set(p, GD_PARAM(init.ibgda_fallback), arg);
+	case GD_INIT_O_DUMP_WQES: return gd_param_set(p, GD_PARAM(init.dump_wqes), arg);
+	case GD_INIT_O_PRODUCER:
+		o->given |= GD_INIT_GIVEN_PRODUCER;
+		return gd_param_set(p, GD_PARAM(init.producer), arg);
+	case GD_INIT_O_IBGDA_NIC:
+		o->given |= GD_INIT_GIVEN_IBGDA_NIC;
+		return gd_param_set(p, GD_PARAM(init.ibgda_nic), arg);
+	case GD_INIT_O_INITIATOR: return gd_param_set(p, GD_PARAM(init.initiator), arg);
+	case GD_INIT_O_CTAS:
+		o->given |= GD_INIT_GIVEN_CTAS;
+		return gd_param_set(p, GD_PARAM(init.ctas), arg);
+	case GD_INIT_O_THREADS:
+		o->given |= GD_INIT_GIVEN_THREADS;
+		return gd_param_set(p, GD_PARAM(init.threads), arg);
+	case GD_INIT_O_SCOPE:
+		o->given |= GD_INIT_GIVEN_SCOPE;
+		return gd_param_set(p, GD_PARAM(init.scope), arg);
+	case GD_INIT_O_PROXY_THREADS:
+		o->given |= GD_INIT_GIVEN_PROXY_THREADS;
+		return gd_param_set(p, GD_PARAM(init.proxy_threads), arg);
+	case GD_INIT_O_RING_SLOTS:
+		o->given |= GD_INIT_GIVEN_RING_SLOTS;
+		return gd_param_set(p, GD_PARAM(init.ring_slots), arg);
+	}
+	return 1;
+}
+
 static int handler(void *ctx, int id, const char *arg)
 {
 	struct gd_bench_params *p = ctx;
-	int ret = gd_init_opts_handle(&p->init, id, arg);
+	int ret = gd_init_opts_handle(p, id, arg);
 
 	if (ret <= 0 || (ret = gd_fabric_opts_handle(&p->fab, id, arg)) <= 0 ||
 	    (ret = gd_roce_opts_handle(p, id, arg)) <= 0)
@@ -891,7 +743,7 @@ int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kin
 	if (gd_tool_machine(&p->machine) != GD_TOOL_CONTINUE)
 		return -EINVAL;
 	if (idx < argc) {
-		if (set_addr(p->peer, sizeof(p->peer), "HOST", argv[idx], true))
+		if (gd_param_set(p, GD_PARAM(peer), argv[idx]))
 			return -EINVAL;
 		p->role = GD_ROLE_CLIENT;
 		if (idx + 1 < argc) {

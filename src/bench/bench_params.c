@@ -8,33 +8,25 @@
 #include "gd.h"
 #include "jsonout.h"
 #include "log.h"
+#include "cuda.h"
+#include "devname.h"
 #include "opts.h"
 
 void gd_bench_params_defaults(struct gd_bench_params *p, enum gd_bench_op op,
 			      enum gd_bench_kind kind)
 {
-	bool bw = kind == GD_KIND_BW;
-
 	memset(p, 0, sizeof(*p));
 	for (size_t i = 0; i < gd_matched_nparams; i++) {
 		const struct gd_param *d = &gd_matched_params[i];
+		double dv = d->ddef_fn ? d->ddef_fn(op, kind) : 0;
 
-		if (d->type != GD_PT_STR)
+		if (d->type == GD_PT_DOUBLE)
+			memcpy((char *)p + d->off, &dv, sizeof(dv));
+		else if (d->type != GD_PT_STR)
 			gd_param_put(p, d, d->def_fn ? d->def_fn(op, kind) : d->def);
 	}
 	p->op = op;
 	p->kind = kind;
-	p->tcp_port = GD_BENCH_DEF_PORT;
-	p->timeout_ms = GD_BENCH_DEF_TIMEOUT_MS;
-	p->ib_port = 1;
-	p->gid_index = -1;
-	p->qp_timeout = GD_BENCH_DEF_QP_TIMEOUT;
-	p->cq_mod = bw ? 100 : 1;
-	p->inline_size = bw ? 0 : -1;
-	p->post_list = 1;
-	p->output = GD_OUTPUT_FULL;
-	p->use_cuda = GD_CUDA_NONE;
-	p->precision = bw ? GD_BENCH_DEF_PRECISION : 0;
 	gd_init_opts_defaults(&p->init);
 	gd_fabric_opts_defaults(&p->fab);
 }
@@ -163,10 +155,105 @@ static bool is_ofi(const struct gd_bench_params *p) { return p->fab.fabric == GD
 static const char *fabric_name(unsigned v) { return gd_fabric_kind_name((enum gd_fabric_kind)v); }
 static const char *ep_name(unsigned v) { return gd_ep_type_name((enum gd_ep_type)v); }
 
+static double def_precision(enum gd_bench_op op, enum gd_bench_kind kind)
+{
+	(void)op;
+	return kind == GD_KIND_BW ? GD_BENCH_DEF_PRECISION : 0;
+}
+
+static uint64_t def_cq_mod(enum gd_bench_op op, enum gd_bench_kind kind)
+{
+	(void)op;
+	return kind == GD_KIND_BW ? 100 : 1;
+}
+
+/* lat: -1, the largest the QP takes (write and send) */
+static uint64_t def_inline(enum gd_bench_op op, enum gd_bench_kind kind)
+{
+	(void)op;
+	return kind == GD_KIND_BW ? 0 : (uint64_t)-1;
+}
+
+static const char *output_name(unsigned v) { return gd_output_name((enum gd_output)v); }
+static const char *transport_name(unsigned v) { return v == GD_TRANSPORT_RC ? "RC" : "?"; }
+static const char *scope_name(unsigned v) { return gd_scope_name((enum gd_scope)v); }
+static const char *producer_name(unsigned v) { return gd_producer_name((enum gd_producer)v); }
+static const char *nic_name(unsigned v) { return gd_ibgda_nic_name((enum gd_ibgda_nic_kind)v); }
+static const char *units_name(unsigned v) { return gd_rate_units_name((enum gd_rate_units)v); }
+static const char *rate_type_name(unsigned v) { return gd_rate_type_name((enum gd_rate_type)v); }
+/* --rate_units' words, in enum gd_rate_units order (the JSON says Gbps, MiBps, pps) */
+static const char *const rate_units_words[] = { "g", "M", "p", NULL };
+static bool rate_on(const struct gd_bench_params *p) { return p->roce.rate_limit > 0; }
+static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+/* Addresses are checked before any device or socket is opened (exit 2). */
+static int bad_addr(const char *arg, const char *opt, bool names)
+{
+	gd_error("invalid value '%s' for %s: expected %s", gd_excerpt(arg), opt,
+		 names ? "a host name or a numeric IPv4/IPv6 address (a link-local IPv6 one "
+			 "with its zone: fe80::1%eth0)" : "a numeric IPv4 or IPv6 address of this host");
+	return -EINVAL;
+}
+
+static int host_name_ok(const char *arg, const char *opt)
+{
+	return !*arg || gd_host_ok(arg, true) ? 0 : bad_addr(arg, opt, true);
+}
+
+static int host_addr_ok(const char *arg, const char *opt)
+{
+	return !*arg || gd_host_ok(arg, false) ? 0 : bad_addr(arg, opt, false);
+}
+
+static int cpu_list_ok(const char *arg, const char *opt)
+{
+	if (*arg && strspn(arg, "0123456789,-") == strlen(arg))
+		return 0;
+	gd_error("invalid value '%s' for %s: expected a CPU list such as 0-3,8", gd_excerpt(arg), opt);
+	return -EINVAL;
+}
+
+static int pci_ok(const char *arg, const char *opt)
+{
+	if (!gd_pci_normalize(arg, (char[16]){ 0 }, 16))
+		return 0;
+	gd_error("invalid value '%s' for %s: expected a PCI address such as 0000:18:00.0 or "
+		 "18:00.0 (nvidia-smi -q | grep Bus)", gd_excerpt(arg), opt);
+	return -EINVAL;
+}
+
+/* --use_cuda: "auto", an index, or left out (none) */
+static void cuda_json(const struct gd_bench_params *p, const struct gd_param *d, json_object *o)
+{
+	if (p->use_cuda == GD_CUDA_AUTO)
+		gd_json_add_str(o, d->json, d->word);
+	else if (p->use_cuda >= 0)
+		gd_json_add_int(o, d->json, p->use_cuda);
+}
+
+/* --burst_size: 0 (not given) is one message */
+static void burst_json(const struct gd_bench_params *p, const struct gd_param *d, json_object *o)
+{
+	gd_json_add_int(o, d->json, p->roce.burst_size ? p->roce.burst_size : 1);
+}
+
 static bool mtu_ok(uint64_t v) { return !v || (v >= 256 && v <= 4096 && !(v & (v - 1))); }
 
-#define FLAG(m, b, lbl, key) { GD_PARAM_AT(m), .type = GD_PT_FLAG, .bit = (b), .max = 1, \
-	.what = lbl, .label = lbl, .json = key }
+#define FLAG(m, b, o, lbl, key) { GD_PARAM_AT(m), .type = GD_PT_FLAG, .bit = (b), .max = 1, \
+	.opt = o, .what = lbl, .label = lbl, .json = key
+/* this side's own (not in HELLO) */
+#define LFLAG(m, o, key) { GD_PARAM_AT(m), .type = GD_PT_FLAG, .max = 1, .opt = o, .what = o, \
+	.json = key
+#define LUINT(m, lo, hi, o, w, key) { GD_PARAM_AT(m), .type = GD_PT_UINT, .min = lo, .max = hi, \
+	.opt = o, .what = w, .json = key
+#define LDBL(m, lo, hi, o, w, key) { GD_PARAM_AT(m), .type = GD_PT_DOUBLE, .dmin = lo, \
+	.dmax = hi, .opt = o, .what = w, .json = key
+#define LSTR(m, o, w, key) { GD_PARAM_AT(m), .type = GD_PT_STR, .max = sizeof(((struct \
+	gd_bench_params *)0)->m) - 1, .opt = o, .what = w, .json = key
+#define LENUM(m, hi, o, w) { GD_PARAM_AT(m), .type = GD_PT_ENUM, .max = hi, .opt = o, .what = w
+/* the end of an entry of this side's own, and with more flags */
+#define END , .flags = GD_PF_LOCAL }
+#define END_F(f) , .flags = GD_PF_LOCAL | (f) }
 
 /* In wire order: changing the order, a width or a flag bit changes HELLO. */
 const struct gd_param gd_matched_params[] = {
@@ -178,55 +265,76 @@ const struct gd_param gd_matched_params[] = {
 	{ GD_PARAM_AT(kind), .type = GD_PT_ENUM, .wire = 1, .max = GD_KIND_COUNT - 1,
 	  .what = "test kind", .json = "kind", .name = kind_name }, /* compared as the test */
 	{ GD_PARAM_AT(conn), .type = GD_PT_ENUM, .wire = 1, .max = GD_CONN_COUNT - 1,
-	  .what = "connection method", .label = "connection method (-R)", .json = "connection",
-	  .name = conn_name },
+	  .opt = "-R/--rdma_cm", .what = "connection method", .label = "connection method (-R)",
+	  .json = "connection", .name = conn_name,
+	  .help = "connect the QPs with rdma_cm instead of the side channel" },
 	{ GD_PARAM_AT(atomic_type), .type = GD_PT_ENUM, .wire = 1, .max = GD_ATOMIC_COUNT - 1,
 	  .given = GD_GIVEN_ATOMIC_TYPE, .opt = "-A/--atomic_type", .what = "atomic type",
 	  .label = "atomic type (-A)", .json = "atomic_type", .name = atomic_name,
-	  .applies = is_atomic, .flags = GD_PF_JSON_IF_APPLIES },
-	FLAG(bidirectional, 0, "bidirectional (-b)", "bidirectional"),
-	FLAG(write_with_imm, 1, "--write_with_imm", "write_with_imm"),
-	FLAG(send_with_imm, 2, "--send_with_imm", "send_with_imm"),
-	FLAG(all_sizes, 3, "all sizes (-a)", "all_sizes"),
-	FLAG(run_infinitely, 4, "--run_infinitely", "run_infinitely"),
-	FLAG(validate, 5, "--validate", "validate"),
-	FLAG(perform_warm_up, 6, "--perform_warm_up", "perform_warm_up"),
-	FLAG(ipv6, 7, "IPv6 (--ipv6)", "ipv6"),
+	  .applies = is_atomic, .flags = GD_PF_JSON_IF_APPLIES,
+	  .help = "CMP_AND_SWAP or FETCH_AND_ADD (default)" },
+	FLAG(bidirectional, 0, "-b/--bidirectional", "bidirectional (-b)", "bidirectional"),
+	      .help = "both sides send; the reports are exchanged and summed" },
+	FLAG(write_with_imm, 1, "--write_with_imm", "--write_with_imm", "write_with_imm"),
+	      .help = "RDMA write with immediate (the receiver gets a completion)" },
+	FLAG(send_with_imm, 2, "--send_with_imm", "--send_with_imm", "send_with_imm"),
+	      .help = "send with immediate data" },
+	FLAG(all_sizes, 3, "-a/--all", "all sizes (-a)", "all_sizes"),
+	      .help = "run every size from 2 to 2^23 bytes" },
+	FLAG(run_infinitely, 4, "--run_infinitely", "--run_infinitely", "run_infinitely"),
+	      .help = "run until interrupted, reporting every -D seconds (default 5)" },
+	FLAG(validate, 5, "--validate", "--validate", "validate"),
+	      .help = "the receiver checks the payload (or the final atomic counter)" },
+	FLAG(perform_warm_up, 6, "--perform_warm_up", "--perform_warm_up", "perform_warm_up"),
+	      .help = "post one queue of messages before measuring" },
+	FLAG(ipv6, 7, "--ipv6", "IPv6 (--ipv6)", "ipv6"),
+	      .help = "prefer IPv6 GIDs and addresses (default IPv4)" },
 	{ GD_PARAM_AT(size), .type = GD_PT_SIZE, .wire = 8, .min = 1, .max = GD_BENCH_MAX_SIZE,
 	  .def_fn = def_size, .given = GD_GIVEN_SIZE, .opt = "-s/--size", .what = "message size",
-	  .label = "message size (-s)", .json = "size_bytes", .applies = one_size },
+	  .label = "message size (-s)", .json = "size_bytes", .applies = one_size,
+	  .help = "message size, K/M suffixes allowed (default 65536 bw, 2 lat, 8 atomic)" },
 	{ GD_PARAM_AT(iters), .type = GD_PT_UINT, .wire = 8, .min = GD_BENCH_MIN_ITERS,
 	  .max = UINT32_MAX, .def_fn = def_iters, .given = GD_GIVEN_ITERS, .opt = "-n/--iters",
-	  .what = "iterations", .label = "iterations (-n)", .json = "iterations", .applies = counted },
+	  .what = "iterations", .label = "iterations (-n)", .json = "iterations", .applies = counted,
+	  .help = "iterations (default 5000 write bw, 1000 others; at least 5)" },
 	{ GD_PARAM_AT(duration_s), .type = GD_PT_UINT, .wire = 4, .max = GD_BENCH_MAX_DURATION,
 	  .umin = 1, .given = GD_GIVEN_DURATION, .opt = "-D/--duration", .what = "duration",
-	  .label = "duration in seconds (-D)", .json = "duration_s" },
+	  .label = "duration in seconds (-D)", .json = "duration_s",
+	  .help = "run for SEC seconds instead of a number of iterations" },
 	{ GD_PARAM_AT(num_qps), .type = GD_PT_UINT, .wire = 4, .min = 1, .max = GD_BENCH_MAX_QPS,
 	  .def = 1, .given = GD_GIVEN_QPS, .opt = "-q/--qp", .what = "number of QPs",
-	  .label = "number of QPs (-q)", .json = "qps" },
+	  .label = "number of QPs (-q)", .json = "qps",
+	  .help = "number of QPs (default 1)" },
 	{ GD_PARAM_AT(tx_depth), .type = GD_PT_UINT, .wire = 4, .min = 1, .max = GD_BENCH_MAX_DEPTH,
 	  .def_fn = def_tx_depth, .given = GD_GIVEN_TX_DEPTH, .opt = "-t/--tx-depth",
-	  .what = "tx depth", .label = "tx depth (-t)", .json = "tx_depth" },
+	  .what = "tx depth", .label = "tx depth (-t)", .json = "tx_depth",
+	  .help = "outstanding sends per QP (default 128)" },
 	{ GD_PARAM_AT(rx_depth), .type = GD_PT_UINT, .wire = 4, .min = 1,
 	  .max = GD_BENCH_MAX_RX_DEPTH, .def_fn = def_rx_depth, .given = GD_GIVEN_RX_DEPTH,
-	  .opt = "-r/--rx-depth", .what = "rx depth", .label = "rx depth (-r)", .json = "rx_depth" },
+	  .opt = "-r/--rx-depth", .what = "rx depth", .label = "rx depth (-r)", .json = "rx_depth",
+	  .help = "receive queue depth (send and --write_with_imm; default 512)" },
 	/* carried, not compared: the smaller of the two sides' MTUs is used */
 	{ GD_PARAM_AT(mtu), .type = GD_PT_UINT, .wire = 4, .max = 4096, .umin = 256, .valid = mtu_ok,
 	  .form = "256, 512, 1024, 2048 or 4096 (0: the port's active MTU)", .given = GD_GIVEN_MTU,
-	  .opt = "-m/--mtu", .what = "MTU", .json = "mtu_bytes" },
-	/* --initiator is parsed with the initiator's options (init_opts.c) and reported
-	 * beside the initiator's shape, not under "params"; matched for every tool: the
-	 * reporting side of a bandwidth pair labels its peer's numbers with it (D7) */
+	  .opt = "-m/--mtu", .what = "MTU", .json = "mtu_bytes",
+	  .help = "path MTU 256, 512, 1024, 2048 or 4096 (default the port's active MTU)" },
+	/* --initiator is reported beside the initiator's shape (init_opts.c), not under
+	 * "params"; matched for every tool: the reporting side of a bandwidth pair labels
+	 * its peer's numbers with it (D7) */
 	{ GD_PARAM_AT(init.initiator), .type = GD_PT_ENUM, .wire = 1, .max = GD_INIT_COUNT - 1,
-	  .what = "initiator", .label = "initiator (--initiator)", .name = init_name },
-	/* the fabric (fabric_opts.c parses and reports them; wire version 3) */
+	  .opt = "--initiator", .what = "initiator", .label = "initiator (--initiator)",
+	  .name = init_name,
+	  .help = "who issues the operations: cpu (default), proxy (producers write a ring, CPU proxy threads post), ibgda, ibgda-cpudb" },
+	/* the fabric (wire version 3): parsed by the fabric's one parser (fabric_opts.c,
+	 * which includes nothing of bench/) and reported by it */
 	{ GD_PARAM_AT(fab.fabric), .type = GD_PT_ENUM, .wire = 1, .max = GD_FABRIC_COUNT - 1,
-	  .what = "fabric", .label = "fabric (--fabric)", .name = fabric_name },
+	  .opt = "--fabric", .what = "fabric", .label = "fabric (--fabric)", .name = fabric_name },
 	{ GD_PARAM_AT(fab.ep), .type = GD_PT_ENUM, .wire = 1, .max = GD_EP_COUNT - 1,
-	  .what = "endpoint type", .label = "endpoint type (--ep)", .name = ep_name,
+	  .opt = "--ep", .what = "endpoint type", .label = "endpoint type (--ep)", .name = ep_name,
 	  .applies = is_ofi },
 	{ GD_PARAM_AT(fab.provider), .type = GD_PT_STR, .max = GD_FABRIC_PROV_MAX - 1,
-	  .what = "provider", .label = "libfabric provider (--provider)", .applies = is_ofi },
+	  .opt = "--provider", .what = "provider", .label = "libfabric provider (--provider)",
+	  .applies = is_ofi },
 	/* carried, not compared: the noise guard (trust.h) tells whether both
 	 * sides of one host share one CPU (wire version 4) */
 	{ GD_PARAM_AT(run_cpus), .type = GD_PT_STR, .max = GD_BENCH_CORES_MAX - 1,
@@ -234,11 +342,153 @@ const struct gd_param gd_matched_params[] = {
 	/* the class of the traffic, both directions (roce_opts.h; wire version 4):
 	 * a responder in another class sends its ACKs and read responses there */
 	{ GD_PARAM_AT(roce.sl), .type = GD_PT_UINT, .wire = 4, .max = 15, .opt = "-S/--sl",
-	  .what = "service level", .label = "service level (-S)", .json = "sl" },
+	  .what = "service level", .label = "service level (-S)", .json = "sl",
+	  .help = "service level of the QPs, 0-15 (default 0); both sides give the same" },
 	{ GD_PARAM_AT(roce.tclass), .type = GD_PT_UINT, .wire = 4, .max = 255, .opt = "--tclass",
-	  .what = "traffic class", .label = "traffic class (--tclass)", .json = "tclass" },
+	  .what = "traffic class", .label = "traffic class (--tclass)", .json = "tclass",
+	  .help = "traffic class of the GRH, 0-255: DSCP << 2 | ECN (default 0); both sides give the same" },
 	{ GD_PARAM_AT(roce.tos), .type = GD_PT_UINT, .wire = 4, .max = 255, .opt = "-T/--tos",
-	  .what = "type of service", .label = "rdma_cm type of service (-T)", .json = "tos" },
+	  .what = "type of service", .label = "rdma_cm type of service (-T)", .json = "tos",
+	  .help = "with -R: type of service of rdma_cm's QPs, 0-255 (default the kernel's)" },
+
+	/* ---- this side's own, in the order of their JSON keys ---- */
+	LSTR(peer, "HOST", "server's host", "peer"), .check = host_name_ok END, /* the HOST operand */
+	LUINT(tcp_port, 1, 65535, "-p/--port", "side-channel port", "tcp_port"),
+	      .def = GD_BENCH_DEF_PORT,
+	      .help = "TCP port of the side channel, also rdma_cm's (default 18515)" END,
+	LSTR(bind_addr, "--bind", "listening address", "bind"), .check = host_name_ok,
+	      .help = "server: listen on this local address only (default all)" END,
+	LSTR(source_ip, "--bind_source_ip", "source address", "bind_source_ip"),
+	     .check = host_addr_ok,
+	      .help = "local source address of the connection (default from routing)" END,
+	LUINT(timeout_ms, 1000, 3600000, "--timeout", "side-channel deadline", "timeout_ms"),
+	      .scale = 1000, .def = GD_BENCH_DEF_TIMEOUT_MS,
+	      .help = "deadline of each side-channel step, connect included (default 10)" END,
+	LSTR(dev, "-d/--ib-dev", "RDMA device", "device"), .check = gd_dev_name_check,
+	      .help = "RDMA device (default the first one)" END,
+	LUINT(ib_port, 1, GD_BENCH_MAX_IB_PORT, "-i/--ib-port", "device port", "ib_port"),
+	      .def = 1,
+	      .help = "port of the RDMA device (default 1)" END,
+	{ GD_PARAM_AT(gid_index), .type = GD_PT_INT, .min = (uint64_t)-1, .max = 255,
+	  .def = (uint64_t)-1, .given = GD_GIVEN_GID, .opt = "-x/--gid-index", .what = "GID index",
+	  .json = "gid_index", .flags = GD_PF_LOCAL,
+	  .help = "GID index (default on RoCE: the v2 GID that routes to the peer)" }, /* -1: auto, the v2 GID routing to the peer */
+	LUINT(qp_timeout, 0, 31, "-u/--qp-timeout", "QP ACK timeout exponent",
+	      "qp_timeout_exponent"), .def = GD_BENCH_DEF_QP_TIMEOUT,
+	      .help = "ACK timeout of the QPs, 4.096 us x 2^N, 0-31, 0 = none (default 14)" END,
+	LUINT(margin_s, 0, GD_BENCH_MAX_DURATION, "-f/--margin", "margin", "margin_s"),
+	      .given = GD_GIVEN_MARGIN,
+	      .help = "with -D: seconds left out at start and end (default duration/4)" END,
+	LDBL(precision, 0, 100, "--precision", "precision", "precision_pct"), .ddef_fn = def_precision,
+	     .form = "a percentage from 0 (off) to 100", .given = GD_GIVEN_PRECISION,
+	      .help = "-a: stop a size when the 95% interval of its rate is within PCT % (default by size, from perftest's run-to-run spread; 0: run -n each)" END,
+	LUINT(cq_mod, 1, GD_BENCH_MAX_DEPTH, "-Q/--cq-mod", "CQ moderation", "cq_moderation"),
+	      .def_fn = def_cq_mod, .given = GD_GIVEN_CQ_MOD,
+	      .help = "one signalled completion every N posts (default 100; 1 above 8 KiB, but not for writes over libfabric)" END,
+	{ GD_PARAM_AT(inline_size), .type = GD_PT_INT, .min = (uint64_t)-1, .max = 1024,
+	  .def_fn = def_inline, .given = GD_GIVEN_INLINE, .opt = "-I/--inline_size",
+	  .what = "inline size", .json = "inline_size_bytes", .flags = GD_PF_LOCAL,
+	  .help = "largest message sent inline, 0-1024 (write and send)" },
+	LUINT(post_list, 1, GD_BENCH_MAX_DEPTH, "-l/--post_list", "post list", "post_list"),
+	      .def = 1, .given = GD_GIVEN_POST_LIST,
+	      .help = "post N work requests per call (default 1)" END,
+	LUINT(out_reads, 0, 65535, "-o/--outs", "outstanding reads", "outstanding_reads"),
+	      .umin = 1, .given = GD_GIVEN_OUT_READS,
+	      .help = "outstanding reads/atomics per QP (default the device maximum)" END, /* 0: the device's maximum */
+	LUINT(latency_gap, 0, 10000000, "--latency_gap", "latency gap", "latency_gap_us"),
+	      .help = "wait USEC microseconds between two latency samples" END,
+	LFLAG(no_peak, "-N/--noPeak", "no_peak"),
+	      .help = "do not compute the peak bandwidth" END,
+	LFLAG(report_gbits, "--report_gbits", "report_gbits"),
+	      .help = "report bandwidth in Gb/s (10^9 bit) instead of MiB/s (2^20 byte)" END,
+	LFLAG(report_cycles, "-C/--report-cycles", "report_cycles"),
+	      .help = "report latency in nanoseconds instead of microseconds (perftest: cycles)" END,
+	LDBL(limit_bw, 0, 1e12, "-w/--limit_bw", "bandwidth floor", "limit_bw"),
+	      .help = "fail (exit 1) when the average bandwidth is below BW (report unit)" END,
+	LDBL(limit_msgrate, 0, 1e12, "-y/--limit_msgrate", "message rate floor",
+	     "limit_msgrate_mpps"),
+	      .help = "fail (exit 1) when the message rate is below MPPS" END,
+	LFLAG(use_hugepages, "--use_hugepages", "use_hugepages"),
+	      .help = "allocate the buffers from 2 MiB huge pages" END,
+	LSTR(pin_cores, "--pin_cores", "CPU list", "pin_cores"), .check = cpu_list_ok,
+	      .help = "run on these CPUs, e.g. 0-3,8 (default the NIC's NUMA node)" END,
+	{ GD_PARAM_AT(use_cuda), .type = GD_PT_INT, .min = (uint64_t)GD_CUDA_AUTO, .max = 1023,
+	  .word = "auto", .def = (uint64_t)GD_CUDA_NONE, .opt = "--use_cuda", .what = "CUDA device",
+	  .json = "use_cuda", .to_json = cuda_json, .flags = GD_PF_LOCAL,
+	  .help = "buffers in the memory of CUDA device N, or of the GPU nearest the NIC" },
+	LSTR(cuda_bus_id, "--use_cuda_bus_id", "GPU's PCI address", "use_cuda_bus_id"),
+	     .check = pci_ok,
+	      .help = "buffers in the memory of the CUDA device at this PCI address" END,
+	LFLAG(cuda_dmabuf, "--use_cuda_dmabuf", "use_cuda_dmabuf"),
+	      .help = "register GPU memory through dma-buf (with --use_cuda)" END,
+	LFLAG(gpu_staging, "--gpu_staging", "gpu_staging"),
+	      .help = "stage GPU data through host memory (with --use_cuda)" END,
+	LFLAG(roce.events, "-e/--events", "events"),
+	      .help = "sleep on completion events instead of polling (verbs)" END,
+	LFLAG(roce.cpu_util, "--cpu_util", "cpu_util"),
+	      .help = "with -D: report the CPU utilisation of the host over the run, percent" END,
+	LDBL(roce.rate_limit, 0, 1e9, "--rate_limit", "rate limit", "rate_limit"),
+	     .applies = rate_on,
+	      .help = "send at most RATE (in --rate_units), default unlimited" END_F(GD_PF_ABOVE_MIN | GD_PF_JSON_IF_APPLIES),
+	LENUM(roce.rate_units, GD_RATE_UNITS_COUNT - 1, "--rate_units", "rate units"),
+	      .choices = rate_units_words, .name = units_name, .json = "rate_units",
+	      .applies = rate_on,
+	      .help = "unit of --rate_limit: MiB/s (M), Gb/s (g, default) or messages/s (p)" END_F(GD_PF_JSON_IF_APPLIES),
+	LENUM(roce.rate_type, GD_RATE_TYPE_COUNT - 1, "--rate_limit_type", "rate limit type"),
+	      .umin = GD_RATE_HW, .name = rate_type_name, .json = "rate_limit_type",
+	      .applies = rate_on,
+	      .help = "the QP's packet pacing (HW, default) or a software pacer (SW)" END_F(GD_PF_JSON_IF_APPLIES),
+	LUINT(roce.burst_size, 0, 65536, "--burst_size", "burst size", "burst_size"), .umin = 1,
+	      .applies = rate_on, .to_json = burst_json,
+	      .help = "with --rate_limit: messages one burst may hold (default 1)" END_F(GD_PF_JSON_IF_APPLIES), /* 0: one message */
+
+	/* ---- this side's own, not in "params" ---- */
+	LFLAG(histogram, "-H/--report-histogram", NULL),
+	      .help = "print every sample, sorted" END,
+	LFLAG(unsorted, "-U/--report-unsorted", NULL),
+	      .help = "print every sample in order (implies -H)" END,
+	LFLAG(cpu_freq_quiet, "-F/--CPU-freq", NULL),
+	      .help = "accepted for perftest compatibility (gdperf does not measure the CPU frequency)" END,
+	LFLAG(json, "--json", NULL),
+	      .help = "print one JSON object per result (JSON Lines) instead of tables" END,
+	LFLAG(mpi, "--mpi", NULL),
+	      .help = "under mpirun/srun with 2 ranks: a server and a client, rank 0 prints the report (MPI passes the server's address)" END,
+	LENUM(output, GD_OUTPUT_COUNT - 1, "--output", "output"), .umin = 1,
+	      .name = output_name,
+	      .help = "print only one number per size: bandwidth, message_rate or latency" END,
+	LENUM(transport, GD_TRANSPORT_COUNT - 1, "-c/--connection", "transport type"),
+	      .name = transport_name, .given = GD_GIVEN_CONN_RC,
+	      .help = "transport type: RC only (perftest's default; UC, UD, XRC, DC and SRD are refused)" END,
+	/* the initiator's shape: reported beside the initiator (init_opts.c) */
+	LUINT(init.ctas, 1, GD_INIT_MAX_CTAS, "--ctas", "producer CTAs", NULL),
+	      .def = GD_INIT_DEF_CTAS,
+	      .help = "proxy/IBGDA: producer CTAs (host producers: threads) (default 1)" END,
+	LUINT(init.threads, 1, GD_INIT_MAX_THREADS, "--threads", "threads per CTA", NULL),
+	      .def = GD_INIT_DEF_THREADS,
+	      .help = "proxy/IBGDA: threads per CTA, 1-1024 (default 32)" END,
+	LENUM(init.scope, GD_SCOPE_COUNT - 1, "--scope", "scope"), .name = scope_name,
+	      .def = GD_SCOPE_WARP,
+	      .help = "proxy/IBGDA: who issues one reservation: thread, warp (default) or block" END,
+	LUINT(init.proxy_threads, 1, GD_INIT_MAX_PROXY_THREADS, "--proxy_threads",
+	      "proxy threads", NULL), .def = GD_INIT_DEF_PROXY_THREADS,
+	      .help = "proxy: CPU proxy threads, one ring each, 1-32 (default 1; at most -q)" END,
+	LUINT(init.ring_slots, 2, GD_INIT_MAX_RING_SLOTS, "--ring_slots", "ring slots", NULL),
+	      .def = GD_INIT_DEF_RING_SLOTS, .valid = pow2,
+	      .form = "a power of two (2 to 16M), e.g. 1024",
+	      .help = "proxy: descriptors per ring, a power of two (default 1024)" END,
+	LENUM(init.producer, GD_PRODUCER_COUNT - 1, "--producer", "producer"),
+	      .name = producer_name,
+	      .help = "proxy: who writes the ring: gpu (the CUDA producer kernel; default when CUDA finds a device) or host (producer threads)" END,
+	LENUM(init.ibgda_nic, GD_IBGDA_NIC_COUNT - 1, "--ibgda_nic", "IBGDA NIC"),
+	      .name = nic_name,
+	      .help = "ibgda: the queue backend: devx (a ConnectX; default) or software-test-double (a CPU thread plays the NIC, a loopback, for machines without a ConnectX); without the option, the environment's " GD_IBGDA_NIC_ENV END,
+	LFLAG(init.ibgda_fallback, "--ibgda_fallback", NULL),
+	      .help = "ibgda: when the GPU cannot map the NIC doorbell, run ibgda-cpudb (a CPU rings) instead of exiting 3" END,
+	LUINT(init.dump_wqes, 0, GD_INIT_MAX_DUMP_WQES, "--dump_wqes", "WQEs to print", NULL),
+	      .help = "ibgda: print the first N send WQEs decoded (debugging on real hardware)" END,
+	/* the fabric's own (fabric_opts.c parses and reports them) */
+	LSTR(fab.domain, "--domain", "libfabric domain", NULL) END,
+	LSTR(fab.fabric_name, "--fabric-name", "libfabric fabric name", NULL) END,
 };
 const size_t gd_matched_nparams = GD_ARRAY_SIZE(gd_matched_params);
 
@@ -248,6 +498,29 @@ const struct gd_param *gd_param_find(size_t off)
 		if (gd_matched_params[i].off == off)
 			return &gd_matched_params[i];
 	return NULL;
+}
+
+const struct gd_param *gd_param_by_option(const char *name)
+{
+	for (size_t i = 0; i < gd_matched_nparams; i++) {
+		const char *o = gd_matched_params[i].opt, *l = o ? strstr(o, "--") : NULL;
+
+		if (l && !strcmp(l + 2, name))
+			return &gd_matched_params[i];
+	}
+	return NULL;
+}
+
+const char *gd_param_help(const struct gd_opt *o)
+{
+	const struct gd_param *d = gd_param_by_option(o->name);
+
+	return d && d->help ? d->help : "";
+}
+
+bool gd_param_on_wire(const struct gd_param *d)
+{
+	return !(d->flags & GD_PF_LOCAL);
 }
 
 uint64_t gd_param_get(const struct gd_bench_params *p, const struct gd_param *d)
@@ -281,7 +554,7 @@ size_t gd_params_given_args(const struct gd_bench_params *p, char *buf, size_t l
 		if (!w || !(p->given & d->given) || (d->type != GD_PT_UINT && d->type != GD_PT_SIZE))
 			continue;
 		k = snprintf(buf + n, len - n, " %.*s %llu", w, d->opt,
-			     (unsigned long long)gd_param_get(p, d));
+			     (unsigned long long)(gd_param_get(p, d) / (d->scale ? d->scale : 1)));
 		if (k < 0 || (size_t)k >= len - n) {
 			buf[n] = 0; /* no option cut in half */
 			break;
@@ -317,55 +590,127 @@ bool gd_param_ok(const struct gd_param *d, uint64_t v)
 	return v >= d->min && v <= d->max && (!d->valid || d->valid(v));
 }
 
+/* The option's words: choices, or name() from the option's floor on. */
 static int set_enum(struct gd_bench_params *p, const struct gd_param *d, const char *arg)
 {
+	uint64_t floor = GD_MAX(d->min, d->umin);
 	const char *names[17];
 	unsigned n = 0;
 	int v = 0, ret;
 
-	for (uint64_t i = d->min; i <= d->max && n < GD_ARRAY_SIZE(names) - 1; i++)
-		names[n++] = d->name((unsigned)i);
+	for (uint64_t i = floor; i <= d->max && n < GD_ARRAY_SIZE(names) - 1; i++)
+		names[n++] = d->choices ? d->choices[i - floor] : d->name((unsigned)i);
 	names[n] = NULL;
 	ret = gd_opt_choice(d->opt, arg, names, &v);
 	if (!ret)
-		gd_param_put(p, d, d->min + (uint64_t)v);
+		gd_param_put(p, d, floor + (uint64_t)v);
 	return ret;
 }
 
-int gd_param_set(struct gd_bench_params *p, size_t off, const char *arg)
+static int set_str(struct gd_bench_params *p, const struct gd_param *d, const char *arg)
 {
-	const struct gd_param *d = gd_param_find(off);
-	uint64_t v = 1;
-	int ret = 0;
-
-	if (!d || !d->opt) {
-		gd_error("internal: option of an unlisted parameter (offset %zu)", off);
+	if (arg && d->check && d->check(arg, d->opt))
+		return -EINVAL;
+	if (!arg || !*arg || strlen(arg) > d->max || strlen(arg) >= d->len) {
+		gd_error("invalid value '%s' for %s: expected 1 to %llu characters",
+			 gd_excerpt(arg), d->opt, (unsigned long long)GD_MIN(d->max, d->len - 1));
 		return -EINVAL;
 	}
-	p->given |= d->given;
-	if (d->type == GD_PT_STR) {
-		if (!arg || !*arg || strlen(arg) > d->max || strlen(arg) >= d->len) {
-			gd_error("invalid value '%s' for %s: expected 1 to %llu characters",
-				 gd_excerpt(arg), d->opt, (unsigned long long)GD_MIN(d->max, d->len - 1));
-			return -EINVAL;
-		}
-		memcpy((char *)p + d->off, arg, strlen(arg) + 1);
+	memcpy((char *)p + d->off, arg, strlen(arg) + 1);
+	return 0;
+}
+
+/* A bound as people write it: 100, 1e9 (not %g's 1e+09). */
+static const char *bound(double v, char *buf, size_t len)
+{
+	char *e;
+
+	snprintf(buf, len, "%g", v);
+	e = strchr(buf, 'e');
+	if (e && e[1] == '+')
+		memmove(e + 1, e + 2 + (e[2] == '0'), strlen(e + 2 + (e[2] == '0')) + 1);
+	return buf;
+}
+
+/* A decimal number: strtod would also take "nan", "inf", hex floats and spaces. */
+static int set_double(struct gd_bench_params *p, const struct gd_param *d, const char *arg)
+{
+	bool above = d->flags & GD_PF_ABOVE_MIN;
+	char *end = NULL, lo[32], hi[32];
+	double v = 0;
+
+	if (arg && *arg >= '0' && *arg <= '9' && strspn(arg, "0123456789.eE+-") == strlen(arg)) {
+		errno = 0;
+		v = strtod(arg, &end);
+	}
+	if (!end || *end) {
+		gd_error("invalid value '%s' for %s: expected a %s decimal number", gd_excerpt(arg),
+			 d->opt, above ? "positive" : "non-negative");
+		return -EINVAL;
+	}
+	if (errno || v < d->dmin || (above && !(v > d->dmin)) || v > d->dmax) {
+		gd_error("invalid value '%s' for %s: out of range; %s %s%s %s%s%s%s", gd_excerpt(arg),
+			 d->opt, above ? "more than" : "must be between", bound(d->dmin, lo, 32),
+			 above ? ", at most" : " and", bound(d->dmax, hi, 32), d->form ? " (" : "",
+			 d->form ? d->form : "", d->form ? ")" : "");
+		return -ERANGE;
+	}
+	memcpy((char *)p + d->off, &v, sizeof(v));
+	return 0;
+}
+
+/* GD_PT_INT: the option's word (min), else an integer from the option's floor. */
+static int set_int(struct gd_bench_params *p, const struct gd_param *d, const char *arg)
+{
+	int64_t floor = GD_MAX((int64_t)d->min, (int64_t)d->umin);
+	int v = 0, ret;
+
+	if (d->word && arg && !strcmp(arg, d->word)) {
+		gd_param_put(p, d, d->min);
 		return 0;
 	}
-	if (d->type == GD_PT_ENUM)
-		return set_enum(p, d, arg);
+	ret = gd_opt_int(d->opt, arg, (int)floor, (int)d->max, &v);
+	if (!ret)
+		gd_param_put(p, d, (uint64_t)(int64_t)v);
+	return ret;
+}
+
+static int set_uint(struct gd_bench_params *p, const struct gd_param *d, const char *arg)
+{
+	uint64_t scale = d->scale ? d->scale : 1, v = 1;
+	uint64_t lo = (GD_MAX(d->min, d->umin) + scale - 1) / scale, hi = d->max / scale;
+	int ret = 0;
+
 	if (d->type == GD_PT_SIZE)
-		ret = gd_opt_size(d->opt, arg, GD_MAX(d->min, d->umin), d->max, &v);
+		ret = gd_opt_size(d->opt, arg, lo, hi, &v);
 	else if (d->type == GD_PT_UINT)
-		ret = gd_opt_u64(d->opt, arg, GD_MAX(d->min, d->umin), d->max, &v);
+		ret = gd_opt_u64(d->opt, arg, lo, hi, &v);
 	if (ret)
 		return ret;
 	if (d->valid && !d->valid(v)) {
 		gd_error("invalid value '%s' for %s: expected %s", gd_excerpt(arg), d->opt, d->form);
 		return -EINVAL;
 	}
-	gd_param_put(p, d, v);
+	gd_param_put(p, d, v * scale);
 	return 0;
+}
+
+int gd_param_set(struct gd_bench_params *p, size_t off, const char *arg)
+{
+	const struct gd_param *d = gd_param_find(off);
+
+	if (!d || !d->opt) {
+		gd_error("internal: option of an unlisted parameter (offset %zu)", off);
+		return -EINVAL;
+	}
+	p->given |= d->given;
+	switch (d->type) {
+	case GD_PT_STR: return set_str(p, d, arg);
+	case GD_PT_ENUM: return set_enum(p, d, arg);
+	case GD_PT_DOUBLE: return set_double(p, d, arg);
+	case GD_PT_INT: return set_int(p, d, arg);
+	default: return set_uint(p, d, arg); /* a flag: set */
+	}
 }
 
 int gd_params_check(const struct gd_bench_params *p)
@@ -374,7 +719,7 @@ int gd_params_check(const struct gd_bench_params *p)
 		const struct gd_param *d = &gd_matched_params[i];
 		uint64_t v;
 
-		if (d->type == GD_PT_STR || d->type == GD_PT_FLAG)
+		if (d->type == GD_PT_STR || d->type == GD_PT_FLAG || !gd_param_on_wire(d))
 			continue;
 		v = gd_param_get(p, d);
 		if (!gd_param_ok(d, v)) {
@@ -392,22 +737,32 @@ bool gd_bench_uses_recv(const struct gd_bench_params *p)
 	return p->op == GD_OP_SEND || (p->op == GD_OP_WRITE && p->write_with_imm);
 }
 
-/* The listed parameters that have a JSON key. */
+/* The listed parameters that have a JSON key, in the list's order. */
 static void params_json(const struct gd_bench_params *p, json_object *o)
 {
 	for (size_t i = 0; i < gd_matched_nparams; i++) {
 		const struct gd_param *d = &gd_matched_params[i];
 		const char *s = (const char *)p + d->off;
-		uint64_t v = d->type == GD_PT_STR ? 0 : gd_param_get(p, d);
+		uint64_t v = d->type == GD_PT_STR || d->type == GD_PT_DOUBLE ? 0 : gd_param_get(p, d);
+		double dv;
 
 		if (!d->json || ((d->flags & GD_PF_JSON_IF_APPLIES) && !d->applies(p)))
 			continue;
+		if (d->to_json) {
+			d->to_json(p, d, o);
+			continue;
+		}
 		switch (d->type) {
 		case GD_PT_ENUM: gd_json_add_str(o, d->json, d->name((unsigned)v)); break;
 		case GD_PT_FLAG: gd_json_add_bool(o, d->json, v != 0); break;
 		case GD_PT_STR: gd_json_add_str(o, d->json, s[0] ? s : NULL); break;
+		case GD_PT_INT: gd_json_add_int(o, d->json, (int32_t)(uint32_t)v); break;
+		case GD_PT_DOUBLE:
+			memcpy(&dv, s, sizeof(dv));
+			gd_json_add_double(o, d->json, dv);
+			break;
 		default:
-			if (d->wire == 8)
+			if (d->len == 8)
 				gd_json_add_u64(o, d->json, v);
 			else
 				gd_json_add_int(o, d->json, (int64_t)v);
@@ -423,44 +778,6 @@ int gd_bench_params_to_json(const struct gd_bench_params *p, struct json_object 
 		return -ENOMEM;
 	gd_json_add_str(o, "test", gd_bench_tool_name(p->op, p->kind));
 	params_json(p, o);
-	gd_json_add_str(o, "peer", p->peer[0] ? p->peer : NULL);
-	gd_json_add_int(o, "tcp_port", p->tcp_port);
-	gd_json_add_str(o, "bind", p->bind_addr[0] ? p->bind_addr : NULL);
-	gd_json_add_str(o, "bind_source_ip", p->source_ip[0] ? p->source_ip : NULL);
-	gd_json_add_int(o, "timeout_ms", p->timeout_ms);
-	gd_json_add_str(o, "device", p->dev[0] ? p->dev : NULL);
-	gd_json_add_int(o, "ib_port", p->ib_port);
-	gd_json_add_int(o, "gid_index", p->gid_index);
-	gd_json_add_int(o, "qp_timeout_exponent", p->qp_timeout);
-	gd_json_add_int(o, "margin_s", p->margin_s);
-	gd_json_add_double(o, "precision_pct", p->precision);
-	gd_json_add_int(o, "cq_moderation", p->cq_mod);
-	gd_json_add_int(o, "inline_size_bytes", p->inline_size);
-	gd_json_add_int(o, "post_list", p->post_list);
-	gd_json_add_int(o, "outstanding_reads", p->out_reads);
-	gd_json_add_u64(o, "latency_gap_us", p->latency_gap);
-	gd_json_add_bool(o, "no_peak", p->no_peak);
-	gd_json_add_bool(o, "report_gbits", p->report_gbits);
-	gd_json_add_bool(o, "report_cycles", p->report_cycles);
-	gd_json_add_double(o, "limit_bw", p->limit_bw);
-	gd_json_add_double(o, "limit_msgrate_mpps", p->limit_msgrate);
-	gd_json_add_bool(o, "use_hugepages", p->use_hugepages);
-	gd_json_add_str(o, "pin_cores", p->pin_cores[0] ? p->pin_cores : NULL);
-	if (p->use_cuda == GD_CUDA_AUTO)
-		gd_json_add_str(o, "use_cuda", "auto");
-	else if (p->use_cuda >= 0)
-		gd_json_add_int(o, "use_cuda", p->use_cuda);
-	gd_json_add_str(o, "use_cuda_bus_id", p->cuda_bus_id[0] ? p->cuda_bus_id : NULL);
-	gd_json_add_bool(o, "use_cuda_dmabuf", p->cuda_dmabuf);
-	gd_json_add_bool(o, "gpu_staging", p->gpu_staging);
-	gd_json_add_bool(o, "events", p->roce.events);
-	gd_json_add_bool(o, "cpu_util", p->roce.cpu_util);
-	if (p->roce.rate_limit > 0) {
-		gd_json_add_double(o, "rate_limit", p->roce.rate_limit);
-		gd_json_add_str(o, "rate_units", gd_rate_units_name(p->roce.rate_units));
-		gd_json_add_str(o, "rate_limit_type", gd_rate_type_name(p->roce.rate_type));
-		gd_json_add_int(o, "burst_size", p->roce.burst_size ? p->roce.burst_size : 1);
-	}
 	json_object_object_add(obj, "params", o);
 	return 0;
 }

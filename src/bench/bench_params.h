@@ -30,6 +30,8 @@ enum gd_bench_role { GD_ROLE_SERVER = 0, GD_ROLE_CLIENT, GD_ROLE_COUNT };
 enum gd_atomic_type { GD_ATOMIC_FETCH_AND_ADD = 0, GD_ATOMIC_CMP_AND_SWAP, GD_ATOMIC_COUNT };
 /* How the data QPs are connected: QP numbers over the TCP side channel, or rdma_cm (-R). */
 enum gd_conn_method { GD_CONN_OOB = 0, GD_CONN_RDMA_CM, GD_CONN_COUNT };
+/* -c: perftest's transport type; gdperf runs RC queue pairs only */
+enum gd_qp_transport { GD_TRANSPORT_RC = 0, GD_TRANSPORT_COUNT };
 /* --output: FULL is the normal header + table; the others print one bare number per size. */
 enum gd_output { GD_OUTPUT_FULL = 0, GD_OUTPUT_BANDWIDTH, GD_OUTPUT_MSG_RATE, GD_OUTPUT_LATENCY,
 		 GD_OUTPUT_COUNT };
@@ -90,6 +92,7 @@ struct gd_bench_params {
 	enum gd_bench_kind kind;
 	enum gd_bench_role role;	/* CLIENT iff a HOST operand was given */
 	enum gd_conn_method conn;	/* -R/--rdma_cm */
+	enum gd_qp_transport transport; /* -c/--connection: RC, the only one */
 	enum gd_atomic_type atomic_type; /* -A, atomic tools only */
 	bool bidirectional;		/* -b, bw tools only */
 	bool write_with_imm;		/* --write_with_imm, write tools only */
@@ -193,18 +196,25 @@ const char *gd_bench_op_title(enum gd_bench_op op);
 const char *gd_bench_tool_name(enum gd_bench_op op, enum gd_bench_kind kind);
 
 /*
- * ---- The parameters both sides must agree on: ONE list ----
+ * ---- Every parameter of a run: ONE list ----
  *
- * gd_matched_params[] (bench_params.c) lists every parameter the side channel
- * carries in HELLO, in wire order, and says for each: the member, its wire
- * width, the values it takes (the same range for the wire decoder, the option
- * parser and gd_bench_check), its default, its JSON key under "params", its
- * words for messages, and when two sides must agree on it. From the list come
- * the HELLO copy, encode and decode with the range checks (wire.c), the
- * difference report (gd_params_diff), the defaults and the JSON. Adding one
- * (doc/engine.md): an entry in the list, an option row in bench_opts.c and a
- * handler line there: case B_X: return gd_param_set(p, GD_PARAM(x), arg);
- * Adding one changes HELLO: bump GD_WIRE_VERSION (wire.h) with it.
+ * gd_matched_params[] (bench_params.c) lists every parameter of a run and every
+ * option that sets one, and says for each: the member, its option (its
+ * spelling in messages, and which row of the option table it is: the row whose
+ * long name is the one after "--"), the values it takes (the one range the
+ * option parser, the wire decoder and gd_bench_check apply), its default, its
+ * JSON key under "params", its words for messages, and whether the side
+ * channel carries it. The parameters both sides must agree on come first, in
+ * wire order (HELLO); each says when two sides must agree on it. Then this
+ * side's own (GD_PF_LOCAL: not in HELLO), in the order of their JSON keys.
+ * From the list come the HELLO copy, encode and decode with the range checks
+ * (wire.c), the difference report (gd_params_diff), the defaults, the option
+ * values' checks and the JSON. tests/unit/test_bench_opts.c walks every tool's
+ * option table: each option has its entry here (but the pure actions it names).
+ * Adding one (doc/engine.md): an entry in the list, an option row in
+ * bench_opts.c and a handler line there:
+ *   case B_X: return gd_param_set(p, GD_PARAM(x), arg);
+ * Adding one that HELLO carries changes HELLO: bump GD_WIRE_VERSION (wire.h).
  */
 enum gd_param_type {
 	GD_PT_ENUM,	/* a small enum: u8 on the wire, name() for JSON and messages */
@@ -212,13 +222,18 @@ enum gd_param_type {
 	GD_PT_UINT,	/* an unsigned integer: wire = 4 or 8 bytes */
 	GD_PT_SIZE,	/* the same, given with K/M/G suffixes on the command line */
 	GD_PT_STR,	/* a char array: u16 length + printable ASCII on the wire, "" allowed */
+	GD_PT_INT,	/* a signed int (local): min, max and umin are int64_t values */
+	GD_PT_DOUBLE,	/* a double (local): dmin..dmax, a decimal number on the command line */
 };
 
 enum gd_param_flags {
 	GD_PF_JSON_IF_APPLIES = 1 << 0, /* JSON only when applies() (atomic_type) */
 	GD_PF_MUST_DIFFER = 1 << 1,	/* the sides must differ (role: a server and a client) */
+	GD_PF_LOCAL = 1 << 2,		/* this side's: not in HELLO, not compared */
+	GD_PF_ABOVE_MIN = 1 << 3,	/* GD_PT_DOUBLE: the option takes more than dmin only */
 };
 
+struct json_object;
 struct gd_param {
 	size_t off, len;		/* the member: GD_PARAM_AT(member) */
 	enum gd_param_type type;
@@ -226,20 +241,32 @@ struct gd_param {
 	uint8_t bit;			/* GD_PT_FLAG: its bit in the flags byte */
 	uint64_t min, max;		/* the values taken everywhere (strings: length) */
 	uint64_t umin;			/* the option's floor when above min (-D 0 is "counted"), else 0 */
+	double dmin, dmax;		/* GD_PT_DOUBLE: the values taken */
+	uint32_t scale;			/* the option's value x scale is stored (--timeout: ms), 0: 1 */
 	bool (*valid)(uint64_t v);	/* a further rule (-m: a power of two), NULL: none */
 	const char *form;		/* the values valid() takes, in words */
+	/* GD_PT_STR: the option's further rule, 0 or -EINVAL after a message naming opt */
+	int (*check)(const char *arg, const char *opt);
+	const char *word;		/* a word the option takes for the value min ("auto") */
+	/* GD_PT_ENUM: the option's words for the values from its floor on, NULL: name()'s */
+	const char *const *choices;
 	uint64_t def;			/* the default, or */
 	uint64_t (*def_fn)(enum gd_bench_op op, enum gd_bench_kind kind); /* by tool */
+	double (*ddef_fn)(enum gd_bench_op op, enum gd_bench_kind kind); /* GD_PT_DOUBLE's */
 	uint32_t given;			/* GD_GIVEN_* bit its option sets, 0 none */
 	const char *opt;		/* "-s/--size" (option messages), NULL: no option here */
 	const char *what;		/* "message size" (wire messages: "HELLO message size ...") */
 	const char *label;		/* "message size (-s)" in the difference report, NULL: not compared */
 	const char *json;		/* "size_bytes" under "params", NULL: not there */
+	const char *help;		/* its --help line (the row says gd_opt_help_listed) */
 	const char *(*name)(unsigned v); /* GD_PT_ENUM: the value's name */
 	/* the value in the difference report when not name(v): the test compares op and kind */
 	const char *(*show)(const struct gd_bench_params *p);
 	/* compared only when both sides' parameters apply (e.g. -s without -a), NULL: always */
 	bool (*applies)(const struct gd_bench_params *p);
+	/* the JSON when not the plain value (--use_cuda: "auto" or left out), NULL: plain */
+	void (*to_json)(const struct gd_bench_params *p, const struct gd_param *d,
+			struct json_object *o);
 	unsigned flags;			/* enum gd_param_flags */
 };
 
@@ -252,6 +279,12 @@ extern const size_t gd_matched_nparams;
 
 /* The entry of the member at off (GD_PARAM(member)), NULL when not in the list. */
 const struct gd_param *gd_param_find(size_t off);
+/* The entry whose option's long name is name ("size" for "-s/--size"), NULL: none. */
+const struct gd_param *gd_param_by_option(const char *name);
+/* The --help line of an option row whose help is gd_opt_help_listed ("" when none). */
+const char *gd_param_help(const struct gd_opt *o);
+/* HELLO carries it (not GD_PF_LOCAL). */
+bool gd_param_on_wire(const struct gd_param *d);
 /* A numeric entry's value in p (any integer width), and its setter. */
 uint64_t gd_param_get(const struct gd_bench_params *p, const struct gd_param *d);
 void gd_param_put(struct gd_bench_params *p, const struct gd_param *d, uint64_t v);
@@ -260,8 +293,9 @@ bool gd_param_ok(const struct gd_param *d, uint64_t v);
 /* The option handler of a listed parameter: parse arg into p (range, umin,
  * valid, names, K/M/G for sizes), set its given bit. 0 or -errno after a message. */
 int gd_param_set(struct gd_bench_params *p, size_t off, const char *arg);
-/* Every listed value in its range (callers without a command line, gd_check):
- * 0 or -EINVAL after a message. gd_bench_check() asks it. */
+/* Every value HELLO carries in its range (callers without a command line,
+ * gd_check): 0 or -EINVAL after a message. gd_bench_check() asks it. This
+ * side's own values are checked where their options are given. */
 int gd_params_check(const struct gd_bench_params *p);
 /* The numeric options the user gave (their given bit set in p->given: -s, -n,
  * -D, -q, -t, -r, -m), spelled as the list's option (the short form of .opt)
@@ -274,7 +308,6 @@ size_t gd_params_given_args(const struct gd_bench_params *p, char *buf, size_t l
  * Add every effective parameter to obj under "params" (JSON keys carry their
  * units: "size_bytes", "timeout_ms"...). obj is a json-c object.
  */
-struct json_object;
 int gd_bench_params_to_json(const struct gd_bench_params *p, struct json_object *obj);
 
 /* Bytes of each half of a QP's region for messages up to last_size: at least

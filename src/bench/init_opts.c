@@ -10,10 +10,6 @@
 #include "jsonout.h"
 #include "log.h"
 
-enum {
-	O_INITIATOR = GD_INIT_OPT_BASE, O_CTAS, O_THREADS, O_SCOPE, O_PROXY_THREADS, O_RING_SLOTS,
-	O_IBGDA_FALLBACK, O_DUMP_WQES, O_PRODUCER, O_IBGDA_NIC,
-};
 
 /* The tools' default for --ibgda_nic, handed down by the tool prologue
  * (tools/bench_tool.h reads GD_IBGDA_NIC_ENV): no library code reads the
@@ -33,17 +29,20 @@ static const char *const scope_names[] = { "thread", "warp", "block", NULL };
 static const char *const producer_names[] = { "auto", "gpu", "host", NULL };
 static const char *const ibgda_nic_names[] = { "devx", "software-test-double", NULL };
 
+/* the --help lines are the parameter list's (bench_params.c) */
+#define LISTED gd_opt_help_listed
+
 const struct gd_opt gd_initiator_opts[] = {
-	{ "initiator", 0, GD_REQ_ARG, "WHO", "who issues the operations: cpu (default), proxy (producers write a ring, CPU proxy threads post), ibgda, ibgda-cpudb", O_INITIATOR },
-	{ "ctas", 0, GD_REQ_ARG, "N", "proxy/IBGDA: producer CTAs (host producers: threads) (default 1)", O_CTAS },
-	{ "threads", 0, GD_REQ_ARG, "N", "proxy/IBGDA: threads per CTA, 1-1024 (default 32)", O_THREADS },
-	{ "scope", 0, GD_REQ_ARG, "SCOPE", "proxy/IBGDA: who issues one reservation: thread, warp (default) or block", O_SCOPE },
-	{ "proxy_threads", 0, GD_REQ_ARG, "N", "proxy: CPU proxy threads, one ring each, 1-32 (default 1; at most -q)", O_PROXY_THREADS },
-	{ "ring_slots", 0, GD_REQ_ARG, "N", "proxy: descriptors per ring, a power of two (default 1024)", O_RING_SLOTS },
-	{ "producer", 0, GD_REQ_ARG, "WHO", "proxy: who writes the ring: gpu (the CUDA producer kernel; default when CUDA finds a device) or host (producer threads)", O_PRODUCER },
-	{ "ibgda_fallback", 0, GD_NO_ARG, NULL, "ibgda: when the GPU cannot map the NIC doorbell, run ibgda-cpudb (a CPU rings) instead of exiting 3", O_IBGDA_FALLBACK },
-	{ "dump_wqes", 0, GD_REQ_ARG, "N", "ibgda: print the first N send WQEs decoded (debugging on real hardware)", O_DUMP_WQES },
-	{ "ibgda_nic", 0, GD_REQ_ARG, "NIC", "ibgda: the queue backend: devx (a ConnectX; default) or software-test-double (a CPU thread plays the NIC, a loopback, for machines without a ConnectX); without the option, the environment's " IBGDA_NIC_ENV, O_IBGDA_NIC },
+	{ "initiator", 0, GD_REQ_ARG, "WHO", LISTED, GD_INIT_O_INITIATOR },
+	{ "ctas", 0, GD_REQ_ARG, "N", LISTED, GD_INIT_O_CTAS },
+	{ "threads", 0, GD_REQ_ARG, "N", LISTED, GD_INIT_O_THREADS },
+	{ "scope", 0, GD_REQ_ARG, "SCOPE", LISTED, GD_INIT_O_SCOPE },
+	{ "proxy_threads", 0, GD_REQ_ARG, "N", LISTED, GD_INIT_O_PROXY_THREADS },
+	{ "ring_slots", 0, GD_REQ_ARG, "N", LISTED, GD_INIT_O_RING_SLOTS },
+	{ "producer", 0, GD_REQ_ARG, "WHO", LISTED, GD_INIT_O_PRODUCER },
+	{ "ibgda_fallback", 0, GD_NO_ARG, NULL, LISTED, GD_INIT_O_IBGDA_FALLBACK },
+	{ "dump_wqes", 0, GD_REQ_ARG, "N", LISTED, GD_INIT_O_DUMP_WQES },
+	{ "ibgda_nic", 0, GD_REQ_ARG, "NIC", LISTED, GD_INIT_O_IBGDA_NIC },
 	{ NULL },
 };
 
@@ -107,67 +106,6 @@ bool gd_init_cpu_doorbell(const struct gd_init_opts *o)
 void gd_init_set_cpu_doorbell(struct gd_init_opts *o)
 {
 	o->initiator = GD_INIT_IBGDA_CPUDB;
-}
-
-static int u32_arg(const char *opt, const char *arg, uint64_t min, uint64_t max, uint32_t *out)
-{
-	uint64_t v;
-	int ret = gd_opt_u64(opt, arg, min, max, &v);
-
-	if (!ret)
-		*out = (uint32_t)v;
-	return ret;
-}
-
-int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg)
-{
-	int v = 0, ret;
-
-	switch (id) {
-	case O_IBGDA_FALLBACK:
-		o->ibgda_fallback = true;
-		return 0;
-	case O_DUMP_WQES:
-		return u32_arg("--dump_wqes", arg, 0, 1u << 20, &o->dump_wqes);
-	case O_PRODUCER:
-		o->given |= GD_INIT_GIVEN_PRODUCER;
-		ret = gd_opt_choice("--producer", arg, producer_names, &v);
-		o->producer = (enum gd_producer)v;
-		return ret;
-	case O_IBGDA_NIC:
-		o->given |= GD_INIT_GIVEN_IBGDA_NIC;
-		ret = gd_opt_choice("--ibgda_nic", arg, ibgda_nic_names, &v);
-		o->ibgda_nic = (enum gd_ibgda_nic_kind)v;
-		return ret;
-	case O_INITIATOR:
-		ret = gd_opt_choice("--initiator", arg, gd_initiator_names, &v);
-		o->initiator = (enum gd_initiator)v;
-		return ret;
-	case O_CTAS:
-		o->given |= GD_INIT_GIVEN_CTAS;
-		return u32_arg("--ctas", arg, 1, GD_INIT_MAX_CTAS, &o->ctas);
-	case O_THREADS:
-		o->given |= GD_INIT_GIVEN_THREADS;
-		return u32_arg("--threads", arg, 1, GD_INIT_MAX_THREADS, &o->threads);
-	case O_SCOPE:
-		o->given |= GD_INIT_GIVEN_SCOPE;
-		ret = gd_opt_choice("--scope", arg, scope_names, &v);
-		o->scope = (enum gd_scope)v;
-		return ret;
-	case O_PROXY_THREADS:
-		o->given |= GD_INIT_GIVEN_PROXY_THREADS;
-		return u32_arg("--proxy_threads", arg, 1, 32, &o->proxy_threads);
-	case O_RING_SLOTS:
-		o->given |= GD_INIT_GIVEN_RING_SLOTS;
-		ret = u32_arg("--ring_slots", arg, 2, 1u << 24, &o->ring_slots);
-		if (!ret && (o->ring_slots & (o->ring_slots - 1))) {
-			gd_error("invalid value '%s' for --ring_slots: expected a power of two (2 to 16M), "
-				 "e.g. 1024", arg);
-			return -EINVAL;
-		}
-		return ret;
-	}
-	return 1;
 }
 
 static bool is_ibgda(const struct gd_init_opts *o)

@@ -56,6 +56,9 @@ enum gd_ibgda_nic_kind { GD_IBGDA_NIC_DEVX = 0, GD_IBGDA_NIC_SWNIC, GD_IBGDA_NIC
 #define GD_INIT_DEF_RING_SLOTS 1024
 #define GD_INIT_MAX_THREADS 1024 /* per CTA, CUDA's limit */
 #define GD_INIT_MAX_CTAS 65535
+#define GD_INIT_MAX_PROXY_THREADS 32
+#define GD_INIT_MAX_RING_SLOTS (1u << 24)
+#define GD_INIT_MAX_DUMP_WQES (1u << 20)
 
 /* Which shape options the user gave (for conflict messages). */
 enum { GD_INIT_GIVEN_CTAS = 1, GD_INIT_GIVEN_THREADS = 2, GD_INIT_GIVEN_SCOPE = 4,
@@ -107,9 +110,18 @@ const struct gd_initiator_ops *gd_init_ops(const struct gd_init_opts *o);
 /* The option table fragment (ids GD_INIT_OPT_BASE ..) and its handler:
  * returns 0, -errno after a message, or 1 when id is not one of these. */
 #define GD_INIT_OPT_BASE 900
+/* the rows' ids, in this order (tests count from GD_INIT_OPT_BASE) */
+enum { GD_INIT_O_INITIATOR = GD_INIT_OPT_BASE, GD_INIT_O_CTAS, GD_INIT_O_THREADS,
+       GD_INIT_O_SCOPE, GD_INIT_O_PROXY_THREADS, GD_INIT_O_RING_SLOTS, GD_INIT_O_IBGDA_FALLBACK,
+       GD_INIT_O_DUMP_WQES, GD_INIT_O_PRODUCER, GD_INIT_O_IBGDA_NIC };
 extern const struct gd_opt gd_initiator_opts[];
 extern const struct gd_opt_words gd_initiator_opt_words[]; /* its choices' words */
-int gd_init_opts_handle(struct gd_init_opts *o, int id, const char *arg);
+struct gd_bench_params;
+/* Sets p->init through the parameter list (bench_params.h: the ranges and words);
+ * defined with the bench options (bench_opts.c), which ask the list, so that
+ * the list's names of the initiators (this file's) and the list do not call
+ * each other. */
+int gd_init_opts_handle(struct gd_bench_params *p, int id, const char *arg);
 /* Checks that need all options: 0 or -EINVAL after a message. */
 int gd_init_opts_check(const struct gd_init_opts *o);
 /* The environment variable the benchmark tools take --ibgda_nic's default

@@ -13,55 +13,34 @@
 enum { R_SL = GD_ROCE_OPT_BASE, R_TCLASS, R_TOS, R_CPU_UTIL, R_RATE, R_UNITS, R_TYPE, R_BURST,
        R_EVENTS };
 
+/* the --help lines are the parameter list's (bench_params.c) */
+#define LISTED gd_opt_help_listed
+
 const struct gd_opt gd_roce_opts[] = {
-	{ "sl", 'S', GD_REQ_ARG, "SL", "service level of the QPs, 0-15 (default 0); both sides give the same", R_SL },
-	{ "tclass", 0, GD_REQ_ARG, "TC", "traffic class of the GRH, 0-255: DSCP << 2 | ECN (default 0); both sides give the same", R_TCLASS },
-	{ "tos", 'T', GD_REQ_ARG, "TOS", "with -R: type of service of rdma_cm's QPs, 0-255 (default the kernel's)", R_TOS },
-	{ "cpu_util", 0, GD_NO_ARG, NULL, "with -D: report the CPU utilisation of the host over the run, percent", R_CPU_UTIL },
+	{ "sl", 'S', GD_REQ_ARG, "SL", LISTED, R_SL },
+	{ "tclass", 0, GD_REQ_ARG, "TC", LISTED, R_TCLASS },
+	{ "tos", 'T', GD_REQ_ARG, "TOS", LISTED, R_TOS },
+	{ "cpu_util", 0, GD_NO_ARG, NULL, LISTED, R_CPU_UTIL },
 	{ NULL },
 };
 
 const struct gd_opt gd_rate_opts[] = {
-	{ "rate_limit", 0, GD_REQ_ARG, "RATE", "send at most RATE (in --rate_units), default unlimited", R_RATE },
-	{ "rate_units", 0, GD_REQ_ARG, "M|g|p", "unit of --rate_limit: MiB/s (M), Gb/s (g, default) or messages/s (p)", R_UNITS },
-	{ "rate_limit_type", 0, GD_REQ_ARG, "HW|SW", "the QP's packet pacing (HW, default) or a software pacer (SW)", R_TYPE },
-	{ "burst_size", 0, GD_REQ_ARG, "N", "with --rate_limit: messages one burst may hold (default 1)", R_BURST },
+	{ "rate_limit", 0, GD_REQ_ARG, "RATE", LISTED, R_RATE },
+	{ "rate_units", 0, GD_REQ_ARG, "M|g|p", LISTED, R_UNITS },
+	{ "rate_limit_type", 0, GD_REQ_ARG, "HW|SW", LISTED, R_TYPE },
+	{ "burst_size", 0, GD_REQ_ARG, "N", LISTED, R_BURST },
 	{ NULL },
 };
 
 const struct gd_opt gd_events_opts[] = {
-	{ "events", 'e', GD_NO_ARG, NULL, "sleep on completion events instead of polling (verbs)", R_EVENTS },
+	{ "events", 'e', GD_NO_ARG, NULL, LISTED, R_EVENTS },
 	{ NULL },
 };
 
 
-static int rate_arg(struct gd_roce_opts *o, const char *arg)
-{
-	char *end;
-	double v;
-
-	if (!arg || !*arg || strspn(arg, "0123456789.") != strlen(arg)) {
-		gd_error("invalid value '%s' for --rate_limit: expected a positive decimal number "
-			 "(in --rate_units, default Gb/s)", gd_excerpt(arg));
-		return -EINVAL;
-	}
-	v = strtod(arg, &end);
-	if (*end || !(v > 0) || v > 1e9) {
-		gd_error("invalid value '%s' for --rate_limit: out of range; more than 0, at most 1e9",
-			 gd_excerpt(arg));
-		return -EINVAL;
-	}
-	o->rate_limit = v;
-	return 0;
-}
-
 int gd_roce_opts_handle(struct gd_bench_params *p, int id, const char *arg)
 {
-	static const char *const units[] = { "g", "M", "p", NULL };
-	static const char *const types[] = { "HW", "SW", "PP", NULL };
 	struct gd_roce_opts *o = &p->roce;
-	uint64_t u = 0;
-	int v = 0, ret;
 
 	switch (id) {
 	case R_SL:
@@ -73,28 +52,16 @@ int gd_roce_opts_handle(struct gd_bench_params *p, int id, const char *arg)
 	case R_TOS:
 		o->tos_given = true;
 		return gd_param_set(p, GD_PARAM(roce.tos), arg);
-	case R_CPU_UTIL:
-		o->cpu_util = true;
-		return 0;
-	case R_EVENTS:
-		o->events = true;
-		return 0;
-	case R_RATE:
-		return rate_arg(o, arg);
+	case R_CPU_UTIL: return gd_param_set(p, GD_PARAM(roce.cpu_util), arg);
+	case R_EVENTS: return gd_param_set(p, GD_PARAM(roce.events), arg);
+	case R_RATE: return gd_param_set(p, GD_PARAM(roce.rate_limit), arg);
 	case R_UNITS:
-		ret = gd_opt_choice("--rate_units", arg, units, &v);
-		o->rate_units = (enum gd_rate_units)v;
 		o->units_given = true;
-		return ret;
+		return gd_param_set(p, GD_PARAM(roce.rate_units), arg);
 	case R_TYPE:
-		ret = gd_opt_choice("--rate_limit_type", arg, types, &v);
-		o->rate_type = (enum gd_rate_type)(v + GD_RATE_HW);
 		o->type_given = true;
-		return ret;
-	case R_BURST:
-		ret = gd_opt_u64("--burst_size", arg, 1, 65536, &u);
-		o->burst_size = (uint32_t)u;
-		return ret;
+		return gd_param_set(p, GD_PARAM(roce.rate_type), arg);
+	case R_BURST: return gd_param_set(p, GD_PARAM(roce.burst_size), arg);
 	}
 	return 1;
 }

@@ -189,6 +189,8 @@ void gd_wire_hello_from_params(struct gd_wire_hello *h, const struct gd_bench_pa
 	for (size_t i = 0; i < gd_matched_nparams; i++) {
 		const struct gd_param *d = &gd_matched_params[i];
 
+		if (!gd_param_on_wire(d))
+			continue;
 		if (d->type == GD_PT_STR)
 			memcpy((char *)&h->params + d->off, (const char *)p + d->off, d->len);
 		else
@@ -204,7 +206,7 @@ static uint8_t hello_flags(const struct gd_bench_params *p)
 	for (size_t i = 0; i < gd_matched_nparams; i++) {
 		const struct gd_param *d = &gd_matched_params[i];
 
-		if (d->type == GD_PT_FLAG && gd_param_get(p, d))
+		if (d->type == GD_PT_FLAG && gd_param_on_wire(d) && gd_param_get(p, d))
 			flags |= (uint8_t)(1u << d->bit);
 	}
 	return flags;
@@ -221,6 +223,8 @@ static int encode_hello(struct wbuf *w, const struct gd_wire_hello *h)
 		const char *s = (const char *)p + d->off;
 		uint64_t v;
 
+		if (!gd_param_on_wire(d))
+			continue;
 		if (d->type == GD_PT_STR) {
 			if (strnlen(s, d->len) >= d->len || put_str(w, s, GD_MIN(d->max, d->len - 1)))
 				return -EINVAL;
@@ -244,6 +248,8 @@ static void decode_param(struct rbuf *r, struct gd_bench_params *p, const struct
 	char what[64];
 	uint64_t v;
 
+	if (!gd_param_on_wire(d))
+		return;
 	snprintf(what, sizeof(what), "HELLO %s", d->what);
 	if (d->type == GD_PT_STR) {
 		get_str(r, (char *)p + d->off, GD_MIN(d->max, d->len - 1), true, false, what);
@@ -254,7 +260,8 @@ static void decode_param(struct rbuf *r, struct gd_bench_params *p, const struct
 			return;
 		v = get_u8(r, "HELLO flags");
 		for (size_t i = 0; i < gd_matched_nparams; i++)
-			if (gd_matched_params[i].type == GD_PT_FLAG)
+			if (gd_matched_params[i].type == GD_PT_FLAG &&
+			    gd_param_on_wire(&gd_matched_params[i]))
 				gd_param_put(p, &gd_matched_params[i], v >> gd_matched_params[i].bit & 1);
 		return;
 	}
@@ -641,7 +648,8 @@ int gd_params_diff(const struct gd_bench_params *l, const struct gd_bench_params
 		const char *lv, *rv;
 		bool differ;
 
-		if (!e->label || (e->applies && !(e->applies(l) && e->applies(r))))
+		if (!e->label || !gd_param_on_wire(e) ||
+		    (e->applies && !(e->applies(l) && e->applies(r))))
 			continue;
 		lv = show(e, l, a, sizeof(a));
 		rv = show(e, r, b, sizeof(b));

@@ -110,9 +110,12 @@ static void print_option_name(const struct gd_opt *o, char *buf, size_t len)
 		snprintf(buf + n, len - n, "[=%s]", o->arg_name ? o->arg_name : "ARG");
 }
 
+const char gd_opt_help_listed[] = "";
+
 void gd_opts_usage(const struct gd_cmd *cmd, FILE *out)
 {
 	char name[96];
+	const char *help;
 
 	fprintf(out, "Usage: %s %s\n%s\n\nOptions:\n", gd_progname(), cmd->synopsis,
 		cmd->summary);
@@ -121,10 +124,11 @@ void gd_opts_usage(const struct gd_cmd *cmd, FILE *out)
 			if (!o->help)
 				continue; /* perftest options we reject are not advertised */
 			print_option_name(o, name, sizeof(name));
+			help = o->help == gd_opt_help_listed && cmd->help ? cmd->help(o) : o->help;
 			if (strlen(name) < 30)
-				fprintf(out, "  %-30s %s\n", name, o->help);
+				fprintf(out, "  %-30s %s\n", name, help);
 			else
-				fprintf(out, "  %s\n  %-30s %s\n", name, "", o->help);
+				fprintf(out, "  %s\n  %-30s %s\n", name, "", help);
 		}
 	}
 	fprintf(out, "\nSee the %s(1) manual page for details.\n", gd_progname());

@@ -48,6 +48,9 @@ struct gd_cmd {
 	int (*complete)(const struct gd_machine *m, const char *what, FILE *out);
 	/* Optional: NULL-terminated list of the words tables of its choices */
 	const struct gd_opt_words *const *words;
+	/* Optional: the --help line of a row whose help is gd_opt_help_listed
+	 * (the bench tools keep it in their parameter list, bench_params.h) */
+	const char *(*help)(const struct gd_opt *o);
 };
 
 /*
@@ -91,6 +94,9 @@ enum { GD_OPT_HELP = -1000, GD_OPT_VERSION, GD_OPT_VERBOSE, GD_OPT_SYSFS_ROOT, G
 void gd_opts_print_completion(const struct gd_cmd *cmd, FILE *out);
 /* --version: the version (git describe or the tarball's) and the optional features built. */
 void gd_opts_print_version(FILE *out);
+/* A row's help that its command's help() gives: not NULL, so the row is
+ * advertised and parsed like any other. */
+extern const char gd_opt_help_listed[];
 extern const struct gd_opt gd_common_opts[];
 /* --sysfs-root DIR, for the tools that read sysfs (handled by gd_opts_parse). */
 extern const struct gd_opt gd_sysfs_opts[];

@@ -70,15 +70,17 @@ common="$srcdir/src/bench/bench_params.c $srcdir/src/bench/roce_opts.c $srcdir/s
 	$srcdir/src/bench/init_opts.c $srcdir/src/initiator/proxy/proxy_check.c \
 	$srcdir/src/initiator/ibgda/ibgda_check.c $srcdir/src/fabric/fabric_opts.c $srcdir/src/discover/host_limits.c"
 # what the initiator options need, for the targets that do not link it anyway
-optdeps="$srcdir/src/discover/fabric_rule.c $srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c"
+# (the parameter list checks -d's name and --use_cuda_bus_id's PCI address: devname.c, cuda.c)
+optdeps="$srcdir/src/discover/fabric_rule.c $srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c \
+	$srcdir/src/gpu/cuda.c $srcdir/src/discover/devname.c"
 
 # shellcheck disable=SC2086
 "$CLANG" $cflags -DGD_FUZZ_SEEDS -o "$work/gen_seeds" "$srcdir/tests/fuzz/fuzz_wire.c" \
-	"$srcdir/src/bench/wire.c" $common $optdeps $libs
+	"$srcdir/src/bench/wire.c" $common $optdeps $libs -ldl
 "$work/gen_seeds" "$work/seeds-wire"
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_wire" "$srcdir/tests/fuzz/fuzz_wire.c" "$srcdir/src/bench/wire.c" \
-	$common $optdeps $libs
+	$common $optdeps $libs -ldl
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
 	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/discover/fabric_rule.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/version.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
@@ -87,7 +89,7 @@ optdeps="$srcdir/src/discover/fabric_rule.c $srcdir/src/core/opts.c $srcdir/src/
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
 	$(ls "$srcdir"/src/discover/*.c | grep -v -e host_limits.c -e ofi_info.c) "$srcdir"/src/topo/pcipath.c "$srcdir"/src/topo/locality.c \
 	"$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
-	"$srcdir"/src/core/opts.c "$srcdir"/src/core/version.c $common $libs $(pkg-config --libs libibverbs hwloc 2>/dev/null || echo -libverbs -lhwloc)
+	"$srcdir"/src/core/opts.c "$srcdir"/src/core/version.c "$srcdir"/src/gpu/cuda.c $common $libs -ldl $(pkg-config --libs libibverbs hwloc 2>/dev/null || echo -libverbs -lhwloc)
 # the tree the sysfs fuzzer mutates (restored after every input)
 rm -rf "$work/tree"
 cp -a "$srcdir/tests/fixtures/doctor/good" "$work/tree"

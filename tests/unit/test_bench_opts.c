@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "bench_opts.h"
+#include "bench_params.h"
 #include "fixture.h"
 #include "gd.h"
 #include "log.h"
@@ -168,7 +169,8 @@ static void conflicts_name_both(void **state)
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-a/--all", "-D/--duration", "-a", "-D", "5",
 		   "--precision", "0");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_LAT, -EINVAL, "-a/--all", "-D/--duration", "-a", "-D", "5");
-	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "--precision", "0 (off) to 100", "--precision", "101");
+	/* out of the list's range: -ERANGE, as every listed number (exit 2 all the same) */
+	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ERANGE, "--precision", "0 (off) to 100", "--precision", "101");
 	EXPECT_ERR(GD_OP_ATOMIC, GD_KIND_BW, -EINVAL, "-s/--size", "8 bytes", "-s", "16");
 	EXPECT_ERR(GD_OP_ATOMIC, GD_KIND_LAT, -EINVAL, "-a/--all", "8 bytes", "-a");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "--run_infinitely", "-n/--iters", "--run_infinitely", "-n", "10");
@@ -389,6 +391,138 @@ static void names(void **state)
 	assert_null(gd_bench_cmd(GD_OP_COUNT, GD_KIND_BW));
 }
 
+/*
+ * Every option of every tool has its entry in the parameter list (bench_params.h:
+ * its range, JSON key and spelling in one place), and every entry's option is some
+ * tool's, with the same short letter. Not parameters: what gd_opts_parse does
+ * itself for every tool (pure actions and the process's settings).
+ */
+static const char *const not_params[] = { "help", "version", "verbose", "completion",
+					   "sysfs-root", NULL };
+
+static bool is_action(const char *name)
+{
+	for (size_t i = 0; not_params[i]; i++)
+		if (!strcmp(name, not_params[i]))
+			return true;
+	return false;
+}
+
+/* The first row of id in the tool's tables: an alias's canonical spelling. */
+static const struct gd_opt *first_row(const struct gd_cmd *cmd, int id)
+{
+	for (const struct gd_opt *const *t = cmd->tables; *t; t++)
+		for (const struct gd_opt *o = *t; o->name; o++)
+			if (o->id == id && o->help)
+				return o;
+	return NULL;
+}
+
+/* A range --help writes out ("0-31") is the list's: the option's floor to its largest. */
+static void help_range(const struct gd_opt *c, const struct gd_param *d)
+{
+	uint64_t scale = d->scale ? d->scale : 1, floor = GD_MAX(d->min, d->umin);
+	unsigned long long lo, hi;
+	const char *help = c->help == gd_opt_help_listed ? gd_param_help(c) : c->help, *h = help;
+
+	if (d->type != GD_PT_UINT && d->type != GD_PT_SIZE && d->type != GD_PT_INT)
+		return;
+	if (d->type == GD_PT_INT)
+		floor = (uint64_t)GD_MAX((int64_t)d->min, (int64_t)d->umin);
+	for (; *h; h++)
+		if (*h >= '0' && *h <= '9' && (h == help || h[-1] == ' ') &&
+		    sscanf(h, "%llu-%llu", &lo, &hi) == 2) {
+			if (lo != (floor + scale - 1) / scale || hi != d->max / scale)
+				fail_msg("--%s: --help says %llu-%llu, the list %s", c->name, lo, hi,
+					 d->opt);
+			return;
+		}
+}
+
+struct where {
+	bool seen;
+	enum gd_bench_op op;
+	enum gd_bench_kind kind;
+};
+
+static void walk_tool(enum gd_bench_op op, enum gd_bench_kind kind, struct where *w)
+{
+	const struct gd_cmd *cmd = gd_bench_cmd(op, kind);
+
+	for (const struct gd_opt *const *t = cmd->tables; *t; t++)
+		for (const struct gd_opt *o = *t; o->name; o++) {
+			const struct gd_opt *c = first_row(cmd, o->id);
+			const struct gd_param *d;
+			int letter;
+
+			if (!o->help || is_action(o->name)) /* refused rows have no help */
+				continue;
+			d = gd_param_by_option(c->name);
+			if (!d)
+				fail_msg("%s --%s has no entry in the parameter list",
+					 gd_bench_tool_name(op, kind), c->name);
+			letter = d->opt[1] != '-' ? d->opt[1] : 0;
+			if (letter != c->letter)
+				fail_msg("--%s: the list says %s, the option table -%c", c->name,
+					 d->opt, c->letter ? c->letter : '?');
+			/* its --help line is the list's, or (the fabric's) the row's alone */
+			if (c->help == gd_opt_help_listed ? !d->help || !*d->help : d->help != NULL)
+				fail_msg("--%s: the help is not in one place (row %s, list %s)",
+					 c->name, c->help == gd_opt_help_listed ? "listed" : "own",
+					 d->help ? "has one" : "none");
+			help_range(c, d);
+			w[d - gd_matched_params] = (struct where){ true, op, kind };
+		}
+}
+
+/* A number one past the entry's largest is refused by the list's own check. */
+static void beyond_max(const struct gd_param *d, const struct where *w)
+{
+	const char *name = strstr(d->opt, "--");
+	char val[64], top[64], needle[128];
+	char *av[] = { "t", (char *)name, val, NULL };
+	uint64_t scale = d->scale ? d->scale : 1;
+
+	if (d->type == GD_PT_DOUBLE) {
+		snprintf(top, sizeof(top), "%.17g", d->dmax);
+		snprintf(val, sizeof(val), "%.17g", d->dmax * 10 + 1);
+	} else if (d->type == GD_PT_UINT || d->type == GD_PT_SIZE || d->type == GD_PT_INT) {
+		snprintf(top, sizeof(top), "%llu", (unsigned long long)(d->max / scale));
+		snprintf(val, sizeof(val), "%llu", (unsigned long long)(d->max / scale + 1));
+	} else {
+		return;
+	}
+	snprintf(needle, sizeof(needle), "invalid value '%s' for %s", val, d->opt);
+	assert_true(parse_err(w->op, w->kind, 3, av) < 0);
+	if (!strstr(errbuf, needle))
+		fail_msg("%s %s: '%s' lacks '%s'", name, val, errbuf, needle);
+	snprintf(needle, sizeof(needle), "invalid value '%s'", top);
+	snprintf(val, sizeof(val), "%s", top);
+	parse_err(w->op, w->kind, 3, av);
+	if (strstr(errbuf, needle))
+		fail_msg("%s %s (the list's largest) refused: %s", name, val, errbuf);
+}
+
+static void every_option_listed(void **state)
+{
+	struct where w[256] = { 0 };
+
+	(void)state;
+	assert_true(gd_matched_nparams <= GD_ARRAY_SIZE(w));
+	for (int op = 0; op < GD_OP_COUNT; op++)
+		for (int kind = 0; kind < GD_KIND_COUNT; kind++)
+			walk_tool((enum gd_bench_op)op, (enum gd_bench_kind)kind, w);
+	for (size_t i = 0; i < gd_matched_nparams; i++) {
+		const struct gd_param *d = &gd_matched_params[i];
+
+		if (!d->opt || !strstr(d->opt, "--"))
+			continue; /* no option (the HOST operand, run_cpus...) */
+		if (!w[i].seen)
+			fail_msg("the list's %s is no tool's option", d->opt);
+		beyond_max(d, &w[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +539,7 @@ int main(void)
 		cmocka_unit_test(tables_have_no_duplicates),
 		cmocka_unit_test(no_device_refused),
 		cmocka_unit_test(names),
+		cmocka_unit_test(every_option_listed),
 	};
 	char root[1100];
 

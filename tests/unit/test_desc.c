@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "desc.h"
+#include "bench_params.h"
 #include "init_opts.h"
 #include "initiator.h"
 #include "ring.h"
@@ -181,75 +182,77 @@ static void warp_coalesced_order(void **state)
 
 static void options_parse_and_check(void **state)
 {
-	struct gd_init_opts o;
+	struct gd_bench_params bp = { 0 };
+	struct gd_init_opts *const op = &bp.init;
 
-	gd_init_opts_defaults(&o);
-	assert_int_equal(gd_init_opts_check(&o), 0);
-	assert_int_equal(gd_init_opts_handle(&o, GD_INIT_OPT_BASE, "ibgda-cpudb"), 0);
-	assert_int_equal(o.initiator, GD_INIT_IBGDA_CPUDB);
-	assert_int_equal(gd_init_opts_handle(&o, GD_INIT_OPT_BASE, "gpu"), -EINVAL);
-	assert_int_equal(gd_init_opts_handle(&o, GD_INIT_OPT_BASE + 5, "1000"), -EINVAL);
-	assert_int_equal(gd_init_opts_handle(&o, 12345, "x"), 1);
-	gd_init_opts_defaults(&o);
-	assert_int_equal(gd_init_opts_handle(&o, GD_INIT_OPT_BASE + 2, "48"), 0); /* --threads */
-	assert_int_equal(gd_init_opts_check(&o), -EINVAL); /* cpu with a shape option */
-	o.initiator = GD_INIT_PROXY;
-	o.scope = GD_SCOPE_THREAD;
-	assert_int_equal(gd_init_opts_check(&o), -EINVAL); /* no initiator table handed over */
+	gd_init_opts_defaults(op);
+	assert_int_equal(gd_init_opts_check(op), 0);
+	assert_int_equal(gd_init_opts_handle(&bp, GD_INIT_OPT_BASE, "ibgda-cpudb"), 0);
+	assert_int_equal(op->initiator, GD_INIT_IBGDA_CPUDB);
+	assert_int_equal(gd_init_opts_handle(&bp, GD_INIT_OPT_BASE, "gpu"), -EINVAL);
+	assert_int_equal(gd_init_opts_handle(&bp, GD_INIT_OPT_BASE + 5, "1000"), -EINVAL);
+	assert_int_equal(gd_init_opts_handle(&bp, 12345, "x"), 1);
+	gd_init_opts_defaults(op);
+	assert_int_equal(gd_init_opts_handle(&bp, GD_INIT_OPT_BASE + 2, "48"), 0); /* --threads */
+	assert_int_equal(gd_init_opts_check(op), -EINVAL); /* cpu with a shape option */
+	op->initiator = GD_INIT_PROXY;
+	op->scope = GD_SCOPE_THREAD;
+	assert_int_equal(gd_init_opts_check(op), -EINVAL); /* no initiator table handed over */
 	gd_initiator_tool_prologue();
-	o.scope = GD_SCOPE_WARP;
-	assert_int_equal(gd_init_opts_check(&o), -EINVAL); /* warp scope, 48 threads */
-	o.scope = GD_SCOPE_THREAD;
-	assert_int_equal(gd_init_opts_check(&o), 0);
-	assert_int_equal(gd_init_groups(&o), 48);
-	o.scope = GD_SCOPE_BLOCK;
-	o.ring_slots = 32;
-	assert_int_equal(gd_init_opts_check(&o), -EINVAL); /* a block of 48 > 32 slots */
+	op->scope = GD_SCOPE_WARP;
+	assert_int_equal(gd_init_opts_check(op), -EINVAL); /* warp scope, 48 threads */
+	op->scope = GD_SCOPE_THREAD;
+	assert_int_equal(gd_init_opts_check(op), 0);
+	assert_int_equal(gd_init_groups(op), 48);
+	op->scope = GD_SCOPE_BLOCK;
+	op->ring_slots = 32;
+	assert_int_equal(gd_init_opts_check(op), -EINVAL); /* a block of 48 > 32 slots */
 }
 
 /* --ibgda_nic (GD_INIT_OPT_BASE + 9): the option, its environment default
  * (the tools' parser calls gd_init_opts_env_default), the header and JSON. */
 static void ibgda_nic_option(void **state)
 {
-	struct gd_init_opts o;
+	struct gd_bench_params bp = { 0 };
+	struct gd_init_opts *const op = &bp.init;
 	struct json_object *j = json_object_new_object(), *v;
 	char hdr[256];
 
 	(void)state;
 	gd_initiator_tool_prologue();
-	gd_init_opts_defaults(&o);
-	assert_int_equal(o.ibgda_nic, GD_IBGDA_NIC_DEVX);
-	assert_int_equal(gd_init_opts_handle(&o, GD_INIT_OPT_BASE + 9, "cx9"), -EINVAL);
-	assert_int_equal(gd_init_opts_handle(&o, GD_INIT_OPT_BASE + 9, "software-test-double"), 0);
-	assert_int_equal(o.ibgda_nic, GD_IBGDA_NIC_SWNIC);
-	assert_int_equal(gd_init_opts_check(&o), -EINVAL); /* --ibgda_nic with the CPU initiator */
-	o.initiator = GD_INIT_IBGDA;
-	assert_int_equal(gd_init_opts_check(&o), 0);
+	gd_init_opts_defaults(op);
+	assert_int_equal(op->ibgda_nic, GD_IBGDA_NIC_DEVX);
+	assert_int_equal(gd_init_opts_handle(&bp, GD_INIT_OPT_BASE + 9, "cx9"), -EINVAL);
+	assert_int_equal(gd_init_opts_handle(&bp, GD_INIT_OPT_BASE + 9, "software-test-double"), 0);
+	assert_int_equal(op->ibgda_nic, GD_IBGDA_NIC_SWNIC);
+	assert_int_equal(gd_init_opts_check(op), -EINVAL); /* --ibgda_nic with the CPU initiator */
+	op->initiator = GD_INIT_IBGDA;
+	assert_int_equal(gd_init_opts_check(op), 0);
 	gd_init_opts_set_nic_default("devx", "GDPERF_IBGDA_NIC");
-	assert_int_equal(gd_init_opts_env_default(&o), 0);
-	assert_int_equal(o.ibgda_nic, GD_IBGDA_NIC_SWNIC); /* the option wins */
-	assert_true(gd_init_opts_header(&o, "GPU", 1, hdr, sizeof(hdr)));
+	assert_int_equal(gd_init_opts_env_default(op), 0);
+	assert_int_equal(op->ibgda_nic, GD_IBGDA_NIC_SWNIC); /* the option wins */
+	assert_true(gd_init_opts_header(op, "GPU", 1, hdr, sizeof(hdr)));
 	assert_non_null(strstr(hdr, ", NIC software-test-double"));
-	gd_init_opts_to_json(&o, "GPU", 1, j);
+	gd_init_opts_to_json(op, "GPU", 1, j);
 	assert_true(json_object_object_get_ex(j, "ibgda_nic", &v));
 	assert_string_equal(json_object_get_string(v), "software-test-double");
 	json_object_put(j);
 
-	gd_init_opts_defaults(&o);
-	o.initiator = GD_INIT_IBGDA_CPUDB;
+	gd_init_opts_defaults(op);
+	op->initiator = GD_INIT_IBGDA_CPUDB;
 	gd_init_opts_set_nic_default("software-test-double", "GDPERF_IBGDA_NIC");
-	assert_int_equal(gd_init_opts_env_default(&o), 0); /* the environment's default */
-	assert_int_equal(o.ibgda_nic, GD_IBGDA_NIC_SWNIC);
+	assert_int_equal(gd_init_opts_env_default(op), 0); /* the environment's default */
+	assert_int_equal(op->ibgda_nic, GD_IBGDA_NIC_SWNIC);
 	gd_init_opts_set_nic_default("cx9", "GDPERF_IBGDA_NIC");
-	assert_int_equal(gd_init_opts_env_default(&o), -EINVAL);
-	o.initiator = GD_INIT_CPU;
-	assert_int_equal(gd_init_opts_env_default(&o), 0); /* read for IBGDA only */
+	assert_int_equal(gd_init_opts_env_default(op), -EINVAL);
+	op->initiator = GD_INIT_CPU;
+	assert_int_equal(gd_init_opts_env_default(op), 0); /* read for IBGDA only */
 	gd_init_opts_set_nic_default(NULL, NULL);
-	gd_init_opts_defaults(&o);
-	o.initiator = GD_INIT_IBGDA;
-	assert_int_equal(gd_init_opts_env_default(&o), 0);
-	assert_int_equal(o.ibgda_nic, GD_IBGDA_NIC_DEVX);
-	assert_true(gd_init_opts_header(&o, "GPU", 1, hdr, sizeof(hdr)));
+	gd_init_opts_defaults(op);
+	op->initiator = GD_INIT_IBGDA;
+	assert_int_equal(gd_init_opts_env_default(op), 0);
+	assert_int_equal(op->ibgda_nic, GD_IBGDA_NIC_DEVX);
+	assert_true(gd_init_opts_header(op, "GPU", 1, hdr, sizeof(hdr)));
 	assert_non_null(strstr(hdr, ", NIC devx"));
 }
 

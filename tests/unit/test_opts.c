@@ -25,7 +25,7 @@ static const struct gd_opt test_opts[] = {
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, test_opts, gd_sysfs_opts, NULL };
-static const struct gd_cmd cmd = { "[options] [HOST]", "test", tables, NULL, NULL };
+static const struct gd_cmd cmd = { "[options] [HOST]", "test", tables, NULL, NULL, NULL };
 
 struct seen {
 	char dev[32];
