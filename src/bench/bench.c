@@ -26,17 +26,15 @@
 
 #include "bench_int.h"
 #include "bench_opts.h"
-#include "fabric.h"
+#include "bench_fabric.h"
 #ifdef HAVE_LIBFABRIC
 #include "fabric_ofi.h"
-#include "ofi_lib.h"
 #endif
 #include "gd.h"
 #include "gid.h"
 #include "log.h"
 #include "oob.h"
 #include "opts.h"
-#include "sysfs.h"
 
 
 static void on_sigint(int sig)
@@ -46,7 +44,7 @@ static void on_sigint(int sig)
 }
 
 /* Map a setup failure to an exit code (gd.h). */
-static int setup_exit_code(int err)
+int gd_bench_setup_exit_code(int err)
 {
 	switch (err) {
 	case -ENODEV:
@@ -63,7 +61,7 @@ static int setup_exit_code(int err)
 	}
 }
 
-static int pin_cores(const char *list)
+int gd_bench_pin_cores(const char *list)
 {
 	cpu_set_t set;
 	const char *s = list;
@@ -101,28 +99,6 @@ bad:
 	return -EINVAL;
 }
 
-/* perftest's default placement: the CPUs of the NIC's NUMA node, when it has one. */
-static void pin_numa(struct gd_bench *b)
-{
-	const struct gd_machine *m = &b->p.machine;
-	char cpus[GD_BENCH_CORES_MAX];
-	int node = -1;
-
-	if (gd_sysfs_read_int(m, &node, "/sys/class/infiniband/%s/device/numa_node",
-			      b->conn.dev_name) ||
-	    node < 0)
-		return; /* rxe and single-node machines: nothing to do */
-	if (gd_sysfs_read_str(m, cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist",
-			      node))
-		return;
-	if (pin_cores(cpus))
-		return;
-	b->numa_pinned = true;
-	b->numa_node = node;
-	if (gd_log_verbose())
-		gd_info("running on the CPUs of %s's NUMA node %d: %s", b->conn.dev_name, node, cpus);
-}
-
 /* The header's placement: the CPUs this side may run on, and who chose them. */
 static void fill_placement(const struct gd_bench *b, char *buf, size_t len)
 {
@@ -155,22 +131,10 @@ static void fill_placement(const struct gd_bench *b, char *buf, size_t len)
 		snprintf(buf + n, len - n, " (NUMA node %d of %s)", b->numa_node, b->conn.dev_name);
 	else
 		snprintf(buf + n, len - n, " (not pinned: %s)",
-			 b->p.fab.fabric == GD_FABRIC_OFI ? "libfabric, no NIC NUMA node to follow" :
-							   "the NIC has no NUMA node");
+			 b->fs->unpinned);
 }
 
 
-
-static int setup_buffers(struct gd_bench *b)
-{
-	const struct gd_bench_plan *pl = &b->plan;
-	int ret = gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
-
-	if (ret)
-		return ret;
-	ret = gd_buf_register(&b->buf, b->conn.pd, pl->access);
-	return ret ?: gd_bench_fill(b);
-}
 
 static void init_qp_runs(struct gd_bench *b)
 {
@@ -285,7 +249,7 @@ static int check_alone(struct gd_bench *b)
 
 /* Each QP's number, PSN, GID, buffer address, size and rkey go to the peer,
  * and its come back; then the receives are posted. */
-static int finish_qps(struct gd_bench *b)
+int gd_bench_finish_qps(struct gd_bench *b)
 {
 	init_qp_runs(b);
 	init_loop(b);
@@ -308,7 +272,7 @@ static int local_info(struct gd_bench *b, uint32_t i)
 
 /* Each QP's number, PSN, GID (ofi: endpoint name and key), buffer address,
  * size and rkey go to the peer, and its come back. */
-static int exchange_blobs(struct gd_bench *b)
+int gd_bench_exchange_blobs(struct gd_bench *b)
 {
 	int ret;
 
@@ -319,62 +283,15 @@ static int exchange_blobs(struct gd_bench *b)
 	return ret ?: gd_oob_exchange_conn(b->oob, b->local, b->remote, b->p.num_qps);
 }
 
-static int exchange_buffers(struct gd_bench *b)
+int gd_bench_exchange_buffers(struct gd_bench *b)
 {
-	int ret = exchange_blobs(b);
+	int ret = gd_bench_exchange_blobs(b);
 
-	return ret ?: finish_qps(b);
+	return ret ?: gd_bench_finish_qps(b);
 }
 
-static int connect_oob(struct gd_bench *b)
-{
-	int ret;
-
-	ret = gd_conn_create_qps(&b->conn, &b->plan.link);
-	if (ret)
-		return ret;
-	ret = exchange_buffers(b);
-	if (ret)
-		return ret;
-	/* the initiator's own queues (IBGDA): the verbs QPs stay unused; an
-	 * initiator with state but no queues (the proxy's producer) posts on them */
-	if (b->ini_state && b->plan.loop_ops->connect)
-		return b->plan.loop_ops->connect(b->ini_state, b->remote, b->p.num_qps);
-	for (uint32_t i = 0; i < b->p.num_qps; i++) {
-		ret = gd_conn_connect(&b->conn, &b->plan.link, i, &b->local[i], &b->remote[i]);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int connect_cm(struct gd_bench *b)
-{
-	int ret;
-
-	/* rdma_cm moves the QPs to RTS; the side channel still carries the
-	 * rkeys and addresses, and the barriers keep the sides in step */
-	ret = gd_oob_barrier(b->oob); /* the server listens: the client may connect */
-	if (ret)
-		return ret;
-	if (b->p.role == GD_ROLE_SERVER)
-		ret = gd_cm_accept(&b->cm, &b->conn, &b->plan.link);
-	else
-		ret = gd_cm_connect(&b->cm, &b->conn, &b->plan.link);
-	if (ret)
-		return ret;
-	gd_cm_update_conn(&b->cm, &b->conn);
-	return exchange_buffers(b);
-}
-
-/*
- * A run over libfabric's tcp (rxm) that failed in its data phase keeps its endpoints open:
- * libfabric 1.17's rxm crashes in fi_close of an endpoint whose peer died with operations
- * in flight (hostile D10: SIGSEGV under gd_ofi_close, seen in tests/fabric/ofi-peer-death.sh's
- * send cells), and the run is over anyway. A setup failure closes as always (nothing is in
- * flight), and so does shm (its close unlinks the region). The runs left open stay on a
- * list, reachable until the process exits (a leak checker sees them held, not lost).
- */
+/* A run left open for the exit (a stuck thread, bench_rt.h; a fabric's keep_open):
+ * on a list, reachable until the process exits (a leak checker sees it held, not lost). */
 static void keep_for_exit(struct gd_bench *b)
 {
 	static struct gd_bench *left_open;
@@ -386,63 +303,19 @@ static void keep_for_exit(struct gd_bench *b)
 	pthread_mutex_unlock(&lock);
 }
 
-static bool ofi_leave_open(struct gd_bench *b, int code)
-{
-#ifdef HAVE_LIBFABRIC
-	if (!(b->ofi && b->ran && code == GD_EXIT_FAIL && strncmp(b->p.fab.provider, "shm", 3) &&
-	      strncmp(b->ofi->cfg.o ? b->ofi->cfg.o->provider : "", "shm", 3)))
-		return false;
-	keep_for_exit(b);
-	return true;
-#else
-	(void)b;
-	(void)code;
-	return false;
-#endif
-}
-
 static void teardown(struct gd_bench *b)
 {
 	if (b->ini_state && b->plan.loop_ops->detach) /* before the PD goes */
 		b->plan.loop_ops->detach(b->ini_state);
-	if (b->p.conn == GD_CONN_RDMA_CM)
-		gd_cm_close(&b->cm);
-#ifdef HAVE_LIBFABRIC
-	if (b->ofi) { /* endpoints and the memory region before the buffer */
-		gd_ofi_close(b->ofi);
-		free(b->ofi);
-	}
-#endif
-	gd_conn_close_qps(&b->conn);
+	b->fs->close(b); /* the queues and the registration before the buffer */
 	if (b->buf.addr)
 		gd_buf_free(&b->buf);
-	gd_conn_close(&b->conn);
-	if (b->p.conn == GD_CONN_RDMA_CM)
-		gd_cm_release(&b->cm);
+	b->fs->release(b);
 	if (b->oob)
 		gd_oob_close(b->oob);
 	free(b->q);
 	free(b->local);
 	free(b->remote);
-}
-
-/* The device first: a missing device or a port down fails at once (exit 3). */
-static int open_device(struct gd_bench *b)
-{
-	struct ibv_context *ctx = NULL;
-	int ret;
-
-	if (b->p.conn == GD_CONN_RDMA_CM) {
-		ret = gd_cm_init(&b->cm, &b->plan.link, &ctx);
-		if (ret)
-			return ret;
-	}
-	ret = gd_conn_open(&b->conn, &b->plan.link, ctx);
-	if (ret)
-		return ret;
-	if (!b->p.pin_cores[0])
-		pin_numa(b);
-	return 0;
 }
 
 /* Where the two sides run, for the noise guard (trust.h): the CPU each is
@@ -470,8 +343,6 @@ static void note_placement(struct gd_bench *b, const struct gd_wire_hello *remot
 static int open_side_channel(struct gd_bench *b)
 {
 	const struct gd_bench_params *p = &b->p;
-	struct sockaddr_storage peer;
-	socklen_t plen = sizeof(peer);
 	struct gd_wire_hello *remote = malloc(sizeof(*remote));
 	int ret;
 
@@ -496,18 +367,10 @@ static int open_side_channel(struct gd_bench *b)
 	if (ret)
 		return ret;
 	snprintf(b->peer, sizeof(b->peer), "%s", gd_oob_peer_name(b->oob));
-	if (b->p.fab.fabric == GD_FABRIC_OFI)
-		return 0; /* no GID: libfabric addresses its endpoints itself */
-	if (gd_oob_peer_addr(b->oob, &peer, &plen))
-		plen = 0;
-	ret = gd_conn_choose_gid(&b->conn, &b->plan.link, plen ? (struct sockaddr *)&peer : NULL);
-	if (ret)
-		gd_oob_send_error(b->oob, setup_exit_code(ret), "cannot choose a GID on %s",
-				  b->conn.dev_name);
-	return ret;
+	return 0;
 }
 
-static int alloc_qp_arrays(struct gd_bench *b)
+int gd_bench_alloc_qps(struct gd_bench *b)
 {
 	uint32_t n = b->p.num_qps;
 
@@ -517,137 +380,25 @@ static int alloc_qp_arrays(struct gd_bench *b)
 	return !b->q || !b->local || !b->remote ? -ENOMEM : 0;
 }
 
-#ifdef HAVE_LIBFABRIC
-/* --fabric ofi: libfabric's domain (fi_getinfo: the provider, domain and endpoint
- * type exist here), then the memory region, the endpoints and the blobs. Each side
- * opens the domain before it listens or connects: what it can check alone is told
- * at once, not after a peer came (a side that fails there never reaches the peer). */
-static int open_ofi(struct gd_bench *b)
+/* The fabric's setup (bench_fabric.h) around the engine's steps: the device or
+ * domain, what this side can check alone, the side channel, the plan's device
+ * facts, the QPs or endpoints connected, the setup barrier. */
+static int setup(struct gd_bench *b)
 {
-	const struct gd_bench_params *p = &b->p;
-	struct gd_ofi_cfg c = { .o = &p->fab, .op = p->op, .alt = b->plan.alt,
-				.server = p->role == GD_ROLE_SERVER, .nqp = p->num_qps,
-				.tx_depth = p->tx_depth, .rx_depth = p->rx_depth,
-				.threads = p->init.proxy_threads, /* 1 but for the proxy */
-				.hmem = p->use_cuda != GD_CUDA_NONE, .cuda_device = p->use_cuda,
-				.timeout_ms = p->timeout_ms, .tclass = p->roce.tclass };
-	struct gd_conn *k = &b->conn;
-	int ret;
+	const struct gd_bench_fabric *f = b->fs;
+	int ret = f->open(b);
 
-	b->ofi = calloc(1, sizeof(*b->ofi));
-	if (!b->ofi)
-		return -ENOMEM;
-	ret = gd_ofi_open(b->ofi, &c);
-	if (ret)
-		return ret;
-	/* what the report and the plan read of a device */
-	snprintf(b->p.fab.provider, sizeof(b->p.fab.provider), "%s", b->ofi->prov);
-	snprintf(b->p.fab.fabric_name, sizeof(b->p.fab.fabric_name), "%s", b->ofi->fabric_name);
-	snprintf(b->p.fab.domain, sizeof(b->p.fab.domain), "%s", b->ofi->domain_name);
-	snprintf(k->dev_name, sizeof(k->dev_name), "%s", b->ofi->domain_name);
-	k->max_inline = (uint32_t)b->ofi->inject_size;
-	if (b->ofi->rx_size && b->p.rx_depth > b->ofi->rx_size) { /* the same on both sides */
-		if (b->p.given & GD_GIVEN_RX_DEPTH) {
-			gd_error("-r %u is more than libfabric provider %s takes (%zu receives): give "
-				 "-r %zu or less", b->p.rx_depth, b->ofi->prov, b->ofi->rx_size,
-				 b->ofi->rx_size);
-			return -EINVAL;
-		}
-		b->p.rx_depth = b->plan.loop.rx_depth = b->plan.link.rx_depth =
-			(uint32_t)b->ofi->rx_size;
-	}
-	k->gid_index = -1;
-	k->port = 1;
-	return 0;
-}
-
-/* The side channel joined: its local address for endpoints bound to any address,
- * and while a side waits on it, it drives the provider: every side until the setup
- * barrier (the client's first write waits on the server's progress, gd_ofi_connect),
- * a passive side for the whole run. */
-static void ofi_on_side_channel(struct gd_bench *b)
-{
-	socklen_t len = sizeof(b->ofi->self);
-
-	gd_oob_local_addr(b->oob, &b->ofi->self, &len);
-	gd_oob_set_idle(b->oob, gd_ofi_progress, b->ofi);
-}
-
-/* libfabric's domain, checked alone, then the side channel (open_ofi). */
-static int open_ofi_sides(struct gd_bench *b)
-{
-	/* a libfabric that cannot be loaded fails at once, before waiting on a peer */
-	int ret = gd_ofi_lib_require();
-
-	ret = ret ?: open_ofi(b);
 	ret = ret ?: check_alone(b);
 	ret = ret ?: open_side_channel(b);
-	if (!ret)
-		ofi_on_side_channel(b);
-	return ret;
-}
-
-static int setup_ofi(struct gd_bench *b)
-{
-	const struct gd_bench_plan *pl = &b->plan;
-	int ret = open_ofi_sides(b);
-
+	ret = ret ?: f->joined(b);
 	if (ret)
 		return ret;
 	gd_plan_device(&b->plan, &b->p, &b->conn);
-	/* the endpoints first: their memory estimate (-q) refuses a run that does not fit
-	 * before the buffer (2 x slot per endpoint) is taken and filled */
-	ret = alloc_qp_arrays(b);
-	ret = ret ?: gd_ofi_create_eps(b->ofi);
-	ret = ret ?: gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
-	ret = ret ?: gd_ofi_reg(b->ofi, b->buf.addr, b->buf.length);
-	ret = ret ?: gd_bench_fill(b);
-	ret = ret ?: exchange_blobs(b);
-	for (uint32_t i = 0; !ret && i < b->p.num_qps; i++)
-		ret = gd_ofi_connect(b->ofi, i, &b->remote[i]);
-	ret = ret ?: finish_qps(b);
-	if (ret && ret != -ECONNABORTED)
-		gd_oob_send_error(b->oob, setup_exit_code(ret), "libfabric setup failed on its side: %s",
-				  gd_log_last_error());
+	ret = f->connect(b);
 	ret = ret ?: gd_oob_barrier(b->oob);
-	/* an active side's loops poll; between them it still drives the progress its
-	 * peer's operations need (-b: the peer writes to it while it waits for the
-	 * peer's results), without taking the receives its loops count */
-	if (pl->roles.initiator || pl->roles.receiver)
-		gd_oob_set_idle(b->oob, gd_ofi_progress_tx, b->ofi);
+	if (f->started)
+		f->started(b);
 	return ret;
-}
-#endif
-
-static int setup(struct gd_bench *b)
-{
-	const struct gd_bench_params *p = &b->p;
-	int ret;
-
-#ifdef HAVE_LIBFABRIC
-	if (p->fab.fabric == GD_FABRIC_OFI)
-		return setup_ofi(b);
-#endif
-	ret = open_device(b);
-	ret = ret ?: check_alone(b);
-	ret = ret ?: open_side_channel(b);
-	if (ret)
-		return ret;
-	gd_plan_device(&b->plan, p, &b->conn);
-	ret = gd_conn_alloc(&b->conn, &b->plan.link);
-	ret = ret ?: setup_buffers(b);
-	if (ret)
-		return ret;
-	ret = alloc_qp_arrays(b);
-	if (ret)
-		return ret;
-	ret = p->conn == GD_CONN_RDMA_CM ? connect_cm(b) : connect_oob(b);
-	if (!ret) /* what the device kept of -S, --tclass, -T */
-		gd_conn_read_av(&b->conn, &b->plan.link, p->conn == GD_CONN_RDMA_CM);
-	if (!ret && (ret = gd_conn_rate_limit(&b->conn, &b->plan.link))) /* HW --rate_limit */
-		gd_oob_send_error(b->oob, GD_EXIT_ENV, "%s cannot hold the HW rate limit",
-				  b->conn.dev_name);
-	return ret ?: gd_oob_barrier(b->oob);
 }
 
 static int run_sizes(struct gd_bench *b, uint64_t *ops)
@@ -825,7 +576,7 @@ static int run_side(struct gd_bench *b)
 	if (ret) {
 		if (ret == -ECONNABORTED)
 			return gd_oob_exit_code(b->oob, ret);
-		return b->exit_code ?: setup_exit_code(ret);
+		return b->exit_code ?: gd_bench_setup_exit_code(ret);
 	}
 	fill_facts(b, &b->res->facts);
 	b->res->facts_valid = true;
@@ -852,11 +603,8 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 		free(b);
 		return res->exit_code = gd_bench_check_exit(code);
 	}
-	b->fab = &gd_fabric_verbs;
-#ifdef HAVE_LIBFABRIC
-	if (b->p.fab.fabric == GD_FABRIC_OFI)
-		b->fab = &gd_fabric_ofi;
-#endif
+	b->fs = gd_bench_fabric(b->p.fab.fabric);
+	b->fab = b->fs->ops;
 	/* the initiator's table entry may decide the run before anything opens
 	 * (gd_bench_check refused an initiator without an entry) */
 	ini = gd_init_ops(&b->p.init);
@@ -868,7 +616,7 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 	gd_plan_from_params(&b->plan, &b->p);
 	gd_oob_set_interrupt_flag(&gd_bench_stop);
 	init_once();
-	if (b->p.pin_cores[0] && pin_cores(b->p.pin_cores)) {
+	if (b->p.pin_cores[0] && gd_bench_pin_cores(b->p.pin_cores)) {
 		free(b);
 		return res->exit_code = GD_EXIT_USAGE;
 	}
@@ -879,8 +627,10 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 		keep_for_exit(b);
 		return res->exit_code = code ?: GD_EXIT_FAIL;
 	}
-	if (ofi_leave_open(b, code)) /* the process's exit reclaims them */
+	if (b->fs->keep_open && b->fs->keep_open(b, code)) {
+		keep_for_exit(b); /* the process's exit reclaims them */
 		return res->exit_code = code;
+	}
 	teardown(b);
 	free(b);
 	return res->exit_code = code;
