@@ -9,6 +9,10 @@
  *   each size (bench_size.c: the loop, RESULTS exchange, result model,
  *   report) -> --validate (bench_data.c) -> final barrier -> teardown in
  *   reverse order.
+ * The fabric's parts (device or domain, GID, registration, QPs or endpoints,
+ * their blobs and connection, close) come through its setup table
+ * (bench_fabric.h: bench_verbs.c, bench_ofi.c); the engine's steps they call
+ * are bench_setup.c's. Nothing here branches on the fabric.
  */
 #include "config.h"
 
@@ -27,15 +31,11 @@
 #include "bench_int.h"
 #include "bench_opts.h"
 #include "bench_fabric.h"
-#ifdef HAVE_LIBFABRIC
-#include "fabric_ofi.h"
-#endif
 #include "gd.h"
 #include "gid.h"
 #include "log.h"
 #include "oob.h"
 #include "opts.h"
-
 
 static void on_sigint(int sig)
 {
@@ -134,95 +134,6 @@ static void fill_placement(const struct gd_bench *b, char *buf, size_t len)
 			 b->fs->unpinned);
 }
 
-
-
-static void init_qp_runs(struct gd_bench *b)
-{
-	for (uint32_t i = 0; i < b->p.num_qps; i++) {
-		struct gd_qp_run *q = &b->q[i];
-
-		memset(q, 0, sizeof(*q));
-		q->index = i;
-		q->qp = b->conn.qp ? b->conn.qp[i] : NULL;
-		q->local_addr = (uintptr_t)gd_bench_local(b, i);
-		q->recv_addr = (uintptr_t)gd_bench_target(b, i);
-		q->lkey = b->buf.mr ? b->buf.mr->lkey : 0;
-		q->remote_addr = b->remote[i].vaddr;
-		q->rkey = b->remote[i].rkey;
-		q->desc = b->plan.op;
-		q->alt = b->plan.alt;
-		q->size = (uint32_t)GD_MIN(b->plan.last_size, b->plan.slot);
-		gd_ops_prepare(q, b->p.post_list, false);
-		gd_ops_prepare_recv(q, (uint32_t)b->plan.slot); /* any size of the sweep */
-#ifdef HAVE_LIBFABRIC
-		if (b->ofi)
-			gd_ofi_qp_run(b->ofi, i, q, &b->remote[i]);
-#endif
-	}
-}
-
-/* The loop gets the plan's configuration, the QPs, the CQs and the hooks. */
-static void init_loop(struct gd_bench *b)
-{
-	struct gd_loop *l = &b->loop;
-	bool rotate = true;
-
-	for (uint32_t i = 0; i < b->p.num_qps; i++) /* a peer without room (old gdperf) */
-		rotate = rotate && b->remote[i].buf_size >= GD_CYCLE_BYTES;
-	b->plan.loop.rotate = rotate;
-	/* inline sends copy the payload with the CPU: never from GPU memory */
-	b->plan.loop.max_inline = b->buf.ops && !b->buf.ops->host_visible ? 0 : b->conn.max_inline;
-	memset(l, 0, sizeof(*l));
-	l->cfg = b->plan.loop;
-	l->q = b->q;
-	l->send_cq = b->conn.send_cq;
-	l->recv_cq = b->conn.recv_cq;
-	l->fab = b->fab;
-	l->scq = b->conn.send_cq;
-	l->rcq = b->conn.recv_cq;
-#ifdef HAVE_LIBFABRIC
-	if (b->ofi) {
-		l->scq = &b->ofi->scq;
-		l->rcq = &b->ofi->rcq;
-	}
-#endif
-	l->oob = b->oob;
-	l->lat_target = gd_bench_target(b, 0);
-	l->lat_local = gd_bench_local(b, 0);
-	l->progress = &b->progress;
-	l->owner = b;
-	l->measured = gd_bench_measured;
-	l->interval = gd_bench_interval;
-	l->state = b->ini_state;
-}
-
-static int post_initial_recvs(struct gd_bench *b)
-{
-	if (!b->plan.roles.receiver)
-		return 0;
-	for (uint32_t i = 0; i < b->p.num_qps; i++) {
-		int ret = b->fab->post_recv(&b->q[i], b->p.rx_depth);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* An initiator with its own queues (IBGDA) creates them now: their QP
- * numbers replace the verbs QPs' in what the peer gets (loop.h). */
-static int attach_initiator(struct gd_bench *b)
-{
-	const struct gd_loop_ops *ops = b->plan.loop_ops;
-	struct gd_loop_attach a = {.cfg = &b->plan.loop, .machine = &b->p.machine,
-				   .ctx = b->conn.ctx, .pd = b->conn.pd, .port = b->conn.port,
-				   .roce = b->conn.roce, .max_size = b->plan.last_size,
-				   .local = b->local};
-
-	if (!ops->attach || !b->plan.roles.initiator)
-		return 0;
-	return ops->attach(&a, &b->ini_state);
-}
-
 /* What this side can check alone, before it waits for its peer (issue 30 item
  * 6, hostile D27): memory other than plain host memory (a GPU, huge pages) is
  * taken at the run's size and given back (the run's own buffer comes once the
@@ -245,49 +156,6 @@ static int check_alone(struct gd_bench *b)
 		return 0;
 	gd_plan_device(&pl, &b->p, &b->conn);
 	return ops->check_alone(&pl.loop);
-}
-
-/* Each QP's number, PSN, GID, buffer address, size and rkey go to the peer,
- * and its come back; then the receives are posted. */
-int gd_bench_finish_qps(struct gd_bench *b)
-{
-	init_qp_runs(b);
-	init_loop(b);
-	return post_initial_recvs(b);
-}
-
-static int local_info(struct gd_bench *b, uint32_t i)
-{
-	uintptr_t target = (uintptr_t)gd_bench_target(b, i);
-
-	b->local[i].buf_size = b->plan.slot;
-#ifdef HAVE_LIBFABRIC
-	if (b->ofi)
-		return gd_ofi_local_info(b->ofi, i, target, &b->local[i]);
-#endif
-	gd_conn_local_info(&b->conn, i, b->buf.mr->rkey, target, &b->local[i]);
-	b->local[i].buf_size = b->plan.slot; /* gd_conn_local_info clears the record */
-	return 0;
-}
-
-/* Each QP's number, PSN, GID (ofi: endpoint name and key), buffer address,
- * size and rkey go to the peer, and its come back. */
-int gd_bench_exchange_blobs(struct gd_bench *b)
-{
-	int ret;
-
-	for (uint32_t i = 0; i < b->p.num_qps; i++)
-		if ((ret = local_info(b, i)))
-			return ret;
-	ret = attach_initiator(b);
-	return ret ?: gd_oob_exchange_conn(b->oob, b->local, b->remote, b->p.num_qps);
-}
-
-int gd_bench_exchange_buffers(struct gd_bench *b)
-{
-	int ret = gd_bench_exchange_blobs(b);
-
-	return ret ?: gd_bench_finish_qps(b);
 }
 
 /* A run left open for the exit (a stuck thread, bench_rt.h; a fabric's keep_open):
@@ -368,16 +236,6 @@ static int open_side_channel(struct gd_bench *b)
 		return ret;
 	snprintf(b->peer, sizeof(b->peer), "%s", gd_oob_peer_name(b->oob));
 	return 0;
-}
-
-int gd_bench_alloc_qps(struct gd_bench *b)
-{
-	uint32_t n = b->p.num_qps;
-
-	b->q = calloc(n, sizeof(*b->q));
-	b->local = calloc(n, sizeof(*b->local));
-	b->remote = calloc(n, sizeof(*b->remote));
-	return !b->q || !b->local || !b->remote ? -ENOMEM : 0;
 }
 
 /* The fabric's setup (bench_fabric.h) around the engine's steps: the device or

@@ -73,13 +73,14 @@ static inline uint8_t *gd_bench_target(struct gd_bench *b, uint32_t i)
 	return gd_bench_local(b, i) + b->plan.slot;
 }
 
-/* bench.c: the engine's steps each fabric's setup (bench_fabric.h) calls. A setup
- * failure's exit code (gd.h); --pin_cores' list (0 or -EINVAL, printed); the
- * per-QP arrays; each QP's blob to the peer and the peer's back (with the
- * initiator's own queues attached first); the QPs' run state, the loop and the
- * initial receives; the last two in one. 0 or -errno. */
+/* bench.c: a setup failure's exit code (gd.h); pin to --pin_cores' list (0 or
+ * -EINVAL, printed). */
 int gd_bench_setup_exit_code(int err);
 int gd_bench_pin_cores(const char *list);
+/* bench_setup.c: the engine's steps each fabric's setup (bench_fabric.h) calls:
+ * the per-QP arrays; each QP's blob to the peer and the peer's back (with the
+ * initiator's own queues attached first); the QPs' run state, the loop and the
+ * initial receives; the last two in one. 0 or -errno. */
 int gd_bench_alloc_qps(struct gd_bench *b);
 int gd_bench_exchange_blobs(struct gd_bench *b);
 int gd_bench_finish_qps(struct gd_bench *b);
