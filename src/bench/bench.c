@@ -9,6 +9,10 @@
  *   each size (bench_size.c: the loop, RESULTS exchange, result model,
  *   report) -> --validate (bench_data.c) -> final barrier -> teardown in
  *   reverse order.
+ * The fabric's parts (device or domain, GID, registration, QPs or endpoints,
+ * their blobs and connection, close) come through its setup table
+ * (bench_fabric.h: bench_verbs.c, bench_ofi.c); the engine's steps they call
+ * are bench_setup.c's. Nothing here branches on the fabric.
  */
 #include "config.h"
 
@@ -26,18 +30,12 @@
 
 #include "bench_int.h"
 #include "bench_opts.h"
-#include "fabric.h"
-#ifdef HAVE_LIBFABRIC
-#include "fabric_ofi.h"
-#include "ofi_lib.h"
-#endif
+#include "bench_fabric.h"
 #include "gd.h"
 #include "gid.h"
 #include "log.h"
 #include "oob.h"
 #include "opts.h"
-#include "sysfs.h"
-
 
 static void on_sigint(int sig)
 {
@@ -51,7 +49,7 @@ static void on_sigint(int sig)
  * during the run, not a usage error (hostile D22). Nobody at the side channel's address
  * (a wrong port or host, no server) stays a configuration error: oob.c gives -ECONNREFUSED
  * or -ENOTCONN for it, not -ETIMEDOUT. */
-static int setup_exit_code(int err)
+int gd_bench_setup_exit_code(int err)
 {
 	switch (err) {
 	case -ETIMEDOUT:
@@ -70,7 +68,7 @@ static int setup_exit_code(int err)
 	}
 }
 
-static int pin_cores(const char *list)
+int gd_bench_pin_cores(const char *list)
 {
 	cpu_set_t set;
 	const char *s = list;
@@ -108,28 +106,6 @@ bad:
 	return -EINVAL;
 }
 
-/* perftest's default placement: the CPUs of the NIC's NUMA node, when it has one. */
-static void pin_numa(struct gd_bench *b)
-{
-	const struct gd_machine *m = &b->p.machine;
-	char cpus[GD_BENCH_CORES_MAX];
-	int node = -1;
-
-	if (gd_sysfs_read_int(m, &node, "/sys/class/infiniband/%s/device/numa_node",
-			      b->conn.dev_name) ||
-	    node < 0)
-		return; /* rxe and single-node machines: nothing to do */
-	if (gd_sysfs_read_str(m, cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist",
-			      node))
-		return;
-	if (pin_cores(cpus))
-		return;
-	b->numa_pinned = true;
-	b->numa_node = node;
-	if (gd_log_verbose())
-		gd_info("running on the CPUs of %s's NUMA node %d: %s", b->conn.dev_name, node, cpus);
-}
-
 /* The header's placement: the CPUs this side may run on, and who chose them. */
 static void fill_placement(const struct gd_bench *b, char *buf, size_t len)
 {
@@ -162,119 +138,11 @@ static void fill_placement(const struct gd_bench *b, char *buf, size_t len)
 		snprintf(buf + n, len - n, " (NUMA node %d of %s)", b->numa_node, b->conn.dev_name);
 	else
 		snprintf(buf + n, len - n, " (not pinned: %s)",
-			 b->p.fab.fabric == GD_FABRIC_OFI ? "libfabric, no NIC NUMA node to follow" :
-							   "the NIC has no NUMA node");
-}
-
-
-
-/* The run's buffer (2 x slot per QP), taken once, before the side channel: GPU
- * memory or huge pages this side cannot have are refused before it waits for a
- * peer (issue 30 item 6, hostile D27), and the buffer is kept for the run. */
-static int take_buffer(struct gd_bench *b)
-{
-	const struct gd_bench_plan *pl = &b->plan;
-
-	gd_plan_device(&b->plan, &b->p, &b->conn);
-	return gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
-}
-
-static int register_buffer(struct gd_bench *b)
-{
-	int ret = gd_buf_register(&b->buf, b->conn.pd, b->plan.access);
-
-	return ret ?: gd_bench_fill(b);
-}
-
-static void init_qp_runs(struct gd_bench *b)
-{
-	for (uint32_t i = 0; i < b->p.num_qps; i++) {
-		struct gd_qp_run *q = &b->q[i];
-
-		memset(q, 0, sizeof(*q));
-		q->index = i;
-		q->qp = b->conn.qp ? b->conn.qp[i] : NULL;
-		q->local_addr = (uintptr_t)gd_bench_local(b, i);
-		q->recv_addr = (uintptr_t)gd_bench_target(b, i);
-		q->lkey = b->buf.mr ? b->buf.mr->lkey : 0;
-		q->remote_addr = b->remote[i].vaddr;
-		q->rkey = b->remote[i].rkey;
-		q->desc = b->plan.op;
-		q->alt = b->plan.alt;
-		q->size = (uint32_t)GD_MIN(b->plan.last_size, b->plan.slot);
-		gd_ops_prepare(q, b->p.post_list, false);
-		gd_ops_prepare_recv(q, (uint32_t)b->plan.slot); /* any size of the sweep */
-#ifdef HAVE_LIBFABRIC
-		if (b->ofi)
-			gd_ofi_qp_run(b->ofi, i, q, &b->remote[i]);
-#endif
-	}
-}
-
-/* The loop gets the plan's configuration, the QPs, the CQs and the hooks. */
-static void init_loop(struct gd_bench *b)
-{
-	struct gd_loop *l = &b->loop;
-	bool rotate = true;
-
-	for (uint32_t i = 0; i < b->p.num_qps; i++) /* a peer without room (old gdperf) */
-		rotate = rotate && b->remote[i].buf_size >= GD_CYCLE_BYTES;
-	b->plan.loop.rotate = rotate;
-	/* inline sends copy the payload with the CPU: never from GPU memory */
-	b->plan.loop.max_inline = b->buf.ops && !b->buf.ops->host_visible ? 0 : b->conn.max_inline;
-	memset(l, 0, sizeof(*l));
-	l->cfg = b->plan.loop;
-	l->q = b->q;
-	l->send_cq = b->conn.send_cq;
-	l->recv_cq = b->conn.recv_cq;
-	l->fab = b->fab;
-	l->scq = b->conn.send_cq;
-	l->rcq = b->conn.recv_cq;
-#ifdef HAVE_LIBFABRIC
-	if (b->ofi) {
-		l->scq = &b->ofi->scq;
-		l->rcq = &b->ofi->rcq;
-	}
-#endif
-	l->oob = b->oob;
-	l->lat_target = gd_bench_target(b, 0);
-	l->lat_local = gd_bench_local(b, 0);
-	l->progress = &b->progress;
-	l->owner = b;
-	l->measured = gd_bench_measured;
-	l->interval = gd_bench_interval;
-	l->state = b->ini_state;
-}
-
-static int post_initial_recvs(struct gd_bench *b)
-{
-	if (!b->plan.roles.receiver)
-		return 0;
-	for (uint32_t i = 0; i < b->p.num_qps; i++) {
-		int ret = b->fab->post_recv(&b->q[i], b->p.rx_depth);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* An initiator with its own queues (IBGDA) creates them now: their QP
- * numbers replace the verbs QPs' in what the peer gets (loop.h). */
-static int attach_initiator(struct gd_bench *b)
-{
-	const struct gd_loop_ops *ops = b->plan.loop_ops;
-	struct gd_loop_attach a = {.cfg = &b->plan.loop, .machine = &b->p.machine,
-				   .ctx = b->conn.ctx, .pd = b->conn.pd, .port = b->conn.port,
-				   .roce = b->conn.roce, .max_size = b->plan.last_size,
-				   .local = b->local};
-
-	if (!ops->attach || !b->plan.roles.initiator)
-		return 0;
-	return ops->attach(&a, &b->ini_state);
+			 b->fs->unpinned);
 }
 
 /* What this side can check alone, before it waits for its peer (issue 30 item
- * 6, hostile D27), once its buffer is taken (take_buffer): the initiator's own
+ * 6, hostile D27), once its buffer is taken (the fabric's take): the initiator's own
  * checks (loop.h: check_alone) on the plan completed for the device. */
 static int check_alone(struct gd_bench *b)
 {
@@ -285,98 +153,8 @@ static int check_alone(struct gd_bench *b)
 	return ops->check_alone(&b->plan.loop);
 }
 
-/* Each QP's number, PSN, GID, buffer address, size and rkey go to the peer,
- * and its come back; then the receives are posted. */
-static int finish_qps(struct gd_bench *b)
-{
-	init_qp_runs(b);
-	init_loop(b);
-	return post_initial_recvs(b);
-}
-
-static int local_info(struct gd_bench *b, uint32_t i)
-{
-	uintptr_t target = (uintptr_t)gd_bench_target(b, i);
-
-	b->local[i].buf_size = b->plan.slot;
-#ifdef HAVE_LIBFABRIC
-	if (b->ofi)
-		return gd_ofi_local_info(b->ofi, i, target, &b->local[i]);
-#endif
-	gd_conn_local_info(&b->conn, i, b->buf.mr->rkey, target, &b->local[i]);
-	b->local[i].buf_size = b->plan.slot; /* gd_conn_local_info clears the record */
-	return 0;
-}
-
-/* Each QP's number, PSN, GID (ofi: endpoint name and key), buffer address,
- * size and rkey go to the peer, and its come back. */
-static int exchange_blobs(struct gd_bench *b)
-{
-	int ret;
-
-	for (uint32_t i = 0; i < b->p.num_qps; i++)
-		if ((ret = local_info(b, i)))
-			return ret;
-	ret = attach_initiator(b);
-	return ret ?: gd_oob_exchange_conn(b->oob, b->local, b->remote, b->p.num_qps);
-}
-
-static int exchange_buffers(struct gd_bench *b)
-{
-	int ret = exchange_blobs(b);
-
-	return ret ?: finish_qps(b);
-}
-
-static int connect_oob(struct gd_bench *b)
-{
-	int ret;
-
-	ret = gd_conn_create_qps(&b->conn, &b->plan.link);
-	if (ret)
-		return ret;
-	ret = exchange_buffers(b);
-	if (ret)
-		return ret;
-	/* the initiator's own queues (IBGDA): the verbs QPs stay unused; an
-	 * initiator with state but no queues (the proxy's producer) posts on them */
-	if (b->ini_state && b->plan.loop_ops->connect)
-		return b->plan.loop_ops->connect(b->ini_state, b->remote, b->p.num_qps);
-	for (uint32_t i = 0; i < b->p.num_qps; i++) {
-		ret = gd_conn_connect(&b->conn, &b->plan.link, i, &b->local[i], &b->remote[i]);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int connect_cm(struct gd_bench *b)
-{
-	int ret;
-
-	/* rdma_cm moves the QPs to RTS; the side channel still carries the
-	 * rkeys and addresses, and the barriers keep the sides in step */
-	ret = gd_oob_barrier(b->oob); /* the server listens: the client may connect */
-	if (ret)
-		return ret;
-	if (b->p.role == GD_ROLE_SERVER)
-		ret = gd_cm_accept(&b->cm, &b->conn, &b->plan.link);
-	else
-		ret = gd_cm_connect(&b->cm, &b->conn, &b->plan.link);
-	if (ret)
-		return ret;
-	gd_cm_update_conn(&b->cm, &b->conn);
-	return exchange_buffers(b);
-}
-
-/*
- * A run over libfabric's tcp (rxm) that failed in its data phase keeps its endpoints open:
- * libfabric 1.17's rxm crashes in fi_close of an endpoint whose peer died with operations
- * in flight (hostile D10: SIGSEGV under gd_ofi_close, seen in tests/fabric/ofi-peer-death.sh's
- * send cells), and the run is over anyway. A setup failure closes as always (nothing is in
- * flight), and so does shm (its close unlinks the region). The runs left open stay on a
- * list, reachable until the process exits (a leak checker sees them held, not lost).
- */
+/* A run left open for the exit (a stuck thread, bench_rt.h; a fabric's keep_open):
+ * on a list, reachable until the process exits (a leak checker sees it held, not lost). */
 static void keep_for_exit(struct gd_bench *b)
 {
 	static struct gd_bench *left_open;
@@ -388,63 +166,19 @@ static void keep_for_exit(struct gd_bench *b)
 	pthread_mutex_unlock(&lock);
 }
 
-static bool ofi_leave_open(struct gd_bench *b, int code)
-{
-#ifdef HAVE_LIBFABRIC
-	if (!(b->ofi && b->ran && code == GD_EXIT_FAIL && strncmp(b->p.fab.provider, "shm", 3) &&
-	      strncmp(b->ofi->cfg.o ? b->ofi->cfg.o->provider : "", "shm", 3)))
-		return false;
-	keep_for_exit(b);
-	return true;
-#else
-	(void)b;
-	(void)code;
-	return false;
-#endif
-}
-
 static void teardown(struct gd_bench *b)
 {
 	if (b->ini_state && b->plan.loop_ops->detach) /* before the PD goes */
 		b->plan.loop_ops->detach(b->ini_state);
-	if (b->p.conn == GD_CONN_RDMA_CM)
-		gd_cm_close(&b->cm);
-#ifdef HAVE_LIBFABRIC
-	if (b->ofi) { /* endpoints and the memory region before the buffer */
-		gd_ofi_close(b->ofi);
-		free(b->ofi);
-	}
-#endif
-	gd_conn_close_qps(&b->conn);
+	b->fs->close(b); /* the queues and the registration before the buffer */
 	if (b->buf.addr)
 		gd_buf_free(&b->buf);
-	gd_conn_close(&b->conn);
-	if (b->p.conn == GD_CONN_RDMA_CM)
-		gd_cm_release(&b->cm);
+	b->fs->release(b);
 	if (b->oob)
 		gd_oob_close(b->oob);
 	free(b->q);
 	free(b->local);
 	free(b->remote);
-}
-
-/* The device first: a missing device or a port down fails at once (exit 3). */
-static int open_device(struct gd_bench *b)
-{
-	struct ibv_context *ctx = NULL;
-	int ret;
-
-	if (b->p.conn == GD_CONN_RDMA_CM) {
-		ret = gd_cm_init(&b->cm, &b->plan.link, &ctx);
-		if (ret)
-			return ret;
-	}
-	ret = gd_conn_open(&b->conn, &b->plan.link, ctx);
-	if (ret)
-		return ret;
-	if (!b->p.pin_cores[0])
-		pin_numa(b);
-	return 0;
 }
 
 /* Where the two sides run, for the noise guard (trust.h): the CPU each is
@@ -472,8 +206,6 @@ static void note_placement(struct gd_bench *b, const struct gd_wire_hello *remot
 static int open_side_channel(struct gd_bench *b)
 {
 	const struct gd_bench_params *p = &b->p;
-	struct sockaddr_storage peer;
-	socklen_t plen = sizeof(peer);
 	struct gd_wire_hello *remote = malloc(sizeof(*remote));
 	int ret;
 
@@ -498,157 +230,28 @@ static int open_side_channel(struct gd_bench *b)
 	if (ret)
 		return ret;
 	snprintf(b->peer, sizeof(b->peer), "%s", gd_oob_peer_name(b->oob));
-	if (b->p.fab.fabric == GD_FABRIC_OFI)
-		return 0; /* no GID: libfabric addresses its endpoints itself */
-	if (gd_oob_peer_addr(b->oob, &peer, &plen))
-		plen = 0;
-	ret = gd_conn_choose_gid(&b->conn, &b->plan.link, plen ? (struct sockaddr *)&peer : NULL);
-	if (ret)
-		gd_oob_send_error(b->oob, setup_exit_code(ret), "cannot choose a GID on %s",
-				  b->conn.dev_name);
-	return ret;
-}
-
-static int alloc_qp_arrays(struct gd_bench *b)
-{
-	uint32_t n = b->p.num_qps;
-
-	b->q = calloc(n, sizeof(*b->q));
-	b->local = calloc(n, sizeof(*b->local));
-	b->remote = calloc(n, sizeof(*b->remote));
-	return !b->q || !b->local || !b->remote ? -ENOMEM : 0;
-}
-
-#ifdef HAVE_LIBFABRIC
-/* --fabric ofi: libfabric's domain (fi_getinfo: the provider, domain and endpoint
- * type exist here), then the memory region, the endpoints and the blobs. Each side
- * opens the domain before it listens or connects: what it can check alone is told
- * at once, not after a peer came (a side that fails there never reaches the peer). */
-static int open_ofi(struct gd_bench *b)
-{
-	const struct gd_bench_params *p = &b->p;
-	struct gd_ofi_cfg c = { .o = &p->fab, .op = p->op, .alt = b->plan.alt,
-				.server = p->role == GD_ROLE_SERVER, .nqp = p->num_qps,
-				.tx_depth = p->tx_depth, .rx_depth = p->rx_depth,
-				.threads = p->init.proxy_threads, /* 1 but for the proxy */
-				.hmem = p->use_cuda != GD_CUDA_NONE, .cuda_device = p->use_cuda,
-				.timeout_ms = p->timeout_ms, .tclass = p->roce.tclass };
-	struct gd_conn *k = &b->conn;
-	int ret;
-
-	b->ofi = calloc(1, sizeof(*b->ofi));
-	if (!b->ofi)
-		return -ENOMEM;
-	ret = gd_ofi_open(b->ofi, &c);
-	if (ret)
-		return ret;
-	/* what the report and the plan read of a device */
-	snprintf(b->p.fab.provider, sizeof(b->p.fab.provider), "%s", b->ofi->prov);
-	snprintf(b->p.fab.fabric_name, sizeof(b->p.fab.fabric_name), "%s", b->ofi->fabric_name);
-	snprintf(b->p.fab.domain, sizeof(b->p.fab.domain), "%s", b->ofi->domain_name);
-	snprintf(k->dev_name, sizeof(k->dev_name), "%s", b->ofi->domain_name);
-	k->max_inline = (uint32_t)b->ofi->inject_size;
-	if (b->ofi->rx_size && b->p.rx_depth > b->ofi->rx_size) { /* the same on both sides */
-		if (b->p.given & GD_GIVEN_RX_DEPTH) {
-			gd_error("-r %u is more than libfabric provider %s takes (%zu receives): give "
-				 "-r %zu or less", b->p.rx_depth, b->ofi->prov, b->ofi->rx_size,
-				 b->ofi->rx_size);
-			return -EINVAL;
-		}
-		b->p.rx_depth = b->plan.loop.rx_depth = b->plan.link.rx_depth =
-			(uint32_t)b->ofi->rx_size;
-	}
-	k->gid_index = -1;
-	k->port = 1;
 	return 0;
 }
 
-/* The side channel joined: its local address for endpoints bound to any address,
- * and while a side waits on it, it drives the provider: every side until the setup
- * barrier (the client's first write waits on the server's progress, gd_ofi_connect),
- * a passive side for the whole run. */
-static void ofi_on_side_channel(struct gd_bench *b)
-{
-	socklen_t len = sizeof(b->ofi->self);
-
-	gd_oob_local_addr(b->oob, &b->ofi->self, &len);
-	gd_oob_set_idle(b->oob, gd_ofi_progress, b->ofi);
-}
-
-/* libfabric's domain, checked alone, then the side channel (open_ofi). */
-static int open_ofi_sides(struct gd_bench *b)
-{
-	/* a libfabric that cannot be loaded fails at once, before waiting on a peer */
-	int ret = gd_ofi_lib_require();
-
-	ret = ret ?: open_ofi(b);
-	ret = ret ?: alloc_qp_arrays(b);
-	/* the endpoints first: their memory estimate (-q) refuses a run that does not fit
-	 * before the buffer (2 x slot per endpoint) is taken and filled */
-	ret = ret ?: gd_ofi_create_eps(b->ofi);
-	ret = ret ?: take_buffer(b);
-	ret = ret ?: gd_ofi_reg(b->ofi, b->buf.addr, b->buf.length);
-	ret = ret ?: gd_bench_fill(b);
-	ret = ret ?: check_alone(b);
-	ret = ret ?: open_side_channel(b);
-	if (!ret)
-		ofi_on_side_channel(b);
-	return ret;
-}
-
-static int setup_ofi(struct gd_bench *b)
-{
-	const struct gd_bench_plan *pl = &b->plan;
-	int ret = open_ofi_sides(b);
-
-	if (ret)
-		return ret;
-	ret = exchange_blobs(b);
-	for (uint32_t i = 0; !ret && i < b->p.num_qps; i++)
-		ret = gd_ofi_connect(b->ofi, i, &b->remote[i]);
-	ret = ret ?: finish_qps(b);
-	if (ret && ret != -ECONNABORTED)
-		gd_oob_send_error(b->oob, setup_exit_code(ret), "libfabric setup failed on its side: %s",
-				  gd_log_last_error());
-	ret = ret ?: gd_oob_barrier(b->oob);
-	/* an active side's loops poll; between them it still drives the progress its
-	 * peer's operations need (-b: the peer writes to it while it waits for the
-	 * peer's results), without taking the receives its loops count */
-	if (pl->roles.initiator || pl->roles.receiver)
-		gd_oob_set_idle(b->oob, gd_ofi_progress_tx, b->ofi);
-	return ret;
-}
-#endif
-
+/* The fabric's setup (bench_fabric.h) around the engine's steps: the device or
+ * domain, what this side can check alone, the side channel, the plan's device
+ * facts, the QPs or endpoints connected, the setup barrier. */
 static int setup(struct gd_bench *b)
 {
-	const struct gd_bench_params *p = &b->p;
-	int ret;
+	const struct gd_bench_fabric *f = b->fs;
+	int ret = f->open(b);
 
-#ifdef HAVE_LIBFABRIC
-	if (p->fab.fabric == GD_FABRIC_OFI)
-		return setup_ofi(b);
-#endif
-	ret = open_device(b);
-	ret = ret ?: take_buffer(b);
+	ret = ret ?: f->take(b);
 	ret = ret ?: check_alone(b);
 	ret = ret ?: open_side_channel(b);
+	ret = ret ?: f->joined(b);
 	if (ret)
 		return ret;
-	ret = gd_conn_alloc(&b->conn, &b->plan.link);
-	ret = ret ?: register_buffer(b);
-	if (ret)
-		return ret;
-	ret = alloc_qp_arrays(b);
-	if (ret)
-		return ret;
-	ret = p->conn == GD_CONN_RDMA_CM ? connect_cm(b) : connect_oob(b);
-	if (!ret) /* what the device kept of -S, --tclass, -T */
-		gd_conn_read_av(&b->conn, &b->plan.link, p->conn == GD_CONN_RDMA_CM);
-	if (!ret && (ret = gd_conn_rate_limit(&b->conn, &b->plan.link))) /* HW --rate_limit */
-		gd_oob_send_error(b->oob, GD_EXIT_ENV, "%s cannot hold the HW rate limit",
-				  b->conn.dev_name);
-	return ret ?: gd_oob_barrier(b->oob);
+	ret = f->connect(b);
+	ret = ret ?: gd_oob_barrier(b->oob);
+	if (f->started)
+		f->started(b);
+	return ret;
 }
 
 static int run_sizes(struct gd_bench *b, uint64_t *ops)
@@ -826,12 +429,7 @@ static int run_side(struct gd_bench *b)
 	if (ret) {
 		if (ret == -ECONNABORTED)
 			return gd_oob_exit_code(b->oob, ret);
-		/* a peer that did not answer during verbs' setup (rdma_cm, the QPs' exchange)
-		 * hears why, as setup_ofi tells its peer: both sides exit 1 */
-		if (ret == -ETIMEDOUT && b->p.fab.fabric != GD_FABRIC_OFI)
-			gd_oob_send_error(b->oob, GD_EXIT_FAIL, "setup failed on its side: %s",
-					  gd_log_last_error());
-		return b->exit_code ?: setup_exit_code(ret);
+		return b->exit_code ?: gd_bench_setup_exit_code(ret);
 	}
 	fill_facts(b, &b->res->facts);
 	b->res->facts_valid = true;
@@ -858,11 +456,8 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 		free(b);
 		return res->exit_code = gd_bench_check_exit(code);
 	}
-	b->fab = &gd_fabric_verbs;
-#ifdef HAVE_LIBFABRIC
-	if (b->p.fab.fabric == GD_FABRIC_OFI)
-		b->fab = &gd_fabric_ofi;
-#endif
+	b->fs = gd_bench_fabric(b->p.fab.fabric);
+	b->fab = b->fs->ops;
 	/* the initiator's table entry may decide the run before anything opens
 	 * (gd_bench_check refused an initiator without an entry) */
 	ini = gd_init_ops(&b->p.init);
@@ -874,7 +469,7 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 	gd_plan_from_params(&b->plan, &b->p);
 	gd_oob_set_interrupt_flag(&gd_bench_stop);
 	init_once();
-	if (b->p.pin_cores[0] && pin_cores(b->p.pin_cores)) {
+	if (b->p.pin_cores[0] && gd_bench_pin_cores(b->p.pin_cores)) {
 		free(b);
 		return res->exit_code = GD_EXIT_USAGE;
 	}
@@ -885,8 +480,10 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 		keep_for_exit(b);
 		return res->exit_code = code ?: GD_EXIT_FAIL;
 	}
-	if (ofi_leave_open(b, code)) /* the process's exit reclaims them */
+	if (b->fs->keep_open && b->fs->keep_open(b, code)) {
+		keep_for_exit(b); /* the process's exit reclaims them */
 		return res->exit_code = code;
+	}
 	teardown(b);
 	free(b);
 	return res->exit_code = code;

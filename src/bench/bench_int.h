@@ -26,6 +26,7 @@
 
 struct gd_oob;
 struct gd_ofi;
+struct gd_bench_fabric;
 
 struct gd_bench {
 	struct gd_bench_params p;
@@ -48,8 +49,9 @@ struct gd_bench {
 	FILE *out;			/* NULL: print nothing */
 	struct gd_bench_result *res;	/* the result model being filled */
 	void *ini_state;		/* the initiator's own queues (loop.h attach), or NULL */
-	const struct gd_fabric_ops *fab; /* the fabric seam (fabric.h): verbs or ofi */
-	struct gd_ofi *ofi;		/* --fabric ofi: the libfabric side (fabric_ofi.h), else NULL */
+	const struct gd_bench_fabric *fs; /* the fabric's setup (bench_fabric.h): verbs or ofi */
+	const struct gd_fabric_ops *fab; /* its data path (fabric.h), fs->ops */
+	struct gd_ofi *ofi;		/* --fabric ofi: the libfabric side (bench_ofi.c), else NULL */
 	/* the noise guard (trust.h): the CPU each side is pinned to (-1: not one),
 	 * and whether the side channel's two ends share one address */
 	int my_cpu, peer_cpu;
@@ -57,7 +59,7 @@ struct gd_bench {
 	struct gd_trust_sample t0, t1;	/* the measuring thread around a size's loop */
 	struct gd_cpu_stat cpu0;	/* --cpu_util: /proc/stat at the size's start */
 	bool ran;			/* setup ended: the data phase began (bench.c) */
-	struct gd_bench *left_next;	/* runs left open for the exit (bench.c ofi_leave_open) */
+	struct gd_bench *left_next;	/* runs left open for the exit (bench.c keep_for_exit) */
 };
 
 /* bench.c: the region of QP i, my local half and my target half. */
@@ -70,6 +72,21 @@ static inline uint8_t *gd_bench_target(struct gd_bench *b, uint32_t i)
 {
 	return gd_bench_local(b, i) + b->plan.slot;
 }
+
+/* bench.c: a setup failure's exit code (gd.h); pin to --pin_cores' list (0 or
+ * -EINVAL, printed). */
+int gd_bench_setup_exit_code(int err);
+int gd_bench_pin_cores(const char *list);
+/* bench_setup.c: the engine's steps each fabric's setup (bench_fabric.h) calls:
+ * the plan completed for the device and the run's buffer taken (2 x slot per QP);
+ * the per-QP arrays; each QP's blob to the peer and the peer's back (with the
+ * initiator's own queues attached first); the QPs' run state, the loop and the
+ * initial receives; the last two in one. 0 or -errno. */
+int gd_bench_take_buffer(struct gd_bench *b);
+int gd_bench_alloc_qps(struct gd_bench *b);
+int gd_bench_exchange_blobs(struct gd_bench *b);
+int gd_bench_finish_qps(struct gd_bench *b);
+int gd_bench_exchange_buffers(struct gd_bench *b);
 
 /* bench_size.c: one size of a bandwidth or latency test; *ops_total adds the
  * operations the peer completed (atomic --validate). 0 or -errno, exit_code set. */

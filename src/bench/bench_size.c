@@ -10,10 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_fabric.h"
 #include "bench_int.h"
-#ifdef HAVE_LIBFABRIC
-#include "fabric_ofi.h"
-#endif
 #include "gd.h"
 #include "log.h"
 #include "oob.h"
@@ -171,16 +169,11 @@ static void assess(struct gd_bench *b, struct gd_bench_size_result *r)
 }
 
 /* A passive side about to wait out a bandwidth test of this size: how often
- * it drives the fabric's progress (ofi only; verbs has nothing to drive). */
+ * it drives the fabric's progress (bench_fabric.h pace; verbs has nothing to drive). */
 static void pace_passive(struct gd_bench *b, uint64_t size)
 {
-#ifdef HAVE_LIBFABRIC
-	if (b->ofi)
-		gd_ofi_pace_passive(b->ofi, size);
-#else
-	(void)b;
-	(void)size;
-#endif
+	if (b->fs->pace)
+		b->fs->pace(b, size);
 }
 
 static int exchange_bw(struct gd_bench *b, uint64_t size, struct gd_bw_result *mine,

@@ -18,6 +18,8 @@
  * Setup (device/domain, memory registration, endpoints, the blob the peer
  * needs, connection from the peer's blob over the side channel) is the
  * fabric's own: verbs keeps conn.h/cm.h; ofi is struct gd_ofi (fabric_ofi.h).
+ * The engine reaches both through one setup table on its own floor
+ * (src/bench/bench_fabric.h), whose ops field is this table.
  * The proxy initiator's transport (src/initiator/proxy/transport.h) is the same
  * seam with a request list instead of WR templates; doc/engine.md ("The
  * proxy initiator over libfabric") gives the hook for its ofi side.

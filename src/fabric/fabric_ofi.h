@@ -3,7 +3,7 @@
  * The libfabric fabric (HAVE_LIBFABRIC only): setup in fabric_ofi_ep.c, the
  * data path (gd_fabric_ofi, fabric.h) in fabric_ofi.c.
  *
- * Lifecycle (bench.c): gd_ofi_open (fi_getinfo with the test's caps, the
+ * Lifecycle (bench_ofi.c, the engine's setup table): gd_ofi_open (fi_getinfo with the test's caps, the
  * provider's mr_mode honoured, fabric, domain, CQs, AV) -> gd_ofi_reg (one
  * memory region: FI_MR_LOCAL descriptors, FI_MR_VIRT_ADDR or offsets,
  * FI_MR_PROV_KEY keys, FI_HMEM for GPU memory) -> gd_ofi_create_eps (RDM:

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Each fabric's setup behind one table, as the lifecycle (bench.c) runs it:
+ *
+ *   open      the device (verbs: -R's rdma_cm context, the NIC's NUMA node) or
+ *             the domain (ofi: fi_getinfo, what the provider takes of -r); before
+ *             the side channel, so what a side can check alone is told at once
+ *   take      the run's buffer, once and kept, before the side channel: memory
+ *             this side cannot have (a GPU, huge pages) is refused before it
+ *             waits for a peer (issue 30 item 6, hostile D27). verbs takes it
+ *             (gd_bench_take_buffer); ofi first creates its endpoints (their
+ *             memory estimate, -q, refuses a run that does not fit), then takes,
+ *             registers and fills it
+ *   joined    the side channel is up (HELLO agreed): verbs chooses its GID toward
+ *             the peer, ofi binds its endpoints' address and drives the provider
+ *             while the side channel waits
+ *   connect   PD and CQs, the buffer registered (verbs), QPs or endpoints,
+ *             the blobs exchanged (bench.c gd_bench_exchange_blobs) and each QP
+ *             connected, the receives posted (gd_bench_finish_qps); up to the
+ *             setup barrier
+ *   started   after the setup barrier (NULL: nothing to do)
+ *   local_info  QP i's blob (fabric_conn.h) for the peer
+ *   qp_run    QP i's fabric fields of its run state after the engine's (NULL: none)
+ *   cqs       the completion queues the loops poll through ops (fabric.h)
+ *   pace      a passive side about to wait out a bandwidth size (NULL: nothing to drive)
+ *   keep_open a run that failed in its data phase keeps its queues open until the
+ *             process exits (NULL: never)
+ *   close     the queues and the memory registration, before the buffer goes
+ *   release   the device, after the buffer
+ *
+ * The data path is the fabric seam's (fabric.h: ops). verbs is bench_verbs.c
+ * over conn.c and cm.c; ofi is bench_ofi.c over fabric_ofi.h (HAVE_LIBFABRIC).
+ * Hooks return 0 or -errno after printing the cause.
+ */
+#ifndef GD_BENCH_FABRIC_H
+#define GD_BENCH_FABRIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fabric.h"
+
+struct gd_bench;
+
+struct gd_bench_fabric {
+	const struct gd_fabric_ops *ops;
+	/* the header's placement when this side is not pinned */
+	const char *unpinned;
+	int (*open)(struct gd_bench *b);
+	int (*take)(struct gd_bench *b);
+	int (*joined)(struct gd_bench *b);
+	int (*connect)(struct gd_bench *b);
+	void (*started)(struct gd_bench *b);
+	int (*local_info)(struct gd_bench *b, uint32_t i, uint64_t target);
+	void (*qp_run)(struct gd_bench *b, uint32_t i, struct gd_qp_run *q);
+	void (*cqs)(struct gd_bench *b, void **send_cq, void **recv_cq);
+	void (*pace)(struct gd_bench *b, uint64_t size);
+	bool (*keep_open)(const struct gd_bench *b, int code);
+	void (*close)(struct gd_bench *b);
+	void (*release)(struct gd_bench *b);
+};
+
+extern const struct gd_bench_fabric gd_bench_fabric_verbs;
+#ifdef HAVE_LIBFABRIC
+extern const struct gd_bench_fabric gd_bench_fabric_ofi;
+#endif
+
+/* The setup of the fabric the parameters resolved (fabric_rule.h): ofi or verbs. */
+const struct gd_bench_fabric *gd_bench_fabric(enum gd_fabric_kind kind);
+
+#endif
