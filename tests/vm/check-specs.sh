@@ -91,5 +91,5 @@ vm_check "--example names both devices and the bond" grep -q "bond_mode: 802.3ad
 "$ck" "$tmp/ex.yaml" >"$tmp/exrun" 2>&1
 rc=$?
 cat "$tmp/exrun"
-vm_check "the guest passes its own example spec" test $rc -eq 0
+vm_check_trusted "the guest passes its own example spec" "$tmp/exrun" test $rc -eq 0
 vm_exit
