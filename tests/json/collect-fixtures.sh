@@ -60,4 +60,11 @@ if [ -x "$t/gd_check" ] && [ -r "$lo" ] && fi_info -p tcp >/dev/null 2>&1 && r=$
 		"$t/gd_check" --json --sysfs-root "$r" "$r/spec.yaml" >"$out/check-counters.jsonl" 2>/dev/null
 	rm -rf "$r"
 fi
+# a sweep that is not a matrix test: a sweep_point record per size (newcomer 49)
+if [ -x "$t/gd_check" ] && fi_info -p tcp >/dev/null 2>&1 && r=$(mktemp -d); then
+	printf 'tests:\n  - {name: sw, op: write, type: bw, sweep: [4K, 16K], iterations: 50, %s}\n' \
+		'provider: tcp, retries: 0' >"$r/spec.yaml" &&
+		"$t/gd_check" --json "$r/spec.yaml" >"$out/check-sweep.jsonl" 2>/dev/null
+	rm -rf "$r"
+fi
 exit 0
