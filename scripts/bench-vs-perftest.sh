@@ -56,7 +56,8 @@
 # "Session pin": resampled, a median rule at 0.90 flags ~12 of 58 points at
 # parity, this one ~0.5, and never in a second look).
 # --summarize RUNS.CSV prints the table of earlier runs (with --variants and
-# --min-ratio as given), without running anything.
+# --min-ratio as given), without running anything. A failed run (X) is counted
+# on a FAILED line and the script exits 1, with or without a guard.
 # --backlog N sets the guest's net.core.netdev_max_backlog first (the drops
 # of that queue, softnet_dropped, are what the retransmits repair).
 # Each run is also streamed on stderr:
@@ -112,7 +113,7 @@ while [ $# -gt 0 ]; do
 	--out) mkdir -p "$2" && outdir=$(cd "$2" && pwd); shift 2 ;;
 	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
 	--b-builddir) bbuilddir=$(cd "$2" && pwd); shift 2 ;;
-	-h|--help) sed -n '2,63p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,64p' "$0"; exit 0 ;;
 	*) echo "bench-vs-perftest: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -151,6 +152,7 @@ sample_host() {
 }
 
 # summary CSV: the table (stdout) from the runs; exit 1 when --min-ratio is not met
+# or when any run failed (shown as X, counted on a FAILED line)
 summary() {
 python3 - "$1" "$variants" "$min_ratio" "$min_ratio_all" <<'EOF'
 import csv, sys, math, statistics
@@ -159,6 +161,7 @@ min_ratio = float(sys.argv[3])
 min_all = float(sys.argv[4])
 below = []
 runs = {}
+failed = total = 0
 for r in csv.reader(open(sys.argv[1])):
     if len(r) < 14: continue
     impl, op, kind, size, rnd, order, bw, peak, mpps, typ, wall, flag, t0, host = r[:14]
@@ -184,6 +187,8 @@ for r in csv.reader(open(sys.argv[1])):
         v = m = float("nan")
     if not v > 0:  # a rate of 0 (or an "inf" latency) is a failed run, not a number
         v = m = float("nan")
+    total += 1
+    failed += not v > 0
     cnt = dict(kv.split("=", 1) for kv in (r[14] if len(r) > 14 else "").split(";") if "=" in kv)
     try: retries = int(cnt.get("completer_retry_err", 0))
     except ValueError: retries = 0
@@ -282,7 +287,10 @@ for key in sorted(runs, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
 for b in below: print("BELOW: " + b)
 if min_ratio > 0 or min_all > 0:
     print("guard: %d point(s) below %.2f" % (len(below), min_ratio or min_all))
-sys.exit(1 if below else 0)
+# a table with failed runs is not a green run (issue 30 item 11): counted, exit 1
+if failed:
+    print("FAILED: %d of %d runs failed or gave no number (X in the runs column)" % (failed, total))
+sys.exit(1 if below or failed else 0)
 EOF
 }
 

@@ -73,6 +73,10 @@ has "bw (gd 2..4 vs pt 1..9) overlaps: one point" 'guard: 1 point\(s\) below 0\.
 expect_exit 0 '' "--min-ratio-all 0.9: bw runs that overlap pass" "$BVP" --summarize "$T/bw.csv" --min-ratio-all 0.9
 expect_exit 1 '' "--min-ratio-all 5: gd's best 4 < 5 x pt's slowest 1" "$BVP" --summarize "$T/bw.csv" --min-ratio-all 5
 # pt2, the A/A control (perftest against itself): its ratio and pair ratio are shown and
+# a failed run (a rate of 0) is an X, never a number, and the script exits 1 saying so
+{ cat "$T/runs.csv"; row gd bw 4 0 "" "" 0; } > "$T/failed.csv"
+expect_exit 1 '' "--summarize: a failed run exits 1 without a guard" "$BVP" --summarize "$T/failed.csv"
+has "the failed run counted" 'FAILED: 1 of 11 runs failed or gave no number'
 # never judged by a guard (pt2 runs 1 and 2 against pt's 5 and 6: 0.19, far below 0.90)
 { cat "$T/runs.csv"; row pt2 lat 1 "" 1 "" 0; row pt2 lat 2 "" 1 "" 0; row pt2 bw 1 1 "" "" 0; } > "$T/aa.csv"
 expect_exit 1 '' "--summarize --variants 'gd pt pt2' --min-ratio 0.9: gd's latency still fails" \
