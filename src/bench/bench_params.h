@@ -214,6 +214,8 @@ const char *gd_bench_tool_name(enum gd_bench_op op, enum gd_bench_kind kind);
  * Adding one (doc/engine.md): an entry in the list, an option row in
  * bench_opts.c and a handler line there:
  *   case B_X: return gd_param_set(p, GD_PARAM(x), arg);
+ * then its place in the man page's OPTIONS (src/bench/man_options.c) and
+ * make man-update (tests/man-options.sh compares the page with the list).
  * Adding one that HELLO carries changes HELLO: bump GD_WIRE_VERSION (wire.h).
  */
 enum gd_param_type {
@@ -259,6 +261,9 @@ struct gd_param {
 	const char *label;		/* "message size (-s)" in the difference report, NULL: not compared */
 	const char *json;		/* "size_bytes" under "params", NULL: not there */
 	const char *help;		/* its --help line (the row says gd_opt_help_listed) */
+	/* its man page entry (roff, the body under the option's heading), NULL: the
+	 * help line expanded (gd_param_man); make man-update writes it into man/gd_bench.1 */
+	const char *man;
 	const char *(*name)(unsigned v); /* GD_PT_ENUM: the value's name */
 	/* the value in the difference report when not name(v): the test compares op and kind */
 	const char *(*show)(const struct gd_bench_params *p);
@@ -283,6 +288,14 @@ const struct gd_param *gd_param_find(size_t off);
 const struct gd_param *gd_param_by_option(const char *name);
 /* The --help line of an option row whose help is gd_opt_help_listed ("" when none). */
 const char *gd_param_help(const struct gd_opt *o);
+/*
+ * The man page entry of an option row of the bench tools (roff): its entry's
+ * man, else its help line (the entry's, or the row's own) expanded: a capital,
+ * a full stop, "\-" for each "-", written into buf (len bytes); else the bench
+ * tools' text of a row every tool shares (-h, -V, -v, --completion,
+ * --sysfs-root). NULL: none (man_options.c refuses such a row).
+ */
+const char *gd_param_man(const struct gd_opt *o, char *buf, size_t len);
 /* HELLO carries it (not GD_PF_LOCAL). */
 bool gd_param_on_wire(const struct gd_param *d);
 /* A numeric entry's value in p (any integer width), and its setter. */

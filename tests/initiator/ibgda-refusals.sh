@@ -5,7 +5,8 @@
 #   2: an unknown --ibgda_nic or GDPERF_IBGDA_NIC (its default; both valid
 #      values named); --ibgda_nic without an IBGDA initiator; send tests
 #      (the proxy named); -b/-D; -l/-Q; -R; the test double with
-#      --use_hugepages; threads not in whole warps; fewer warps than QPs
+#      --use_hugepages, --use_cuda_bus_id or --use_cuda_dmabuf (gd_bench_check
+#      refuses them, ibgda_check.c); threads not in whole warps; fewer warps than QPs
 #   3: the software NIC test double where no CUDA driver loads (forced with
 #      GDPERF_LIBCUDA), chosen by the option or the environment (the option
 #      wins over a bad environment value), also for atomics and --use_cuda
@@ -45,6 +46,8 @@ check 2 'drop -R' "IBGDA with rdma_cm" "$t/gd_write_bw" --initiator=ibgda -R
 check 2 'whole warps' "threads not in warps" "$t/gd_write_bw" --initiator=ibgda --scope thread --threads 48
 check 2 'each QP needs its own warp' "fewer warps than QPs" "$t/gd_write_bw" --initiator=ibgda -q 4
 check 2 'use_hugepages' "test double with hugepages" env $sw "$t/gd_write_bw" --initiator=ibgda --use_hugepages
+check 2 'use_cuda_bus_id' "test double with a GPU by PCI address" env $sw "$t/gd_read_bw" --initiator=ibgda --use_cuda_bus_id 0000:18:00.0
+check 2 'use_cuda_dmabuf' "test double with dma-buf" env $sw "$t/gd_write_lat" --initiator=ibgda --use_cuda=0 --use_cuda_dmabuf
 # Built without nvcc there are no kernels to load: that refusal comes first
 # (the tool's --version says which build this is).
 if "$t/gd_write_bw" --version 2>&1 | grep -q 'cuda-kernels=yes'; then

@@ -345,13 +345,7 @@ int gd_ibgda_bench_swnic(const struct gd_bench_params *p, FILE *out, struct gd_b
 		.p = p, .res = res, .out = out, .diag = p->json || !out ? stderr : out};
 	int ret;
 
-	if (p->cuda_bus_id[0] || p->use_hugepages || p->cuda_dmabuf) {
-		gd_error("--initiator=%s on the %s: its buffers are pinned host memory, or GPU "
-			 "memory by --use_cuda=N (the test double copies through the CUDA driver); "
-			 "drop --use_cuda_bus_id/--use_cuda_dmabuf/--use_hugepages",
-			 gd_initiator_name(p->init.initiator), GD_IBGDA_NIC_SWNIC_LABEL);
-		return res->exit_code = GD_EXIT_USAGE;
-	}
+	/* its buffer options were refused by gd_bench_check (ibgda_check.c) */
 	l.on_gpu = p->use_cuda != GD_CUDA_NONE;
 	gd_warn("--initiator=%s on the %s (--ibgda_nic=%s): no ConnectX, no peer; a CPU thread "
 		"executes the GPU's WQEs on local buffers (a loopback). Figures measure the GPU "

@@ -34,11 +34,27 @@ static const char *op_refusal(const struct gd_bench_params *p)
 	return NULL;
 }
 
+/* The test double's buffers: pinned host memory, or GPU memory by --use_cuda=N
+ * (it copies through the CUDA driver); refused here, with the other conflicts,
+ * rather than when its run starts (doc/notes/ibgda-swnic-lifecycle-2026-11-29.md) */
+static const char *swnic_refusal(const struct gd_bench_params *p)
+{
+	if (p->init.ibgda_nic == GD_IBGDA_NIC_SWNIC &&
+	    (p->cuda_bus_id[0] || p->use_hugepages || p->cuda_dmabuf))
+		return "the " GD_IBGDA_NIC_SWNIC_LABEL "'s buffers are pinned host memory, or GPU "
+		       "memory by --use_cuda=N (the test double copies through the CUDA driver); "
+		       "drop --use_cuda_bus_id/--use_cuda_dmabuf/--use_hugepages";
+	return NULL;
+}
+
 int gd_ibgda_bench_check(const struct gd_bench_params *p)
 {
 	const struct gd_init_opts *o = &p->init;
 	uint32_t units = o->scope == GD_SCOPE_BLOCK ? o->ctas : o->ctas * o->threads / 32;
 	const char *why = op_refusal(p);
+
+	if (!why)
+		why = swnic_refusal(p);
 
 	if (!why && p->kind == GD_KIND_BW && units < p->num_qps)
 		why = "each QP needs its own warp (scope thread or warp) or CTA (scope block): "
