@@ -85,30 +85,6 @@ struct bw_run {
 	uint64_t pace_t0;		/* tick of the pacer's start */
 };
 
-double gd_bw_peak_rate(const uint64_t *tp, uint64_t nposts, uint32_t post_list,
-		       const uint64_t *tc, const uint64_t *tn, uint64_t ncomp, double ns_per_tick)
-{
-	double best = 0;
-	uint64_t c0 = 0;
-
-	if (!post_list)
-		return 0;
-	for (uint64_t g = 0; g < nposts; g++) {
-		uint64_t first = g * post_list;
-
-		while (c0 < ncomp && tn[c0] <= first)
-			c0++;
-		for (uint64_t c = c0; c < ncomp; c++) {
-			uint64_t dt = tc[c] > tp[g] ? tc[c] - tp[g] : 1;
-			double per = (double)dt / (double)(tn[c] - first);
-
-			if (best == 0 || per < best)
-				best = per;
-		}
-	}
-	return best > 0 ? 1e9 / (best * ns_per_tick) : 0;
-}
-
 static double ticks_s(uint64_t t)
 {
 	return (double)t * gd_tick_ns() / 1e9;

@@ -151,6 +151,64 @@ static void t_peak(void **s)
 	assert_true(gd_bw_peak_rate(tp, 0, 1, tc, tn, 0, 1.0) == 0);
 }
 
+/* The definition's double loop, as the engine computed it before peak.c. */
+static double peak_brute(const uint64_t *tp, uint64_t nposts, uint32_t pl, const uint64_t *tc,
+			 const uint64_t *tn, uint64_t ncomp)
+{
+	double best = 0;
+
+	for (uint64_t g = 0; g < nposts; g++)
+		for (uint64_t c = 0; c < ncomp; c++) {
+			uint64_t first = g * pl, dt;
+			double per;
+
+			if (tn[c] <= first)
+				continue;
+			dt = tc[c] > tp[g] ? tc[c] - tp[g] : 1;
+			per = (double)dt / (double)(tn[c] - first);
+			if (best == 0 || per < best)
+				best = per;
+		}
+	return best > 0 ? 1e9 / best : 0;
+}
+
+/* peak.c's hull against the double loop on random runs: bursts, stalls,
+ * completions of many messages at one tick, post lists, coarse ticks. */
+static void t_peak_hull(void **s)
+{
+	enum { N = 400 };
+	static uint64_t tp[N], tc[N * 4], tn[N * 4];
+	unsigned seed = 12345;
+
+	(void)s;
+	for (int run = 0; run < 300; run++) {
+		uint32_t pl = 1 + run % 3, coarse = run % 5 == 0 ? 50 : 1;
+		uint64_t nposts = 1 + (uint64_t)rand_r(&seed) % N, nmsg = nposts * pl, t = 1000000;
+		uint64_t ncomp = 0, done = 0, posted_t;
+
+		for (uint64_t g = 0; g < nposts; g++) {
+			t += (uint64_t)rand_r(&seed) % (rand_r(&seed) % 10 ? 20 : 2000);
+			tp[g] = t / coarse * coarse;
+		}
+		posted_t = tp[0];
+		while (done < nmsg) {
+			uint64_t step = 1 + (uint64_t)rand_r(&seed) % 7;
+
+			done = done + step > nmsg ? nmsg : done + step;
+			/* a completion of message m is after its post */
+			posted_t = tp[(done - 1) / pl] > posted_t ? tp[(done - 1) / pl] : posted_t;
+			posted_t += (uint64_t)rand_r(&seed) % (rand_r(&seed) % 8 ? 30 : 3000);
+			tc[ncomp] = posted_t / coarse * coarse;
+			tn[ncomp++] = done;
+		}
+		double want = peak_brute(tp, nposts, pl, tc, tn, ncomp);
+		double got = gd_bw_peak_rate(tp, nposts, pl, tc, tn, ncomp, 1.0);
+
+		if (!(got >= want * (1 - 1e-9) && got <= want * (1 + 1e-9)))
+			fail_msg("run %d: hull %.6f, double loop %.6f", run, got, want);
+	}
+}
+
 /* The per-op table: what differs between the four operations. */
 static void t_op_table(void **s)
 {
@@ -424,7 +482,7 @@ int main(void)
 		cmocka_unit_test(t_sweep_epsilon),
 		cmocka_unit_test(t_access), cmocka_unit_test(t_roles),
 		cmocka_unit_test(t_mtu),
-		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak),
+		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak), cmocka_unit_test(t_peak_hull),
 		cmocka_unit_test(t_pattern), cmocka_unit_test(t_title),
 		cmocka_unit_test(t_run_side), cmocka_unit_test(t_op_table),
 		cmocka_unit_test(t_rotation), cmocka_unit_test(t_bw_shape),
