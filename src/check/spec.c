@@ -538,8 +538,9 @@ static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 						t->pairs != GD_CK_HOSTS) ||
 					       t->memory != GD_CK_MEM_HOST || t->bond_balance))
 		return fail(l, n, "test '%s': fabric ofi runs host memory with the cpu initiator, "
-			    "on loopback or between ranks (pairs: pairwise, ring, all-pairs, hosts) "
-			    "in this version: drop device, initiator, memory, other pairs and check",
+			    "on loopback or between ranks (pairs: pairwise, ring, all-pairs, one-to-many, "
+			    "many-to-one, hosts) in this version: drop device, initiator, memory, "
+			    "other pairs and check",
 			    Q(t->name));
 	return 0;
 }
