@@ -52,6 +52,18 @@ static double fan_factor(const struct gd_ck_fan_pair *fp, size_t n, double *sum,
 	return *missing == n && *median > 0 ? *sum / *median : -1;
 }
 
+/* A pair without a factor: ERROR when its failed run could not run (the engine's verdict,
+ * judge.h), else FAIL. */
+static void unmeasured(struct gd_ck_item *it, const struct gd_ck_fan_pair *p, const char *ev)
+{
+	const struct gd_ck_measure *m = ran(p->alone) ? p->once : p->alone;
+
+	if (m && gd_ck_engine_not_run(m->exit_code))
+		gd_ck_judge_not_run(it, ev);
+	else
+		gd_ck_judge_holds(it, false, ev);
+}
+
 static void pair_item(struct gd_ck_report *r, const struct gd_ck_test *t,
 		      const struct gd_ck_fan_pair *p, size_t n, double secs)
 {
@@ -67,7 +79,7 @@ static void pair_item(struct gd_ck_report *r, const struct gd_ck_test *t,
 	if (f < 0) {
 		snprintf(ev, sizeof(ev), "not measured: the pair %s (see its runs items)",
 			 ran(p->alone) ? "failed at once with the others" : "failed alone");
-		gd_ck_judge_holds(it, false, ev);
+		unmeasured(it, p, ev);
 		return;
 	}
 	snprintf(it->measured, sizeof(it->measured), "%.3g", f);
@@ -107,7 +119,10 @@ static void fan_item(struct gd_ck_report *r, const struct gd_ck_test *t,
 		snprintf(ev, sizeof(ev), n ? "rank%d->rank%d was not measured alone and at once: "
 			 "no congestion factor" : "no pair ran", n ? fp[miss].rank[0] : 0,
 			 n ? fp[miss].rank[1] : 0);
-		gd_ck_judge_holds(it, false, ev);
+		if (n && miss < n)
+			unmeasured(it, &fp[miss], ev);
+		else
+			gd_ck_judge_holds(it, false, ev);
 		return;
 	}
 	snprintf(it->measured, sizeof(it->measured), "%.3g", f);

@@ -5,7 +5,8 @@
 # congestion factor (at once / alone) and the fan's (sum at once / median pair alone) are
 # reported in the table, JSON (value and unit "factor"), JUnit and Prometheus, and
 # min_congestion_factor judges the fan: a factor no fan can reach FAILs (exit 1) naming the
-# pair that kept the lowest share; a root outside the launch FAILs before anything runs.
+# pair that kept the lowest share; a root outside the launch FAILs before anything runs; a fan
+# whose pairs cannot run is ERROR (exit 3), its factors too.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../lib/ports.sh"
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
@@ -80,4 +81,12 @@ rc=$?
 [ $rc -eq 1 ] && grep -q 'root 4 is not a rank of this launch of 4 ranks: set root below 4' "$tmp/out" &&
 	! grep -q 'at once: runs' "$tmp/out" && ok "root 4 of 4 ranks: FAIL, nothing run" ||
 	{ fail "root 4 of 4 ranks: exit $rc"; cat "$tmp/out" "$tmp/err"; }
+
+# a provider no rank has: no pair runs, every congestion item is ERROR (exit 3), never green
+printf 'version: 1\ntests:\n  - {name: efa, op: write, fabric: ofi, provider: efa, size: 4K, iterations: 50, pairs: many-to-one}\n' >"$tmp/efa.yaml"
+mpin "$tmp/efa.yaml"
+rc=$?
+[ $rc -eq 3 ] && [ "$(grep -c '^tests .*congestion factor.* ERROR ' "$tmp/out")" = 4 ] &&
+	! grep -q ' PASS ' "$tmp/out" && ok "a provider no rank has: 4 congestion items ERROR, exit 3" ||
+	{ fail "a provider no rank has: exit $rc"; cat "$tmp/out" "$tmp/err"; }
 finish
