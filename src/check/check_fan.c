@@ -90,6 +90,20 @@ static void pair_item(struct gd_ck_report *r, const struct gd_ck_test *t,
 	gd_ck_judge_holds(it, true, ev);
 }
 
+/* The first reason the noise guard gave to doubt a run of the fan (trust.h), NULL: none. A
+ * factor of doubted runs meets its threshold as a FAIL, never a PASS (judge.c). */
+static const char *doubted(const struct gd_ck_fan_pair *fp, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct gd_ck_measure *m[2] = { fp[i].alone, fp[i].once };
+
+		for (int j = 0; j < 2; j++)
+			if (ran(m[j]) && m[j]->doubtful[m[j]->nsizes - 1][0])
+				return m[j]->doubtful[m[j]->nsizes - 1];
+	}
+	return NULL;
+}
+
 /* The pair with the lowest factor: the one congestion hurt most. */
 static size_t lowest(const struct gd_ck_fan_pair *fp, size_t n)
 {
@@ -138,6 +152,7 @@ static void fan_item(struct gd_ck_report *r, const struct gd_ck_test *t,
 	m.value = f;
 	m.evidence = ev;
 	m.stat = "congestion factor";
+	m.doubtful = doubted(fp, n);
 	gd_ck_judge(it, &m);
 }
 
