@@ -250,7 +250,14 @@ static void run_sides(const struct gd_machine *mach, const struct gd_ck_run *min
 		out[j] = (struct side_out){ .k = (long)ks[j], .server = pr[0] == rank };
 		pid[j] = -1;
 		fflush(NULL);
-		if (pipe2(p, O_CLOEXEC) || (pid[j] = fork()) < 0) {
+		if (!pipe2(p, O_CLOEXEC) && (pid[j] = fork()) < 0) {
+			int e = errno;
+
+			close(p[0]);
+			close(p[1]);
+			errno = e;
+		}
+		if (pid[j] < 0) {
 			out[j].m.exit_code = GD_EXIT_ENV;
 			snprintf(out[j].m.error, sizeof(out[j].m.error), "rank %d: fork or pipe: %s",
 				 rank, strerror(errno));
