@@ -4,16 +4,20 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "check_fan.h"
 #include "check_fleet.h"
 #include "check_mpi.h"
 #include "check_counters.h"
@@ -179,33 +183,145 @@ static void run_side(const struct gd_machine *mach, const struct gd_ck_run *mine
 	free(res);
 }
 
+/* The pairs of round r that this rank is in (ks, at most max); their count. */
+static size_t my_pairs(const struct gd_ck_sched *sc, size_t r, int rank, size_t *ks, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t k = sc->start[r]; k < sc->start[r + 1] && n < max; k++)
+		if (sc->pairs[k][0] == rank || sc->pairs[k][1] == rank)
+			ks[n++] = k;
+	return n;
+}
+
+/* The most pairs one rank is in, in round r: 1, but for a fan's round at once. */
+static size_t per_rank(const struct gd_ck_sched *sc, size_t r, int n)
+{
+	size_t *c = calloc((size_t)n, sizeof(*c)), most = 1;
+
+	for (size_t k = sc->start[r]; c && k < sc->start[r + 1]; k++)
+		for (int e = 0; e < 2; e++)
+			if (++c[sc->pairs[k][e]] > most)
+				most = c[sc->pairs[k][e]];
+	free(c);
+	return most;
+}
+
+/* Read a child's side_out until the deadline; reap it (killed when late). true: got all. */
+static bool reap_side(pid_t pid, int fd, struct side_out *o, uint64_t deadline_ns)
+{
+	size_t got = 0;
+
+	while (got < sizeof(*o) && !gd_ck_stop) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		uint64_t now = gd_clock_mono_ns();
+		ssize_t n;
+
+		if (now >= deadline_ns || poll(&pf, 1, (int)((deadline_ns - now) / 1000000 + 1)) < 0)
+			break;
+		n = read(fd, (char *)o + got, sizeof(*o) - got);
+		if (n <= 0 && !(n < 0 && errno == EINTR))
+			break;
+		got += n > 0 ? (size_t)n : 0;
+	}
+	close(fd);
+	if (got < sizeof(*o))
+		kill(-pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return got == sizeof(*o);
+}
+
+/* This rank's sides ks[0 .. n) of round r at once, each in a child of its own (the engine runs
+ * one side a process), their results in out; a side without a result by the deadline is an
+ * error naming it. */
+static void run_sides(const struct gd_machine *mach, const struct gd_ck_run *mine,
+		      const struct addr *all, const struct gd_ck_sched *sc, const size_t *ks,
+		      size_t n, const uint16_t *ports, size_t r, struct side_out *out)
+{
+	const int rank = gd_launch()->rank;
+	uint64_t deadline = gd_clock_mono_ns() + (uint64_t)pair_ms(mine->t) * 1000000ull;
+	pid_t pid[GD_CK_FAN_MAX_ONCE];
+	int fd[GD_CK_FAN_MAX_ONCE];
+
+	for (size_t j = 0; j < n; j++) {
+		const int *pr = sc->pairs[ks[j]];
+		int p[2];
+
+		out[j] = (struct side_out){ .k = (long)ks[j], .server = pr[0] == rank };
+		pid[j] = -1;
+		fflush(NULL);
+		if (!pipe2(p, O_CLOEXEC) && (pid[j] = fork()) < 0) {
+			int e = errno;
+
+			close(p[0]);
+			close(p[1]);
+			errno = e;
+		}
+		if (pid[j] < 0) {
+			out[j].m.exit_code = GD_EXIT_ENV;
+			snprintf(out[j].m.error, sizeof(out[j].m.error), "rank %d: fork or pipe: %s",
+				 rank, strerror(errno));
+			continue;
+		}
+		if (pid[j] == 0) {
+			setpgid(0, 0);
+			close(p[0]);
+			run_side(mach, mine, all, pr[0], pr[1], ports[ks[j] - sc->start[r]],
+				 &out[j].m, &out[j].ctr);
+			_exit(write(p[1], &out[j], sizeof(out[j])) == (ssize_t)sizeof(out[j]) ? 0 :
+			      GD_EXIT_ENV);
+		}
+		setpgid(pid[j], pid[j]);
+		close(p[1]);
+		fd[j] = p[0];
+	}
+	for (size_t j = 0; j < n; j++)
+		if (pid[j] > 0 && !reap_side(pid[j], fd[j], &out[j], deadline)) {
+			memset(&out[j].m, 0, sizeof(out[j].m));
+			out[j].k = (long)ks[j];
+			out[j].m.exit_code = GD_EXIT_ENV;
+			snprintf(out[j].m.error, sizeof(out[j].m.error), "rank %d (%s side): no result "
+				 "before the pair's deadline", rank, out[j].server ? "server" : "client");
+		}
+}
+
 /*
- * One round of the schedule: every rank in a pair of the round runs its side at once (the
- * pairs share no rank; pair j of the round uses port ports[j]); then every rank gets every
- * side's result, and ms[k] is pair k's client measurement, or its server's error when the
- * client has none. -ETIMEDOUT when a rank did not report within the pair's deadline.
+ * One round of the schedule: every rank in a pair of the round runs its side at once (pair
+ * j of the round on port ports[j]; a rank in several pairs, a fan's root, runs each side in
+ * a child of its own); then every rank gets every side's result, and ms[k] is pair k's
+ * client measurement, or its server's error when the client has none. -ETIMEDOUT when a
+ * rank did not report within the pair's deadline.
  */
 static int run_round(const struct gd_machine *mach, const struct gd_ck_run *mine,
 		     const struct addr *all, const struct gd_ck_sched *sc, size_t r,
 		     const uint16_t *ports, struct gd_ck_measure *ms, struct gd_ck_ctr_side (*cs)[2])
 {
 	const struct gd_launch *launch = gd_launch();
-	struct side_out me = { .k = -1 }, *outs = calloc((size_t)launch->size, sizeof(*outs));
+	size_t per = per_rank(sc, r, launch->size), ks[GD_CK_FAN_MAX_ONCE], nk, total;
+	struct side_out *me = calloc(per, sizeof(*me)), *outs;
 	int ret = 0;
 
-	if (!outs)
+	if (!me || per > GD_CK_FAN_MAX_ONCE || !(outs = calloc((size_t)launch->size * per, sizeof(*outs)))) {
+		free(me);
 		return -ENOMEM;
-	for (size_t k = sc->start[r]; k < sc->start[r + 1] && me.k < 0; k++)
-		if (sc->pairs[k][0] == launch->rank || sc->pairs[k][1] == launch->rank) {
-			me.k = (long)k;
-			me.server = sc->pairs[k][0] == launch->rank;
-			run_side(mach, mine, all, sc->pairs[k][0], sc->pairs[k][1],
-				 ports[k - sc->start[r]], &me.m, &me.ctr);
-		}
-	if (gd_launch_allgather(&me, outs, sizeof(me), pair_ms(mine->t), "the results of a round"))
+	}
+	total = (size_t)launch->size * per;
+	for (size_t j = 0; j < per; j++)
+		me[j].k = -1;
+	nk = my_pairs(sc, r, launch->rank, ks, per);
+	if (nk == 1) {
+		me[0].k = (long)ks[0];
+		me[0].server = sc->pairs[ks[0]][0] == launch->rank;
+		run_side(mach, mine, all, sc->pairs[ks[0]][0], sc->pairs[ks[0]][1],
+			 ports[ks[0] - sc->start[r]], &me[0].m, &me[0].ctr);
+	} else if (nk > 1) {
+		run_sides(mach, mine, all, sc, ks, nk, ports, r, me);
+	}
+	if (gd_launch_allgather(me, outs, per * sizeof(*me), pair_ms(mine->t),
+				"the results of a round"))
 		ret = -ETIMEDOUT;
 	for (int pass = 0; pass < 2 && !ret; pass++) /* the client's, then a server's error */
-		for (int i = 0; i < launch->size; i++) {
+		for (size_t i = 0; i < total; i++) {
 			const struct side_out *o = &outs[i];
 
 			if (o->k < (long)sc->start[r] || o->k >= (long)sc->start[r + 1] ||
@@ -215,6 +331,7 @@ static int run_round(const struct gd_machine *mach, const struct gd_ck_run *mine
 				ms[o->k] = o->m;
 			cs[o->k - (long)sc->start[r]][!o->server] = o->ctr; /* server 0, client 1 */
 		}
+	free(me);
 	free(outs);
 	return ret;
 }
@@ -282,6 +399,30 @@ static void fleet_view(struct gd_ck_report *r, const struct gd_ck_test *t, doubl
 	free(fp);
 }
 
+/* A fan's congestion (check_fan.h): pairs[0 .. n) alone, pairs[n + j] pair j at once. */
+static void fan_view(struct gd_ck_report *r, const struct gd_ck_test *t, const struct addr *all,
+		     int (*pairs)[2], const struct gd_ck_measure *ms, size_t n, FILE *out,
+		     uint64_t t0)
+{
+	struct gd_ck_fan_pair *fp = calloc(n, sizeof(*fp));
+
+	if (!fp)
+		return;
+	for (size_t k = 0; k < n; k++) {
+		for (int e = 0; e < 2; e++) {
+			fp[k].rank[e] = pairs[k][e];
+			snprintf(fp[k].end[e], sizeof(fp[k].end[e]), "%s/%s", all[pairs[k][e]].host,
+				 all[pairs[k][e]].dev);
+		}
+		fp[k].alone = &ms[k];
+		fp[k].once = &ms[n + k];
+	}
+	if (out)
+		gd_ck_fan_print(out, t, fp, n);
+	gd_ck_fan_items(r, t, fp, n, (double)(gd_clock_mono_ns() - t0) / 1e9);
+	free(fp);
+}
+
 /* Say which ranks a pattern leaves out: an odd rank of pairwise, pairs past the cap. */
 static void left_out(const struct gd_ck_test *t, int n, size_t np)
 {
@@ -298,13 +439,19 @@ static void left_out(const struct gd_ck_test *t, int n, size_t np)
 /* One pair's measurement to the judge (rank 0). */
 static void judge_pair(struct gd_ck_report *r, const struct gd_ck_run *run, const struct addr *all,
 		       const int pair[2], uint16_t port, const struct gd_ck_measure *m, uint64_t t0,
-		       const struct gd_ck_ctr_side cs[2])
+		       const struct gd_ck_ctr_side cs[2], bool once)
 {
 	struct gd_ck_run x = *run;
+	struct gd_ck_test bare;
 
 	x.tcp_port = port;
-	snprintf(x.label, sizeof(x.label), "rank%d(%s)->rank%d(%s)", pair[0], all[pair[0]].dev,
-		 pair[1], all[pair[1]].dev);
+	snprintf(x.label, sizeof(x.label), "rank%d(%s)->rank%d(%s)%s", pair[0], all[pair[0]].dev,
+		 pair[1], all[pair[1]].dev, once ? " at once" : "");
+	if (once) { /* a fan's pair beside the others: its thresholds are for the pair alone */
+		bare = *run->t;
+		bare.nth = 0;
+		x.t = &bare;
+	}
 	snprintf(x.peer_ip, sizeof(x.peer_ip), "%s", all[pair[0]].ip);
 	snprintf(x.cls, sizeof(x.cls), "net");
 	x.line_gbps = all[pair[0]].line_gbps;
@@ -342,7 +489,17 @@ static size_t plan_pairs(const struct gd_ck_test *t, const struct addr *all, int
 	int at[2] = { -1, -1 };
 
 	if (!t->nhosts) {
-		np = gd_ck_pairs(t->pattern, n, pairs, max);
+		if (GD_CK_PAT_FAN(t->pattern) && t->root >= n) {
+			struct gd_ck_item *it = hosts_item(r, t);
+
+			snprintf(ev, sizeof(ev), "root %d is not a rank of this launch of %d ranks: "
+				 "set root below %d, or start more ranks", t->root, n, n);
+			if (it)
+				gd_ck_judge_holds(it, false, ev);
+			return 0;
+		}
+		np = gd_ck_pairs_root(t->pattern, n, t->root, pairs, GD_CK_PAT_FAN(t->pattern) ?
+				      max / 2 : max); /* a fan runs each pair twice */
 		if (gd_launch()->rank == 0)
 			left_out(t, n, np);
 		return np;
@@ -370,16 +527,31 @@ static size_t plan_pairs(const struct gd_ck_test *t, const struct addr *all, int
 	return 0;
 }
 
+/* The schedule's shape, on rank 0. */
+static void announce(FILE *out, const struct gd_ck_test *t, const struct gd_ck_sched *sc,
+		     size_t cap)
+{
+	if (gd_launch()->rank || !out || !sc->np)
+		return;
+	if (sc->nalone)
+		fprintf(out, "%s: %zu pair(s) alone, then at once in %zu round(s) of at most %zu\n",
+			t->name, sc->nalone, sc->nrounds - sc->nalone, sc->start[sc->nalone + 1] -
+			sc->start[sc->nalone]);
+	else
+		fprintf(out, "%s: %zu pair(s) in %zu round(s) of at most %zu at once\n", t->name,
+			sc->np, sc->nrounds, cap ? cap : (size_t)gd_launch()->size / 2);
+}
+
 /*
  * The pairs in rounds of disjoint pairs (check_sched.h), every pair of a round at once on
  * its own port; rank 0 judges each pair when its round is over. The pairs come back in
  * round order (pairs and ms). Every rank goes on, or all stop: a signal on one rank (a
  * Slurm time limit) ends the test on all.
  */
-static void run_rounds(const struct gd_machine *mach, const struct gd_ck_run *run,
-		       const struct addr *all, int (*pairs)[2], size_t np,
-		       const struct gd_ck_opts *o, uint16_t *port, struct gd_ck_report *r,
-		       struct gd_ck_measure *ms)
+static size_t run_rounds(const struct gd_machine *mach, const struct gd_ck_run *run,
+			 const struct addr *all, int (*pairs)[2], size_t np,
+			 const struct gd_ck_opts *o, uint16_t *port, struct gd_ck_report *r,
+			 struct gd_ck_measure *ms, size_t *nalone)
 {
 	const struct gd_launch *launch = gd_launch();
 	struct gd_ck_sched sc;
@@ -387,16 +559,15 @@ static void run_rounds(const struct gd_machine *mach, const struct gd_ck_run *ru
 	struct gd_ck_ctr_side (*cs)[2] = calloc(np ? np : 1, sizeof(*cs));
 	int go;
 
-	if (!cs || gd_ck_schedule_pairs((const int (*)[2])pairs, np, launch->size, o->concurrency,
-					&sc)) {
+	*nalone = 0;
+	if (!cs || gd_ck_schedule_test(run->t->pattern, (const int (*)[2])pairs, np, launch->size,
+				       o->concurrency, &sc)) {
 		free(cs);
-		return;
+		return 0;
 	}
-	memcpy(pairs, sc.pairs, np * sizeof(*pairs));
-	if (launch->rank == 0 && o->out && np)
-		fprintf(o->out, "%s: %zu pair(s) in %zu round(s) of at most %zu at once\n",
-			run->t->name, np, sc.nrounds, o->concurrency ? o->concurrency :
-			(size_t)launch->size / 2);
+	memcpy(pairs, sc.pairs, sc.np * sizeof(*pairs));
+	*nalone = sc.nalone;
+	announce(o->out, run->t, &sc, o->concurrency);
 	for (size_t rd = 0; rd < sc.nrounds; rd++) {
 		uint64_t t0 = gd_clock_mono_ns();
 
@@ -409,15 +580,17 @@ static void run_rounds(const struct gd_machine *mach, const struct gd_ck_run *ru
 			break;
 		for (size_t k = sc.start[rd]; k < sc.start[rd + 1] && launch->rank == 0; k++)
 			judge_pair(r, run, all, sc.pairs[k], ports[k - sc.start[rd]], &ms[k], t0,
-				   cs[k - sc.start[rd]]);
+				   cs[k - sc.start[rd]], sc.nalone && k >= sc.nalone);
 		go = !gd_ck_stop;
 		if (gd_launch_min(&go, STEP_MS, "the end of a round") || !go) {
 			gd_ck_stop = gd_ck_stop ? gd_ck_stop : SIGTERM;
 			break;
 		}
 	}
+	np = sc.np;
 	gd_ck_sched_free(&sc);
 	free(cs);
+	return np;
 }
 
 static int hosts_test(const struct gd_ck_test *t, double pct, const struct gd_ck_machine *m,
@@ -428,7 +601,8 @@ static int hosts_test(const struct gd_ck_test *t, double pct, const struct gd_ck
 	int (*pairs)[2] = calloc(4096, sizeof(*pairs));
 	struct gd_ck_measure *ms = calloc(4096, sizeof(*ms));
 	struct gd_ck_run run;
-	size_t np = 0;
+	size_t np = 0, nalone;
+	uint64_t t0 = gd_clock_mono_ns();
 	int ok;
 
 	if (!all || !pairs || !ms) {
@@ -453,9 +627,12 @@ static int hosts_test(const struct gd_ck_test *t, double pct, const struct gd_ck
 		return 0;
 	}
 	np = plan_pairs(t, all, launch->size, pairs, 4096, r);
-	run_rounds(m->mach, &run, all, pairs, np, o, port, r, ms);
+	np = run_rounds(m->mach, &run, all, pairs, np, o, port, r, ms, &nalone);
 	ok = !gd_launch_barrier(STEP_MS, "the end of a test"); /* fails at once if broken */
-	if (ok && launch->rank == 0 && o->out)
+	if (ok && launch->rank == 0 && nalone) /* a fan: the pairs alone are its pairs */
+		fan_view(r, t, all, pairs, ms, nalone, o->out, t0);
+	np = nalone ? nalone : np;
+	if (ok && launch->rank == 0 && o->out && !nalone)
 		print_pairs(o->out, t, all, pairs, ms, np);
 	if (ok && launch->rank == 0)
 		fleet_view(r, t, pct, all, pairs, ms, np, o->out);

@@ -19,6 +19,7 @@
 #include <libxml/xmlstring.h>
 
 #include "check.h"
+#include "check_fan.h"
 
 static void label(FILE *f, const char *name, const char *v, bool first)
 {
@@ -198,6 +199,24 @@ static void counter_series(FILE *f, const struct gd_ck_report *r)
 	}
 }
 
+/* A fan's congestion factors (check_fan.h): each pair's and the fan's, named by the check. */
+static void fan_series(FILE *f, const struct gd_ck_report *r)
+{
+	head(f, "gdperf_check_congestion_factor", "A fan's congestion factor (gd_check pairs: "
+	     "one-to-many, many-to-one): a pair's bandwidth at once over alone, or the fan's sum "
+	     "at once over its median pair alone.");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct gd_ck_item *it = &r->items[i];
+
+		if (!gd_ck_fan_item(it) || !it->measured[0])
+			continue;
+		fputs("gdperf_check_congestion_factor{", f);
+		label(f, "host", it->node[0] ? it->node : r->host.hostname, true);
+		label(f, "check", it->name, false);
+		fprintf(f, "} %.9g\n", it->value);
+	}
+}
+
 int gd_ck_prom_stream(const struct gd_ck_report *r, FILE *f)
 {
 	int n[GD_CK_NSTATUS] = { 0 };
@@ -209,6 +228,7 @@ int gd_ck_prom_stream(const struct gd_ck_report *r, FILE *f)
 	run_series(f, r, true);
 	run_series(f, r, false);
 	counter_series(f, r);
+	fan_series(f, r);
 	head(f, "gdperf_check_checks", "Number of gd_check checks by result.");
 	for (int s = 0; s < GD_CK_NSTATUS; s++) {
 		fputs("gdperf_check_checks{", f);

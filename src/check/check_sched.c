@@ -113,12 +113,65 @@ static size_t circle(int n, int (*pairs)[2], size_t max)
 	return k;
 }
 
+int gd_ck_schedule_fan(const int (*pairs)[2], size_t np, size_t cap, struct gd_ck_sched *s)
+{
+	size_t at = cap && cap < GD_CK_FAN_MAX_ONCE ? cap : GD_CK_FAN_MAX_ONCE;
+	size_t together = np ? (np + at - 1) / at : 0;
+
+	memset(s, 0, sizeof(*s));
+	s->pairs = calloc(np ? 2 * np : 1, sizeof(*s->pairs));
+	s->start = calloc(np + together + 1, sizeof(*s->start));
+	if (!s->pairs || !s->start) {
+		gd_ck_sched_free(s);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < 2 * np; k++)
+		memcpy(s->pairs[k], pairs[k % np], sizeof(pairs[0]));
+	for (size_t r = 0; r < np; r++) /* alone: one pair a round */
+		s->start[r] = r;
+	for (size_t g = 0; g <= together; g++) /* at once: at most cap a round */
+		s->start[np + g] = np + (g * at < np ? g * at : np);
+	s->np = 2 * np;
+	s->nalone = np;
+	s->nrounds = np + together;
+	return 0;
+}
+
+int gd_ck_schedule_test(enum gd_ck_pattern p, const int (*pairs)[2], size_t np, int n,
+			size_t cap, struct gd_ck_sched *s)
+{
+	return GD_CK_PAT_FAN(p) ? gd_ck_schedule_fan(pairs, np, cap, s) :
+				  gd_ck_schedule_pairs(pairs, np, n, cap, s);
+}
+
+/* A fan: the root with every other rank in rank order; one-to-many the root the client. */
+static size_t fan(enum gd_ck_pattern p, int n, int root, int (*pairs)[2], size_t max)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < n && k < max; i++) {
+		if (i == root)
+			continue;
+		pairs[k][0] = p == GD_CK_PAT_ONE_TO_MANY ? i : root;
+		pairs[k][1] = p == GD_CK_PAT_ONE_TO_MANY ? root : i;
+		k++;
+	}
+	return k;
+}
+
 size_t gd_ck_pairs(enum gd_ck_pattern p, int n, int (*pairs)[2], size_t max)
+{
+	return gd_ck_pairs_root(p, n, 0, pairs, max);
+}
+
+size_t gd_ck_pairs_root(enum gd_ck_pattern p, int n, int root, int (*pairs)[2], size_t max)
 {
 	size_t k = 0;
 
 	if (n < 2)
 		return 0;
+	if (GD_CK_PAT_FAN(p))
+		return root >= 0 && root < n ? fan(p, n, root, pairs, max) : 0;
 	if (p == GD_CK_PAT_ALL_PAIRS)
 		return circle(n, pairs, max);
 	if (p == GD_CK_PAT_PAIRWISE) {
@@ -145,7 +198,7 @@ int gd_ck_schedule(enum gd_ck_pattern p, int n, size_t cap, size_t max, struct g
 	if (!pairs)
 		return -ENOMEM;
 	np = gd_ck_pairs(p, n, pairs, max < all ? max : all);
-	ret = gd_ck_schedule_pairs((const int (*)[2])pairs, np, n > 0 ? n : 1, cap, s);
+	ret = gd_ck_schedule_test(p, (const int (*)[2])pairs, np, n > 0 ? n : 1, cap, s);
 	free(pairs);
 	return ret;
 }

@@ -6,6 +6,12 @@
  * (every pair exactly once, as SuperBench's ib-traffic); pairwise is one round; ring two
  * (three for odd n). A cap on the pairs of a round (--concurrency) splits a round into
  * several; a cap of 1 is the serial schedule.
+ *
+ * Fans (one-to-many, many-to-one) are the one exception to "no rank twice in a round": a
+ * root and each other rank, each pair alone first (one round each), then the same pairs at
+ * once (one round, or rounds of at most cap), the root in all of them; the congestion
+ * factor compares the two (check_fan.c). one-to-many: the root sends (the client, which
+ * writes); many-to-one: the root receives (the server).
  */
 #ifndef GD_CHECK_SCHED_H
 #define GD_CHECK_SCHED_H
@@ -14,23 +20,36 @@
 
 #include "spec.h"
 
+/* A fan's pairs at once in one round at most (its root runs a process for each). */
+#define GD_CK_FAN_MAX_ONCE 64
+
 struct gd_ck_sched {
 	int (*pairs)[2];	/* (server, client) ranks, round after round */
 	size_t np;
 	size_t *start;		/* round r is pairs[start[r]] .. pairs[start[r + 1] - 1] */
 	size_t nrounds;
+	size_t nalone;		/* a fan: pairs[0 .. nalone - 1] alone, pairs[nalone + j] is
+				 * pair j again at once; 0: not a fan */
 };
 
 /* Pairs (server, client) of a pattern over n ranks, in round order; returns the count
  * (<= max). all-pairs: the circle order, server the lower rank. */
 size_t gd_ck_pairs(enum gd_ck_pattern p, int n, int (*pairs)[2], size_t max);
-/* The schedule of pattern p over n ranks, at most cap pairs a round (0: no cap) and at
- * most max pairs in all. 0, or -ENOMEM (s is then empty). */
+/* The same with a fan's root (0 <= root < n; other patterns ignore it). */
+size_t gd_ck_pairs_root(enum gd_ck_pattern p, int n, int root, int (*pairs)[2], size_t max);
+/* The schedule of pattern p over n ranks (a fan's root: 0), at most cap pairs a round (0: no
+ * cap) and at most max pairs in all. 0, or -ENOMEM (s is then empty). */
 int gd_ck_schedule(enum gd_ck_pattern p, int n, size_t cap, size_t max, struct gd_ck_sched *s);
 /* A schedule of the given pairs in their order (greedy: a pair joins the first round
  * where neither rank is busy and the cap allows). 0 or -ENOMEM. */
 int gd_ck_schedule_pairs(const int (*pairs)[2], size_t np, int n, size_t cap,
 			 struct gd_ck_sched *s);
+/* A fan's schedule over its np pairs: each alone, then at once (rounds of at most cap, and of
+ * at most GD_CK_FAN_MAX_ONCE). 0 or -ENOMEM. */
+int gd_ck_schedule_fan(const int (*pairs)[2], size_t np, size_t cap, struct gd_ck_sched *s);
+/* The schedule of a test's pairs: a fan's for a fan pattern, else the greedy one. */
+int gd_ck_schedule_test(enum gd_ck_pattern p, const int (*pairs)[2], size_t np, int n,
+			size_t cap, struct gd_ck_sched *s);
 void gd_ck_sched_free(struct gd_ck_sched *s);
 /* The round of pair k. */
 size_t gd_ck_sched_round(const struct gd_ck_sched *s, size_t k);

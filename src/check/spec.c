@@ -239,7 +239,8 @@ static int load_doctor(struct ld *l, yaml_node_t *n)
 static const char *const op_names[] = { "write", "read", "atomic", "send", NULL };
 static const char *const kind_names[] = { "bw", "lat", NULL };
 static const char *const pairs_names[] = { "each-nic-loopback", "each-gpu-nearest-nic",
-					   "nic-gpu-matrix", "pairwise", "ring", "all-pairs", NULL };
+					   "nic-gpu-matrix", "pairwise", "ring", "all-pairs",
+					   "one-to-many", "many-to-one", NULL };
 
 static int sweep_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
 {
@@ -327,7 +328,8 @@ static int pairs_to(struct ld *l, yaml_node_t *v, struct gd_ck_test *t)
 	}
 	if (v->type != YAML_SCALAR_NODE)
 		return fail(l, v, "pairs must be each-nic-loopback, each-gpu-nearest-nic, "
-			    "nic-gpu-matrix, all-nics, pairwise, ring, all-pairs or {hosts: [A, B]}");
+			    "nic-gpu-matrix, all-nics, pairwise, ring, all-pairs, one-to-many, "
+			    "many-to-one or {hosts: [A, B]}");
 	ret = choice_to(l, v, "pairs", pairs_names, &i);
 	if (ret)
 		return ret;
@@ -513,7 +515,8 @@ static int test_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return expect_to(l, v, t);
 	if (!strcmp(key, "thresholds"))
 		return 0; /* after type is known: see gd_ck_load_test */
-	if ((ret = gd_ck_load_counters_key(l, key, v, t)) <= 0)
+	if ((ret = gd_ck_load_counters_key(l, key, v, t)) <= 0 ||
+	    (ret = gd_ck_load_fan_key(l, key, v, t)) <= 0)
 		return ret;
 	return test_scalar_key(l, key, v, t);
 }
@@ -535,8 +538,9 @@ static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 						t->pairs != GD_CK_HOSTS) ||
 					       t->memory != GD_CK_MEM_HOST || t->bond_balance))
 		return fail(l, n, "test '%s': fabric ofi runs host memory with the cpu initiator, "
-			    "on loopback or between ranks (pairs: pairwise, ring, all-pairs, hosts) "
-			    "in this version: drop device, initiator, memory, other pairs and check",
+			    "on loopback or between ranks (pairs: pairwise, ring, all-pairs, one-to-many, "
+			    "many-to-one, hosts) in this version: drop device, initiator, memory, "
+			    "other pairs and check",
 			    Q(t->name));
 	return 0;
 }
@@ -619,7 +623,7 @@ static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 		return fail(l, v, "test '%s': min_slave_share is for 'check: bond-balance'; add "
 			    "that check or leave it out", Q(t->name));
 	return fabric_rules(l, n, t) ?: expect_rules(l, n, t) ?: gd_ck_all_nics_rules(l, n, t) ?:
-	       gd_ck_counters_rules(l, n, t);
+	       gd_ck_counters_rules(l, n, t) ?: gd_ck_fan_rules(l, n, t);
 }
 
 static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)

@@ -71,7 +71,11 @@ enum gd_ck_pairs {
 	GD_CK_HOSTS,			/* two hosts, or MPI ranks (pattern) */
 	GD_CK_ALL_NICS,			/* every NIC at once (check_allnics.c) */
 };
-enum gd_ck_pattern { GD_CK_PAT_PAIRWISE, GD_CK_PAT_RING, GD_CK_PAT_ALL_PAIRS };
+/* one-to-many, many-to-one (fans, check_sched.h): a root rank and every other rank, each pair
+ * alone, then all at once; their congestion factor (check_fan.c) */
+enum gd_ck_pattern { GD_CK_PAT_PAIRWISE, GD_CK_PAT_RING, GD_CK_PAT_ALL_PAIRS,
+		     GD_CK_PAT_ONE_TO_MANY, GD_CK_PAT_MANY_TO_ONE };
+#define GD_CK_PAT_FAN(p) ((p) == GD_CK_PAT_ONE_TO_MANY || (p) == GD_CK_PAT_MANY_TO_ONE)
 
 /* The bring-up ladder (doc/check.md): a failing rung stops the rungs above it. */
 enum gd_ck_rung {
@@ -125,6 +129,8 @@ struct gd_ck_test {
 	enum gd_ck_pattern pattern;	/* GD_CK_HOSTS under MPI */
 	char hosts[GD_CK_MAX_HOSTS][256];
 	size_t nhosts;
+	int root;			/* a fan's root rank (default 0) */
+	double min_congestion;		/* a fan's min_congestion_factor; 0: none */
 	struct gd_ck_threshold th[GD_CK_MAX_THRESH];
 	size_t nth;
 	double min_slave_share;		/* bond-balance: percent each slave must carry */
@@ -285,6 +291,8 @@ int gd_ck_parse_threshold(enum gd_ck_metric m, const char *s, struct gd_ck_thres
 int gd_ck_parse_rate(const char *s, double *gbps, char *why, size_t len);
 /* "N%" (a decimal number, no blanks inside): 0 or -EINVAL. */
 int gd_ck_parse_percent(const char *s, double *pct);
+/* A plain decimal number ("0.5", no unit): 0 or -EINVAL. */
+int gd_ck_parse_factor(const char *s, double *f);
 /* A test's fabric key (fabric, provider, domain, endpoint) into f: 0, -EINVAL, 1 not one. */
 int gd_ck_parse_fabric_key(const char *key, const char *s, struct gd_fabric_opts *f, char *why,
 			   size_t len);
@@ -319,6 +327,7 @@ enum gd_ck_key_kind {
 	GD_CK_KEY_BW,		/* Gb/s ... (or % line, % pcie for thresholds) */
 	GD_CK_KEY_LAT,		/* us, ns, ms */
 	GD_CK_KEY_RATE,		/* Mpps, Kpps, pps */
+	GD_CK_KEY_FACTOR,	/* a plain decimal ratio: 0.5 */
 };
 struct gd_ck_key {
 	const char *section, *key;	/* "test", "size" */
@@ -331,6 +340,7 @@ struct gd_ck_key {
 #define GD_CK_MAX_COUNT 4096		/* GPUs, NICs, NUMA nodes a spec may expect */
 #define GD_CK_MAX_NUMA 4095		/* a NUMA node's number */
 #define GD_CK_MAX_BOND_SLAVES 255
+#define GD_CK_MAX_FAN_FACTOR 4096	/* a fan's aggregate: at most its pairs' count (< ranks) */
 #define GD_CK_MAX_DURATION_S 86400	/* a timed test: below gd_ck_deadline_s's cap of a week */
 const struct gd_ck_key *gd_ck_keys(size_t *n);
 const struct gd_ck_key *gd_ck_key_find(const char *section, const char *key);

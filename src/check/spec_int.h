@@ -56,6 +56,10 @@ int gd_ck_load_manifest(struct gd_ck_ld *l, yaml_node_t *n);
 int gd_ck_load_counters_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v,
 			    struct gd_ck_test *t);
 int gd_ck_counters_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t);
+/* A test's root and min_congestion_factor keys (spec_fan.c): 0, -EINVAL, 1 not one of them;
+ * the rules between them and the pattern. */
+int gd_ck_load_fan_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t);
+int gd_ck_fan_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t);
 int gd_ck_load_baseline(struct gd_ck_ld *l, yaml_node_t *n);
 
 #endif

@@ -76,6 +76,8 @@ static const struct gd_ck_key keys[] = {
 	KEY("test", "rate_limit_type", GD_CK_KEY_TEXT),
 	KEY("test", "counters_port", GD_CK_KEY_TEXT),
 	KEY("test", "tolerate", GD_CK_KEY_SECTION),
+	OWN("test", "root", GD_CK_KEY_INT, 0, GD_CK_MAX_COUNT - 1, "a fan's root rank"),
+	KEY("test", "min_congestion_factor", GD_CK_KEY_FACTOR),
 	/* tolerate: {NAME: N}: any error counter's name (port_counters.h) as the key */
 	OWN("tolerate", "counter", GD_CK_KEY_INT, 0, GD_CK_MAX_TOLERATED,
 	    "gd_check's tolerated counter change"),

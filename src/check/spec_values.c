@@ -53,8 +53,9 @@ const char *gd_ck_pairs_name(enum gd_ck_pairs p)
 
 const char *gd_ck_pattern_name(enum gd_ck_pattern p)
 {
-	static const char *const n[] = { "pairwise", "ring", "all-pairs" };
-	return p <= GD_CK_PAT_ALL_PAIRS ? n[p] : "?";
+	static const char *const n[] = { "pairwise", "ring", "all-pairs", "one-to-many",
+					 "many-to-one" };
+	return p <= GD_CK_PAT_MANY_TO_ONE ? n[p] : "?";
 }
 
 /* Decimal digits, an optional fraction and exponent: the length, 0 when none. strtod would
@@ -181,6 +182,13 @@ int gd_ck_parse_percent(const char *s, double *pct)
 	const char *end;
 
 	return number(s, pct, &end) || strcmp(end, "%") ? -EINVAL : 0;
+}
+
+int gd_ck_parse_factor(const char *s, double *f)
+{
+	const char *end;
+
+	return number(s, f, &end) || *end ? -EINVAL : 0;
 }
 
 /* "90% line" / "75% pcie" */

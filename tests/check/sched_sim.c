@@ -13,18 +13,19 @@
 
 int main(int argc, char **argv)
 {
-	static const char *const pat[] = { "pairwise", "ring", "all-pairs" };
+	static const char *const pat[] = { "pairwise", "ring", "all-pairs", "one-to-many",
+					   "many-to-one" };
 	struct gd_ck_sched s;
 	int n, rails, p = -1;
 	double t;
 	size_t cap = 0, widest = 0;
 
 	if (argc < 5) {
-		fprintf(stderr, "usage: %s pairwise|ring|all-pairs NODES RAILS PAIR_SECONDS "
-			"[CONCURRENCY]\n", argv[0]);
+		fprintf(stderr, "usage: %s pairwise|ring|all-pairs|one-to-many|many-to-one NODES "
+			"RAILS PAIR_SECONDS [CONCURRENCY]\n", argv[0]);
 		return 2;
 	}
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 5; i++)
 		if (!strcmp(argv[1], pat[i]))
 			p = i;
 	n = atoi(argv[2]);
@@ -42,9 +43,10 @@ int main(int argc, char **argv)
 	for (size_t r = 0; r < s.nrounds; r++)
 		if (s.start[r + 1] - s.start[r] > widest)
 			widest = s.start[r + 1] - s.start[r];
-	printf("%s nodes %d rails %d: %zu node pairs (%zu NIC pairs) in %zu rounds of at most "
+	printf("%s nodes %d rails %d: %zu node pairs%s (%zu NIC pairs) in %zu rounds of at most "
 	       "%zu; pair %.1f s: rails at once %.1f min, rails one after another %.1f min, "
-	       "serial %.1f h\n", argv[1], n, rails, s.np, s.np * (size_t)rails, s.nrounds, widest,
+	       "serial %.1f h\n", argv[1], n, rails, s.np, s.nalone ? " (a fan: n - 1 pairs alone, then at "
+	       "once)" : "", s.np * (size_t)rails, s.nrounds, widest,
 	       t, (double)s.nrounds * t / 60.0, (double)s.nrounds * rails * t / 60.0,
 	       (double)s.np * rails * t / 3600.0);
 	gd_ck_sched_free(&s);

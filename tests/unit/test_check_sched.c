@@ -134,11 +134,69 @@ static void given_pairs(void **state)
 	gd_ck_sched_free(&s);
 }
 
+/* A fan (one-to-many, many-to-one): the root with every other rank, each pair alone in a round
+ * of its own, then the same pairs at once (the root in every one of them), cut by the cap and
+ * by GD_CK_FAN_MAX_ONCE; one-to-many's root is the client (it sends), many-to-one's the
+ * server. */
+static void fans(void **state)
+{
+	static const struct {
+		enum gd_ck_pattern p;
+		int n, root;
+		size_t cap, rounds_once;
+	} c[] = {
+		{ GD_CK_PAT_ONE_TO_MANY, 4, 0, 0, 1 }, { GD_CK_PAT_MANY_TO_ONE, 4, 2, 0, 1 },
+		{ GD_CK_PAT_MANY_TO_ONE, 5, 4, 2, 2 }, { GD_CK_PAT_ONE_TO_MANY, 2, 1, 0, 1 },
+		{ GD_CK_PAT_MANY_TO_ONE, 130, 0, 0, 3 }, /* 129 pairs: 64 + 64 + 1 at once */
+	};
+	int pairs[256][2];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		size_t np = gd_ck_pairs_root(c[i].p, c[i].n, c[i].root, pairs, 256);
+		struct gd_ck_sched s;
+		int side = c[i].p == GD_CK_PAT_ONE_TO_MANY; /* the root's: 1 client, 0 server */
+
+		assert_int_equal(np, (size_t)c[i].n - 1);
+		for (size_t k = 0; k < np; k++) {
+			assert_int_equal(pairs[k][side], c[i].root);
+			assert_int_not_equal(pairs[k][!side], c[i].root);
+			assert_int_equal(pairs[k][!side], (int)k + (pairs[k][!side] > c[i].root));
+		}
+		assert_int_equal(gd_ck_schedule_test(c[i].p, (const int (*)[2])pairs, np, c[i].n,
+						     c[i].cap, &s), 0);
+		assert_int_equal(s.nalone, np);
+		assert_int_equal(s.np, 2 * np);
+		assert_int_equal(s.nrounds, np + c[i].rounds_once);
+		for (size_t r = 0; r < np; r++) /* alone: one pair a round, in order */
+			assert_true(s.start[r] == r && s.start[r + 1] == r + 1);
+		for (size_t r = np; r < s.nrounds; r++) {
+			size_t w = s.start[r + 1] - s.start[r];
+
+			assert_true(w > 0 && w <= GD_CK_FAN_MAX_ONCE && (!c[i].cap || w <= c[i].cap));
+		}
+		assert_int_equal(s.start[s.nrounds], s.np);
+		for (size_t k = 0; k < np; k++) /* at once: the same pairs, in the same order */
+			assert_memory_equal(s.pairs[np + k], pairs[k], sizeof(pairs[k]));
+		gd_ck_sched_free(&s);
+	}
+	/* a root outside the ranks makes no pair; all-pairs keeps its schedule (not a fan) */
+	assert_int_equal(gd_ck_pairs_root(GD_CK_PAT_ONE_TO_MANY, 4, 4, pairs, 256), 0);
+	{
+		struct gd_ck_sched s;
+
+		assert_int_equal(gd_ck_schedule(GD_CK_PAT_ALL_PAIRS, 4, 0, 256, &s), 0);
+		assert_int_equal(s.nalone, 0);
+		assert_int_equal(s.nrounds, 3);
+		gd_ck_sched_free(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(all_pairs_round_robin), cmocka_unit_test(ring_and_pairwise),
-		cmocka_unit_test(cap), cmocka_unit_test(given_pairs),
+		cmocka_unit_test(cap), cmocka_unit_test(given_pairs), cmocka_unit_test(fans),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

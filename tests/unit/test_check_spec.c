@@ -189,6 +189,9 @@ static int load_key(const struct gd_ck_key *k, const char *value, char *err, siz
 		{ "baseline check", "baseline: {checks: [{check: c, unit: Gb/s, %s: %s}]}\n" },
 	};
 	const char *lat = "tests:\n  - {name: t, type: lat, thresholds: {%s: %s}}\n";
+	/* a fan's keys (spec_fan.c) are refused on any other pattern */
+	const char *fan = "tests:\n  - {name: t, op: write, pairs: many-to-one, %s: %s}\n";
+	bool is_fan = !strcmp(k->key, "root") || !strcmp(k->key, "min_congestion_factor");
 	struct gd_ck_spec s;
 	char y[512];
 	int ret;
@@ -196,7 +199,8 @@ static int load_key(const struct gd_ck_key *k, const char *value, char *err, siz
 	for (size_t i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
 		if (strcmp(ctx[i].section, k->section))
 			continue;
-		snprintf(y, sizeof(y), k->kind == GD_CK_KEY_LAT ? lat : ctx[i].fmt, k->key, value);
+		snprintf(y, sizeof(y), k->kind == GD_CK_KEY_LAT ? lat : is_fan ? fan : ctx[i].fmt,
+			 k->key, value);
 		err[0] = 0;
 		ret = parse(y, &s, err, len);
 		if (!ret)
@@ -260,6 +264,7 @@ static void every_key(void **state)
 		{ GD_CK_KEY_BW, "1 Gb/s", "1e308 Tb/s", "0x1p3 Gb/s" },
 		{ GD_CK_KEY_LAT, "1 us", "1e308 ms", "0x1p3 us" },
 		{ GD_CK_KEY_RATE, "1 Mpps", "2e308 Mpps", "0x1p3 Mpps" },
+		{ GD_CK_KEY_FACTOR, "0.5", "1e309", "0x1p-1" },
 	};
 	size_t n, walked = 0;
 	const struct gd_ck_key *keys = gd_ck_keys(&n);
