@@ -157,17 +157,15 @@ static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr 
  * - A send needs no more than transmit complete: its receiver's own
  *   completion says the bytes arrived (and --validate reads them only
  *   then), and on shm the delivery acknowledgement cost a second handshake
- *   in every send ping-pong.
- * - A write with remote CQ data keeps the write's rule, inline on shm too:
- *   the delivery of the signalled one is the only thing that holds the
- *   initiator to the target's pace (verbs' receive credits do it there).
- *   Injected with transmit completion (0d9bb4f), an 8 B one-way stream ran
- *   ahead of its target; one progress call at the target moved the whole
- *   refilled queue into its CQ, past its size, into libfabric's overflow
- *   list: a calloc per completion (libfabric 1.22: 96,000-146,000 of
- *   200,000 writes; with the acknowledgement, none; fi_rma_bw, whose
- *   window waits for an acknowledgement, none), and the slowed target fell
- *   further behind (doc/perf-data/2026-11-29-s40-speed5-h200/).
+ *   in every send ping-pong. So does an inline write with remote CQ data
+ *   where its transmit completion means the command is in the target's
+ *   queue (shm, host memory: gd_ofi_placed_above): its target takes a
+ *   completion for every write, and drains its queue before it ends. There a
+ *   signalled one with FI_DELIVERY_COMPLETE got the next inject refused
+ *   until its acknowledgement came back (8 B one-way, one refused post per
+ *   signalled write, ~30,000 retries each on the 2-core development VM:
+ *   doc/perf-data/2026-11-29-s39-speed4/). tcp and longer writes keep the
+ *   write's rule below (tcp's transmit completion is not the target's queue).
  *   A write longer than t->placed_above asks FI_TRANSMIT_COMPLETE instead:
  *   there that completion already follows the placement
  *   (gd_ofi_placed_above: shm above its inject size).
@@ -180,9 +178,11 @@ uint64_t gd_ofi_post_flags(const struct gd_ofi_target *t, const struct ibv_send_
 	bool send = wr->opcode == IBV_WR_SEND || wr->opcode == IBV_WR_SEND_WITH_IMM;
 	bool write = wr->opcode == IBV_WR_RDMA_WRITE || wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
 	bool inl = wr->send_flags & IBV_SEND_INLINE;
+	bool queued = t->placed_above && t->placed_above != UINT64_MAX; /* shm */
+	bool as_send = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM && inl && queued;
 	uint64_t flags = sig ? FI_COMPLETION : 0;
 
-	if (sig && write)
+	if (sig && write && !as_send)
 		flags |= t->placed_above && wr->sg_list[0].length > t->placed_above ?
 				 FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE;
 	else if ((send || write) && inl)
