@@ -104,8 +104,7 @@ int gd_ofi_loop_open(struct gd_ofi_loop **out, const char *provider, uint32_t op
 	if (!ret)
 		ret = join(l, nqps, local, peer);
 	if (!ret) {
-		l->tof = gd_tof_create(l->q, nqps, &l->cli.scq, 1, max_chain,
-				       (uint32_t)l->cli.inject_size);
+		l->tof = gd_tof_create(l->q, nqps, 1, max_chain, (uint32_t)l->cli.inject_size);
 		ret = l->tof ? 0 : -ENOMEM;
 	}
 	if (ret) {

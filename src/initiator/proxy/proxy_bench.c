@@ -123,7 +123,7 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 					    l->q[i].remote_addr, l->q[i].rkey };
 #ifdef HAVE_LIBFABRIC
 	if (l->fab == &gd_fabric_ofi) { /* the fabric seam's libfabric side */
-		r->tof = gd_tof_create(l->q, c->nqp, l->scq, c->init.proxy_threads, batch,
+		r->tof = gd_tof_create(l->q, c->nqp, c->init.proxy_threads, batch,
 				       c->max_inline);
 		if (!r->tof)
 			return -ENOMEM;

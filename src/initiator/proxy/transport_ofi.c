@@ -23,12 +23,11 @@ struct gd_tof {
 	struct gd_tv *tv;		/* builds the chains */
 	struct gd_ofi_target *tg;	/* per QP */
 	uint32_t nqps;
-	struct gd_ofi_cq *cq;
-	char err[512];
+	struct gd_ofi_cq **cq;		/* per proxy thread: its QPs' send CQ */
 };
 
-struct gd_tof *gd_tof_create(const struct gd_qp_run *q, uint32_t nqps, void *scq,
-			     uint32_t nthreads, uint32_t max_chain, uint32_t max_inline)
+struct gd_tof *gd_tof_create(const struct gd_qp_run *q, uint32_t nqps, uint32_t nthreads,
+			     uint32_t max_chain, uint32_t max_inline)
 {
 	struct gd_tof *t = calloc(1, sizeof(*t));
 	struct gd_tv_qp *qps = calloc(nqps, sizeof(*qps));
@@ -36,8 +35,13 @@ struct gd_tof *gd_tof_create(const struct gd_qp_run *q, uint32_t nqps, void *scq
 	if (!t || !qps)
 		goto fail;
 	t->tg = calloc(nqps, sizeof(*t->tg));
-	if (!t->tg)
+	t->cq = calloc(nthreads, sizeof(*t->cq));
+	if (!t->tg || !t->cq || nthreads > nqps)
 		goto fail;
+	/* thread k posts QPs k, k + nthreads, ... (proxy.c), all on one CQ
+	 * (fabric_ofi.h gd_ofi_ep_scq): QP k's */
+	for (uint32_t k = 0; k < nthreads; k++)
+		t->cq[k] = q[k].fab_cq;
 	for (uint32_t i = 0; i < nqps; i++) {
 		qps[i] = (struct gd_tv_qp){ NULL, q[i].local_addr, 0, q[i].remote_addr, 0 };
 		t->tg[i] = gd_ofi_target_of(&q[i]);
@@ -50,7 +54,6 @@ struct gd_tof *gd_tof_create(const struct gd_qp_run *q, uint32_t nqps, void *scq
 	gd_tv_signal_each_above(t->tv, GD_SIGNAL_EACH_ABOVE);
 	free(qps);
 	t->nqps = nqps;
-	t->cq = scq;
 	return t;
 fail:
 	free(qps);
@@ -64,6 +67,7 @@ void gd_tof_destroy(struct gd_tof *t)
 		return;
 	gd_tv_destroy(t->tv);
 	free(t->tg);
+	free(t->cq);
 	free(t);
 }
 
@@ -87,9 +91,8 @@ static int tof_poll(void *ctx, uint32_t thread, struct gd_tp_comp *c, int max)
 {
 	struct gd_tof *t = ctx;
 	struct gd_fab_cqe e[32];
-	int n = gd_fabric_ofi.poll(t->cq, e, max < 32 ? max : 32);
+	int n = gd_fabric_ofi.poll(t->cq[thread], e, max < 32 ? max : 32);
 
-	(void)thread;
 	for (int i = 0; i < n; i++) {
 		uint32_t qp = (uint32_t)(e[i].id >> QP_SHIFT);
 

@@ -3,7 +3,7 @@
  * The proxy's libfabric transport (HAVE_LIBFABRIC): the verbs transport's
  * chains (transport_verbs.c builds the work requests from the descriptors)
  * posted through the fabric seam's ofi side (fabric_ofi.h gd_ofi_post_wrs),
- * completions from the shared send CQ with fi_cq_read. One seam: the same
+ * completions from each proxy thread's own send CQ with fi_cq_read. One seam: the same
  * translation the CPU loops use.
  */
 #ifndef GD_TRANSPORT_OFI_H
@@ -16,10 +16,10 @@
 
 struct gd_tof;
 
-/* q: the loop's QPs (their fab_* fields and regions); scq: the ofi fabric's
- * send CQ (struct gd_ofi_cq, gd_loop.scq). */
-struct gd_tof *gd_tof_create(const struct gd_qp_run *q, uint32_t nqps, void *scq,
-			     uint32_t nthreads, uint32_t max_chain, uint32_t max_inline);
+/* q: the loop's QPs (their fab_* fields and regions); each proxy thread
+ * polls the send CQ of its QPs (q[thread].fab_cq, gd_ofi_ep_scq). */
+struct gd_tof *gd_tof_create(const struct gd_qp_run *q, uint32_t nqps, uint32_t nthreads,
+			     uint32_t max_chain, uint32_t max_inline);
 void gd_tof_destroy(struct gd_tof *t);
 void gd_tof_ops(struct gd_tof *t, struct gd_transport *tp);
 
