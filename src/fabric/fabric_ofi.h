@@ -110,7 +110,7 @@ struct gd_ofi_target {
 };
 struct ibv_send_wr;
 /* Post n work requests in verbs form (ops.c's templates, the proxy's
- * transport_verbs.c chains): opcode, SGE, remote address and key field
+ * chains through gd_fabric_ofi.post_wrs): opcode, SGE, remote address and key field
  * ignored (t->key), atomics' operands, immediate data; IBV_SEND_SIGNALED asks
  * for a completion with wr_id as its context, IBV_SEND_INLINE is FI_INJECT.
  * 0 or -FI_E* (nothing printed). */

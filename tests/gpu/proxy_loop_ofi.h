@@ -8,7 +8,7 @@
  * does while it waits), the "client" owns the local buffer; they are joined
  * through the AV as the tools join over the side channel (fabric_ofi_ep.c and
  * fabric_ofi_cm.c, the client's warm-up write included), and the proxy posts
- * through transport_ofi.c, the tools' libfabric transport. RDM endpoints, one
+ * through transport.c over gd_fabric_ofi, as the tools' proxy. RDM endpoints, one
  * proxy thread (the client's domain is FI_THREAD_DOMAIN, as the tools' with one proxy
  * thread; --proxy_threads N in the tools opens it FI_THREAD_SAFE).
  */

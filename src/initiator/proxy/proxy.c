@@ -594,7 +594,7 @@ void gd_proxy_describe(const struct gd_proxy *px, uint64_t e, char *buf, size_t 
 	case GD_ERR_COMPLETION:
 		snprintf(buf, len, "completion error on QP 0x%06x (index %u, %s): %s (status %u)",
 			 gd_err_qp_num(e), qp, gd_desc_op_name(gd_err_op(e)),
-			 tp->status_str ? tp->status_str((int)st) : "?", st);
+			 tp->status_str ? tp->status_str(tp->ctx, (int)st) : "?", st);
 		break;
 	case GD_ERR_POST:
 		snprintf(buf, len, "cannot post %s on QP 0x%06x (index %u): %s",

@@ -1,16 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What the proxy threads post to: a transport executes chains of requests on
- * QPs and reports completions. Two implementations:
- *   transport_verbs.c  RC QPs through libibverbs (real NICs, Soft-RoCE)
- *   transport_sw.c     the SOFTWARE TRANSPORT TEST DOUBLE: executes puts,
- *                      gets and atomics with memcpy/atomics on a peer buffer
- *                      in this process, for machines without an RDMA device
- *                      (the GPU machine, CI). Never a measurement of a NIC.
+ * QPs and reports completions. One implementation, transport.c: the chains
+ * become work requests posted through the run's fabric table (fabric.h
+ * post_wrs, poll, qp_num), whichever it is:
+ *   gd_fabric_verbs        RC QPs through libibverbs (real NICs, Soft-RoCE)
+ *   gd_fabric_ofi          libfabric endpoints (HAVE_LIBFABRIC)
+ *   gd_fabric_test_double  the SOFTWARE FABRIC TEST DOUBLE (fabric_double.h):
+ *                          memcpy/atomics on a peer buffer in this process,
+ *                          for machines without an RDMA device (the GPU
+ *                          machine, CI). Never a measurement of a NIC.
+ * gd_sw_transport (transport_sw.c) assembles the proxy's transport on the
+ * test double for the tests.
  *
  * Threading: post() and poll() are called by proxy threads without locks;
- * a QP is posted to by one thread only (its owner), poll(thread) may return
- * completions of any QP (a shared CQ), which the proxy routes by qp index.
+ * a QP is posted to by one thread only (its owner, QP q on thread
+ * q % nthreads), poll(thread) reads the send CQ of that thread's QPs (the
+ * fabric's: verbs shares one among the threads, ofi and the test double give
+ * each thread its own) and may return completions of any QP, which the proxy
+ * routes by qp index.
  */
 #ifndef GD_TRANSPORT_H
 #define GD_TRANSPORT_H
@@ -37,11 +45,28 @@ struct gd_transport {
 	/* Up to max completions. Returns the count, or -errno. */
 	int (*poll)(void *ctx, uint32_t thread, struct gd_tp_comp *c, int max);
 	/* The status as text ("remote access error"). */
-	const char *(*status_str)(int status);
+	const char *(*status_str)(void *ctx, int status);
 	uint32_t (*qp_num)(void *ctx, uint32_t qp);
 };
 
-/* ---- the software transport test double (transport_sw.c) ---- */
+/* ---- the transport over a fabric table (transport.c) ---- */
+
+struct gd_fabric_ops;
+struct gd_qp_run;
+struct gd_tp_fab;
+
+/* fab: the run's fabric table; q: its nqps QPs (their regions, fab_* fields;
+ * q[k].fab_cq is thread k's send CQ), alive as long as the transport;
+ * max_chain: the longest chain one post may carry (the proxy's batch); a
+ * write or send up to max_inline bytes is posted inline. NULL: no memory, or
+ * more threads than QPs. */
+struct gd_tp_fab *gd_tp_fab_create(const struct gd_fabric_ops *fab, struct gd_qp_run *q,
+				   uint32_t nqps, uint32_t nthreads, uint32_t max_chain,
+				   uint32_t max_inline);
+void gd_tp_fab_destroy(struct gd_tp_fab *t);
+void gd_tp_fab_ops(struct gd_tp_fab *t, struct gd_transport *tp);
+
+/* ---- the proxy's transport on the software fabric test double (transport_sw.c) ---- */
 
 struct gd_sw_transport;
 
@@ -51,13 +76,13 @@ struct gd_sw_transport;
  * fail_after: 0, or fail the request with this 1-based global number with
  * status GD_SW_STATUS_FAULT (fault injection for the error-word path).
  */
-#define GD_SW_STATUS_FAULT 10 /* as IBV_WC_REM_ACCESS_ERR */
-#define GD_SW_STATUS_BOUNDS 11 /* a request outside the buffers */
+#define GD_SW_STATUS_FAULT 10 /* GD_FAB_DOUBLE_FAULT, as IBV_WC_REM_ACCESS_ERR */
+#define GD_SW_STATUS_BOUNDS 11 /* GD_FAB_DOUBLE_BOUNDS: a request outside the buffers */
 struct gd_sw_transport *gd_sw_transport_create(void *local, void *peer, uint64_t bytes,
 					       uint32_t nqps, uint32_t nthreads, uint32_t cq_depth,
 					       uint64_t fail_after);
 void gd_sw_transport_destroy(struct gd_sw_transport *t);
-/* Fill tp with the test double's operations. */
+/* Fill tp with the operations of the transport over the test double. */
 void gd_sw_transport_ops(struct gd_sw_transport *t, struct gd_transport *tp);
 /* Make every request take at least ns nanoseconds (a slow link), 0 = none. */
 void gd_sw_transport_set_delay(struct gd_sw_transport *t, uint64_t ns);
