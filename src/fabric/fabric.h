@@ -73,7 +73,7 @@ struct gd_fabric_ops {
 	/* q's number in messages: the verbs QP number, ofi's endpoint index + 1. */
 	uint32_t (*qp_num)(const struct gd_qp_run *q);
 	/* In a posted chain, a request longer than this asks its own completion;
-	 * 0: only the chain's last (the proxy's chains, gd_tp_fab_create). */
+	 * 0: only the chain's last (the proxy's chains, gd_transport_create). */
 	uint64_t chain_signal_above;
 };
 

@@ -84,7 +84,7 @@ static int setup(const struct tc *c, struct env *e)
 	cfg.sq_depth = c->sq_depth;
 	cfg.timeout_ns = c->timeout_ms * 1000000ull;
 	gd_sw_transport_set_delay(e->sw, c->delay_ns);
-	gd_sw_transport_ops(e->sw, &cfg.tp);
+	cfg.tp = gd_sw_transport_tp(e->sw);
 	e->px = gd_proxy_create(&cfg);
 	CHECK(e->sw && e->px && e->local && e->peer, "setup");
 	gd_proxy_ring_set(e->px, &e->a.set);

@@ -41,7 +41,7 @@ struct pb_state {
 struct run {
 	struct gd_loop *l;
 	struct pb_state *st;
-	struct gd_tp_fab *tp;		/* the proxy's transport over the run's fabric */
+	struct gd_transport *tp;		/* the proxy's transport over the run's fabric */
 	struct gd_proxy *px;
 	struct shared *sh;      /* the host's view */
 	struct gd_host_prod *h; /* host producers while they run */
@@ -112,11 +112,11 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 		gd_error("%u QPs: a proxy drives at most %u (lower -q)", c->nqp, GD_PROXY_MAX_QPS);
 		return -EINVAL;
 	}
-	r->tp = gd_tp_fab_create(l->fab, l->q, c->nqp, c->init.proxy_threads, batch,
+	r->tp = gd_transport_create(l->fab, l->q, c->nqp, c->init.proxy_threads, batch,
 				 c->max_inline);
 	if (!r->tp)
 		return -ENOMEM;
-	gd_tp_fab_ops(r->tp, &cfg.tp);
+	cfg.tp = r->tp;
 	if (c->pin_cores[0])
 		r->ncores = parse_cores(c->pin_cores, r->cores, GD_RING_MAX);
 	cfg.nthreads = c->init.proxy_threads;
@@ -151,7 +151,7 @@ static void run_close(struct run *r)
 	if (gd_bench_abandon)
 		return; /* a stuck proxy thread may still use all of it (bench_rt.h) */
 	gd_proxy_destroy(r->px);
-	gd_tp_fab_destroy(r->tp);
+	gd_transport_destroy(r->tp);
 	if (r->st->gp)
 		gd_gpu_prod_free_mapped(r->st->gp, r->sh);
 	else

@@ -21,7 +21,7 @@ struct tp_thread {
 	void *cq; /* the send CQ of this thread's QPs */
 };
 
-struct gd_tp_fab {
+struct gd_transport {
 	const struct gd_fabric_ops *fab;
 	struct gd_qp_run *q;
 	uint32_t nqps, nthreads, max_chain, max_inline;
@@ -29,19 +29,19 @@ struct gd_tp_fab {
 	struct tp_thread *th;
 };
 
-struct gd_tp_fab *gd_tp_fab_create(const struct gd_fabric_ops *fab, struct gd_qp_run *q,
+struct gd_transport *gd_transport_create(const struct gd_fabric_ops *fab, struct gd_qp_run *q,
 				   uint32_t nqps, uint32_t nthreads, uint32_t max_chain,
 				   uint32_t max_inline)
 {
-	struct gd_tp_fab *t = calloc(1, sizeof(*t));
+	struct gd_transport *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
-	*t = (struct gd_tp_fab){ fab, q, nqps, nthreads, max_chain, max_inline, NULL, NULL };
+	*t = (struct gd_transport){ fab, q, nqps, nthreads, max_chain, max_inline, NULL, NULL };
 	t->last_op = calloc(nqps, sizeof(*t->last_op));
 	t->th = calloc(nthreads, sizeof(*t->th));
 	if (!t->th || !t->last_op || nthreads > nqps) {
-		gd_tp_fab_destroy(t);
+		gd_transport_destroy(t);
 		return NULL;
 	}
 	for (uint32_t i = 0; i < nthreads; i++) {
@@ -50,14 +50,14 @@ struct gd_tp_fab *gd_tp_fab_create(const struct gd_fabric_ops *fab, struct gd_qp
 		/* thread i posts QPs i, i + nthreads, ... (proxy.c): QP i's CQ is theirs */
 		t->th[i].cq = q[i].fab_cq;
 		if (!t->th[i].wr || !t->th[i].sge) {
-			gd_tp_fab_destroy(t);
+			gd_transport_destroy(t);
 			return NULL;
 		}
 	}
 	return t;
 }
 
-void gd_tp_fab_destroy(struct gd_tp_fab *t)
+void gd_transport_destroy(struct gd_transport *t)
 {
 	if (!t)
 		return;
@@ -86,7 +86,7 @@ static enum ibv_wr_opcode wr_opcode(uint32_t op)
 /* Request r on q as a work request. A send's place in the peer's region rides
  * in rdma.remote_addr, which a NIC ignores for sends: the test double, which
  * has no receiver, copies it there. */
-static void build_wr(const struct gd_tp_fab *t, const struct gd_qp_run *q, const struct gd_req *r,
+static void build_wr(const struct gd_transport *t, const struct gd_qp_run *q, const struct gd_req *r,
 		     struct ibv_send_wr *wr, struct ibv_sge *sge, uint64_t wr_id)
 {
 	bool atomic = r->op == GD_DESC_FADD || r->op == GD_DESC_CAS;
@@ -118,7 +118,7 @@ static void build_wr(const struct gd_tp_fab *t, const struct gd_qp_run *q, const
 /* The chain of n requests on qp as work requests in thread's own array (the
  * last signalled with signal_id, request i's id signal_id - (n - 1 - i);
  * each larger than the fabric's chain_signal_above signalled too). */
-static struct ibv_send_wr *build(struct gd_tp_fab *t, uint32_t thread, uint32_t qp,
+static struct ibv_send_wr *build(struct gd_transport *t, uint32_t thread, uint32_t qp,
 				 const struct gd_req *reqs, uint32_t n, uint64_t signal_id)
 {
 	struct tp_thread *th = &t->th[thread];
@@ -137,24 +137,21 @@ static struct ibv_send_wr *build(struct gd_tp_fab *t, uint32_t thread, uint32_t 
 	return th->wr;
 }
 
-static uint32_t last_op(const struct gd_tp_fab *t, uint32_t qp)
+static uint32_t last_op(const struct gd_transport *t, uint32_t qp)
 {
 	return qp < t->nqps ? __atomic_load_n(&t->last_op[qp], __ATOMIC_RELAXED) : 0;
 }
 
-static int tp_post(void *ctx, uint32_t thread, uint32_t qp, const struct gd_req *reqs, uint32_t n,
-		   uint64_t signal_id)
+int gd_transport_post(struct gd_transport *t, uint32_t thread, uint32_t qp,
+		      const struct gd_req *reqs, uint32_t n, uint64_t signal_id)
 {
-	struct gd_tp_fab *t = ctx;
-
 	if (!n || n > t->max_chain || qp >= t->nqps || thread >= t->nthreads)
 		return -EINVAL;
 	return t->fab->post_wrs(&t->q[qp], build(t, thread, qp, reqs, n, signal_id), n);
 }
 
-static int tp_poll(void *ctx, uint32_t thread, struct gd_tp_comp *c, int max)
+int gd_transport_poll(struct gd_transport *t, uint32_t thread, struct gd_tp_comp *c, int max)
 {
-	struct gd_tp_fab *t = ctx;
 	struct gd_fab_cqe e[TP_POLL_MAX];
 	int n = t->fab->poll(t->th[thread].cq, e, max < TP_POLL_MAX ? max : TP_POLL_MAX);
 
@@ -170,27 +167,13 @@ static int tp_poll(void *ctx, uint32_t thread, struct gd_tp_comp *c, int max)
 	return n;
 }
 
-/* The status as the fabric says it (no CQ: its generic text) */
-static const char *tp_status_str(void *ctx, int status)
+/* No CQ: the fabric's generic text of the status */
+const char *gd_transport_status_str(const struct gd_transport *t, int status)
 {
-	struct gd_tp_fab *t = ctx;
-
 	return t->fab->status_str(NULL, status);
 }
 
-static uint32_t tp_qp_num(void *ctx, uint32_t qp)
+uint32_t gd_transport_qp_num(const struct gd_transport *t, uint32_t qp)
 {
-	struct gd_tp_fab *t = ctx;
-
 	return qp < t->nqps ? t->fab->qp_num(&t->q[qp]) : 0;
-}
-
-void gd_tp_fab_ops(struct gd_tp_fab *t, struct gd_transport *tp)
-{
-	tp->name = t->fab->name;
-	tp->ctx = t;
-	tp->post = tp_post;
-	tp->poll = tp_poll;
-	tp->status_str = tp_status_str;
-	tp->qp_num = tp_qp_num;
 }

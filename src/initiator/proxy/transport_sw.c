@@ -16,7 +16,7 @@
 struct gd_sw_transport {
 	struct gd_fab_double *d;
 	struct gd_qp_run *q;
-	struct gd_tp_fab *tp;
+	struct gd_transport *tp;
 };
 
 struct gd_sw_transport *gd_sw_transport_create(void *local, void *peer, uint64_t bytes,
@@ -36,7 +36,7 @@ struct gd_sw_transport *gd_sw_transport_create(void *local, void *peer, uint64_t
 	for (uint32_t i = 0; i < nqps; i++)
 		gd_fab_double_qp_run(t->d, i, &t->q[i]);
 	/* every request in range fits a chain: the proxy's batch is its bound */
-	t->tp = gd_tp_fab_create(&gd_fabric_test_double, t->q, nqps, nthreads, GD_MAX_POST_LIST,
+	t->tp = gd_transport_create(&gd_fabric_test_double, t->q, nqps, nthreads, GD_MAX_POST_LIST,
 				 0);
 	if (!t->tp) {
 		gd_sw_transport_destroy(t);
@@ -49,15 +49,15 @@ void gd_sw_transport_destroy(struct gd_sw_transport *t)
 {
 	if (!t)
 		return;
-	gd_tp_fab_destroy(t->tp);
+	gd_transport_destroy(t->tp);
 	gd_fab_double_destroy(t->d);
 	free(t->q);
 	free(t);
 }
 
-void gd_sw_transport_ops(struct gd_sw_transport *t, struct gd_transport *tp)
+struct gd_transport *gd_sw_transport_tp(struct gd_sw_transport *t)
 {
-	gd_tp_fab_ops(t->tp, tp);
+	return t->tp;
 }
 
 void gd_sw_transport_set_delay(struct gd_sw_transport *t, uint64_t ns)
