@@ -55,8 +55,6 @@ static void init_loop(struct gd_bench *b)
 	memset(l, 0, sizeof(*l));
 	l->cfg = b->plan.loop;
 	l->q = b->q;
-	l->send_cq = b->conn.send_cq;
-	l->recv_cq = b->conn.recv_cq;
 	l->fab = b->fab;
 	b->fs->cqs(b, &l->scq, &l->rcq);
 	l->oob = b->oob;

@@ -154,6 +154,13 @@ static int verbs_local_info(struct gd_bench *b, uint32_t i, uint64_t target)
 	return 0;
 }
 
+/* The send CQ the proxy's threads poll (fabric.h post_wrs: every QP's) */
+static void verbs_qp_run(struct gd_bench *b, uint32_t i, struct gd_qp_run *q)
+{
+	(void)i;
+	q->fab_cq = b->conn.send_cq;
+}
+
 static void verbs_cqs(struct gd_bench *b, void **send_cq, void **recv_cq)
 {
 	*send_cq = b->conn.send_cq;
@@ -183,6 +190,7 @@ const struct gd_bench_fabric gd_bench_fabric_verbs = {
 	.joined = verbs_joined,
 	.connect = verbs_connect,
 	.local_info = verbs_local_info,
+	.qp_run = verbs_qp_run,
 	.cqs = verbs_cqs,
 	.close = verbs_close,
 	.release = verbs_release,

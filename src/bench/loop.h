@@ -84,7 +84,6 @@ struct gd_loop_cfg {
 struct gd_loop {
 	struct gd_loop_cfg cfg;
 	struct gd_qp_run *q;		/* cfg.nqp */
-	struct ibv_cq *send_cq, *recv_cq; /* verbs only (the proxy's verbs transport) */
 	/* the fabric seam (fabric.h): the loops post and poll through it */
 	const struct gd_fabric_ops *fab;
 	void *scq, *rcq;		/* the fabric's send and receive CQs */

@@ -20,9 +20,11 @@
  * fabric's own: verbs keeps conn.h/cm.h; ofi is struct gd_ofi (fabric_ofi.h).
  * The engine reaches both through one setup table on its own floor
  * (src/bench/bench_fabric.h), whose ops field is this table.
- * The proxy initiator's transport (src/initiator/proxy/transport.h) is the same
- * seam with a request list instead of WR templates; doc/engine.md ("The
- * proxy initiator over libfabric") gives the hook for its ofi side.
+ * The proxy initiator posts through this table too (post_wrs, qp_num,
+ * chain_signal_above): its transport (src/initiator/proxy/transport.c) turns
+ * a chain of ring requests into work requests and hands them to the fabric
+ * of the run, whatever it is; fabric_double.h is the third table, the
+ * software fabric TEST DOUBLE that the proxy's tests run on.
  */
 #ifndef GD_FABRIC_H
 #define GD_FABRIC_H
@@ -63,6 +65,16 @@ struct gd_fabric_ops {
 	 * failed); NULL when the fabric has no completion events (-e is refused). */
 	int (*arm)(void *cq);
 	int (*wait)(void *cq, int timeout_ms);
+	/* Post n work requests built elsewhere (the proxy's chains, chained by
+	 * wr[i].next) on q's QP or endpoint: the IBV_SEND_SIGNALED ones complete
+	 * on q->fab_cq with their wr_id. 0 or -errno, nothing printed (the
+	 * caller reports: the proxy's error word). */
+	int (*post_wrs)(struct gd_qp_run *q, struct ibv_send_wr *wr, uint32_t n);
+	/* q's number in messages: the verbs QP number, ofi's endpoint index + 1. */
+	uint32_t (*qp_num)(const struct gd_qp_run *q);
+	/* In a posted chain, a request longer than this asks its own completion;
+	 * 0: only the chain's last (the proxy's chains, gd_transport_create). */
+	uint64_t chain_signal_above;
 };
 
 extern const struct gd_fabric_ops gd_fabric_verbs;

@@ -414,6 +414,20 @@ static void ofi_progress(void *cqv)
 	ofi_cq_progress(((struct gd_ofi_cq *)cqv)->cq);
 }
 
+/* A chain of the proxy's (fabric.h post_wrs) */
+static int ofi_post_wrs(struct gd_qp_run *q, struct ibv_send_wr *wr, uint32_t n)
+{
+	struct gd_ofi_target t = gd_ofi_target_of(q);
+	ssize_t ret = gd_ofi_post_wrs(&t, wr, n);
+
+	return ret == -FI_EAGAIN ? -EAGAIN : ret ? -EIO : 0;
+}
+
+static uint32_t ofi_qp_num(const struct gd_qp_run *q)
+{
+	return q->index + 1;
+}
+
 const struct gd_fabric_ops gd_fabric_ofi = {
 	.progress = ofi_progress,
 	.name = "ofi",
@@ -422,4 +436,9 @@ const struct gd_fabric_ops gd_fabric_ofi = {
 	.poll = ofi_poll,
 	.status_str = ofi_status_str,
 	.hint = ofi_hint,
+	.post_wrs = ofi_post_wrs,
+	.qp_num = ofi_qp_num,
+	/* as the CPU loop: over shm a chain of 64 KiB writes with one signalled
+	 * ran at 0.74-0.86 of the CPU initiator, each signalled at 0.95-0.97 */
+	.chain_signal_above = GD_SIGNAL_EACH_ABOVE,
 };

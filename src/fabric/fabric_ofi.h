@@ -36,8 +36,9 @@ struct gd_ofi_cfg {
 	bool alt;			/* with_imm / CMP_AND_SWAP */
 	bool server;
 	uint32_t nqp, tx_depth, rx_depth;
-	/* threads that post and poll the domain's endpoints and CQs at once (the
-	 * proxy's --proxy_threads): above 1 the domain is FI_THREAD_SAFE */
+	/* threads that post and poll the domain's endpoints at once (the proxy's
+	 * --proxy_threads): above 1 the domain is FI_THREAD_SAFE and each thread
+	 * has a send CQ of its own (gd_ofi_ep_scq) */
 	uint32_t threads;
 	bool hmem;			/* the buffers are GPU memory (--use_cuda) */
 	int cuda_device;
@@ -70,6 +71,7 @@ struct gd_ofi {
 	struct fid_ep **ep;
 	uint64_t *dest;			/* fi_addr_t per QP (RDM) */
 	struct gd_ofi_cq scq, rcq;
+	struct gd_ofi_cq *xcq;		/* threads > 1: the send CQs of threads 1 .. threads-1 */
 	struct fid_mr *mr;
 	void *desc;
 	uint64_t key, mr_base;
@@ -91,6 +93,12 @@ int gd_ofi_connect(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 void gd_ofi_qp_run(struct gd_ofi *f, uint32_t i, struct gd_qp_run *q,
 		   const struct gd_wire_conn *remote);
 void gd_ofi_close(struct gd_ofi *f);
+/* The send CQ endpoint i is bound to: the CQ of the thread that posts on it.
+ * With several threads (the proxy's), endpoint i belongs to thread
+ * i % threads (proxy.c gives QP i to that thread), and each thread reads
+ * only its own CQ: no thread's fi_cq_read drives another's endpoints, and
+ * the CQ's queue of injected completions has one writer. */
+struct gd_ofi_cq *gd_ofi_ep_scq(struct gd_ofi *f, uint32_t i);
 
 /* Where one endpoint's requests go: the endpoint, its send CQ (progress while
  * the provider's queue is full), the local descriptor, the peer's address
@@ -102,7 +110,7 @@ struct gd_ofi_target {
 };
 struct ibv_send_wr;
 /* Post n work requests in verbs form (ops.c's templates, the proxy's
- * transport_verbs.c chains): opcode, SGE, remote address and key field
+ * chains through gd_fabric_ofi.post_wrs): opcode, SGE, remote address and key field
  * ignored (t->key), atomics' operands, immediate data; IBV_SEND_SIGNALED asks
  * for a completion with wr_id as its context, IBV_SEND_INLINE is FI_INJECT.
  * 0 or -FI_E* (nothing printed). */

@@ -74,7 +74,8 @@ static int accept_one(struct gd_ofi *f, uint32_t i)
 			 f->prov, gd_fi_strerror(-ret));
 		return -EIO;
 	}
-	ret = fi_ep_bind(f->ep[i], &f->scq.cq->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION);
+	ret = fi_ep_bind(f->ep[i], &gd_ofi_ep_scq(f, i)->cq->fid,
+			 FI_TRANSMIT | FI_SELECTIVE_COMPLETION);
 	ret = ret ?: fi_ep_bind(f->ep[i], &f->rcq.cq->fid, FI_RECV);
 	ret = ret ?: fi_ep_bind(f->ep[i], &f->eq->fid, 0);
 	ret = ret ?: fi_enable(f->ep[i]);
@@ -97,16 +98,17 @@ static ssize_t warm_once(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn
 				.addr = f->dest[i], .rma_iov = &rma, .rma_iov_count = 1,
 				.context = OFI_WARM_CTX };
 	struct fi_cq_data_entry e;
+	struct fid_cq *cq = gd_ofi_ep_scq(f, i)->cq;
 	ssize_t ret;
 
 	for (;;) { /* -FI_EAGAIN: the provider wants progress before it takes it */
 		ret = fi_writemsg(f->ep[i], &m, FI_COMPLETION); /* selective completion */
 		if (ret != -FI_EAGAIN || gd_now_ns() - t0 >= limit)
 			break;
-		fi_cq_read(f->scq.cq, &e, 0);
+		fi_cq_read(cq, &e, 0);
 	}
 	while (!ret && gd_now_ns() - t0 < limit) {
-		ret = fi_cq_read(f->scq.cq, &e, 1);
+		ret = fi_cq_read(cq, &e, 1);
 		if (ret == 1 && e.op_context == OFI_WARM_CTX)
 			return 0;
 		ret = ret == -FI_EAGAIN || ret == 1 ? 0 : ret;
@@ -115,7 +117,7 @@ static ssize_t warm_once(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn
 		struct fi_cq_err_entry err;
 
 		memset(&err, 0, sizeof(err));
-		fi_cq_readerr(f->scq.cq, &err, 0);
+		fi_cq_readerr(cq, &err, 0);
 		ret = -(ssize_t)err.err;
 	}
 	return ret ? ret : -FI_ETIMEDOUT;
@@ -216,7 +218,7 @@ void gd_ofi_qp_run(struct gd_ofi *f, uint32_t i, struct gd_qp_run *q,
 {
 	q->fab_key = remote->fab_key;
 	q->fab_ep = f->ep[i];
-	q->fab_cq = &f->scq;
+	q->fab_cq = gd_ofi_ep_scq(f, i);
 	q->fab_desc = f->desc;
 	q->fab_dest = f->av ? f->dest[i] : FI_ADDR_UNSPEC;
 }
@@ -239,6 +241,8 @@ void gd_ofi_close(struct gd_ofi *f)
 	close_fid(&f->mr);
 	close_fid(&f->av);
 	close_fid(&f->scq.cq);
+	for (uint32_t t = 1; f->xcq && t < f->cfg.threads; t++)
+		close_fid(&f->xcq[t - 1].cq);
 	close_fid(&f->rcq.cq);
 	close_fid(&f->eq);
 	close_fid(&f->domain);
@@ -247,5 +251,6 @@ void gd_ofi_close(struct gd_ofi *f)
 		gd_fi_freeinfo(f->info);
 	free(f->ep);
 	free(f->dest);
+	free(f->xcq);
 	memset(f, 0, sizeof(*f));
 }

@@ -55,7 +55,8 @@ static const char *caps_needed(const struct gd_ofi_cfg *c)
 
 /* One thread posts and polls (the CPU loop, one proxy thread): the domain is
  * FI_THREAD_DOMAIN, the providers' lock-free path. Several (the proxy's
- * threads share the domain's CQ and post on their own endpoints at once):
+ * threads post on their own endpoints and read their own send CQs at once,
+ * gd_ofi_ep_scq; the receive CQ, the AV and the memory region stay shared):
  * FI_THREAD_SAFE, the level at which fi_domain(3) lets any thread call any
  * object of the domain, the provider taking the locks. */
 static enum fi_threading threading_of(const struct gd_ofi_cfg *c)
@@ -240,6 +241,8 @@ static int open_domain(struct gd_ofi *f)
 		return ofi_fail("fi_domain", f, ret);
 	ret = open_cq(f, &f->scq, depth);
 	ret = ret ?: open_cq(f, &f->rcq, depth);
+	for (uint32_t t = 1; !ret && t < c->threads; t++)
+		ret = open_cq(f, &f->xcq[t - 1], depth);
 	if (ret || f->info->ep_attr->type != FI_EP_RDM)
 		return ret;
 	ret = fi_av_open(f->domain, &av, &f->av, NULL);
@@ -298,9 +301,30 @@ int gd_ofi_open(struct gd_ofi *f, const struct gd_ofi_cfg *c)
 	f->scq.placed_above = gd_ofi_placed_above(f);
 	f->ep = calloc(c->nqp, sizeof(*f->ep));
 	f->dest = calloc(c->nqp, sizeof(*f->dest));
-	if (!f->ep || !f->dest)
+	f->xcq = c->threads > 1 ? calloc(c->threads - 1, sizeof(*f->xcq)) : NULL;
+	if (!f->ep || !f->dest || (c->threads > 1 && !f->xcq))
 		return -ENOMEM;
+	for (uint32_t t = 1; t < c->threads; t++)
+		f->xcq[t - 1].placed_above = f->scq.placed_above;
 	return open_domain(f);
+}
+
+struct gd_ofi_cq *gd_ofi_ep_scq(struct gd_ofi *f, uint32_t i)
+{
+	uint32_t t = f->cfg.threads > 1 ? i % f->cfg.threads : 0;
+
+	return t ? &f->xcq[t - 1] : &f->scq;
+}
+
+/* Every send CQ of a side that waits (e: room for 4 dropped entries) */
+static void progress_scqs(struct gd_ofi *f, struct fi_cq_data_entry *e)
+{
+	for (uint32_t t = 0; t == 0 || t < f->cfg.threads; t++) {
+		struct gd_ofi_cq *cq = t ? &f->xcq[t - 1] : &f->scq;
+
+		if (cq->cq)
+			fi_cq_read(cq->cq, e, 4);
+	}
 }
 
 /* A paced side (gd_ofi_pace_passive) skips the calls that come sooner than
@@ -317,8 +341,7 @@ void gd_ofi_progress(void *ofi)
 			return;
 		f->last_ns = now;
 	}
-	if (f->scq.cq)
-		fi_cq_read(f->scq.cq, e, 4);
+	progress_scqs(f, e);
 	if (f->rcq.cq)
 		fi_cq_read(f->rcq.cq, e, 4);
 }
@@ -333,8 +356,7 @@ void gd_ofi_progress_tx(void *ofi)
 	struct gd_ofi *f = ofi;
 	struct fi_cq_data_entry e[4];
 
-	if (f->scq.cq)
-		fi_cq_read(f->scq.cq, e, 4);
+	progress_scqs(f, e);
 }
 
 /* The passive side of an RMA bandwidth test over shm calls the provider's
@@ -410,9 +432,10 @@ int gd_ofi_reg(struct gd_ofi *f, void *buf, size_t len)
 	return 0;
 }
 
-static int bind_ep(struct gd_ofi *f, struct fid_ep *ep)
+static int bind_ep(struct gd_ofi *f, uint32_t i)
 {
-	int ret = fi_ep_bind(ep, &f->scq.cq->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION);
+	struct fid_ep *ep = f->ep[i];
+	int ret = fi_ep_bind(ep, &gd_ofi_ep_scq(f, i)->cq->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION);
 
 	ret = ret ?: fi_ep_bind(ep, &f->rcq.cq->fid, FI_RECV);
 	if (!ret && f->av)
@@ -552,7 +575,7 @@ int gd_ofi_create_eps(struct gd_ofi *f)
 		ret = fi_endpoint(f->domain, f->info, &f->ep[i], NULL);
 		if (ret)
 			return ofi_fail("fi_endpoint", f, ret);
-		ret = bind_ep(f, f->ep[i]);
+		ret = bind_ep(f, i);
 		if (ret)
 			return ret;
 		/* the second endpoint's cost: the first one's holds the provider's

@@ -18,7 +18,7 @@
 #define GD_CYCLE_STEP 64	/* ... in steps of at least a cache line */
 /* A bandwidth request larger than this asks its own completion: perftest's
  * default moderation for large messages (-Q 1), the CPU loop's default
- * (bench_opts.c), and the proxy's libfabric chains (gd_tv_signal_each_above: over shm a
+ * (bench_opts.c), and the proxy's libfabric chains (chain_signal_above, fabric.h: over shm a
  * chain of 64 KiB writes with one signalled ran at 0.74-0.86 of the CPU
  * initiator, each signalled at 0.95-0.97; doc/proxy.md) */
 #define GD_SIGNAL_EACH_ABOVE 8192
@@ -75,9 +75,10 @@ struct gd_qp_run {
 	uint64_t recv_done;
 	uint64_t atomic_next;	/* CMP_AND_SWAP: the value the next op compares with */
 
-	/* the ofi fabric (src/fabric/fabric_ofi.c); unused by verbs */
+	/* the fabric's own (src/fabric/fabric_ofi.c); verbs sets fab_cq alone */
 	void *fab_ep;		/* struct fid_ep * */
-	void *fab_cq;		/* its send CQ, struct gd_ofi_cq * (fabric_ofi.h) */
+	void *fab_cq;		/* its send CQ: struct gd_ofi_cq * (fabric_ofi.h), verbs'
+				 * struct ibv_cq *, the test double's own (fabric_double.c) */
 	void *fab_desc;		/* fi_mr_desc of the local region (FI_MR_LOCAL) */
 	uint64_t fab_dest;	/* fi_addr_t of the peer (FI_EP_RDM) */
 	uint64_t fab_key;	/* the peer's key */

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # --initiator=proxy --proxy_threads N over libfabric (tcp and shm on loopback,
 # host producers, no GPU): several proxy threads post on their own endpoints
-# and poll the domain's CQ at once (the domain opened FI_THREAD_SAFE); every
+# and read their own send CQs at once (the domain opened FI_THREAD_SAFE); every
 # op the provider has, --validate on, and the JSON says how many threads ran.
 # GD_PROXY_THREAD_COUNTS (default "2 4"): the thread counts per tool (distcheck: 4 alone).
 set -u

@@ -158,7 +158,7 @@ static int open_transport(struct env *e, const struct cfg *c, struct gd_proxy_cf
 					       c->proxy_threads, 4 * 1024 + 8, c->fail_after);
 		if (!e->sw)
 			return -ENOMEM;
-		gd_sw_transport_ops(e->sw, &pc->tp);
+		pc->tp = gd_sw_transport_tp(e->sw);
 		pc->sq_depth = 4096;
 		snprintf(e->tp_name, sizeof(e->tp_name), "software transport (test double)");
 		return 0;

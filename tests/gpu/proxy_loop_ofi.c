@@ -13,13 +13,13 @@
 #include "fabric_ofi.h"
 #include "log.h"
 #include "ofi_lib.h"
-#include "transport_ofi.h"
+#include "fabric.h"
 
 struct gd_ofi_loop {
 	struct gd_fabric_opts o;
 	struct gd_ofi srv, cli;
 	struct gd_qp_run q[GD_OFI_LOOP_MAX_QPS];
-	struct gd_tof *tof;
+	struct gd_transport *tof;
 	pthread_t progress;
 	bool running;
 	volatile int stop;
@@ -82,7 +82,7 @@ static int join(struct gd_ofi_loop *l, uint32_t nqps, void *local, void *peer)
 
 int gd_ofi_loop_open(struct gd_ofi_loop **out, const char *provider, uint32_t op, uint32_t nqps,
 		     void *local, void *peer, size_t bytes, uint32_t max_chain,
-		     struct gd_transport *tp)
+		     struct gd_transport **tp)
 {
 	struct gd_ofi_loop *l;
 	int ret;
@@ -104,15 +104,15 @@ int gd_ofi_loop_open(struct gd_ofi_loop **out, const char *provider, uint32_t op
 	if (!ret)
 		ret = join(l, nqps, local, peer);
 	if (!ret) {
-		l->tof = gd_tof_create(l->q, nqps, &l->cli.scq, 1, max_chain,
-				       (uint32_t)l->cli.inject_size);
+		l->tof = gd_transport_create(&gd_fabric_ofi, l->q, nqps, 1, max_chain,
+					  (uint32_t)l->cli.inject_size);
 		ret = l->tof ? 0 : -ENOMEM;
 	}
 	if (ret) {
 		gd_ofi_loop_close(l);
 		return ret;
 	}
-	gd_tof_ops(l->tof, tp);
+	*tp = l->tof;
 	*out = l;
 	return 0;
 }
@@ -125,7 +125,7 @@ void gd_ofi_loop_close(struct gd_ofi_loop *l)
 		__atomic_store_n(&l->stop, 1, __ATOMIC_RELEASE);
 		pthread_join(l->progress, NULL);
 	}
-	gd_tof_destroy(l->tof);
+	gd_transport_destroy(l->tof);
 	gd_ofi_close(&l->cli);
 	gd_ofi_close(&l->srv);
 	free(l);

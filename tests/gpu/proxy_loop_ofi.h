@@ -8,7 +8,7 @@
  * does while it waits), the "client" owns the local buffer; they are joined
  * through the AV as the tools join over the side channel (fabric_ofi_ep.c and
  * fabric_ofi_cm.c, the client's warm-up write included), and the proxy posts
- * through transport_ofi.c, the tools' libfabric transport. RDM endpoints, one
+ * through transport.c over gd_fabric_ofi, as the tools' proxy. RDM endpoints, one
  * proxy thread (the client's domain is FI_THREAD_DOMAIN, as the tools' with one proxy
  * thread; --proxy_threads N in the tools opens it FI_THREAD_SAFE).
  */
@@ -24,11 +24,11 @@
 
 struct gd_ofi_loop;
 
-/* op: enum gd_desc_op; local and peer: the two buffers (bytes each). Fills
- * tp. 0, or -errno (printed: the provider, the cause, the fix). */
+/* op: enum gd_desc_op; local and peer: the two buffers (bytes each). *tp:
+ * the proxy's transport over it (owned by the loop). 0, or -errno (printed: the provider, the cause, the fix). */
 int gd_ofi_loop_open(struct gd_ofi_loop **l, const char *provider, uint32_t op, uint32_t nqps,
 		     void *local, void *peer, size_t bytes, uint32_t max_chain,
-		     struct gd_transport *tp);
+		     struct gd_transport **tp);
 void gd_ofi_loop_close(struct gd_ofi_loop *l);
 
 #endif

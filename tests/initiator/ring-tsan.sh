@@ -23,8 +23,10 @@ fi
 
 bin=$out/test_ring_tsan
 if ! $cc -std=gnu11 -D_GNU_SOURCE -fsanitize=thread -g -O1 -I"$src/src/core" \
-	-I"$src/src/initiator" -I"$src/src/initiator/proxy" -I"$build" -o "$bin" "$src/tests/initiator/test_ring.c" \
-	"$src/src/initiator/proxy/proxy.c" "$src/src/initiator/proxy/transport_sw.c" \
+	-I"$src/src/initiator" -I"$src/src/initiator/proxy" -I"$src/src/fabric" -I"$src/src/discover" -I"$build" -o "$bin" \
+	"$src/tests/initiator/test_ring.c" "$src/src/initiator/proxy/proxy.c" \
+	"$src/src/initiator/proxy/transport_sw.c" "$src/src/initiator/proxy/transport.c" \
+	"$src/src/fabric/fabric_double.c" \
 	"$src/src/initiator/proxy/hostprod.c" "$src/src/core/log.c" -lpthread; then
 	echo "FAIL: cannot build the ring test with ThreadSanitizer"
 	exit 1

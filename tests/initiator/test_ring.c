@@ -84,7 +84,7 @@ static int setup(const struct tc *c, struct env *e)
 	cfg.sq_depth = c->sq_depth;
 	cfg.timeout_ns = c->timeout_ms * 1000000ull;
 	gd_sw_transport_set_delay(e->sw, c->delay_ns);
-	gd_sw_transport_ops(e->sw, &cfg.tp);
+	cfg.tp = gd_sw_transport_tp(e->sw);
 	e->px = gd_proxy_create(&cfg);
 	CHECK(e->sw && e->px && e->local && e->peer, "setup");
 	gd_proxy_ring_set(e->px, &e->a.set);
@@ -281,6 +281,8 @@ int main(void)
 		{ "credits once per ring", GD_DESC_WRITE, 64, 1, 2, 64, 64, 0, 128, 6, 32, 3, 6, 500 },
 		{ "send queue depth 1", GD_DESC_WRITE, 8, 2, 2, 32, 4, 64, 1, 4, 1, 4, 4, 2000 },
 		{ "read, block scope", GD_DESC_READ, 4096, 2, 4, 256, 0, 0, 32, 8, 64, 4, 8, 200 },
+		/* a send's place rides in the WR's rdma field (transport.c build_wr) */
+		{ "send, block scope", GD_DESC_SEND, 256, 2, 4, 256, 0, 0, 32, 8, 64, 4, 8, 200 },
 		{ "cas, 4 proxy x 8 QPs", GD_DESC_CAS, 8, 4, 8, 64, 0, 0, 64, 16, 1, 8, 16, 2000 },
 		{ "fadd, many producers", GD_DESC_FADD, 8, 3, 6, 128, 0, 16, 32, 24, 32, 12, 5, 300 },
 		{ "injected completion error", GD_DESC_WRITE, 64, 2, 2, 64, 0, 0, 16, 4, 1, 4, 4,

@@ -176,7 +176,7 @@ static int check_cfg(const struct gd_proxy_cfg *c)
 		gd_error("--ring_slots %u: expected a power of two from 2 to 16M", c->ring_slots);
 		return -EINVAL;
 	}
-	if (!c->sq_depth || !c->tp.post || !c->tp.poll) {
+	if (!c->sq_depth || !c->tp) {
 		gd_error("proxy: no transport or a zero send-queue depth");
 		return -EINVAL;
 	}
@@ -345,11 +345,11 @@ static int post_groups(struct proxy_thread *t)
 		if (!n)
 			continue;
 		t->nreq[li] = 0;
-		ret = px->cfg.tp.post(px->cfg.tp.ctx, t->index, qp, &t->reqs[(size_t)li * px->cfg.batch],
-				      n, t->cons);
+		ret = gd_transport_post(px->cfg.tp, t->index, qp,
+					&t->reqs[(size_t)li * px->cfg.batch], n, t->cons);
 		if (ret) {
 			set_error(px, gd_err_make(GD_ERR_POST, (uint32_t)-ret, t->reqs[0].op, qp,
-						  px->cfg.tp.qp_num(px->cfg.tp.ctx, qp)));
+						  gd_transport_qp_num(px->cfg.tp, qp)));
 			return ret;
 		}
 		s->inflight += n;
@@ -378,7 +378,7 @@ static int poll_completions(struct proxy_thread *t)
 {
 	struct gd_proxy *px = t->px;
 	struct gd_tp_comp c[POLL_MAX];
-	int n = px->cfg.tp.poll(px->cfg.tp.ctx, t->index, c, POLL_MAX);
+	int n = gd_transport_poll(px->cfg.tp, t->index, c, POLL_MAX);
 
 	if (n < 0) {
 		set_error(px, gd_err_make(GD_ERR_POST, (uint32_t)-n, 0, 0, 0));
@@ -453,7 +453,7 @@ static void check_deadline(struct proxy_thread *t, uint64_t now)
 
 		if (px->qs[qp].inflight) {
 			set_error(px, gd_err_make(GD_ERR_TIMEOUT, 0, 0, qp,
-						  px->cfg.tp.qp_num(px->cfg.tp.ctx, qp)));
+						  gd_transport_qp_num(px->cfg.tp, qp)));
 			return;
 		}
 	}
@@ -587,14 +587,13 @@ void gd_proxy_get_stats(const struct gd_proxy *px, struct gd_proxy_stats *s)
 
 void gd_proxy_describe(const struct gd_proxy *px, uint64_t e, char *buf, size_t len)
 {
-	const struct gd_transport *tp = &px->cfg.tp;
 	uint32_t st = gd_err_status(e), qp = gd_err_qp_index(e);
 
 	switch (gd_err_kind(e)) {
 	case GD_ERR_COMPLETION:
 		snprintf(buf, len, "completion error on QP 0x%06x (index %u, %s): %s (status %u)",
 			 gd_err_qp_num(e), qp, gd_desc_op_name(gd_err_op(e)),
-			 tp->status_str ? tp->status_str((int)st) : "?", st);
+			 gd_transport_status_str(px->cfg.tp, (int)st), st);
 		break;
 	case GD_ERR_POST:
 		snprintf(buf, len, "cannot post %s on QP 0x%06x (index %u): %s",

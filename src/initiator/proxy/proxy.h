@@ -65,7 +65,7 @@ struct gd_proxy_cfg {
 	uint64_t timeout_ns;    /* producers' and proxy's deadline */
 	const int *cores;       /* pin thread i to cores[i] (ncores >= nthreads), or NULL */
 	uint32_t ncores;
-	struct gd_transport tp;
+	struct gd_transport *tp; /* transport.h (not owned) */
 	const struct gd_ring_mem *mem; /* NULL: host memory */
 };
 

@@ -21,10 +21,6 @@
 #include "log.h"
 #include "oob.h"
 #include "proxy.h"
-#include "transport_verbs.h"
-#ifdef HAVE_LIBFABRIC
-#include "transport_ofi.h"
-#endif
 
 #define PEER_CHECK_NS 100000000ull
 #define MAX_BATCH 64
@@ -45,8 +41,7 @@ struct pb_state {
 struct run {
 	struct gd_loop *l;
 	struct pb_state *st;
-	struct gd_tv *tv;
-	struct gd_tof *tof;		/* --fabric ofi: the libfabric transport instead */
+	struct gd_transport *tp;		/* the proxy's transport over the run's fabric */
 	struct gd_proxy *px;
 	struct shared *sh;      /* the host's view */
 	struct gd_host_prod *h; /* host producers while they run */
@@ -107,7 +102,6 @@ static int shared_alloc(struct run *r)
 static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 {
 	const struct gd_loop_cfg *c = &l->cfg;
-	struct gd_tv_qp qps[GD_PROXY_MAX_QPS];
 	struct gd_proxy_cfg cfg = { 0 };
 	uint32_t batch = GD_MIN((uint32_t)MAX_BATCH, c->tx_depth);
 
@@ -118,25 +112,11 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 		gd_error("%u QPs: a proxy drives at most %u (lower -q)", c->nqp, GD_PROXY_MAX_QPS);
 		return -EINVAL;
 	}
-	for (uint32_t i = 0; i < c->nqp; i++)
-		qps[i] = (struct gd_tv_qp){ l->q[i].qp, l->q[i].local_addr, l->q[i].lkey,
-					    l->q[i].remote_addr, l->q[i].rkey };
-#ifdef HAVE_LIBFABRIC
-	if (l->fab == &gd_fabric_ofi) { /* the fabric seam's libfabric side */
-		r->tof = gd_tof_create(l->q, c->nqp, l->scq, c->init.proxy_threads, batch,
-				       c->max_inline);
-		if (!r->tof)
-			return -ENOMEM;
-		gd_tof_ops(r->tof, &cfg.tp);
-	}
-#endif
-	if (!r->tof) {
-		r->tv = gd_tv_create(qps, c->nqp, l->send_cq, c->init.proxy_threads, batch,
-				     c->max_inline);
-		if (!r->tv)
-			return -ENOMEM;
-		gd_tv_ops(r->tv, &cfg.tp);
-	}
+	r->tp = gd_transport_create(l->fab, l->q, c->nqp, c->init.proxy_threads, batch,
+				 c->max_inline);
+	if (!r->tp)
+		return -ENOMEM;
+	cfg.tp = r->tp;
 	if (c->pin_cores[0])
 		r->ncores = parse_cores(c->pin_cores, r->cores, GD_RING_MAX);
 	cfg.nthreads = c->init.proxy_threads;
@@ -171,10 +151,7 @@ static void run_close(struct run *r)
 	if (gd_bench_abandon)
 		return; /* a stuck proxy thread may still use all of it (bench_rt.h) */
 	gd_proxy_destroy(r->px);
-	gd_tv_destroy(r->tv);
-#ifdef HAVE_LIBFABRIC
-	gd_tof_destroy(r->tof);
-#endif
+	gd_transport_destroy(r->tp);
 	if (r->st->gp)
 		gd_gpu_prod_free_mapped(r->st->gp, r->sh);
 	else
