@@ -739,8 +739,8 @@ const struct gd_param gd_matched_params[] = {
 		     "QP q is driven by proxy thread q % N.\n"
 		     "With \\fB\\-\\-pin_cores\\fR proxy thread i runs on the i\\-th CPU of the list.\n"
 		     "Over \\fB\\-\\-fabric ofi\\fR more than one proxy thread opens the libfabric\n"
-		     "domain FI_THREAD_SAFE (the threads post on their own endpoints and share the\n"
-		     "domain's completion queue; the provider takes the locks); one thread keeps\n"
+		     "domain FI_THREAD_SAFE (each thread posts on its own endpoints and reads its\n"
+		     "own send completion queue; the provider takes the locks); one thread keeps\n"
 		     "FI_THREAD_DOMAIN." END,
 	LUINT(init.ring_slots, 2, GD_INIT_MAX_RING_SLOTS, "--ring_slots", "ring slots", NULL),
 	      .def = GD_INIT_DEF_RING_SLOTS, .valid = pow2,
