@@ -47,6 +47,7 @@ if [ -f "$shim" ]; then
 	for p in $provs; do
 		for c in "write_lat --write_with_imm --validate" "write_lat --write_with_imm" \
 			"send_lat --validate"; do
+			# shellcheck disable=SC2086 # the tool, then its options
 			set -- $c
 			LD_PRELOAD="$shim" GD_TEST_SLOW_POLL_MS=20 \
 				ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \

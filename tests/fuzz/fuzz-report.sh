@@ -11,8 +11,8 @@ command -v clang >/dev/null 2>&1 || { echo "SKIP: clang not found"; exit 77; }
 b=$(mktemp -d)
 trap 'rm -rf "$b"' EXIT
 out=$b/report
-GD_FUZZ_TARGETS=wire GD_FUZZ_PLANT=GDPF top_builddir=$b top_srcdir=$top_srcdir \
-	sh "$top_srcdir/tests/fuzz/run-fuzz.sh" 4 >"$out" 2>&1
+export top_srcdir
+GD_FUZZ_TARGETS=wire GD_FUZZ_PLANT=GDPF top_builddir=$b sh "$top_srcdir/tests/fuzz/run-fuzz.sh" 4 >"$out" 2>&1
 rc=$?
 [ "$rc" = 77 ] && { tail -n 1 "$out"; exit 77; }
 fail=0
