@@ -426,14 +426,9 @@ static void ibgda_json(const struct gd_report_initiator *ini, json_object *o)
 static const char *utc_now(char *buf, size_t len)
 {
 	struct timespec ts;
-	struct tm tm;
-	char sec[32];
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(sec, sizeof(sec), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf, len, "%s.%03ldZ", sec, ts.tv_nsec / 1000000);
-	return buf;
+	return gd_json_utc(buf, len, &ts);
 }
 
 static json_object *json_common(const struct gd_report *r, const char *type)

@@ -12,7 +12,9 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "spec.h"
 
@@ -47,7 +49,9 @@ struct gd_ck_item {
 	char path_class[8];	/* NIC-to-memory class, "" when none */
 	char node[64];		/* the host it was checked on under mpirun/srun (check_nodes.c),
 				 * "" without a launch: the report's host */
-	double seconds;		/* time spent on it */
+	double seconds;		/* time spent on it: a run's (its items share it), else since the
+				 * item before it (gd_ck_add) */
+	struct timespec added;	/* CLOCK_REALTIME when it was added: "started" is this less seconds */
 	int rung;		/* enum gd_ck_rung of the ladder, 0: outside it */
 	int blocked_by;		/* a lower rung that failed: not run, SKIP (0: none) */
 	bool doubted;		/* FAIL only because the noise guard doubts a measurement that
@@ -154,6 +158,7 @@ struct gd_ck_report {
 	int rung_now;		/* the rung being run: stamped on new items */
 	int failed_rung;	/* the lowest rung with a FAIL, 0: none */
 	size_t retried;		/* test items that passed only on a retry */
+	uint64_t last_add_ns;	/* gd_clock_mono_ns of the last item added (or of the start) */
 };
 
 /*

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check_int.h"
+#include "clock.h"
 #include "judge.h"
 
 const char *gd_ck_section_name(enum gd_ck_section s)
@@ -18,6 +20,7 @@ const char *gd_ck_section_name(enum gd_ck_section s)
 struct gd_ck_item *gd_ck_add(struct gd_ck_report *r, enum gd_ck_section sec, const char *fmt, ...)
 {
 	struct gd_ck_item *it;
+	uint64_t now;
 	va_list ap;
 
 	if (r->n == r->cap) {
@@ -31,6 +34,12 @@ struct gd_ck_item *gd_ck_add(struct gd_ck_report *r, enum gd_ck_section sec, con
 	}
 	it = &r->items[r->n++];
 	memset(it, 0, sizeof(*it));
+	now = gd_clock_mono_ns();
+	/* a check's own time: what was done since the item before it (a run's items
+	 * are given the run's time after this) */
+	it->seconds = r->last_add_ns && now > r->last_add_ns ? (double)(now - r->last_add_ns) / 1e9 : 0;
+	r->last_add_ns = now;
+	clock_gettime(CLOCK_REALTIME, &it->added);
 	it->section = sec;
 	it->rung = r->rung_now;
 	it->blocked_by = gd_ck_ladder_blocked(r);

@@ -269,6 +269,23 @@ static void json_item_extra(const struct gd_ck_item *it, json_object *rec)
 }
 
 /* "value" (a number) and "unit" beside the measured text; null when it is not a number. */
+/* When the check began (UTC) and the seconds it took. */
+static void json_item_time(json_object *rec, const struct gd_ck_item *it)
+{
+	struct timespec ts = it->added;
+	int64_t ns = (int64_t)(it->seconds * 1e9);
+	char when[40];
+
+	ts.tv_sec -= ns / 1000000000;
+	ts.tv_nsec -= ns % 1000000000;
+	if (ts.tv_nsec < 0) {
+		ts.tv_sec--;
+		ts.tv_nsec += 1000000000;
+	}
+	gd_json_add_str(rec, "started", gd_json_utc(when, sizeof(when), &ts));
+	gd_json_add_double(rec, "elapsed_s", it->seconds);
+}
+
 static void json_value(json_object *rec, const struct gd_ck_item *it)
 {
 	bool v = it->has_value && it->measured[0]; /* the judge empties a run not run */
@@ -328,7 +345,7 @@ int gd_ck_print_json(const struct gd_ck_report *r, FILE *out)
 		gd_json_add_str_or_null(rec, "path_class", it->path_class);
 		gd_json_add_str_or_null(rec, "fabric", it->where.fabric);
 		gd_json_add_str_or_null(rec, "provider", it->where.provider);
-		gd_json_add_double(rec, "elapsed_s", it->seconds);
+		json_item_time(rec, it);
 		json_item_extra(it, rec);
 		ret = gd_json_emit(rec, out);
 	}

@@ -566,6 +566,7 @@ int gd_ck_run_spec(const struct gd_ck_spec *s, const struct gd_ck_opts *o,
 	uint64_t t0 = gd_clock_mono_ns();
 	int ret;
 
+	r->last_add_ns = t0; /* the first item's time counts from here */
 	snprintf(r->spec_path, sizeof(r->spec_path), "%s", s->path);
 	snprintf(r->spec_sha256, sizeof(r->spec_sha256), "%s", s->sha256);
 	if (gd_ck_doctor_ids(s))

@@ -10,6 +10,17 @@
 #include "gd.h"
 #include "log.h"
 
+const char *gd_json_utc(char *buf, size_t len, const struct timespec *ts)
+{
+	struct tm tm;
+	char sec[32];
+
+	gmtime_r(&ts->tv_sec, &tm);
+	strftime(sec, sizeof(sec), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%03ldZ", sec, ts->tv_nsec / 1000000);
+	return buf;
+}
+
 json_object *gd_json_record(const char *type)
 {
 	json_object *rec = json_object_new_object();

@@ -7,10 +7,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #include <json-c/json.h>
 
 /* A new record {"schema": GD_JSON_SCHEMA, "tool": <progname>, "type": type}. */
 json_object *gd_json_record(const char *type);
+/* A CLOCK_REALTIME time as UTC ISO 8601 with milliseconds ("2026-11-29T15:14:03.123Z"):
+ * every record's time field (bench "time", gd_check "started"). Returns buf. */
+const char *gd_json_utc(char *buf, size_t len, const struct timespec *ts);
 /* Print the record as one line on out and release it. Returns 0 or -EIO. */
 int gd_json_emit(json_object *rec, FILE *out);
 

@@ -327,12 +327,20 @@ static void progress_scqs(struct gd_ofi *f, struct fi_cq_data_entry *e)
 	}
 }
 
-/* A paced side (gd_ofi_pace_passive) skips the calls that come sooner than
- * pace_ns after the last one: its side channel's loop still spins. */
+/* A side waiting on the side channel drives the provider. A paced side
+ * (gd_ofi_pace_passive) skips the calls that come sooner than pace_ns after
+ * the last one: its side channel's loop still spins. Send completions are
+ * dropped (a passive side posts none of its own; an active one waits here only
+ * before its loops or after they drained), receives never: a side that counts
+ * them (a send or write-with-imm target) may still wait on the setup barrier
+ * when its peer, past that barrier, sends its first message; taking that
+ * completion here left the target waiting for it until --timeout (a
+ * write-with-imm ping-pong over shm or tcp, the first exchange: 6 of 12 runs
+ * on the loaded 2-core machine). A read of no entry still drives progress. */
 void gd_ofi_progress(void *ofi)
 {
 	struct gd_ofi *f = ofi;
-	struct fi_cq_data_entry e[4]; /* a passive side expects none: dropped */
+	struct fi_cq_data_entry e[4];
 
 	if (f->pace_ns) {
 		uint64_t now = gd_now_ns();
@@ -343,7 +351,7 @@ void gd_ofi_progress(void *ofi)
 	}
 	progress_scqs(f, e);
 	if (f->rcq.cq)
-		fi_cq_read(f->rcq.cq, e, 4);
+		fi_cq_read(f->rcq.cq, e, 0);
 }
 
 /* An active side between its loops (a size done, the peer's results, the

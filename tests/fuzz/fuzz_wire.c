@@ -53,11 +53,25 @@ static void check_round_trip(const struct gd_wire_msg *m, const uint8_t *payload
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* A planted failure for tests/fuzz/fuzz-report.sh: an input holding the bytes of
+ * GD_FUZZ_PLANT crashes the target, so that run-fuzz.sh's failure report is tested. */
+static void planted(const uint8_t *data, size_t size)
+{
+	static const char *plant;
+	static int read;
+
+	if (!read++)
+		plant = getenv("GD_FUZZ_PLANT");
+	if (plant && plant[0] && memmem(data, size, plant, strlen(plant)))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct gd_wire_msg m;
 	char err[256];
 
+	planted(data, size);
 	err[0] = '\0';
 	if (!gd_wire_decode(data, size, &m, err, sizeof(err)))
 		check_round_trip(&m, data + GD_WIRE_HDR_LEN, size - GD_WIRE_HDR_LEN);

@@ -22,6 +22,9 @@
 # directory). Inputs that found a problem once are kept in tests/fuzz/regress-spec/
 # and run first, each once.
 #
+# GD_FUZZ_TARGETS (default "wire opts sysfs spec") names the targets to build and run
+# (tests/fuzz/fuzz-report.sh builds fuzz_wire alone).
+#
 # The longer run, before a release or after touching src/bench/wire.c or the options:
 #   tests/fuzz/run-fuzz.sh 3600
 # (one core; the corpora in work/corpus-* grow and are reused by later runs;
@@ -38,6 +41,8 @@ srcdir=${top_srcdir:-$(cd "$here/../.." && pwd)}
 builddir=${top_builddir:-$(pwd)}
 work=$builddir/tests/fuzz/work
 CLANG=${CLANG:-clang}
+targets=${GD_FUZZ_TARGETS:-wire opts sysfs spec}
+want() { case " $targets " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if ! command -v "$CLANG" >/dev/null 2>&1; then
 	echo "SKIP: $CLANG not found (apt-get install clang)"
@@ -74,6 +79,7 @@ common="$srcdir/src/bench/bench_params.c $srcdir/src/bench/roce_opts.c $srcdir/s
 optdeps="$srcdir/src/discover/fabric_rule.c $srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c \
 	$srcdir/src/gpu/cuda.c $srcdir/src/discover/devname.c"
 
+if want wire; then
 # shellcheck disable=SC2086
 "$CLANG" $cflags -DGD_FUZZ_SEEDS -o "$work/gen_seeds" "$srcdir/tests/fuzz/fuzz_wire.c" \
 	"$srcdir/src/bench/wire.c" $common $optdeps $libs -ldl
@@ -81,10 +87,14 @@ optdeps="$srcdir/src/discover/fabric_rule.c $srcdir/src/core/opts.c $srcdir/src/
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_wire" "$srcdir/tests/fuzz/fuzz_wire.c" "$srcdir/src/bench/wire.c" \
 	$common $optdeps $libs -ldl
+fi
+if want opts; then
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
 	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/discover/fabric_rule.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/version.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
 	"$srcdir/src/core/readfile.c" "$srcdir/src/gpu/cuda.c" "$srcdir/src/discover/devname.c" $common $libs -ldl
+fi
+if want sysfs; then
 # shellcheck disable=SC2086
 "$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
 	$(ls "$srcdir"/src/discover/*.c | grep -v -e host_limits.c -e ofi_info.c) "$srcdir"/src/topo/pcipath.c "$srcdir"/src/topo/locality.c \
@@ -98,9 +108,10 @@ chmod -R u+w "$work/tree"
 printf '\000\000\010nan GT/s' >"$work/seeds-sysfs/nan"
 printf '\005\001\000\011\002\000' >"$work/seeds-sysfs/fifo-and-zero"
 printf '\007\000\004\377\376\375\374\010\003\000' >"$work/seeds-sysfs/utf8-and-loop"
+fi
 # the spec loader, with gd_check's own specs as seeds (libyaml-dev and nettle-dev needed)
 have_yaml=no
-if pkg-config --exists yaml-0.1 nettle; then
+if want spec && pkg-config --exists yaml-0.1 nettle; then
 	have_yaml=yes
 	# shellcheck disable=SC2086
 	"$CLANG" $cflags -I"$srcdir/src/check" $san -o "$work/fuzz_spec" "$srcdir/tests/fuzz/fuzz_spec.c" \
@@ -149,9 +160,9 @@ run() {
 	grep -E '^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units|^SUMMARY' "fuzz-$name.log" || true
 }
 failed=""
-run wire -max_len=4200 -dict=wire.dict
-run opts -max_len=512 -close_fd_mask=3
-GD_FUZZ_TREE="$work/tree" run sysfs -max_len=1024 -close_fd_mask=3 -timeout=10
+if want wire; then run wire -max_len=4200 -dict=wire.dict; fi
+if want opts; then run opts -max_len=512 -close_fd_mask=3; fi
+if want sysfs; then GD_FUZZ_TREE="$work/tree" run sysfs -max_len=1024 -close_fd_mask=3 -timeout=10; fi
 if [ "$have_yaml" = yes ]; then
 	# the inputs that found a problem once run first, each once (tests/fuzz/regress-spec)
 	echo "fuzz_spec: the regression inputs"
@@ -166,7 +177,7 @@ if [ "$have_yaml" = yes ]; then
 	else
 		run spec -max_len=2048
 	fi
-else
+elif want spec; then
 	echo "fuzz_spec not built: libyaml-dev is missing (apt-get install libyaml-dev)"
 fi
 if [ "$status" -ne 0 ]; then

@@ -15,4 +15,16 @@ ofi=()
 [ -s "$tmp/devinfo-ofi.jsonl" ] || { ofi=(--exempt libfabric); echo "libfabric records exempt: no gd_devinfo --fabric ofi here"; }
 python3 "$top_srcdir/tests/json/schema_check.py" --complete gd_devinfo,gd_topo,gd_doctor,gd_check \
 	--exempt "guest only" --exempt "run only" "${ofi[@]}" \
-	"$top_srcdir/doc/json.md" "$tmp"/*.jsonl
+	"$top_srcdir/doc/json.md" "$tmp"/*.jsonl || exit 1
+# every gd_check check record has its own time: when it began (UTC, ISO 8601, not before
+# its run's check_run) and the seconds it took (issue 30: the records carried none)
+python3 - "$tmp"/*.jsonl <<'PYEOF' || { echo "FAIL: a gd_check check record without its own started/elapsed_s"; exit 1; }
+import json, re, sys
+recs = [json.loads(l) for f in sys.argv[1:] for l in open(f) if l.startswith("{")]
+checks = [r for r in recs if r.get("tool") == "gd_check" and r.get("type") == "check"]
+assert checks, "no gd_check check records"
+for r in checks:
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", r.get("started", "")), r
+    assert isinstance(r.get("elapsed_s"), (int, float)) and r["elapsed_s"] >= 0, r
+print("ok: %d gd_check check records, each with started and elapsed_s" % len(checks))
+PYEOF
