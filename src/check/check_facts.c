@@ -27,7 +27,8 @@ static void device_facts(const struct gd_machine *m, struct gd_ck_host *h)
 	struct gd_hca *hcas = NULL;
 	size_t n = 0;
 
-	if (gd_rdma_discover(m, &hcas, &n))
+	/* names, drivers and firmware: not the ports (their GID tables are most of a discovery) */
+	if (gd_rdma_discover_brief(m, &hcas, &n))
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const char *drv = hcas[i].driver[0] ? hcas[i].driver :

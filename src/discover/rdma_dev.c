@@ -364,7 +364,8 @@ void gd_rdma_free_hca(struct gd_hca *hca)
 	hca->nports = 0;
 }
 
-int gd_rdma_read_hca(const struct gd_machine *m, const char *name, struct gd_hca *hca)
+static int read_hca(const struct gd_machine *m, const char *name, struct gd_hca *hca,
+		    bool ports)
 {
 	int ret;
 
@@ -382,6 +383,8 @@ int gd_rdma_read_hca(const struct gd_machine *m, const char *name, struct gd_hca
 	/* rxe and siw name the netdev they run over */
 	read_opt_str(m, hca, hca->parent_netdev, sizeof(hca->parent_netdev), "parent");
 	read_pci(m, hca);
+	if (!ports)
+		return 0;
 	ret = read_ports(m, hca);
 	if (ret) {
 		gd_rdma_free_hca(hca);
@@ -391,6 +394,11 @@ int gd_rdma_read_hca(const struct gd_machine *m, const char *name, struct gd_hca
 		snprintf(hca->parent_netdev, sizeof(hca->parent_netdev), "%s",
 			 hca->ports[0].netdev);
 	return 0;
+}
+
+int gd_rdma_read_hca(const struct gd_machine *m, const char *name, struct gd_hca *hca)
+{
+	return read_hca(m, name, hca, true);
 }
 
 void gd_rdma_free(struct gd_hca *hcas, size_t count)
@@ -405,7 +413,7 @@ static int cmp_natural(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-int gd_rdma_discover(const struct gd_machine *m, struct gd_hca **hcas, size_t *count)
+static int discover(const struct gd_machine *m, struct gd_hca **hcas, size_t *count, bool ports)
 {
 	char **names;
 	size_t n, got = 0;
@@ -430,7 +438,7 @@ int gd_rdma_discover(const struct gd_machine *m, struct gd_hca **hcas, size_t *c
 	for (size_t i = 0; i < n; i++) {
 		if (!strncmp(names[i], "scif", 4))
 			continue; /* Xeon Phi pseudo devices, skipped as hwloc does */
-		ret = gd_rdma_read_hca(m, names[i], &v[got]);
+		ret = read_hca(m, names[i], &v[got], ports);
 		if (ret == -ENODEV) { /* vanished, or a link that leads nowhere: say which */
 			char path[PATH_MAX];
 			struct stat st;
@@ -452,4 +460,14 @@ int gd_rdma_discover(const struct gd_machine *m, struct gd_hca **hcas, size_t *c
 	*hcas = v;
 	*count = got;
 	return 0;
+}
+
+int gd_rdma_discover(const struct gd_machine *m, struct gd_hca **hcas, size_t *count)
+{
+	return discover(m, hcas, count, true);
+}
+
+int gd_rdma_discover_brief(const struct gd_machine *m, struct gd_hca **hcas, size_t *count)
+{
+	return discover(m, hcas, count, false);
 }

@@ -23,6 +23,10 @@
 
 /* All RDMA devices, sorted by name. An empty list is not an error. */
 int gd_rdma_discover(const struct gd_machine *m, struct gd_hca **hcas, size_t *count);
+/* The same list without the ports (nports 0: no state, counters or GID table; an rxe
+ * port's GID table is 1024 files): names, node type, firmware, GUIDs, PCI and driver,
+ * for a caller that needs no more (gd_check's host facts). Freed by gd_rdma_free(). */
+int gd_rdma_discover_brief(const struct gd_machine *m, struct gd_hca **hcas, size_t *count);
 void gd_rdma_free(struct gd_hca *hcas, size_t count);
 /* One device by name: -ENODEV if absent. */
 int gd_rdma_read_hca(const struct gd_machine *m, const char *name, struct gd_hca *hca);

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "cuda.h"
@@ -382,6 +384,46 @@ static void dcb_text(void **state)
 	assert_int_equal(gd_doc_parse_apptrust("", &dscp), -EINVAL);
 }
 
+/* A live machine runs `dcb WHAT show dev IF` itself (no shell, no timeout(1)): a fake
+ * dcb first on PATH prints its arguments, some noise on stderr, and exits $DCB_RC. */
+static void dcb_live(void **state)
+{
+	char dir[] = "/tmp/gd-dcb-XXXXXX", path[600], buf[256], src[128];
+	const char *old = getenv("PATH");
+	char *saved = old ? strdup(old) : NULL;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/dcb", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\necho \"$@\"; echo noise >&2; exit ${DCB_RC:-0}\n", f);
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+	gd_machine_live(&tm);
+	setenv("PATH", dir, 1);
+	unsetenv("DCB_RC");
+	assert_int_equal(gd_doc_dcb_text(&tm, "eth0", "pfc", buf, sizeof(buf), src, sizeof(src)), 0);
+	assert_string_equal(buf, "pfc show dev eth0\n"); /* stdout only */
+	assert_string_equal(src, "dcb pfc show dev eth0");
+	/* a text longer than the buffer: its head, as fread() under popen gave */
+	assert_int_equal(gd_doc_dcb_text(&tm, "eth0", "apptrust", buf, 8, src, sizeof(src)), 0);
+	assert_string_equal(buf, "apptrus");
+	setenv("DCB_RC", "1", 1); /* dcb failed (no DCB on the device): no text */
+	assert_int_equal(gd_doc_dcb_text(&tm, "eth0", "pfc", buf, sizeof(buf), src, sizeof(src)), -ENOENT);
+	unsetenv("DCB_RC");
+	assert_int_equal(gd_doc_dcb_text(&tm, "eth0;rm", "pfc", buf, sizeof(buf), src, sizeof(src)),
+			 -EINVAL);
+	unlink(path);
+	/* no dcb at all (iproute2 without it) */
+	assert_int_equal(gd_doc_dcb_text(&tm, "eth0", "pfc", buf, sizeof(buf), src, sizeof(src)), -ENOENT);
+	rmdir(dir);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +442,7 @@ int main(void)
 		cmocka_unit_test(pattern),
 		cmocka_unit_test(select_parse),
 		cmocka_unit_test(dcb_text),
+		cmocka_unit_test(dcb_live),
 		cmocka_unit_test(cuda_errors),
 		cmocka_unit_test(registration_reasons),
 		cmocka_unit_test(env_probes),

@@ -127,6 +127,30 @@ static void h20_box(void **state)
 	gd_rdma_free(h, n);
 }
 
+/* The brief list (gd_check's host facts): the devices and what names them, no ports */
+static void brief_list(void **state)
+{
+	struct gd_hca *h, *b;
+	size_t n, nb;
+
+	set_box("h20");
+	assert_int_equal(gd_rdma_discover(&gd_fixture_m, &h, &n), 0);
+	assert_int_equal(gd_rdma_discover_brief(&gd_fixture_m, &b, &nb), 0);
+	assert_int_equal(nb, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(b[i].name, h[i].name);
+		assert_string_equal(b[i].driver, h[i].driver);
+		assert_string_equal(b[i].fw_ver, h[i].fw_ver);
+		assert_string_equal(b[i].pci_addr, h[i].pci_addr);
+		assert_string_equal(b[i].node_guid, h[i].node_guid);
+		assert_int_equal(b[i].nports, 0);
+		assert_null(b[i].ports);
+		assert_true(h[i].nports > 0);
+	}
+	gd_rdma_free(b, nb);
+	gd_rdma_free(h, n);
+}
+
 static void ib_box(void **state)
 {
 	struct gd_hca hca;
@@ -254,6 +278,7 @@ int main(void)
 		cmocka_unit_test(roce_mtu),
 		cmocka_unit_test(pci_addr_shape),
 		cmocka_unit_test(h20_box),
+		cmocka_unit_test(brief_list),
 		cmocka_unit_test(ib_box),
 		cmocka_unit_test(rxe_box),
 		cmocka_unit_test(virtio_netdev_finds_its_pci_function),
