@@ -61,6 +61,11 @@ ofi_need() {
 			{ echo "SKIP: libfabric's $p provider is not here (fi_info -p $p)"; exit 77; }
 	done
 }
+# mpi_need: exit 77 unless mpirun is here and gd_check was built with MPI
+mpi_need() {
+	command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
+	ldd "$GD_CHECK" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (--with-mpi)"; exit 77; }
+}
 # tmp_dir: $tmp, a directory removed at exit
 tmp_dir() {
 	tmp=$(mktemp -d) || exit 99

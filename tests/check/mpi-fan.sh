@@ -9,10 +9,8 @@
 # whose pairs cannot run is ERROR (exit 3), its factors too.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../lib/ports.sh"
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
-ldd "$GD_CHECK" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (--with-mpi)"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+mpi_need
+tmp_dir
 test_ports 2 # the pairs' ports start 500 above -p
 # mpin SPEC [gd_check options]: 4 ranks
 mpin() {

@@ -9,8 +9,7 @@
 # cells alone, no node. Each host's loopbacks probe ports from -p + 256 x its index (two port
 # blocks: 1000 ports).
 . "$(dirname "$0")/lib.sh"
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
-ldd "$GD_CHECK" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (--with-mpi)"; exit 77; }
+mpi_need
 tmp_dir
 . "${top_srcdir:-.}/tests/lib/ports.sh"; test_ports 2 # 4 hosts x 256 ports
 for n in 0 1 2 3; do

@@ -5,10 +5,8 @@
 # of 4), every pair measured and named once, each by its ranks. A pair whose ranks never meet fails the test; it never passes.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../lib/ports.sh"
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
-ldd "$GD_CHECK" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (--with-mpi)"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+mpi_need
+tmp_dir
 test_ports
 # mpin N SPEC [gd_check options]
 mpin() {

@@ -4,10 +4,8 @@
 # spec, or reads another one, stops every rank with exit 2, and rank 0 names the rank and the
 # cause (before: MPI_ERR_TRUNCATE, exit 15, no cause).
 . "$(dirname "$0")/lib.sh"
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
-ldd "$GD_CHECK" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (--with-mpi)"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+mpi_need
+tmp_dir
 printf 'version: 1\ntests:\n  - {name: ring, op: write, size: 4K, iterations: 10, pairs: ring}\n' >"$tmp/ring.yaml"
 printf 'version: 1\nname: other\ntests:\n  - {name: ring, op: write, size: 4K, pairs: ring}\n' >"$tmp/other.yaml"
 # mpi2 RANK1_SPEC: rank 0 reads ring.yaml, rank 1 the given spec
