@@ -9,6 +9,7 @@ set -u
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 drv=$top_srcdir/build-aux/gd-test-driver
 [ -f "$top_srcdir/build-aux/test-driver" ] || { echo "SKIP: no build-aux/test-driver (run autogen.sh)"; exit 77; }
+unset GD_TEST_GATE GD_TEST_GATE_S # the gate cases below set their own
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 nfail=0
@@ -56,6 +57,21 @@ grep -q "the test's own output" "$tmp/t-pass.log" && ok "t-pass: the test's outp
 cpu=$(sed -n 's/.*cpu \([0-9.]*\) s)$/\1/p' "$tmp/t-pass.out")
 awk -v c="$cpu" 'BEGIN { exit !(c >= 0.3) }' && ok "t-pass: cpu $cpu s counts the CPU its child burnt (0.3 s)" ||
 	ko "t-pass: cpu '$cpu' s, want >= 0.3 (the child's CPU time)"
+
+# the gate (GD_TEST_GATE, scripts/run-tests' distcheck beside the guest tier): the test starts
+# only once the gate file exists, told by the order of two lines, not by a time
+printf '#!/bin/sh\necho test >>order\n' >"$tmp/t-gated"
+chmod +x "$tmp/t-gated"
+( sleep 1; echo gate >>"$tmp/order"; touch "$tmp/gate" ) &
+GD_TEST_GATE=$tmp/gate drive t-gated
+wait
+[ "$(tr '\n' ' ' <"$tmp/order")" = "gate test " ] && ok "t-gated: the test ran after its gate opened" ||
+	ko "t-gated: order '$(tr '\n' ' ' <"$tmp/order")', want 'gate test '"
+# a gate that never opens: after GD_TEST_GATE_S seconds the test runs anyway, said on stderr
+GD_TEST_GATE=$tmp/never GD_TEST_GATE_S=1 drive t-pass 2>"$tmp/never.err"
+grep -q '^PASS: t-pass ' "$tmp/t-pass.out" && grep -q 'did not appear in 1 s' "$tmp/never.err" &&
+	ok "a gate that never opens: the test ran after its deadline, said so" ||
+	ko "a gate that never opens: $(cat "$tmp/t-pass.out" "$tmp/never.err")"
 
 # the build's make check runs it
 if [ -f "$top_builddir/Makefile" ]; then
