@@ -39,10 +39,11 @@ fail=0
 # its own to refuse) would wait out its 120 s bound for it. It gets 2 s to end
 # on its own, then a TERM (timeout passes it on to the tool).
 end_waiting_server() { # PID
-	local i
-	for i in $(seq 20); do
+	local waited=0
+	while [ $waited -lt 20 ]; do
 		kill -0 "$1" 2>/dev/null || return 0
 		sleep 0.1
+		waited=$((waited + 1))
 	done
 	kill -TERM "$1" 2>/dev/null
 	return 0
