@@ -29,7 +29,6 @@
 #include "gd.h"
 #include "log.h"
 
-#define OFI_POLL_MAX 16
 #define OFI_AGAIN_NS 5000000000ull /* a full provider queue that does not drain: give up */
 
 /* Drive the provider's progress; count 0 takes no completion. */
@@ -74,7 +73,8 @@ static ssize_t post_atomic(const struct gd_ofi_target *t, const struct ibv_send_
 /* An inline request that asks no completion: libfabric's inject calls, the
  * providers' shortest path (fi_pingpong's for small messages); -FI_ENOSYS
  * for an opcode (or a provider) without one. */
-static ssize_t post_inject(const struct gd_ofi_target *t, const struct ibv_send_wr *wr)
+static ssize_t post_inject(struct fid_ep *ep, fi_addr_t dest, uint64_t key,
+			   const struct ibv_send_wr *wr)
 {
 	void *buf = (void *)(uintptr_t)wr->sg_list[0].addr;
 	size_t len = wr->sg_list[0].length;
@@ -82,13 +82,13 @@ static ssize_t post_inject(const struct gd_ofi_target *t, const struct ibv_send_
 
 	switch (wr->opcode) {
 	case IBV_WR_SEND:
-		return fi_inject(t->ep, buf, len, t->dest);
+		return fi_inject(ep, buf, len, dest);
 	case IBV_WR_SEND_WITH_IMM:
-		return fi_injectdata(t->ep, buf, len, data, t->dest);
+		return fi_injectdata(ep, buf, len, data, dest);
 	case IBV_WR_RDMA_WRITE:
-		return fi_inject_write(t->ep, buf, len, t->dest, raddr, t->key);
+		return fi_inject_write(ep, buf, len, dest, raddr, key);
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
-		return fi_inject_writedata(t->ep, buf, len, data, t->dest, raddr, t->key);
+		return fi_inject_writedata(ep, buf, len, data, dest, raddr, key);
 	default:
 		return -FI_ENOSYS;
 	}
@@ -135,7 +135,7 @@ static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr 
 			uint64_t flags, void *ctx)
 {
 	if (flags == FI_INJECT) {
-		ssize_t ret = post_inject(t, wr);
+		ssize_t ret = post_inject(t->ep, t->dest, t->key, wr);
 
 		if (ret != -FI_ENOSYS)
 			return ret;
@@ -263,24 +263,42 @@ static bool post_lean_send(struct gd_qp_run *q, uint32_t n, bool signal, uint32_
 	return true;
 }
 
+/* The stamped requests: a bandwidth loop's usual post, one unsignalled
+ * inline request (the FI_INJECT that gd_ofi_post_flags gives it), goes
+ * straight to its inject call as fi_rma_bw's does; the rest, an opcode
+ * without one and a refused inject (-FI_EAGAIN: retried there, the
+ * request already stamped) take gd_ofi_post_wrs. An 8 B write with data
+ * over shm ran ~280 instructions of gdperf's own a write through the
+ * general path (callgrind; doc/perf-data/2026-11-29-s41-seam6-h200/). */
+static ssize_t post_stamped(struct gd_qp_run *q, uint32_t n, bool signal)
+{
+	struct gd_ofi_target t;
+	ssize_t ret = -FI_ENOSYS;
+
+	if (n == 1 && !signal && q->inl)
+		ret = post_inject(q->fab_ep, q->fab_dest, q->fab_key, q->wr);
+	if (ret != -FI_ENOSYS && ret != -FI_EAGAIN)
+		return ret;
+	t = gd_ofi_target_of(q);
+	return gd_ofi_post_wrs(&t, q->wr, n);
+}
+
 static int ofi_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, uint32_t imm)
 {
 	struct gd_ofi_cq *cq = q->fab_cq;
 	struct ibv_send_wr *last = &q->wr[n - 1];
-	struct gd_ofi_target t;
 	bool injected;
 	ssize_t ret;
 
 	if (post_lean_send(q, n, signal, covered))
 		return 0;
-	t = gd_ofi_target_of(q);
 	injected = signal && inject_signalled(last, cq);
 	gd_ops_stamp(q, n, imm);
 	if (signal && !injected) {
 		last->send_flags |= IBV_SEND_SIGNALED;
 		last->wr_id = gd_wr_id(q->index, covered);
 	}
-	ret = gd_ofi_post_wrs(&t, q->wr, n);
+	ret = post_stamped(q, n, signal);
 	if (ret) {
 		gd_error("cannot post %s on endpoint %u: %s%s", q->desc->wr_name, q->index,
 			 gd_fi_strerror((int)-ret),
@@ -357,15 +375,35 @@ static int injected_done(struct gd_ofi_cq *cq, struct gd_fab_cqe *c, int max)
 	return k;
 }
 
+/* Up to max completions of those read before, oldest first */
+static int cached_done(struct gd_ofi_cq *cq, struct gd_fab_cqe *c, int max)
+{
+	int k = 0;
+
+	for (; k < max && cq->cache_n; k++, cq->cache_n--) {
+		const struct fi_cq_data_entry *e = &cq->cache[cq->cache_head++];
+
+		cqe_set(&c[k], (uintptr_t)e->op_context, 0, (uint32_t)e->data);
+	}
+	return k;
+}
+
+/* Completions in the seam's form. The provider is read GD_OFI_POLL_CACHE
+ * entries a call, whatever the caller's batch: each fi_cq_read first runs
+ * the provider's progress, and shm's moves every queued command into the
+ * CQ; a target that read 16 a call (one write with data, one completion)
+ * ran that progress for every 16 and fell behind its initiator: its CQ
+ * overflowed into libfabric's list of one calloc a completion. */
 static int ofi_poll(void *cqv, struct gd_fab_cqe *c, int max)
 {
 	struct gd_ofi_cq *cq = cqv;
-	struct fi_cq_data_entry e[OFI_POLL_MAX];
 	ssize_t n;
 
 	if (cq->inj_head != cq->inj_tail)
 		return injected_done(cq, c, max);
-	n = fi_cq_read(cq->cq, e, max < OFI_POLL_MAX ? max : OFI_POLL_MAX);
+	if (cq->cache_n)
+		return cached_done(cq, c, max);
+	n = fi_cq_read(cq->cq, cq->cache, GD_OFI_POLL_CACHE);
 	if (n == -FI_EAGAIN)
 		return 0;
 	if (n == -FI_EAVAIL)
@@ -374,9 +412,9 @@ static int ofi_poll(void *cqv, struct gd_fab_cqe *c, int max)
 		snprintf(cq->err, sizeof(cq->err), "%s", gd_fi_strerror((int)-n));
 		return -EIO;
 	}
-	for (ssize_t k = 0; k < n; k++)
-		cqe_set(&c[k], (uintptr_t)e[k].op_context, 0, (uint32_t)e[k].data);
-	return (int)n;
+	cq->cache_head = 0;
+	cq->cache_n = (unsigned)n;
+	return cached_done(cq, c, max);
 }
 
 static const char *ofi_status_str(void *cqv, int status)

@@ -58,6 +58,10 @@ struct gd_ofi_cq {
 	/* a signalled write longer than this is placed at the target before its
 	 * transmit completion: it asks no FI_DELIVERY_COMPLETE (gd_ofi_placed_above) */
 	uint64_t placed_above;
+	/* completions read from the provider in one call and not handed out
+	 * yet (ofi_poll: GD_OFI_POLL_CACHE a call, not the caller's batch) */
+	struct fi_cq_data_entry *cache;
+	unsigned cache_head, cache_n;
 };
 
 struct gd_ofi {
@@ -84,6 +88,15 @@ struct gd_ofi {
 	char prov[64], fabric_name[128], domain_name[128];
 };
 
+/* The most completions ofi_poll takes from the provider in one call */
+#define GD_OFI_POLL_CACHE 1024
+/* The most entries a CQ gets from the provider's queue sizes (gd_ofi_cq_depth) */
+#define GD_OFI_CQ_MAX 16384
+struct fi_info;
+/* The size of every CQ of a side: -t and -r of every endpoint, raised to the
+ * provider's transmit and receive queue sizes (fi_info's tx_attr, rx_attr)
+ * up to GD_OFI_CQ_MAX: the one place that decides it. */
+size_t gd_ofi_cq_depth(const struct gd_ofi_cfg *c, const struct fi_info *info);
 int gd_ofi_open(struct gd_ofi *f, const struct gd_ofi_cfg *c);
 int gd_ofi_reg(struct gd_ofi *f, void *buf, size_t len);
 int gd_ofi_create_eps(struct gd_ofi *f);

@@ -241,9 +241,13 @@ void gd_ofi_close(struct gd_ofi *f)
 	close_fid(&f->mr);
 	close_fid(&f->av);
 	close_fid(&f->scq.cq);
-	for (uint32_t t = 1; f->xcq && t < f->cfg.threads; t++)
+	free(f->scq.cache);
+	for (uint32_t t = 1; f->xcq && t < f->cfg.threads; t++) {
 		close_fid(&f->xcq[t - 1].cq);
+		free(f->xcq[t - 1].cache);
+	}
 	close_fid(&f->rcq.cq);
+	free(f->rcq.cache);
 	close_fid(&f->eq);
 	close_fid(&f->domain);
 	close_fid(&f->fabric);

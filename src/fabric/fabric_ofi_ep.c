@@ -224,14 +224,37 @@ static int open_cq(struct gd_ofi *f, struct gd_ofi_cq *cq, size_t size)
 				.wait_obj = FI_WAIT_NONE };
 	int ret = fi_cq_open(f->domain, &a, &cq->cq, NULL);
 
-	return ret ? ofi_fail("fi_cq_open", f, ret) : 0;
+	if (ret)
+		return ofi_fail("fi_cq_open", f, ret);
+	cq->cache = calloc(GD_OFI_POLL_CACHE, sizeof(*cq->cache));
+	return cq->cache ? 0 : -ENOMEM;
+}
+
+/* Each CQ's size, decided here alone: our own queues (every endpoint's -t and
+ * -r, and 64 to spare), raised to what the provider may hand one CQ at once:
+ * per endpoint a peer's whole transmit queue (tx_attr->size) and our
+ * receive queue (rx_attr->size). A target's progress call moves every
+ * command of shm's queue into its CQ; past the CQ's size libfabric's util CQ
+ * keeps each completion in an overflow list, one calloc each: with 704
+ * entries, 96,157-146,411 callocs at the target of 200,000 writes of 8 B
+ * with data on the 2-core development VM (s40/speed5's calloc-count.c),
+ * which slowed the target further. Capped at GD_OFI_CQ_MAX entries
+ * (fi_cq_data_entry: 40 bytes each). */
+size_t gd_ofi_cq_depth(const struct gd_ofi_cfg *c, const struct fi_info *info)
+{
+	size_t ours = (size_t)c->nqp * (c->tx_depth + c->rx_depth) + 64;
+	size_t prov = (size_t)c->nqp * (info->tx_attr->size + info->rx_attr->size) + 64;
+
+	if (prov > GD_OFI_CQ_MAX)
+		prov = GD_OFI_CQ_MAX;
+	return ours > prov ? ours : prov;
 }
 
 static int open_domain(struct gd_ofi *f)
 {
 	const struct gd_ofi_cfg *c = &f->cfg;
 	struct fi_av_attr av = { .type = FI_AV_TABLE, .count = c->nqp };
-	size_t depth = (size_t)c->nqp * (c->tx_depth + c->rx_depth) + 64;
+	size_t depth = gd_ofi_cq_depth(c, f->info);
 	int ret = gd_fi_fabric(f->info->fabric_attr, &f->fabric, NULL);
 
 	if (ret)

@@ -34,6 +34,21 @@ port=$((20000 + RANDOM % 20000))
 ofi_cuda=${GD_OFI_CUDA_LIB:-$here/../../lib/ofi-cuda}
 fail=0
 
+# A client that refused (exit 2: usage or peer protocol, 3: cannot run here)
+# may have ended before it connected: its server (which has no producer of
+# its own to refuse) would wait out its 120 s bound for it. It gets 2 s to end
+# on its own, then a TERM (timeout passes it on to the tool).
+end_waiting_server() { # PID
+	local waited=0
+	while [ $waited -lt 20 ]; do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	kill -TERM "$1" 2>/dev/null
+	return 0
+}
+
 # pair NAME TOOL ARGS: server and client on loopback, both bounded; sets rc
 # (the client's, or the server's when the client passed) and the files
 pair() {
@@ -45,6 +60,7 @@ pair() {
 	sleep 0.3
 	timeout -s KILL 120 "$tools_dir/gd_$tool" "$@" -p $port 127.0.0.1 >"$work/$name.c" 2>&1
 	crc=$?
+	[ $crc -eq 2 ] || [ $crc -eq 3 ] && end_waiting_server $src
 	wait $src
 	rc=$?
 	src_rc=$rc

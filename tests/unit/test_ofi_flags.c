@@ -84,6 +84,27 @@ static void test_send_and_read(void **state)
 	assert_int_equal(flags_of(IBV_WR_RDMA_READ, 8, IBV_SEND_SIGNALED, 0), FI_COMPLETION);
 }
 
+/* gd_ofi_cq_depth: our queues, raised to the provider's (shm 1.22: 1024 and
+ * 1024 a side), capped at GD_OFI_CQ_MAX */
+static size_t depth_of(uint32_t nqp, uint32_t tx, uint32_t rx, size_t ptx, size_t prx)
+{
+	struct gd_ofi_cfg c = { .nqp = nqp, .tx_depth = tx, .rx_depth = rx };
+	struct fi_tx_attr ta = { .size = ptx };
+	struct fi_rx_attr ra = { .size = prx };
+	struct fi_info info = { .tx_attr = &ta, .rx_attr = &ra };
+
+	return gd_ofi_cq_depth(&c, &info);
+}
+
+static void test_cq_depth(void **state)
+{
+	(void)state;
+	assert_int_equal(depth_of(1, 128, 512, 1024, 1024), 2112); /* shm's queues, not our 704 */
+	assert_int_equal(depth_of(1, 128, 512, 256, 256), 704);	   /* ours when larger */
+	assert_int_equal(depth_of(4, 4096, 4096, 256, 256), 4 * 8192 + 64); /* ours, no cap */
+	assert_int_equal(depth_of(64, 16, 16, 1024, 1024), GD_OFI_CQ_MAX); /* the provider's, capped */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -92,6 +113,7 @@ int main(void)
 		cmocka_unit_test(test_plain_write_waits_for_placement),
 		cmocka_unit_test(test_imm_not_inline_keeps_the_write_rule),
 		cmocka_unit_test(test_send_and_read),
+		cmocka_unit_test(test_cq_depth),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
