@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2015 # ok never fails
 # gd_check --rails all under mpirun, 4 ranks over libfabric tcp on this host (issue 33): the tcp
 # provider's domains (one per network interface: lo and eth0 here) are the rails; each node pair
 # of the schedule runs one pair per rail (rail i with rail i) in its round, so all-pairs over 4
@@ -14,19 +15,19 @@ mpi_need
 ofi_need tcp
 tmp_dir
 shim=$top_builddir/tests/check/slowrail_shim.so
-[ -f "$shim" ] || { echo "SKIP: $shim not built (make check builds it)"; exit 77; }
+[ -f "$shim" ] || { echo "FAIL: $shim was not built (make check builds it)"; exit 1; }
 # the rails: the tcp provider's RDM domains, sorted as gd_check sorts them; the slow one: the
 # first that is not lo and has an IPv4 address
 rails=$(fi_info -p tcp -t FI_EP_RDM 2>/dev/null | sed -n 's/^ *domain: //p' | sort -u)
 nr=$(echo "$rails" | grep -c .)
-slow= slow_ip=
+slow='' slow_ip=''
 for d in $rails; do
 	[ "$d" = lo ] && continue
 	slow_ip=$(ip -4 -o addr show dev "$d" 2>/dev/null | awk '{ sub("/.*", "", $4); print $4; exit }')
 	[ -n "$slow_ip" ] && { slow=$d; break; }
 done
 [ "$nr" -ge 2 ] && [ "$nr" -le 8 ] && [ -n "$slow" ] ||
-	{ echo "SKIP: libfabric tcp offers $nr domain(s) ($(echo $rails)): 2 to 8 with one not lo on IPv4 needed"; exit 77; }
+	{ echo "SKIP: libfabric tcp offers $nr domain(s) ($(echo "$rails" | tr '\n' ' ')): 2 to 8 with one not lo on IPv4 needed"; exit 77; }
 test_ports 2 # the pairs' ports start 500 above -p
 # mpin SPEC [gd_check options]: 4 ranks, the slow rail's sends paced by the shim
 mpin() {
@@ -34,7 +35,8 @@ mpin() {
 	shift
 	timeout -k 5 240 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 		OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
-		mpirun --oversubscribe --bind-to none -x LD_PRELOAD="$shim" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		mpirun --oversubscribe --bind-to none -x LD_PRELOAD="$shim" -x ASAN_OPTIONS \
 		-x GD_TEST_SLOW_RAIL_IP="$slow_ip" -x GD_TEST_SLOW_RAIL_MBPS=20 -np 4 \
 		"$GD_CHECK" -p "$port" --rails all "$@" "$spec" >"$tmp/out" 2>"$tmp/err"
 }
@@ -58,8 +60,8 @@ names=$(for r in $rails; do printf ' ofi:tcp@%s' "$r"; done)
 announce="ap: $((6 * nr)) NIC pair(s) (6 node pair(s) x $nr rails:$names) in 3 round(s) of at most $((2 * nr)) at once"
 grep -qF "$announce" "$tmp/out" && ok "all-pairs: $announce" ||
 	{ fail "no line '$announce'"; cat "$tmp/out" "$tmp/err"; }
-# shellcheck disable=SC2086
 got=$(grep -o 'ap rank[0-9]*([^)]*)->rank[0-9]*([^)]*): runs' "$tmp/out" | sort -u)
+# shellcheck disable=SC2086 # the rails, one word each
 [ "$got" = "$(want_pairs ap $rails)" ] && ok "every node pair measured once on each of its $nr rails" ||
 	{ fail "the runs items differ from every node pair on every rail"; echo "$got"; }
 outl=$(sed -n 's/^tests *ap: fleet outlier \(rank[^ ]*\) *FAIL.*/\1/p' "$tmp/out" | sort)
