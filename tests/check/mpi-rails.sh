@@ -8,7 +8,8 @@
 # limit (tests/check/slowrail_shim.so: sends between two sockets of that interface's address
 # sleep as long as their bytes take at 20 Mb/s): the fleet view names exactly that rail's pairs
 # as outliers although the fast rail's pairs ran beside them. --concurrency 2 caps the NIC pairs
-# of a round (a node pair's 2 rails a round). --rails with another word is exit 2.
+# of a round (a node pair's 2 rails a round). A node with fewer rails FAILs the test's rails
+# item (FI_TCP_IFACE=lo on one rank). --rails with another word is exit 2.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../lib/ports.sh"
 mpi_need
@@ -97,7 +98,22 @@ else
 	fail "ring --concurrency 2: exit $rc, $nruns runs, $nout outliers ($nslow on $slow)"; cat "$tmp/out" "$tmp/err"
 fi
 
-# 3. a word --rails does not know: exit 2, nothing run
+# 3. a node with fewer rails (rank 1's tcp provider limited to lo by FI_TCP_IFACE): the rails
+# item FAILs naming both ranks and their counts; the rails every rank has run
+printf 'version: 1\ntests:\n  - {name: rg, op: write, fabric: ofi, provider: tcp, size: 4K, iterations: 20, pairs: ring}\n' >"$tmp/rg2.yaml"
+timeout -k 5 120 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
+	mpirun --oversubscribe --bind-to none -np 1 "$GD_CHECK" -p "$port" --rails all "$tmp/rg2.yaml" : \
+	-np 1 -x FI_TCP_IFACE=lo "$GD_CHECK" -p "$port" --rails all "$tmp/rg2.yaml" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "FAIL: rg: rails: rank 1 ([^)]*) has 1 rail(s), rank 0 ([^)]*) $nr: " "$tmp/out" &&
+	grep -q "rg rank0([^)]*)->rank1([^)]*): runs  *PASS" "$tmp/out"; then
+	ok "rank 1 with 1 rail of $nr: 'rg: rails' FAILs naming both (exit 1), the common rail ran"
+else
+	fail "a node with fewer rails: exit $rc"; cat "$tmp/out" "$tmp/err"
+fi
+
+# 4. a word --rails does not know: exit 2, nothing run
 "$GD_CHECK" --rails some "$tmp/ap.yaml" >"$tmp/out" 2>&1
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "rails" "$tmp/out" && ok "--rails some: exit 2" || { fail "--rails some: exit $rc"; cat "$tmp/out"; }
