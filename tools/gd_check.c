@@ -24,7 +24,7 @@
 
 enum { O_JSON = 1, O_JUNIT, O_EXAMPLE, O_MATRIX, O_PLOT, O_DRY_RUN, O_TOPOLOGY, O_PORT,
        O_DURATION, O_SIZE, O_PROM, O_BUNDLE, O_SUITE, O_KEEP_GOING, O_GOLDEN, O_WRITE_GOLDEN,
-       O_CONCURRENCY, O_BASELINE, O_ROBUST_K };
+       O_CONCURRENCY, O_BASELINE, O_ROBUST_K, O_RAILS };
 
 static const struct gd_opt check_opts[] = {
 	{ "json", 'j', GD_NO_ARG, NULL, "print JSON Lines instead of the table", O_JSON },
@@ -46,8 +46,10 @@ static const struct gd_opt check_opts[] = {
 	{ "duration", 'D', GD_REQ_ARG, "SEC", "seconds per run of --matrix (default 2)", O_DURATION },
 	{ "size", 's', GD_REQ_ARG, "BYTES", "message size of --matrix (default 1M; K, M suffixes)", O_SIZE },
 	{ "concurrency", 0, GD_REQ_ARG, "N", "pairs between ranks run at once in a round (default: every disjoint pair; 1: one pair at a time)", O_CONCURRENCY },
+	{ "rails", 0, GD_REQ_ARG, "one|all", "pairs between ranks: all runs each node pair on every NIC at once, NIC i with NIC i (default one: one NIC a node)", O_RAILS },
 	{ NULL },
 };
+static const char *const rails_words[] = { "one", "all", NULL };
 static const struct gd_opt *const tables[] = { gd_common_opts, check_opts, gd_sysfs_opts, NULL };
 static const struct gd_cmd cmd = {
 	.synopsis = "[options] [SPEC]",
@@ -56,7 +58,7 @@ static const struct gd_cmd cmd = {
 		   "or JUnit.",
 	.tables = tables,
 	.words = (const struct gd_opt_words *const[]){ (const struct gd_opt_words[]){
-		{ "suite", gd_ck_suites }, { NULL, NULL } }, NULL },
+		{ "suite", gd_ck_suites }, { "rails", rails_words }, { NULL, NULL } }, NULL },
 };
 
 struct args {
@@ -90,6 +92,7 @@ static int handle(void *ctx, int id, const char *arg)
 {
 	struct args *a = ctx;
 	uint64_t v;
+	int i = 0;
 	int ret;
 
 	switch (id) {
@@ -110,6 +113,10 @@ static int handle(void *ctx, int id, const char *arg)
 	case O_TOPOLOGY: a->o.xml = arg; return 0;
 	case O_DURATION: return gd_opt_u64("--duration", arg, 1, 3600, &a->duration);
 	case O_SIZE: return gd_opt_size("--size", arg, 1, 8u << 20, &a->size);
+	case O_RAILS:
+		ret = gd_opt_choice("--rails", arg, rails_words, &i);
+		a->o.rails = i == 1;
+		return ret;
 	case O_CONCURRENCY:
 		ret = gd_opt_u64("--concurrency", arg, 1, 4096, &v);
 		a->o.concurrency = (size_t)v;

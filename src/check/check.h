@@ -196,6 +196,7 @@ struct gd_ck_opts {
 	bool json;
 	bool keep_going;	/* --keep-going: run the rungs above a failed one */
 	size_t concurrency;	/* --concurrency: pairs of a round at once (0: every disjoint pair) */
+	bool rails;		/* --rails all: every NIC of a node pair at once (check_rails.h) */
 };
 
 /* Run every section of the spec. Returns 0, or GD_EXIT_ENV / GD_EXIT_USAGE

@@ -21,6 +21,7 @@
 #include "check_fleet.h"
 #include "check_mpi.h"
 #include "check_counters.h"
+#include "check_rails.h"
 #include "choose.h"
 #include "judge.h"
 #include "log.h"
@@ -53,6 +54,12 @@ struct addr {
 	char mem[32];		/* "host", "GPU3": the run's memory, for the fleet view */
 	double line_gbps;
 };
+/* A rank's rails (one without --rails all): rail i pairs with rail i of the other rank. */
+struct node {
+	int n;
+	struct addr a[GD_CK_MAX_RAILS];
+};
+#define AT(all, rank, rail) (&(all)[rank].a[rail])
 
 /*
  * A libfabric pair's side-channel address: this host's first IPv4 address that is up and
@@ -78,15 +85,20 @@ static void ofi_addr(char *ip, size_t len)
 	freeifaddrs(ifs);
 }
 
-/* This rank's device for test t: its `device`, else the first RDMA device. */
-static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct addr *a,
-		   struct gd_ck_run *run)
+/* This rank's device for test t: the rail named (a device, or a libfabric domain when ofi), else
+ * its `device`, else the first RDMA device. */
+static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, const char *rail,
+		   bool ofi, struct addr *a, struct gd_ck_run *run)
 {
 	struct gd_ck_test one = *t;
 	struct gd_ck_runs rs = { 0 };
 
 	one.pairs = GD_CK_EACH_NIC_LOOPBACK;
 	one.memory = GD_CK_MEM_HOST;
+	if (rail[0] && ofi)
+		snprintf(one.fab.domain, sizeof(one.fab.domain), "%s", rail);
+	else if (rail[0])
+		snprintf(one.device, sizeof(one.device), "%s", rail);
 	if (!one.device[0] && t->fab.fabric != GD_FABRIC_OFI) { /* the device rule every tool asks: the first ACTIVE one */
 		struct gd_hca hca;
 		if (gd_dev_choose(m->mach, NULL, 1, &hca))
@@ -106,7 +118,8 @@ static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, st
 	snprintf(a->dev, sizeof(a->dev), "%s", run->dev);
 	snprintf(a->ip, sizeof(a->ip), "%s", run->peer_ip);
 	if (run->fab.fabric == GD_FABRIC_OFI) { /* libfabric: the side channel's address */
-		snprintf(a->dev, sizeof(a->dev), "ofi:%s", run->fab.provider);
+		snprintf(a->dev, sizeof(a->dev), "ofi:%s%s%s", run->fab.provider,
+			 rail[0] ? "@" : "", rail);
 		ofi_addr(a->ip, sizeof(a->ip));
 	}
 	if (run->gpu < 0)
@@ -115,6 +128,37 @@ static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, st
 		snprintf(a->mem, sizeof(a->mem), "GPU%d", run->gpu);
 	a->line_gbps = run->line_gbps;
 	return 0;
+}
+
+/*
+ * This rank's rails for test t into me and runs (one without --rails all, and for a fan): 0, or
+ * -1 with why (a device or domain the test needs is missing).
+ */
+static int my_rails(const struct gd_ck_machine *m, const struct gd_ck_test *t, bool rails,
+		    struct node *me, struct gd_ck_run *runs, char *why, size_t wlen)
+{
+	char names[GD_CK_MAX_RAILS][GD_CK_RAIL_NAME];
+	bool ofi;
+	int n;
+
+	memset(me, 0, sizeof(*me));
+	snprintf(why, wlen, "a rank has no RDMA device for this test ('gd_devinfo' on each node "
+		 "lists them)");
+	if (my_addr(m, t, "", false, &me->a[0], &runs[0]))
+		return -1;
+	me->n = 1;
+	if (!rails || GD_CK_PAT_FAN(t->pattern))
+		return 0;
+	ofi = runs[0].fab.fabric == GD_FABRIC_OFI;
+	n = gd_ck_rails(m, t, &runs[0].fab, names, GD_CK_MAX_RAILS, why, wlen);
+	for (int i = 0; i < n; i++)
+		if (my_addr(m, t, names[i], ofi, &me->a[i], &runs[i])) {
+			snprintf(why, wlen, "rail %s of a rank could not be set up for this test",
+				 names[i]);
+			return -1;
+		}
+	me->n = n > 0 ? n : 0;
+	return n > 0 ? 0 : -1;
 }
 
 /* The sender's bond shares over its run (bandwidth tests on a bonded device). */
@@ -141,9 +185,10 @@ struct side_out {
 	struct gd_ck_ctr_side ctr;
 };
 
-/* This rank's side of pair (s, c) on port: the engine run, its measurement in m. */
+/* This rank's side of a pair on port over its rail's run (mine), the server at srv: the engine
+ * run, its measurement in m. */
 static void run_side(const struct gd_machine *mach, const struct gd_ck_run *mine,
-		     const struct addr *all, int s, int c, uint16_t port, struct gd_ck_measure *m,
+		     const struct addr *srv, bool server, uint16_t port, struct gd_ck_measure *m,
 		     struct gd_ck_ctr_side *cs)
 {
 	const struct gd_launch *launch = gd_launch();
@@ -163,15 +208,14 @@ static void run_side(const struct gd_machine *mach, const struct gd_ck_run *mine
 		return;
 	}
 	run.tcp_port = port;
-	snprintf(run.peer_ip, sizeof(run.peer_ip), "%s", all[s].ip);
+	snprintf(run.peer_ip, sizeof(run.peer_ip), "%s", srv->ip);
 	gd_ck_params(&run, run.t->sweep_min ? run.t->sweep_min : run.t->size,
-		     launch->rank == s ? GD_ROLE_SERVER : GD_ROLE_CLIENT, &p);
-	bonded = launch->rank == c && run.t->kind == GD_KIND_BW &&
+		     server ? GD_ROLE_SERVER : GD_ROLE_CLIENT, &p);
+	bonded = !server && run.t->kind == GD_KIND_BW &&
 		 !gd_ck_bond_sample(mach, run.dev, run.port, &b0);
 	gd_ck_counters_before(mach, &run, &ctr);
 	m->exit_code = gd_bench_run_side(&p, NULL, res);
-	snprintf(who, sizeof(who), "rank%d (%s)", launch->rank, launch->rank == s ? "server" :
-		 "client");
+	snprintf(who, sizeof(who), "rank%d (%s)", launch->rank, server ? "server" : "client");
 	gd_ck_counters_side(mach, &run, &ctr, who, cs);
 	if (bonded)
 		bond_after(mach, &run, &b0, m);
@@ -179,7 +223,7 @@ static void run_side(const struct gd_machine *mach, const struct gd_ck_run *mine
 		gd_ck_take(res, m);
 	else
 		snprintf(m->error, sizeof(m->error), "rank %d (%s side) ended with exit code %d",
-			 launch->rank, launch->rank == s ? "server" : "client", m->exit_code);
+			 launch->rank, server ? "server" : "client", m->exit_code);
 	free(res);
 }
 
@@ -235,7 +279,7 @@ static bool reap_side(pid_t pid, int fd, struct side_out *o, uint64_t deadline_n
  * one side a process), their results in out; a side without a result by the deadline is an
  * error naming it. */
 static void run_sides(const struct gd_machine *mach, const struct gd_ck_run *mine,
-		      const struct addr *all, const struct gd_ck_sched *sc, const size_t *ks,
+		      const struct node *all, const struct gd_ck_sched *sc, const size_t *ks,
 		      size_t n, const uint16_t *ports, size_t r, struct side_out *out)
 {
 	const int rank = gd_launch()->rank;
@@ -266,8 +310,10 @@ static void run_sides(const struct gd_machine *mach, const struct gd_ck_run *min
 		if (pid[j] == 0) {
 			setpgid(0, 0);
 			close(p[0]);
-			run_side(mach, mine, all, pr[0], pr[1], ports[ks[j] - sc->start[r]],
-				 &out[j].m, &out[j].ctr);
+			int rail = gd_ck_sched_rail(sc, ks[j]);
+
+			run_side(mach, &mine[rail], AT(all, pr[0], rail), pr[0] == rank,
+				 ports[ks[j] - sc->start[r]], &out[j].m, &out[j].ctr);
 			_exit(write(p[1], &out[j], sizeof(out[j])) == (ssize_t)sizeof(out[j]) ? 0 :
 			      GD_EXIT_ENV);
 		}
@@ -293,7 +339,7 @@ static void run_sides(const struct gd_machine *mach, const struct gd_ck_run *min
  * rank did not report within the pair's deadline.
  */
 static int run_round(const struct gd_machine *mach, const struct gd_ck_run *mine,
-		     const struct addr *all, const struct gd_ck_sched *sc, size_t r,
+		     const struct node *all, const struct gd_ck_sched *sc, size_t r,
 		     const uint16_t *ports, struct gd_ck_measure *ms, struct gd_ck_ctr_side (*cs)[2])
 {
 	const struct gd_launch *launch = gd_launch();
@@ -312,7 +358,9 @@ static int run_round(const struct gd_machine *mach, const struct gd_ck_run *mine
 	if (nk == 1) {
 		me[0].k = (long)ks[0];
 		me[0].server = sc->pairs[ks[0]][0] == launch->rank;
-		run_side(mach, mine, all, sc->pairs[ks[0]][0], sc->pairs[ks[0]][1],
+		int rail = gd_ck_sched_rail(sc, ks[0]);
+
+		run_side(mach, &mine[rail], AT(all, sc->pairs[ks[0]][0], rail), me[0].server,
 			 ports[ks[0] - sc->start[r]], &me[0].m, &me[0].ctr);
 	} else if (nk > 1) {
 		run_sides(mach, mine, all, sc, ks, nk, ports, r, me);
@@ -348,8 +396,8 @@ static bool worse(const struct gd_ck_test *t, const struct gd_ck_measure *a,
 				       a->lat_avg_us[0] > b->lat_avg_us[0];
 }
 
-static void print_pairs(FILE *out, const struct gd_ck_test *t, const struct addr *all,
-			int (*pairs)[2], const struct gd_ck_measure *ms, size_t np)
+static void print_pairs(FILE *out, const struct gd_ck_test *t, const struct node *all,
+			int (*pairs)[2], const int *rail, const struct gd_ck_measure *ms, size_t np)
 {
 	size_t worst = np;
 
@@ -361,22 +409,27 @@ static void print_pairs(FILE *out, const struct gd_ck_test *t, const struct addr
 		double v = t->kind == GD_KIND_BW ? m->bw_avg_gbps[0] : m->lat_avg_us[0];
 		char a[40], b[40], val[24];
 
-		snprintf(a, sizeof(a), "%s/%s", all[pairs[k][0]].host, all[pairs[k][0]].dev);
-		snprintf(b, sizeof(b), "%s/%s", all[pairs[k][1]].host, all[pairs[k][1]].dev);
+		const struct addr *x = AT(all, pairs[k][0], rail[k]), *y = AT(all, pairs[k][1], rail[k]);
+
+		snprintf(a, sizeof(a), "%s/%s", x->host, x->dev);
+		snprintf(b, sizeof(b), "%s/%s", y->host, y->dev);
 		snprintf(val, sizeof(val), m->exit_code || !m->nsizes ? "failed" : "%.2f", v);
 		fprintf(out, "%-6d %-6d %-30s %-30s %12s\n", pairs[k][0], pairs[k][1], a, b, val);
 		if (worst == np || worse(t, m, &ms[worst]))
 			worst = k;
 	}
 	if (worst < np)
-		fprintf(out, "worst pair: rank %d -> rank %d (%s -> %s)\n", pairs[worst][0],
-			pairs[worst][1], all[pairs[worst][0]].host, all[pairs[worst][1]].host);
+		fprintf(out, "worst pair: rank %d -> rank %d (%s/%s -> %s/%s)\n", pairs[worst][0],
+			pairs[worst][1], AT(all, pairs[worst][0], rail[worst])->host,
+			AT(all, pairs[worst][0], rail[worst])->dev,
+			AT(all, pairs[worst][1], rail[worst])->host,
+			AT(all, pairs[worst][1], rail[worst])->dev);
 }
 
 /* The pairs' results to the fleet view (rank 0): distribution, outliers, their items. */
 static void fleet_view(struct gd_ck_report *r, const struct gd_ck_test *t, double pct,
-		       const struct addr *all, int (*pairs)[2], const struct gd_ck_measure *ms,
-		       size_t np, FILE *out)
+		       const struct node *all, int (*pairs)[2], const int *rail,
+		       const struct gd_ck_measure *ms, size_t np, FILE *out)
 {
 	struct gd_ck_fleet_pair *fp = calloc(np ? np : 1, sizeof(*fp));
 
@@ -384,7 +437,7 @@ static void fleet_view(struct gd_ck_report *r, const struct gd_ck_test *t, doubl
 		return;
 	for (size_t k = 0; k < np; k++) {
 		for (int e = 0; e < 2; e++) {
-			const struct addr *a = &all[pairs[k][e]];
+			const struct addr *a = AT(all, pairs[k][e], rail[k]);
 			struct gd_ck_fleet_end *fe = &fp[k].end[e];
 
 			fe->rank = pairs[k][e];
@@ -400,7 +453,7 @@ static void fleet_view(struct gd_ck_report *r, const struct gd_ck_test *t, doubl
 }
 
 /* A fan's congestion (check_fan.h): pairs[0 .. n) alone, pairs[n + j] pair j at once. */
-static void fan_view(struct gd_ck_report *r, const struct gd_ck_test *t, const struct addr *all,
+static void fan_view(struct gd_ck_report *r, const struct gd_ck_test *t, const struct node *all,
 		     int (*pairs)[2], const struct gd_ck_measure *ms, size_t n, FILE *out,
 		     uint64_t t0)
 {
@@ -411,8 +464,8 @@ static void fan_view(struct gd_ck_report *r, const struct gd_ck_test *t, const s
 	for (size_t k = 0; k < n; k++) {
 		for (int e = 0; e < 2; e++) {
 			fp[k].rank[e] = pairs[k][e];
-			snprintf(fp[k].end[e], sizeof(fp[k].end[e]), "%s/%s", all[pairs[k][e]].host,
-				 all[pairs[k][e]].dev);
+			snprintf(fp[k].end[e], sizeof(fp[k].end[e]), "%s/%s",
+				 AT(all, pairs[k][e], 0)->host, AT(all, pairs[k][e], 0)->dev);
 		}
 		fp[k].alone = &ms[k];
 		fp[k].once = &ms[n + k];
@@ -437,24 +490,25 @@ static void left_out(const struct gd_ck_test *t, int n, size_t np)
 }
 
 /* One pair's measurement to the judge (rank 0). */
-static void judge_pair(struct gd_ck_report *r, const struct gd_ck_run *run, const struct addr *all,
-		       const int pair[2], uint16_t port, const struct gd_ck_measure *m, uint64_t t0,
+static void judge_pair(struct gd_ck_report *r, const struct gd_ck_run *run, const struct node *all,
+		       const int pair[2], int rail, uint16_t port, const struct gd_ck_measure *m, uint64_t t0,
 		       const struct gd_ck_ctr_side cs[2], bool once)
 {
 	struct gd_ck_run x = *run;
 	struct gd_ck_test bare;
 
 	x.tcp_port = port;
-	snprintf(x.label, sizeof(x.label), "rank%d(%s)->rank%d(%s)%s", pair[0], all[pair[0]].dev,
-		 pair[1], all[pair[1]].dev, once ? " at once" : "");
+	snprintf(x.label, sizeof(x.label), "rank%d(%s)->rank%d(%s)%s", pair[0],
+		 AT(all, pair[0], rail)->dev, pair[1], AT(all, pair[1], rail)->dev,
+		 once ? " at once" : "");
 	if (once) { /* a fan's pair beside the others: its thresholds are for the pair alone */
 		bare = *run->t;
 		bare.nth = 0;
 		x.t = &bare;
 	}
-	snprintf(x.peer_ip, sizeof(x.peer_ip), "%s", all[pair[0]].ip);
+	snprintf(x.peer_ip, sizeof(x.peer_ip), "%s", AT(all, pair[0], rail)->ip);
 	snprintf(x.cls, sizeof(x.cls), "net");
-	x.line_gbps = all[pair[0]].line_gbps;
+	x.line_gbps = AT(all, pair[0], rail)->line_gbps;
 	gd_ck_evaluate(r, &x, m, (double)(gd_clock_mono_ns() - t0) / 1e9);
 	for (int e = 0; e < 2; e++) { /* each side's port, judged on its rank */
 		char who[48];
@@ -481,7 +535,7 @@ static bool same_host(const char *a, const char *b)
  * reach fails the test (every rank adds the item: one exit code): it is never measured, so
  * it never passes.
  */
-static size_t plan_pairs(const struct gd_ck_test *t, const struct addr *all, int n,
+static size_t plan_pairs(const struct gd_ck_test *t, const struct node *all, int n,
 			 int (*pairs)[2], size_t max, struct gd_ck_report *r)
 {
 	char ev[320];
@@ -506,7 +560,7 @@ static size_t plan_pairs(const struct gd_ck_test *t, const struct addr *all, int
 	}
 	for (int h = 0; h < 2; h++)
 		for (int i = 0; i < n && at[h] < 0; i++)
-			if (same_host(all[i].host, t->hosts[h]) && (h == 0 || i != at[0]))
+			if (same_host(AT(all, i, 0)->host, t->hosts[h]) && (h == 0 || i != at[0]))
 				at[h] = i;
 	if (at[0] >= 0 && at[1] >= 0) {
 		pairs[0][0] = at[0];
@@ -517,7 +571,7 @@ static size_t plan_pairs(const struct gd_ck_test *t, const struct addr *all, int
 				"on", t->hosts[at[0] < 0 ? 0 : 1]);
 	for (int i = 0; i < n && len < sizeof(ev) - 1; i++)
 		len += (size_t)snprintf(ev + len, sizeof(ev) - len, "%s%s", i ? ", " : " ",
-					all[i].host);
+					AT(all, i, 0)->host);
 	if (len < sizeof(ev) - 1)
 		snprintf(ev + len, sizeof(ev) - len, "): start a rank on each named host");
 	struct gd_ck_item *it = hosts_item(r, t);
@@ -527,47 +581,63 @@ static size_t plan_pairs(const struct gd_ck_test *t, const struct addr *all, int
 	return 0;
 }
 
-/* The schedule's shape, on rank 0. */
+/* The schedule's shape, on rank 0; with rails, each node pair's NIC pairs and the rails. */
 static void announce(FILE *out, const struct gd_ck_test *t, const struct gd_ck_sched *sc,
-		     size_t cap)
+		     size_t cap, const struct node *all, size_t rails)
 {
+	size_t widest = 0;
+
 	if (gd_launch()->rank || !out || !sc->np)
 		return;
+	for (size_t r = 0; r < sc->nrounds; r++)
+		if (sc->start[r + 1] - sc->start[r] > widest)
+			widest = sc->start[r + 1] - sc->start[r];
 	if (sc->nalone)
 		fprintf(out, "%s: %zu pair(s) alone, then at once in %zu round(s) of at most %zu\n",
 			t->name, sc->nalone, sc->nrounds - sc->nalone, sc->start[sc->nalone + 1] -
 			sc->start[sc->nalone]);
-	else
+	else if (rails < 2)
 		fprintf(out, "%s: %zu pair(s) in %zu round(s) of at most %zu at once\n", t->name,
 			sc->np, sc->nrounds, cap ? cap : (size_t)gd_launch()->size / 2);
+	else {
+		fprintf(out, "%s: %zu NIC pair(s) (%zu node pair(s) x %zu rails:", t->name, sc->np,
+			sc->np / rails, rails);
+		for (size_t i = 0; i < rails; i++)
+			fprintf(out, " %s", AT(all, 0, i)->dev);
+		fprintf(out, ") in %zu round(s) of at most %zu at once\n", sc->nrounds, widest);
+	}
 }
 
 /*
  * The pairs in rounds of disjoint pairs (check_sched.h), every pair of a round at once on
- * its own port; rank 0 judges each pair when its round is over. The pairs come back in
- * round order (pairs and ms). Every rank goes on, or all stop: a signal on one rank (a
- * Slurm time limit) ends the test on all.
+ * its own port, a node pair's rails (runs[i], rail i) together; rank 0 judges each pair when
+ * its round is over. The pairs come back in round order (pairs, rail and ms). Every rank goes
+ * on, or all stop: a signal on one rank (a Slurm time limit) ends the test on all.
  */
-static size_t run_rounds(const struct gd_machine *mach, const struct gd_ck_run *run,
-			 const struct addr *all, int (*pairs)[2], size_t np,
-			 const struct gd_ck_opts *o, uint16_t *port, struct gd_ck_report *r,
-			 struct gd_ck_measure *ms, size_t *nalone)
+static size_t run_rounds(const struct gd_machine *mach, const struct gd_ck_run *runs,
+			 const struct node *all, int (*pairs)[2], int *rail, size_t np,
+			 size_t rails, const struct gd_ck_opts *o, uint16_t *port,
+			 struct gd_ck_report *r, struct gd_ck_measure *ms, size_t *nalone)
 {
 	const struct gd_launch *launch = gd_launch();
 	struct gd_ck_sched sc;
 	uint16_t ports[4096];
-	struct gd_ck_ctr_side (*cs)[2] = calloc(np ? np : 1, sizeof(*cs));
+	struct gd_ck_ctr_side (*cs)[2];
 	int go;
 
 	*nalone = 0;
-	if (!cs || gd_ck_schedule_test(run->t->pattern, (const int (*)[2])pairs, np, launch->size,
-				       o->concurrency, &sc)) {
-		free(cs);
+	if (gd_ck_schedule_test_rails(runs->t->pattern, (const int (*)[2])pairs, np, launch->size,
+				      rails, o->concurrency, &sc))
+		return 0;
+	if (!(cs = calloc(sc.np ? sc.np : 1, sizeof(*cs)))) {
+		gd_ck_sched_free(&sc);
 		return 0;
 	}
 	memcpy(pairs, sc.pairs, sc.np * sizeof(*pairs));
+	for (size_t k = 0; k < sc.np; k++)
+		rail[k] = gd_ck_sched_rail(&sc, k);
 	*nalone = sc.nalone;
-	announce(o->out, run->t, &sc, o->concurrency);
+	announce(o->out, runs->t, &sc, o->concurrency, all, rails);
 	for (size_t rd = 0; rd < sc.nrounds; rd++) {
 		uint64_t t0 = gd_clock_mono_ns();
 
@@ -575,12 +645,13 @@ static size_t run_rounds(const struct gd_machine *mach, const struct gd_ck_run *
 			ports[j] = *port; /* wraps inside the range, never to 0 */
 			*port = gd_ck_next_port(o->base_port, *port);
 		}
-		memset(cs, 0, (np ? np : 1) * sizeof(*cs));
-		if (run_round(mach, run, all, &sc, rd, ports, ms, cs))
+		memset(cs, 0, (sc.np ? sc.np : 1) * sizeof(*cs));
+		if (run_round(mach, runs, all, &sc, rd, ports, ms, cs))
 			break;
 		for (size_t k = sc.start[rd]; k < sc.start[rd + 1] && launch->rank == 0; k++)
-			judge_pair(r, run, all, sc.pairs[k], ports[k - sc.start[rd]], &ms[k], t0,
-				   cs[k - sc.start[rd]], sc.nalone && k >= sc.nalone);
+			judge_pair(r, &runs[rail[k]], all, sc.pairs[k], rail[k],
+				   ports[k - sc.start[rd]], &ms[k], t0, cs[k - sc.start[rd]],
+				   sc.nalone && k >= sc.nalone);
 		go = !gd_ck_stop;
 		if (gd_launch_min(&go, STEP_MS, "the end of a round") || !go) {
 			gd_ck_stop = gd_ck_stop ? gd_ck_stop : SIGTERM;
@@ -593,51 +664,85 @@ static size_t run_rounds(const struct gd_machine *mach, const struct gd_ck_run *
 	return np;
 }
 
+/* The rails every rank runs: the fewest any rank has. Ranks with other counts (a node that
+ * lost a NIC) FAIL the test's rails item, naming them; every rank adds it (one exit code). */
+static size_t rails_agree(const struct gd_ck_test *t, const struct node *all, int n,
+			  struct gd_ck_report *r)
+{
+	int lo = 0, hi = 0;
+	char ev[256];
+	struct gd_ck_item *it;
+
+	for (int i = 1; i < n; i++) {
+		lo = all[i].n < all[lo].n ? i : lo;
+		hi = all[i].n > all[hi].n ? i : hi;
+	}
+	if (all[lo].n == all[hi].n)
+		return (size_t)all[0].n;
+	snprintf(ev, sizeof(ev), "rank %d (%s) has %d rail(s), rank %d (%s) %d: every node of "
+		 "a rails test needs the same NICs ('gd_devinfo' on each); the first %d run",
+		 lo, AT(all, lo, 0)->host, all[lo].n, hi, AT(all, hi, 0)->host, all[hi].n,
+		 all[lo].n);
+	it = gd_ck_add(r, GD_CK_SEC_TESTS, "%s: rails", t->name);
+	if (it)
+		gd_ck_judge_holds(it, false, ev);
+	return (size_t)all[lo].n;
+}
+
+/* The ranks' rails gathered into all; 0, or an exit code (ok false: a rank lacks a device). */
+static int gather_rails(const struct gd_ck_test *t, const struct gd_ck_machine *m,
+			const struct gd_ck_opts *o, struct node *all, struct gd_ck_run *runs,
+			int *ok, char *why, size_t wlen)
+{
+	struct node me;
+
+	*ok = !my_rails(m, t, o->rails, &me, runs, why, wlen);
+	if (!*ok)
+		memset(runs, 0, GD_CK_MAX_RAILS * sizeof(*runs));
+	if (gd_launch_allgather(&me, all, sizeof(me), STEP_MS, "the ranks' addresses") ||
+	    gd_launch_min(ok, STEP_MS, "the ranks' device check"))
+		return GD_EXIT_ENV;
+	return 0;
+}
+
 static int hosts_test(const struct gd_ck_test *t, double pct, const struct gd_ck_machine *m,
 		      const struct gd_ck_opts *o, struct gd_ck_report *r, uint16_t *port)
 {
 	const struct gd_launch *launch = gd_launch();
-	struct addr me, *all = calloc((size_t)launch->size, sizeof(*all));
-	int (*pairs)[2] = calloc(4096, sizeof(*pairs));
+	struct node *all = calloc((size_t)launch->size, sizeof(*all));
+	int (*pairs)[2] = calloc(4096, sizeof(*pairs)), *rail = calloc(4096, sizeof(*rail));
 	struct gd_ck_measure *ms = calloc(4096, sizeof(*ms));
-	struct gd_ck_run run;
-	size_t np = 0, nalone;
+	struct gd_ck_run *runs = calloc(GD_CK_MAX_RAILS, sizeof(*runs));
+	size_t np = 0, nalone, rails;
 	uint64_t t0 = gd_clock_mono_ns();
-	int ok;
+	char why[256];
+	int ok, ret = GD_EXIT_ENV;
 
-	if (!all || !pairs || !ms) {
-		free(all), free(pairs), free(ms);
-		return GD_EXIT_ENV;
-	}
-	ok = !my_addr(m, t, &me, &run);
-	if (!ok)
-		memset(&run, 0, sizeof(run));
-	if (gd_launch_allgather(&me, all, sizeof(me), STEP_MS, "the ranks' addresses") ||
-	    gd_launch_min(&ok, STEP_MS, "the ranks' device check")) {
-		free(all), free(pairs), free(ms);
-		return GD_EXIT_ENV;
-	}
+	if (!all || !pairs || !rail || !ms || !runs ||
+	    (ret = gather_rails(t, m, o, all, runs, &ok, why, sizeof(why))))
+		goto out;
 	if (!ok) { /* a device the test needs is missing on a node: the gate fails */
 		struct gd_ck_item *it = hosts_item(r, t);
 
 		if (it)
-			gd_ck_judge_holds(it, false, "a rank has no RDMA device for this test "
-					  "('gd_devinfo' on each node lists them)");
-		free(all), free(pairs), free(ms);
-		return 0;
+			gd_ck_judge_holds(it, false, why);
+		goto out;
 	}
-	np = plan_pairs(t, all, launch->size, pairs, 4096, r);
-	np = run_rounds(m->mach, &run, all, pairs, np, o, port, r, ms, &nalone);
+	rails = rails_agree(t, all, launch->size, r);
+	np = plan_pairs(t, all, launch->size, pairs, 4096 / rails, r);
+	np = run_rounds(m->mach, runs, all, pairs, rail, np, rails, o, port, r, ms, &nalone);
 	ok = !gd_launch_barrier(STEP_MS, "the end of a test"); /* fails at once if broken */
+	ret = ok ? 0 : GD_EXIT_ENV;
 	if (ok && launch->rank == 0 && nalone) /* a fan: the pairs alone are its pairs */
 		fan_view(r, t, all, pairs, ms, nalone, o->out, t0);
 	np = nalone ? nalone : np;
 	if (ok && launch->rank == 0 && o->out && !nalone)
-		print_pairs(o->out, t, all, pairs, ms, np);
+		print_pairs(o->out, t, all, pairs, rail, ms, np);
 	if (ok && launch->rank == 0)
-		fleet_view(r, t, pct, all, pairs, ms, np, o->out);
-	free(all), free(pairs), free(ms);
-	return ok ? 0 : GD_EXIT_ENV;
+		fleet_view(r, t, pct, all, pairs, rail, ms, np, o->out);
+out:
+	free(all), free(pairs), free(rail), free(ms), free(runs);
+	return ret;
 }
 
 int gd_ck_mpi_agree_spec(bool loaded, const char *sha256, const char *err)

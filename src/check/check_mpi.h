@@ -5,8 +5,8 @@
  * (--with-mpi) only exchanges addresses and gathers results, the data path
  * is RDMA. Pair patterns: pairwise (rank i with i + N/2), ring (i with
  * i + 1), all-pairs (the round-robin schedule), run in rounds of disjoint pairs at
- * once (check_sched.h; --concurrency caps a round); rank 0 prints the per-pair table and
- * the worst pair.
+ * once (check_sched.h; --concurrency caps a round), with --rails all each node pair on every
+ * NIC at once (check_rails.h); rank 0 prints the per-pair table and the worst pair.
  */
 #ifndef GD_CHECK_MPI_H
 #define GD_CHECK_MPI_H

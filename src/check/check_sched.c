@@ -11,7 +11,13 @@ void gd_ck_sched_free(struct gd_ck_sched *s)
 {
 	free(s->pairs);
 	free(s->start);
+	free(s->rail);
 	memset(s, 0, sizeof(*s));
+}
+
+int gd_ck_sched_rail(const struct gd_ck_sched *s, size_t k)
+{
+	return s->rail ? s->rail[k] : 0;
 }
 
 size_t gd_ck_sched_round(const struct gd_ck_sched *s, size_t k)
@@ -200,5 +206,52 @@ int gd_ck_schedule(enum gd_ck_pattern p, int n, size_t cap, size_t max, struct g
 	np = gd_ck_pairs(p, n, pairs, max < all ? max : all);
 	ret = gd_ck_schedule_test(p, (const int (*)[2])pairs, np, n > 0 ? n : 1, cap, s);
 	free(pairs);
+	return ret;
+}
+
+int gd_ck_schedule_rails(const struct gd_ck_sched *s, size_t rails, size_t cap,
+			 struct gd_ck_sched *out)
+{
+	size_t per = cap && cap < rails ? cap : rails; /* a node pair's rails in one round */
+	size_t chunks = (rails + per - 1) / per, nr = 0, at = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (s->nalone || !rails || rails > GD_CK_MAX_RAILS)
+		return -EINVAL;
+	out->pairs = calloc(s->np * rails + 1, sizeof(*out->pairs));
+	out->rail = calloc(s->np * rails + 1, sizeof(*out->rail));
+	out->start = calloc(s->nrounds * chunks + 1, sizeof(*out->start));
+	if (!out->pairs || !out->rail || !out->start) {
+		gd_ck_sched_free(out);
+		return -ENOMEM;
+	}
+	for (size_t r = 0; r < s->nrounds; r++)
+		for (size_t c = 0; c < chunks; c++) { /* rails c * per .. of each node pair */
+			out->start[nr++] = at;
+			for (size_t k = s->start[r]; k < s->start[r + 1]; k++)
+				for (size_t i = c * per; i < (c + 1) * per && i < rails; i++) {
+					memcpy(out->pairs[at], s->pairs[k], sizeof(s->pairs[k]));
+					out->rail[at++] = (int)i;
+				}
+		}
+	out->start[nr] = at;
+	out->np = at;
+	out->nrounds = nr;
+	return 0;
+}
+
+int gd_ck_schedule_test_rails(enum gd_ck_pattern p, const int (*pairs)[2], size_t np, int n,
+			      size_t rails, size_t cap, struct gd_ck_sched *s)
+{
+	struct gd_ck_sched nodes;
+	size_t ncap = cap ? (cap / rails ? cap / rails : 1) : 0; /* node pairs a round */
+	int ret;
+
+	if (rails <= 1 || GD_CK_PAT_FAN(p))
+		return gd_ck_schedule_test(p, pairs, np, n, cap, s);
+	ret = gd_ck_schedule_pairs(pairs, np, n, ncap, &nodes);
+	if (!ret)
+		ret = gd_ck_schedule_rails(&nodes, rails, cap, s);
+	gd_ck_sched_free(&nodes);
 	return ret;
 }

@@ -12,13 +12,19 @@
  * once (one round, or rounds of at most cap), the root in all of them; the congestion
  * factor compares the two (check_fan.c). one-to-many: the root sends (the client, which
  * writes); many-to-one: the root receives (the server).
+ *
+ * Rails (gd_check --rails all): each node pair of a schedule becomes one pair per rail (NIC i
+ * of one node with NIC i of the other), all in the node pair's round: a node is in one node
+ * pair a round, and each of its rails in one NIC pair. The cap counts NIC pairs: a round holds
+ * cap / rails node pairs (at least one), and a node pair's rails are split over consecutive
+ * rounds only when the cap is below the rails.
  */
 #ifndef GD_CHECK_SCHED_H
 #define GD_CHECK_SCHED_H
 
 #include <stddef.h>
 
-#include "spec.h"
+#include "spec_types.h"
 
 /* A fan's pairs at once in one round at most (its root runs a process for each). */
 #define GD_CK_FAN_MAX_ONCE 64
@@ -30,7 +36,10 @@ struct gd_ck_sched {
 	size_t nrounds;
 	size_t nalone;		/* a fan: pairs[0 .. nalone - 1] alone, pairs[nalone + j] is
 				 * pair j again at once; 0: not a fan */
+	int *rail;		/* pair k's rail (gd_ck_schedule_rails); NULL: one rail, 0 */
 };
+/* Rails a node pair runs at once at most (--rails all). */
+#define GD_CK_MAX_RAILS 16
 
 /* Pairs (server, client) of a pattern over n ranks, in round order; returns the count
  * (<= max). all-pairs: the circle order, server the lower rank. */
@@ -50,6 +59,17 @@ int gd_ck_schedule_fan(const int (*pairs)[2], size_t np, size_t cap, struct gd_c
 /* The schedule of a test's pairs: a fan's for a fan pattern, else the greedy one. */
 int gd_ck_schedule_test(enum gd_ck_pattern p, const int (*pairs)[2], size_t np, int n,
 			size_t cap, struct gd_ck_sched *s);
+/* The schedule s of node pairs (not a fan's) with each node pair made rails NIC pairs in its
+ * round, at most cap NIC pairs a round (0: no cap), into out. 0, -EINVAL (a fan, or rails
+ * outside 1 .. GD_CK_MAX_RAILS), or -ENOMEM (out is then empty). */
+int gd_ck_schedule_rails(const struct gd_ck_sched *s, size_t rails, size_t cap,
+			 struct gd_ck_sched *out);
+/* A test's node pairs scheduled with rails (1: gd_ck_schedule_test's schedule): each node
+ * pair's rails in one round, cap on NIC pairs. */
+int gd_ck_schedule_test_rails(enum gd_ck_pattern p, const int (*pairs)[2], size_t np, int n,
+			      size_t rails, size_t cap, struct gd_ck_sched *s);
+/* Pair k's rail: 0 without rails. */
+int gd_ck_sched_rail(const struct gd_ck_sched *s, size_t k);
 void gd_ck_sched_free(struct gd_ck_sched *s);
 /* The round of pair k. */
 size_t gd_ck_sched_round(const struct gd_ck_sched *s, size_t k);

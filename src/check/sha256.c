@@ -5,7 +5,7 @@
 
 #include <nettle/sha2.h>
 
-#include "spec.h"
+#include "sha256.h"
 
 void gd_ck_sha256_hex(const unsigned char *buf, size_t len, char out[65])
 {

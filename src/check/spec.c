@@ -482,6 +482,30 @@ static int test_scalar_key(struct ld *l, const char *key, yaml_node_t *v, struct
 	return 0;
 }
 
+/* A key of a group loaded by a file of its own (spec_groups.c): 0, -EINVAL, 1 none's. */
+static int group_key(struct ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t)
+{
+	size_t n;
+	const struct gd_ck_test_key_group *g = gd_ck_test_key_groups(&n);
+	int ret = 1;
+
+	for (size_t i = 0; i < n && ret > 0; i++)
+		if (g[i].load)
+			ret = g[i].load(l, key, v, t);
+	return ret;
+}
+
+static int group_rules(struct ld *l, yaml_node_t *n, const struct gd_ck_test *t)
+{
+	size_t ng;
+	const struct gd_ck_test_key_group *g = gd_ck_test_key_groups(&ng);
+	int ret = 0;
+
+	for (size_t i = 0; i < ng && !ret; i++)
+		ret = g[i].rules(l, n, t);
+	return ret;
+}
+
 static int test_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 {
 	static const char *const checks[] = { "bandwidth", "bond-balance", NULL };
@@ -515,8 +539,7 @@ static int test_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 		return expect_to(l, v, t);
 	if (!strcmp(key, "thresholds"))
 		return 0; /* after type is known: see gd_ck_load_test */
-	if ((ret = gd_ck_load_counters_key(l, key, v, t)) <= 0 ||
-	    (ret = gd_ck_load_fan_key(l, key, v, t)) <= 0)
+	if ((ret = group_key(l, key, v, t)) <= 0)
 		return ret;
 	return test_scalar_key(l, key, v, t);
 }
@@ -622,8 +645,7 @@ static int test_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 	if (!t->bond_balance && (v = find_key(l, n, "min_slave_share")))
 		return fail(l, v, "test '%s': min_slave_share is for 'check: bond-balance'; add "
 			    "that check or leave it out", Q(t->name));
-	return fabric_rules(l, n, t) ?: expect_rules(l, n, t) ?: gd_ck_all_nics_rules(l, n, t) ?:
-	       gd_ck_counters_rules(l, n, t) ?: gd_ck_fan_rules(l, n, t);
+	return fabric_rules(l, n, t) ?: expect_rules(l, n, t) ?: group_rules(l, n, t);
 }
 
 static int gd_ck_load_test(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "robust.h"
 #include "spec_int.h"
+#include "spec_values.h"
 
 const char *const gd_ck_bl_fact_keys[GD_CK_BL_FACTS] = { "kernel", "nvidia_driver", "cuda",
 							 "rdma_core", "libfabric", "gdperf" };

@@ -13,6 +13,7 @@
 
 #include "log.h"
 #include "spec_int.h"
+#include "spec_values.h"
 
 int gd_ck_load_fan_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t)
 {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "spec_int.h"
+#include "spec_values.h"
 #include "log.h"
 
 /* "N%" with 0 < N < 100, or off (0). */

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The spec loader's walkers (spec_walk.c), shared by spec.c and the files that load one section each
- * (spec_fleet.c: fleet; spec_manifest.c: manifest): every problem is
- * "FILE:LINE:COLUMN: what; the fix" and -EINVAL.
+ * (spec_fleet.c: fleet; spec_manifest.c: manifest; spec_baseline.c: baseline) or one group of a
+ * test's keys (spec_counters.c, spec_fan.c: the table gd_ck_test_key_groups, spec_groups.c):
+ * every problem is "FILE:LINE:COLUMN: what; the fix" and -EINVAL. It names the spec's types
+ * (spec_types.h), never the loader's face (spec.h): the files below spec.c do not reach up to it.
  */
 #ifndef GD_CHECK_SPEC_INT_H
 #define GD_CHECK_SPEC_INT_H
 
 #include <yaml.h>
 
-#include "spec.h"
+#include "spec_types.h"
 
 struct gd_ck_ld {
 	yaml_document_t doc;
@@ -46,20 +48,34 @@ const char *gd_ck_ld_kind_name(const yaml_node_t *n);
 /* The value of key in a mapping, NULL when absent. */
 yaml_node_t *gd_ck_ld_find(struct gd_ck_ld *l, yaml_node_t *map, const char *key);
 
-/* Sections in spec_fleet.c. */
+/* Sections: fleet (spec_fleet.c), manifest (spec_manifest.c), baseline (spec_baseline.c). */
 int gd_ck_load_fleet(struct gd_ck_ld *l, yaml_node_t *n);
-/* pairs: all-nics: a bandwidth test at one size, thresholds min_bw (Gb/s or % line). */
-int gd_ck_all_nics_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t);
 int gd_ck_load_manifest(struct gd_ck_ld *l, yaml_node_t *n);
-/* A test's counters_port and tolerate keys (spec_counters.c): 0, -EINVAL, 1 not one of them;
- * the rules between them and the test's other keys. */
+int gd_ck_load_baseline(struct gd_ck_ld *l, yaml_node_t *n);
+
+/*
+ * A group of a test's keys that a file of its own loads and rules on. load: 0, -EINVAL, or 1
+ * when the key is not one of the group's (NULL: the group has no keys of its own); rules: the
+ * rules between the group's keys and the test's others, run once the test is loaded. spec.c
+ * walks the table and names no group.
+ */
+struct gd_ck_test_key_group {
+	const char *what;	/* "counters", for people */
+	int (*load)(struct gd_ck_ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t);
+	int (*rules)(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t);
+};
+/* The groups (spec_groups.c), in the order they are asked. */
+const struct gd_ck_test_key_group *gd_ck_test_key_groups(size_t *n);
+
+/* pairs: all-nics: a bandwidth test at one size, thresholds min_bw (Gb/s or % line)
+ * (spec_fleet.c). */
+int gd_ck_all_nics_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t);
+/* A test's counters_port and tolerate keys (spec_counters.c). */
 int gd_ck_load_counters_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v,
 			    struct gd_ck_test *t);
 int gd_ck_counters_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t);
-/* A test's root and min_congestion_factor keys (spec_fan.c): 0, -EINVAL, 1 not one of them;
- * the rules between them and the pattern. */
+/* A test's root and min_congestion_factor keys (spec_fan.c). */
 int gd_ck_load_fan_key(struct gd_ck_ld *l, const char *key, yaml_node_t *v, struct gd_ck_test *t);
 int gd_ck_fan_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_test *t);
-int gd_ck_load_baseline(struct gd_ck_ld *l, yaml_node_t *n);
 
 #endif

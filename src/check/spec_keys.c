@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "robust.h"
-#include "spec.h"
+#include "spec_keys.h"
+#include "spec_types.h"
 
 #define NO_PARAM ((size_t)-1)
 #define KEY(sec, k, kd) { sec, k, kd, NULL, NO_PARAM, 0, 0 }

@@ -34,6 +34,8 @@
 #include <string.h>
 
 #include "spec_int.h"
+#include "spec_manifest.h"
+#include "spec_values.h"
 #include "log.h"
 
 /*

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "spec.h"
+#include "spec_values.h"
 #include "log.h"
 
 static const char *const metric_names[GD_CK_NMETRIC] = {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "spec_int.h"
+#include "spec_keys.h"
 #include "log.h"
 
 #define ld gd_ck_ld

@@ -115,7 +115,7 @@ if want spec && pkg-config --exists yaml-0.1 nettle; then
 	have_yaml=yes
 	# shellcheck disable=SC2086
 	"$CLANG" $cflags -I"$srcdir/src/check" $san -o "$work/fuzz_spec" "$srcdir/tests/fuzz/fuzz_spec.c" \
-		"$srcdir/src/check/spec.c" "$srcdir/src/check/spec_walk.c" "$srcdir/src/check/spec_fleet.c" "$srcdir/src/check/spec_manifest.c" "$srcdir/src/check/spec_baseline.c" "$srcdir/src/check/spec_counters.c" "$srcdir/src/check/spec_fan.c" "$srcdir/src/discover/port_counters_table.c" "$srcdir/src/check/spec_values.c" "$srcdir/src/check/spec_keys.c" "$srcdir/src/check/sha256.c" \
+		"$srcdir/src/check/spec.c" "$srcdir/src/check/spec_walk.c" "$srcdir/src/check/spec_fleet.c" "$srcdir/src/check/spec_manifest.c" "$srcdir/src/check/spec_baseline.c" "$srcdir/src/check/spec_counters.c" "$srcdir/src/check/spec_fan.c" "$srcdir/src/check/spec_groups.c" "$srcdir/src/discover/port_counters_table.c" "$srcdir/src/check/spec_values.c" "$srcdir/src/check/spec_keys.c" "$srcdir/src/check/sha256.c" \
 		$common $optdeps $(pkg-config --libs yaml-0.1 nettle) $libs
 	cp "$srcdir"/tests/check/specs/*.yaml "$srcdir"/tests/fuzz/regress-spec/* "$work/seeds-spec/" \
 		2>/dev/null || true

@@ -192,11 +192,102 @@ static void fans(void **state)
 	}
 }
 
+/* Rails of a NIC pair's round: no (rank, rail) twice, each rank with one partner node. */
+static void check_rail_round(const struct gd_ck_sched *s, size_t r, int n, size_t rails)
+{
+	int partner[64];
+	unsigned char seen[64 * GD_CK_MAX_RAILS] = { 0 };
+
+	for (int i = 0; i < n; i++)
+		partner[i] = -1;
+	for (size_t k = s->start[r]; k < s->start[r + 1]; k++) {
+		int rail = gd_ck_sched_rail(s, k);
+
+		assert_true(rail >= 0 && (size_t)rail < rails);
+		for (int e = 0; e < 2; e++) {
+			int x = s->pairs[k][e], y = s->pairs[k][!e];
+
+			assert_false(seen[x * GD_CK_MAX_RAILS + rail]); /* a NIC in two pairs */
+			seen[x * GD_CK_MAX_RAILS + rail] = 1;
+			assert_true(partner[x] < 0 || partner[x] == y); /* a node in two node pairs */
+			partner[x] = y;
+		}
+	}
+}
+
+/* --rails all: each node pair once per rail, every rail of a node pair in the same round (when
+ * the cap allows), no NIC twice and no node with two partners in a round; the cap counts NIC
+ * pairs; a fan has no rails. */
+static void rails(void **state)
+{
+	static const struct {
+		int n;
+		size_t rails, cap, rounds, widest;
+	} c[] = {
+		{ 4, 2, 0, 3, 4 },	/* all-pairs of 4: 3 rounds of 2 node pairs x 2 rails */
+		{ 4, 2, 3, 6, 2 },	/* cap 3: one node pair (2 NIC pairs) a round */
+		{ 4, 2, 4, 3, 4 },
+		{ 4, 8, 3, 18, 3 },	/* cap below the rails: 8 rails as 3 + 3 + 2 */
+		{ 8, 8, 0, 7, 32 },
+		{ 5, 1, 0, 5, 2 },	/* one rail: the node schedule */
+	};
+	int pairs[64][2];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		size_t np = gd_ck_pairs(GD_CK_PAT_ALL_PAIRS, c[i].n, pairs, 64), widest = 0;
+		unsigned char *once = calloc(np * c[i].rails, 1);
+		struct gd_ck_sched s;
+
+		assert_non_null(once);
+		assert_int_equal(gd_ck_schedule_test_rails(GD_CK_PAT_ALL_PAIRS,
+							   (const int (*)[2])pairs, np, c[i].n,
+							   c[i].rails, c[i].cap, &s), 0);
+		assert_int_equal(s.np, np * c[i].rails);
+		assert_int_equal(s.nrounds, c[i].rounds);
+		for (size_t r = 0; r < s.nrounds; r++) {
+			size_t w = s.start[r + 1] - s.start[r];
+
+			assert_true(w > 0 && (!c[i].cap || w <= c[i].cap));
+			widest = w > widest ? w : widest;
+			check_rail_round(&s, r, c[i].n, c[i].rails);
+		}
+		assert_int_equal(widest, c[i].widest);
+		for (size_t k = 0; k < s.np; k++) { /* each (node pair, rail) once */
+			size_t j = 0;
+
+			while (j < np && memcmp(pairs[j], s.pairs[k], sizeof(pairs[j])))
+				j++;
+			assert_true(j < np);
+			assert_false(once[j * c[i].rails + (size_t)gd_ck_sched_rail(&s, k)]);
+			once[j * c[i].rails + (size_t)gd_ck_sched_rail(&s, k)] = 1;
+			if (c[i].cap == 0 || c[i].cap >= c[i].rails) { /* its rails: its round */
+				size_t r = gd_ck_sched_round(&s, k), same = 0;
+
+				for (size_t q = s.start[r]; q < s.start[r + 1]; q++)
+					same += !memcmp(s.pairs[q], s.pairs[k], sizeof(pairs[0]));
+				assert_int_equal(same, c[i].rails);
+			}
+		}
+		free(once);
+		gd_ck_sched_free(&s);
+	}
+	{ /* a fan's schedule has no rails: refused, not expanded */
+		struct gd_ck_sched f, out;
+		size_t np = gd_ck_pairs(GD_CK_PAT_MANY_TO_ONE, 4, pairs, 64);
+
+		assert_int_equal(gd_ck_schedule_fan((const int (*)[2])pairs, np, 0, &f), 0);
+		assert_int_equal(gd_ck_schedule_rails(&f, 2, 0, &out), -EINVAL);
+		gd_ck_sched_free(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(all_pairs_round_robin), cmocka_unit_test(ring_and_pairwise),
 		cmocka_unit_test(cap), cmocka_unit_test(given_pairs), cmocka_unit_test(fans),
+		cmocka_unit_test(rails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
