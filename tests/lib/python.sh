@@ -1,0 +1,12 @@
+# shellcheck shell=sh
+# PY: the python3 the shell tests run, chosen here once: Debian's /usr/bin/python3 when it
+# is there, else the first python3 on PATH. A pyenv shim first on PATH (as on the development
+# machine) costs ~0.7 CPU-s per start (bash and pyenv's own scripts, and its site's imports)
+# against 0.05 s for /usr/bin/python3; tests/topo/locality-agree.sh started one per fixture
+# machine (35). The tests' scripts use only the standard library (json, re, sys...).
+# Sourced as tests/lib/ports.sh is.
+if [ -x /usr/bin/python3 ]; then
+	PY=/usr/bin/python3
+else
+	PY=python3
+fi
