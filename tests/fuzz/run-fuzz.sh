@@ -117,11 +117,11 @@ w=$(objs "$srcdir/tests/fuzz/fuzz_opts.c" "$srcdir/src/bench/bench_opts.c")
 "$CLANG" $san -o "$work/fuzz_opts" $w $shared $libs -ldl
 fi
 if want sysfs; then
-# shellcheck disable=SC2046
+# shellcheck disable=SC2046,SC2010
 w=$(objs "$srcdir/tests/fuzz/fuzz_sysfs.c" \
 	$(ls "$srcdir"/src/discover/*.c | grep -v -e host_limits.c -e ofi_info.c -e fabric_rule.c -e devname.c) \
 	"$srcdir"/src/topo/pcipath.c "$srcdir"/src/topo/locality.c)
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086,SC2046
 "$CLANG" $san -o "$work/fuzz_sysfs" $w $shared $libs -ldl $(pkg-config --libs libibverbs hwloc 2>/dev/null || echo -libverbs -lhwloc)
 # the tree the sysfs fuzzer mutates (restored after every input)
 rm -rf "$work/tree"
@@ -136,10 +136,9 @@ fi
 have_yaml=no
 if want spec && pkg-config --exists yaml-0.1 nettle; then
 	have_yaml=yes
-	# shellcheck disable=SC2086
 	w=$(objs "$srcdir/tests/fuzz/fuzz_spec.c" \
 		"$srcdir/src/check/spec.c" "$srcdir/src/check/spec_walk.c" "$srcdir/src/check/spec_fleet.c" "$srcdir/src/check/spec_manifest.c" "$srcdir/src/check/spec_baseline.c" "$srcdir/src/check/spec_counters.c" "$srcdir/src/check/spec_fan.c" "$srcdir/src/discover/port_counters_table.c" "$srcdir/src/check/spec_values.c" "$srcdir/src/check/spec_keys.c" "$srcdir/src/check/sha256.c")
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086,SC2046
 	"$CLANG" $san -o "$work/fuzz_spec" $w $shared $(pkg-config --libs yaml-0.1 nettle) $libs
 	cp "$srcdir"/tests/check/specs/*.yaml "$srcdir"/tests/fuzz/regress-spec/* "$work/seeds-spec/" \
 		2>/dev/null || true

@@ -5,6 +5,7 @@
 # against 0.05 s for /usr/bin/python3; tests/topo/locality-agree.sh started one per fixture
 # machine (35). The tests' scripts use only the standard library (json, re, sys...).
 # Sourced as tests/lib/ports.sh is.
+# shellcheck disable=SC2034 # PY is the sourcing script's
 if [ -x /usr/bin/python3 ]; then
 	PY=/usr/bin/python3
 else
