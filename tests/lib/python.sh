@@ -11,3 +11,8 @@ if [ -x /usr/bin/python3 ]; then
 else
 	PY=python3
 fi
+# py_first DIR: the scripts a test runs (scripts/*.sh start python3 from PATH, the user's
+# choice) start $PY too: DIR/python3 is a link to it, and DIR goes first in PATH.
+py_first() {
+	mkdir -p "$1" && ln -sf "$(command -v "$PY")" "$1/python3" && PATH=$1:$PATH && export PATH
+}
