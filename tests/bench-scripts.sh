@@ -9,9 +9,11 @@ BVP=$top_srcdir/scripts/bench-vs-perftest.sh
 BST=$top_srcdir/scripts/bench-sweep-time.sh
 BVL=$top_srcdir/scripts/bench-vs-libfabric.sh
 BBL=$top_srcdir/scripts/bench-baseline.sh
-command -v python3 >/dev/null || { echo "SKIP: python3 missing"; exit 77; }
+. "$top_srcdir/tests/lib/python.sh"
+command -v "$PY" >/dev/null || { echo "SKIP: python3 missing"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+py_first "$T/bin" # the scripts' python3 (10 starts) is $PY, not a pyenv shim
 fails=0
 ok() { echo "PASS: $*"; }
 ko() { echo "FAIL: $*"; fails=$((fails + 1)); }

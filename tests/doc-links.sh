@@ -5,6 +5,7 @@
 # of the files they name, so outside a git checkout this is skipped.
 set -u
 : "${top_srcdir:=.}"
-command -v python3 > /dev/null || { echo "SKIP: no python3"; exit 77; }
+. "$top_srcdir/tests/lib/python.sh"
+command -v "$PY" > /dev/null || { echo "SKIP: no python3"; exit 77; }
 [ -e "$top_srcdir/.git" ] || { echo "SKIP: $top_srcdir is not a git checkout (a release tarball)"; exit 77; }
-python3 "$top_srcdir/tests/doc_links.py" "$top_srcdir"
+"$PY" "$top_srcdir/tests/doc_links.py" "$top_srcdir"

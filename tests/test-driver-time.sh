@@ -6,7 +6,8 @@
 # grandchild shows at least that). Asserts formats and CPU spent, never a wall time.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+. "$top_srcdir/tests/lib/python.sh"
+command -v "$PY" >/dev/null || { echo "SKIP: no python3"; exit 77; }
 drv=$top_srcdir/build-aux/gd-test-driver
 [ -f "$top_srcdir/build-aux/test-driver" ] || { echo "SKIP: no build-aux/test-driver (run autogen.sh)"; exit 77; }
 unset GD_TEST_GATE GD_TEST_GATE_S # the gate cases below set their own
@@ -17,9 +18,9 @@ ok() { echo "ok: $*"; }
 ko() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 
 # the test scripts: pass after burning 0.3 s of CPU in a child, fail, skip
-cat >"$tmp/t-pass" <<'SH'
+cat >"$tmp/t-pass" <<SH
 #!/bin/sh
-python3 -c 'import time
+"$PY" -c 'import time
 while time.process_time() < 0.3: pass'
 echo "the test's own output"
 SH

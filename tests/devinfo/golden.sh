@@ -6,6 +6,7 @@ set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 tool="$top_builddir/tools/gd_devinfo"
+. "$top_srcdir/tests/lib/python.sh"
 golden="$top_srcdir/tests/devinfo/golden"
 update=no
 [ "${1:-}" = --update ] && update=yes
@@ -74,8 +75,8 @@ fi
 # every JSON line parses and carries the schema version
 for f in "$golden"/*-json.out; do
 	n=$((n + 1))
-	if command -v python3 >/dev/null 2>&1 &&
-	   ! python3 -c 'import json,sys
+	if command -v "$PY" >/dev/null 2>&1 &&
+	   ! "$PY" -c 'import json,sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
     assert r["schema"] == 1 and r["tool"] == "gd_devinfo" and r["type"] in ("device", "bond", "peer", "summary"), line' "$f"; then

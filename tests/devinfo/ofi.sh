@@ -8,6 +8,7 @@
 set -u
 src=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${top_builddir:-$src}
+. "$src/tests/lib/python.sh"
 devinfo=$build/tools/gd_devinfo
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -15,7 +16,7 @@ unset GDPERF_SYSFS_ROOT
 fail=0
 
 [ -x "$devinfo" ] || { echo "no $devinfo"; exit 99; }
-command -v python3 > /dev/null || { echo "SKIP: no python3"; exit 77; }
+command -v "$PY" > /dev/null || { echo "SKIP: no python3"; exit 77; }
 if ! "$devinfo" --version | grep -q 'libfabric=yes'; then
 	"$devinfo" --fabric ofi > /dev/null 2> "$tmp/err"
 	rc=$?
@@ -30,7 +31,7 @@ command -v fi_info > /dev/null || { echo "SKIP: no fi_info (apt-get install libf
 # the providers registered
 fi_info -l | sed -n 's/^\([^ ].*\):$/\1/p' | sort > "$tmp/fi-l"
 "$devinfo" --fabric ofi --json > "$tmp/all.json" || { echo "FAIL: --fabric ofi --json exit $?"; fail=1; }
-python3 -c '
+"$PY" -c '
 import json, sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
@@ -94,7 +95,7 @@ for p in tcp shm; do
 	fi_info -p "$p" -v > "$tmp/fi-$p" 2>&1 || { echo "FAIL: fi_info -p $p failed"; cat "$tmp/fi-$p"; fail=1; continue; }
 	"$devinfo" --fabric ofi --provider "$p" --json > "$tmp/gd-$p.json" ||
 		{ echo "FAIL: --provider $p exit $?"; fail=1; continue; }
-	python3 "$tmp/cmp.py" "$tmp/fi-$p" "$tmp/gd-$p.json" ||
+	"$PY" "$tmp/cmp.py" "$tmp/fi-$p" "$tmp/gd-$p.json" ||
 		{ echo "FAIL: --provider $p differs from fi_info -p $p -v"; fail=1; }
 	"$devinfo" --fabric ofi --provider "$p" > "$tmp/gd-$p.txt" &&
 		grep -q "^$p" "$tmp/gd-$p.txt" || { echo "FAIL: text report of $p"; fail=1; }
@@ -102,14 +103,14 @@ done
 
 # every entry, as plain fi_info (no hints) lists them (newcomer 3: 72 of fi_info's 97)
 n_fi=$(fi_info 2>/dev/null | grep -c '^provider:')
-n_gd=$(python3 -c '
+n_gd=$("$PY" -c '
 import json, sys
 print([json.loads(l) for l in open(sys.argv[1]) if "ofi_summary" in l][0]["entries"])' "$tmp/all.json")
 [ "$n_fi" = "$n_gd" ] || { echo "FAIL: gd_devinfo --fabric ofi lists $n_gd entries, fi_info $n_fi"; fail=1; }
 # atomics offered only when asked for (tcp;ofi_rxm): marked, as fi_info -c FI_ATOMIC shows
 # them (newcomer 3: ATOMIC "no" for tcp;ofi_rxm, yet gd_atomic_bw --provider tcp runs)
 if fi_info -p tcp -c FI_ATOMIC 2>/dev/null | grep -q '^provider:'; then
-	python3 -c '
+	"$PY" -c '
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 e = [r for r in recs if r["type"] == "ofi_info"]

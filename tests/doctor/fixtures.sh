@@ -5,6 +5,7 @@
 set -u
 src=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${top_builddir:-$src}
+. "$src/tests/lib/python.sh"
 doctor=$build/tools/gd_doctor
 golden=$src/tests/doctor/golden
 fixtures=$src/tests/fixtures/doctor
@@ -39,8 +40,8 @@ for tree in "$fixtures"/*/; do
 done
 
 # every JSON line is an object with the schema version
-if command -v python3 > /dev/null; then
-	cat "$tmp"/*.json | python3 -c '
+if command -v "$PY" > /dev/null; then
+	cat "$tmp"/*.json | "$PY" -c '
 import json, sys
 for line in sys.stdin:
     r = json.loads(line)

@@ -17,6 +17,7 @@ ofi_skip_unless_built() {
 # A block of ports no other running test holds (tests/lib/ports.sh), then a counter.
 . "$top_srcdir/tests/lib/ports.sh"
 . "$top_srcdir/tests/lib/net.sh" # wait_listen
+. "$top_srcdir/tests/lib/python.sh" # $PY
 test_ports
 next_port() { port=$((port + 1)); }
 

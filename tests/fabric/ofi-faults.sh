@@ -248,7 +248,7 @@ tail -n 1 "$tmp/json-term.c" | grep -q '"type": *"interrupted".*"signal": *"TERM
 	echo "ok: json-term: the last JSON record is 'interrupted'" ||
 	{ echo "FAIL: json-term: last line $(tail -n 1 "$tmp/json-term.c")"; fail=1; }
 tail -n 1 "$tmp/json-term.c" >"$tmp/json-term.jsonl"
-python3 "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp/json-term.jsonl" ||
+"$PY" "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp/json-term.jsonl" ||
 	{ echo "FAIL: json-term: the record is not as doc/json.md says"; fail=1; }
 # SIGTERM on the client of a timed run: the server, which reports the pair's numbers, marks
 # its row interrupted too (text and JSON) and exits 1 (hostile D25: a normal result, exit 0)
@@ -269,7 +269,7 @@ wait $spid; rs=$?
 [ "$rs" = 1 ] || { echo "FAIL: timed-json: server exit $rs (expected 1)"; fail=1; }
 tail -n 1 "$tmp/timed-json.s" >"$tmp/timed-json.jsonl"
 grep -q '"type":"interrupted","signal":null,"peer":true,"exit_code":1' "$tmp/timed-json.jsonl" &&
-	python3 "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp/timed-json.jsonl" &&
+	"$PY" "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp/timed-json.jsonl" &&
 	echo "ok: timed-json: the server's last record is 'interrupted' by its peer" ||
 	{ echo "FAIL: timed-json: the server's last line $(tail -n 1 "$tmp/timed-json.s")"; fail=1; }
 exit $fail

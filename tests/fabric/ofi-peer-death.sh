@@ -60,7 +60,9 @@ cell() {
 		echo "FAIL: $name: the run did not start"; tail -n 3 "$tmp/$name.s" "$tmp/$name.c"
 		kill_all $spid $cpid; fail=1; return
 	fi
-	sleep 0.5
+	# both headers are out: each side is in its measured loop (run_all prints the header
+	# right before it); 0.2 s into it, not 0.5: both sides poll flat out until the signal
+	sleep 0.2
 	if [ "$side" = s ]; then vpid=$spid survivor=$cpid out="$tmp/$name.c" peer=server
 	else vpid=$cpid survivor=$spid out="$tmp/$name.s" peer=client; fi
 	# timeout(1) runs the tool as its child: signal the tool itself

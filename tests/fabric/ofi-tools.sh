@@ -29,7 +29,7 @@ for p in $provs; do
 	fi
 	expect_in "$p-ofi-header" "$tmp/$p-write_bw.c" '^ Provider +: .*Domain +: [^ ]+'
 	expect_in "$p-placement" "$tmp/$p-write_bw.c" '^ Placement +: CPUs [0-9]'
-	if grep '^{' "$tmp/$p-json.c" | python3 -c 'import json, sys
+	if grep '^{' "$tmp/$p-json.c" | "$PY" -c 'import json, sys
 sys.exit(any(set(json.loads(l)) & {"link_layer", "mtu_bytes", "port"} for l in sys.stdin))'; then :; else
 		echo "FAIL: $p: verbs-only JSON fields (link_layer, mtu_bytes, port) under libfabric"; fail=1
 	fi
@@ -77,11 +77,11 @@ expect_in validation "$tmp/tcp-read_bw.c" '^ validation: passed \(([0-9]+ bytes 
 expect_in validation-atomic "$tmp/tcp-atomic_bw.s" '^ validation: passed \([0-9]+ atomics checked\)'
 pair timed 0 0 gd_write_bw --fabric ofi --provider tcp -D 1 --timeout 30 &&
 	expect_in timed-peak "$tmp/timed.c" '^ 65536 +[0-9]+ +- +[0-9.]+' # no peak with -D: "-", not 0.00
-if command -v python3 >/dev/null; then
-	python3 "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp"/*.jsonl ||
+if command -v "$PY" >/dev/null; then
+	"$PY" "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp"/*.jsonl ||
 		{ echo "FAIL: --json over libfabric does not match doc/json.md"; fail=1; }
 	# each result record stands alone: when (UTC, ISO 8601) and by which version (newcomer 22)
-	python3 - "$T/gd_write_bw" "$tmp"/*.jsonl <<'PYEOF' || { echo "FAIL: a result record without time or gdperf_version"; fail=1; }
+	"$PY" - "$T/gd_write_bw" "$tmp"/*.jsonl <<'PYEOF' || { echo "FAIL: a result record without time or gdperf_version"; fail=1; }
 import json, re, subprocess, sys
 ver = subprocess.run([sys.argv[1], "--version"], capture_output=True, text=True).stdout.splitlines()[0].split()[-1]
 recs = [json.loads(l) for f in sys.argv[2:] for l in open(f)]

@@ -68,7 +68,7 @@ cat >"$work/config.h" <<'EOH'
 #define GD_FEATURE_LIBFABRIC 0
 EOH
 echo '#define GD_BUILD_VERSION "fuzz"' > "$work/gd_version.h"
-cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator -I$srcdir/src/initiator/proxy -I$srcdir/src/initiator/ibgda -I$srcdir/src/initiator/mlx5 -I$srcdir/src/fabric $(pkg-config --cflags json-c)"
+cflags="-g -O1 -std=gnu11 -I$work -I$srcdir/src/core -I$srcdir/src/discover -I$srcdir/src/topo -I$srcdir/src/bench -I$srcdir/src/gpu -I$srcdir/src/doctor -I$srcdir/src/initiator -I$srcdir/src/initiator/proxy -I$srcdir/src/initiator/ibgda -I$srcdir/src/initiator/mlx5 -I$srcdir/src/fabric -I$srcdir/src/check $(pkg-config --cflags json-c)"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="$(pkg-config --libs json-c) -lm"
 common="$srcdir/src/bench/bench_params.c $srcdir/src/bench/roce_opts.c $srcdir/src/bench/roce_rate.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c \
@@ -79,27 +79,50 @@ common="$srcdir/src/bench/bench_params.c $srcdir/src/bench/roce_opts.c $srcdir/s
 optdeps="$srcdir/src/discover/fabric_rule.c $srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c \
 	$srcdir/src/gpu/cuda.c $srcdir/src/discover/devname.c"
 
+# Each source is compiled once per run into work/obj (instrumented for libFuzzer, ASan and
+# UBSan: -fsanitize=fuzzer-no-link) and its object shared by every target that links it:
+# the targets have ~20 sources in common, and compiling them again for each target was most
+# of this test's CPU time. The folder is emptied first: no object of an older source is reused.
+# objs SOURCE...: the objects' paths (compiled if not yet); its caller assigns them, so that a
+# compiler error ends the script (set -e).
+rm -rf "$work/obj"
+mkdir -p "$work/obj"
+objs() {
+	for s; do
+		f=$(printf '%s' "${s#"$srcdir"/}" | tr / _)
+		f=$work/obj/${f%.c}.o
+		# shellcheck disable=SC2086
+		[ -f "$f" ] || "$CLANG" $cflags -fsanitize=fuzzer-no-link,address,undefined \
+			-fno-sanitize-recover=undefined -c -o "$f" "$s" || return 1
+		printf '%s\n' "$f"
+	done
+}
+# shellcheck disable=SC2086
+shared=$(objs $common $optdeps)
+
 if want wire; then
+# the seed writer: fuzz_wire.c with a main of its own, on the same (instrumented) objects
+w=$(objs "$srcdir/src/bench/wire.c")
 # shellcheck disable=SC2086
-"$CLANG" $cflags -DGD_FUZZ_SEEDS -o "$work/gen_seeds" "$srcdir/tests/fuzz/fuzz_wire.c" \
-	"$srcdir/src/bench/wire.c" $common $optdeps $libs -ldl
+"$CLANG" $cflags -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -DGD_FUZZ_SEEDS -o "$work/gen_seeds" \
+	"$srcdir/tests/fuzz/fuzz_wire.c" $w $shared $libs -ldl
 "$work/gen_seeds" "$work/seeds-wire"
+w=$(objs "$srcdir/tests/fuzz/fuzz_wire.c" "$srcdir/src/bench/wire.c")
 # shellcheck disable=SC2086
-"$CLANG" $cflags $san -o "$work/fuzz_wire" "$srcdir/tests/fuzz/fuzz_wire.c" "$srcdir/src/bench/wire.c" \
-	$common $optdeps $libs -ldl
+"$CLANG" $san -o "$work/fuzz_wire" $w $shared $libs -ldl
 fi
 if want opts; then
+w=$(objs "$srcdir/tests/fuzz/fuzz_opts.c" "$srcdir/src/bench/bench_opts.c")
 # shellcheck disable=SC2086
-"$CLANG" $cflags $san -o "$work/fuzz_opts" "$srcdir/tests/fuzz/fuzz_opts.c" \
-	"$srcdir/src/bench/bench_opts.c" "$srcdir/src/discover/fabric_rule.c" "$srcdir/src/core/opts.c" "$srcdir/src/core/version.c" "$srcdir/src/core/machine.c" "$srcdir/src/core/sysfs.c" \
-	"$srcdir/src/core/readfile.c" "$srcdir/src/gpu/cuda.c" "$srcdir/src/discover/devname.c" $common $libs -ldl
+"$CLANG" $san -o "$work/fuzz_opts" $w $shared $libs -ldl
 fi
 if want sysfs; then
-# shellcheck disable=SC2086
-"$CLANG" $cflags $san -o "$work/fuzz_sysfs" "$srcdir/tests/fuzz/fuzz_sysfs.c" \
-	$(ls "$srcdir"/src/discover/*.c | grep -v -e host_limits.c -e ofi_info.c) "$srcdir"/src/topo/pcipath.c "$srcdir"/src/topo/locality.c \
-	"$srcdir"/src/core/machine.c "$srcdir"/src/core/sysfs.c "$srcdir"/src/core/readfile.c \
-	"$srcdir"/src/core/opts.c "$srcdir"/src/core/version.c "$srcdir"/src/gpu/cuda.c $common $libs -ldl $(pkg-config --libs libibverbs hwloc 2>/dev/null || echo -libverbs -lhwloc)
+# shellcheck disable=SC2046,SC2010
+w=$(objs "$srcdir/tests/fuzz/fuzz_sysfs.c" \
+	$(ls "$srcdir"/src/discover/*.c | grep -v -e host_limits.c -e ofi_info.c -e fabric_rule.c -e devname.c) \
+	"$srcdir"/src/topo/pcipath.c "$srcdir"/src/topo/locality.c)
+# shellcheck disable=SC2086,SC2046
+"$CLANG" $san -o "$work/fuzz_sysfs" $w $shared $libs -ldl $(pkg-config --libs libibverbs hwloc 2>/dev/null || echo -libverbs -lhwloc)
 # the tree the sysfs fuzzer mutates (restored after every input)
 rm -rf "$work/tree"
 cp -a "$srcdir/tests/fixtures/doctor/good" "$work/tree"
@@ -113,10 +136,10 @@ fi
 have_yaml=no
 if want spec && pkg-config --exists yaml-0.1 nettle; then
 	have_yaml=yes
-	# shellcheck disable=SC2086
-	"$CLANG" $cflags -I"$srcdir/src/check" $san -o "$work/fuzz_spec" "$srcdir/tests/fuzz/fuzz_spec.c" \
-		"$srcdir/src/check/spec.c" "$srcdir/src/check/spec_walk.c" "$srcdir/src/check/spec_fleet.c" "$srcdir/src/check/spec_manifest.c" "$srcdir/src/check/spec_baseline.c" "$srcdir/src/check/spec_counters.c" "$srcdir/src/check/spec_fan.c" "$srcdir/src/check/spec_groups.c" "$srcdir/src/discover/port_counters_table.c" "$srcdir/src/check/spec_values.c" "$srcdir/src/check/spec_keys.c" "$srcdir/src/check/sha256.c" \
-		$common $optdeps $(pkg-config --libs yaml-0.1 nettle) $libs
+	w=$(objs "$srcdir/tests/fuzz/fuzz_spec.c" \
+		"$srcdir/src/check/spec.c" "$srcdir/src/check/spec_walk.c" "$srcdir/src/check/spec_fleet.c" "$srcdir/src/check/spec_manifest.c" "$srcdir/src/check/spec_baseline.c" "$srcdir/src/check/spec_counters.c" "$srcdir/src/check/spec_fan.c" "$srcdir/src/check/spec_groups.c" "$srcdir/src/discover/port_counters_table.c" "$srcdir/src/check/spec_values.c" "$srcdir/src/check/spec_keys.c" "$srcdir/src/check/sha256.c")
+	# shellcheck disable=SC2086,SC2046
+	"$CLANG" $san -o "$work/fuzz_spec" $w $shared $(pkg-config --libs yaml-0.1 nettle) $libs
 	cp "$srcdir"/tests/check/specs/*.yaml "$srcdir"/tests/fuzz/regress-spec/* "$work/seeds-spec/" \
 		2>/dev/null || true
 fi

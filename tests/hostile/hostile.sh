@@ -1,6 +1,7 @@
 #!/bin/sh
 # The hostile-input table test (tests/hostile/cases, run by tests/hostile/run.py).
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
+. "$top_srcdir/tests/lib/python.sh"
+command -v "$PY" >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
 command -v timeout >/dev/null 2>&1 || { echo "SKIP: timeout (coreutils) not installed"; exit 77; }
-exec python3 "$top_srcdir/tests/hostile/run.py" "$@"
+exec "$PY" "$top_srcdir/tests/hostile/run.py" "$@"

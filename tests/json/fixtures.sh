@@ -3,7 +3,8 @@
 # documented field of those tools is printed on some fixture (schema_check.py).
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+. "$top_srcdir/tests/lib/python.sh"
+command -v "$PY" >/dev/null || { echo "SKIP: no python3"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$top_srcdir/tests/json/collect-fixtures.sh" "$tmp"
@@ -13,12 +14,12 @@ echo "checking $n records from $(ls "$tmp" | wc -l) fixture runs against doc/jso
 # gd_devinfo --fabric ofi's records need libfabric (built in and a provider here)
 ofi=()
 [ -s "$tmp/devinfo-ofi.jsonl" ] || { ofi=(--exempt libfabric); echo "libfabric records exempt: no gd_devinfo --fabric ofi here"; }
-python3 "$top_srcdir/tests/json/schema_check.py" --complete gd_devinfo,gd_topo,gd_doctor,gd_check \
+"$PY" "$top_srcdir/tests/json/schema_check.py" --complete gd_devinfo,gd_topo,gd_doctor,gd_check \
 	--exempt "guest only" --exempt "run only" "${ofi[@]}" \
 	"$top_srcdir/doc/json.md" "$tmp"/*.jsonl || exit 1
 # every gd_check check record has its own time: when it began (UTC, ISO 8601, not before
 # its run's check_run) and the seconds it took (issue 30: the records carried none)
-python3 - "$tmp"/*.jsonl <<'PYEOF' || { echo "FAIL: a gd_check check record without its own started/elapsed_s"; exit 1; }
+"$PY" - "$tmp"/*.jsonl <<'PYEOF' || { echo "FAIL: a gd_check check record without its own started/elapsed_s"; exit 1; }
 import json, re, sys
 recs = [json.loads(l) for f in sys.argv[1:] for l in open(f) if l.startswith("{")]
 checks = [r for r in recs if r.get("tool") == "gd_check" and r.get("type") == "check"]

@@ -7,7 +7,8 @@
 # which runs the benchmark's own gd_gpu_auto_pick (src/gpu/gpu_mem.c).
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+. "$top_srcdir/tests/lib/python.sh"
+command -v "$PY" >/dev/null || { echo "SKIP: no python3"; exit 77; }
 topo="$top_builddir/tools/gd_topo"
 doctor="$top_builddir/tools/gd_doctor"
 pick="$top_builddir/tests/topo/gd_auto_pick"
@@ -36,7 +37,7 @@ compare() { # name root-or-empty args...
 		"$pick" "$root" >"$tmp/pick" 2>"$tmp/err" ||
 			{ echo "FAIL: $name: gd_auto_pick: $(cat "$tmp/err")"; fails=$((fails + 1)); return; }
 	fi
-	if python3 - "$name" "$tmp/topo" "$tmp/doctor" "$tmp/pick" <<'EOF'; then
+	if "$PY" - "$name" "$tmp/topo" "$tmp/doctor" "$tmp/pick" <<'EOF'; then
 import json, re, sys
 name, topo_f, doc_f, pick_f = sys.argv[1:]
 topo = [json.loads(l) for l in open(topo_f)]
