@@ -55,9 +55,26 @@ want_pairs() {
 	done; done; done | sort
 }
 
-# 1. all-pairs, no cap: each node pair's rails in its round; the slow rail's pairs are the outliers
-mpin "$tmp/ap.yaml" --junit "$tmp/ap.xml" --prom "$tmp/ap.prom"
-rc=$?
+# 1. all-pairs, no cap: each node pair's rails in its round; the slow rail's pairs are the outliers.
+# 30 writes of 64 KiB take ~50 ms on lo: with 8 tools on 2 cores beside another test, one pair of the
+# fast rail can be starved below the median (seen once at load 5: 0.014 Gb/s on lo). A mismatch of
+# the outliers is run again once, as a person would; a tool that names the wrong pairs does so twice.
+want_out=$(for a in 0 1 2; do for b in $(seq $((a + 1)) 3); do
+	echo "rank$a($(hostname)/ofi:tcp@$slow/host)->rank$b($(hostname)/ofi:tcp@$slow/host)"; done; done | sort)
+# disturbed: the fast rails' own pairs (table rows) disagree more than 4x, or one ran under 0.1 Gb/s
+# (5x the slow rail's cap): the host starved a tool; outliers judged from such a run are doubted.
+disturbed() {
+	awk -v s="@$slow " '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && index($0, "ofi:tcp@") && !index($0, s) {
+		v = $NF + 0; if (n == 0 || v < mn) mn = v; if (v > mx) mx = v; n++ }
+		END { exit !(n > 0 && (mn < 0.1 || mn * 4 < mx)) }' "$tmp/out"
+}
+for attempt in 1 2; do
+	mpin "$tmp/ap.yaml" --junit "$tmp/ap.xml" --prom "$tmp/ap.prom"
+	rc=$?
+	outl=$(sed -n 's/^tests *ap: fleet outlier \(rank[^ ]*\) *FAIL.*/\1/p' "$tmp/out" | sort)
+	[ "$rc" -eq 1 ] && [ "$outl" = "$want_out" ] && break
+	[ $attempt = 2 ] || echo "note: all-pairs attempt 1: exit $rc, outliers $(echo "$outl" | tr '\n' ' '): run again once"
+done
 names=$(for r in $rails; do printf ' ofi:tcp@%s' "$r"; done)
 announce="ap: $((6 * nr)) NIC pair(s) (6 node pair(s) x $nr rails:$names) in 3 round(s) of at most $((2 * nr)) at once"
 grep -qF "$announce" "$tmp/out" && ok "all-pairs: $announce" ||
@@ -66,15 +83,17 @@ got=$(grep -o 'ap rank[0-9]*([^)]*)->rank[0-9]*([^)]*): runs' "$tmp/out" | sort 
 # shellcheck disable=SC2086 # the rails, one word each
 [ "$got" = "$(want_pairs ap $rails)" ] && ok "every node pair measured once on each of its $nr rails" ||
 	{ fail "the runs items differ from every node pair on every rail"; echo "$got"; }
-outl=$(sed -n 's/^tests *ap: fleet outlier \(rank[^ ]*\) *FAIL.*/\1/p' "$tmp/out" | sort)
-want_out=$(for a in 0 1 2; do for b in $(seq $((a + 1)) 3); do
-	echo "rank$a($(hostname)/ofi:tcp@$slow/host)->rank$b($(hostname)/ofi:tcp@$slow/host)"; done; done | sort)
+ap_doubted=0
 if [ "$rc" -eq 1 ] && [ "$outl" = "$want_out" ]; then
 	ok "the slow rail $slow named: its 6 pairs are the fleet's outliers, no other rail's (exit 1)"
+elif [ "$rc" -eq 1 ] && disturbed; then
+	ap_doubted=1
+	echo "skip: the slow rail $slow named: the fast rails' pairs spread too far twice (a starved tool); outliers:"
+	echo "$outl"; doubts=$((doubts + 1)); cat "$tmp/out"
 else
 	fail "slow rail $slow: exit $rc, outliers:"; echo "$outl"; cat "$tmp/out" "$tmp/err"
 fi
-if have_junitparser; then
+if have_junitparser && [ $ap_doubted = 0 ]; then
 	# the runs items, the fleet item and the outliers (6): failures are the fleet item and them
 	junit_check "$tmp/ap.xml" $((6 * nr + 7)) 7 0 && grep -q "fleet outlier rank0([^)]*ofi:tcp@$slow" "$tmp/ap.xml" &&
 		ok "JUnit: $((6 * nr + 7)) testcases, 7 failures, the slow rail named" || fail "JUnit report"
@@ -87,11 +106,16 @@ done
 ok "Prometheus: a bandwidth series per rail (device label) and each pair's status"
 
 # 2. pairwise (2 node pairs) under --concurrency 2 in JSON: a node pair's 2 rails a round
-mpin "$tmp/rg.yaml" -j --concurrency 2
-rc=$?
-nruns=$(grep -c '"check":"rg rank[0-9]*([^)]*)->rank[0-9]*([^)]*): runs","status":"PASS"' "$tmp/out")
-nslow=$(grep -o '"check":"rg: fleet outlier [^"]*"' "$tmp/out" | grep -c "ofi:tcp@$slow/")
-nout=$(grep -c '"check":"rg: fleet outlier' "$tmp/out")
+# (a mismatch run again once, as in 1.)
+for attempt in 1 2; do
+	mpin "$tmp/rg.yaml" -j --concurrency 2
+	rc=$?
+	nruns=$(grep -c '"check":"rg rank[0-9]*([^)]*)->rank[0-9]*([^)]*): runs","status":"PASS"' "$tmp/out")
+	nslow=$(grep -o '"check":"rg: fleet outlier [^"]*"' "$tmp/out" | grep -c "ofi:tcp@$slow/")
+	nout=$(grep -c '"check":"rg: fleet outlier' "$tmp/out")
+	[ "$rc" -eq 1 ] && [ "$nslow" -eq 2 ] && [ "$nout" -eq 2 ] && break
+	[ $attempt = 2 ] || echo "note: pairwise attempt 1: exit $rc, $nout outliers ($nslow on $slow): run again once"
+done
 if [ "$rc" -eq 1 ] && [ "$nruns" -eq $((2 * nr)) ] && [ "$nslow" -eq 2 ] && [ "$nout" -eq 2 ] &&
 	grep -q "\"nic\":\"ofi:tcp@$slow\"" "$tmp/out"; then
 	ok "JSON, --concurrency 2: $nruns NIC pairs ran, the 2 outliers both on $slow"
