@@ -29,8 +29,6 @@ next_port() { PORT=$((PORT + 1)); }
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/net.sh"
 # expect_outcome, expect_exit, expect_in (with ok and ko below)
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/expect.sh"
-# py (the guest tests' python3) and the vm_* helpers
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # start_server NAME TOOL ARGS: background server, sets $spid; waits until it listens
 # (no timeout(1) wrapper: the fault cases kill the tool itself; gd-vm bounds the whole run)

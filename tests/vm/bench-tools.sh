@@ -4,6 +4,7 @@
 # the common perftest flags. Needs the QEMU guest (scripts/gd-vm); skips (77)
 # elsewhere. Keep it short: TCG runs at ~0.3 Gb/s.
 . "$(dirname "$0")/bench-lib.sh"
+. "$(dirname "$0")/lib.sh" # py
 need_guest
 
 N="-n 200"

@@ -7,6 +7,7 @@
 # must end within its deadline. Needs the QEMU guest (scripts/gd-vm); skips
 # (77) elsewhere.
 . "$(dirname "$0")/bench-lib.sh"
+. "$(dirname "$0")/lib.sh" # py
 need_guest
 
 P="--initiator=proxy --validate -n 200"
