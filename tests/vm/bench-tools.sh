@@ -4,6 +4,7 @@
 # the common perftest flags. Needs the QEMU guest (scripts/gd-vm); skips (77)
 # elsewhere. Keep it short: TCG runs at ~0.3 Gb/s.
 . "$(dirname "$0")/bench-lib.sh"
+. "$(dirname "$0")/lib.sh" # py
 need_guest
 
 N="-n 200"
@@ -43,7 +44,7 @@ check_out "--report_gbits title" "$WORK/write_bw-gbits.c" 'BW peak\[Gb/sec\]'
 run_pair write_bw-output gd_write_bw "$c -n 100 --output=bandwidth" "$c -n 100 --output=bandwidth $IP"
 check_out "--output=bandwidth is one number" "$WORK/write_bw-output.c" '^[0-9]+\.[0-9]+$'
 run_pair read_lat-json gd_read_lat "$c -n 100 --json" "$c -n 100 --json $IP"
-if python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1]) if l.strip()]; r=json.loads(open(sys.argv[1]).readline()); assert r["schema"] and r["results"]["p99_9_usec"] > 0 and r["gid_type"] == "RoCE v2"' "$WORK/read_lat-json.c"; then
+if "$py" -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1]) if l.strip()]; r=json.loads(open(sys.argv[1]).readline()); assert r["schema"] and r["results"]["p99_9_usec"] > 0 and r["gid_type"] == "RoCE v2"' "$WORK/read_lat-json.c"; then
 	ok "--json lat is valid JSON with percentiles"
 else
 	ko "--json lat"; cat "$WORK/read_lat-json.c"

@@ -32,7 +32,7 @@ for pair in "rxe0:${GD_VM_IP:-10.0.0.1}:veth0" "rxe_bond0:${GD_VM_BOND_IP:-10.0.
 	IFS=: read -r dev ip netdev <<<"$pair"
 	gid=$(vm_roce_v2_gid "$dev" "$ip") || { vm_fail "$dev: no RoCE v2 GID for $ip"; continue; }
 	mtu=$(ibv_devinfo -d "$dev" | sed -n 's/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p')
-	vm_check "$dev: JSON default GID $gid, active MTU $mtu, netdev $netdev" python3 - "$work/json" \
+	vm_check "$dev: JSON default GID $gid, active MTU $mtu, netdev $netdev" "$py" - "$work/json" \
 		"$dev" "$gid" "$mtu" "$netdev" <<'PY'
 import json, sys
 path, dev, gid, mtu, netdev = sys.argv[1:]
@@ -48,7 +48,7 @@ assert recs[-1]["type"] == "summary" and recs[-1]["verbs"] == "queried", recs[-1
 PY
 done
 slaves=$(sed -n 's/^Slave Interface: //p' /proc/net/bonding/bond0 | sort | tr '\n' ' ')
-vm_check "bond0 slaves as in /proc/net/bonding ($slaves)" python3 - "$work/json" "$slaves" <<'PY'
+vm_check "bond0 slaves as in /proc/net/bonding ($slaves)" "$py" - "$work/json" "$slaves" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 b = [r for r in recs if r["type"] == "bond" and r["name"] == "bond0"][0]

@@ -19,7 +19,7 @@
 . "$(dirname "$0")/lib.sh" # vm_doubted
 need_guest
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+command -v "$py" >/dev/null || { echo "SKIP: no python3"; exit 77; }
 J=$WORK/json
 mkdir -p "$J"
 
@@ -100,7 +100,7 @@ jpair write_lat-n5 gd_write_lat "$c -n 5" "$c -n 5 $IP"
 "$BIN/gd_doctor" --json >"$J/doctor.jsonl" 2>"$WORK/doctor.err"
 "$BIN/gd_devinfo" -d $DEV --peer $IP --json >"$J/devinfo-peer.jsonl" 2>"$WORK/peer.err" ||
 	ko "gd_devinfo --peer $IP --json: exit $?"
-x=$(python3 -c 'import json,sys
+x=$("$py" -c 'import json,sys
 for l in open(sys.argv[1]):
     r = json.loads(l)
     if r.get("type") == "peer" and r.get("gid_index") is not None:
@@ -151,14 +151,14 @@ fi
 echo "# $(cat "$J"/*.jsonl "$fx"/*.jsonl | wc -l) records from $(ls "$J"/*.jsonl "$fx"/*.jsonl | wc -l) runs"
 tools=gd_devinfo,gd_topo,gd_doctor,gd_check
 for t in write read atomic send; do tools=$tools,gd_${t}_bw,gd_${t}_lat; done
-if python3 "$top_srcdir/tests/json/schema_check.py" --complete "$tools" "$top_srcdir/doc/json.md" \
+if "$py" "$top_srcdir/tests/json/schema_check.py" --complete "$tools" "$top_srcdir/doc/json.md" \
 	"$J"/*.jsonl "$fx"/*.jsonl >"$WORK/schema.out"; then
 	ok "schema_check: every record documented, every documented field printed"
 else
 	ko "schema_check: $(wc -l <"$WORK/schema.out") problems"
 	sed 's/^/    /' "$WORK/schema.out"
 	# the undocumented fields as draft tables, for the doc
-	python3 "$top_srcdir/tests/json/schema_check.py" --draft "$top_srcdir/doc/json.md" \
+	"$py" "$top_srcdir/tests/json/schema_check.py" --draft "$top_srcdir/doc/json.md" \
 		"$J"/*.jsonl "$fx"/*.jsonl | sed 's/^/    /'
 fi
 # GD_JSON_KEEP=DIR: keep the records (for reviews)

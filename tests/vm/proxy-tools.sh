@@ -7,6 +7,7 @@
 # must end within its deadline. Needs the QEMU guest (scripts/gd-vm); skips
 # (77) elsewhere.
 . "$(dirname "$0")/bench-lib.sh"
+. "$(dirname "$0")/lib.sh" # py
 need_guest
 
 P="--initiator=proxy --validate -n 200"
@@ -36,7 +37,7 @@ run_pair proxy-write_lat-imm gd_write_lat "$c --write_with_imm -n 100" "$c --wri
 run_pair proxy-write_bw-a gd_write_bw "$c -a -n 20" "$c -a -n 20 $IP" 0 0 180
 check_out "proxy -a sweeps to 8 MiB" "$WORK/proxy-write_bw-a.c" '^ 8388608 +20 '
 run_pair proxy-write_bw-json gd_write_bw "$c -n 200 --json" "$c -n 200 --json $IP"
-if python3 -c '
+if "$py" -c '
 import json, sys
 r = json.loads(open(sys.argv[1]).readline())
 assert r["initiator"] == "proxy" and r["producer"] == "host producer (no GPU)", r

@@ -83,7 +83,7 @@ capture() {
 	sleep 1
 	kill -INT $tpid 2>/dev/null; wait $tpid
 	grep -E 'captured|dropped' "$WORK/$name.tcpdump" | sed 's/^/    /'
-	"$PCAP" "$WORK/$name.pcap" >"$WORK/$name.flows" || ko "$name: the capture does not parse"
+	"$py" "$PCAP" "$WORK/$name.pcap" >"$WORK/$name.flows" || ko "$name: the capture does not parse"
 	sed 's/^/    /' "$WORK/$name.flows"
 	return $rc
 }
