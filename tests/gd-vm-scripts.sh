@@ -40,8 +40,30 @@ expect_rc 2 "gd-vm --bogus" "$vm" --bogus -- true
 grep -q "unknown option '--bogus'" "$work/err" || fail "no message naming --bogus"
 expect_rc 0 "gd-vm-tests --help" "$vmt" --help
 grep -q "passed, N failed, N skipped" "$work/out" || fail "gd-vm-tests --help: no summary format"
+grep -q -- "--sanitizer-logs" "$work/out" || fail "gd-vm-tests --help does not mention --sanitizer-logs"
 expect_rc 2 "gd-vm-tests with an unknown test" "$vmt" no-such-test
 expect_rc 2 "gd-vm-tests --test-timeout x" "$vmt" --test-timeout x
+expect_rc 2 "gd-vm-tests --sanitizer-logs without a folder" "$vmt" --sanitizer-logs
+# --sanitizer-logs refuses, before booting, a build whose reports could not all reach the folder
+# (checked before the tests are looked for: no-such-test would give another message)
+mkdir -p "$work/plain/tools" "$work/san/tools"
+printf '#!/bin/sh\n' >"$work/plain/tools/gd_devinfo" && chmod +x "$work/plain/tools/gd_devinfo"
+expect_rc 2 "gd-vm-tests --sanitizer-logs, a build without ASan" \
+	"$vmt" --builddir "$work/plain" --sanitizer-logs "$work/logs" no-such-test
+grep -q "not built with -fsanitize=address" "$work/err" || fail "no message naming -fsanitize=address"
+printf 'int main(void) { return 0; }\n' >"$work/m.c"
+san() { gcc -fsanitize=address,undefined "$@" "$work/m.c" -o "$work/san/tools/gd_devinfo" 2>/dev/null; }
+if san; then
+	expect_rc 2 "gd-vm-tests --sanitizer-logs, GCC's shared libasan and libubsan" \
+		"$vmt" --builddir "$work/san" --sanitizer-logs "$work/logs" no-such-test
+	grep -q "static-libasan -static-libubsan" "$work/err" || fail "no message naming the static runtimes"
+else echo "skip: gcc cannot build with -fsanitize=address,undefined here"; fi
+if san -static-libasan -static-libubsan; then
+	mkdir -p "$work/logs" && : >"$work/logs/asan.1"
+	expect_rc 2 "gd-vm-tests --sanitizer-logs, a folder holding an earlier report" \
+		"$vmt" --builddir "$work/san" --sanitizer-logs "$work/logs" no-such-test
+	grep -q "is not empty" "$work/err" || fail "no message naming the folder not empty"
+else echo "skip: gcc cannot link the sanitizers' runtimes statically here"; fi
 
 # --- --dry-run: the guest command script runs the same command, here
 dir="$work/a dir, with 'quotes'"
