@@ -25,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 
 # --- help and usage errors (exit 2, a message naming the problem)
 expect_rc 0 "gd-vm --help" "$vm" --help
-for o in --timeout --boot-timeout --out --share --env --bond-mode --kernel --keep-log \
+for o in --timeout --boot-timeout --out --share --env --bond-mode --kernel --keep-log --mem \
 	--quiet --verbose --dry-run --help; do
 	grep -q -- "$o" "$work/out" || fail "gd-vm --help does not mention $o"
 done
@@ -36,6 +36,13 @@ expect_rc 2 "gd-vm --timeout abc" "$vm" --timeout abc -- true
 expect_rc 2 "gd-vm --bond-mode bogus" "$vm" --bond-mode bogus -- true
 expect_rc 2 "gd-vm --env without =" "$vm" --env NOVALUE -- true
 expect_rc 2 "gd-vm --share of a missing directory" "$vm" --dry-run --share "$work/none" -- true
+expect_rc 2 "gd-vm --mem 100 (under 512 MiB)" "$vm" --mem 100 -- true
+expect_rc 2 "gd-vm --mem 4G (not a number of MiB)" "$vm" --mem 4G -- true
+# --mem reaches QEMU's -m (the dry run prints QEMU's command line); 2048 without it
+"$vm" --dry-run --mem 4096 -- true 2>&1 | grep -q -- ' -m 4096 ' && ok "gd-vm --mem 4096: QEMU gets -m 4096" ||
+	fail "gd-vm --mem 4096 did not reach QEMU's -m"
+"$vm" --dry-run -- true 2>&1 | grep -q -- ' -m 2048 ' && ok "gd-vm without --mem: -m 2048" ||
+	fail "gd-vm without --mem: not -m 2048"
 expect_rc 2 "gd-vm --bogus" "$vm" --bogus -- true
 grep -q "unknown option '--bogus'" "$work/err" || fail "no message naming --bogus"
 expect_rc 0 "gd-vm-tests --help" "$vmt" --help
