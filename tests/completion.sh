@@ -9,20 +9,22 @@ fail=0
 ok() { echo "ok: $*"; }
 bad() { echo "FAIL: $*"; fail=1; }
 
-help_opts() { "$1" --help | grep -oE -- '^  (-[a-zA-Z], |    )--[a-zA-Z0-9_-]+' | grep -oE -- '--[a-zA-Z0-9_-]+' | sort -u; }
-comp_opts() { "$1" --completion=options | awk '$1 ~ /^--/ { print $1 }' | sort -u; }
+help_opts() { grep -oE -- '^  (-[a-zA-Z], |    )--[a-zA-Z0-9_-]+' <<<"$1" | grep -oE -- '--[a-zA-Z0-9_-]+' | sort -u; }
+comp_opts() { awk '$1 ~ /^--/ { print $1 }' <<<"$1" | sort -u; }
 
 ntools=0
 for tool in "$top_builddir"/tools/gd_*; do
 	case $tool in *.o | *.c) continue ;; esac
 	[ -x "$tool" ] && [ -f "$tool" ] || continue
 	ntools=$((ntools + 1))
-	d=$(diff <(help_opts "$tool") <(comp_opts "$tool")) &&
+	# each tool's --help and --completion=options once (a start of an ASan build costs)
+	help=$("$tool" --help) table=$("$tool" --completion=options)
+	d=$(diff <(help_opts "$help") <(comp_opts "$table")) &&
 		ok "$(basename "$tool"): --completion=options = --help" ||
 		bad "$(basename "$tool"): --completion=options and --help differ: $d"
 	# every short letter in --help is in the table too
-	for l in $("$tool" --help | grep -oE '^  -[a-zA-Z],' | tr -d ' ,'); do
-		"$tool" --completion=options | grep -q -- "^$l " || bad "$(basename "$tool"): $l missing"
+	for l in $(grep -oE '^  -[a-zA-Z],' <<<"$help" | tr -d ' ,'); do
+		grep -q -- "^$l " <<<"$table" || bad "$(basename "$tool"): $l missing"
 	done
 done
 [ "$ntools" -ge 10 ] || bad "only $ntools tools found under $top_builddir/tools"
