@@ -96,9 +96,7 @@ if command -v mpirun >/dev/null 2>&1 && ldd "$GD_CHECK" | grep -q libmpi; then
 	# the counter moves again: bound to the loopback's tx_packets
 	rm "$hw/rcvd_seq_err" && ln -s "$lo" "$hw/rcvd_seq_err" || exit 99
 	spec "$tmp/mpi.yaml" "counters_port: rxe0:1" "pairs: pairwise"
-	timeout -k 5 120 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-		OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
-		mpirun --oversubscribe --bind-to none -np 2 "$GD_CHECK" --sysfs-root "$tmp/root" \
+	mpirun_here 120 -np 2 "$GD_CHECK" --sysfs-root "$tmp/root" \
 		-p "$port" --json "$tmp/mpi.yaml" >"$tmp/mpi.json" 2>"$tmp/mpi.err"
 	rc=$?
 	"$PY" - "$tmp/mpi.json" <<'PYEOF' && ok "mpirun, 2 ranks: each side's port judged on its rank, both FAIL naming rxe0 port 1 rcvd_seq_err" ||

@@ -62,6 +62,15 @@ ofi_need() {
 	done
 }
 # mpi_need: exit 77 unless mpirun is here and gd_check was built with MPI
+# mpirun_here SECS MPIRUN-ARGS...: mpirun on this host as every check test runs it (root
+# allowed, shared memory and loopback only, ranks oversubscribed and unbound), ended after SECS
+mpirun_here() {
+	secs=$1
+	shift
+	timeout -k 5 "$secs" env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+		OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
+		mpirun --oversubscribe --bind-to none "$@"
+}
 mpi_need() {
 	command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun (apt-get install openmpi-bin)"; exit 77; }
 	ldd "$GD_CHECK" | grep -q libmpi || { echo "SKIP: gd_check was built without MPI (--with-mpi)"; exit 77; }

@@ -16,9 +16,7 @@ test_ports 2 # the pairs' ports start 500 above -p
 mpin() {
 	spec=$1
 	shift
-	timeout -k 5 240 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-		OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
-		mpirun --oversubscribe --bind-to none -np 4 "$GD_CHECK" -p "$port" "$@" \
+	mpirun_here 240 -np 4 "$GD_CHECK" -p "$port" "$@" \
 		"$spec" >"$tmp/out" 2>"$tmp/err"
 }
 # spec NAME PATTERN EXTRA

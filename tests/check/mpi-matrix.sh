@@ -21,9 +21,7 @@ printf 'version: 1\nretries: 0\ntests:\n  - {name: mx, op: write, type: bw, size
 # mpi4 OUT [ARGS...]: rank R on $tmp/nodeR, rank 2 with the topology that lost GPU 7
 mpi4() {
 	out=$1; shift
-	timeout -k 5 240 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-		OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
-		mpirun --oversubscribe --bind-to none -np 4 sh -c \
+	mpirun_here 240 -np 4 sh -c \
 		"r=\$OMPI_COMM_WORLD_RANK; x='$H20_XML'; [ \$r = 2 ] && x='$tmp/lost-gpu7.xml'
 		 exec '$GD_CHECK' --topology \"\$x\" --sysfs-root '$tmp/node'\$r -p $port $* '$tmp/mx.yaml'" \
 		>"$out" 2>"$out.err"

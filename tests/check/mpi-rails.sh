@@ -31,14 +31,14 @@ done
 [ "$nr" -ge 2 ] && [ "$nr" -le 8 ] && [ -n "$slow" ] ||
 	{ echo "SKIP: libfabric tcp offers $nr domain(s) ($(echo "$rails" | tr '\n' ' ')): 2 to 8 with one not lo on IPv4 needed"; exit 77; }
 test_ports 2 # the pairs' ports start 500 above -p
+# the shim in an ASan build's ranks: ASan would refuse a preloaded library ahead of its runtime
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export ASAN_OPTIONS
 # mpin SPEC [gd_check options]: 4 ranks, the slow rail's sends paced by the shim
 mpin() {
 	spec=$1
 	shift
-	timeout -k 5 240 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-		OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		mpirun --oversubscribe --bind-to none -x LD_PRELOAD="$shim" -x ASAN_OPTIONS \
+	mpirun_here 240 -x LD_PRELOAD="$shim" -x ASAN_OPTIONS \
 		-x GD_TEST_SLOW_RAIL_IP="$slow_ip" -x GD_TEST_SLOW_RAIL_MBPS=20 -np 4 \
 		"$GD_CHECK" -p "$port" --rails all "$@" "$spec" >"$tmp/out" 2>"$tmp/err"
 }
@@ -126,9 +126,7 @@ fi
 # 3. a node with fewer rails (rank 1's tcp provider limited to lo by FI_TCP_IFACE): the rails
 # item FAILs naming both ranks and their counts; the rails every rank has run
 printf 'version: 1\ntests:\n  - {name: rg, op: write, fabric: ofi, provider: tcp, size: 4K, iterations: 20, pairs: ring}\n' >"$tmp/rg2.yaml"
-timeout -k 5 120 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-	OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
-	mpirun --oversubscribe --bind-to none -np 1 "$GD_CHECK" -p "$port" --rails all "$tmp/rg2.yaml" : \
+mpirun_here 120 -np 1 "$GD_CHECK" -p "$port" --rails all "$tmp/rg2.yaml" : \
 	-np 1 -x FI_TCP_IFACE=lo "$GD_CHECK" -p "$port" --rails all "$tmp/rg2.yaml" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 1 ] && grep -q "FAIL: rg: rails: rank 1 ([^)]*) has 1 rail(s), rank 0 ([^)]*) $nr: " "$tmp/out" &&

@@ -12,9 +12,7 @@ test_ports
 mpin() {
 	n=$1 spec=$2
 	shift 2
-	timeout -k 5 240 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-		OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
-		mpirun --oversubscribe --bind-to none -np "$n" "$GD_CHECK" -p "$port" "$@" \
+	mpirun_here 240 -np "$n" "$GD_CHECK" -p "$port" "$@" \
 		"$spec" >"$tmp/out" 2>"$tmp/err"
 }
 # pairs_seen: the "rankA(...)->rankB(...)" labels of the runs items, one per line, sorted

@@ -10,9 +10,7 @@ printf 'version: 1\ntests:\n  - {name: ring, op: write, size: 4K, iterations: 10
 printf 'version: 1\nname: other\ntests:\n  - {name: ring, op: write, size: 4K, pairs: ring}\n' >"$tmp/other.yaml"
 # mpi2 RANK1_SPEC: rank 0 reads ring.yaml, rank 1 the given spec
 mpi2() {
-	timeout -k 5 60 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-		OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo \
-		mpirun --oversubscribe --bind-to none -np 2 sh -c \
+	mpirun_here 60 -np 2 sh -c \
 		"if [ \$OMPI_COMM_WORLD_RANK = 1 ]; then exec '$GD_CHECK' '$1'; else exec '$GD_CHECK' '$tmp/ring.yaml'; fi" \
 		>"$tmp/out" 2>&1
 }
