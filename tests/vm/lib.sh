@@ -10,12 +10,12 @@ vm_require_guest() {
 	fi
 }
 
-# py: the python3 of the guest tests, one choice for all: Debian's (scripts/install-deps
-# installs python3-junitparser for it), else the first python3 on PATH. Measured in the
+# py: the python3 of the guest tests, the host tests' choice (tests/lib/python.sh: Debian's,
+# which scripts/install-deps gives python3-junitparser, else python3 on PATH). Measured in the
 # guest under TCG (29 Nov 2026, a loaded host): Debian's started in 0.8-2.7 s, a pyenv's
 # python3 in 4-6 s (its site-packages' .pth files), through pyenv's shim in 5-10 s.
-py=/usr/bin/python3
-[ -x "$py" ] || py=$(command -v python3) || py=python3
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/python.sh"
+py=$PY
 
 vm_failures=0
 vm_fail() { echo "FAIL: $*"; vm_failures=$((vm_failures + 1)); }
