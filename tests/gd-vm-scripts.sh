@@ -125,6 +125,25 @@ else
 	echo "skip: no python3 here: the shim case is not checked"
 fi
 
+# --- the guest tests' shared helpers load under the shell each test names on its #! line
+# (stop 41's CI: tests/vm/lib.sh used ${BASH_SOURCE[0]}, and the #!/bin/sh tests died in
+# dash with "Bad substitution" before their first check). Each test's sourcing is replayed
+# from a scratch directory, without top_srcdir, as a developer running it by hand would.
+before=$fails
+for t in "$top_srcdir"/tests/vm/*.sh; do
+	shebang=$(head -n1 "$t")
+	case $shebang in '#!'*) ;; *) continue ;; esac
+	interp=${shebang#\#!}
+	interp=${interp%% *}
+	libs=$(sed -n 's#^\. .*\(tests/vm/\|(dirname "$0")/\)\([a-z-]*lib\.sh\)".*#\2#p' "$t")
+	for l in $libs; do
+		(cd "$work" && env -u top_srcdir "$interp" -c '. "$(dirname "$0")/'"$l"'"' "$t") \
+			>"$work/src.out" 2>&1 ||
+			{ fail "$(basename "$t") ($interp) cannot source $l"; cat "$work/src.out"; }
+	done
+done
+[ "$fails" = "$before" ] && ok "the guest tests' helpers load under their own shells"
+
 if [ "$fails" -gt 0 ]; then
 	echo "$fails check(s) failed"
 	exit 1

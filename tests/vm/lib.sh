@@ -14,7 +14,9 @@ vm_require_guest() {
 # which scripts/install-deps gives python3-junitparser, else python3 on PATH). Measured in the
 # guest under TCG (29 Nov 2026, a loaded host): Debian's started in 0.8-2.7 s, a pyenv's
 # python3 in 4-6 s (its site-packages' .pth files), through pyenv's shim in 5-10 s.
-. "$(dirname "${BASH_SOURCE[0]}")/../lib/python.sh"
+# POSIX (tests/vm/{doctor,ibgda,topo}-rxe.sh are sh scripts): every test that sources this is
+# in tests/vm, and gd-vm-tests sets top_srcdir.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/python.sh"
 py=$PY
 
 vm_failures=0
