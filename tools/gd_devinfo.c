@@ -106,7 +106,8 @@ static int handle(void *ctx, int id, const char *arg)
 		return 0;
 	case O_FABRIC:
 		if (gd_fabric_parse(arg, &f)) {
-			gd_error("invalid value '%s' for --fabric: expected verbs or ofi", gd_excerpt(arg));
+			gd_error("invalid value '%s' for --fabric: expected one of " GD_FABRIC_NAMES,
+				 gd_excerpt(arg));
 			return -EINVAL;
 		}
 		a->fabric = f;

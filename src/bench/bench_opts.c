@@ -637,13 +637,19 @@ static int refuse_no_device(void)
 
 /* The fabric (fabric_opts.h): the rule's default, and what ofi does not take
  * (ini: the initiator's table entry, NULL when none was handed over). */
-static int check_fabric(struct gd_bench_params *p, const struct gd_initiator_ops *ini)
+const char *gd_bench_verbs_why(const struct gd_bench_params *p)
 {
-	/* options that only verbs has choose it, before the machine's rule */
-	const char *verbs_why = p->dev[0] ? "-d names verbs" :
+	const struct gd_initiator_ops *ini = gd_init_ops(&p->init);
+
+	return p->dev[0] ? "-d names verbs" :
 		p->conn == GD_CONN_RDMA_CM ? "-R names verbs" :
 		(p->given & GD_GIVEN_CONN_RC) ? "-c RC names verbs" :
 		ini && ini->verbs_first ? "--initiator names verbs" : NULL;
+}
+
+static int check_fabric(struct gd_bench_params *p, const struct gd_initiator_ops *ini)
+{
+	const char *verbs_why = gd_bench_verbs_why(p);
 	bool rule = p->fab.fabric == GD_FABRIC_AUTO && (p->fab.given || !verbs_why);
 	const char *why, *option;
 	int ret;

@@ -36,6 +36,11 @@ int gd_bench_parse(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kin
  * parameters without a command line.
  */
 int gd_bench_check(struct gd_bench_params *p);
+/* What the run names that only verbs has (-d, -R, -c RC, an initiator whose
+ * table entry says verbs_first), as the reason gd_fabric_decide (fabric_opts.h)
+ * takes verbs first for; NULL when nothing does. THE list: the bench tools and
+ * gd_check (for the device and initiator of a spec's test) ask it. */
+const char *gd_bench_verbs_why(const struct gd_bench_params *p);
 /* The exit code of a refusal by gd_bench_parse/gd_bench_check (err < 0): 3 (the
  * environment cannot run it) for -ENODEV, else 2 (usage). */
 int gd_bench_check_exit(int err);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "check_machine.h"
+#include "bench_opts.h"
+#include "spec.h"
 #include "log.h"
 #include "sysfs.h"
 
@@ -261,28 +263,39 @@ static int expand_nic(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 	return push(rs, &r);
 }
 
-/* The test's fabric: the spec's, verbs where the test names what only verbs has or where the
- * machine is a --topology XML's with RDMA NICs (the plan of another box: this host's rule
- * would plan its own fabric beside the XML's NICs), else the machine's rule (fabric_rule.h,
- * through the engine's resolver). */
-static int test_fabric(const struct gd_ck_machine *m, const struct gd_ck_test *t,
-		       struct gd_fabric_opts *f)
+/* The test's fabric, through the one decision (fabric_opts.h): the spec's, verbs where the test
+ * names what only verbs has (its device or initiator, as the bench tools' -d and --initiator:
+ * gd_bench_verbs_why; a key gd_check's libfabric runs cannot take: gd_ck_ofi_refuses) or where
+ * the machine is a --topology XML's with RDMA NICs (the plan of another box: this host's rule
+ * would plan its own fabric beside the XML's NICs), else the machine's rule. */
+int gd_ck_test_fabric(const struct gd_ck_machine *m, const struct gd_ck_test *t,
+		      struct gd_fabric_opts *f)
 {
-	bool verbs = t->device[0] || t->initiator != GD_INIT_CPU || t->memory != GD_CK_MEM_HOST ||
-		     t->pairs != GD_CK_EACH_NIC_LOOPBACK || t->bond_balance;
+	struct gd_bench_params p;
+	const char *why, *key = gd_ck_ofi_refuses(t);
+	char own[GD_FABRIC_WHY_MAX];
 
+	gd_bench_params_defaults(&p, t->op, t->kind);
+	snprintf(p.dev, sizeof(p.dev), "%s", t->device);
+	p.init.initiator = t->initiator;
+	why = gd_bench_verbs_why(&p); /* the tools' reason: the reproduce line's -d says the same */
+	if (!why && key) {
+		snprintf(own, sizeof(own), "the test's %s: gd_check runs libfabric with host "
+			 "memory and the cpu initiator", key);
+		why = own;
+	} else if (!why && m->nics_from_xml)
+		why = "the --topology XML's RDMA NICs";
 	*f = t->fab;
 	if (f->fabric == GD_FABRIC_OFI && !gd_fabric_have_ofi())
 		return -ENOTSUP;
-	return gd_fabric_decide(f, m->mach, verbs ? "the test names RDMA devices or GPUs" :
-				m->nics_from_xml ? "the --topology XML's RDMA NICs" : NULL);
+	return gd_fabric_decide(f, m->mach, why);
 }
 
 bool gd_ck_ofi_missing(const struct gd_ck_machine *m, const struct gd_ck_test *t)
 {
 	struct gd_fabric_opts f;
 
-	return test_fabric(m, t, &f) != 0;
+	return gd_ck_test_fabric(m, t, &f) != 0;
 }
 
 /* fabric ofi: one loopback through the provider on 127.0.0.1, host memory. */
@@ -307,7 +320,7 @@ int gd_ck_expand(const struct gd_ck_machine *m, const struct gd_ck_test *t, stru
 	size_t before = rs->n;
 	int ret = 0;
 
-	if (test_fabric(m, t, &f))
+	if (gd_ck_test_fabric(m, t, &f))
 		return 0; /* no run: gd_ck_no_run_why says why */
 	if (f.fabric == GD_FABRIC_OFI)
 		return expand_ofi(t, &f, rs);

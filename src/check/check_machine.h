@@ -38,6 +38,11 @@ struct gd_ck_runs {
 };
 /* Append the runs of test t on this machine (pairs, memory, device filter). */
 int gd_ck_expand(const struct gd_ck_machine *m, const struct gd_ck_test *t, struct gd_ck_runs *rs);
+/* The fabric of test t's runs on this machine into *f (gd_fabric_decide with what the test
+ * names that only verbs has). 0, or -errno (printed) as gd_fabric_decide; -ENOTSUP without
+ * libfabric for fabric ofi (not printed: gd_ck_ofi_missing). */
+int gd_ck_test_fabric(const struct gd_ck_machine *m, const struct gd_ck_test *t,
+		      struct gd_fabric_opts *f);
 /* Test t asks for fabric ofi and this build has no libfabric (it expands to no run). */
 bool gd_ck_ofi_missing(const struct gd_ck_machine *m, const struct gd_ck_test *t);
 

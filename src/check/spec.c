@@ -545,26 +545,33 @@ static int test_key(struct ld *l, const char *key, yaml_node_t *v, void *ctx)
 }
 
 
+const char *gd_ck_ofi_refuses(const struct gd_ck_test *t)
+{
+	return t->device[0] ? "device" : t->initiator != GD_INIT_CPU ? "initiator" :
+	       t->memory != GD_CK_MEM_HOST ? "memory" :
+	       t->pairs != GD_CK_EACH_NIC_LOOPBACK && t->pairs != GD_CK_HOSTS ? "pairs" :
+	       t->bond_balance ? "check" : NULL;
+}
+
 /* Keys that the test's other keys make meaningless are refused, never ignored. */
 /* fabric keys (fabric_opts.h): libfabric names need fabric ofi, which runs host loopbacks */
 static int fabric_rules(struct ld *l, yaml_node_t *n, struct gd_ck_test *t)
 {
+	const char *key;
+
 	if (t->fab.fabric == GD_FABRIC_VERBS && t->fab.given)
 		return fail(l, n, "test '%s': provider, domain and endpoint choose libfabric: write "
 			    "fabric: ofi (or drop them for verbs)", Q(t->name));
-	if (t->fab.given && t->fab.fabric == GD_FABRIC_AUTO) {
+	if (t->fab.fabric == GD_FABRIC_AUTO && gd_fabric_named(&t->fab) == GD_FABRIC_OFI) {
 		t->fab.fabric = GD_FABRIC_OFI;
 		snprintf(t->fab.why, sizeof(t->fab.why), "the spec's provider/domain/endpoint");
 	}
-	if (t->fab.fabric == GD_FABRIC_OFI && (t->device[0] || t->initiator != GD_INIT_CPU ||
-					       (t->pairs != GD_CK_EACH_NIC_LOOPBACK &&
-						t->pairs != GD_CK_HOSTS) ||
-					       t->memory != GD_CK_MEM_HOST || t->bond_balance))
+	if (t->fab.fabric == GD_FABRIC_OFI && (key = gd_ck_ofi_refuses(t)))
 		return fail(l, n, "test '%s': fabric ofi runs host memory with the cpu initiator, "
 			    "on loopback or between ranks (pairs: pairwise, ring, all-pairs, one-to-many, "
 			    "many-to-one, hosts) in this version: drop device, initiator, memory, "
-			    "other pairs and check",
-			    Q(t->name));
+			    "other pairs and check (this test has '%s')",
+			    Q(t->name), key);
 	return 0;
 }
 

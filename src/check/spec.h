@@ -34,5 +34,11 @@ int gd_ck_spec_load(const char *path, struct gd_ck_spec *spec, char *err, size_t
 int gd_ck_spec_parse(const char *name, const unsigned char *buf, size_t len,
 		     struct gd_ck_spec *spec, char *err, size_t errlen);
 void gd_ck_spec_free(struct gd_ck_spec *spec);
+/* The key of test t that gd_check's libfabric runs cannot take ("device",
+ * "initiator", "memory", "pairs", "check"), NULL when none: gd_check runs
+ * fabric ofi with host memory and the cpu initiator, on loopback or between
+ * ranks. THE list: the loader refuses fabric: ofi with such a key, and
+ * gd_check's fabric decision (check_machine.c) takes verbs for it. */
+const char *gd_ck_ofi_refuses(const struct gd_ck_test *t);
 
 #endif

@@ -124,9 +124,16 @@ int gd_fabric_opts_handle(struct gd_fabric_opts *o, int id, const char *arg)
 	return 1;
 }
 
+enum gd_fabric_kind gd_fabric_named(const struct gd_fabric_opts *o)
+{
+	if (o->fabric != GD_FABRIC_AUTO)
+		return o->fabric;
+	return o->given ? GD_FABRIC_OFI : GD_FABRIC_AUTO;
+}
+
 int gd_fabric_decide(struct gd_fabric_opts *o, const struct gd_machine *m, const char *verbs_why)
 {
-	if (o->fabric == GD_FABRIC_AUTO && !o->given && verbs_why) {
+	if (gd_fabric_named(o) == GD_FABRIC_AUTO && verbs_why) {
 		o->fabric = GD_FABRIC_VERBS;
 		snprintf(o->why, sizeof(o->why), "%s", verbs_why);
 	}
@@ -140,7 +147,7 @@ int gd_fabric_opts_resolve(struct gd_fabric_opts *o, const struct gd_machine *m)
 
 		gd_fabric_choose(m, &c);
 		/* --provider and friends name libfabric: they choose ofi */
-		o->fabric = o->given ? GD_FABRIC_OFI : c.fabric;
+		o->fabric = o->given ? gd_fabric_named(o) : c.fabric;
 		o->no_device = !o->given && c.no_device;
 		snprintf(o->why, sizeof(o->why), "%s", o->given ? "--provider/--ep given" : c.why);
 		if (o->fabric == GD_FABRIC_OFI && !o->given && !gd_fabric_have_ofi()) {

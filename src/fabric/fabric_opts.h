@@ -58,6 +58,11 @@ int gd_fabric_opts_resolve(struct gd_fabric_opts *o, const struct gd_machine *m)
  * (printed) as gd_fabric_opts_resolve.
  */
 int gd_fabric_decide(struct gd_fabric_opts *o, const struct gd_machine *m, const char *verbs_why);
+/* The fabric the options themselves name, before anything else is asked: the
+ * user's --fabric (or a spec's fabric:); OFI when --provider, --domain,
+ * --fabric-name or --ep were given (they name libfabric); else AUTO. The first
+ * step of gd_fabric_decide, asked alone by gd_check's spec loader. */
+enum gd_fabric_kind gd_fabric_named(const struct gd_fabric_opts *o);
 const char *gd_ep_type_name(enum gd_ep_type e); /* "rdm", "msg" */
 /* "ofi, provider tcp, endpoint rdm (no RDMA device: libfabric tcp)" */
 void gd_fabric_opts_header(const struct gd_fabric_opts *o, char *buf, size_t len);

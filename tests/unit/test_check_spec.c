@@ -11,7 +11,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "bench_opts.h"
+#include "check_machine.h"
 #include "check_mpi.h"
+#include "fixture.h"
+#include "initiator.h"
 #include "spec.h"
 
 static int parse(const char *text, struct gd_ck_spec *s, char *err, size_t len)
@@ -471,6 +475,64 @@ static void counters_keys(void **state)
 	}
 }
 
+/* One test: "tests:\n  - name: t\n    op: write\n" and keys (fabric: ofi first when ofi). */
+static int parse_test(const char *keys, bool ofi, struct gd_ck_spec *s)
+{
+	char y[512], err[1024] = "";
+
+	snprintf(y, sizeof(y), "version: 1\nname: b\ntests:\n  - name: t\n    op: write\n%s%s",
+		 ofi ? "    fabric: ofi\n" : "", keys);
+	return parse(y, s, err, sizeof(err));
+}
+
+/* gd_check's fabric and its loader agree, and a device or an initiator is the bench tools'
+ * reason (issue 32 item 1): on a box whose rule says libfabric (no RDMA device), a test whose
+ * key the loader refuses beside 'fabric: ofi' plans verbs, a test the loader takes with
+ * 'fabric: ofi' keeps the rule's answer. Before: pairs between ranks planned verbs although
+ * the loader takes them with fabric ofi, and a device said "the test names RDMA devices or
+ * GPUs" where the tools' -d says "-d names verbs". */
+static void one_fabric_decision(void **state)
+{
+	static const struct {
+		const char *keys, *why; /* why: NULL when the rule decides */
+	} c[] = {
+		{ "", NULL },
+		{ "    device: rxe0\n", "-d names verbs" },
+		{ "    initiator: proxy\n", "--initiator names verbs" },
+		{ "    memory: gpu\n", "the test's memory" },
+		{ "    pairs: each-gpu-nearest-nic\n", "the test's pairs" },
+		{ "    pairs: pairwise\n", NULL },
+	};
+	struct gd_ck_machine m = { .mach = &gd_fixture_m };
+
+	(void)state;
+	if (gd_fixture_use("empty"))
+		skip();
+	gd_init_use_table(gd_initiator_table);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct gd_ck_spec s;
+		struct gd_fabric_opts f;
+
+		/* the loader refuses fabric: ofi exactly where gd_check plans verbs */
+		if (parse_test(c[i].keys, true, &s) == 0) {
+			gd_ck_spec_free(&s);
+			assert_null(c[i].why);
+		} else
+			assert_non_null(c[i].why);
+		assert_int_equal(parse_test(c[i].keys, false, &s), 0);
+		assert_int_equal(gd_ck_test_fabric(&m, &s.tests[0], &f), 0);
+		if (c[i].why) {
+			assert_int_equal(f.fabric, GD_FABRIC_VERBS);
+			assert_non_null(strstr(f.why, c[i].why));
+		} else {
+			assert_int_equal(f.fabric, gd_fabric_have_ofi() ? GD_FABRIC_OFI : GD_FABRIC_VERBS);
+			assert_int_equal(f.no_device, gd_fabric_have_ofi());
+		}
+		gd_ck_spec_free(&s);
+	}
+	gd_init_use_table(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,6 +541,7 @@ int main(void)
 		cmocka_unit_test(quoted_tokens), cmocka_unit_test(node_bound),
 		cmocka_unit_test(pairs), cmocka_unit_test(counters_keys),
 		cmocka_unit_test(launcher_env),
+		cmocka_unit_test(one_fabric_decision),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
