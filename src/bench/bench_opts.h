@@ -41,6 +41,17 @@ int gd_bench_check(struct gd_bench_params *p);
  * takes verbs first for; NULL when nothing does. THE list: the bench tools and
  * gd_check (for the device and initiator of a spec's test) ask it. */
 const char *gd_bench_verbs_why(const struct gd_bench_params *p);
+/*
+ * Parameters p as their tool's command line into buf: the tool's name, then,
+ * in the order of the tool's own option tables, each row whose parameter of
+ * the list (bench_params.c) differs from the tool's default (or has its given
+ * bit set), spelled by that row (its short letter when it has one); without
+ * the HOST operand. What gd_check prints to reproduce a run: the line is the
+ * tables' spelling, so a renamed option changes it, and a parameter the tool
+ * has no row for is refused, never left out. The length, or -ENOENT (*bad:
+ * the list's option the tool has no row for), -ENOSPC, -ENOMEM.
+ */
+int gd_bench_args(const struct gd_bench_params *p, char *buf, size_t len, const char **bad);
 /* The exit code of a refusal by gd_bench_parse/gd_bench_check (err < 0): 3 (the
  * environment cannot run it) for -ENODEV, else 2 (usage). */
 int gd_bench_check_exit(int err);

@@ -907,30 +907,6 @@ uint64_t gd_param_get(const struct gd_bench_params *p, const struct gd_param *d)
 	}
 }
 
-size_t gd_params_given_args(const struct gd_bench_params *p, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	if (!len)
-		return 0;
-	buf[0] = 0;
-	for (size_t i = 0; i < gd_matched_nparams; i++) {
-		const struct gd_param *d = &gd_matched_params[i];
-		int w = d->opt ? (int)strcspn(d->opt, "/") : 0, k;
-
-		if (!w || !(p->given & d->given) || (d->type != GD_PT_UINT && d->type != GD_PT_SIZE))
-			continue;
-		k = snprintf(buf + n, len - n, " %.*s %llu", w, d->opt,
-			     (unsigned long long)(gd_param_get(p, d) / (d->scale ? d->scale : 1)));
-		if (k < 0 || (size_t)k >= len - n) {
-			buf[n] = 0; /* no option cut in half */
-			break;
-		}
-		n += (size_t)k;
-	}
-	return n;
-}
-
 void gd_param_put(struct gd_bench_params *p, const struct gd_param *d, uint64_t v)
 {
 	unsigned char *m = (unsigned char *)p + d->off;

@@ -310,12 +310,6 @@ int gd_param_set(struct gd_bench_params *p, size_t off, const char *arg);
  * gd_check): 0 or -EINVAL after a message. gd_bench_check() asks it. This
  * side's own values are checked where their options are given. */
 int gd_params_check(const struct gd_bench_params *p);
-/* The numeric options the user gave (their given bit set in p->given: -s, -n,
- * -D, -q, -t, -r, -m), spelled as the list's option (the short form of .opt)
- * with the value, each after a space, in the list's order: what a command line
- * for these parameters carries (gd_check's reproduce line). NUL-terminated
- * within len; returns the length written. */
-size_t gd_params_given_args(const struct gd_bench_params *p, char *buf, size_t len);
 
 /*
  * Add every effective parameter to obj under "params" (JSON keys carry their

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_opts.h"
 #include "check_int.h"
 #include "gd.h"
 #include "log.h"
@@ -55,39 +56,20 @@ void gd_ck_params(const struct gd_ck_run *run, uint64_t size, enum gd_bench_role
 		snprintf(p->cuda_bus_id, sizeof(p->cuda_bus_id), "%s", run->gpu_bdf);
 	if (run->numa >= 0 && run->cpus[0])
 		snprintf(p->pin_cores, sizeof(p->pin_cores), "%s", run->cpus);
-	p->report_gbits = true;
+	p->report_gbits = t->kind == GD_KIND_BW; /* the latency tools have no --report_gbits */
 	p->timeout_ms = 15000;
 	p->roce = t->roce; /* sl, tclass, rate_limit: gd_bench_check judges them per fabric */
 }
 
+/* One side's command: the tool's own spelling of the parameters (gd_bench_args). A line the
+ * tool could not take is never printed: its place says which option has no row. */
 static size_t side_args(const struct gd_bench_params *p, char *buf, size_t len)
 {
-	const struct gd_fabric_opts *f = &p->fab;
-	int n = f->fabric == GD_FABRIC_OFI ?
-		snprintf(buf, len, "%s --fabric ofi --provider %s%s%s%s -p %u",
-			 gd_bench_tool_name(p->op, p->kind), f->provider, f->domain[0] ?
-			 " --domain " : "", f->domain, f->ep == GD_EP_MSG ? " --ep msg" : "",
-			 p->tcp_port) :
-		snprintf(buf, len, "%s -d %s -i %u -p %u", gd_bench_tool_name(p->op, p->kind),
-			 p->dev, p->ib_port, p->tcp_port);
+	const char *bad = NULL;
+	int n = gd_bench_args(p, buf, len, &bad);
 
-	/* -s, -n or -D, -q: what gd_ck_params gave, spelled by the parameter list */
-	if (n >= 0 && (size_t)n < len)
-		n += (int)gd_params_given_args(p, buf + n, len - (size_t)n);
-	if (p->cuda_bus_id[0] && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " --use_cuda_bus_id=%s", p->cuda_bus_id);
-	if (p->pin_cores[0] && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " --pin_cores=%s", p->pin_cores);
-	if (p->roce.sl_given && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " -S %u", p->roce.sl);
-	if (p->roce.tclass_given && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " --tclass %u", p->roce.tclass);
-	if (p->roce.rate_limit > 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " --rate_limit %g%s", p->roce.rate_limit,
-			      p->roce.type_given ? (p->roce.rate_type == GD_RATE_SW ?
-			      " --rate_limit_type SW" : " --rate_limit_type HW") : "");
-	if (p->kind == GD_KIND_BW && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " --report_gbits");
+	if (n < 0)
+		n = snprintf(buf, len, "(no reproduce line: %s)", bad ? bad : strerror(-n));
 	return n < 0 ? 0 : GD_MIN((size_t)n, len - 1);
 }
 

@@ -28,7 +28,7 @@ for g in 0 1 2 3 4 5 6 7; do
 	done
 done
 [ $bad = 0 ] && ok "32 NIC x GPU classes agree with gd_topo's golden table"
-grep -q "^matrix  *mlx5_bond_2 host(node1)  *NODE  *200G  *504G .*--pin_cores=48-95,144-191" "$tmp/plan" &&
+grep -q "^matrix  *mlx5_bond_2 host(node1)  *NODE  *200G  *504G .*--pin_cores 48-95,144-191" "$tmp/plan" &&
 	grep -q "^matrix  *mlx5_bond_2 host(node0)  *SYS " "$tmp/plan" &&
 	ok "host rows per NUMA node with class, line rate, PCIe limit, pinned CPUs" ||
 	{ fail "host rows"; grep host "$tmp/plan"; }
@@ -43,7 +43,7 @@ EOS
 "$GD_CHECK" --dry-run --topology "$H20_XML" --sysfs-root "$H20_SYSFS" "$tmp/near.yaml" >"$tmp/near" 2>&1
 n=$(grep -c '^near ' "$tmp/near")
 pix=$(grep -c '^near .* PIX ' "$tmp/near")
-[ "$n" = 8 ] && [ "$pix" = 4 ] && grep -q -- "--use_cuda_bus_id=0000:2a:00.0" "$tmp/near" &&
+[ "$n" = 8 ] && [ "$pix" = 4 ] && grep -q -- "--use_cuda_bus_id 0000:2a:00.0" "$tmp/near" &&
 	ok "each-gpu-nearest-nic: 8 GPUs, the 4 PIX pairs among them" || { fail "nearest"; cat "$tmp/near"; }
 
 # the XML alone, without --sysfs-root, on a host without RDMA devices (as the newcomer's)
@@ -57,7 +57,7 @@ if [ -n "$(ls -A /sys/class/infiniband 2>/dev/null)" ]; then
 else
 	"$GD_CHECK" --dry-run --topology "$H20_XML" "$tmp/box.yaml" >"$tmp/box" 2>&1
 	rc=$?
-	[ $rc = 0 ] && [ "$(grep -c '^lb  *mlx5_bond_[0-3] host .* gd_write_bw -d mlx5_bond_[0-3] ' "$tmp/box")" = 4 ] &&
+	[ $rc = 0 ] && [ "$(grep -c '^lb  *mlx5_bond_[0-3] host .* gd_write_bw .*-d mlx5_bond_[0-3] ' "$tmp/box")" = 4 ] &&
 		! grep -q 'ofi' "$tmp/box" &&
 		grep -q '^44 run(s) name an RDMA device that has no sysfs entry.*--sysfs-root' "$tmp/box" &&
 		ok "XML alone: each-nic-loopback on the XML's 4 NICs over verbs, as the matrix; the unknown addresses said" ||

@@ -11,12 +11,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "bench_opts.h"
 #include "check_allnics.h"
+#include "check.h"
 #include "check_int.h"
+#include "check_machine.h"
+#include "fixture.h"
 #include "machine.h"
 #include "gd.h"
 #include "judge.h"
@@ -358,59 +362,122 @@ static int reparse(char *side, const struct gd_ck_test *t, struct gd_bench_param
 	return gd_bench_parse(argc, argv, t->op, t->kind, q);
 }
 
-/* Both sides of the reproduce line gd_check prints (gd_ck_command) parse back, through the
- * tools' own options, into the parameters gd_check ran (gd_ck_params). */
-static void command_reparses(void **state)
+/* Every parameter of the list that has an option is what gd_check ran with (want, through
+ * the engine's own check as the tool's are), the fabric's three beside them. */
+static void same_run(const struct gd_bench_params *want, const struct gd_bench_params *got,
+		     const char *cmd)
 {
-	struct fx *f = *state;
-	struct gd_ck_run *run = &f->runs[1];
-	struct gd_bench_params want, got;
-	char cmd[1024], *amp;
+	for (size_t i = 0; i < gd_matched_nparams; i++) {
+		const struct gd_param *d = &gd_matched_params[i];
 
-	f->t.qps = 2;
-	f->t.roce.sl = 3;
-	f->t.roce.sl_given = 1;
-	run->tcp_port = 21123;
-	run->fab.fabric = GD_FABRIC_VERBS;
-	gd_ck_command(run, 4096, cmd, sizeof(cmd));
+		if (!d->opt || d->opt[0] != '-' ||
+		    !memcmp((const char *)want + d->off, (const char *)got + d->off, d->len))
+			continue;
+		print_error("%s differs after reparsing: %s\n", d->opt, cmd);
+		fail();
+	}
+	assert_int_equal(got->fab.fabric, want->fab.fabric);
+	assert_string_equal(got->fab.provider, want->fab.provider);
+	assert_int_equal(got->fab.ep, want->fab.ep);
+	assert_int_equal(got->role, want->role);
+	assert_string_equal(got->peer, want->peer);
+}
+
+/* Both sides of run's reproduce line (gd_ck_command) parse back, through the tools' own
+ * options, into the parameters gd_check ran (gd_ck_params). */
+static void reparses(const struct gd_ck_run *run, uint64_t size)
+{
+	struct gd_bench_params want, got;
+	char cmd[2048], line[2048], *amp;
+
+	gd_ck_command(run, size, cmd, sizeof(cmd));
+	snprintf(line, sizeof(line), "%s", cmd);
 	amp = strstr(cmd, " & ");
 	assert_non_null(amp);
 	*amp = 0;
 	for (int side = 0; side < 2; side++) {
-		gd_ck_params(run, 4096, side ? GD_ROLE_CLIENT : GD_ROLE_SERVER, &want);
-		assert_int_equal(reparse(side ? amp + 3 : cmd, &f->t, &got), 0);
-		assert_int_equal(got.role, want.role);
-		assert_int_equal(got.size, want.size);
-		assert_int_equal(got.iters, want.iters);
-		assert_int_equal(got.num_qps, 2);
-		assert_string_equal(got.dev, "nic1");
-		assert_int_equal(got.ib_port, want.ib_port);
-		assert_int_equal(got.tcp_port, 21123);
-		assert_int_equal(got.fab.fabric, GD_FABRIC_VERBS);
-		assert_int_equal(got.roce.sl, 3);
-		assert_true(got.report_gbits);
-		assert_string_equal(got.peer, want.peer);
+		gd_ck_params(run, size, side ? GD_ROLE_CLIENT : GD_ROLE_SERVER, &want);
+		assert_int_equal(gd_bench_check(&want), 0);
+		if (reparse(side ? amp + 3 : cmd, run->t, &got)) {
+			print_error("refused: %s\n", line);
+			fail();
+		}
+		same_run(&want, &got, line);
 	}
+}
+
+/* A hand-made run's reproduce line, verbs and libfabric. Before the line was the tools'
+ * own spelling (gd_bench_args), it left out --timeout: the reproduced run waited 5 s for
+ * its peer where gd_check's waited 15. */
+static void command_reparses(void **state)
+{
+	struct fx *f = *state;
+	struct gd_ck_run *run = &f->runs[1];
+
+	f->t.qps = 2;
+	f->t.roce.sl = 3;
+	f->t.roce.sl_given = 1;
+	run->tcp_port = 21423;
+	run->fab.fabric = GD_FABRIC_VERBS;
+	reparses(run, 4096);
 	if (!gd_fabric_have_ofi())
 		return;
-	/* a libfabric run: the fabric, provider, domain and endpoint type, no device */
+	/* a libfabric run: the fabric, provider, domain and endpoint type, no device, no
+	 * service level (a spec's sl sets its value and sl_given together) */
 	run->fab.fabric = GD_FABRIC_OFI;
 	snprintf(run->fab.provider, sizeof(run->fab.provider), "tcp");
 	snprintf(run->fab.domain, sizeof(run->fab.domain), "lo");
 	run->fab.ep = GD_EP_MSG;
+	run->dev[0] = 0;
+	f->t.roce.sl = 0;
 	f->t.roce.sl_given = 0;
-	gd_ck_command(run, 4096, cmd, sizeof(cmd));
-	amp = strstr(cmd, " & ");
-	assert_non_null(amp);
-	*amp = 0;
-	assert_int_equal(reparse(amp + 3, &f->t, &got), 0);
-	assert_int_equal(got.fab.fabric, GD_FABRIC_OFI);
-	assert_string_equal(got.fab.provider, "tcp");
-	assert_string_equal(got.fab.domain, "lo");
-	assert_int_equal(got.fab.ep, GD_EP_MSG);
-	assert_string_equal(got.dev, "");
-	assert_int_equal(got.size, 4096);
-	assert_int_equal(got.num_qps, 2);
+	reparses(run, 4096);
+}
+
+/* Every reproduce line gd_check prints for the spec it writes (--example's tests, and the
+ * built-in suites) on each fixture box parses with the tool's own option parser into the
+ * run gd_check made (issue 32 item 1). */
+static void example_lines_reparse(void **state)
+{
+	static const char *const box[] = { "rxe", "ib", "h20" };
+	size_t lines = 0;
+
+	(void)state;
+	for (size_t b = 0; b < GD_ARRAY_SIZE(box); b++) {
+		struct gd_ck_machine m;
+		struct gd_ck_spec s;
+		char *text = NULL, err[1024] = "";
+		size_t len = 0;
+		FILE *out;
+
+		if (gd_fixture_use(box[b]))
+			skip();
+		out = open_memstream(&text, &len);
+		assert_non_null(out);
+		assert_int_equal(gd_ck_print_sections(out, &gd_fixture_m, NULL, GD_CK_EX_TESTS,
+						      "--example"), 0);
+		fclose(out);
+		assert_int_equal(gd_ck_spec_parse("example.yaml", (const unsigned char *)text, len,
+						  &s, err, sizeof(err)), 0);
+		free(text);
+		assert_int_equal(gd_ck_machine_load(&m, &gd_fixture_m, NULL), 0);
+		for (size_t i = 0; i < s.ntests; i++) {
+			struct gd_ck_runs rs = { 0 };
+			const struct gd_ck_test *t = &s.tests[i];
+
+			if (t->pairs == GD_CK_HOSTS || t->initiator != GD_INIT_CPU)
+				continue; /* check_mpi.c's; a SKIP */
+			assert_int_equal(gd_ck_expand(&m, t, &rs), 0);
+			for (size_t k = 0; k < rs.n; k++, lines++) {
+				rs.v[k].tcp_port = (uint16_t)(21400 + k);
+				reparses(&rs.v[k], t->sweep_min ? t->sweep_min : t->size);
+			}
+			free(rs.v);
+		}
+		gd_ck_machine_free(&m);
+		gd_ck_spec_free(&s);
+	}
+	assert_true(lines > 0);
 }
 
 int main(void)
@@ -428,6 +495,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(blocked, setup, teardown),
 		cmocka_unit_test(spec_key),
 		cmocka_unit_test_setup_teardown(command_reparses, setup, teardown),
+		cmocka_unit_test(example_lines_reparse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
