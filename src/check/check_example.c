@@ -174,32 +174,17 @@ static void tests(FILE *out, const struct gd_ck_machine *m, bool suite)
 		"  # - name: pairs\n  #   op: write\n  #   pairs: pairwise   # or ring, all-pairs\n");
 }
 
+/* Whether the gd_doctor check id is about what this machine lacks (a GPU, or RDMA devices its
+ * tests would use through verbs): the registry's tag (doctor.h), so that a suite leaves it out. */
+static bool not_here(const char *id, bool gpus, bool rdma)
+{
+	const struct gd_check *c = gd_check_find(id);
+	unsigned about = c ? c->about : 0;
+
+	return (!gpus && (about & GD_DOC_ABOUT_GPU)) || (!rdma && (about & GD_DOC_ABOUT_VERBS));
+}
+
 /* The gd_doctor checks that PASS here now: "snapshot a good node, then enforce it". */
-/* A gd_doctor check about GPUs: it does not apply to a suite on a machine without one. */
-static bool gpu_check(const char *id)
-{
-	static const char *const gpu[] = { "nvidia.", "cuda.", "gdr.", "ibgda.", "gpu.",
-					   "peermem", "gdrcopy", NULL };
-
-	for (size_t i = 0; gpu[i]; i++)
-		if (!strncmp(id, gpu[i], strlen(gpu[i])))
-			return true;
-	return false;
-}
-
-/* A gd_doctor check about verbs (RDMA devices, their ports, peer memory): it does not apply
- * to a suite on a machine whose tests run over libfabric. */
-static bool verbs_check(const char *id)
-{
-	static const char *const verbs[] = { "dev.infiniband", "rdma.", "ibgda.", "peermem",
-					     "gdr.", NULL };
-
-	for (size_t i = 0; verbs[i]; i++)
-		if (!strncmp(id, verbs[i], strlen(verbs[i])))
-			return true;
-	return false;
-}
-
 static void doctor(FILE *out, const struct gd_machine *mach, bool suite, bool gpus, bool rdma)
 {
 	struct gd_ck_spec s = { 0 };
@@ -223,8 +208,7 @@ static void doctor(FILE *out, const struct gd_machine *mach, bool suite, bool gp
 		for (size_t i = 0, k = 0; i < r.n; i++)
 			/* a suite: every check that applies here (a failing one too), not warnings */
 			if (suite ? r.items[i].status != GD_CK_SKIP && strcmp(r.items[i].measured, "WARN") &&
-					    (gpus || !gpu_check(r.items[i].name)) &&
-					    (rdma || !verbs_check(r.items[i].name))
+					    !not_here(r.items[i].name, gpus, rdma)
 				  : r.items[i].status == GD_CK_PASS)
 				fprintf(out, "%s%s", k++ ? ", " : "", r.items[i].name);
 	fprintf(out, "]\n\n");

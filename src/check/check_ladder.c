@@ -114,8 +114,7 @@ int gd_ck_doctor_rung(const char *id)
 		[GD_DOC_STAGE_GPU_INITIATED] = GD_CK_RUNG_GPU_INITIATED,
 	};
 
-	for (const struct gd_check *c = gd_checks; c->id; c++)
-		if (!strcmp(c->id, id))
-			return (unsigned)c->stage < GD_DOC_STAGE_COUNT ? rung[c->stage] : GD_CK_RUNG_STACK;
-	return GD_CK_RUNG_STACK;
+	const struct gd_check *c = gd_check_find(id);
+
+	return c && (unsigned)c->stage < GD_DOC_STAGE_COUNT ? rung[c->stage] : GD_CK_RUNG_STACK;
 }

@@ -93,9 +93,19 @@ struct gd_check {
 	bool live_only;           /* SKIP under a fixture root */
 	bool needs_loc;           /* reads the GPUs' placement: hwloc is loaded for it */
 	enum gd_doc_stage stage;  /* 0 (left out): the software stack */
+	unsigned about;           /* enum gd_doc_about bits, 0: the whole machine */
+};
+
+/* What a check is about, so that a suite written for a machine without it leaves
+ * the check out (gd_check --example suite: check_example.c asks the registry). */
+enum gd_doc_about {
+	GD_DOC_ABOUT_GPU = 1 << 0,   /* GPUs, their drivers, GPU memory registration */
+	GD_DOC_ABOUT_VERBS = 1 << 1, /* RDMA devices through verbs (not used over libfabric) */
 };
 
 extern const struct gd_check gd_checks[];
+/* The registry's check of that id, NULL when none. */
+const struct gd_check *gd_check_find(const char *id);
 
 /* Discover the NICs and, only when a check that will run needs it, the GPUs
  * and each GPU's nearest NIC (locality.h: a whole-machine hwloc load). */
