@@ -35,8 +35,9 @@ static void value_word(const struct gd_param *d, const struct gd_bench_params *p
 	case GD_PT_STR:
 		snprintf(w, len, "%s", (const char *)p + d->off);
 		return;
-	case GD_PT_ENUM:
-		snprintf(w, len, "%s", d->choices ? d->choices[v - floor] : d->name((unsigned)v));
+	case GD_PT_ENUM: /* below the option's floor no word names it: "?", which the tool refuses */
+		snprintf(w, len, "%s", v < floor ? "?" : d->choices ? d->choices[v - floor] :
+			 d->name((unsigned)v));
 		return;
 	case GD_PT_DOUBLE: /* the shortest spelling strtod reads back to the same value */
 		memcpy(&x, (const char *)p + d->off, sizeof(x));
