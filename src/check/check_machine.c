@@ -11,6 +11,7 @@
 
 #include "check_machine.h"
 #include "bench_opts.h"
+#include "choose.h"
 #include "spec.h"
 #include "log.h"
 #include "sysfs.h"
@@ -289,6 +290,24 @@ int gd_ck_test_fabric(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 	if (f->fabric == GD_FABRIC_OFI && !gd_fabric_have_ofi())
 		return -ENOTSUP;
 	return gd_fabric_decide(f, m->mach, why);
+}
+
+int gd_ck_run_device(const struct gd_ck_machine *m, const struct gd_ck_test *t, char *dev,
+		     size_t len)
+{
+	struct gd_fabric_opts f;
+	struct gd_hca hca;
+
+	snprintf(dev, len, "%s", t->device);
+	if (t->device[0] || t->fab.fabric == GD_FABRIC_OFI)
+		return 0;
+	if (!gd_ck_test_fabric(m, t, &f) && f.fabric == GD_FABRIC_OFI && !f.no_device)
+		return 0; /* the rule's libfabric (efa on an EFA-only node): no device to name */
+	if (gd_dev_choose(m->mach, NULL, 1, &hca))
+		return -1; /* without -d nothing is held on failure */
+	snprintf(dev, len, "%s", hca.name);
+	gd_rdma_free_hca(&hca);
+	return 0;
 }
 
 bool gd_ck_ofi_missing(const struct gd_ck_machine *m, const struct gd_ck_test *t)

@@ -43,6 +43,12 @@ int gd_ck_expand(const struct gd_ck_machine *m, const struct gd_ck_test *t, stru
  * libfabric for fabric ofi (not printed: gd_ck_ofi_missing). */
 int gd_ck_test_fabric(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 		      struct gd_fabric_opts *f);
+/* The RDMA device a rank's run of test t names (check_mpi.c) into dev: the test's; none when
+ * its fabric is libfabric (the spec's, or the rule's efa on an EFA-only node); else the first
+ * ACTIVE one, the device rule every tool asks. 0, or -1 when there is none (no RDMA device:
+ * the rule's libfabric tcp is a plan, never taken here). */
+int gd_ck_run_device(const struct gd_ck_machine *m, const struct gd_ck_test *t, char *dev,
+		     size_t len);
 /* Test t asks for fabric ofi and this build has no libfabric (it expands to no run). */
 bool gd_ck_ofi_missing(const struct gd_ck_machine *m, const struct gd_ck_test *t);
 

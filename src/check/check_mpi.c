@@ -22,7 +22,6 @@
 #include "check_mpi.h"
 #include "check_counters.h"
 #include "check_rails.h"
-#include "choose.h"
 #include "judge.h"
 #include "log.h"
 
@@ -99,13 +98,8 @@ static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, co
 		snprintf(one.fab.domain, sizeof(one.fab.domain), "%s", rail);
 	else if (rail[0])
 		snprintf(one.device, sizeof(one.device), "%s", rail);
-	if (!one.device[0] && t->fab.fabric != GD_FABRIC_OFI) { /* the device rule every tool asks: the first ACTIVE one */
-		struct gd_hca hca;
-		if (gd_dev_choose(m->mach, NULL, 1, &hca))
-			return -1; /* without -d nothing is held on failure */
-		snprintf(one.device, sizeof(one.device), "%s", hca.name);
-		gd_rdma_free_hca(&hca);
-	}
+	if (!one.device[0] && gd_ck_run_device(m, &one, one.device, sizeof(one.device)))
+		return -1;
 	memset(a, 0, sizeof(*a));
 	gethostname(a->host, sizeof(a->host) - 1);
 	if (gd_ck_expand(m, &one, &rs) || !rs.n) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "bench_opts.h"
@@ -533,6 +534,54 @@ static void one_fabric_decision(void **state)
 	gd_init_use_table(NULL);
 }
 
+/* The device a rank's run names between hosts (check_mpi.c) follows the same decision as the
+ * single-host plan: on an EFA-only node the rule's libfabric efa names none (before: the first
+ * ACTIVE device, efa0, so the ranks planned verbs on EFA, which has no RC); with RDMA devices
+ * the first ACTIVE one; with none a refusal, never the rule's libfabric tcp. */
+static void rank_device(void **state)
+{
+	char root[] = "/tmp/gd-rankdev-XXXXXX", path[300], dev[64] = "x";
+	static const char *const dirs[] = { "sys", "sys/class", "sys/class/infiniband",
+					    "sys/class/infiniband/efa0",
+					    "sys/class/infiniband/efa0/ports",
+					    "sys/class/infiniband/efa0/ports/1" };
+	struct gd_ck_machine m = { 0 };
+	struct gd_machine mach;
+	struct gd_ck_spec s;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(parse_test("", false, &s), 0);
+	assert_non_null(mkdtemp(root));
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, dirs[i]);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
+	snprintf(path, sizeof(path), "%s/sys/class/infiniband/efa0/ports/1/state", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("4: ACTIVE\n", f);
+	fclose(f);
+	assert_int_equal(gd_machine_init(&mach, root), 0);
+	m.mach = &mach;
+	if (gd_fabric_have_ofi()) {
+		assert_int_equal(gd_ck_run_device(&m, &s.tests[0], dev, sizeof(dev)), 0);
+		assert_string_equal(dev, "");
+	}
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	assert_int_equal(system(path), 0);
+	if (gd_fixture_use("rxe") == 0) {
+		m.mach = &gd_fixture_m;
+		assert_int_equal(gd_ck_run_device(&m, &s.tests[0], dev, sizeof(dev)), 0);
+		assert_string_equal(dev, "rxe0");
+	}
+	if (gd_fixture_use("empty") == 0) {
+		m.mach = &gd_fixture_m;
+		assert_int_equal(gd_ck_run_device(&m, &s.tests[0], dev, sizeof(dev)), -1);
+	}
+	gd_ck_spec_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -542,6 +591,7 @@ int main(void)
 		cmocka_unit_test(pairs), cmocka_unit_test(counters_keys),
 		cmocka_unit_test(launcher_env),
 		cmocka_unit_test(one_fabric_decision),
+		cmocka_unit_test(rank_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
