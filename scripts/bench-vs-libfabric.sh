@@ -28,7 +28,7 @@
 #       [--sizes "8 4096 65536 1048576"] [--lat-iters 10000] [--bw-iters 10000]
 #       [--kinds "lat bw"] [--bw-ops "writedata write read"] [--bindir DIR] [--fi-bindir DIR]
 #       [--fabtests DIR] [--ld-library-path DIR] [--out DIR] [--timeout SEC] [--pin "S C"]
-#       [--no-control] [--gd-before DIR] [--port-base N]
+#       [--no-control] [--gd-control] [--gd-before DIR] [--port-base N]
 #       | --summarize RUNS.CSV
 #
 # --bindir: the gdperf tools (default: this tree's tools/, else PATH); --fi-bindir:
@@ -48,10 +48,12 @@
 # not a finding. The three runs of a round rotate (gd fi fi2, fi fi2 gd, fi2 gd fi).
 # --no-control leaves the control out (two runs a round; the table then shows no
 # A/A column and resolves nothing on its own); --control is accepted (the default).
+# --gd-control adds the gdperf tool again a round ("gd2") and a column gd2/gd per
+# round: gdperf's own A/A, its resolution at that point beside the reference's.
 # --gd-before DIR adds a fourth run a round, the gdperf tools of DIR ("gdb": a build
 # before a change), and a column gd/gdb per round: the change's own effect, measured
 # like for like in the same rounds. The runs of a round rotate: round r starts at
-# the r-th of "gd fi fi2 gdb" (without the control or the before build, those
+# the r-th of "gd fi fi2 gd2 gdb" (without the control or the before build, those
 # drop out of the list).
 # --port-base N: the side channels' ports are N+1, N+2, ... (default 20000 + pid
 # modulo 20000; two instances at once each need their own range).
@@ -78,6 +80,7 @@ tmo=120
 summarize=
 pin=
 control=1
+gdcontrol=0
 before=
 port_base=
 
@@ -102,6 +105,7 @@ while [ $# -gt 0 ]; do
 	--pin) need "$@"; pin=$2; shift ;;
 	--control) control=1 ;;
 	--no-control) control=0 ;;
+	--gd-control) gdcontrol=1 ;;
 	--gd-before) need "$@"; before=$2; shift ;;
 	--port-base) need "$@"; port_base=$2; shift ;;
 	-h|--help) usage 0 ;;
@@ -146,12 +150,13 @@ summary() {
 		if (s == "") return "-"
 		c = med(s); return sprintf("%.3f (%.3f..%.3f) %d", c, lo, hi, cnt) }
 	NR > 1 && $6 == "gdb" { before = 1 }
-	END { printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %-26s %" (before ? "-26s %s" : "s%s") "\n", "prov", "kind", "op", "size", "gdperf median (min..max) n", "libfabric median (min..max) n", "ratio of medians gd/ref", "per-round gd/ref (min..max) n", "A/A ref2/ref per round", before ? "gd/gdb (before) per round" : ""
+	NR > 1 && $6 == "gd2" { gdaa = 1 }
+	END { printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %-26s %" (before ? "-26s %s" : "s%s") "\n", "prov", "kind", "op", "size", "gdperf median (min..max) n", "libfabric median (min..max) n", "ratio of medians gd/ref", "per-round gd/ref (min..max) n", "A/A ref2/ref per round", (before ? "gd/gdb (before) per round" : "") (gdaa ? sprintf(" %-26s", "A/A gd2/gd per round") : "")
 		for (i = 1; i <= n; i++) { k = order[i]; split(k, f, " ")
 		g = med(v[k, "gd"]); gs = sprintf("%.2f (%.2f..%.2f) %d", g, lo, hi, cnt); if (g == "") gs = "-"
 		r = med(v[k, "fi"]); rs2 = sprintf("%.2f (%.2f..%.2f) %d", r, lo, hi, cnt); if (r == "") rs2 = "-"
 		ratio = (g != "" && r != "" && r > 0) ? sprintf("%.3f %s", g / r, f[2] == "lat" ? "(goal <= 1.00)" : "(goal >= 1.00)") : "-"
-		printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %-26s %" (before ? "-26s %s" : "s%s") "\n", f[1], f[2], f[3], f[4], gs " " u[k], rs2, ratio, pairs(k, "gd", "fi"), pairs(k, "fi2", "fi"), before ? pairs(k, "gd", "gdb") : "" } }' "$1"
+		printf "%-4s %-3s %-5s %8s  %-30s %-30s %-22s %-26s %" (before ? "-26s %s" : "s%s") "\n", f[1], f[2], f[3], f[4], gs " " u[k], rs2, ratio, pairs(k, "gd", "fi"), pairs(k, "fi2", "fi"), (before ? pairs(k, "gd", "gdb") : "") (gdaa ? sprintf(" %-26s", pairs(k, "gd2", "gd")) : "") } }' "$1"
 }
 spin=() cpin=()
 if [ -n "$pin" ]; then
@@ -280,6 +285,7 @@ for p in $providers; do
 		impls="gd fi"
 		[ "$kind" = bw ] && [ -z "$rma_bw" ] && impls=gd
 		[ $control = 1 ] && [ "$impls" = "gd fi" ] && impls="$impls fi2"
+		[ $gdcontrol = 1 ] && impls="$impls gd2"
 		[ -n "$before" ] && impls="$impls gdb"
 		for op in $ops; do
 			for size in $sizes; do

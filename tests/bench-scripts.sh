@@ -145,6 +145,19 @@ EOF
 expect_exit 0 '' "bench-vs-libfabric --summarize with before runs" "$BVL" --summarize "$T/ab.csv"
 has "gd/gdb: the header names the before build" '^prov .*gd/gdb \(before\) per round$'
 has "gd/gdb: median of the per-round ratios 2.0 and 3.0 and their spread" '^shm +bw +write +65536 .* - +2\.500 \(2\.000\.\.3\.000\) 2$'
+# --gd-control: gdperf against itself in the same rounds, gd2/gd per round (its own A/A)
+cat > "$T/gaa.csv" <<'EOF'
+provider,kind,op,size,round,impl,value,unit
+shm,bw,writedata,8,1,gd,40,MB/s
+shm,bw,writedata,8,1,fi,40,MB/s
+shm,bw,writedata,8,1,gd2,30,MB/s
+shm,bw,writedata,8,2,fi,40,MB/s
+shm,bw,writedata,8,2,gd2,50,MB/s
+shm,bw,writedata,8,2,gd,40,MB/s
+EOF
+expect_exit 0 '' "bench-vs-libfabric --summarize with gd2 runs" "$BVL" --summarize "$T/gaa.csv"
+has "gd2/gd: the header names gdperf's own A/A" '^prov .*A/A gd2/gd per round *$'
+has "gd2/gd: median of the per-round ratios 0.75 and 1.25 and their spread" '^shm +bw +writedata +8 .* 1\.000 \(0\.750\.\.1\.250\) 2 *$'
 expect_exit 2 '' "bench-vs-libfabric: --port-base x" "$BVL" --port-base x
 
 # Like for like (issue 30 item 4): which gdperf run the script sets against which reference.

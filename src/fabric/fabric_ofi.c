@@ -263,6 +263,39 @@ static bool post_lean_send(struct gd_qp_run *q, uint32_t n, bool signal, uint32_
 	return true;
 }
 
+/* A bandwidth loop's usual write, one unsignalled inline write (with data
+ * under --write_with_imm), goes straight to its inject call with the loop's
+ * immediate and the rotation's addresses (gd_ops_cycle_next), as fi_rma_bw's
+ * does, skipping the request's stamp (gd_ops_stamp: nothing of the template
+ * but its size is read here) and the general path's opcode switch; false
+ * leaves it to the general path, which stamps it (so does a refused inject,
+ * -FI_EAGAIN: the cycle is stepped back first, so the retry writes where
+ * this one would have). Measured: doc/perf-data/2026-11-30-s42-speed7-h200/. */
+static bool post_lean_write(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t imm)
+{
+	size_t len = q->wr[0].sg_list[0].length;
+	uint32_t off0 = q->cycle_off, off;
+	void *buf;
+	uint64_t raddr;
+	ssize_t ret;
+
+	if (n != 1 || signal || !q->inl || q->desc->op != GD_OP_WRITE)
+		return false;
+	off = gd_ops_cycle_next(q);
+	buf = (void *)(uintptr_t)(q->local_addr + off);
+	raddr = q->remote_addr + off;
+	if (q->alt)
+		ret = fi_inject_writedata(q->fab_ep, buf, len, imm, q->fab_dest, raddr, q->fab_key);
+	else
+		ret = fi_inject_write(q->fab_ep, buf, len, q->fab_dest, raddr, q->fab_key);
+	if (ret) {
+		q->cycle_off = off0;
+		return false;
+	}
+	q->posted++;
+	return true;
+}
+
 /* The stamped requests: a bandwidth loop's usual post, one unsignalled
  * inline request (the FI_INJECT that gd_ofi_post_flags gives it), goes
  * straight to its inject call as fi_rma_bw's does; the rest, an opcode
@@ -290,7 +323,7 @@ static int ofi_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t cover
 	bool injected;
 	ssize_t ret;
 
-	if (post_lean_send(q, n, signal, covered))
+	if (post_lean_send(q, n, signal, covered) || post_lean_write(q, n, signal, imm))
 		return 0;
 	injected = signal && inject_signalled(last, cq);
 	gd_ops_stamp(q, n, imm);

@@ -101,7 +101,7 @@ void gd_ops_prepare_recv(struct gd_qp_run *q, uint32_t length)
  * to the number of operations. */
 static void rotate_one(struct gd_qp_run *q, struct ibv_send_wr *wr)
 {
-	uint32_t off = q->cycle_off;
+	uint32_t off = gd_ops_cycle_next(q);
 
 	q->sge[0].addr = q->local_addr + off;
 	if (q->desc->fixed_size) {
@@ -115,8 +115,6 @@ static void rotate_one(struct gd_qp_run *q, struct ibv_send_wr *wr)
 	} else {
 		wr->wr.rdma.remote_addr = q->remote_addr + off;
 	}
-	off += q->cycle_step;
-	q->cycle_off = off + q->cycle_step > GD_CYCLE_BYTES ? 0 : off;
 }
 
 /* Per-post fields of n chained WRs: immediate data, CMP_AND_SWAP values. */

@@ -119,6 +119,16 @@ void gd_ops_prepare_recv(struct gd_qp_run *q, uint32_t length);
 /* The per-post fields of the n WR templates (immediate data, CAS values,
  * rotation): every fabric's post starts with it. */
 void gd_ops_stamp(struct gd_qp_run *q, uint32_t n, uint32_t imm);
+/* This post's offset within the rotation cycle (0 without rotation), and the
+ * cycle moved on to the next: rotate_one (ops.c) and a fabric's lean post
+ * that leaves the templates as they are both take the rotation from here. */
+static inline uint32_t gd_ops_cycle_next(struct gd_qp_run *q)
+{
+	uint32_t off = q->cycle_off, next = off + q->cycle_step;
+
+	q->cycle_off = next + q->cycle_step > GD_CYCLE_BYTES ? 0 : next;
+	return off;
+}
 int gd_ops_post(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, uint32_t imm);
 /* Post n receives (one SGE of the prepared length at recv_addr; none for
  * write_with_imm), chained GD_RECV_BATCH at a time. */

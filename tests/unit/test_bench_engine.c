@@ -259,6 +259,20 @@ static void t_rotation(void **s)
 	assert_int_equal(q->cycle_step, 0);
 	gd_ops_prepare(q, 1, true);
 	assert_int_equal(q->cycle_step, 128);
+	/* the stamp and a lean post (gd_ops_cycle_next, fabric_ofi.c's
+	 * post_lean_write) step one cycle: stamp, stamp, lean, stamp */
+	gd_ops_stamp(q, 1, 0);
+	assert_int_equal(q->wr[0].wr.rdma.remote_addr, 0x80000);
+	gd_ops_stamp(q, 1, 0);
+	assert_int_equal(q->wr[0].wr.rdma.remote_addr, 0x80000 + 128);
+	assert_int_equal(q->sge[0].addr, 0x10000 + 128);
+	assert_int_equal(gd_ops_cycle_next(q), 256);
+	gd_ops_stamp(q, 1, 0);
+	assert_int_equal(q->wr[0].wr.rdma.remote_addr, 0x80000 + 384);
+	/* the cycle wraps before an offset whose message would pass its end */
+	for (uint32_t off = 512; off + 128 <= GD_CYCLE_BYTES; off += 128)
+		assert_int_equal(gd_ops_cycle_next(q), off);
+	assert_int_equal(gd_ops_cycle_next(q), 0);
 	free(q);
 }
 
