@@ -35,6 +35,10 @@ expect_exit 2 '' "bench-baseline: runs x" "$BBL" 5 x 5
 expect_exit 2 'GD_BENCH_REPEAT' "bench-baseline: GD_BENCH_REPEAT=0" env GD_BENCH_REPEAT=0 "$BBL" 5 5 5
 expect_exit 2 'GD_BENCH_REPEAT' "bench-baseline: GD_BENCH_REPEAT=26" env GD_BENCH_REPEAT=26 "$BBL" 5 5 5
 expect_exit 2 'GD_BENCH_ITERS' "bench-baseline: GD_BENCH_ITERS=x" env GD_BENCH_ITERS=x "$BBL" 5 5 5
+expect_exit 2 'GD_BENCH_ORDER' "bench-baseline: GD_BENCH_ORDER=random" env GD_BENCH_ORDER=random "$BBL" 5 5 5
+expect_exit 2 'GD_BENCH_PROVIDER' "bench-baseline: GD_BENCH_PROVIDER='tcp x'" env GD_BENCH_PROVIDER='tcp x' "$BBL" 5 5 5
+expect_exit 2 'GD_BENCH_CPUS' "bench-baseline: GD_BENCH_CPUS=a" env GD_BENCH_CPUS=a "$BBL" 5 5 5
+has "bench-baseline: the bad CPU list named" "not 'a'"
 expect_exit 2 '' "bench-quick: 0 runs" "$top_srcdir/scripts/bench-quick.sh" 0
 expect_exit 0 '' "bench-quick --help" "$top_srcdir/scripts/bench-quick.sh" --help
 has "bench-quick help names the budget" '5 s'
