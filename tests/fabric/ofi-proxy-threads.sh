@@ -11,18 +11,24 @@ ofi_skip_unless_built tcp
 provs="tcp"
 fi_info -p shm >/dev/null 2>&1 && provs="tcp shm"
 shape="--initiator=proxy --producer host --scope thread --ctas 4 --threads 1 --ring_slots 64"
+counts=${GD_PROXY_THREAD_COUNTS:-2 4}
+last=${counts##* }
 for p in $provs; do
 	tools="write_bw read_bw send_bw"
 	[ "$p" = shm ] && tools="$tools atomic_bw"
 	for t in $tools; do
-		for n in ${GD_PROXY_THREAD_COUNTS:-2 4}; do
+		for n in $counts; do
+			# write_bw's run with the most threads prints JSON, which must say how many
+			# ran (a pair of its own with --json, the same run, until session 42)
+			json=()
+			[ "$t" = write_bw ] && [ "$n" = "$last" ] && json=(--json)
 			pair "$p-$t-$n" 0 0 "gd_$t" --fabric ofi --provider "$p" -q 4 --proxy_threads "$n" \
-				$shape -n 400 --validate --timeout 30
+				$shape -n 400 --validate "${json[@]}" --timeout 30 &&
+				if [ ${#json[@]} = 1 ]; then
+					expect_in "$p-json" "$tmp/$p-$t-$n.c" "\"proxy_threads\": ?$n"
+				fi
 		done
 	done
-	pair "$p-json" 0 0 gd_write_bw --fabric ofi --provider "$p" -q 4 --proxy_threads 4 $shape \
-		-n 400 --validate --json --timeout 30 &&
-		expect_in "$p-json" "$tmp/$p-json.c" '"proxy_threads": ?4'
 done
 # the one-thread path keeps the provider's lock-free domain and still runs
 pair "tcp-1" 0 0 gd_write_bw --fabric ofi --provider tcp -q 4 --proxy_threads 1 $shape -n 400 \

@@ -11,17 +11,22 @@
 # The deadline is of the clock (EPOCHREALTIME), not a count of looks: reading
 # /proc/net/tcp takes 0.1 s on some kernels.
 wait_listen() {
-	local hex l f now end
+	local hex l f now end lines
 	printf -v hex ':%04X ' "$1"
 	now=${EPOCHREALTIME/[.,]/}
 	end=$((now + ${2:-20} * 1000000))
 	while ((now < end)); do
 		for f in /proc/net/tcp /proc/net/tcp6; do
-			while read -r l; do
+			# the whole file in one pass: mapfile reads it in blocks, where a
+			# `while read` loop seeks back after every line and the kernel
+			# walks its socket table again for each (one read and one lseek a
+			# line: 27 ms of system time per look at 61 sockets here)
+			mapfile -t lines < "$f" 2> /dev/null
+			for l in "${lines[@]}"; do
 				l=${l#*: }
 				# local address ends in :PORT, state 0A (LISTEN)
 				[[ ${l%% *}' ' == *"$hex" && $l == *' 0A '* ]] && return 0
-			done < "$f" 2> /dev/null
+			done
 		done
 		[ -n "${3:-}" ] && ! kill -0 "$3" 2> /dev/null && return 1
 		sleep 0.05

@@ -49,48 +49,57 @@ tests:
   - {name: ring, op: write, size: 4K, iterations: 200, device: rxe_bond0, pairs: ring}
 EOS
 
-# check_json FILE SUITE N LAUNCHER: the per-node records of both hosts, the sections, the ring
+# check.py JSON SUITE N XML: one python start per launch (about a second each under TCG)
+# for its two verdicts, each printed on its own line ("json: ok", "junit: ok", else the
+# assertion that failed): the per-node records of both hosts, the sections and the ring in
+# JSON (judged through the noise guard), and node-b's checks as testcases of rank 0's JUnit
 cat >"$tmp/check.py" <<'PYEOF'
-import json, sys
-path, suite, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-recs = [json.loads(l) for l in open(path) if l.startswith('{')]
-checks = [r for r in recs if r['type'] == 'check']
-nodes = {}
-for r in checks:
-    if 'node' not in r:  # made on rank 0 after the gather: the tests between ranks
-        assert r['rung'] == 7, r
-        continue
-    pre = r['node'] + ': '
-    assert r['check'].startswith(pre), r
-    nodes.setdefault(r['node'], []).append((r['section'], r['check'][len(pre):]))
-assert sorted(nodes) == ['node-a', 'node-b'], sorted(nodes)
-a, b = nodes['node-a'], nodes['node-b']
-assert len(set(a)) == len(a) and len(set(b)) == len(b), 'a node checked twice'
-assert set(a) == set(b), set(a) ^ set(b)
-want = {'quick': {'doctor', 'devices', 'topology'},
-        'connectx-selftest': {'devices', 'topology', 'tests'}}.get(
-            suite, {'doctor', 'devices', 'topology', 'tests'})
-assert {s for s, _ in a} == want, ({s for s, _ in a}, want)
-summ = [r for r in recs if r['type'] == 'check_summary'][-1]
-if suite == 'gpudirect':  # no GPU here: its tests name what is missing, rung 4 fails
-    assert summ['ladder']['failed_rung'] == 4, summ
-    assert summ['ladder']['first_failure'] == 'node-a: gpudirect-write-bw: runs', summ
-if suite == 'full':  # the ring: every rank's pair measured, gathered by rank 0
-    f = [r for r in recs if r['type'] == 'check_fleet']
-    assert len(f) == 1 and f[0]['pairs'] == (1 if n == 2 else n), f
-    ring = [r for r in checks if r['check'].startswith('ring')]
-    assert ring and all(r['status'] in ('PASS', 'SKIP') for r in ring), ring
-print('%s, %d ranks: %d checks from each of node-a and node-b' % (suite, n, len(a)))
-PYEOF
+import json, sys, traceback
+import xml.etree.ElementTree as ET
+path, suite, n, xml = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 
-# check_junit FILE: node-b's checks are testcases of rank 0's JUnit
-junit_nodes() {
-	"$py" -c "
-import sys, xml.etree.ElementTree as ET
-names = [c.get('name') for c in ET.parse('$1').getroot().iter('testcase')]
-assert any(n.startswith('node-a: ') for n in names) and any(n.startswith('node-b: ') for n in names), names
-"
-}
+def check_json():
+  recs = [json.loads(l) for l in open(path) if l.startswith('{')]
+  checks = [r for r in recs if r['type'] == 'check']
+  nodes = {}
+  for r in checks:
+      if 'node' not in r:  # made on rank 0 after the gather: the tests between ranks
+          assert r['rung'] == 7, r
+          continue
+      pre = r['node'] + ': '
+      assert r['check'].startswith(pre), r
+      nodes.setdefault(r['node'], []).append((r['section'], r['check'][len(pre):]))
+  assert sorted(nodes) == ['node-a', 'node-b'], sorted(nodes)
+  a, b = nodes['node-a'], nodes['node-b']
+  assert len(set(a)) == len(a) and len(set(b)) == len(b), 'a node checked twice'
+  assert set(a) == set(b), set(a) ^ set(b)
+  want = {'quick': {'doctor', 'devices', 'topology'},
+          'connectx-selftest': {'devices', 'topology', 'tests'}}.get(
+              suite, {'doctor', 'devices', 'topology', 'tests'})
+  assert {s for s, _ in a} == want, ({s for s, _ in a}, want)
+  summ = [r for r in recs if r['type'] == 'check_summary'][-1]
+  if suite == 'gpudirect':  # no GPU here: its tests name what is missing, rung 4 fails
+      assert summ['ladder']['failed_rung'] == 4, summ
+      assert summ['ladder']['first_failure'] == 'node-a: gpudirect-write-bw: runs', summ
+  if suite == 'full':  # the ring: every rank's pair measured, gathered by rank 0
+      f = [r for r in recs if r['type'] == 'check_fleet']
+      assert len(f) == 1 and f[0]['pairs'] == (1 if n == 2 else n), f
+      ring = [r for r in checks if r['check'].startswith('ring')]
+      assert ring and all(r['status'] in ('PASS', 'SKIP') for r in ring), ring
+  return '%s, %d ranks: %d checks from each of node-a and node-b' % (suite, n, len(a))
+
+def check_junit():
+  names = [c.get('name') for c in ET.parse(xml).getroot().iter('testcase')]
+  assert any(n.startswith('node-a: ') for n in names) and any(n.startswith('node-b: ') for n in names), names
+  return 'both nodes in the JUnit'
+
+for what, f in (('json', check_json), ('junit', check_junit)):
+  try:
+    print('note:', f())
+    print(what + ': ok')
+  except Exception:
+    print(what + ': failed:', traceback.format_exc().strip().replace('\n', ' | '))
+PYEOF
 
 declare -A want_rc=([quick]=0 [full]=0 [gpudirect]=1 [gpu-initiated]=0 [connectx-selftest]=0)
 suites="quick full gpudirect gpu-initiated connectx-selftest"
@@ -111,9 +120,11 @@ one_run() {
 	# two "nodes" share 2 vCPUs; those two assertions then skip, vm_check_trusted)
 	vm_check_trusted "$what: exit ${want_rc[$s]}" "$out.json" test $rc -eq "${want_rc[$s]}"
 	[ $rc -eq "${want_rc[$s]}" ] || { cat "$out.err"; tail -n 5 "$out.json"; }
+	"$py" "$tmp/check.py" "$out.json" "$s" "$n" "$out.xml" >"$out.verdict" 2>&1
+	cat "$out.verdict"
 	vm_check_trusted "$what: both nodes' checks reached rank 0, once each, with the suite's sections" "$out.json" \
-		"$py" "$tmp/check.py" "$out.json" "$s" "$n"
-	vm_check "$what: JUnit has both nodes' testcases" junit_nodes "$out.xml"
+		grep -qx 'json: ok' "$out.verdict"
+	vm_check "$what: JUnit has both nodes' testcases" grep -qx 'junit: ok' "$out.verdict"
 	launches+=("$out.json")
 }
 # every_record_documented: every record of every launch as doc/json.md documents it (node

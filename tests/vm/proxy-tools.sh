@@ -57,6 +57,10 @@ check_out "initiator mismatch named" "$WORK/proxy-lat-mismatch.c" 'initiator'
 # ---- faults: every case ends within its deadline ----
 f="-d $DEV --initiator=proxy --timeout 4"
 SLACK=20
+# A fault comes mid-run: once the tool printed its table title (wait_running: the
+# connection is up and the measured loop has begun), after this much traffic: 0.3 s, as
+# in bench-faults.sh (1 s here until session 42), well inside every run (10^8 iterations)
+MIDRUN=0.3
 # expect_outcome NAME WHAT RC WANT ELAPSED LIMIT FILE REGEX: tests/lib/expect.sh
 LONG="-n 100000000 -s 65536"
 # client killed mid-run: the server ends
@@ -64,7 +68,7 @@ for tool in write_bw send_bw; do
 	start_server proxy-kill-client-$tool gd_$tool "$f $LONG" || continue
 	"$BIN/gd_$tool" -p $PORT $f $LONG $IP > "$WORK/proxy-kill-client-$tool.c" 2>&1 &
 	cpid=$!
-	wait_running "$WORK/proxy-kill-client-$tool.c"; sleep 1
+	wait_running "$WORK/proxy-kill-client-$tool.c"; sleep $MIDRUN
 	t0=$SECONDS
 	kill -9 $cpid; wait $cpid 2>/dev/null
 	wait $spid; rc=$?
@@ -75,7 +79,7 @@ for tool in write_bw read_bw; do
 	start_server proxy-kill-server-$tool gd_$tool "$f $LONG" || continue
 	"$BIN/gd_$tool" -p $PORT $f $LONG $IP > "$WORK/proxy-kill-server-$tool.c" 2>&1 &
 	cpid=$!
-	wait_running "$WORK/proxy-kill-server-$tool.c"; sleep 1
+	wait_running "$WORK/proxy-kill-server-$tool.c"; sleep $MIDRUN
 	t0=$SECONDS
 	kill -9 $spid; wait $spid 2>/dev/null
 	wait $cpid; rc=$?
@@ -85,7 +89,7 @@ done
 start_server proxy-sigint gd_write_bw "$f $LONG" && {
 	"$BIN/gd_write_bw" -p $PORT $f $LONG $IP > "$WORK/proxy-sigint.c" 2>&1 &
 	cpid=$!
-	wait_running "$WORK/proxy-sigint.c"; sleep 1
+	wait_running "$WORK/proxy-sigint.c"; sleep $MIDRUN
 	t0=$SECONDS
 	kill -INT $cpid
 	wait $cpid; crc=$?; wait $spid; src=$?
@@ -98,7 +102,7 @@ if [ "$(id -u)" = 0 ]; then
 	start_server proxy-link-down gd_write_bw "$f $LONG" && {
 		"$BIN/gd_write_bw" -p $PORT $f $LONG $IP > "$WORK/proxy-link-down.c" 2>&1 &
 		cpid=$!
-		wait_running "$WORK/proxy-link-down.c"; sleep 1
+		wait_running "$WORK/proxy-link-down.c"; sleep $MIDRUN
 		t0=$SECONDS
 		ip link set "$netdev" down
 		wait $cpid; crc=$?; wait $spid; src=$?
