@@ -23,8 +23,8 @@ printf 'version: 1\ntests:\n  - {name: all, op: write, size: 1M, duration: 2s, p
 # shellcheck disable=SC2086
 "$GD_CHECK" --dry-run $fx "$tmp/host.yaml" >"$tmp/host" 2>&1
 cat "$tmp/host"
-grep -q "^all  *mlx5_bond_0 host(node0)  *NODE .*--pin_cores=0-47" "$tmp/host" &&
-	grep -q "^all  *mlx5_bond_3 host(node1)  *NODE .*--pin_cores=48-95" "$tmp/host" &&
+grep -q "^all  *mlx5_bond_0 host(node0)  *NODE .*--pin_cores 0-47" "$tmp/host" &&
+	grep -q "^all  *mlx5_bond_3 host(node1)  *NODE .*--pin_cores 48-95" "$tmp/host" &&
 	ok "memory host: each NIC from host memory on its own NUMA node, pinned there" ||
 	fail "host memory rows"
 
