@@ -45,17 +45,23 @@ for extra in ("gd_check",):
 _LIMIT = []
 
 
+def asan_build(tool):
+    """True when TOOL was built with AddressSanitizer, its runtime shared (ldd would name
+    libasan) or linked in (-static-libasan, as scripts/gd-vm-tests --sanitizer-logs needs:
+    ldd names nothing). Either way the binary holds the name __asan_init."""
+    try:
+        with open(tool, "rb") as f:
+            return b"__asan_init" in f.read()
+    except OSError:
+        return False
+
+
 def hang_limit():
     """Seconds after which a case counts as hung: 5, or 30 for tools built with
     ASan (make distcheck), which run 10-50x slower on a loaded 2-core machine.
     A blocked or endless read still hits it; the bound is not a speed test."""
     if not _LIMIT:
-        try:
-            ldd = subprocess.run(["ldd", os.path.join(TOOLS, "gd_check")], capture_output=True,
-                                 text=True).stdout
-        except OSError:
-            ldd = ""
-        _LIMIT.append(30 if "libasan" in ldd else 5)
+        _LIMIT.append(30 if asan_build(os.path.join(TOOLS, "gd_check")) else 5)
     return _LIMIT[0]
 
 def files(tree, pattern):

@@ -19,6 +19,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import asan_build  # noqa: E402 (beside this file: one test of "built with ASan")
+
 SRC = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), "..", ".."))
 BUILD = os.environ.get("top_builddir", SRC)
 CHECK = os.path.join(BUILD, "tools", "gd_check")
@@ -129,8 +132,7 @@ def corpus():
 
 
 def hang_limit():
-    ldd = subprocess.run(["ldd", CHECK], capture_output=True, text=True).stdout
-    return 60 if "libasan" in ldd else 10
+    return 60 if asan_build(CHECK) else 10
 
 
 SANITIZER = re.compile(r"runtime error|AddressSanitizer|LeakSanitizer|UndefinedBehavior")

@@ -51,9 +51,11 @@ mpi 2 "$ck" --json --junit "$tmp/j.xml" "$spec" : -np 1 "$tmp/slow" "$ck" --json
 	: -np 1 "$ck" --json "$spec" >"$tmp/four.json" 2>"$tmp/four.err"
 rc=$?
 cat "$tmp/four.json" "$tmp/four.err"
+echo "4 ranks, --json: $(mpi_exit $rc)"
 mpi 2 "$ck" "$spec" : -np 1 "$tmp/slow" "$ck" "$spec" : -np 1 "$ck" "$spec" >"$tmp/four" 2>&1
 rc2=$?
 cat "$tmp/four"
+echo "4 ranks, table: $(mpi_exit $rc2)"
 h=$(hostname)
 out="rank1($h/rxe0/host)->rank2($h/rxe0/host)"
 vm_check "4 ranks, rank 2 slowed: exit 1 (the outlier FAILs)" test $rc -eq 1 -a $rc2 -eq 1
