@@ -64,16 +64,19 @@ static void value_word(const struct gd_param *d, const struct gd_bench_params *p
 }
 
 /* " -x VALUE", " --name VALUE" or " -x" (an option without a value) of row o for parameter d
- * into buf: the length written, or -ENOSPC. */
+ * into buf, VALUE as one shell word (gd_shell_word): the length written, or -ENOSPC. */
 static int spell(const struct gd_opt *o, const struct gd_param *d,
 		 const struct gd_bench_params *p, char *buf, size_t len)
 {
-	char w[256];
+	char v[256], w[1024]; /* a spec's string as one shell word: 'verbs;ofi_rxm' */
 	int k;
 
 	w[0] = 0;
-	if (o->arg != GD_NO_ARG)
-		value_word(d, p, w, sizeof(w));
+	if (o->arg != GD_NO_ARG) {
+		value_word(d, p, v, sizeof(v));
+		if (gd_shell_word(v, w, sizeof(w)) < 0)
+			return -ENOSPC;
+	}
 	k = o->letter ? snprintf(buf, len, " -%c%s%s", o->letter, *w ? " " : "", w) :
 		snprintf(buf, len, " --%s%s%s", o->name, *w ? " " : "", w);
 	return k < 0 || (size_t)k >= len ? -ENOSPC : k;

@@ -28,6 +28,7 @@
 
 #include "check.h"
 #include "machine.h"
+#include "opts.h"
 #include "readfile.h"
 
 extern char **environ;
@@ -333,16 +334,15 @@ static int f_host(FILE *f, void *ctx)
 	return 0;
 }
 
-/* s as one shell word: single-quoted, ' written as '\'' */
+/* s as one shell word (gd_shell_word, the tools' command lines' spelling) and a space */
 static void shell_word(FILE *f, const char *s)
 {
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputs("' ", f);
+	size_t len = 4 * strlen(s) + 3;
+	char *w = malloc(len);
+
+	if (w && gd_shell_word(s, w, len) >= 0)
+		fprintf(f, "%s ", w);
+	free(w);
 }
 
 static int f_repro(FILE *f, void *ctx)

@@ -76,6 +76,7 @@ static size_t side_args(const struct gd_bench_params *p, char *buf, size_t len)
 void gd_ck_command(const struct gd_ck_run *run, uint64_t size, char *buf, size_t len)
 {
 	struct gd_bench_params p;
+	char ip[4 * sizeof(run->peer_ip) + 3];
 	size_t n;
 
 	gd_ck_params(run, size, GD_ROLE_SERVER, &p);
@@ -85,8 +86,8 @@ void gd_ck_command(const struct gd_ck_run *run, uint64_t size, char *buf, size_t
 	n += (size_t)snprintf(buf + n, len - n, " & ");
 	gd_ck_params(run, size, GD_ROLE_CLIENT, &p);
 	n += side_args(&p, buf + n, len - n);
-	if (n + 2 < len)
-		snprintf(buf + n, len - n, " %s", run->peer_ip);
+	if (n + 2 < len && gd_shell_word(run->peer_ip, ip, sizeof(ip)) >= 0)
+		snprintf(buf + n, len - n, " %s", ip);
 }
 
 /* Wait for the child until deadline_ms, then end it. Returns its exit code. */

@@ -562,3 +562,32 @@ int gd_opt_choice(const char *opt, const char *arg, const char *const choices[],
 	gd_error("invalid value '%s' for %s: expected one of %s", gd_excerpt(arg), opt, list);
 	return -EINVAL;
 }
+
+int gd_shell_word(const char *s, char *buf, size_t len)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_@%+=:,./-";
+	bool quote = !*s || s[strspn(s, plain)];
+	size_t n = 0;
+
+	if (quote && len)
+		buf[n++] = '\'';
+	for (; *s && n < len; s++) {
+		const char *w = *s == '\'' && quote ? "'\\''" : NULL;
+		size_t k = w ? 4 : 1;
+
+		if (n + k >= len)
+			break;
+		memcpy(buf + n, w ? w : s, k);
+		n += k;
+	}
+	if (*s || n + (quote ? 2 : 1) > len) {
+		if (len)
+			buf[0] = 0;
+		return -ENOSPC;
+	}
+	if (quote)
+		buf[n++] = '\'';
+	buf[n] = 0;
+	return (int)n;
+}

@@ -114,5 +114,10 @@ int gd_opt_int(const char *opt, const char *arg, int min, int max, int *out);
  */
 bool gd_host_ok(const char *s, bool names);
 int gd_opt_choice(const char *opt, const char *arg, const char *const choices[], int *out);
+/* s as one word of a POSIX shell's command line, into buf: as it is when every character is
+ * one a shell takes literally (letters, digits, _ @ % + = : , . / -), else single-quoted with
+ * each ' written '\''. The length written, or -ENOSPC when it does not fit (buf then holds
+ * nothing). The one spelling of a value on every command line gdperf prints or writes. */
+int gd_shell_word(const char *s, char *buf, size_t len);
 
 #endif

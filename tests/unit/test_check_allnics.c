@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wordexp.h>
 #include <cmocka.h>
 
 #include "bench_opts.h"
@@ -350,16 +351,21 @@ static void spec_key(void **state)
 	gd_ck_spec_free(&s);
 }
 
-/* Parse one side of a reproduce line as its tool would: 0 and *q filled, or the refusal. */
+/* Parse one side of a reproduce line as a shell would hand it to its tool (wordexp: words,
+ * quotes removed; an unquoted ; | & < > or command substitution is refused, as a line that
+ * would run something else): 0 and *q filled, or the refusal. */
 static int reparse(char *side, const struct gd_ck_test *t, struct gd_bench_params *q)
 {
-	char *argv[64], *save = NULL;
-	int argc = 0;
+	wordexp_t we;
+	int ret;
 
-	for (char *w = strtok_r(side, " ", &save); w && argc < 63; w = strtok_r(NULL, " ", &save))
-		argv[argc++] = w;
-	argv[argc] = NULL;
-	return gd_bench_parse(argc, argv, t->op, t->kind, q);
+	if (wordexp(side, &we, WRDE_NOCMD | WRDE_UNDEF)) {
+		print_error("not one shell command: %s\n", side);
+		return -EINVAL;
+	}
+	ret = gd_bench_parse((int)we.we_wordc, we.we_wordv, t->op, t->kind, q);
+	wordfree(&we);
+	return ret;
 }
 
 /* Every parameter of the list that has an option is what gd_check ran with (want, through
@@ -431,6 +437,11 @@ static void command_reparses(void **state)
 	run->dev[0] = 0;
 	f->t.roce.sl = 0;
 	f->t.roce.sl_given = 0;
+	reparses(run, 4096);
+	/* a provider name a shell would split: one quoted word (it ran 'ofi_rxm' as a command in
+	 * a bundle's reproduce.sh before gd_shell_word) */
+	snprintf(run->fab.provider, sizeof(run->fab.provider), "verbs;ofi_rxm");
+	run->fab.ep = GD_EP_RDM;
 	reparses(run, 4096);
 }
 

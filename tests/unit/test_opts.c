@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wordexp.h>
 #include <cmocka.h>
 
 #include "gd.h"
@@ -194,6 +195,36 @@ static void value_parsers(void **state)
 	assert_int_equal(gd_opt_choice("--output", "x", choices, &i), -EINVAL);
 }
 
+/* A value on a printed command line is one shell word: as it is when plain, else quoted so
+ * that a shell reads back the same bytes (wordexp, command substitution refused). */
+static void shell_words(void **state)
+{
+	static const char *const vals[] = { "tcp", "0-47,96-143", "verbs;ofi_rxm", "a b",
+		"it's", "$(reboot)", "`id`", "x|y&z", "", "~root", "*", NULL };
+	char w[128];
+	wordexp_t we;
+
+	(void)state;
+	assert_int_equal(gd_shell_word("0000:2a:00.0", w, sizeof(w)), 12);
+	assert_string_equal(w, "0000:2a:00.0");
+	assert_int_equal(gd_shell_word("verbs;ofi_rxm", w, sizeof(w)), 15);
+	assert_string_equal(w, "'verbs;ofi_rxm'");
+	for (int i = 0; vals[i]; i++) {
+		assert_true(gd_shell_word(vals[i], w, sizeof(w)) > 0);
+		assert_int_equal(wordexp(w, &we, WRDE_NOCMD | WRDE_UNDEF), 0);
+		assert_int_equal(we.we_wordc, 1);
+		assert_string_equal(we.we_wordv[0], vals[i]);
+		wordfree(&we);
+	}
+	/* too small: nothing half-written */
+	assert_int_equal(gd_shell_word("it's", w, 6), -ENOSPC);
+	assert_string_equal(w, "");
+	assert_int_equal(gd_shell_word("abc", w, 3), -ENOSPC);
+	assert_int_equal(gd_shell_word("abc", w, 4), 3);
+	assert_int_equal(gd_shell_word("a;c", w, 5), -ENOSPC);
+	assert_int_equal(gd_shell_word("a;c", w, 6), 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +235,7 @@ int main(void)
 		cmocka_unit_test(tool_prologue),
 		cmocka_unit_test(tool_sysfs_root),
 		cmocka_unit_test(value_parsers),
+		cmocka_unit_test(shell_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
