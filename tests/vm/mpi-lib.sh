@@ -4,8 +4,12 @@
 
 # mpi N CMD...: mpirun as root in the guest; no other network than the veths: keep Open
 # MPI on this node (shared memory between ranks, its out-of-band channel on lo), pin
-# nothing, and a deadline (MPI_SECS; mpi_exit names it when it was reached)
+# nothing, and a deadline (MPI_SECS; mpi_exit names it when it was reached): 300 s, and
+# 1500 s in a sanitizer run (scripts/gd-vm-tests --sanitizer-logs sets GD_SANITIZER_LOGS):
+# there every rank runs ASan+UBSan with full malloc stacks under TCG, and check-fleet's
+# 4-rank launch with one rank stopped 90 % of the time was killed at 300 s, twice (session 42)
 MPI_SECS=300
+[ -z "${GD_SANITIZER_LOGS:-}" ] || MPI_SECS=1500
 mpi() { timeout -k 10 "$MPI_SECS" mpirun --allow-run-as-root --oversubscribe --bind-to none \
 	--mca btl self,vader --mca btl_vader_single_copy_mechanism none \
 	--mca oob_tcp_if_include lo --mca mpi_yield_when_idle 1 -np "$@"; }
