@@ -94,6 +94,7 @@ static void judge_outlier(struct gd_ck_report *r, const struct gd_ck_fleet_test 
 		return;
 	m.expect = limit_of(f, it->expected, sizeof(it->expected));
 	snprintf(it->measured, sizeof(it->measured), "%.3g %s", p->value, unit(f->bw));
+	gd_ck_item_value(it, p->value, unit(f->bw)); /* JSON's value and unit beside the text */
 	snprintf(ev, sizeof(ev), "%.3g %s is %.1f %% %s the fleet median %.3g %s (more than %g %% "
 		 "is an outlier; min %.3g, max %.3g over %zu pairs); server rank %d on %s (NIC %s, "
 		 "%s%s), client rank %d on %s (NIC %s, %s%s)", p->value, unit(f->bw),

@@ -88,6 +88,10 @@ static void outlier_named(void **state)
 	assert_int_equal(it->status, GD_CK_FAIL);
 	assert_non_null(strstr(it->message, "6 Gb/s is 40.0 % below the fleet median 10 Gb/s"));
 	assert_non_null(strstr(it->message, "server rank 3 on node-3 (NIC mlx5_3, GPU3), client rank 4 on node-4 (NIC mlx5_4, GPU4)"));
+	/* JSON's value and unit (doc/json.md: a number whenever the value found is one) */
+	assert_true(it->has_value);
+	assert_true(it->value == 6.0);
+	assert_string_equal(it->unit, "Gb/s");
 	it = find(&r, "ring: fleet");
 	assert_int_equal(it->status, GD_CK_FAIL);
 	assert_string_equal(it->measured, "median 10, min 6, max 10.5 Gb/s, 5 pairs");
