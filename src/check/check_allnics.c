@@ -151,6 +151,7 @@ static void nic_item(struct gd_ck_report *r, const struct gd_ck_run *run,
 		return;
 	}
 	snprintf(it->measured, sizeof(it->measured), "%.3g Gb/s", bw_of(m));
+	gd_ck_item_value(it, bw_of(m), "Gb/s");
 	snprintf(ev, sizeof(ev), "%.1f %% of the aggregate%s", total > 0 ? bw_of(m) / total * 100 :
 		 0, run->line_gbps > 0 ? "" : "; line rate not known");
 	if (run->line_gbps > 0)
@@ -199,6 +200,7 @@ static void aggregate(struct gd_ck_report *r, const struct gd_ck_run *runs, cons
 	snprintf(it->measured, sizeof(it->measured), "%.3g Gb/s", total);
 	if (aggregate_incomplete(it, runs, c, n))
 		return;
+	gd_ck_item_value(it, total, "Gb/s"); /* a sum of every NIC's, never of some */
 	if (!th) {
 		gd_ck_judge_holds(it, true, NULL);
 		return;

@@ -161,12 +161,15 @@ static void retried_to_pass(void **state)
 	agg = item(f, "all: aggregate of 2 NICs: ");
 	assert_int_equal(agg->status, GD_CK_PASS);
 	assert_string_equal(agg->measured, "12 Gb/s");
+	assert_true(agg->has_value && agg->value == 12.0); /* JSON's value and unit beside the text */
+	assert_string_equal(agg->unit, "Gb/s");
 	assert_attempts(agg, 3, (enum gd_ck_status[]){ GD_CK_FAIL, GD_CK_FAIL, GD_CK_PASS },
 			(const char *[]){ "6 Gb/s", "8 Gb/s", "12 Gb/s" });
 	assert_int_equal(f->r.retried, 1);
 	nic = item(f, "all nic1 host: runs");
 	assert_int_equal(nic->status, GD_CK_PASS);
 	assert_string_equal(nic->measured, "6 Gb/s");
+	assert_true(nic->has_value && nic->value == 6.0);
 	assert_int_equal(nic->nattempts, 0);
 	assert_int_equal(gd_ck_exit_code(&f->r), 0);
 }
@@ -239,6 +242,7 @@ static void failed_run(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(item(f, "all: aggregate")->status, GD_CK_FAIL);
 	assert_int_equal(item(f, "all: aggregate")->nattempts, 1);
+	assert_false(item(f, "all: aggregate")->has_value); /* no sum of some NICs as a value */
 }
 
 /* Missed, then a NIC could not run: no third attempt; the verdict is the last: ERROR. */
