@@ -401,9 +401,14 @@ static void fill_rates(struct gd_bw_result *res, uint64_t size)
 	res->msg_rate = res->seconds > 0 ? (double)res->iters / res->seconds : 0;
 }
 
-/* A run that measured nothing fails (exit 1), on both sides: never a rate of 0. */
+/* A run that measured nothing fails (exit 1), on both sides: never a rate of 0. A peer that
+ * died before the first completion is the cause, named as such, not a slow link. */
 static int measured_nothing(struct gd_loop *l, const struct gd_bw_result *res)
 {
+	if (gd_loop_peer_gone(l)) {
+		l->exit_code = GD_EXIT_FAIL;
+		return -EIO;
+	}
 	gd_error("size %llu: the run measured nothing (%llu messages in %.3f s): no completion "
 		 "in the sample window; the link or the device is too slow for this run, raise "
 		 "-D/--duration", (unsigned long long)res->size, (unsigned long long)res->iters,

@@ -95,6 +95,11 @@ int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now)
  * the two sockets race; on loopback it is there in microseconds */
 #define GD_PEER_CAUSE_MS 300
 
+bool gd_loop_peer_gone(struct gd_loop *l)
+{
+	return l->oob && gd_oob_await_peer(l->oob, GD_PEER_CAUSE_MS) < 0;
+}
+
 int gd_loop_fab_failed(struct gd_loop *l, int ret)
 {
 	l->exit_code = GD_EXIT_FAIL;

@@ -36,6 +36,9 @@ bool gd_loop_peer_readable(struct gd_loop *l);
 /* the fabric failed (a post, a poll): exit 1, after a short wait for the
  * peer's reason on the side channel (printed if it comes); returns ret */
 int gd_loop_fab_failed(struct gd_loop *l, int ret);
+/* Whether the peer closed, reset or sent an ERROR (printed, naming it), waiting up to
+ * GD_PEER_CAUSE_MS for its word: the cause to name before a verdict of this side's own. */
+bool gd_loop_peer_gone(struct gd_loop *l);
 /* Up to GD_POLL_BATCH completions from cq; a failed poll ends the run. */
 int gd_loop_poll(struct gd_loop *l, void *cq, struct gd_fab_cqe *wc, const char *which);
 /* Up to max completions; with -e (cfg.events) a poll that finds none arms the
