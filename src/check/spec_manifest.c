@@ -42,9 +42,14 @@
  * A pattern from a spec is code: its cost is bounded before regcomp sees it. glibc's regcomp
  * copies a repeated atom once per count ('(a{1,99}){1,99}' is 9,801 atoms; a 132-byte spec
  * of such nested counts grew gd_check -n to 23 GB), so the atoms after every copy are
- * counted, each level of nesting multiplying, and more than GD_CK_FW_MAX_ATOMS is refused. Back-references (\1 to \9) are refused: they
- * make matching exponential, and a version needs none. Without them glibc matches in time
- * bounded by the pattern's size times the version's length (sysfs: 64 bytes).
+ * counted, each level of nesting multiplying, and more than GD_CK_FW_MAX_ATOMS is refused. An
+ * empty group, an operator and an anchor count as one each: glibc builds a node for each, so
+ * '((((){1,99}){1,99}){1,99}){1,99}){1,99}' is 99^5 nodes (a 122-byte spec the fuzzer found
+ * took libFuzzer's 2 GiB). A ')' without its '(' is refused: the pattern is compiled as
+ * "^(PATTERN)$", and 'x)|(.*' would close that group and match every version. Back-references
+ * (\1 to \9) are refused: they make matching exponential, and a version needs none. Without
+ * them glibc matches in time bounded by the pattern's size times the version's length (sysfs:
+ * 64 bytes).
  */
 struct fw_frame {
 	size_t total, last;	/* atoms so far in this group; of its last atom */
@@ -115,17 +120,27 @@ int gd_ck_fw_pattern_cost(const char *pattern, char *why, size_t len)
 				 GD_CK_FW_MAX_GROUPS);
 			return -E2BIG;
 		}
+		if (*p == ')' && !d) {
+			snprintf(why, len, "a ')' without its '(': the pattern must match the whole "
+				 "version (write '\\)' for the character)");
+			return -EINVAL;
+		}
 		k = *p == '{' ? fw_bound(&p) : *p == '+' ? 2 : 0;
 		if (*p == '(') {
 			f[++d] = (struct fw_frame){ 0, 0 };
-		} else if (*p == ')' && d) {
-			f[d - 1].total += f[d].total;
-			f[d - 1].last = f[d].total;
+		} else if (*p == ')') {
+			/* an empty group is a node too: '(){99}' copies it 99 times */
+			k = f[d].total ? f[d].total : 1;
+			f[d - 1].total += k;
+			f[d - 1].last = k;
 			d--;
 		} else if (k) {
 			f[d].total += f[d].last * (k - 1);
 			f[d].last *= k;
-		} else if (!strchr("|*?^$", *p)) {
+		} else if (strchr("|*?^$", *p)) {
+			f[d].total++; /* an operator or anchor is a node too */
+			f[d].last += *p == '*' || *p == '?';
+		} else {
 			p = *p == '[' ? fw_bracket(p) : *p == '\\' && p[1] ? p + 1 : p;
 			f[d].total++;
 			f[d].last = 1;

@@ -19,7 +19,7 @@ int gd_ck_parse_pcie(const char *s, struct gd_ck_mf_pcie *p, char *why, size_t l
 int gd_ck_fw_regex(const char *pattern, regex_t *re, char *why, size_t len);
 /* The atoms regcomp would build from a pattern, each counted repetition copying its atom:
  * more than GD_CK_FW_MAX_ATOMS, groups nested deeper than GD_CK_FW_MAX_GROUPS (-E2BIG) or a
- * back-reference (-EINVAL) refused with why; else 0. */
+ * back-reference or a ')' without its '(' (-EINVAL) refused with why; else 0. */
 #define GD_CK_FW_MAX_ATOMS 256
 #define GD_CK_FW_MAX_GROUPS 16
 int gd_ck_fw_pattern_cost(const char *pattern, char *why, size_t len);
