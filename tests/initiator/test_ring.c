@@ -175,6 +175,10 @@ static int run_case(const struct tc *c)
 			CHECK(gd_err_kind(err) == GD_ERR_COMPLETION &&
 			      gd_err_status(err) == GD_SW_STATUS_FAULT, "error word %#" PRIx64, err);
 			CHECK(strstr(em, "injected fault") && strstr(em, "QP 0x"), "message: %s", em);
+			/* the hint is the run's fabric's (here the double's), not verbs' list */
+			CHECK(gd_proxy_hint(e.px, err) &&
+			      strstr(gd_proxy_hint(e.px, err), "the test asked for this fault"),
+			      "hint: %s", gd_proxy_hint(e.px, err) ? gd_proxy_hint(e.px, err) : "none");
 		}
 		if (c->no_proxy)
 			CHECK(e.fail.code == c->want_code && e.fail.credit == 0 &&

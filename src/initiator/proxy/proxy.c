@@ -585,6 +585,13 @@ void gd_proxy_get_stats(const struct gd_proxy *px, struct gd_proxy_stats *s)
 	}
 }
 
+const char *gd_proxy_hint(const struct gd_proxy *px, uint64_t e)
+{
+	if (gd_err_kind(e) != GD_ERR_COMPLETION)
+		return NULL;
+	return gd_transport_hint(px->cfg.tp, (int)gd_err_status(e));
+}
+
 void gd_proxy_describe(const struct gd_proxy *px, uint64_t e, char *buf, size_t len)
 {
 	uint32_t st = gd_err_status(e), qp = gd_err_qp_index(e);

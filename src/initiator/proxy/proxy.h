@@ -96,6 +96,9 @@ uint64_t gd_proxy_error(const struct gd_proxy *px);
 void gd_proxy_get_stats(const struct gd_proxy *px, struct gd_proxy_stats *s);
 /* "completion error on QP 0x000101 (index 1, RDMA write): remote access error (10)" */
 void gd_proxy_describe(const struct gd_proxy *px, uint64_t err, char *buf, size_t len);
+/* A completion error's most likely cause, as the run's fabric says it; NULL
+ * for any other error word. */
+const char *gd_proxy_hint(const struct gd_proxy *px, uint64_t err);
 /* One line per thread: consumed, credit, done, WRs in flight per QP. */
 void gd_proxy_dump(const struct gd_proxy *px, FILE *f);
 /* A producer's failure record as a message with the ring indices. */

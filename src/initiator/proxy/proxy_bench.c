@@ -207,6 +207,7 @@ static int report_fault(struct run *r, int code)
 {
 	struct gd_loop *l = r->l;
 	uint64_t e = gd_proxy_error(r->px);
+	const char *hint = e ? gd_proxy_hint(r->px, e) : NULL;
 	char msg[512];
 
 	if (e)
@@ -216,8 +217,8 @@ static int report_fault(struct run *r, int code)
 	else
 		snprintf(msg, sizeof(msg), "the producers stopped (%d)", code);
 	gd_error("proxy: %s", msg);
-	if (e && gd_err_kind(e) == GD_ERR_COMPLETION)
-		gd_info("%s", gd_wc_hint((enum ibv_wc_status)gd_err_status(e)));
+	if (hint)
+		gd_info("%s", hint);
 	gd_proxy_dump(r->px, stderr);
 	gd_oob_send_error(l->oob, GD_EXIT_FAIL, "proxy: %s", msg);
 	l->exit_code = GD_EXIT_FAIL;

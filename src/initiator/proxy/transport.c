@@ -173,6 +173,11 @@ const char *gd_transport_status_str(const struct gd_transport *t, int status)
 	return t->fab->status_str(NULL, status);
 }
 
+const char *gd_transport_hint(const struct gd_transport *t, int status)
+{
+	return t->fab->hint(status);
+}
+
 uint32_t gd_transport_qp_num(const struct gd_transport *t, uint32_t qp)
 {
 	return qp < t->nqps ? t->fab->qp_num(&t->q[qp]) : 0;

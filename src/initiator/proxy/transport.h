@@ -59,6 +59,9 @@ int gd_transport_post(struct gd_transport *t, uint32_t thread, uint32_t qp,
 int gd_transport_poll(struct gd_transport *t, uint32_t thread, struct gd_tp_comp *c, int max);
 /* The status as text ("remote access error"), as the fabric says it. */
 const char *gd_transport_status_str(const struct gd_transport *t, int status);
+/* The status's most likely cause, as the fabric says it (fabric.h hint): a
+ * verbs status and a libfabric FI_E* number are not the same list. */
+const char *gd_transport_hint(const struct gd_transport *t, int status);
 /* QP qp's number for messages (the fabric's qp_num). */
 uint32_t gd_transport_qp_num(const struct gd_transport *t, uint32_t qp);
 
