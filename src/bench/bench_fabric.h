@@ -20,7 +20,9 @@
  *             setup barrier
  *   started   after the setup barrier (NULL: nothing to do)
  *   local_info  QP i's blob (fabric_conn.h) for the peer
- *   qp_run    QP i's fabric fields of its run state after the engine's (NULL: none)
+ *   qp_run    QP i's fabric fields of its run state (verbs: the QP and the lkey;
+ *             ofi: endpoint, address, key), after the engine's and before the
+ *             work requests are built from them (NULL: none)
  *   cqs       the completion queues the loops poll through ops (fabric.h)
  *   pace      a passive side about to wait out a bandwidth size (NULL: nothing to drive)
  *   keep_open a run that failed in its data phase keeps its queues open until the

@@ -25,19 +25,19 @@ static void init_qp_runs(struct gd_bench *b)
 
 		memset(q, 0, sizeof(*q));
 		q->index = i;
-		q->qp = b->conn.qp ? b->conn.qp[i] : NULL;
 		q->local_addr = (uintptr_t)gd_bench_local(b, i);
 		q->recv_addr = (uintptr_t)gd_bench_target(b, i);
-		q->lkey = b->buf.mr ? b->buf.mr->lkey : 0;
 		q->remote_addr = b->remote[i].vaddr;
 		q->rkey = b->remote[i].rkey;
 		q->desc = b->plan.op;
 		q->alt = b->plan.alt;
 		q->size = (uint32_t)GD_MIN(b->plan.last_size, b->plan.slot);
+		/* the fabric's own fields (verbs: QP, lkey; ofi: endpoint, address,
+		 * key), before the requests are built from them */
+		if (b->fs->qp_run)
+			b->fs->qp_run(b, i, q);
 		gd_ops_prepare(q, b->p.post_list, false);
 		gd_ops_prepare_recv(q, (uint32_t)b->plan.slot); /* any size of the sweep */
-		if (b->fs->qp_run) /* the fabric's own fields (ofi: endpoint, address, key) */
-			b->fs->qp_run(b, i, q);
 	}
 }
 

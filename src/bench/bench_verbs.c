@@ -154,10 +154,12 @@ static int verbs_local_info(struct gd_bench *b, uint32_t i, uint64_t target)
 	return 0;
 }
 
-/* The send CQ the proxy's threads poll (fabric.h post_wrs: every QP's) */
+/* QP i and the buffer's lkey; the send CQ the proxy's threads poll (fabric.h
+ * post_wrs: every QP's) */
 static void verbs_qp_run(struct gd_bench *b, uint32_t i, struct gd_qp_run *q)
 {
-	(void)i;
+	q->qp = b->conn.qp ? b->conn.qp[i] : NULL;
+	q->lkey = b->buf.mr ? b->buf.mr->lkey : 0;
 	q->fab_cq = b->conn.send_cq;
 }
 
