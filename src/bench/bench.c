@@ -135,7 +135,7 @@ static void fill_placement(const struct gd_bench *b, char *buf, size_t len)
 	if (b->p.pin_cores[0])
 		snprintf(buf + n, len - n, " (--pin_cores)");
 	else if (b->numa_pinned)
-		snprintf(buf + n, len - n, " (NUMA node %d of %s)", b->numa_node, b->conn.dev_name);
+		snprintf(buf + n, len - n, " (NUMA node %d of %s)", b->numa_node, b->dev.name);
 	else
 		snprintf(buf + n, len - n, " (not pinned: %s)",
 			 b->fs->unpinned);
@@ -339,34 +339,12 @@ static int run_all(struct gd_bench *b)
 }
 
 /* The plan facts, once setup has resolved them. */
-static void fill_gid_facts(const struct gd_bench *b, struct gd_bench_facts *f)
-{
-	const struct gd_conn *c = &b->conn;
-
-	f->gid_index = c->gid_index;
-	f->av_sl = c->av_sl;
-	f->av_tclass = c->av_tclass;
-	if (c->gid_index < 0)
-		return;
-	inet_ntop(AF_INET6, c->gid.raw, f->gid, sizeof(f->gid));
-	snprintf(f->gid_type, sizeof(f->gid_type), "%s",
-		 gd_gid_type_str((enum gd_gid_type)c->gid_type));
-	snprintf(f->gid_netdev, sizeof(f->gid_netdev), "%s", c->gid_netdev);
-	snprintf(f->gid_choice, sizeof(f->gid_choice), "%s",
-		 b->p.conn == GD_CONN_RDMA_CM ? "rdma_cm" : c->gid_auto ? "auto" : "user");
-}
-
 static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
 {
-	const struct gd_conn *c = &b->conn;
 	const struct gd_loop_cfg *l = &b->plan.loop;
 
-	snprintf(f->device, sizeof(f->device), "%s", c->dev_name);
-	f->port = c->port;
-	f->roce = c->roce;
-	f->iwarp = c->ctx && c->ctx->device->transport_type == IBV_TRANSPORT_IWARP;
-	fill_gid_facts(b, f);
-	f->mtu = b->remote && b->remote[0].mtu ? GD_MIN(c->mtu, b->remote[0].mtu) : c->mtu;
+	snprintf(f->device, sizeof(f->device), "%s", b->dev.name);
+	b->fs->facts(b, f); /* port, GID, MTU, ...: the fabric's */
 	snprintf(f->memory, sizeof(f->memory), "%s", gd_buf_name(&b->buf));
 	if (b->buf.ops && b->buf.ops->describe && b->buf.priv)
 		b->buf.ops->describe(&b->buf, f->gpu, sizeof(f->gpu));
@@ -379,8 +357,7 @@ static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
 	f->tx_depth = l->tx_depth;
 	f->rx_depth = b->plan.roles.receiver || gd_bench_uses_recv(&b->p) ? b->p.rx_depth : 0;
 	f->cq_mod = l->cq_mod;
-	f->max_inline = c->max_inline;
-	f->out_reads = c->out_reads;
+	f->max_inline = b->dev.max_inline;
 	snprintf(f->host, sizeof(f->host), "%s", b->host);
 	snprintf(f->peer, sizeof(f->peer), "%s", b->peer);
 	fill_placement(b, f->placement, sizeof(f->placement));

@@ -24,6 +24,9 @@
  *             ofi: endpoint, address, key), after the engine's and before the
  *             work requests are built from them (NULL: none)
  *   cqs       the completion queues the loops poll through ops (fabric.h)
+ *   facts     the device's part of the plan facts (port, GID, MTU, ...; the
+ *             device's name and inline size the engine has from b->dev, which
+ *             open (ofi) or open and connect (verbs) fill)
  *   pace      a passive side about to wait out a bandwidth size (NULL: nothing to drive)
  *   keep_open a run that failed in its data phase keeps its queues open until the
  *             process exits (NULL: never)
@@ -43,6 +46,7 @@
 #include "fabric.h"
 
 struct gd_bench;
+struct gd_bench_facts;
 
 struct gd_bench_fabric {
 	const struct gd_fabric_ops *ops;
@@ -56,6 +60,7 @@ struct gd_bench_fabric {
 	int (*local_info)(struct gd_bench *b, uint32_t i, uint64_t target);
 	void (*qp_run)(struct gd_bench *b, uint32_t i, struct gd_qp_run *q);
 	void (*cqs)(struct gd_bench *b, void **send_cq, void **recv_cq);
+	void (*facts)(const struct gd_bench *b, struct gd_bench_facts *f);
 	void (*pace)(struct gd_bench *b, uint64_t size);
 	bool (*keep_open)(const struct gd_bench *b, int code);
 	void (*close)(struct gd_bench *b);

@@ -32,7 +32,8 @@ struct gd_bench {
 	struct gd_bench_params p;
 	struct gd_bench_plan plan;
 	struct gd_oob *oob;
-	struct gd_conn conn;
+	struct gd_conn conn;		/* verbs' (bench_verbs.c) */
+	struct gd_plan_dev dev;		/* the device or domain, as the fabric's setup says it */
 	struct gd_cm cm;
 	struct gd_buf buf;
 	struct gd_qp_run *q;		/* p.num_qps */

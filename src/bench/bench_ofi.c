@@ -26,13 +26,12 @@
 static int take_domain(struct gd_bench *b)
 {
 	const struct gd_ofi *f = b->ofi;
-	struct gd_conn *k = &b->conn;
 
 	snprintf(b->p.fab.provider, sizeof(b->p.fab.provider), "%s", f->prov);
 	snprintf(b->p.fab.fabric_name, sizeof(b->p.fab.fabric_name), "%s", f->fabric_name);
 	snprintf(b->p.fab.domain, sizeof(b->p.fab.domain), "%s", f->domain_name);
-	snprintf(k->dev_name, sizeof(k->dev_name), "%s", f->domain_name);
-	k->max_inline = (uint32_t)f->inject_size;
+	snprintf(b->dev.name, sizeof(b->dev.name), "%s", f->domain_name);
+	b->dev.max_inline = (uint32_t)f->inject_size;
 	if (f->rx_size && b->p.rx_depth > f->rx_size) {
 		if (b->p.given & GD_GIVEN_RX_DEPTH) {
 			gd_error("-r %u is more than libfabric provider %s takes (%zu receives): give "
@@ -41,8 +40,6 @@ static int take_domain(struct gd_bench *b)
 		}
 		b->p.rx_depth = b->plan.loop.rx_depth = b->plan.link.rx_depth = (uint32_t)f->rx_size;
 	}
-	k->gid_index = -1;
-	k->port = 1;
 	return 0;
 }
 
@@ -129,6 +126,21 @@ static void ofi_qp_run(struct gd_bench *b, uint32_t i, struct gd_qp_run *q)
 	gd_ofi_qp_run(b->ofi, i, q, &b->remote[i]);
 }
 
+/* A domain has no port, GID or path MTU of ours: port 1 and no GID, as the
+ * report has always said them for libfabric. */
+static void ofi_facts(const struct gd_bench *b, struct gd_bench_facts *f)
+{
+	(void)b;
+	f->port = 1;
+	f->roce = false;
+	f->iwarp = false;
+	f->gid_index = -1;
+	f->av_sl = 0;
+	f->av_tclass = 0;
+	f->mtu = 0;
+	f->out_reads = 0;
+}
+
 static void ofi_cqs(struct gd_bench *b, void **send_cq, void **recv_cq)
 {
 	*send_cq = &b->ofi->scq;
@@ -178,6 +190,7 @@ const struct gd_bench_fabric gd_bench_fabric_ofi = {
 	.local_info = ofi_local_info,
 	.qp_run = ofi_qp_run,
 	.cqs = ofi_cqs,
+	.facts = ofi_facts,
 	.pace = ofi_pace,
 	.keep_open = ofi_keep_open,
 	.close = ofi_close,

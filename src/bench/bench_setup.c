@@ -51,7 +51,7 @@ static void init_loop(struct gd_bench *b)
 		rotate = rotate && b->remote[i].buf_size >= GD_CYCLE_BYTES;
 	b->plan.loop.rotate = rotate;
 	/* inline sends copy the payload with the CPU: never from GPU memory */
-	b->plan.loop.max_inline = b->buf.ops && !b->buf.ops->host_visible ? 0 : b->conn.max_inline;
+	b->plan.loop.max_inline = b->buf.ops && !b->buf.ops->host_visible ? 0 : b->dev.max_inline;
 	memset(l, 0, sizeof(*l));
 	l->cfg = b->plan.loop;
 	l->q = b->q;
@@ -136,7 +136,7 @@ int gd_bench_take_buffer(struct gd_bench *b)
 {
 	const struct gd_bench_plan *pl = &b->plan;
 
-	gd_plan_device(&b->plan, &b->p, &b->conn);
+	gd_plan_device(&b->plan, &b->p, &b->dev);
 	return gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
 }
 

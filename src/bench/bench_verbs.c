@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <sys/socket.h>
@@ -13,6 +14,7 @@
 #include "bench_fabric.h"
 #include "bench_int.h"
 #include "gd.h"
+#include "gid.h"
 #include "log.h"
 #include "oob.h"
 #include "sysfs.h"
@@ -53,6 +55,7 @@ static int verbs_open(struct gd_bench *b)
 	ret = gd_conn_open(&b->conn, &b->plan.link, ctx);
 	if (ret)
 		return ret;
+	snprintf(b->dev.name, sizeof(b->dev.name), "%s", b->conn.dev_name);
 	if (!b->p.pin_cores[0])
 		pin_numa(b);
 	return 0;
@@ -82,6 +85,13 @@ static int register_buffer(struct gd_bench *b)
 	return ret ?: gd_bench_fill(b);
 }
 
+/* The QPs exist: the engine learns their inline size, then exchanges. */
+static int exchange(struct gd_bench *b)
+{
+	b->dev.max_inline = b->conn.max_inline;
+	return gd_bench_exchange_buffers(b);
+}
+
 static int connect_oob(struct gd_bench *b)
 {
 	int ret;
@@ -89,7 +99,7 @@ static int connect_oob(struct gd_bench *b)
 	ret = gd_conn_create_qps(&b->conn, &b->plan.link);
 	if (ret)
 		return ret;
-	ret = gd_bench_exchange_buffers(b);
+	ret = exchange(b);
 	if (ret)
 		return ret;
 	/* the initiator's own queues (IBGDA): the verbs QPs stay unused; an
@@ -120,7 +130,7 @@ static int connect_cm(struct gd_bench *b)
 	if (ret)
 		return ret;
 	gd_cm_update_conn(&b->cm, &b->conn);
-	return gd_bench_exchange_buffers(b);
+	return exchange(b);
 }
 
 /* PD and CQs, the buffer registered, the QPs connected; then what the device
@@ -170,6 +180,37 @@ static void verbs_cqs(struct gd_bench *b, void **send_cq, void **recv_cq)
 }
 
 /* The QPs before the buffer goes: rdma_cm's first. */
+static void fill_gid_facts(const struct gd_bench *b, struct gd_bench_facts *f)
+{
+	const struct gd_conn *c = &b->conn;
+
+	f->gid_index = c->gid_index;
+	f->av_sl = c->av_sl;
+	f->av_tclass = c->av_tclass;
+	if (c->gid_index < 0)
+		return;
+	inet_ntop(AF_INET6, c->gid.raw, f->gid, sizeof(f->gid));
+	snprintf(f->gid_type, sizeof(f->gid_type), "%s",
+		 gd_gid_type_str((enum gd_gid_type)c->gid_type));
+	snprintf(f->gid_netdev, sizeof(f->gid_netdev), "%s", c->gid_netdev);
+	snprintf(f->gid_choice, sizeof(f->gid_choice), "%s",
+		 b->p.conn == GD_CONN_RDMA_CM ? "rdma_cm" : c->gid_auto ? "auto" : "user");
+}
+
+
+/* The device's part of the plan facts: port, link, GID, MTU, what the QPs kept. */
+static void verbs_facts(const struct gd_bench *b, struct gd_bench_facts *f)
+{
+	const struct gd_conn *c = &b->conn;
+
+	f->port = c->port;
+	f->roce = c->roce;
+	f->iwarp = c->ctx && c->ctx->device->transport_type == IBV_TRANSPORT_IWARP;
+	fill_gid_facts(b, f);
+	f->mtu = b->remote && b->remote[0].mtu ? GD_MIN(c->mtu, b->remote[0].mtu) : c->mtu;
+	f->out_reads = c->out_reads;
+}
+
 static void verbs_close(struct gd_bench *b)
 {
 	if (b->p.conn == GD_CONN_RDMA_CM)
@@ -194,6 +235,7 @@ const struct gd_bench_fabric gd_bench_fabric_verbs = {
 	.local_info = verbs_local_info,
 	.qp_run = verbs_qp_run,
 	.cqs = verbs_cqs,
+	.facts = verbs_facts,
 	.close = verbs_close,
 	.release = verbs_release,
 };

@@ -187,7 +187,7 @@ void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params 
 }
 
 void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
-		    const struct gd_conn *c)
+		    const struct gd_plan_dev *d)
 {
 	struct gd_loop_cfg *l = &pl->loop;
 	bool open_ended = p->duration_s || p->run_infinitely || pl->adaptive;
@@ -201,14 +201,14 @@ void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
 	l->cq_mod = GD_MIN(p->cq_mod, l->tx_depth);
 	if (!l->cq_mod)
 		l->cq_mod = 1;
-	l->max_inline = c->max_inline;
+	l->max_inline = d->max_inline;
 	/* the connection made by the first message stays out of the samples,
 	 * as it stays out of fi_pingpong's timing */
 	l->warm_exchange = p->kind == GD_KIND_LAT && gd_fabric_connects_on_first_op(&p->fab);
 	l->gpu_copies = p->fab.fabric == GD_FABRIC_OFI && (p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0]) &&
 			gd_fabric_ofi_copies_gpu(p->fab.provider);
-	snprintf(l->dev_name, sizeof(l->dev_name), "%s", c->dev_name);
-	snprintf(pl->mem_spec.nic, sizeof(pl->mem_spec.nic), "%s", c->dev_name);
+	snprintf(l->dev_name, sizeof(l->dev_name), "%s", d->name);
+	snprintf(pl->mem_spec.nic, sizeof(pl->mem_spec.nic), "%s", d->name);
 }
 
 uint64_t gd_plan_next_size(const struct gd_bench_plan *pl, uint64_t size)

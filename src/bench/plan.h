@@ -66,8 +66,15 @@ struct gd_bench_plan {
 };
 
 void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params *p);
+/* What the device or domain a fabric opened tells the engine (each fabric's
+ * setup fills it: bench_fabric.h). */
+struct gd_plan_dev {
+	char name[64];		/* the RDMA device, or libfabric's domain */
+	uint32_t max_inline;	/* verbs: what the QPs take (set at connect); ofi: the inject size */
+};
+
 void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
-		    const struct gd_conn *c);
+		    const struct gd_plan_dev *d);
 /* The size after `size` in the run, 0 when it was the last. */
 uint64_t gd_plan_next_size(const struct gd_bench_plan *pl, uint64_t size);
 
