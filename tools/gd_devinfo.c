@@ -18,15 +18,15 @@
 #include "rdma_dev.h"
 #include "sysfs.h"
 
-enum { O_DEV = 1, O_JSON, O_PEER, O_FABRIC, O_PROVIDER };
+enum { O_DEV = 1, O_JSON, O_PEER };
 
 
 static const struct gd_opt devinfo_opts[] = {
 	{ "ib-dev", 'd', GD_REQ_ARG, "DEV", "report only this RDMA device (e.g. mlx5_bond_0)", O_DEV },
 	{ "json", 0, GD_NO_ARG, NULL, "print JSON Lines (one record per device and bond, then a summary)", O_JSON },
 	{ "peer", 0, GD_REQ_ARG, "HOST", "also mark the device, port and GID a test toward HOST would use", O_PEER },
-	{ "fabric", 0, GD_REQ_ARG, "verbs|ofi", "verbs: RDMA devices (default); ofi: libfabric providers, fabrics, domains, endpoint types and capabilities (fi_info)", O_FABRIC },
-	{ "provider", 0, GD_REQ_ARG, "PROVIDER", "libfabric: only this provider (tcp, shm, efa...); implies --fabric ofi, as in the bench tools", O_PROVIDER },
+	{ "fabric", 0, GD_REQ_ARG, "verbs|ofi", "verbs: RDMA devices (default); ofi: libfabric providers, fabrics, domains, endpoint types and capabilities (fi_info)", GD_FABRIC_O_FABRIC },
+	{ "provider", 0, GD_REQ_ARG, "PROVIDER", "libfabric: only this provider (tcp, shm, efa...); implies --fabric ofi, as in the bench tools", GD_FABRIC_O_PROVIDER },
 	{ NULL },
 };
 static const struct gd_opt *const tables[] = { gd_common_opts, devinfo_opts, gd_sysfs_opts, NULL };
@@ -82,15 +82,15 @@ struct args {
 	struct gd_machine m;
 	const char *dev;
 	const char *peer;
-	const char *provider;
 	bool json;
-	enum gd_fabric_kind fabric; /* AUTO until --fabric or the bench tools' rule */
+	/* --fabric and --provider, parsed as the bench tools parse them; fabric
+	 * AUTO until --fabric or the bench tools' rule */
+	struct gd_fabric_opts fab;
 };
 
 static int handle(void *ctx, int id, const char *arg)
 {
 	struct args *a = ctx;
-	enum gd_fabric_kind f;
 
 	switch (id) {
 	case O_DEV:
@@ -104,22 +104,9 @@ static int handle(void *ctx, int id, const char *arg)
 	case O_PEER:
 		a->peer = arg;
 		return 0;
-	case O_FABRIC:
-		if (gd_fabric_parse(arg, &f)) {
-			gd_error("invalid value '%s' for --fabric: expected one of " GD_FABRIC_NAMES,
-				 gd_excerpt(arg));
-			return -EINVAL;
-		}
-		a->fabric = f;
-		return 0;
-	case O_PROVIDER:
-		if (!*arg) {
-			gd_error("invalid value '' for --provider: expected a libfabric provider name "
-				 "such as tcp (the list: %s --fabric ofi)", gd_progname());
-			return -EINVAL;
-		}
-		a->provider = arg;
-		return 0;
+	case GD_FABRIC_O_FABRIC:
+	case GD_FABRIC_O_PROVIDER:
+		return gd_fabric_opts_handle(&a->fab, id, arg);
 	}
 	return -EINVAL;
 }
@@ -180,14 +167,15 @@ static int ofi_report(const struct args *a)
 {
 	struct gd_ofi_list l;
 	const char *env = getenv("FI_PROVIDER"); /* limits libfabric to its list (hostile D12) */
-	int ret = gd_ofi_discover(a->provider, &l);
+	const char *prov = a->fab.provider[0] ? a->fab.provider : NULL;
+	int ret = gd_ofi_discover(prov, &l);
 
 	if (ret == -ENOSYS || ret == -ELIBACC) {
 		gd_error("--fabric ofi: %s", ret == -ENOSYS ? GD_OFI_BUILD_FIX : gd_ofi_lib_error());
 		return GD_EXIT_ENV;
 	}
-	if (ret == -ENODATA && a->provider) {
-		gd_error("libfabric offers no entry for provider '%s' here", gd_excerpt(a->provider));
+	if (ret == -ENODATA && prov) {
+		gd_error("libfabric offers no entry for provider '%s' here", gd_excerpt(prov));
 		if (env)
 			gd_info("FI_PROVIDER=%s in the environment limits libfabric to its list: "
 				"unset it or add the provider to it", gd_excerpt(env));
@@ -221,18 +209,13 @@ static int ofi_report(const struct args *a)
  * the RDMA devices unless --fabric ofi. Returns an exit code (0: go on). */
 static int resolve_fabric(struct args *a)
 {
-	struct gd_fabric_opts o;
 	int ret;
 
-	if (!a->provider)
+	if (!a->fab.given)
 		return 0;
-	gd_fabric_opts_defaults(&o);
-	o.fabric = a->fabric;
-	o.given = 1;
-	ret = gd_fabric_decide(&o, &a->m, NULL);
+	ret = gd_fabric_decide(&a->fab, &a->m, NULL);
 	if (ret)
 		return ret == -ENOTSUP ? GD_EXIT_ENV : GD_EXIT_USAGE;
-	a->fabric = o.fabric;
 	return 0;
 }
 
@@ -243,18 +226,19 @@ int main(int argc, char **argv)
 	struct gd_devinfo di;
 	int ret;
 
+	gd_fabric_opts_defaults(&a.fab);
 	ret = gd_tool_parse(&cmd, argc, argv, handle, &a, &a.m);
 	if (ret != GD_TOOL_CONTINUE)
 		return ret;
 	ret = resolve_fabric(&a);
 	if (ret)
 		return ret;
-	if (a.fabric == GD_FABRIC_OFI && (a.dev || a.peer || a.m.fixture)) {
+	if (a.fab.fabric == GD_FABRIC_OFI && (a.dev || a.peer || a.m.fixture)) {
 		gd_error("--fabric ofi reads libfabric on this machine: it takes no %s",
 			 a.dev ? "-d/--ib-dev" : a.peer ? "--peer" : "--sysfs-root");
 		return GD_EXIT_USAGE;
 	}
-	if (a.fabric == GD_FABRIC_OFI)
+	if (a.fab.fabric == GD_FABRIC_OFI)
 		return ofi_report(&a);
 	ret = gd_devinfo_collect(&a.m, a.dev, true, &di);
 	if (ret == -ENODEV && a.dev) {

@@ -12,7 +12,13 @@
 #include "log.h"
 #include "opts.h"
 
-enum { O_FABRIC = GD_FABRIC_OPT_BASE, O_PROVIDER, O_DOMAIN, O_FABRIC_NAME, O_EP };
+enum {
+	O_FABRIC = GD_FABRIC_O_FABRIC,
+	O_PROVIDER = GD_FABRIC_O_PROVIDER,
+	O_DOMAIN = GD_FABRIC_O_DOMAIN,
+	O_FABRIC_NAME = GD_FABRIC_O_FABRIC_NAME,
+	O_EP = GD_FABRIC_O_EP,
+};
 
 static const char *const ep_names[] = { "rdm", "msg", NULL };
 

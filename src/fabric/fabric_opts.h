@@ -37,6 +37,15 @@ struct gd_fabric_opts {
 };
 
 #define GD_FABRIC_OPT_BASE 950
+/* The options' ids: a tool with rows of its own for some of them (gd_devinfo's
+ * help text) hands those ids to gd_fabric_opts_handle, the one parser. */
+enum gd_fabric_opt_id {
+	GD_FABRIC_O_FABRIC = GD_FABRIC_OPT_BASE,
+	GD_FABRIC_O_PROVIDER,
+	GD_FABRIC_O_DOMAIN,
+	GD_FABRIC_O_FABRIC_NAME,
+	GD_FABRIC_O_EP,
+};
 extern const struct gd_opt gd_fabric_opt_table[];
 extern const struct gd_opt_words gd_fabric_opt_words[]; /* --fabric, --ep */
 
