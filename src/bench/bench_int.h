@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bench.h"
+#include "bench_result.h"
 #include "bench_params.h"
 #include "bench_report.h"
 #include "cm.h"

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "loop.h"
 #include "rdma_types.h"
+#include "roce_opts.h"
 
 enum {
 	/* every benchmark */

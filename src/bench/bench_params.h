@@ -22,7 +22,7 @@
 #include "fabric_opts.h"
 #include "init_opts.h"
 #include "machine.h"
-#include "roce_opts.h"
+#include "roce_rate.h"
 #include "mem.h" /* GD_BENCH_DEV_MAX, GD_BENCH_BDF_MAX, GD_CUDA_* */
 
 enum gd_bench_kind { GD_KIND_BW = 0, GD_KIND_LAT, GD_KIND_COUNT };

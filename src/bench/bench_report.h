@@ -17,7 +17,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bench.h"
+#include "bench_params.h"
+#include "bench_result.h"
+#include "bench_rt.h"
 #include "wire.h"
 
 struct gd_buf;

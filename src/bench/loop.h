@@ -27,7 +27,9 @@
 #include <stdio.h>
 #include <infiniband/verbs.h>
 
-#include "bench.h"
+#include "bench_params.h"
+#include "bench_result.h"
+#include "bench_rt.h"
 #include "bench_params.h"
 #include "fabric.h"
 #include "init_opts.h"

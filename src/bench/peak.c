@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "bench.h"
+#include "bench_result.h"
 
 struct pt {
 	double x, y;

@@ -27,23 +27,7 @@
 #include <stdint.h>
 
 #include "opts.h"
-
-enum gd_rate_units { GD_RATE_GBPS = 0, GD_RATE_MIBPS, GD_RATE_PPS, GD_RATE_UNITS_COUNT };
-enum gd_rate_type { GD_RATE_NONE = 0, GD_RATE_HW, GD_RATE_SW, GD_RATE_PP, GD_RATE_TYPE_COUNT };
-
-struct gd_roce_opts {
-	uint32_t sl;			/* -S: 0-15, default 0 */
-	uint32_t tclass;		/* --tclass: 0-255, default 0 */
-	uint32_t tos;			/* -T/--tos: 0-255, applied when tos_given */
-	bool sl_given, tclass_given, tos_given;
-	bool events;			/* -e */
-	bool cpu_util;			/* --cpu_util */
-	double rate_limit;		/* --rate_limit in rate_units, 0 = none */
-	enum gd_rate_units rate_units;	/* --rate_units */
-	enum gd_rate_type rate_type;	/* --rate_limit_type; HW when a limit is given without it */
-	uint32_t burst_size;		/* --burst_size, messages; 0 = one message */
-	bool units_given, type_given;
-};
+#include "roce_rate.h"
 
 #define GD_ROCE_OPT_BASE 850
 /* -S, --tclass, -T, --cpu_util: every tool */
@@ -58,12 +42,5 @@ struct gd_bench_params;
 int gd_roce_opts_handle(struct gd_bench_params *p, int id, const char *arg);
 /* The combinations, after the fabric is resolved: 0 or -EINVAL after a message. */
 int gd_roce_opts_check(struct gd_bench_params *p);
-
-const char *gd_rate_type_name(enum gd_rate_type t);	/* "HW", "SW", "PP", "none" */
-const char *gd_rate_units_name(enum gd_rate_units u);	/* "Gbps", "MiBps", "pps" */
-/* The limit in bytes per second for messages of size bytes (pps: size x rate). */
-double gd_rate_bytes_per_s(const struct gd_roce_opts *o, uint64_t size);
-/* The limit in messages per second for messages of size bytes. */
-double gd_rate_msgs_per_s(const struct gd_roce_opts *o, uint64_t size);
 
 #endif

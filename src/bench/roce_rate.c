@@ -2,7 +2,7 @@
 /* The rate limit's names and arithmetic (roce_opts.h): apart from the option handler in
  * roce_opts.c, so that the parameter list (bench_params.c) can name them without the two
  * files including each other. */
-#include "roce_opts.h"
+#include "roce_rate.h"
 
 #include "gd.h"
 
