@@ -31,6 +31,7 @@
 #include "bench_int.h"
 #include "bench_opts.h"
 #include "bench_fabric.h"
+#include "bench_launch.h"
 #include "gd.h"
 #include "gid.h"
 #include "log.h"

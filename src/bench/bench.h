@@ -29,18 +29,6 @@
 int gd_bench_main(int argc, char **argv, enum gd_bench_op op, enum gd_bench_kind kind);
 
 /*
- * --mpi (bench_launch.c): under mpirun/srun with 2 ranks, set p->role (rank 0
- * the side that reports: the server of a bandwidth test, the client of a
- * latency test), and the client's p->peer from the server rank's address,
- * passed over MPI; *prints: this rank prints the report (rank 0). 0, or the
- * exit code (3 when built without MPI: configure --with-mpi; 2 when not
- * launched or not 2 ranks). Then run the side and give its code to
- * gd_bench_launch_end(), which returns the job's one code.
- */
-int gd_bench_launch_start(struct gd_bench_params *p, bool *prints);
-int gd_bench_launch_end(int code);
-
-/*
  * Run ONE side (p->role: server or client) of one test from filled
  * parameters, without argv: the library entry point of the benchmark engine
  * (gd_bench_main, gd_check and the proxy mode call it).

@@ -9,7 +9,7 @@
  * its host name); then the ordinary TCP side channel connects and the data
  * path is RDMA. At the end the ranks agree on one exit code.
  */
-#include "bench.h"
+#include "bench_launch.h"
 
 #include <string.h>
 #include <unistd.h>
