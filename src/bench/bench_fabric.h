@@ -24,6 +24,9 @@
  *             ofi: endpoint, address, key), after the engine's and before the
  *             work requests are built from them (NULL: none)
  *   cqs       the completion queues the loops poll through ops (fabric.h)
+ *   attach_dev  the device an initiator with its own queues (IBGDA, loop.h
+ *             attach) creates them on: verbs' context, PD, port and link
+ *             (NULL: the fabric has none to lend; ofi)
  *   facts     the device's part of the plan facts (port, GID, MTU, ...; the
  *             device's name and inline size the engine has from b->dev, which
  *             open (ofi) or open and connect (verbs) fill)
@@ -47,6 +50,7 @@
 
 struct gd_bench;
 struct gd_bench_facts;
+struct gd_loop_attach;
 
 struct gd_bench_fabric {
 	const struct gd_fabric_ops *ops;
@@ -60,6 +64,7 @@ struct gd_bench_fabric {
 	int (*local_info)(struct gd_bench *b, uint32_t i, uint64_t target);
 	void (*qp_run)(struct gd_bench *b, uint32_t i, struct gd_qp_run *q);
 	void (*cqs)(struct gd_bench *b, void **send_cq, void **recv_cq);
+	void (*attach_dev)(const struct gd_bench *b, struct gd_loop_attach *a);
 	void (*facts)(const struct gd_bench *b, struct gd_bench_facts *f);
 	void (*pace)(struct gd_bench *b, uint64_t size);
 	bool (*keep_open)(const struct gd_bench *b, int code);

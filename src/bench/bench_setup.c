@@ -79,18 +79,19 @@ static int post_initial_recvs(struct gd_bench *b)
 	return 0;
 }
 
-/* An initiator with its own queues (IBGDA) creates them now: their QP
- * numbers replace the verbs QPs' in what the peer gets (loop.h). */
+/* An initiator with its own queues (IBGDA) creates them now, on the device
+ * the fabric names: their QP numbers replace the verbs QPs' in what the peer
+ * gets (loop.h). */
 static int attach_initiator(struct gd_bench *b)
 {
 	const struct gd_loop_ops *ops = b->plan.loop_ops;
 	struct gd_loop_attach a = {.cfg = &b->plan.loop, .machine = &b->p.machine,
-				   .ctx = b->conn.ctx, .pd = b->conn.pd, .port = b->conn.port,
-				   .roce = b->conn.roce, .max_size = b->plan.last_size,
-				   .local = b->local};
+				   .max_size = b->plan.last_size, .local = b->local};
 
 	if (!ops->attach || !b->plan.roles.initiator)
 		return 0;
+	if (b->fs->attach_dev)
+		b->fs->attach_dev(b, &a);
 	return ops->attach(&a, &b->ini_state);
 }
 

@@ -198,6 +198,15 @@ static void fill_gid_facts(const struct gd_bench *b, struct gd_bench_facts *f)
 }
 
 
+/* IBGDA's queues go on this device (loop.h attach). */
+static void verbs_attach_dev(const struct gd_bench *b, struct gd_loop_attach *a)
+{
+	a->ctx = b->conn.ctx;
+	a->pd = b->conn.pd;
+	a->port = b->conn.port;
+	a->roce = b->conn.roce;
+}
+
 /* The device's part of the plan facts: port, link, GID, MTU, what the QPs kept. */
 static void verbs_facts(const struct gd_bench *b, struct gd_bench_facts *f)
 {
@@ -235,6 +244,7 @@ const struct gd_bench_fabric gd_bench_fabric_verbs = {
 	.local_info = verbs_local_info,
 	.qp_run = verbs_qp_run,
 	.cqs = verbs_cqs,
+	.attach_dev = verbs_attach_dev,
 	.facts = verbs_facts,
 	.close = verbs_close,
 	.release = verbs_release,
