@@ -80,9 +80,11 @@ struct gd_ck_item {
 		size_t nmoved, more;	/* moved[] holds nmoved; more did not fit */
 		struct gd_ck_ctr {
 			char name[48];
-			char src[12];		/* "counters", "hw_counters", "netdev" */
+			char src[12];		/* "counters", "hw_counters", "netdev", "ethtool" */
+			char netdev[16];	/* netdev, ethtool: the interface (a bond's slave) */
 			uint64_t delta;
 			bool error;		/* of the error class (port_counters.h) */
+			bool congestion;	/* of the congestion class (pause, ECN, CNP) */
 			int64_t tolerated;	/* the spec's bound, -1: none */
 		} moved[16];
 		char unreadable[192];	/* counters not read (not judged), "" none */

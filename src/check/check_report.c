@@ -12,6 +12,7 @@
 #include <libxml/xmlstring.h>
 #include <libxml/xmlwriter.h>
 
+#include "check_counters.h"
 #include "check.h"
 #include "check_fleet.h"
 #include "check_matrix.h"
@@ -228,8 +229,9 @@ static json_object *json_counters(const struct gd_ck_ctrs *c)
 
 		gd_json_add_str(x, "counter", c->moved[i].name);
 		gd_json_add_str(x, "source", c->moved[i].src);
+		gd_json_add_str_or_null(x, "netdev", c->moved[i].netdev);
 		gd_json_add_int(x, "delta", (int64_t)c->moved[i].delta);
-		gd_json_add_str(x, "class", c->moved[i].error ? "error" : "info");
+		gd_json_add_str(x, "class", gd_ck_ctr_class(&c->moved[i]));
 		gd_json_add_int_or_null(x, "tolerated", c->moved[i].tolerated,
 					c->moved[i].tolerated >= 0);
 		json_object_array_add(a, x);
