@@ -82,6 +82,8 @@ run storm "$tmp/moved.yaml"
 [ $rc = 1 ] && item storm FAIL '"rxe0 port 1 veth0 tx_pause_storm_error_events +" in msg and "a PFC pause storm" in msg and "rcvd_seq_err" not in msg and [m for m in ctr["moved"] if m["counter"] == "rx_prio3_pause" and m["class"] == "congestion" and m["source"] == "ethtool" and m["netdev"] == "veth0" and m["delta"] > 0] and "rx_prio3_pause +" in msg' &&
 	ok "ethtool statistics: a pause storm FAILs naming veth0, PFC pauses reported as congestion" ||
 	{ fail "storm: exit $rc"; cat "$tmp/storm.json" "$tmp/storm.err"; }
+"$PY" "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp/storm.json" &&
+	ok "its JSON as doc/json.md says (moved[].netdev, class congestion)" || fail "storm: JSON schema"
 rm -r "$eth"
 
 spec "$tmp/none.yaml"
