@@ -74,6 +74,8 @@ static const struct {
 	{ "rx_discards_phy", "packets the port dropped for lack of receive buffer: on a lossless "
 	  "(PFC) fabric, flow control failed", false },
 	{ "tx_discards_phy", "packets the port discarded on transmit", false },
+	{ "rx_prio#_discards", "packets of a priority discarded on receive: on a lossless "
+	  "priority, flow control failed", false },
 	{ "rx_prio#_buf_discard", "packets of a priority dropped for lack of buffer: on a lossless "
 	  "priority, PFC headroom failed", false },
 	{ "rx_prio#_cong_discard", "packets of a priority dropped by congestion (WRED): on a "

@@ -500,6 +500,7 @@ static void class_table(void **state)
 					   "rx_missed_errors", "rx_crc_errors",
 					   "tx_pause_storm_error_events", "rx_discards_phy",
 					   "rx_prio3_buf_discard", "rx_prio12_cong_discard",
+					   "rx_prio5_discards",
 					   "rx_pcs_symbol_err_phy", "link_down_events_phy" };
 	static const char *const info[] = { "port_xmit_data", "sent_pkts", "tx_bytes",
 					    "no_such_counter", "rx_corrected_bits_phy",
