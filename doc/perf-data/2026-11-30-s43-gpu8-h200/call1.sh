@@ -29,18 +29,20 @@ probe_pair() { # LABEL: copy timings alone, then beside another process's spinni
 	kill $sp; wait $sp 2>/dev/null
 }
 
-# gd PAIRLABEL TOOL ARGS: server on CPU 2, client on CPUs 3-7, 60 s bound each
+# gd PAIRLABEL TOOL ARGS: server on CPU 2, client on CPUs 3-7, 30 s bound each
 gd() {
 	local label=$1 tool=$2 t0; shift 2
 	port=$((port + 1)); t0=$(date +%s.%N)
-	timeout -s KILL 60 taskset -c 2 $TOOLS/gd_$tool "$@" -p $port >/tmp/gd.s 2>&1 &
+	timeout -s KILL 30 taskset -c 2 $TOOLS/gd_$tool "$@" -p $port >/tmp/gd.s 2>&1 &
 	local s=$!
 	sleep 0.3
-	timeout -s KILL 60 taskset -c 3-7 $TOOLS/gd_$tool "$@" -p $port --json 127.0.0.1 >/tmp/gd.c 2>&1
+	timeout -s KILL 30 taskset -c 3-7 $TOOLS/gd_$tool "$@" -p $port --json 127.0.0.1 >/tmp/gd.c 2>&1
 	local crc=$?
+	# a client that refused (2, 3) may have left before connecting: 2 s, then TERM
+	if [ $crc -eq 2 ] || [ $crc -eq 3 ]; then sleep 2; kill -TERM $s 2>/dev/null; fi
 	wait $s; local src=$?
 	printf '%-44s client %3d server %3d %6.1f s  ' "$label" $crc $src "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')"
-	grep -ho '"\(p50_usec\|msg_rate_mpps\|producer_kind\|validation\)": *[^,}]*' /tmp/gd.c | tr '\n' ' '
+	grep -ho '"\(p50_usec\|msg_rate_mpps\|producer_kind\|validate\)": *[^,}]*' /tmp/gd.c | tr '\n' ' '
 	echo
 	[ $crc -ne 0 ] && tail -3 /tmp/gd.c | sed 's/^/    c: /' && tail -2 /tmp/gd.s | sed 's/^/    s: /'
 }
@@ -82,7 +84,7 @@ else
 fi
 unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
 # the GPU tier from the pack (its proxy-ofi.sh has the gpu-mps cells)
-(cd $G && unset LD_LIBRARY_PATH OUT; GD_RESULTS=/tmp/tier-res timeout -s KILL ${TIER_S:-330} \
+(cd $G && unset LD_LIBRARY_PATH OUT; GD_RESULTS=/tmp/tier-res timeout -s KILL ${TIER_S:-300} \
 	tests/gpu/run-all.sh) >"$OUT/tier.txt" 2>&1
 echo "tier rc $?" >>"$OUT/tier.txt"
 tar czf "$OUT/tier-res.tgz" -C /tmp tier-res 2>/dev/null
