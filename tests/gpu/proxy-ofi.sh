@@ -108,8 +108,9 @@ run_cell() { # TOOL INITIATOR MEMORY TRANSPORT PRODUCER ARGS...
 # The GPU producer with GPU memory over shm under MPS: both sides clients of
 # one private MPS control daemon (its own pipe folder, quit at the end), so
 # the target's CUDA copies share the producer kernel's context instead of
-# waiting for its time slice: every tool runs validated at its default size
-# (proxy_bench.c gpu_producer_refused lifts the refusal under MPS). Skipped
+# waiting for its time slice: every tool runs validated at its default size,
+# and the 8 B write and 8 KiB send refused above run (proxy_bench.c
+# gpu_producer_refused lifts the refusal under MPS). Skipped
 # without nvidia-cuda-mps-control, a daemon that does not start, or the
 # libfabric built with CUDA.
 mps_quit() {
@@ -136,6 +137,11 @@ mps_cells() {
 		run_cell "$tool" proxy cuda ofi/shm gpu-mps $f -n $n
 		expect_rc 0 "$tool, GPU producer, GPU memory, under MPS"
 	done
+	# the shapes refused without MPS (above)
+	run_cell write_bw proxy cuda ofi/shm gpu-mps-8B $f -n 1000 -s 8
+	expect_rc 0 "write_bw -s 8, GPU producer, GPU memory, under MPS"
+	run_cell send_bw proxy cuda ofi/shm gpu-mps-8K $f -n 1000 -s 8192
+	expect_rc 0 "send_bw -s 8192, GPU producer, GPU memory, under MPS"
 	mps_quit
 }
 trap 'mps_quit; rm -rf "$work"' EXIT
