@@ -501,13 +501,14 @@ static bool producer_gpu_under_mps(const struct gd_loop_cfg *c)
  * process's copies do not wait for them: reads, send latency and 64 KiB
  * writes and sends run validated. What still waits is CUDA work in the
  * target's process on the same GPU: two processes' contexts take the GPU in
- * turns (time slices of about 2 ms), so each copy there waits for the running
- * producer kernel's slice to end (doc/perf-data/2026-11-30-s43-gpu8-h200:
- * an 8 B host-to-device cudaMemcpy 2 ms beside another process's spinning
- * kernel, 10 us alone). shm runs each atomic there (420 atomics/s, a latency
- * round 2.4 ms; 124,000/s and 12.7 us with the target in host memory), and
- * places smaller writes (a latency round 2.4 ms) and sends there. Under MPS
- * both processes share one context: every op runs (the GPU tier's MPS cells). */
+ * turns, so each copy there waits for the running producer kernel's time
+ * slice to end (doc/perf-data/2026-11-30-s43-gpu8-h200, H200: an 8 B
+ * host-to-device cudaMemcpy 2,379 us beside another process's spinning
+ * kernel, 5.3 us alone or under MPS; no gdperf, no libfabric). shm runs each
+ * atomic there (420 atomics/s, a latency round 2,382 us), and places smaller
+ * writes (a latency round 2,382 us) and sends there. Under MPS both
+ * processes are clients of one GPU context and every op runs validated at
+ * the cpu initiator's rate (the GPU tier's gpu-mps cells). */
 static bool gpu_producer_refused(const struct gd_loop_cfg *c, char *why, size_t len)
 {
 	enum gd_bench_op op = c->op->op;
