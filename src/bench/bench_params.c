@@ -761,7 +761,7 @@ const struct gd_param gd_matched_params[] = {
 		     "writes, and smaller sends of a bandwidth test wait for CUDA copies in the target's process, which get\n"
 		     "the GPU only at a time slice of the running kernel's (about 2.4 ms each): for them\n"
 		     "\\fB\\-\\-producer gpu\\fR is exit 3 naming the\n"
-		     "reason and the fix, and the default takes host producers. Under MPS\n"
+		     "reason and the fix, and the default takes host producers. Over shm under MPS\n"
 		     "(both sides started with one \\fBnvidia\\-cuda\\-mps\\-control \\-d\\fR; the\n"
 		     "initiating side reads CU_DEVICE_ATTRIBUTE_MPS_ENABLED) the processes share\n"
 		     "one GPU context and every op runs. The header's Producer line and JSON \"producer_kind\" and\n"

@@ -58,5 +58,10 @@ extern const char *const gd_fabric_names[]; /* "verbs", "ofi", NULL */
  * (shm, sm2, tcp, udp, sockets). Such a copy waits for every kernel running on
  * the GPU, so it never completes under a persistent producer kernel. */
 bool gd_fabric_ofi_copies_gpu(const char *prov);
+/* Of those, the providers whose CUDA copies ran validated beside the proxy's
+ * GPU producer kernel with both processes clients of one MPS server (the GPU
+ * tier's gpu-mps cells, H200, 2026-11-30): shm. tcp in libfabric 1.22 offers
+ * no FI_HMEM; sm2, udp and sockets were not run. */
+bool gd_fabric_ofi_mps_validated(const char *prov);
 
 #endif
