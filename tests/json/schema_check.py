@@ -118,13 +118,21 @@ NOT_ONE_VALUE = [
 
 
 def value_holes(rec):
-    """Why a gd_check check record's `value` is null where its text has a number, else None."""
-    if rec.get("tool") != "gd_check" or rec.get("type") != "check" or rec.get("value") is not None:
-        return None
-    text, name = rec.get("measured") or "", rec.get("check") or ""
-    if not QUANTITY.search(text) or any(p.search(name) for p, _ in NOT_ONE_VALUE):
-        return None
-    return "'measured' is '%s' (a number) but 'value' is null (check '%s')" % (text, name)
+    """Why a gd_check check record's `value` (or an attempt's) is null where its text has a
+    number: a list of reasons, empty when none."""
+    if rec.get("tool") != "gd_check" or rec.get("type") != "check":
+        return []
+    name = rec.get("check") or ""
+    if any(p.search(name) for p, _ in NOT_ONE_VALUE):
+        return []
+    holes = []
+    for where, o in [("", rec)] + [("attempt %s: " % a.get("attempt"), a)
+                                  for a in rec.get("attempts") or [] if isinstance(a, dict)]:
+        text = o.get("measured") or ""
+        if o.get("value") is None and QUANTITY.search(text):
+            holes.append("%s'measured' is '%s' (a number) but 'value' is null (check '%s')"
+                         % (where, text, name))
+    return holes
 
 
 def reject_constant(name):
@@ -156,8 +164,7 @@ def check(doc, files, complete_tools, draft, exempt=()):
             if not any(k[1] == typ for k in sections) and not draft:
                 errors.append("%s:%d: record %s %s is not documented" % (f, n, tool, typ))
                 continue
-            hole = value_holes(rec)
-            if hole:
+            for hole in value_holes(rec):
                 errors.append("%s:%d: gd_check check: %s" % (f, n, hole))
             for path, value in flatten(rec):
                 if not inexact_ok(value):
