@@ -31,6 +31,9 @@ const char *gd_ck_section_name(enum gd_ck_section s); /* "topology" */
 struct gd_ck_attempt {
 	enum gd_ck_status status;	/* the judge's verdict on that attempt */
 	char measured[48];
+	bool has_value;		/* measured is a number: value in unit (as the item's) */
+	double value;
+	char unit[12];
 	double seconds;
 };
 

@@ -264,6 +264,12 @@ static void json_item_extra(const struct gd_ck_item *it, json_object *rec)
 		gd_json_add_int(o, "attempt", (int64_t)k + 1);
 		gd_json_add_str(o, "status", gd_ck_status_str(it->attempts[k].status));
 		gd_json_add_str_or_null(o, "measured", it->attempts[k].measured);
+		if (it->attempts[k].has_value)
+			gd_json_add_double(o, "value", it->attempts[k].value);
+		else
+			json_object_object_add(o, "value", NULL);
+		gd_json_add_str_or_null(o, "unit", it->attempts[k].has_value ?
+					it->attempts[k].unit : "");
 		gd_json_add_double(o, "elapsed_s", it->attempts[k].seconds);
 		json_object_array_add(a, o);
 	}

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "check_counters.h"
+#include "check_int.h"
 #include "fixture.h"
 
 #define PORT "sys/devices/virtual/infiniband/rxe0/ports/1"
@@ -568,6 +569,33 @@ static void which_port(void **state)
 	assert_string_equal(dev, "rxe_bond0");
 }
 
+/* A bond-balance item (the slaves' shares of a run's traffic, check_bond.c): its text "min N%"
+ * carries N as JSON's value in % (issue 30 item 8: it was null); no slave traffic: none. */
+static void bond_balance_value(void **state)
+{
+	struct gd_ck_test t = { .bond_balance = true, .qps = 2, .duration_s = 1,
+				.min_slave_share = 10 };
+	struct gd_ck_run run = { .t = &t };
+	struct gd_ck_measure me = { .nsizes = 1, .bw_avg_gbps = { 8 } }; /* 1e9 bytes in 1 s */
+	struct gd_ck_report r = { 0 };
+
+	(void)state;
+	snprintf(t.name, sizeof(t.name), "bb");
+	snprintf(run.label, sizeof(run.label), "bond0 host");
+	gd_ck_bond_verdict(&r, &run, &me, "eth0 40.0%, eth1 60.0%", 40, 1e9, "bond0");
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.items[0].measured, "min 40.0%");
+	assert_int_equal(r.items[0].status, GD_CK_PASS);
+	assert_true(r.items[0].has_value);
+	assert_true(r.items[0].value == 40);
+	assert_string_equal(r.items[0].unit, "%");
+	gd_ck_bond_verdict(&r, &run, &me, "eth0 0.0%, eth1 0.0%", -1, 0, "bond0");
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.items[1].measured, "no slave traffic");
+	assert_false(r.items[1].has_value);
+	gd_ck_report_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,6 +607,7 @@ int main(void)
 		cmocka_unit_test(error_listed_first),	cmocka_unit_test(ethtool_sampled),
 		cmocka_unit_test(pause_reported),	cmocka_unit_test(storm_fails),
 		cmocka_unit_test(slave_fails),		cmocka_unit_test(congestion_listed),
+		cmocka_unit_test(bond_balance_value),
 	};
 
 	if (!gd_fixture_dir()) {
