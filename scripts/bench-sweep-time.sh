@@ -14,7 +14,9 @@
 #       [--builddir DIR]
 #
 # --limit caps each run (default 600 s; a run cut off counts as that long
-# and is marked). Outside the guest it re-runs itself through scripts/gd-vm.
+# and is marked). A run that fails otherwise (any other non-zero exit) is
+# counted on a FAILED line and the script exits 1. Outside the guest it
+# re-runs itself through scripts/gd-vm.
 set -u
 
 pairs=3
@@ -122,6 +124,7 @@ for k in ("gd", "pt"):
         print("%s: median %.1f s [%.1f..%.1f] over %d runs" % (k, med[k], min(w[k]), max(w[k]), len(w[k])))
 if "gd" in med and "pt" in med:
     print("wall-time ratio gd/pt: %.2f (goal <= 0.33)" % (med["gd"] / med["pt"]))
+failed = sum(rc not in ("0", "124", "137") for _, _, _, _, rc in rows)
 
 def per_size(path):
     """seconds each size took: between the arrival of its result line and the previous one"""
@@ -147,5 +150,11 @@ for k in ("gd", "pt"):
             f = line.split()
             if len(f) >= 3 and f[1].isdigit() and f[2].isdigit():
                 print("   " + line.rstrip())
+if failed:  # a failed run's wall time is no figure (issue 30 item 11)
+    print("FAILED: %d of %d runs exited non-zero (not cut off at --limit): see their .out files"
+          % (failed, len(rows)))
+sys.exit(1 if failed else 0)
 EOF
+st=${PIPESTATUS[0]}
 rm -rf "$WORK"
+exit "$st"

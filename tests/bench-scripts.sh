@@ -228,4 +228,13 @@ EOS
 else
 	echo "SKIP: proxy-vs-cpu over libfabric tcp (no tools built with libfabric, or no tcp provider)"
 fi
+# bench-topo.sh times gd_topo against nvidia-smi (a stand-in here): a tool that fails is no
+# time: counted on a FAILED line, exit 1 (it printed medians and exited 0 before)
+BTP=$top_srcdir/scripts/bench-topo.sh
+mkdir -p "$T/nv" && printf '#!/bin/sh\nexit 0\n' >"$T/nv/nvidia-smi" &&
+	printf '#!/bin/sh\nexit 3\n' >"$T/nv/failing-topo" && chmod +x "$T/nv/nvidia-smi" "$T/nv/failing-topo"
+PATH="$T/nv:$PATH" expect_exit 1 'FAILED: 2 of 4 runs exited non-zero' \
+	"bench-topo: a failing gd_topo is counted, exit 1" "$BTP" -n 2 "$T/nv/failing-topo"
+PATH="$T/nv:$PATH" expect_exit 0 'ratio nvidia-smi/gd_topo' "bench-topo: runs that pass, exit 0" \
+	"$BTP" -n 2 true
 [ $fails = 0 ]

@@ -55,7 +55,7 @@ int gd_bench_setup_exit_code(int err)
 	switch (err) {
 	case -ETIMEDOUT:
 		return GD_EXIT_FAIL;
-	case -ENODEV:
+	case -ENODEV: /* also a provider refusing its objects on this device: gd_ofi_setup_err */
 	case -ENETDOWN:
 	case -EPERM:
 	case -EACCES:

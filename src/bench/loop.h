@@ -72,6 +72,7 @@ struct gd_loop_cfg {
 	/* the fabric moves the GPU buffers with CUDA copies (gd_fabric_ofi_copies_gpu),
 	 * which wait for a running producer kernel */
 	bool gpu_copies;
+	bool gpu_copies_mps;		/* and they run beside it under MPS (gd_fabric_ofi_mps_validated) */
 	/* a latency run's first exchange is untimed: the endpoints connect on
 	 * their first message each way (gd_fabric_connects_on_first_op) */
 	bool warm_exchange;

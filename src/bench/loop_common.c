@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "gd.h"
 #include "log.h"
@@ -10,6 +11,13 @@
 #include "oob.h"
 
 #define PEER_CHECK_NS 100000000ull /* 100 ms */
+/* A side with no progress for IDLE_AFTER_NS (its peer stopped: SIGSTOP, a hung host; or one
+ * message that takes that long) stops spinning flat out until --timeout: each watch check
+ * then sleeps IDLE_SLEEP_NS, never past the deadline. A run that progresses never sleeps
+ * (every completion or exchange resets the clock); the first completion after a silence is
+ * seen at most IDLE_SLEEP_NS late, on a wait already 400 times as long. */
+#define IDLE_AFTER_NS 200000000ull /* 200 ms */
+#define IDLE_SLEEP_NS 500000ull	   /* 0.5 ms */
 
 uint64_t gd_loop_ns_to_ticks(uint64_t ns)
 {
@@ -24,6 +32,7 @@ void gd_watch_init(struct gd_watch *w, const struct gd_loop *l, const char *what
 	w->last_check = now;
 	w->timeout = gd_loop_ns_to_ticks((uint64_t)l->cfg.timeout_ms * 1000000ull);
 	w->check_every = gd_loop_ns_to_ticks(PEER_CHECK_NS);
+	w->idle_after = gd_loop_ns_to_ticks(IDLE_AFTER_NS);
 	w->what = what;
 	w->stop_on_peer = false;
 	w->stop_clean = (l->cfg.duration_s > 0 || l->cfg.run_infinitely) && l->cfg.initiator;
@@ -61,12 +70,26 @@ static const char *slow_hint(const struct gd_loop *l)
 	return buf;
 }
 
+/* No progress for w->idle_after: sleep a little, not past the deadline (IDLE_AFTER_NS). */
+static void idle_pause(const struct gd_watch *w, uint64_t now)
+{
+	uint64_t idle = now - w->last_progress, left_ns, ns = IDLE_SLEEP_NS;
+
+	if (idle <= w->idle_after || idle >= w->timeout)
+		return;
+	left_ns = (uint64_t)((double)(w->timeout - idle) * gd_tick_ns());
+	if (left_ns < ns)
+		ns = left_ns;
+	nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = (long)ns }, NULL);
+}
+
 int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now)
 {
 	int ret;
 
 	if ((ret = gd_watch_stop(l, w)))
 		return ret;
+	idle_pause(w, now);
 	if (now - w->last_check < w->check_every)
 		return 0;
 	w->last_check = now;

@@ -31,6 +31,9 @@ const char *gd_ck_section_name(enum gd_ck_section s); /* "topology" */
 struct gd_ck_attempt {
 	enum gd_ck_status status;	/* the judge's verdict on that attempt */
 	char measured[48];
+	bool has_value;		/* measured is a number: value in unit (as the item's) */
+	double value;
+	char unit[12];
 	double seconds;
 };
 
@@ -80,9 +83,11 @@ struct gd_ck_item {
 		size_t nmoved, more;	/* moved[] holds nmoved; more did not fit */
 		struct gd_ck_ctr {
 			char name[48];
-			char src[12];		/* "counters", "hw_counters", "netdev" */
+			char src[12];		/* "counters", "hw_counters", "netdev", "ethtool" */
+			char netdev[16];	/* netdev, ethtool: the interface (a bond's slave) */
 			uint64_t delta;
 			bool error;		/* of the error class (port_counters.h) */
+			bool congestion;	/* of the congestion class (pause, ECN, CNP) */
 			int64_t tolerated;	/* the spec's bound, -1: none */
 		} moved[16];
 		char unreadable[192];	/* counters not read (not judged), "" none */

@@ -197,9 +197,11 @@ static void aggregate(struct gd_ck_report *r, const struct gd_ck_run *runs, cons
 		total += bw_of(&c[i].m);
 		line = line >= 0 && runs[i].line_gbps > 0 ? line + runs[i].line_gbps : -1;
 	}
-	snprintf(it->measured, sizeof(it->measured), "%.3g Gb/s", total);
+	/* a sum of every NIC's, never of some: not even as text */
+	snprintf(it->measured, sizeof(it->measured), "incomplete");
 	if (aggregate_incomplete(it, runs, c, n))
 		return;
+	snprintf(it->measured, sizeof(it->measured), "%.3g Gb/s", total);
 	gd_ck_item_value(it, total, "Gb/s"); /* a sum of every NIC's, never of some */
 	if (!th) {
 		gd_ck_judge_holds(it, true, NULL);

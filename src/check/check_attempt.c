@@ -34,6 +34,9 @@ bool gd_ck_tries_keep(struct gd_ck_tries *tr, const struct gd_ck_test *t,
 		a->status = tmp->items[i].status;
 		a->seconds = seconds;
 		snprintf(a->measured, sizeof(a->measured), "%s", tmp->items[i].measured);
+		a->has_value = tmp->items[i].has_value && a->measured[0];
+		a->value = tmp->items[i].value;
+		snprintf(a->unit, sizeof(a->unit), "%s", tmp->items[i].unit);
 		missed |= a->status == GD_CK_FAIL;
 	}
 	tr->nitems = tmp->n < GD_CK_MAX_THRESH ? tmp->n : GD_CK_MAX_THRESH;

@@ -126,6 +126,7 @@ void gd_ck_bond_verdict(struct gd_ck_report *r, const struct gd_ck_run *run,
 		return;
 	}
 	snprintf(it->measured, sizeof(it->measured), "min %.1f%%", min);
+	gd_ck_item_value(it, min, "%");
 	if (min < want && t->qps < 2)
 		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
 			 "; one QP is one flow and takes one slave: use qps: 2 or more");

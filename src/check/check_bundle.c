@@ -349,6 +349,7 @@ static int f_repro(FILE *f, void *ctx)
 {
 	const struct gd_ck_bundle_in *in = ctx;
 	const struct gd_ck_report *r = in->r;
+	char name[sizeof(r->items[0].name)];
 
 	fputs("#!/bin/sh\n# The exact commands of this report. gd_check as it was run:\n", f);
 	for (int i = 0; i < in->argc; i++)
@@ -360,8 +361,10 @@ static int f_repro(FILE *f, void *ctx)
 
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = !strcmp(c, r->items[j].command);
+		/* the name is a spec's text: a newline in it would end the comment and make
+		 * the rest a command; control bytes as '?', as on a terminal */
 		if (c[0] && !seen)
-			fprintf(f, "# %s\n%s\n", r->items[i].name, c);
+			fprintf(f, "# %s\n%s\n", gd_ck_tty(r->items[i].name, name, sizeof(name)), c);
 	}
 	return 0;
 }

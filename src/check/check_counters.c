@@ -59,6 +59,11 @@ static int64_t tolerated(const struct gd_ck_test *t, const char *name)
 	return -1;
 }
 
+const char *gd_ck_ctr_class(const struct gd_ck_ctr *x)
+{
+	return x->error ? "error" : x->congestion ? "congestion" : "info";
+}
+
 /* "write bw, 65536 bytes" */
 static void what_ran(const struct gd_ck_test *t, char *buf, size_t len)
 {
@@ -97,19 +102,33 @@ static void say_unreadable(const struct gd_ck_ctrs *c)
 		c->unreadable);
 }
 
-/* Where a moved counter goes in the item's list: the next entry, or when it is full an error
- * takes an informational one's place (errors are listed first of all); NULL: counted in more. */
-static struct gd_ck_ctr *slot(struct gd_ck_ctrs *c, bool error)
+/* The order of the item's list: errors, then congestion, then traffic. */
+static int rank(enum gd_pc_class cls)
+{
+	return cls == GD_PC_ERROR ? 2 : cls == GD_PC_CONGESTION;
+}
+
+static int listed_rank(const struct gd_ck_ctr *x)
+{
+	return rank(x->error ? GD_PC_ERROR : x->congestion ? GD_PC_CONGESTION : GD_PC_INFO);
+}
+
+/* Where a moved counter goes in the item's list: the next entry, or when it is full the place
+ * of one of a lower rank, the lowest (errors are listed first of all, congestion before
+ * traffic); NULL: counted in more. */
+static struct gd_ck_ctr *slot(struct gd_ck_ctrs *c, enum gd_pc_class cls)
 {
 	size_t cap = sizeof(c->moved) / sizeof(c->moved[0]);
+	struct gd_ck_ctr *low = NULL;
 
 	if (c->nmoved < cap)
 		return &c->moved[c->nmoved++];
 	c->more++;
-	for (size_t i = 0; error && i < cap; i++)
-		if (!c->moved[i].error)
-			return &c->moved[i];
-	return NULL;
+	for (size_t i = 0; i < cap; i++)
+		if (listed_rank(&c->moved[i]) < rank(cls) &&
+		    (!low || listed_rank(&c->moved[i]) < listed_rank(low)))
+			low = &c->moved[i];
+	return low;
 }
 
 /* One counter's change into the item; an error beyond its bound into ev: 1, else 0. */
@@ -122,29 +141,31 @@ static int one_delta(struct gd_ck_item *it, const struct gd_ck_test *t, const st
 	size_t o = strlen(ev);
 
 	if (d->err || d->went_back) {
-		APPEND(c->unreadable, "%s%s/%s (%s)", c->unreadable[0] ? ", " : "",
-		       gd_pc_source_name(d->src), d->name,
+		APPEND(c->unreadable, "%s%s/%s%s%s (%s)", c->unreadable[0] ? ", " : "",
+		       gd_pc_source_name(d->src), d->src == GD_PC_ETHTOOL ? d->ifname : "",
+		       d->src == GD_PC_ETHTOOL ? ":" : "", d->name,
 		       d->went_back ? "went back during the run" : strerror(-d->err));
 		return 0;
 	}
 	c->sampled++;
 	if (!d->delta)
 		return 0;
-	x = slot(c, d->cls == GD_PC_ERROR);
+	x = slot(c, d->cls);
 	if (x) {
 		snprintf(x->name, sizeof(x->name), "%s", d->name);
 		snprintf(x->src, sizeof(x->src), "%s", gd_pc_source_name(d->src));
+		snprintf(x->netdev, sizeof(x->netdev), "%s", d->ifname);
 		x->delta = d->delta;
 		x->error = d->cls == GD_PC_ERROR;
+		x->congestion = d->cls == GD_PC_CONGESTION;
 		x->tolerated = x->error ? tol : -1;
 	}
 	if (d->cls != GD_PC_ERROR || (tol >= 0 && d->delta <= (uint64_t)tol))
 		return 0;
 	if (o < evlen)
 		snprintf(ev + o, evlen - o, "%s%s port %d %s%s%s +%llu during %s (%s): %s",
-			 o ? "; " : "", c->dev, c->port, d->src == GD_PC_NETDEV ? c->netdev : "",
-			 d->src == GD_PC_NETDEV ? " " : "", d->name, (unsigned long long)d->delta,
-			 t->name, ran, d->why);
+			 o ? "; " : "", c->dev, c->port, d->ifname, d->ifname[0] ? " " : "",
+			 d->name, (unsigned long long)d->delta, t->name, ran, d->why);
 	return 1;
 }
 
@@ -205,7 +226,8 @@ void gd_ck_counters_judge(struct gd_ck_item *it, const struct gd_ck_test *t,
 	say_unreadable(c);
 	if (!c->sampled) {
 		gd_ck_judge_skip(it, GD_CK_SKIP_NO_COUNTERS, c->unreadable[0] ? c->unreadable :
-				 "the port has no counters, hw_counters or netdev statistics");
+				 "the port has no counters, hw_counters, netdev or ethtool "
+				 "statistics");
 		return;
 	}
 	if (bad)

@@ -54,4 +54,7 @@ void gd_ck_counters_side_item(struct gd_ck_report *r, const struct gd_ck_run *ru
 void gd_ck_counters_judge(struct gd_ck_item *it, const struct gd_ck_test *t,
 			  const struct gd_pc_sample *before, const struct gd_pc_sample *after);
 
+/* A moved counter's class for the reports: "error", "congestion" or "info". */
+const char *gd_ck_ctr_class(const struct gd_ck_ctr *x);
+
 #endif

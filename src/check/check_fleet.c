@@ -117,6 +117,8 @@ static void judge_dist(struct gd_ck_report *r, const struct gd_ck_fleet_test *f)
 	if (!it)
 		return;
 	dist_text(f, it->measured, sizeof(it->measured));
+	if (f->st.count)
+		gd_ck_item_value(it, f->st.median, unit(f->bw)); /* the text's first number */
 	snprintf(it->expected, sizeof(it->expected), "no pair more than %g %% %s the median",
 		 f->pct, f->bw ? "below" : "above");
 	snprintf(ev, sizeof(ev), "%zu of %zu pairs more than %g %% %s the fleet median",

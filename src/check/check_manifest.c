@@ -83,18 +83,19 @@ static size_t nics_found(const struct gd_ck_machine *m)
 	return m->nhcas ? m->nhcas : m->t.nnics;
 }
 
-/* "NAME: what" of a text fact, GD_CK_SAME. */
-static void mf_same(struct gd_ck_report *r, enum gd_ck_section sec, const char *name,
-		    const char *want, const char *got, const char *ev)
+/* "NAME: what" of a text fact, GD_CK_SAME; the item (NULL: none). */
+static struct gd_ck_item *mf_same(struct gd_ck_report *r, enum gd_ck_section sec, const char *name,
+				  const char *want, const char *got, const char *ev)
 {
 	struct gd_ck_item *it;
 
 	if (!want[0] || !(it = gd_ck_add(r, sec, "%s", name)))
-		return;
+		return NULL;
 	snprintf(it->expected, sizeof(it->expected), "%s", want);
 	snprintf(it->measured, sizeof(it->measured), "%s", got && got[0] ? got : "unknown");
 	gd_ck_judge(it, &(struct gd_ck_meas){ .cmp = GD_CK_SAME,
 					      .evidence = strcmp(want, it->measured) ? ev : NULL });
+	return it;
 }
 
 /* "NAME pcie": the device's PCIe link at least as wide and fast as the golden one. */
@@ -150,6 +151,7 @@ static void nic_bond(struct gd_ck_report *r, const struct gd_ck_machine *m,
 {
 	int up = bond_up(m, h);
 	char name[GD_CK_NAME + 32], w[16], got[32], ev[200];
+	struct gd_ck_item *it;
 
 	snprintf(name, sizeof(name), "manifest %s bond_slaves_up", h->name);
 	snprintf(w, sizeof(w), "%d", want);
@@ -157,7 +159,9 @@ static void nic_bond(struct gd_ck_report *r, const struct gd_ck_machine *m,
 	snprintf(ev, sizeof(ev), "%s: %s of the golden %d bond slaves up ('gd_devinfo' lists the "
 		 "slaves; cable, switch port, 'ip link')", h->name, up < 0 ? "no bond, none" : got,
 		 want);
-	mf_same(r, GD_CK_SEC_DEVICES, name, w, got, ev);
+	it = mf_same(r, GD_CK_SEC_DEVICES, name, w, got, ev);
+	if (it && up >= 0 && it->measured[0])
+		gd_ck_item_value(it, up, ""); /* a count */
 }
 
 /* A NIC or port of the manifest the node lacks, named with the counts. */

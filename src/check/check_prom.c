@@ -18,6 +18,7 @@
 
 #include <libxml/xmlstring.h>
 
+#include "check_counters.h"
 #include "check.h"
 #include "check_fan.h"
 
@@ -184,7 +185,9 @@ static void counter_series(FILE *f, const struct gd_ck_report *r)
 		fprintf(f, "} %zu\n", r->items[i].ctr.sampled);
 	}
 	head(f, "gdperf_check_counter_delta", "Change of a port counter over a gd_check test's "
-	     "run; class error: judged (a change FAILs unless tolerated), info: reported.");
+	     "run; class error: judged (a change FAILs unless tolerated), congestion (pause, "
+	     "ECN, CNP) and info: reported; netdev: the interface of a netdev or ethtool "
+	     "statistic.");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct gd_ck_ctrs *c = &r->items[i].ctr;
 
@@ -192,8 +195,9 @@ static void counter_series(FILE *f, const struct gd_ck_report *r)
 			fputs("gdperf_check_counter_delta{", f);
 			port_labels(f, r, &r->items[i]);
 			label(f, "counter", c->moved[k].name, false);
+			label(f, "netdev", c->moved[k].netdev, false);
 			label(f, "source", c->moved[k].src, false);
-			label(f, "class", c->moved[k].error ? "error" : "info", false);
+			label(f, "class", gd_ck_ctr_class(&c->moved[k]), false);
 			fprintf(f, "} %llu\n", (unsigned long long)c->moved[k].delta);
 		}
 	}

@@ -12,6 +12,7 @@
 #include <libxml/xmlstring.h>
 #include <libxml/xmlwriter.h>
 
+#include "check_counters.h"
 #include "check.h"
 #include "check_fleet.h"
 #include "check_matrix.h"
@@ -228,8 +229,9 @@ static json_object *json_counters(const struct gd_ck_ctrs *c)
 
 		gd_json_add_str(x, "counter", c->moved[i].name);
 		gd_json_add_str(x, "source", c->moved[i].src);
+		gd_json_add_str_or_null(x, "netdev", c->moved[i].netdev);
 		gd_json_add_int(x, "delta", (int64_t)c->moved[i].delta);
-		gd_json_add_str(x, "class", c->moved[i].error ? "error" : "info");
+		gd_json_add_str(x, "class", gd_ck_ctr_class(&c->moved[i]));
 		gd_json_add_int_or_null(x, "tolerated", c->moved[i].tolerated,
 					c->moved[i].tolerated >= 0);
 		json_object_array_add(a, x);
@@ -262,6 +264,12 @@ static void json_item_extra(const struct gd_ck_item *it, json_object *rec)
 		gd_json_add_int(o, "attempt", (int64_t)k + 1);
 		gd_json_add_str(o, "status", gd_ck_status_str(it->attempts[k].status));
 		gd_json_add_str_or_null(o, "measured", it->attempts[k].measured);
+		if (it->attempts[k].has_value)
+			gd_json_add_double(o, "value", it->attempts[k].value);
+		else
+			json_object_object_add(o, "value", NULL);
+		gd_json_add_str_or_null(o, "unit", it->attempts[k].has_value ?
+					it->attempts[k].unit : "");
 		gd_json_add_double(o, "elapsed_s", it->attempts[k].seconds);
 		json_object_array_add(a, o);
 	}

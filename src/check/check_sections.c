@@ -84,6 +84,7 @@ static void same_numa(struct gd_ck_report *r, const struct gd_ck_machine *m)
 	}
 	snprintf(it->measured, sizeof(it->measured), "%zu of %zu GPUs", m->t.ngpus - bad,
 		 m->t.ngpus);
+	gd_ck_item_value(it, (double)(m->t.ngpus - bad), ""); /* a count: GPUs where it holds */
 	if (bad)
 		snprintf(ev, sizeof(ev), "GPU%zu (NUMA %s) has its nearest NIC on NUMA %s", first,
 			 m->t.gpus[first].nodes, m->adv.nic_for_gpu[first] < 0 ? "none" :
@@ -108,8 +109,10 @@ void gd_ck_topology(const struct gd_ck_spec *s, const struct gd_ck_machine *m,
 
 /* ---- devices ---- */
 
+/* A device fact against the spec's, the same text; value >= 0: it is that number in unit
+ * (JSON's value), < 0: a state, a name or not known. */
 static void dev_str(struct gd_ck_report *r, const char *dev, int port, const char *what,
-		    const char *want, const char *got)
+		    const char *want, const char *got, double value, const char *unit)
 {
 	struct gd_ck_item *it;
 
@@ -117,6 +120,8 @@ static void dev_str(struct gd_ck_report *r, const char *dev, int port, const cha
 		return;
 	snprintf(it->expected, sizeof(it->expected), "%s", want);
 	snprintf(it->measured, sizeof(it->measured), "%s", got[0] ? got : "unknown");
+	if (value >= 0 && got[0])
+		gd_ck_item_value(it, value, unit);
 	gd_ck_judge(it, &(struct gd_ck_meas){ .cmp = GD_CK_SAME });
 }
 
@@ -137,13 +142,14 @@ static void dev_bond(struct gd_ck_report *r, const struct gd_machine *mach, cons
 	}
 	for (size_t i = 0; !ret && i < b.nslaves; i++)
 		up += !strcmp(b.slaves[i].mii_status, "up");
-	dev_str(r, h->name, p->num, "bond_mode", d->bond_mode, ret ? "not bonded" : b.mode);
+	dev_str(r, h->name, p->num, "bond_mode", d->bond_mode, ret ? "not bonded" : b.mode, -1,
+		"");
 	if (d->bond_slaves_up >= 0) {
 		snprintf(got, sizeof(got), "%d", ret ? 0 : up);
 		char want[32];
 
 		snprintf(want, sizeof(want), "%d", d->bond_slaves_up);
-		dev_str(r, h->name, p->num, "bond_slaves_up", want, got);
+		dev_str(r, h->name, p->num, "bond_slaves_up", want, got, ret ? 0 : up, "");
 	}
 	gd_bond_free(&b);
 }
@@ -162,8 +168,8 @@ static void one_device(struct gd_ck_report *r, const struct gd_machine *mach, co
 		}
 		return;
 	}
-	dev_str(r, h->name, d->port, "state", d->state, p->state_str);
-	dev_str(r, h->name, d->port, "firmware", d->firmware, h->fw_ver);
+	dev_str(r, h->name, d->port, "state", d->state, p->state_str, -1, "");
+	dev_str(r, h->name, d->port, "firmware", d->firmware, h->fw_ver, -1, "");
 	if (d->gid_type[0]) {
 		snprintf(got, sizeof(got), "none");
 		for (size_t g = 0; g < p->ngids; g++)
@@ -171,14 +177,14 @@ static void one_device(struct gd_ck_report *r, const struct gd_machine *mach, co
 				snprintf(got, sizeof(got), "%s", gd_gid_type_str(p->gids[g].type));
 		if (!strcmp(p->link_layer, "InfiniBand"))
 			snprintf(got, sizeof(got), "IB");
-		dev_str(r, h->name, d->port, "gid_type", d->gid_type, got);
+		dev_str(r, h->name, d->port, "gid_type", d->gid_type, got, -1, "");
 	}
 	if (d->mtu) {
 		int mtu = p->active_mtu ? p->active_mtu : p->roce_mtu;
 
 		snprintf(want, sizeof(want), "%d", d->mtu);
 		snprintf(got, sizeof(got), "%d", mtu);
-		dev_str(r, h->name, d->port, "mtu", want, mtu ? got : "");
+		dev_str(r, h->name, d->port, "mtu", want, mtu ? got : "", mtu, "bytes");
 	}
 	if (d->min_rate_gbps > 0 && (it = gd_ck_add(r, GD_CK_SEC_DEVICES, "%s port %d rate",
 						     h->name, d->port))) {

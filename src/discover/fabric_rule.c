@@ -38,6 +38,11 @@ bool gd_fabric_ofi_copies_gpu(const char *prov)
 	return false;
 }
 
+bool gd_fabric_ofi_mps_validated(const char *prov)
+{
+	return strcspn(prov, ";") == 3 && !strncmp(prov, "shm", 3);
+}
+
 int gd_fabric_dev_is_efa(const struct gd_machine *m, const char *dev)
 {
 	char drv[64] = "";

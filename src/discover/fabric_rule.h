@@ -55,8 +55,15 @@ extern const char *const gd_fabric_names[]; /* "verbs", "ofi", NULL */
 #define GD_FABRIC_NAMES "verbs, ofi"
 /* Whether libfabric provider prov (its name, or a layered "tcp;ofi_rxm") moves
  * GPU memory with CUDA copies instead of a NIC's DMA: the software providers
- * (shm, sm2, tcp, udp, sockets). Such a copy waits for every kernel running on
- * the GPU, so it never completes under a persistent producer kernel. */
+ * (shm, sm2, tcp, udp, sockets). In the target's process such a copy waits for
+ * the time slice of a kernel another process runs on the same GPU (2.4 ms on
+ * an H200 under the proxy's persistent producer kernel), unless both
+ * processes are clients of one MPS server. */
 bool gd_fabric_ofi_copies_gpu(const char *prov);
+/* Of those, the providers whose CUDA copies ran validated beside the proxy's
+ * GPU producer kernel with both processes clients of one MPS server (the GPU
+ * tier's gpu-mps cells, H200, 2026-11-30): shm. tcp in libfabric 1.22 offers
+ * no FI_HMEM; sm2, udp and sockets were not run. */
+bool gd_fabric_ofi_mps_validated(const char *prov);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The one table of which port, hw and netdev counters are errors (port_counters.h), apart
+ * The one table of which port, hw, netdev and ethtool counters are errors (port_counters.h), apart
  * from the sampling (port_counters.c): the spec loader and its fuzzer ask it too.
  */
 #include <stdio.h>
@@ -68,27 +68,74 @@ static const struct {
 	{ "tx_aborted_errors", "transmissions aborted", false },
 	{ "tx_carrier_errors", "carrier lost while sending", false },
 	{ "tx_fifo_errors", "transmit FIFO underruns", false },
+	/* ethtool -S (mlx5's names; '#' stands for a priority's digits) */
+	{ "tx_pause_storm_error_events", "a PFC pause storm: the port sent pause frames until its "
+	  "stall watchdog stopped them, and packets were dropped meanwhile", false },
+	{ "rx_discards_phy", "packets the port dropped for lack of receive buffer: on a lossless "
+	  "(PFC) fabric, flow control failed", false },
+	{ "tx_discards_phy", "packets the port discarded on transmit", false },
+	{ "rx_prio#_discards", "packets of a priority discarded on receive: on a lossless "
+	  "priority, flow control failed", false },
+	{ "rx_prio#_buf_discard", "packets of a priority dropped for lack of buffer: on a lossless "
+	  "priority, PFC headroom failed", false },
+	{ "rx_prio#_cong_discard", "packets of a priority dropped by congestion (WRED): on a "
+	  "lossless priority, flow control failed", false },
+	{ "rx_out_of_buffer", "packets dropped: no receive buffer posted", false },
+	{ "rx_crc_errors_phy", "frames with a bad CRC: cable, transceiver or port", false },
+	{ "rx_symbol_err_phy", "symbol errors on the link: cable, transceiver or port", false },
+	{ "rx_pcs_symbol_err_phy", "symbol errors FEC did not correct: frames lost to a high bit "
+	  "error rate (cable, transceiver or port)", false },
+	{ "link_down_events_phy", "the link went down", false },
+	{ "rx_in_range_len_errors_phy", "frames with a bad length field", false },
+	{ "rx_undersize_pkts_phy", "undersized frames with a good CRC received", false },
+	{ "rx_fragments_phy", "undersized frames with a bad CRC received", false },
+	{ "rx_jabbers_phy", "oversized frames with a bad CRC received", false },
+	{ "tx_errors_phy", "frames the port could not send because of errors", false },
+	{ "rx_buff_alloc_err", "receive buffers the driver could not allocate", false },
+	{ "rx_wqe_err", "receive work requests completed in error", false },
+	{ "tx_cqe_err", "send completions in error", false },
 };
+
+/* name against a table entry: '#' matches one or more digits. */
+static bool matches(const char *pat, const char *name)
+{
+	for (; *pat; pat++, name++)
+		if (*pat == '#') {
+			if (*name < '0' || *name > '9')
+				return false;
+			while (name[1] >= '0' && name[1] <= '9')
+				name++;
+		} else if (*pat != *name) {
+			return false;
+		}
+	return !*name;
+}
 
 enum gd_pc_class gd_pc_class(const char *name, bool soft, const char **why)
 {
 	for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
-		if (!strcmp(errors[i].name, name) && soft && errors[i].timer) {
+		if (matches(errors[i].name, name) && soft && errors[i].timer) {
 			*why = "a software device's ACK timer runs on the host's CPU and fires when the "
 			       "host is slow, without loss (Soft-RoCE under emulation): reported, not "
 			       "judged; lost packets show in its sequence-error counters";
 			return GD_PC_INFO;
-		} else if (!strcmp(errors[i].name, name)) {
+		} else if (matches(errors[i].name, name)) {
 			*why = errors[i].why;
 			return GD_PC_ERROR;
 		}
-	if (strstr(name, "pause") || strstr(name, "pfc"))
-		*why = "flow control: the link partner paused the sender (congestion, not loss)";
-	else if (strstr(name, "cnp") || strstr(name, "ecn"))
+	if (strstr(name, "pause_storm"))
+		*why = "the port sent pause frames for long (a stall warning): congestion, not "
+		       "loss; its error event (the watchdog stopped them) fails";
+	else if (strstr(name, "pause") || strstr(name, "pfc"))
+		*why = "flow control (PFC or global pause): the link partner paused the sender; on "
+		       "lossless RoCE this is congestion handled, not loss: reported, not judged";
+	else if (strstr(name, "cnp") || strstr(name, "ecn") || strstr(name, "_marked"))
 		*why = "congestion notification (ECN/CNP): congestion, not loss";
-	else
+	else {
 		*why = "traffic or state: reported, not judged";
-	return GD_PC_INFO;
+		return GD_PC_INFO;
+	}
+	return GD_PC_CONGESTION;
 }
 
 void gd_pc_error_names(char *buf, size_t len)
@@ -102,7 +149,8 @@ void gd_pc_error_names(char *buf, size_t len)
 
 const char *gd_pc_source_name(enum gd_pc_source s)
 {
-	static const char *const n[GD_PC_NSRC] = { "counters", "hw_counters", "netdev" };
+	static const char *const n[GD_PC_NSRC] = { "counters", "hw_counters", "netdev",
+						   "ethtool" };
 
 	return s < GD_PC_NSRC ? n[s] : "?";
 }

@@ -97,6 +97,13 @@ struct fi_info;
  * provider's transmit and receive queue sizes (fi_info's tx_attr, rx_attr)
  * up to GD_OFI_CQ_MAX: the one place that decides it. */
 size_t gd_ofi_cq_depth(const struct gd_ofi_cfg *c, const struct fi_info *info);
+/* The errno of a libfabric call that failed while a side set itself up (fi_fabric, fi_domain,
+ * fi_cq_open, fi_av_open, fi_endpoint, fi_ep_bind, fi_enable, ...): the options were matched by
+ * fi_getinfo already, so a refusal now is the provider's or the device's (-ENODEV: exit 3 by
+ * gd_bench_setup_exit_code, as gd_check calls any run that could not start), e.g. fi_enable's
+ * EINVAL where verbs;ofi_rxm cannot create its CQ on rxe; -ENOMEM for memory; -EADDRINUSE
+ * (the port the user chose is taken: exit 2). */
+int gd_ofi_setup_err(int fi_ret);
 int gd_ofi_open(struct gd_ofi *f, const struct gd_ofi_cfg *c);
 int gd_ofi_reg(struct gd_ofi *f, void *buf, size_t len);
 int gd_ofi_create_eps(struct gd_ofi *f);

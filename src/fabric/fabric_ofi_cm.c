@@ -72,7 +72,7 @@ static int accept_one(struct gd_ofi *f, uint32_t i)
 	if (ret) {
 		gd_error("libfabric fi_endpoint for a connection request failed on provider %s: %s",
 			 f->prov, gd_fi_strerror(-ret));
-		return -EIO;
+		return gd_ofi_setup_err(ret);
 	}
 	ret = fi_ep_bind(f->ep[i], &gd_ofi_ep_scq(f, i)->cq->fid,
 			 FI_TRANSMIT | FI_SELECTIVE_COMPLETION);

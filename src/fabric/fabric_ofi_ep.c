@@ -212,10 +212,22 @@ static int explain_nodata(const struct gd_ofi_cfg *c)
 	return -EINVAL;
 }
 
+int gd_ofi_setup_err(int fi_ret)
+{
+	switch (fi_ret) {
+	case -FI_ENOMEM:
+		return -ENOMEM;
+	case -FI_EADDRINUSE:
+		return -EADDRINUSE;
+	default:
+		return -ENODEV;
+	}
+}
+
 static int ofi_fail(const char *what, const struct gd_ofi *f, int ret)
 {
 	gd_error("libfabric %s failed on provider %s: %s", what, f->prov, gd_fi_strerror(-ret));
-	return ret == -FI_ENOMEM ? -ENOMEM : -EIO;
+	return gd_ofi_setup_err(ret);
 }
 
 static int open_cq(struct gd_ofi *f, struct gd_ofi_cq *cq, size_t size)

@@ -325,6 +325,7 @@ int gd_cuda_device_info(int index, struct gd_cuda_dev *info)
 	info->integrated = attr(info->dev, GD_CU_ATTR_INTEGRATED, 0);
 	info->dmabuf_supported = attr(info->dev, GD_CU_ATTR_DMA_BUF_SUPPORTED, -1);
 	info->gdr_supported = attr(info->dev, GD_CU_ATTR_GPU_DIRECT_RDMA_SUPPORTED, -1);
+	info->mps = attr(info->dev, GD_CU_ATTR_MPS_ENABLED, -1);
 	return 0;
 }
 

@@ -61,6 +61,7 @@ enum {
 	GD_CU_ATTR_CC_MINOR = 76,
 	GD_CU_ATTR_GPU_DIRECT_RDMA_SUPPORTED = 116,
 	GD_CU_ATTR_DMA_BUF_SUPPORTED = 124,
+	GD_CU_ATTR_MPS_ENABLED = 133, /* CUDA 12.3 and later drivers */
 };
 
 #define GD_CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD 0x1
@@ -156,6 +157,8 @@ struct gd_cuda_dev {
 	int integrated;
 	int dmabuf_supported;            /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED; -1 unknown */
 	int gdr_supported;               /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED; -1 unknown */
+	int mps;                         /* CU_DEVICE_ATTRIBUTE_MPS_ENABLED: this process's contexts
+	                                    on it are MPS clients; -1 unknown (older driver) */
 };
 
 int gd_cuda_device_count(int *count);

@@ -139,6 +139,22 @@ rm -rf "$tmp/l" "$tmp/l.tar.gz" "$tmp/live.yaml"
 	"$SPECS/h20-topology.yaml" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "cannot write .*absent/b.tar.gz: .*its directory does not exist" "$tmp/err" &&
 	ok "--bundle into a missing directory: exit 2" || { fail "missing dir"; cat "$tmp/err"; }
+# a test name is a spec's text: in reproduce.sh (a file a person runs) it is a comment, and a
+# newline in it must not end the comment and make the rest a command (issue 30, the class of a
+# file carrying spec text as code). Needs a run: libfabric tcp on 127.0.0.1.
+if fi_info -p tcp >/dev/null 2>&1; then
+	printf 'version: 1\ntests:\n  - {name: "%s", op: write, fabric: ofi, provider: tcp, %s}\n' \
+		'a\ntouch PWNED\r\x1b[2J' 'size: 4K, iterations: 50, retries: 0' >"$tmp/nl.yaml"
+	"$GD_CHECK" --bundle "$tmp/nl.tar.gz" "$tmp/nl.yaml" >/dev/null 2>"$tmp/err"
+	mkdir "$tmp/nl" && tar -xzf "$tmp/nl.tar.gz" -C "$tmp/nl" 2>/dev/null
+	r=$tmp/nl/gd_check-bundle/reproduce.sh
+	cmds=$(grep -v -e '^#' -e '^$' "$r" 2>/dev/null | grep -v -E '^([^ ]*/)?gd_[a-z_]+ ')
+	[ -s "$r" ] && grep -q '^# a?touch PWNED??\[2J ' "$r" && [ -z "$cmds" ] &&
+		ok "reproduce.sh: a test name with a newline stays one comment line" ||
+		{ fail "reproduce.sh carries a test name as a command: $cmds"; cat "$tmp/err"; }
+else
+	echo "note: no libfabric tcp here: the test-name case of reproduce.sh is not checked"
+fi
 mkdir "$tmp/small"
 if mount -t tmpfs -o size=64k tmpfs "$tmp/small" 2>/dev/null; then
 	"$GD_CHECK" --topology "$H20_XML" --sysfs-root "$H20_SYSFS" --bundle "$tmp/small/b.tar.gz" \

@@ -6,9 +6,10 @@
 # counters item naming the counter, the port and the change (exit 1) with no threshold at all;
 # tolerate: with a bound above the change PASSes it; a counter that stays still PASSes; a tcp
 # run without counters_port has no counters item; a counters_port this machine lacks FAILs;
-# tolerating a counter that is not an error is exit 2 with FILE:LINE:COL. Under mpirun (2
-# ranks, pairs: pairwise) each side's port is judged on its rank: two counters items, both
-# FAIL naming the counter (skipped without mpirun or a gd_check built without MPI).
+# tolerating a counter that is not an error is exit 2 with FILE:LINE:COL; the netdev's
+# ethtool statistics (ROOT/ethtool/veth0/): PFC pauses are reported as congestion, a pause
+# storm FAILs. Under mpirun (2 ranks, pairs: pairwise) each side's port is judged on its
+# rank: two counters items, both FAIL naming the counter (skipped without mpirun or a gd_check built without MPI).
 # SKIP (77) without libfabric's tcp provider or a loopback with statistics.
 . "$(dirname "$0")/lib.sh"
 ofi_need tcp
@@ -72,6 +73,18 @@ run still "$tmp/moved.yaml"
 [ $rc = 0 ] && item still PASS 'ctr["moved"] == [] and ctr["sampled"] >= 2 and c["measured"] == "no error counter moved"' &&
 	ok "no counter moved: the counters item PASSes, exit 0" ||
 	{ fail "still: exit $rc"; cat "$tmp/still.json" "$tmp/still.err"; }
+
+# the netdev's ethtool statistics (a fixture's ROOT/ethtool/IF/, one file a statistic): a PFC
+# pause counter is congestion, reported; a pause storm's error event FAILs naming the netdev
+eth=$tmp/root/ethtool/veth0
+mkdir -p "$eth" && ln -s "$lo" "$eth/rx_prio3_pause" && ln -s "$lo" "$eth/tx_pause_storm_error_events" || exit 99
+run storm "$tmp/moved.yaml"
+[ $rc = 1 ] && item storm FAIL '"rxe0 port 1 veth0 tx_pause_storm_error_events +" in msg and "a PFC pause storm" in msg and "rcvd_seq_err" not in msg and [m for m in ctr["moved"] if m["counter"] == "rx_prio3_pause" and m["class"] == "congestion" and m["source"] == "ethtool" and m["netdev"] == "veth0" and m["delta"] > 0] and "rx_prio3_pause +" in msg' &&
+	ok "ethtool statistics: a pause storm FAILs naming veth0, PFC pauses reported as congestion" ||
+	{ fail "storm: exit $rc"; cat "$tmp/storm.json" "$tmp/storm.err"; }
+"$PY" "$top_srcdir/tests/json/schema_check.py" "$top_srcdir/doc/json.md" "$tmp/storm.json" &&
+	ok "its JSON as doc/json.md says (moved[].netdev, class congestion)" || fail "storm: JSON schema"
+rm -r "$eth"
 
 spec "$tmp/none.yaml"
 run none "$tmp/none.yaml"

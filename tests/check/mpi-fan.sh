@@ -1,9 +1,9 @@
 #!/bin/sh
-# gd_check's fans under mpirun, 4 ranks over libfabric tcp on this host (issue 33): many-to-one
-# and one-to-many run each pair between the root and another rank alone, then all of them at
-# once (the root in three pairs of one round, each side in a process of its own); each pair's
-# congestion factor (at once / alone) and the fan's (sum at once / median pair alone) are
-# reported in the table, JSON (value and unit "factor"), JUnit and Prometheus, and
+# gd_check's fans under mpirun, 4 ranks (and one fan of 8) over libfabric tcp on this host
+# (issue 33): many-to-one and one-to-many run each pair between the root and another rank
+# alone, then all of them at once (the root in three pairs of one round, each side in a
+# process of its own); each pair's congestion factor (at once / alone) and the fan's (sum at
+# once / median pair alone) are reported in the table, JSON (value and unit "factor"), JUnit and Prometheus, and
 # min_congestion_factor judges the fan: a factor no fan can reach FAILs (exit 1) naming the
 # pair that kept the lowest share; a root outside the launch FAILs before anything runs; a fan
 # whose pairs cannot run is ERROR (exit 3), its factors too.
@@ -12,11 +12,11 @@
 mpi_need
 tmp_dir
 test_ports 2 # the pairs' ports start 500 above -p
-# mpin SPEC [gd_check options]: 4 ranks
+# mpin SPEC [gd_check options]: 4 ranks ($np ranks when set)
 mpin() {
 	spec=$1
 	shift
-	mpirun_here 240 -np 4 "$GD_CHECK" -p "$port" "$@" \
+	mpirun_here 240 -np "${np:-4}" "$GD_CHECK" -p "$port" "$@" \
 		"$spec" >"$tmp/out" 2>"$tmp/err"
 }
 # spec NAME PATTERN EXTRA
@@ -62,6 +62,24 @@ fi
 	{ fail "Prometheus congestion series"; cat "$tmp/m2o.prom"; }
 grep -q 'name="m2o: congestion factor of 3 pairs at once: min_congestion_factor"' "$tmp/m2o.xml" &&
 	ok "JUnit: the fan's testcase" || { fail "JUnit: no fan testcase"; cat "$tmp/m2o.xml"; }
+
+# 8 ranks (issue 33's 'mpirun with 4 and 8 ranks'), many-to-one to root 5 at 20 writes: the
+# root is the server of 7 pairs, alone and then at once; every pair named, 7 pair factors and
+# the fan's, each a number
+spec m2o8 many-to-one ", root: 5, iterations: 20, min_congestion_factor: 0.001"
+sed -i 's/iterations: 50, //' "$tmp/m2o8.yaml"
+np=8 mpin "$tmp/m2o8.yaml" -j
+rc=$?
+want=$(for c in 0 1 2 3 4 6 7; do
+	printf 'm2o8 rank5->rank%s at once: runs\nm2o8 rank5->rank%s: congestion factor\nm2o8 rank5->rank%s: runs\n' "$c" "$c" "$c"
+done | sort)
+if { [ $rc -eq 0 ] || { [ $rc -eq 1 ] && doubted "$tmp/out"; }; } && [ "$(labels)" = "$want" ] &&
+	[ "$(grep -c '"measured":"[0-9.e+-]*","value":[0-9.e+-]*,"unit":"factor"' "$tmp/out")" = 8 ] &&
+	grep -q '"check":"m2o8: congestion factor of 7 pairs at once: min_congestion_factor"' "$tmp/out"; then
+	ok "many-to-one over 8 ranks to root 5: 7 pairs alone and at once, 7 pair factors and the fan's"
+else
+	fail "many-to-one over 8 ranks: exit $rc"; labels; cat "$tmp/out" "$tmp/err"
+fi
 
 # one-to-many, root 2: rank 2 sends to 0, 1, 3 (the client of each pair); no fan reaches 4000
 spec o2m one-to-many ", root: 2, min_congestion_factor: 4000"

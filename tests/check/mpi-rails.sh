@@ -1,6 +1,6 @@
 #!/bin/sh
 # shellcheck disable=SC2015 # ok never fails
-# gd_check --rails all under mpirun, 4 ranks over libfabric tcp on this host (issue 33): the tcp
+# gd_check --rails all under mpirun, 4 ranks (and 8) over libfabric tcp on this host (issue 33): the tcp
 # provider's domains (one per network interface: lo and eth0 here) are the rails; each node pair
 # of the schedule runs one pair per rail (rail i with rail i) in its round, so all-pairs over 4
 # ranks is 6 node pairs x R rails in 3 rounds of 2R NIC pairs, and every pair is named with its
@@ -34,12 +34,12 @@ test_ports 2 # the pairs' ports start 500 above -p
 # the shim in an ASan build's ranks: ASan would refuse a preloaded library ahead of its runtime
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
-# mpin SPEC [gd_check options]: 4 ranks, the slow rail's sends paced by the shim
+# mpin SPEC [gd_check options]: 4 ranks ($np when set), the slow rail's sends paced by the shim
 mpin() {
 	spec=$1
 	shift
 	mpirun_here 240 -x LD_PRELOAD="$shim" -x ASAN_OPTIONS \
-		-x GD_TEST_SLOW_RAIL_IP="$slow_ip" -x GD_TEST_SLOW_RAIL_MBPS=20 -np 4 \
+		-x GD_TEST_SLOW_RAIL_IP="$slow_ip" -x GD_TEST_SLOW_RAIL_MBPS=20 -np "${np:-4}" \
 		"$GD_CHECK" -p "$port" --rails all "$@" "$spec" >"$tmp/out" 2>"$tmp/err"
 }
 printf 'version: 1\ntests:\n  - {name: ap, op: write, fabric: ofi, provider: tcp, size: 64K, iterations: 30, pairs: %s}\n' \
@@ -121,6 +121,23 @@ if [ "$rc" -eq 1 ] && [ "$nruns" -eq $((2 * nr)) ] && [ "$nslow" -eq 2 ] && [ "$
 	ok "JSON, --concurrency 2: $nruns NIC pairs ran, the 2 outliers both on $slow"
 else
 	fail "pairwise --concurrency 2: exit $rc, $nruns runs, $nout outliers ($nslow on $slow)"; cat "$tmp/out" "$tmp/err"
+fi
+
+# 2b. pairwise over 8 ranks (issue 33's 'mpirun with 4 and 8 ranks'): 4 node pairs x the rails
+# in one round, every NIC pair at once; the 4 outliers are the slow rail's (run again once)
+for attempt in 1 2; do
+	np=8 mpin "$tmp/rg.yaml" -j
+	rc=$?
+	nruns=$(grep -c '"check":"rg rank[0-9]*([^)]*)->rank[0-9]*([^)]*): runs","status":"PASS"' "$tmp/out")
+	nslow=$(grep -o '"check":"rg: fleet outlier [^"]*"' "$tmp/out" | grep -c "ofi:tcp@$slow/")
+	nout=$(grep -c '"check":"rg: fleet outlier' "$tmp/out")
+	[ "$rc" -eq 1 ] && [ "$nslow" -eq 4 ] && [ "$nout" -eq 4 ] && break
+	[ $attempt = 2 ] || echo "note: 8-rank pairwise attempt 1: exit $rc, $nout outliers ($nslow on $slow): run again once"
+done
+if [ "$rc" -eq 1 ] && [ "$nruns" -eq $((4 * nr)) ] && [ "$nslow" -eq 4 ] && [ "$nout" -eq 4 ]; then
+	ok "8 ranks, pairwise: $nruns NIC pairs ran in one round, the 4 outliers all on $slow"
+else
+	fail "8 ranks, pairwise: exit $rc, $nruns runs, $nout outliers ($nslow on $slow)"; cat "$tmp/out" "$tmp/err"
 fi
 
 # 3. a node with fewer rails (rank 1's tcp provider limited to lo by FI_TCP_IFACE): the rails

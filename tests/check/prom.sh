@@ -82,7 +82,7 @@ if [ -s "$tmp/scrape" ]; then
 		ok "label value escaped (quote, backslash, newline)" || { fail "escaping"; grep info "$tmp/scrape"; }
 	if [ -n "$ctr" ]; then
 		ck='check="bw\\"tcp ofi:tcp loopback: counters"'
-		grep -q '^gdperf_check_counter_delta{'"$ck"',class="error",counter="rcvd_seq_err",device="rxe0",host="[^"]*",port="1",source="hw_counters",test="bw\\"tcp"} [1-9][0-9]*$' "$tmp/scrape" &&
+		grep -q '^gdperf_check_counter_delta{'"$ck"',class="error",counter="rcvd_seq_err",device="rxe0",host="[^"]*",netdev="",port="1",source="hw_counters",test="bw\\"tcp"} [1-9][0-9]*$' "$tmp/scrape" &&
 			ok "the moved counter's delta served, labels escaped (check, test, device, port, counter, source, class)" ||
 			{ fail "counter delta series"; grep counter "$tmp/scrape"; cat "$tmp/tf/ctr.prom"; }
 		! grep -q '^gdperf_check_counter_delta{.*counter="sent_pkts"' "$tmp/scrape" &&

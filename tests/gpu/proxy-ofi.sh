@@ -10,7 +10,8 @@
 #   a libfabric or a provider without it must refuse with exit 3 and the fix;
 #   the GPU producer with GPU memory runs reads, send latency, and writes and
 #   sends of 64 KiB or more, and is refused, exit 3 with the reason, for
-#   atomics and smaller writes and sends: proxy_bench.c gpu_producer_refused),
+#   atomics and smaller writes and sends: proxy_bench.c gpu_producer_refused;
+#   under MPS every tool runs over shm, the gpu-mps cells),
 #   every tool, --validate on, JSON for the figures; --proxy_threads 1, 2, 4
 #   (producer column gpu-ptN).
 # Plus the verbs cells the machine cannot run (no RDMA device: exit 3).
@@ -104,6 +105,53 @@ run_cell() { # TOOL INITIATOR MEMORY TRANSPORT PRODUCER ARGS...
 	fi
 }
 
+expect_rc() { # WANT CELL: a refusal that ran, or a run refused, is a failure
+	[ "$rc" -eq "$1" ] || { echo "FAIL: $2: exit $rc, expected $1"; fail=$((fail + 1)); }
+}
+
+# The GPU producer with GPU memory over shm under MPS: both sides clients of
+# one private MPS control daemon (its own pipe folder, quit at the end), so
+# the target's CUDA copies share the producer kernel's context instead of
+# waiting for its time slice: every tool runs validated at its default size,
+# and so do the 8 B write and 8 KiB send refused without MPS (proxy_bench.c
+# gpu_producer_refused lifts the refusal under MPS, over shm only: the one
+# provider with GPU memory here, tcp in libfabric 1.22 offers no FI_HMEM).
+# Skipped without shm, nvidia-cuda-mps-control, a daemon that does not
+# start, or the libfabric built with CUDA.
+mps_quit() {
+	[ -n "${CUDA_MPS_PIPE_DIRECTORY:-}" ] || return 0
+	echo quit | timeout 20 nvidia-cuda-mps-control >/dev/null 2>&1
+	unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+}
+mps_cells() {
+	local tool tp=shm n f why=
+	case " $providers " in *" shm "*) ;; *) return 0 ;; esac
+	command -v nvidia-cuda-mps-control >/dev/null 2>&1 || why="no nvidia-cuda-mps-control here"
+	[ -e "$ofi_cuda/libfabric.so.1" ] || why="no libfabric with CUDA ($ofi_cuda)"
+	if [ -z "$why" ]; then
+		mkdir -p "$work/mps/pipe" "$work/mps/log"
+		export CUDA_MPS_PIPE_DIRECTORY=$work/mps/pipe CUDA_MPS_LOG_DIRECTORY=$work/mps/log
+		timeout 20 nvidia-cuda-mps-control -d || { why="nvidia-cuda-mps-control -d failed"; mps_quit; }
+	fi
+	if [ -n "$why" ]; then
+		cell "gd_*" proxy cuda ofi/shm gpu-mps skipped "$why"
+		return 0
+	fi
+	f="--fabric ofi --provider $tp --validate --use_cuda=0 --initiator=proxy --producer gpu"
+	for tool in $tools; do
+		n=$iters
+		case $tool in *_lat) n=$((iters / 4)) ;; esac
+		run_cell "$tool" proxy cuda "ofi/$tp" gpu-mps $f -n $n
+		expect_rc 0 "$tool, GPU producer, GPU memory, under MPS"
+	done
+	run_cell write_bw proxy cuda "ofi/$tp" gpu-mps-8B $f -n 1000 -s 8
+	expect_rc 0 "write_bw -s 8, GPU producer, GPU memory, under MPS"
+	run_cell send_bw proxy cuda "ofi/$tp" gpu-mps-8K $f -n 1000 -s 8192
+	expect_rc 0 "send_bw -s 8192, GPU producer, GPU memory, under MPS"
+	mps_quit
+}
+trap 'mps_quit; rm -rf "$work"' EXIT
+
 fabric=
 "$tools_dir/gd_write_bw" --help 2>&1 | grep -q -- '--fabric' && fabric=yes
 if [ -z "$fabric" ]; then
@@ -142,9 +190,6 @@ else
 	# target's process), 64 KiB runs (proxy_bench.c gpu_producer_refused)
 	case " $providers " in *" shm "*)
 		f="--fabric ofi --provider shm --validate --use_cuda=0 --initiator=proxy --producer gpu"
-		expect_rc() { # WANT CELL: a refusal that ran, or a run refused, is a failure
-			[ "$rc" -eq "$1" ] || { echo "FAIL: $2: exit $rc, expected $1"; fail=$((fail + 1)); }
-		}
 		run_cell write_bw proxy cuda ofi/shm gpu-8B $f -n 1000 -s 8
 		expect_rc 3 "write_bw -s 8, GPU producer, GPU memory"
 		run_cell send_bw proxy cuda ofi/shm gpu-8K $f -n 1000 -s 8192
@@ -152,6 +197,7 @@ else
 		run_cell write_lat proxy cuda ofi/shm gpu-64K $f -n 200 -s 65536
 		[ -e "$ofi_cuda/libfabric.so.1" ] && expect_rc 0 "write_lat -s 65536, GPU producer, GPU memory"
 	esac
+	mps_cells
 fi
 # faults over shm: the GPU producer traps (FAULT INJECTION through
 # GDPERF_TEST_GPU_TRAP_AFTER), the server is killed mid-run: both sides exit 1

@@ -47,6 +47,14 @@ if [ -x "$t/gd_check" ]; then
 		"$t/gd_check" --json "${h20[@]}" "$f" >"$out/check-$n.jsonl" 2>/dev/null
 		"$t/gd_check" --json --dry-run "${h20[@]}" "$f" >"$out/check-plan-$n.jsonl" 2>/dev/null
 	done
+	# a golden manifest of the same tree judged against it: its rows (counts, NUMA nodes,
+	# PCIe links, rates, bond slaves) each with its value where it is one number
+	if r=$(mktemp -d); then
+		"$t/gd_check" "${h20[@]}" --write-golden "$r/golden.yaml" >/dev/null 2>&1 &&
+			printf 'version: 1\ninclude: %s\n' "$r/golden.yaml" >"$r/spec.yaml" &&
+			"$t/gd_check" --json "${h20[@]}" "$r/spec.yaml" >"$out/check-golden.jsonl" 2>/dev/null
+		rm -rf "$r"
+	fi
 fi
 # a run's counters item (doc/check.md, Port counters): libfabric tcp on 127.0.0.1 judged by
 # rxe0 port 1 of a copy of the rxe fixture whose rcvd_seq_err is the loopback's tx_packets

@@ -102,6 +102,39 @@ def inexact_ok(value):
     return isinstance(value, bool) or not isinstance(value, int) or abs(value) <= EXACT_MAX
 
 
+# gd_check's `check` records: a `measured` text holding a number (a quantity: digits
+# standing alone, not part of a name such as rxe0 or GPU3, a version such as 20.31.1014,
+# a bus id or a ratio such as 2/2) carries that number in `value` (doc/json.md, gd_check
+# check: issue 30 item 8). The kinds whose text holds a number that is not one value, each
+# with its reason (doc/json.md names the same):
+QUANTITY = re.compile(r"(?<![\w.:/-])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.:/-])")
+NOT_ONE_VALUE = [
+    (re.compile(r" numa$"), "a NUMA node: an id, not a quantity"),
+    (re.compile(r" pcie$"), "a PCIe link: two numbers, its width and its speed"),
+    (re.compile(r": expect$"), "how a run ran: several keys"),
+    (re.compile(r"manifest (kernel|nvidia_driver|cuda|rdma_core|libfabric|gdperf)$"),
+     "a version"),
+]
+
+
+def value_holes(rec):
+    """Why a gd_check check record's `value` (or an attempt's) is null where its text has a
+    number: a list of reasons, empty when none."""
+    if rec.get("tool") != "gd_check" or rec.get("type") != "check":
+        return []
+    name = rec.get("check") or ""
+    if any(p.search(name) for p, _ in NOT_ONE_VALUE):
+        return []
+    holes = []
+    for where, o in [("", rec)] + [("attempt %s: " % a.get("attempt"), a)
+                                  for a in rec.get("attempts") or [] if isinstance(a, dict)]:
+        text = o.get("measured") or ""
+        if o.get("value") is None and QUANTITY.search(text):
+            holes.append("%s'measured' is '%s' (a number) but 'value' is null (check '%s')"
+                         % (where, text, name))
+    return holes
+
+
 def reject_constant(name):
     raise ValueError("non-finite number %s" % name)
 
@@ -131,6 +164,8 @@ def check(doc, files, complete_tools, draft, exempt=()):
             if not any(k[1] == typ for k in sections) and not draft:
                 errors.append("%s:%d: record %s %s is not documented" % (f, n, tool, typ))
                 continue
+            for hole in value_holes(rec):
+                errors.append("%s:%d: gd_check check: %s" % (f, n, hole))
             for path, value in flatten(rec):
                 if not inexact_ok(value):
                     errors.append("%s:%d: %s %s: '%s' is %d, beyond +-2^53 (not exact as a double)"

@@ -19,10 +19,12 @@
 #include <cmocka.h>
 
 #include "check_counters.h"
+#include "check_int.h"
 #include "fixture.h"
 
 #define PORT "sys/devices/virtual/infiniband/rxe0/ports/1"
 #define STATS "sys/devices/virtual/net/veth0/statistics"
+#define ETH "ethtool/veth0" /* what `ethtool -S veth0` prints, a file a statistic */
 
 static char root[256];
 static struct gd_machine m;
@@ -62,6 +64,13 @@ static int setup(void **state)
 	put(PORT "/hw_counters/retry_exceeded_err", "0");
 	put(STATS "/rx_dropped", "2");
 	put(STATS "/tx_bytes", "1000");
+	put(ETH "/rx_prio3_pause", "7");
+	put(ETH "/tx_pause_storm_error_events", "0");
+	put(ETH "/tx_pause_storm_warning_events", "0");
+	put(ETH "/rx_prio3_buf_discard", "0");
+	put(ETH "/rx3_packets", "1");	  /* per queue: left out */
+	put(ETH "/rx_dropped", "2");	  /* statistics/ has it: read there only */
+	put("ethtool/veth3/rx_discards_phy", "0"); /* a slave of bond0 (rxe_bond0) */
 	return gd_machine_init(&m, root) ? -1 : 0;
 }
 
@@ -318,14 +327,166 @@ static void no_counters_skip(void **state)
 	(void)state;
 	test_init(&t);
 	snprintf(cmd, sizeof(cmd), "mv '%s/" PORT "/hw_counters' '%s/hw' && mv '%s/" STATS "' "
-		 "'%s/st'", root, root, root, root);
+		 "'%s/st' && mv '%s/ethtool' '%s/et'", root, root, root, root, root, root);
 	assert_int_equal(system(cmd), 0);
 	judge(&it, &t, nothing);
 	assert_int_equal(it.status, GD_CK_SKIP);
 	assert_non_null(strstr(it.message, "none of the port's counters could be read"));
 	snprintf(cmd, sizeof(cmd), "mv '%s/hw' '%s/" PORT "/hw_counters' && mv '%s/st' '%s/" STATS
-		 "'", root, root, root, root);
+		 "' && mv '%s/et' '%s/ethtool'", root, root, root, root, root, root);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* The netdev's ethtool statistics are sampled (a fixture's ROOT/ethtool/IF/), but neither a
+ * queue's share nor one statistics/ has; a bond's slaves' are, each named by its interface. */
+static void ethtool_sampled(void **state)
+{
+	struct gd_pc_sample s;
+	size_t eth = 0;
+
+	(void)state;
+	assert_int_equal(gd_pc_sample(&m, "rxe0", 1, &s), 0);
+	assert_true(s.has[GD_PC_ETHTOOL]);
+	for (size_t i = 0; i < s.n; i++) {
+		if (s.v[i].src != GD_PC_ETHTOOL)
+			continue;
+		eth++;
+		assert_string_equal(s.v[i].ifname, "veth0");
+		assert_string_not_equal(s.v[i].name, "rx3_packets");
+		assert_string_not_equal(s.v[i].name, "rx_dropped");
+	}
+	assert_int_equal(eth, 4);
+	gd_pc_free(&s);
+	assert_int_equal(gd_pc_sample(&m, "rxe_bond0", 1, &s), 0);
+	assert_string_equal(s.netdev, "bond0");
+	assert_true(s.n >= 1);
+	assert_int_equal(s.v[s.n - 1].src, GD_PC_ETHTOOL);
+	assert_string_equal(s.v[s.n - 1].ifname, "veth3");
+	assert_string_equal(s.v[s.n - 1].name, "rx_discards_phy");
+	gd_pc_free(&s);
+	assert_true(gd_ethtool_per_queue("rx12_bytes") && gd_ethtool_per_queue("ch0_events"));
+	assert_true(gd_ethtool_per_queue("tx_queue_3_xdp_tx") &&
+		    gd_ethtool_per_queue("rx-1.packets"));
+	assert_false(gd_ethtool_per_queue("rx_prio3_pause") || gd_ethtool_per_queue("rx_bytes") ||
+		     gd_ethtool_per_queue("tx_pause_ctrl_phy") || gd_ethtool_per_queue("rx"));
+}
+
+static void pauses(void)
+{
+	put(ETH "/rx_prio3_pause", "907");
+	put(ETH "/tx_pause_storm_warning_events", "2");
+}
+
+/* PFC pause frames and a pause storm's warning: congestion, reported with the interface,
+ * PASS. */
+static void pause_reported(void **state)
+{
+	struct gd_ck_test t;
+	struct gd_ck_item it;
+	const struct gd_ck_ctr *x;
+
+	(void)state;
+	test_init(&t);
+	judge(&it, &t, pauses);
+	assert_int_equal(it.status, GD_CK_PASS);
+	x = moved(&it, "rx_prio3_pause");
+	assert_non_null(x);
+	assert_int_equal(x->delta, 900);
+	assert_true(x->congestion && !x->error);
+	assert_string_equal(x->src, "ethtool");
+	assert_string_equal(x->netdev, "veth0");
+	assert_string_equal(gd_ck_ctr_class(x), "congestion");
+	assert_non_null(strstr(it.message, "rx_prio3_pause +900"));
+	assert_non_null(strstr(it.message, "tx_pause_storm_warning_events +2"));
+	put(ETH "/rx_prio3_pause", "7");
+	put(ETH "/tx_pause_storm_warning_events", "0");
+}
+
+static void storm(void)
+{
+	put(ETH "/tx_pause_storm_error_events", "1");
+	put(ETH "/rx_prio3_buf_discard", "12");
+}
+
+/* A pause storm's error event and a lossless priority's discards: FAIL, each named with the
+ * netdev. */
+static void storm_fails(void **state)
+{
+	struct gd_ck_test t;
+	struct gd_ck_item it;
+
+	(void)state;
+	test_init(&t);
+	judge(&it, &t, storm);
+	assert_int_equal(it.status, GD_CK_FAIL);
+	assert_non_null(strstr(it.message, "rxe0 port 1 veth0 tx_pause_storm_error_events +1 "
+				 "during write-bw (write bw, 65536 bytes): a PFC pause storm"));
+	assert_non_null(strstr(it.message, "rxe0 port 1 veth0 rx_prio3_buf_discard +12 during"));
+	assert_string_equal(it.measured, "2 error counter(s) moved");
+	put(ETH "/tx_pause_storm_error_events", "0");
+	put(ETH "/rx_prio3_buf_discard", "0");
+}
+
+static void slave_discards(void)
+{
+	put("ethtool/veth3/rx_discards_phy", "4");
+}
+
+/* A bond's slave's discards FAIL the bond's port, naming the slave. */
+static void slave_fails(void **state)
+{
+	struct gd_ck_test t;
+	struct gd_ck_item it;
+	struct gd_pc_sample a, b;
+
+	(void)state;
+	test_init(&t);
+	memset(&it, 0, sizeof(it));
+	assert_int_equal(gd_pc_sample(&m, "rxe_bond0", 1, &a), 0);
+	slave_discards();
+	assert_int_equal(gd_pc_sample(&m, "rxe_bond0", 1, &b), 0);
+	gd_ck_counters_judge(&it, &t, &a, &b);
+	gd_pc_free(&a);
+	gd_pc_free(&b);
+	assert_int_equal(it.status, GD_CK_FAIL);
+	assert_non_null(strstr(it.message, "rxe_bond0 port 1 veth3 rx_discards_phy +4 during"));
+	put("ethtool/veth3/rx_discards_phy", "0");
+}
+
+static void many_and_pause(void)
+{
+	char rel[160];
+
+	for (int i = 0; i < 20; i++) {
+		snprintf(rel, sizeof(rel), PORT "/hw_counters/aa_info%02d", i);
+		put(rel, "9");
+	}
+	put(ETH "/rx_prio3_pause", "8");
+}
+
+/* 20 traffic counters moved before a pause counter in sample order: the pause keeps a place
+ * in the list. */
+static void congestion_listed(void **state)
+{
+	struct gd_ck_test t;
+	struct gd_ck_item it;
+	char rel[160];
+
+	(void)state;
+	test_init(&t);
+	for (int i = 0; i < 20; i++) {
+		snprintf(rel, sizeof(rel), PORT "/hw_counters/aa_info%02d", i);
+		put(rel, "1");
+	}
+	judge(&it, &t, many_and_pause);
+	assert_int_equal(it.status, GD_CK_PASS);
+	assert_non_null(moved(&it, "rx_prio3_pause"));
+	assert_int_equal(it.ctr.nmoved + it.ctr.more, 21);
+	for (int i = 0; i < 20; i++) {
+		snprintf(rel, sizeof(rel), "rm -f '%s/" PORT "/hw_counters/aa_info%02d'", root, i);
+		assert_int_equal(system(rel), 0);
+	}
+	put(ETH "/rx_prio3_pause", "7");
 }
 
 /* The one table: errors and informational counters, with a reason each. */
@@ -337,10 +498,19 @@ static void class_table(void **state)
 					   "local_ack_timeout_err", "packet_seq_err",
 					   "rnr_nak_retry_err", "duplicate_request", "rcvd_seq_err",
 					   "send_rnr_err", "retry_exceeded_err", "rx_dropped",
-					   "rx_missed_errors", "rx_crc_errors" };
-	static const char *const info[] = { "port_xmit_data", "sent_pkts", "np_cnp_sent",
-					    "rp_cnp_handled", "rx_prio3_pause", "tx_bytes",
-					    "no_such_counter" };
+					   "rx_missed_errors", "rx_crc_errors",
+					   "tx_pause_storm_error_events", "rx_discards_phy",
+					   "rx_prio3_buf_discard", "rx_prio12_cong_discard",
+					   "rx_prio5_discards",
+					   "rx_pcs_symbol_err_phy", "link_down_events_phy" };
+	static const char *const info[] = { "port_xmit_data", "sent_pkts", "tx_bytes",
+					    "no_such_counter", "rx_corrected_bits_phy",
+					    "rx_prio_buf_discard", "rx_prio3x_buf_discard",
+					    "rx_prio3_buf_discard_x", "rx_prio3_bytes" };
+	static const char *const cong[] = { "np_cnp_sent", "rp_cnp_handled", "rx_prio3_pause",
+					    "tx_prio3_pause_duration", "rx_pause_ctrl_phy",
+					    "tx_pause_storm_warning_events", "rx_prio3_marked",
+					    "np_ecn_marked_roce_packets" };
 	const char *why;
 	char names[2048];
 
@@ -351,6 +521,10 @@ static void class_table(void **state)
 	}
 	for (size_t i = 0; i < sizeof(info) / sizeof(info[0]); i++) {
 		assert_int_equal(gd_pc_class(info[i], false, &why), GD_PC_INFO);
+		assert_true(why && *why);
+	}
+	for (size_t i = 0; i < sizeof(cong) / sizeof(cong[0]); i++) {
+		assert_int_equal(gd_pc_class(cong[i], false, &why), GD_PC_CONGESTION);
 		assert_true(why && *why);
 	}
 	/* a software device's ACK-timer retransmissions: reported, not judged; its sequence
@@ -395,6 +569,33 @@ static void which_port(void **state)
 	assert_string_equal(dev, "rxe_bond0");
 }
 
+/* A bond-balance item (the slaves' shares of a run's traffic, check_bond.c): its text "min N%"
+ * carries N as JSON's value in % (issue 30 item 8: it was null); no slave traffic: none. */
+static void bond_balance_value(void **state)
+{
+	struct gd_ck_test t = { .bond_balance = true, .qps = 2, .duration_s = 1,
+				.min_slave_share = 10 };
+	struct gd_ck_run run = { .t = &t };
+	struct gd_ck_measure me = { .nsizes = 1, .bw_avg_gbps = { 8 } }; /* 1e9 bytes in 1 s */
+	struct gd_ck_report r = { 0 };
+
+	(void)state;
+	snprintf(t.name, sizeof(t.name), "bb");
+	snprintf(run.label, sizeof(run.label), "bond0 host");
+	gd_ck_bond_verdict(&r, &run, &me, "eth0 40.0%, eth1 60.0%", 40, 1e9, "bond0");
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.items[0].measured, "min 40.0%");
+	assert_int_equal(r.items[0].status, GD_CK_PASS);
+	assert_true(r.items[0].has_value);
+	assert_true(r.items[0].value == 40);
+	assert_string_equal(r.items[0].unit, "%");
+	gd_ck_bond_verdict(&r, &run, &me, "eth0 0.0%, eth1 0.0%", -1, 0, "bond0");
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.items[1].measured, "no slave traffic");
+	assert_false(r.items[1].has_value);
+	gd_ck_report_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,7 +604,10 @@ int main(void)
 		cmocka_unit_test(tolerated_bound),	cmocka_unit_test(unreadable_not_judged),
 		cmocka_unit_test(no_counters_skip),	cmocka_unit_test(class_table),
 		cmocka_unit_test(which_port),		cmocka_unit_test(soft_timer_passes),
-		cmocka_unit_test(error_listed_first),
+		cmocka_unit_test(error_listed_first),	cmocka_unit_test(ethtool_sampled),
+		cmocka_unit_test(pause_reported),	cmocka_unit_test(storm_fails),
+		cmocka_unit_test(slave_fails),		cmocka_unit_test(congestion_listed),
+		cmocka_unit_test(bond_balance_value),
 	};
 
 	if (!gd_fixture_dir()) {

@@ -95,6 +95,9 @@ static void outlier_named(void **state)
 	it = find(&r, "ring: fleet");
 	assert_int_equal(it->status, GD_CK_FAIL);
 	assert_string_equal(it->measured, "median 10, min 6, max 10.5 Gb/s, 5 pairs");
+	assert_true(it->has_value); /* the text's first number, the median */
+	assert_true(it->value == 10.0);
+	assert_string_equal(it->unit, "Gb/s");
 	f = open_memstream(&buf, &len);
 	assert_int_equal(gd_ck_fleet_json(r.fleet, f), 0);
 	fclose(f);

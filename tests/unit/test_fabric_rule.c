@@ -265,6 +265,21 @@ static void doctor_asks_the_efa_test(void **state)
 	rmtree();
 }
 
+/* The software providers copy GPU memory with CUDA; only shm ran validated
+ * beside the GPU producer under MPS (the proxy's refusal is lifted there) */
+static void gpu_copies_and_mps(void **state)
+{
+	(void)state;
+	assert_true(gd_fabric_ofi_copies_gpu("shm"));
+	assert_true(gd_fabric_ofi_copies_gpu("tcp;ofi_rxm"));
+	assert_false(gd_fabric_ofi_copies_gpu("efa"));
+	assert_true(gd_fabric_ofi_mps_validated("shm"));
+	assert_false(gd_fabric_ofi_mps_validated("tcp"));
+	assert_false(gd_fabric_ofi_mps_validated("sm2"));
+	assert_false(gd_fabric_ofi_mps_validated("shmx"));
+	assert_false(gd_fabric_ofi_mps_validated("sh"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +290,7 @@ int main(void)
 		cmocka_unit_test(one_parse_of_the_name),
 		cmocka_unit_test(one_decision_for_every_caller),
 		cmocka_unit_test(doctor_asks_the_efa_test),
+		cmocka_unit_test(gpu_copies_and_mps),
 	};
 
 	gd_log_init("test_fabric_rule");

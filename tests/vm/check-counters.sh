@@ -7,7 +7,8 @@
 # A gd_write_bw pair rxe0 -> rxe_p0 then crosses veth0 for real, and runs through gd_check's
 # loopback test on rxe0: the port's counters are the port's, whatever traffic moves them.
 #  - gd_check's loopback alone: the counters item PASSes (rxe's ACK-timer retransmissions
-#    under TCG are reported, not judged: a software device's timer, port_counters.h);
+#    under TCG are reported, not judged: a software device's timer, port_counters.h), and it
+#    sampled veth0's ethtool statistics too (peer_ifindex: the ioctl, live);
 #  - the pair without a qdisc: PASS (the softnet backlog is raised: a burst of the pair's
 #    send queue, 128 x 64 packets, can overflow its 1000 packets and lose packets for real;
 #    and one CPU takes every packet off the veths (RPS), or the two vCPUs' backlogs reorder
@@ -142,6 +143,16 @@ rc=$?
 grep '"type":"check"' "$tmp/alone.json"; cat "$tmp/alone.err"
 vm_check "loopback alone: exit 0" test $rc -eq 0
 vm_check "loopback alone: the counters item PASSes" grep -q '"check":"bw rxe0 host: counters","status":"PASS"' "$tmp/alone.json"
+# the netdev's ethtool statistics, read live (SIOCETHTOOL): a veth's are peer_ifindex and its
+# queues' (rx_queue_0_*, tx_queue_0_*: left out), so the item samples rxe0's hw_counters (but
+# lifespan, a setting), veth0's statistics and peer_ifindex: one more than sysfs alone
+want=$(($(ls /sys/class/infiniband/rxe0/ports/1/hw_counters | grep -cvx lifespan) + $(ls /sys/class/net/veth0/statistics | wc -l) + 1))
+vm_check "loopback alone: $want counters sampled, veth0's ethtool statistics among them" "$py" - "$tmp/alone.json" "$want" <<'PYEOF'
+import json, sys
+c = [r for r in map(json.loads, open(sys.argv[1])) if r.get("check") == "bw rxe0 host: counters"]
+assert len(c) == 1 and c[0]["counters"]["sampled"] == int(sys.argv[2]), (c, sys.argv[2])
+assert c[0]["counters"]["unreadable"] is None, c
+PYEOF
 
 # snap FILE: every counter that can say where packets went (both rxe ports' counters, the
 # veths' statistics, the backlog's drops); moved A B: what changed between two snaps

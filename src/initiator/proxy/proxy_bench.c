@@ -481,20 +481,43 @@ static int use_host(const struct gd_loop_cfg *c, struct pb_state *st, const char
  * nothing was measured: refused. */
 #define GPU_PROD_COPY_MIN 65536u
 
+/* Whether this process's contexts on the producer's GPU are MPS clients
+ * (CU_DEVICE_ATTRIBUTE_MPS_ENABLED; no context is made) over a provider
+ * validated so (c->gpu_copies_mps): then the target's process on the same
+ * host, started under the same MPS server, shares one GPU context with the
+ * producer kernel and its CUDA copies run beside it. Only this side is
+ * checked: a target outside MPS makes the run crawl, one op per 2.4 ms. */
+static bool producer_gpu_under_mps(const struct gd_loop_cfg *c)
+{
+	struct gd_cuda_dev info;
+	int count = 0;
+
+	if (!c->gpu_copies_mps || gd_cuda_load(true) || gd_cuda_device_count(&count) || c->producer_cuda < 0 ||
+	    c->producer_cuda >= count || gd_cuda_device_info(c->producer_cuda, &info))
+		return false;
+	return info.mps == 1;
+}
+
 /* Why the CUDA producer kernel cannot drive this run, in why (false: it can).
  * Over a provider that moves GPU memory with CUDA copies (c->gpu_copies:
  * shm, tcp) the producers run on a stream of their own (gpu_prod.c), so this
  * process's copies do not wait for them: reads, send latency and 64 KiB
  * writes and sends run validated. What still waits is CUDA work in the
- * target's process on the same GPU, which gets it only at a time slice of
- * the running kernel's: shm runs each atomic there (420 atomics/s, a latency
- * round 2.4 ms; 124,000/s and 12.7 us with the target in host memory), and
- * places smaller writes (a latency round 2.4 ms) and sends there. */
+ * target's process on the same GPU: two processes' contexts take the GPU in
+ * turns, so each copy there waits for the running producer kernel's time
+ * slice to end (doc/perf-data/2026-11-30-s43-gpu8-h200, H200: an 8 B
+ * host-to-device cudaMemcpy 2,379 us beside another process's spinning
+ * kernel, 5.3 us alone or under MPS; no gdperf, no libfabric). shm runs each
+ * atomic there (420 atomics/s, a latency round 2,382 us), and places smaller
+ * writes (a latency round 2,382 us) and sends there. Under MPS both
+ * processes are clients of one GPU context and every op runs validated at
+ * the cpu initiator's rate over shm (the GPU tier's gpu-mps cells; the
+ * providers so validated: gd_fabric_ofi_mps_validated). */
 static bool gpu_producer_refused(const struct gd_loop_cfg *c, char *why, size_t len)
 {
 	enum gd_bench_op op = c->op->op;
 
-	if (!c->gpu_copies)
+	if (!c->gpu_copies || producer_gpu_under_mps(c))
 		return false;
 	if (op == GD_OP_ATOMIC) {
 		snprintf(why, len, "the provider runs each atomic in the target's process, whose "
@@ -524,9 +547,10 @@ static int decide_producer(const struct gd_loop_cfg *c, struct pb_state *st, boo
 	if (gpu_producer_refused(c, no_gpu, sizeof(no_gpu))) {
 		if (want == GD_PRODUCER_GPU) {
 			gd_error("--initiator=proxy --producer gpu with GPU memory over libfabric %s: "
-				 "%s; use --producer host, or host memory (drop --use_cuda), or a "
-				 "NIC with GPUDirect (--fabric verbs, or libfabric's efa)",
-				 c->dev_name, no_gpu);
+				 "%s; use --producer host, or host memory (drop --use_cuda), %sor a "
+				 "NIC with GPUDirect (--fabric verbs, or libfabric's efa)", c->dev_name,
+				 no_gpu, c->gpu_copies_mps ? "or run both sides under MPS "
+				 "(nvidia-cuda-mps-control -d), " : "");
 			return -ENOTSUP;
 		}
 		snprintf(st->why, sizeof(st->why), "default: GPU memory over this provider: %s",
@@ -559,9 +583,10 @@ static int choose_producer(const struct gd_loop_cfg *c, struct pb_state *st)
 	ret = gd_gpu_prod_open(dev, &st->gp);
 	if (ret)
 		return no_gpu_producer(dev, ret == -ENOSYS ? "built without nvcc" : "no usable CUDA GPU");
-	snprintf(st->why, sizeof(st->why), "%s, the CUDA producer kernel on %s",
+	snprintf(st->why, sizeof(st->why), "%s, the CUDA producer kernel on %s%s",
 		 c->init.producer == GD_PRODUCER_GPU ? "--producer gpu" : "default: CUDA found a device",
-		 gd_gpu_prod_name(st->gp));
+		 gd_gpu_prod_name(st->gp), producer_gpu_under_mps(c) ?
+		 " (GPU memory over a provider's CUDA copies: the GPU shared through MPS)" : "");
 	st->ini.producer = gd_gpu_prod_name(st->gp);
 	st->ini.producer_kind = "gpu";
 	return 0;
