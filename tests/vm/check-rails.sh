@@ -41,28 +41,42 @@ tests:
     pairs: all-pairs
 EOF
 sent() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/sent_pkts"; }
-a0=$(sent rxe0) b0=$(sent rxe_bond0)
-t0=$SECONDS
-mpi 2 "$ck" --rails all --json "$tmp/rails.yaml" >"$tmp/out.json" 2>"$tmp/err"
-rc=$?
-a1=$(sent rxe0) b1=$(sent rxe_bond0)
-echo "2 ranks, --rails all: exit $rc in $((SECONDS - t0)) s; sent_pkts rxe0 +$((a1 - a0)), rxe_bond0 +$((b1 - b0))"
-cat "$tmp/out.json" "$tmp/err"
-vm_check "exit 0 (every rail's pair ran and passed)" test "$rc" -eq 0
-vm_check "JSON: one runs item a rail, each named by its NIC on both ranks, each above 0 Gb/s" \
-	"$py" - "$tmp/out.json" <<'PYEOF'
+# rails_run LABEL SPEC OUT: 2 ranks of gd_check --rails all --json SPEC, its output in OUT.json
+# and OUT.err; sets rc (mpirun's exit) and d0, d1: rxe0's and rxe_bond0's sent_pkts over the run
+rails_run() {
+	local a0 b0 t0=$SECONDS
+	a0=$(sent rxe0) b0=$(sent rxe_bond0)
+	mpi 2 "$ck" --rails all --json "$2" >"$3.json" 2>"$3.err"
+	rc=$?
+	d0=$(($(sent rxe0) - a0)) d1=$(($(sent rxe_bond0) - b0))
+	echo "$1, 2 ranks, --rails all: exit $rc in $((SECONDS - t0)) s; sent_pkts rxe0 +$d0, rxe_bond0 +$d1"
+	cat "$3.json" "$3.err"
+}
+# rails_items LABEL JSON RUNS BW: one runs item a rail (the item whose name holds RUNS with the
+# device for each %s), 2 runs items in all, and each rail's Gb/s items (names holding BW so) above 0
+rails_items() {
+	vm_check "$1: one runs item a rail, each named by its NIC, each above 0 Gb/s" "$py" - "${@:2}" <<'PYEOF'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-runs = {r["check"]: r for r in recs if r.get("type") == "check" and r["check"].endswith(": runs")}
-want = {"rails rank0(%s)->rank1(%s): runs" % (d, d) for d in ("rxe0", "rxe_bond0")}
-assert set(runs) == want, sorted(runs)
+runs = [r["check"] for r in recs if r.get("type") == "check" and r["check"].endswith(": runs")]
 bw = [r for r in recs if r.get("type") == "check" and r.get("unit") == "Gb/s"]
 for d in ("rxe0", "rxe_bond0"):
-    v = [r["value"] for r in bw if "(%s)->" % d in r["check"]]
+    assert len([c for c in runs if sys.argv[2].replace("%s", d) in c]) == 1, (d, runs)
+    v = [r["value"] for r in bw if sys.argv[3].replace("%s", d) in r["check"]]
     assert v and all(x > 0 for x in v), (d, v)
+assert len(runs) == 2, runs
 PYEOF
-vm_check "traffic on rxe0: sent_pkts +$((a1 - a0)) >= 3200" test $((a1 - a0)) -ge 3200
-vm_check "traffic on rxe_bond0: sent_pkts +$((b1 - b0)) >= 3200" test $((b1 - b0)) -ge 3200
+}
+# rails_traffic LABEL: each device sent at least the writes' packets over the last rails_run
+rails_traffic() {
+	vm_check "$1: traffic on rxe0: sent_pkts +$d0 >= 3200" test "$d0" -ge 3200
+	vm_check "$1: traffic on rxe_bond0: sent_pkts +$d1 >= 3200" test "$d1" -ge 3200
+}
+
+rails_run verbs "$tmp/rails.yaml" "$tmp/verbs"
+vm_check "verbs: exit 0 (every rail's pair ran and passed)" test "$rc" -eq 0
+rails_items verbs "$tmp/verbs.json" 'rails rank0(%s)->rank1(%s): runs' '(%s)->'
+rails_traffic verbs
 
 # the same over libfabric verbs;ofi_rxm (its RDM domains: the two devices)
 doms=$(fi_info -p 'verbs;ofi_rxm' -t FI_EP_RDM 2>/dev/null | sed -n 's/^ *domain: //p' | sort -u | tr '\n' ' ')
@@ -70,32 +84,15 @@ if [ "$doms" != "rxe0 rxe_bond0 " ]; then
 	echo "skip: libfabric verbs;ofi_rxm RDM domains here: '$doms' (want rxe0 and rxe_bond0)"
 else
 	sed 's/^    pairs:/    fabric: ofi\n    provider: verbs;ofi_rxm\n    pairs:/' "$tmp/rails.yaml" >"$tmp/rxm.yaml"
-	a0=$(sent rxe0) b0=$(sent rxe_bond0)
-	t0=$SECONDS
-	mpi 2 "$ck" --rails all --json "$tmp/rxm.yaml" >"$tmp/rxm.json" 2>"$tmp/rxm.err"
-	rc=$?
-	a1=$(sent rxe0) b1=$(sent rxe_bond0)
-	echo "verbs;ofi_rxm, 2 ranks, --rails all: exit $rc in $((SECONDS - t0)) s; sent_pkts rxe0 +$((a1 - a0)), rxe_bond0 +$((b1 - b0))"
-	cat "$tmp/rxm.json" "$tmp/rxm.err"
+	rails_run 'verbs;ofi_rxm' "$tmp/rxm.yaml" "$tmp/rxm"
 	if [ "$rc" -eq 3 ] && grep -q 'endpoint setup .* failed on provider verbs;ofi_rxm' "$tmp/rxm.err"; then
 		# seen 30 Nov 2026 (Debian's libfabric 1.17, rxe): fi_ep_bind/fi_enable EINVAL on both ranks,
 		# every runs item ERROR, exit 3: the environment cannot run it; not a pass
 		echo "skip: verbs;ofi_rxm cannot run here: $(grep -m1 'endpoint setup' "$tmp/rxm.err")"
 	else
-	vm_check "verbs;ofi_rxm: exit 0" test "$rc" -eq 0
-	vm_check "verbs;ofi_rxm: a runs item on each domain, each above 0 Gb/s" "$py" - "$tmp/rxm.json" <<'PYEOF'
-import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-runs = [r["check"] for r in recs if r.get("type") == "check" and r["check"].endswith(": runs")]
-bw = [r for r in recs if r.get("type") == "check" and r.get("unit") == "Gb/s"]
-for d in ("rxe0", "rxe_bond0"):
-    assert len([c for c in runs if "@%s)->" % d in c]) == 1, (d, runs)
-    v = [r["value"] for r in bw if "@%s)->" % d in r["check"]]
-    assert v and all(x > 0 for x in v), (d, v)
-assert len(runs) == 2, runs
-PYEOF
-	vm_check "verbs;ofi_rxm: traffic on rxe0 (+$((a1 - a0))) and rxe_bond0 (+$((b1 - b0))), >= 3200 each" \
-		test $((a1 - a0)) -ge 3200 -a $((b1 - b0)) -ge 3200
+		vm_check "verbs;ofi_rxm: exit 0" test "$rc" -eq 0
+		rails_items 'verbs;ofi_rxm' "$tmp/rxm.json" '@%s)->' '@%s)->'
+		rails_traffic 'verbs;ofi_rxm'
 	fi
 fi
 vm_exit
