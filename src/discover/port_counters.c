@@ -49,6 +49,23 @@ static bool ethtool_skip(const struct gd_pc_sample *s, const char *ifname, const
 	return gd_ethtool_per_queue(name) || have(s, GD_PC_NETDEV, ifname, name);
 }
 
+/* A source that is there but could not be read (a permission, an I/O error): one entry
+ * "(all)" with the error, so the report names it unreadable instead of leaving it out. */
+static int unreadable(struct gd_pc_sample *s, enum gd_pc_source src, const char *ifname, int err)
+{
+	struct gd_pc_value *x;
+
+	if (err == -ENOMEM || grow(s, 1))
+		return -ENOMEM;
+	x = &s->v[s->n++];
+	memset(x, 0, sizeof(*x));
+	snprintf(x->name, sizeof(x->name), "(all)");
+	snprintf(x->ifname, sizeof(x->ifname), "%s", ifname);
+	x->src = src;
+	x->err = err;
+	return 0;
+}
+
 /* Every file of one directory into s (dir as a live path); ifname: the values' interface
  * (netdev, ethtool) or "". */
 static int sample_dir(const struct gd_machine *m, struct gd_pc_sample *s, enum gd_pc_source src,
@@ -57,8 +74,12 @@ static int sample_dir(const struct gd_machine *m, struct gd_pc_sample *s, enum g
 	char **names;
 	size_t cnt;
 
-	if (gd_sysfs_list(m, &names, &cnt, "%s", dir))
+	int ret = gd_sysfs_list(m, &names, &cnt, "%s", dir);
+
+	if (ret == -ENOENT)
 		return 0; /* no such directory: the driver has none */
+	if (ret)
+		return unreadable(s, src, ifname, ret);
 	s->has[src] = true;
 	if (grow(s, cnt)) {
 		gd_sysfs_free_list(names, cnt);
@@ -96,8 +117,10 @@ static int sample_ethtool(const struct gd_machine *m, struct gd_pc_sample *s, co
 		return sample_dir(m, s, GD_PC_ETHTOOL, dir, ifname);
 	}
 	ret = gd_ethtool_stats(ifname, &names, &vals, &n);
+	if (ret == -ENODEV || ret == -EOPNOTSUPP)
+		return 0; /* no such interface, or its driver has no statistics */
 	if (ret)
-		return ret == -ENOMEM ? ret : 0;
+		return unreadable(s, GD_PC_ETHTOOL, ifname, ret);
 	s->has[GD_PC_ETHTOOL] = true;
 	ret = grow(s, n);
 	for (size_t i = 0; !ret && i < n; i++) {

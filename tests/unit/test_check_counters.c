@@ -337,6 +337,29 @@ static void no_counters_skip(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A source that is there but cannot be read (here the fixture's ethtool/veth0 is a file, not
+ * a directory: ENOTDIR, as a permission or an I/O error live) is named unreadable, never left
+ * out as if the driver had none. */
+static void unreadable_source_named(void **state)
+{
+	struct gd_ck_test t;
+	struct gd_ck_item it;
+	char cmd[600];
+
+	(void)state;
+	test_init(&t);
+	snprintf(cmd, sizeof(cmd), "mv '%s/" ETH "' '%s/eth.d' && touch '%s/" ETH "'", root, root,
+		 root);
+	assert_int_equal(system(cmd), 0);
+	judge(&it, &t, nothing);
+	snprintf(cmd, sizeof(cmd), "rm '%s/" ETH "' && mv '%s/eth.d' '%s/" ETH "'", root, root,
+		 root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(it.status, GD_CK_PASS);
+	assert_non_null(strstr(it.ctr.unreadable, "ethtool/veth0:(all) (Not a directory)"));
+	assert_non_null(strstr(it.message, "not read (not judged)"));
+}
+
 /* The netdev's ethtool statistics are sampled (a fixture's ROOT/ethtool/IF/), but neither a
  * queue's share nor one statistics/ has; a bond's slaves' are, each named by its interface. */
 static void ethtool_sampled(void **state)
@@ -607,7 +630,7 @@ int main(void)
 		cmocka_unit_test(error_listed_first),	cmocka_unit_test(ethtool_sampled),
 		cmocka_unit_test(pause_reported),	cmocka_unit_test(storm_fails),
 		cmocka_unit_test(slave_fails),		cmocka_unit_test(congestion_listed),
-		cmocka_unit_test(bond_balance_value),
+		cmocka_unit_test(bond_balance_value),	cmocka_unit_test(unreadable_source_named),
 	};
 
 	if (!gd_fixture_dir()) {
