@@ -630,8 +630,13 @@ static int warm_up(struct bw_run *r)
 	r->iters = GD_MIN((uint64_t)l->cfg.tx_depth, iters);
 	ret = post_all(r);
 	while (!ret && r->completed < r->posted) {
+		uint64_t done = r->completed, now;
+
 		ret = poll_send(r);
-		ret = ret < 0 ? ret : gd_watch_check(l, &r->w, gd_ticks());
+		now = gd_ticks();
+		if (r->completed != done) /* the watch's no-progress clock, as slow_path keeps it */
+			r->w.last_progress = now;
+		ret = ret < 0 ? ret : gd_watch_check(l, &r->w, now);
 	}
 	for (uint32_t i = 0; i < l->cfg.nqp; i++)
 		l->q[i].posted = l->q[i].completed = l->q[i].since_signal = 0;

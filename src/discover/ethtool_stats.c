@@ -4,7 +4,14 @@
  * (port_counters.h): the names once (ETH_SS_STATS strings), then the values. Reading them
  * needs no privilege. A driver whose set of statistics changes between the two calls (a
  * reconfiguration) is asked again, up to 3 times.
+ *
+ * The kernel does not take the caller's count: ETHTOOL_GSTRINGS and ETHTOOL_GSTATS count the
+ * driver's statistics again and write that many (net/ethtool/ioctl.c), so a set that grew
+ * between the count and the copy (mlx5: `ethtool -L` to more channels, each with its own
+ * statistics) would be written past a buffer of the old count. Each buffer has room for
+ * GD_ETHTOOL_SLACK more than counted; a count that changed is then asked again.
  */
+#define GD_ETHTOOL_SLACK 16384 /* statistics: 512 KiB of names, 128 KiB of values, mapped lazily */
 #include <ctype.h>
 #include <errno.h>
 #include <linux/ethtool.h>
@@ -54,7 +61,7 @@ static int stats_count(int fd, const char *ifname, size_t *n)
 /* The names, n of them: trailing blanks cut (mlx5 has had "tx_pause_storm_warning_events "). */
 static int stats_names(int fd, const char *ifname, size_t n, char (*names)[GD_ETHTOOL_NAME])
 {
-	struct ethtool_gstrings *g = calloc(1, sizeof(*g) + n * ETH_GSTRING_LEN);
+	struct ethtool_gstrings *g = calloc(1, sizeof(*g) + (n + GD_ETHTOOL_SLACK) * ETH_GSTRING_LEN);
 	int ret;
 
 	if (!g)
@@ -79,7 +86,7 @@ static int stats_names(int fd, const char *ifname, size_t n, char (*names)[GD_ET
 
 static int stats_values(int fd, const char *ifname, size_t n, uint64_t *vals)
 {
-	struct ethtool_stats *st = calloc(1, sizeof(*st) + n * sizeof(uint64_t));
+	struct ethtool_stats *st = calloc(1, sizeof(*st) + (n + GD_ETHTOOL_SLACK) * sizeof(uint64_t));
 	int ret;
 
 	if (!st)
