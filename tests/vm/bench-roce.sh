@@ -51,7 +51,7 @@ if rdma link add $DEV2 type rxe netdev peer0 2>"$WORK/rdma.err"; then
 		wire_skip=1
 	else
 		ko "--tclass 106: $n packet(s) captured, $bad with another tos"
-		head -n 12 "$WORK/cap.txt" "$WORK/tcpdump.err" "$WORK/tc.c" | sed 's/^/    /'
+		head -n 40 "$WORK/cap.txt" "$WORK/tcpdump.err" "$WORK/tc.c" "$WORK/tc.s" | sed 's/^/    /'
 	fi
 else
 	ko "cannot add an rxe device on peer0: $(cat "$WORK/rdma.err")"
