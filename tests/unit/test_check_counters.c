@@ -209,14 +209,32 @@ static void soft_timer_passes(void **state)
 	put(PORT "/hw_counters/duplicate_request", "4");
 }
 
-static void many_moved(void)
+/* 20 informational counters aa_info00..19 of the port, each at value v (they sort before
+ * the counters the tests judge). */
+static void put_infos(const char *v)
 {
 	char rel[160];
 
 	for (int i = 0; i < 20; i++) {
 		snprintf(rel, sizeof(rel), PORT "/hw_counters/aa_info%02d", i);
-		put(rel, "9");
+		put(rel, v);
 	}
+}
+
+/* put_infos' counters removed */
+static void rm_infos(void)
+{
+	char rel[160];
+
+	for (int i = 0; i < 20; i++) {
+		snprintf(rel, sizeof(rel), "rm -f '%s/" PORT "/hw_counters/aa_info%02d'", root, i);
+		assert_int_equal(system(rel), 0);
+	}
+}
+
+static void many_moved(void)
+{
+	put_infos("9");
 	put(PORT "/hw_counters/rcvd_seq_err", "37");
 }
 
@@ -226,24 +244,17 @@ static void error_listed_first(void **state)
 {
 	struct gd_ck_test t;
 	struct gd_ck_item it;
-	char rel[160];
 
 	(void)state;
 	test_init(&t);
-	for (int i = 0; i < 20; i++) {
-		snprintf(rel, sizeof(rel), PORT "/hw_counters/aa_info%02d", i);
-		put(rel, "1");
-	}
+	put_infos("1");
 	put(PORT "/hw_counters/rcvd_seq_err", "0");
 	judge(&it, &t, many_moved);
 	assert_int_equal(it.status, GD_CK_FAIL);
 	assert_non_null(moved(&it, "rcvd_seq_err"));
 	assert_int_equal(it.ctr.nmoved, 16);
 	assert_int_equal(it.ctr.nmoved + it.ctr.more, 21);
-	for (int i = 0; i < 20; i++) {
-		snprintf(rel, sizeof(rel), "rm -f '%s/" PORT "/hw_counters/aa_info%02d'", root, i);
-		assert_int_equal(system(rel), 0);
-	}
+	rm_infos();
 	put(PORT "/hw_counters/rcvd_seq_err", "0");
 }
 
@@ -478,12 +489,7 @@ static void slave_fails(void **state)
 
 static void many_and_pause(void)
 {
-	char rel[160];
-
-	for (int i = 0; i < 20; i++) {
-		snprintf(rel, sizeof(rel), PORT "/hw_counters/aa_info%02d", i);
-		put(rel, "9");
-	}
+	put_infos("9");
 	put(ETH "/rx_prio3_pause", "8");
 }
 
@@ -493,22 +499,15 @@ static void congestion_listed(void **state)
 {
 	struct gd_ck_test t;
 	struct gd_ck_item it;
-	char rel[160];
 
 	(void)state;
 	test_init(&t);
-	for (int i = 0; i < 20; i++) {
-		snprintf(rel, sizeof(rel), PORT "/hw_counters/aa_info%02d", i);
-		put(rel, "1");
-	}
+	put_infos("1");
 	judge(&it, &t, many_and_pause);
 	assert_int_equal(it.status, GD_CK_PASS);
 	assert_non_null(moved(&it, "rx_prio3_pause"));
 	assert_int_equal(it.ctr.nmoved + it.ctr.more, 21);
-	for (int i = 0; i < 20; i++) {
-		snprintf(rel, sizeof(rel), "rm -f '%s/" PORT "/hw_counters/aa_info%02d'", root, i);
-		assert_int_equal(system(rel), 0);
-	}
+	rm_infos();
 	put(ETH "/rx_prio3_pause", "7");
 }
 
