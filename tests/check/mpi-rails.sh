@@ -105,17 +105,26 @@ for r in $rails; do
 done
 ok "Prometheus: a bandwidth series per rail (device label) and each pair's status"
 
+# rg_run RANKS OUTLIERS LABEL [gd_check options]: the rg spec pairwise on RANKS ranks in JSON,
+# run again once unless it exits 1 with OUTLIERS outliers, all on the slow rail; sets rc,
+# nruns, nslow, nout
+rg_run() {
+	ranks=$1 want=$2 label=$3
+	shift 3
+	for attempt in 1 2; do
+		np=$ranks; mpin "$tmp/rg.yaml" -j "$@"
+		rc=$?; unset np # these ranks for this run only
+		nruns=$(grep -c '"check":"rg rank[0-9]*([^)]*)->rank[0-9]*([^)]*): runs","status":"PASS"' "$tmp/out")
+		nslow=$(grep -o '"check":"rg: fleet outlier [^"]*"' "$tmp/out" | grep -c "ofi:tcp@$slow/")
+		nout=$(grep -c '"check":"rg: fleet outlier' "$tmp/out")
+		[ "$rc" -eq 1 ] && [ "$nslow" -eq "$want" ] && [ "$nout" -eq "$want" ] && break
+		[ $attempt = 2 ] || echo "note: $label attempt 1: exit $rc, $nout outliers ($nslow on $slow): run again once"
+	done
+}
+
 # 2. pairwise (2 node pairs) under --concurrency 2 in JSON: a node pair's 2 rails a round
 # (a mismatch run again once, as in 1.)
-for attempt in 1 2; do
-	mpin "$tmp/rg.yaml" -j --concurrency 2
-	rc=$?
-	nruns=$(grep -c '"check":"rg rank[0-9]*([^)]*)->rank[0-9]*([^)]*): runs","status":"PASS"' "$tmp/out")
-	nslow=$(grep -o '"check":"rg: fleet outlier [^"]*"' "$tmp/out" | grep -c "ofi:tcp@$slow/")
-	nout=$(grep -c '"check":"rg: fleet outlier' "$tmp/out")
-	[ "$rc" -eq 1 ] && [ "$nslow" -eq 2 ] && [ "$nout" -eq 2 ] && break
-	[ $attempt = 2 ] || echo "note: pairwise attempt 1: exit $rc, $nout outliers ($nslow on $slow): run again once"
-done
+rg_run 4 2 pairwise --concurrency 2
 if [ "$rc" -eq 1 ] && [ "$nruns" -eq $((2 * nr)) ] && [ "$nslow" -eq 2 ] && [ "$nout" -eq 2 ] &&
 	grep -q "\"nic\":\"ofi:tcp@$slow\"" "$tmp/out"; then
 	ok "JSON, --concurrency 2: $nruns NIC pairs ran, the 2 outliers both on $slow"
@@ -125,15 +134,7 @@ fi
 
 # 2b. pairwise over 8 ranks (issue 33's 'mpirun with 4 and 8 ranks'): 4 node pairs x the rails
 # in one round, every NIC pair at once; the 4 outliers are the slow rail's (run again once)
-for attempt in 1 2; do
-	np=8; mpin "$tmp/rg.yaml" -j
-	rc=$?; unset np # 8 ranks for this run only
-	nruns=$(grep -c '"check":"rg rank[0-9]*([^)]*)->rank[0-9]*([^)]*): runs","status":"PASS"' "$tmp/out")
-	nslow=$(grep -o '"check":"rg: fleet outlier [^"]*"' "$tmp/out" | grep -c "ofi:tcp@$slow/")
-	nout=$(grep -c '"check":"rg: fleet outlier' "$tmp/out")
-	[ "$rc" -eq 1 ] && [ "$nslow" -eq 4 ] && [ "$nout" -eq 4 ] && break
-	[ $attempt = 2 ] || echo "note: 8-rank pairwise attempt 1: exit $rc, $nout outliers ($nslow on $slow): run again once"
-done
+rg_run 8 4 "8-rank pairwise"
 if [ "$rc" -eq 1 ] && [ "$nruns" -eq $((4 * nr)) ] && [ "$nslow" -eq 4 ] && [ "$nout" -eq 4 ]; then
 	ok "8 ranks, pairwise: $nruns NIC pairs ran in one round, the 4 outliers all on $slow"
 else
