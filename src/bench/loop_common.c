@@ -32,7 +32,8 @@ void gd_watch_init(struct gd_watch *w, const struct gd_loop *l, const char *what
 	w->last_check = now;
 	w->timeout = gd_loop_ns_to_ticks((uint64_t)l->cfg.timeout_ms * 1000000ull);
 	w->check_every = gd_loop_ns_to_ticks(PEER_CHECK_NS);
-	w->idle_after = gd_loop_ns_to_ticks(IDLE_AFTER_NS);
+	/* never on a fabric the host drives (fab->progress): see idle_pause */
+	w->idle_after = l->fab && l->fab->progress ? UINT64_MAX : gd_loop_ns_to_ticks(IDLE_AFTER_NS);
 	w->what = what;
 	w->stop_on_peer = false;
 	w->stop_clean = (l->cfg.duration_s > 0 || l->cfg.run_infinitely) && l->cfg.initiator;
@@ -74,11 +75,11 @@ static const char *slow_hint(const struct gd_loop *l)
  * Never on a fabric the host drives (fab->progress: libfabric's tcp, shm, rxm): there a
  * message that takes longer than idle_after (hostile D22: 1 GiB over tcp) moves only while
  * the loop polls, and a sleep every SLOW_EVERY polls would slow the transfer it measures. */
-static void idle_pause(const struct gd_loop *l, const struct gd_watch *w, uint64_t now)
+static void idle_pause(const struct gd_watch *w, uint64_t now)
 {
 	uint64_t idle = now - w->last_progress, left_ns, ns = IDLE_SLEEP_NS;
 
-	if (idle <= w->idle_after || idle >= w->timeout || (l->fab && l->fab->progress))
+	if (idle <= w->idle_after || idle >= w->timeout)
 		return;
 	left_ns = (uint64_t)((double)(w->timeout - idle) * gd_tick_ns());
 	if (left_ns < ns)
@@ -92,7 +93,7 @@ int gd_watch_check(struct gd_loop *l, struct gd_watch *w, uint64_t now)
 
 	if ((ret = gd_watch_stop(l, w)))
 		return ret;
-	idle_pause(l, w, now);
+	idle_pause(w, now);
 	if (now - w->last_check < w->check_every)
 		return 0;
 	w->last_check = now;

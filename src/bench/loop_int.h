@@ -12,7 +12,7 @@ struct gd_watch {
 	uint64_t last_progress;
 	uint64_t last_check;
 	uint64_t timeout;	/* ticks */
-	uint64_t idle_after;	/* ticks without progress after which a check sleeps a little */
+	uint64_t idle_after;	/* ticks without progress after which a check sleeps a little (UINT64_MAX: never) */
 	uint64_t check_every;	/* ticks between side-channel checks */
 	const char *what;
 	bool stop_on_peer;	/* a timed receiver: the peer's results end the wait */
