@@ -8,6 +8,8 @@
 #     only the capture is judged. On Debian 12's 6.1 guest the client's QP does not even
 #     reach RTR (rxe cannot resolve a local address as a neighbour: ETIMEDOUT), so no
 #     packet leaves: then this part says SKIP (it needs a second host or guest), never ok.
+#     Seen too (30 Nov): the run completes and nothing is captured (rxe's loopback path
+#     delivered the packets inside the kernel): SKIP as well; a failed run with no packet FAILs.
 #     tests/vm/roce-wire.sh puts the packets on a veth of their own (policy routing) and
 #     judges the TOS byte and a rate limit there.
 #  2. a software rate limit on rxe0 holds the measured rate within -20 %/+5 % of 1 MiB/s
@@ -34,7 +36,8 @@ if rdma link add $DEV2 type rxe netdev peer0 2>"$WORK/rdma.err"; then
 	wait_listen $PORT
 	timeout -s KILL 40 "$BIN/gd_write_bw" -p $PORT -d $DEV -n 20 -s 1024 --tclass 106 -u 10 \
 		--timeout 10 $PEER_IP >"$WORK/tc.c" 2>&1
-	echo "# run exit $? (not judged: see the header)"
+	crc=$?
+	echo "# run exit $crc (not judged: see the header)"
 	wait $spid
 	# tcpdump ends by itself after 8 packets; when the run sent fewer (none on Debian 12's
 	# 6.1 guest) it is stopped here, the run being over, rather than waited out to its
@@ -48,6 +51,11 @@ if rdma link add $DEV2 type rxe netdev peer0 2>"$WORK/rdma.err"; then
 		ok "--tclass 106 on the wire: $n RoCE v2 packet(s), every one tos 0x6a (DSCP 26, ECT(0))"
 	elif [ "$n" = 0 ] && grep -q 'to RTR .*timed out' "$WORK/tc.c"; then
 		echo "skip: --tclass on the wire: two rxe devices of one namespace cannot connect (RTR: ETIMEDOUT), no packet left; needs a second host"
+		wire_skip=1
+	elif [ "$n" = 0 ] && [ "$crc" = 0 ]; then
+		# the run moved its writes, but rxe delivers a packet for an address of this host
+		# inside the kernel (rxe_net.c's loopback path): none reaches a netdev to capture
+		echo "skip: --tclass on the wire: the run passed but rxe delivered its packets inside the kernel (both devices on this host), no packet to capture; needs a second host"
 		wire_skip=1
 	else
 		ko "--tclass 106: $n packet(s) captured, $bad with another tos"
