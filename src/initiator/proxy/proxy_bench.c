@@ -544,8 +544,10 @@ static bool gpu_producer_refused(const struct gd_loop_cfg *c, char *why, size_t 
 	case GD_GPU_COPIES_WAIT:
 		break;
 	}
-	snprintf(fix, fix_len, "use --producer host, or host memory (drop --use_cuda), %sor a NIC "
-		 "with GPUDirect (--fabric verbs, or libfabric's efa)",
+	/* the target's buffer is what waits: once its HELLO is in, its --use_cuda */
+	snprintf(fix, fix_len, "use --producer host, or host memory (drop %s--use_cuda), %sor a NIC "
+		 "with GPUDirect (--fabric verbs, or libfabric's efa)", !c->peer_known ? "" :
+		 c->client ? "the server's " : "the client's ",
 		 gd_fabric_ofi_mps_validated(c->provider) ? "or run both sides under MPS "
 		 "(nvidia-cuda-mps-control -d), " : "");
 	if (op == GD_OP_ATOMIC) {
