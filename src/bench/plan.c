@@ -205,9 +205,8 @@ void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
 	/* the connection made by the first message stays out of the samples,
 	 * as it stays out of fi_pingpong's timing */
 	l->warm_exchange = p->kind == GD_KIND_LAT && gd_fabric_connects_on_first_op(&p->fab);
-	l->gpu_copies = p->fab.fabric == GD_FABRIC_OFI && (p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0]) &&
-			gd_fabric_ofi_copies_gpu(p->fab.provider);
-	l->gpu_copies_mps = l->gpu_copies && gd_fabric_ofi_mps_validated(p->fab.provider);
+	snprintf(l->provider, sizeof(l->provider), "%s", p->fab.fabric == GD_FABRIC_OFI ? p->fab.provider : "");
+	l->gpu_mem = p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0];
 	snprintf(l->dev_name, sizeof(l->dev_name), "%s", d->name);
 	snprintf(pl->mem_spec.nic, sizeof(pl->mem_spec.nic), "%s", d->name);
 }
