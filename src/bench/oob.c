@@ -510,10 +510,15 @@ static int send_msg_locked(struct gd_oob *o, const struct gd_wire_msg *m)
 			continue;
 		}
 		if (w < 0 && errno != EAGAIN && errno != EINTR) {
-			if (!o->peer_gone && !o->closing)
+			int e = errno;
+
+			/* a peer that stopped says why (an ERROR: interrupted, its own
+			 * fault) just before it closes: that word may wait in our receive
+			 * buffer, and it is the cause (gd_oob_await_peer prints it) */
+			if (!o->peer_gone && !o->closing && !gd_oob_await_peer(o, 0) && !o->peer_gone)
 				gd_error("the %s (%s) closed the side channel while we sent %s: %s; did it "
 					 "exit or crash?", peer_role(o), o->peer_name,
-					 gd_wire_type_name(m->type), strerror(errno));
+					 gd_wire_type_name(m->type), strerror(e));
 			o->peer_gone = true;
 			return -ECONNRESET;
 		}

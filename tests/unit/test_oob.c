@@ -522,6 +522,31 @@ static void malformed_later_steps(void **state)
 	gd_oob_close(o);
 	pthread_join(t, NULL);
 
+	/* the peer says why it stops (interrupted) and closes without reading what we
+	 * sent: our next sends fail, and the cause reported is the peer's word, not
+	 * "closed the side channel while we sent" (ofi-faults.sh sweep-int, loaded host) */
+	n = valid_hello(buf, sizeof(buf));
+	m = (struct gd_wire_msg){ .type = GD_MSG_ERROR, .error.code = 1 };
+	strcpy(m.error.text, "the peer was interrupted (SIGINT or SIGTERM)");
+	n += encode_into(buf + n, sizeof(buf) - n, &m);
+	f = (struct fake){ .port = free_port(), .bytes = buf, .n = n, .hold_ms = 50 };
+	params(&p, GD_ROLE_SERVER, f.port, 1000);
+	pthread_create(&t, NULL, fake_main, &f);
+	assert_int_equal(gd_oob_open(&p, 3000, &o), 0);
+	assert_int_equal(gd_oob_hello(o, &p, NULL), 0);
+	pthread_join(t, NULL); /* the fake has closed, our HELLO unread: a reset */
+	{
+		struct gd_wire_results r = { 0 };
+		int ret = 0;
+
+		for (int i = 0; i < 100 && !ret; i++) /* the first send after a close may still go */
+			ret = gd_oob_send_results(o, &r);
+		assert_int_equal(ret, -ECONNRESET);
+	}
+	assert_true(gd_oob_peer_interrupted(o));
+	assert_int_equal(gd_oob_peer_exit_code(o), 1);
+	gd_oob_close(o);
+
 	/* client side: the "server" answers with garbage */
 	{
 		int lfd = socket(AF_INET, SOCK_STREAM, 0), one = 1, cfd;
