@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "conn.h"
-#include "fabric_rule.h"
+#include "fabric.h"
 #include "gd.h"
 #include "gpu_buf.h"
 #include "ops.h"
@@ -190,6 +190,7 @@ void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
 		    const struct gd_plan_dev *d)
 {
 	struct gd_loop_cfg *l = &pl->loop;
+	const struct gd_fabric_traits *tr = &gd_fabric_table(p->fab.fabric)->traits;
 	bool open_ended = p->duration_s || p->run_infinitely || pl->adaptive;
 
 	/* the send window: -t, clamped to -n (perftest), at least one post list */
@@ -205,9 +206,9 @@ void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
 	/* the connection made by the first message stays out of the samples,
 	 * as it stays out of fi_pingpong's timing */
 	l->warm_exchange = p->kind == GD_KIND_LAT && gd_fabric_connects_on_first_op(&p->fab);
-	l->gpu_copies = p->fab.fabric == GD_FABRIC_OFI && (p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0]) &&
-			gd_fabric_ofi_copies_gpu(p->fab.provider);
-	l->gpu_copies_mps = l->gpu_copies && gd_fabric_ofi_mps_validated(p->fab.provider);
+	l->gpu_copies = (p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0]) && tr->copies_gpu &&
+			tr->copies_gpu(&p->fab);
+	l->gpu_copies_mps = l->gpu_copies && tr->copies_gpu_mps(&p->fab);
 	snprintf(l->dev_name, sizeof(l->dev_name), "%s", d->name);
 	snprintf(pl->mem_spec.nic, sizeof(pl->mem_spec.nic), "%s", d->name);
 }

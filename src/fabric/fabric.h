@@ -43,8 +43,37 @@ struct gd_fab_cqe {
 	uint32_t imm;		/* immediate / remote CQ data (receives) */
 };
 
+/*
+ * What a fabric takes and what it reports: each fabric fills its own (false,
+ * NULL: it does not). Asked by the option checks (roce_opts.c, bench_params.c)
+ * before anything is opened, from the table the decision chose
+ * (gd_fabric_table), by the plan (plan.c) and by the report (bench_report.c).
+ * -e is the table's own arm (NULL: refused).
+ */
+struct gd_fabric_traits {
+	/* The device is an RDMA port, reported as perftest does: the device block
+	 * (Device, transport IB/IW, SRQ...), each QP's LID/QPN/PSN, MTU and link
+	 * layer, the address vector read back, outstanding reads or max inline
+	 * data, the rdma_cm line; the JSON's port, link_layer, mtu_bytes, av_*.
+	 * false: a domain (provider, domain, endpoint type, each endpoint's MR
+	 * key, the inject size) */
+	bool port;
+	bool service_level;	/* -S/--sl: the QPs' service level */
+	bool tclass_ecn;	/* --tclass: the whole byte, ECN bits too (false: DSCP only) */
+	bool qp_rate_limit;	/* --rate_limit_type HW: the QP's own rate limit */
+	bool providers;		/* --provider and --ep name what runs: compared with
+				 * the peer's, written to the JSON */
+	/* Whether the fabric moves GPU memory with CUDA copies of its own under
+	 * these options (a software provider); NULL: never (the NIC reads it). */
+	bool (*copies_gpu)(const struct gd_fabric_opts *o);
+	/* and whether those copies were validated beside a running GPU producer
+	 * under MPS (asked only where copies_gpu said yes) */
+	bool (*copies_gpu_mps)(const struct gd_fabric_opts *o);
+};
+
 struct gd_fabric_ops {
 	const char *name;	/* "verbs", "ofi" */
+	struct gd_fabric_traits traits;
 	/* Post n chained requests of q (n <= post_list); the last signalled when
 	 * signal, its id covering `covered`. 0 or -errno (message printed). */
 	int (*post)(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, uint32_t imm);
@@ -81,5 +110,10 @@ extern const struct gd_fabric_ops gd_fabric_verbs;
 #ifdef HAVE_LIBFABRIC
 extern const struct gd_fabric_ops gd_fabric_ofi;
 #endif
+
+/* The table of a decided fabric (gd_fabric_decide, fabric_opts.h): ofi's for
+ * GD_FABRIC_OFI, else verbs' (AUTO, not yet decided, reads as verbs). Nothing
+ * is opened: the option checks read its traits before the run starts. */
+const struct gd_fabric_ops *gd_fabric_table(enum gd_fabric_kind kind);
 
 #endif

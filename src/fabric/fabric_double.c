@@ -233,6 +233,7 @@ static uint32_t dbl_qp_num(const struct gd_qp_run *q)
 
 const struct gd_fabric_ops gd_fabric_test_double = {
 	.name = "software fabric test double",
+	.traits = { .port = false }, /* takes none of the options: the proxy's tests build its runs */
 	.poll = dbl_poll,
 	.status_str = dbl_status_str,
 	.hint = dbl_hint,

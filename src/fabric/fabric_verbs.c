@@ -82,6 +82,7 @@ static uint32_t verbs_qp_num(const struct gd_qp_run *q)
 
 const struct gd_fabric_ops gd_fabric_verbs = {
 	.name = "verbs",
+	.traits = { .port = true, .service_level = true, .tclass_ecn = true, .qp_rate_limit = true },
 	.post = gd_ops_post,
 	.post_recv = gd_ops_post_recv,
 	.poll = verbs_poll,

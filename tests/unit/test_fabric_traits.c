@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Unit tests for what each fabric takes and reports (struct gd_fabric_traits,
+ * fabric.h): every trait of every table (verbs, ofi where built, the software
+ * test double), and the lookup the option checks make before anything is
+ * opened (gd_fabric_table: the table the decision chose, and the
+ * setup table that goes with it, gd_bench_fabric). A trait
+ * flipped in one table fails here; what the tools do with each trait is
+ * tests/fabric/ofi-roce.sh's (-S, -e, --tclass, HW rate refused over libfabric),
+ * ofi-tools.sh's and tests/json's (the header, the JSON). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bench_fabric.h"
+#include "fabric.h"
+#include "fabric_double.h"
+
+static struct gd_fabric_opts opts(const char *provider)
+{
+	struct gd_fabric_opts o;
+
+	gd_fabric_opts_defaults(&o);
+	snprintf(o.provider, sizeof(o.provider), "%s", provider);
+	return o;
+}
+
+/* verbs: a port (perftest's report), -S, the whole --tclass byte, the QP's
+ * rate limit, -e; no provider; the NIC reads GPU memory itself */
+static void verbs_traits(void **state)
+{
+	const struct gd_fabric_traits *t = &gd_fabric_verbs.traits;
+
+	(void)state;
+	assert_true(t->port);
+	assert_true(t->service_level);
+	assert_true(t->tclass_ecn);
+	assert_true(t->qp_rate_limit);
+	assert_false(t->providers);
+	assert_null(t->copies_gpu);
+	assert_null(t->copies_gpu_mps);
+	assert_non_null(gd_fabric_verbs.arm); /* -e */
+}
+
+/* ofi: a domain, no service level, DSCP only, no QP rate limit, no -e; a
+ * provider; the software providers copy GPU memory, validated under MPS on shm */
+static void ofi_traits(void **state)
+{
+#ifdef HAVE_LIBFABRIC
+	const struct gd_fabric_traits *t = &gd_fabric_ofi.traits;
+	static const char *const copies[] = { "shm", "tcp", "tcp;ofi_rxm", "sockets", "udp", "sm2" };
+	static const char *const nic[] = { "efa", "verbs;ofi_rxm", "cxi", "" };
+	struct gd_fabric_opts o;
+
+	(void)state;
+	assert_false(t->port);
+	assert_false(t->service_level);
+	assert_false(t->tclass_ecn);
+	assert_false(t->qp_rate_limit);
+	assert_true(t->providers);
+	assert_null(gd_fabric_ofi.arm);
+	assert_non_null(t->copies_gpu);
+	assert_non_null(t->copies_gpu_mps);
+	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
+		o = opts(copies[i]);
+		assert_true(t->copies_gpu(&o));
+		assert_int_equal(t->copies_gpu_mps(&o), !strcmp(copies[i], "shm"));
+	}
+	for (size_t i = 0; i < sizeof(nic) / sizeof(nic[0]); i++) {
+		o = opts(nic[i]);
+		assert_false(t->copies_gpu(&o));
+	}
+#else
+	(void)state;
+	skip();
+#endif
+}
+
+/* the proxy's software test double takes none of the options and has no
+ * port, provider or completion events */
+static void double_traits(void **state)
+{
+	const struct gd_fabric_traits *t = &gd_fabric_test_double.traits;
+
+	(void)state;
+	assert_false(t->port);
+	assert_false(t->service_level);
+	assert_false(t->tclass_ecn);
+	assert_false(t->qp_rate_limit);
+	assert_false(t->providers);
+	assert_null(t->copies_gpu);
+	assert_null(t->copies_gpu_mps);
+	assert_null(gd_fabric_test_double.arm);
+}
+
+/* before anything is opened: the traits of the table the decision chose
+ * (AUTO, not yet decided, reads as verbs, as the checks did before) */
+static void lookup_by_decision(void **state)
+{
+	(void)state;
+	assert_ptr_equal(gd_fabric_table(GD_FABRIC_VERBS), &gd_fabric_verbs);
+	assert_ptr_equal(gd_fabric_table(GD_FABRIC_AUTO), &gd_fabric_verbs);
+	assert_ptr_equal(gd_bench_fabric(GD_FABRIC_VERBS)->ops, &gd_fabric_verbs);
+#ifdef HAVE_LIBFABRIC
+	assert_ptr_equal(gd_fabric_table(GD_FABRIC_OFI), &gd_fabric_ofi);
+	assert_ptr_equal(gd_bench_fabric(GD_FABRIC_OFI)->ops, &gd_fabric_ofi);
+#endif
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(verbs_traits),
+		cmocka_unit_test(ofi_traits),
+		cmocka_unit_test(double_traits),
+		cmocka_unit_test(lookup_by_decision),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
