@@ -155,7 +155,7 @@ static bool counted(const struct gd_bench_params *p) { return !p->duration_s && 
 /* --provider and --ep: the fabric runs on a provider they name (its traits) */
 static bool names_provider(const struct gd_bench_params *p)
 {
-	return gd_fabric_table(p->fab.fabric)->traits.providers;
+	return gd_fabric_traits_of(p->fab.fabric)->providers;
 }
 static const char *fabric_name(unsigned v) { return gd_fabric_kind_name((enum gd_fabric_kind)v); }
 static const char *ep_name(unsigned v) { return gd_ep_type_name((enum gd_ep_type)v); }

@@ -177,7 +177,7 @@ static void header_link(const struct gd_report *r)
 	const struct gd_bench_params *p = r->p;
 	const struct gd_bench_facts *f = r->f;
 	char gpu[256];
-	bool port = gd_fabric_table(p->fab.fabric)->traits.port;
+	bool port = gd_fabric_traits_of(p->fab.fabric)->port;
 
 	if (port) {
 		fprintf(r->out, " Mtu             : %u[B]\n", f->mtu);
@@ -271,7 +271,7 @@ void gd_report_header(const struct gd_report *r)
 	if (!r->out)
 		return;
 	gd_bench_title(p, title, sizeof(title));
-	port = gd_fabric_table(p->fab.fabric)->traits.port;
+	port = gd_fabric_traits_of(p->fab.fabric)->port;
 	fprintf(r->out, "%s\n", DASHES);
 	fprintf(r->out, "                    %s\n", title);
 	(port ? header_port : header_domain)(r);
@@ -447,7 +447,7 @@ static json_object *json_common(const struct gd_report *r, const char *type)
 	gd_json_add_str(o, "host", f->host);
 	gd_json_add_str(o, "peer", f->peer);
 	gd_json_add_str(o, "device", f->device); /* ofi: the libfabric domain */
-	if (gd_fabric_table(r->p->fab.fabric)->traits.port) { /* a port's: left out under libfabric */
+	if (gd_fabric_traits_of(r->p->fab.fabric)->port) { /* a port's: left out under libfabric */
 		gd_json_add_int(o, "port", f->port);
 		gd_json_add_str(o, "link_layer", f->roce ? "Ethernet" : "InfiniBand");
 		gd_json_add_int(o, "mtu_bytes", f->mtu);

@@ -190,7 +190,7 @@ void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
 		    const struct gd_plan_dev *d)
 {
 	struct gd_loop_cfg *l = &pl->loop;
-	const struct gd_fabric_traits *tr = &gd_fabric_table(p->fab.fabric)->traits;
+	const struct gd_fabric_traits *tr = gd_fabric_traits_of(p->fab.fabric);
 	bool open_ended = p->duration_s || p->run_infinitely || pl->adaptive;
 
 	/* the send window: -t, clamped to -n (perftest), at least one post list */

@@ -76,7 +76,7 @@ static int refuse(const char *opt, const char *why)
 static int check_rate(struct gd_bench_params *p)
 {
 	struct gd_roce_opts *o = &p->roce;
-	const struct gd_fabric_traits *tr = &gd_fabric_table(p->fab.fabric)->traits;
+	const struct gd_fabric_traits *tr = gd_fabric_traits_of(p->fab.fabric);
 
 	if (!(o->rate_limit > 0)) {
 		if (o->type_given || o->units_given || o->burst_size)
@@ -107,8 +107,7 @@ static int check_rate(struct gd_bench_params *p)
 int gd_roce_opts_check(struct gd_bench_params *p)
 {
 	struct gd_roce_opts *o = &p->roce;
-	const struct gd_fabric_ops *fab = gd_fabric_table(p->fab.fabric);
-	const struct gd_fabric_traits *tr = &fab->traits;
+	const struct gd_fabric_traits *tr = gd_fabric_traits_of(p->fab.fabric);
 	bool cm = p->conn == GD_CONN_RDMA_CM;
 
 	if (o->tos_given && !cm)
@@ -128,7 +127,7 @@ int gd_roce_opts_check(struct gd_bench_params *p)
 		return refuse("--tclass with --fabric ofi", "libfabric sets the DSCP only "
 			      "(FI_TC_DSCP, the top 6 bits); give a multiple of 4, the ECN bits "
 			      "come from the network");
-	if (!fab->arm && o->events)
+	if (o->events && !gd_fabric_table(p->fab.fabric)->arm)
 		return refuse("-e/--events with --fabric ofi", "completion events are implemented "
 			      "for verbs only (a completion channel); leave -e out over libfabric");
 	if (o->events && p->init.initiator != GD_INIT_CPU)

@@ -44,11 +44,13 @@ struct gd_fab_cqe {
 };
 
 /*
- * What a fabric takes and what it reports: each fabric fills its own (false,
- * NULL: it does not). Asked by the option checks (roce_opts.c, bench_params.c)
- * before anything is opened, from the table the decision chose
- * (gd_fabric_table), by the plan (plan.c) and by the report (bench_report.c).
- * -e is the table's own arm (NULL: refused).
+ * What a fabric takes and what it reports: each fabric has its own (false,
+ * NULL: it does not), its table points at them. Asked by the option checks
+ * (roce_opts.c, bench_params.c) before anything is opened, by the plan
+ * (plan.c), the report (bench_report.c) and gd_check's planner, from the
+ * decided kind (gd_fabric_traits_of): plain data, known in a build without
+ * libfabric too (a spec's fabric: ofi is planned there). -e is the table's
+ * own arm (NULL: refused).
  */
 struct gd_fabric_traits {
 	/* The device is an RDMA port, reported as perftest does: the device block
@@ -73,7 +75,7 @@ struct gd_fabric_traits {
 
 struct gd_fabric_ops {
 	const char *name;	/* "verbs", "ofi" */
-	struct gd_fabric_traits traits;
+	const struct gd_fabric_traits *traits;
 	/* Post n chained requests of q (n <= post_list); the last signalled when
 	 * signal, its id covering `covered`. 0 or -errno (message printed). */
 	int (*post)(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, uint32_t imm);
@@ -111,9 +113,15 @@ extern const struct gd_fabric_ops gd_fabric_verbs;
 extern const struct gd_fabric_ops gd_fabric_ofi;
 #endif
 
+extern const struct gd_fabric_traits gd_fabric_verbs_traits, gd_fabric_ofi_traits;
+
 /* The table of a decided fabric (gd_fabric_decide, fabric_opts.h): ofi's for
- * GD_FABRIC_OFI, else verbs' (AUTO, not yet decided, reads as verbs). Nothing
- * is opened: the option checks read its traits before the run starts. */
+ * GD_FABRIC_OFI (in a build with libfabric: the options refuse it without),
+ * else verbs' (AUTO, not yet decided, reads as verbs). */
 const struct gd_fabric_ops *gd_fabric_table(enum gd_fabric_kind kind);
+/* What that fabric takes and reports, the same way (ofi's in every build). */
+const struct gd_fabric_traits *gd_fabric_traits_of(enum gd_fabric_kind kind);
+/* Its name, the same way: "ofi", else "verbs" (gd_fabric_kind_name). */
+const char *gd_fabric_decided_name(enum gd_fabric_kind kind);
 
 #endif

@@ -499,24 +499,10 @@ static uint32_t ofi_qp_num(const struct gd_qp_run *q)
 	return q->index + 1;
 }
 
-/* shm and tcp move GPU memory with CUDA copies (gd_fabric_ofi_copies_gpu),
- * validated under MPS over shm (gd_fabric_ofi_mps_validated) */
-static bool ofi_copies_gpu(const struct gd_fabric_opts *o)
-{
-	return gd_fabric_ofi_copies_gpu(o->provider);
-}
-
-static bool ofi_copies_gpu_mps(const struct gd_fabric_opts *o)
-{
-	return gd_fabric_ofi_mps_validated(o->provider);
-}
-
 const struct gd_fabric_ops gd_fabric_ofi = {
 	.progress = ofi_progress,
 	.name = "ofi",
-	/* no service level, DSCP only (FI_TC_DSCP), no QP rate limit */
-	.traits = { .port = false, .providers = true, .copies_gpu = ofi_copies_gpu,
-		    .copies_gpu_mps = ofi_copies_gpu_mps },
+	.traits = &gd_fabric_ofi_traits, /* fabric_table.c */
 	.post = ofi_post,
 	.post_recv = ofi_post_recv,
 	.poll = ofi_poll,

@@ -1,8 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Which fabric's table a decided kind names (fabric.h). */
+/* Which fabric's table and traits a decided kind names (fabric.h); ofi's
+ * traits, here and not in fabric_ofi.c, so that a build without libfabric
+ * knows them too. */
 #include "config.h"
 
 #include "fabric.h"
+
+/* shm and tcp move GPU memory with CUDA copies (gd_fabric_ofi_copies_gpu),
+ * validated under MPS over shm (gd_fabric_ofi_mps_validated) */
+static bool ofi_copies_gpu(const struct gd_fabric_opts *o)
+{
+	return gd_fabric_ofi_copies_gpu(o->provider);
+}
+
+static bool ofi_copies_gpu_mps(const struct gd_fabric_opts *o)
+{
+	return gd_fabric_ofi_mps_validated(o->provider);
+}
+
+/* a domain: no service level, DSCP only (FI_TC_DSCP), no QP rate limit */
+const struct gd_fabric_traits gd_fabric_ofi_traits = {
+	.port = false,
+	.providers = true,
+	.copies_gpu = ofi_copies_gpu,
+	.copies_gpu_mps = ofi_copies_gpu_mps,
+};
 
 const struct gd_fabric_ops *gd_fabric_table(enum gd_fabric_kind kind)
 {
@@ -13,4 +35,14 @@ const struct gd_fabric_ops *gd_fabric_table(enum gd_fabric_kind kind)
 	(void)kind; /* the options refused --fabric ofi without libfabric (fabric_opts.c) */
 #endif
 	return &gd_fabric_verbs;
+}
+
+const struct gd_fabric_traits *gd_fabric_traits_of(enum gd_fabric_kind kind)
+{
+	return kind == GD_FABRIC_OFI ? &gd_fabric_ofi_traits : &gd_fabric_verbs_traits;
+}
+
+const char *gd_fabric_decided_name(enum gd_fabric_kind kind)
+{
+	return gd_fabric_kind_name(kind == GD_FABRIC_OFI ? GD_FABRIC_OFI : GD_FABRIC_VERBS);
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Unit tests for what each fabric takes and reports (struct gd_fabric_traits,
- * fabric.h): every trait of every table (verbs, ofi where built, the software
+ * fabric.h): every trait of every fabric (verbs, ofi in every build, the software
  * test double), and the lookup the option checks make before anything is
- * opened (gd_fabric_table: the table the decision chose, and the
- * setup table that goes with it, gd_bench_fabric). A trait
+ * opened (gd_fabric_traits_of the decided kind; gd_fabric_table and the
+ * setup table gd_bench_fabric that go with it). A trait
  * flipped in one table fails here; what the tools do with each trait is
  * tests/fabric/ofi-roce.sh's (-S, -e, --tclass, HW rate refused over libfabric),
  * ofi-tools.sh's and tests/json's (the header, the JSON). */
@@ -34,7 +34,7 @@ static struct gd_fabric_opts opts(const char *provider)
  * rate limit, -e; no provider; the NIC reads GPU memory itself */
 static void verbs_traits(void **state)
 {
-	const struct gd_fabric_traits *t = &gd_fabric_verbs.traits;
+	const struct gd_fabric_traits *t = gd_fabric_verbs.traits;
 
 	(void)state;
 	assert_true(t->port);
@@ -51,8 +51,7 @@ static void verbs_traits(void **state)
  * provider; the software providers copy GPU memory, validated under MPS on shm */
 static void ofi_traits(void **state)
 {
-#ifdef HAVE_LIBFABRIC
-	const struct gd_fabric_traits *t = &gd_fabric_ofi.traits;
+	const struct gd_fabric_traits *t = &gd_fabric_ofi_traits; /* in every build */
 	static const char *const copies[] = { "shm", "tcp", "tcp;ofi_rxm", "sockets", "udp", "sm2" };
 	static const char *const nic[] = { "efa", "verbs;ofi_rxm", "cxi", "" };
 	struct gd_fabric_opts o;
@@ -63,7 +62,6 @@ static void ofi_traits(void **state)
 	assert_false(t->tclass_ecn);
 	assert_false(t->qp_rate_limit);
 	assert_true(t->providers);
-	assert_null(gd_fabric_ofi.arm);
 	assert_non_null(t->copies_gpu);
 	assert_non_null(t->copies_gpu_mps);
 	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
@@ -75,9 +73,9 @@ static void ofi_traits(void **state)
 		o = opts(nic[i]);
 		assert_false(t->copies_gpu(&o));
 	}
-#else
-	(void)state;
-	skip();
+#ifdef HAVE_LIBFABRIC
+	assert_ptr_equal(gd_fabric_ofi.traits, t); /* its table points at them */
+	assert_null(gd_fabric_ofi.arm); /* no -e */
 #endif
 }
 
@@ -85,7 +83,7 @@ static void ofi_traits(void **state)
  * port, provider or completion events */
 static void double_traits(void **state)
 {
-	const struct gd_fabric_traits *t = &gd_fabric_test_double.traits;
+	const struct gd_fabric_traits *t = gd_fabric_test_double.traits;
 
 	(void)state;
 	assert_false(t->port);
@@ -98,11 +96,16 @@ static void double_traits(void **state)
 	assert_null(gd_fabric_test_double.arm);
 }
 
-/* before anything is opened: the traits of the table the decision chose
- * (AUTO, not yet decided, reads as verbs, as the checks did before) */
+/* before anything is opened: the traits of the kind the decision chose (AUTO,
+ * not yet decided, reads as verbs, as the checks did before; ofi's in every
+ * build), and the tables that go with them */
 static void lookup_by_decision(void **state)
 {
 	(void)state;
+	assert_ptr_equal(gd_fabric_traits_of(GD_FABRIC_VERBS), &gd_fabric_verbs_traits);
+	assert_ptr_equal(gd_fabric_traits_of(GD_FABRIC_AUTO), &gd_fabric_verbs_traits);
+	assert_ptr_equal(gd_fabric_traits_of(GD_FABRIC_OFI), &gd_fabric_ofi_traits);
+	assert_ptr_equal(gd_fabric_verbs.traits, &gd_fabric_verbs_traits);
 	assert_ptr_equal(gd_fabric_table(GD_FABRIC_VERBS), &gd_fabric_verbs);
 	assert_ptr_equal(gd_fabric_table(GD_FABRIC_AUTO), &gd_fabric_verbs);
 	assert_ptr_equal(gd_bench_fabric(GD_FABRIC_VERBS)->ops, &gd_fabric_verbs);
