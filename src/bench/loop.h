@@ -69,12 +69,12 @@ struct gd_loop_cfg {
 	struct gd_init_opts init;	/* --initiator and its shape (proxy, IBGDA) */
 	char pin_cores[GD_BENCH_CORES_MAX]; /* --pin_cores (a proxy pins its threads) */
 	int producer_cuda;		/* the proxy's GPU producer: --use_cuda's index, else 0 */
-	/* the fabric moves the GPU buffers with CUDA copies (gd_fabric_ofi_copies_gpu),
-	 * which wait for a running producer kernel */
+	/* the fabric moves the GPU buffers with CUDA copies (its trait copies_gpu,
+	 * fabric.h), which wait for a running producer kernel */
 	bool gpu_copies;
-	bool gpu_copies_mps;		/* and they run beside it under MPS (gd_fabric_ofi_mps_validated) */
+	bool gpu_copies_mps;		/* and they run beside it under MPS (copies_gpu_mps) */
 	/* a latency run's first exchange is untimed: the endpoints connect on
-	 * their first message each way (gd_fabric_connects_on_first_op) */
+	 * their first message each way (its trait connects_on_first_op) */
 	bool warm_exchange;
 	/* -e: sleep on completion events when a poll finds nothing (fabric arm/wait) */
 	bool events;

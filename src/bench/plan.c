@@ -205,7 +205,8 @@ void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
 	l->max_inline = d->max_inline;
 	/* the connection made by the first message stays out of the samples,
 	 * as it stays out of fi_pingpong's timing */
-	l->warm_exchange = p->kind == GD_KIND_LAT && gd_fabric_connects_on_first_op(&p->fab);
+	l->warm_exchange = p->kind == GD_KIND_LAT && tr->connects_on_first_op &&
+			   tr->connects_on_first_op(&p->fab);
 	l->gpu_copies = (p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0]) && tr->copies_gpu &&
 			tr->copies_gpu(&p->fab);
 	l->gpu_copies_mps = l->gpu_copies && tr->copies_gpu_mps(&p->fab);

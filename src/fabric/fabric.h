@@ -65,6 +65,24 @@ struct gd_fabric_traits {
 	bool qp_rate_limit;	/* --rate_limit_type HW: the QP's own rate limit */
 	bool providers;		/* --provider and --ep name what runs: compared with
 				 * the peer's, written to the JSON */
+	/* A large write keeps the CQ moderation instead of signalling every
+	 * message (bench_opts.c's default_moderation). Over libfabric a signalled
+	 * write may ask FI_DELIVERY_COMPLETE (fabric_ofi.c, gd_ofi_post_flags, says
+	 * why: always on tcp; on shm up to its inject size and in GPU memory),
+	 * which tcp answers with an acknowledgement the target's progress sends
+	 * (strace -c, 4000 writes of 64 KiB -b: 4029/4115 sendto on the two sides
+	 * with -Q 1, 300/304 with -Q 16, the default's effective moderation at
+	 * 64 KiB; sendmsg 4000 each); on shm the moderation only saves completion
+	 * entries. Verbs' completion comes with the ACK the wire sends anyway. */
+	bool moderates_writes;
+	/* Whether endpoints of these options connect on their first data message
+	 * in each direction (NULL: never): libfabric RDM (shm maps the peer's
+	 * region, rxm/tcp opens a socket). fabric_ofi_cm.c's warm-up write
+	 * connects only the client's direction, and only for endpoints with
+	 * FI_RMA: a write ping-pong's first reply from the server took 33 ms over
+	 * tcp;ofi_rxm, a send's first exchange 40-120 us over shm. A latency run
+	 * leaves its first exchange untimed (plan.c, loop_lat.c). */
+	bool (*connects_on_first_op)(const struct gd_fabric_opts *o);
 	/* Whether the fabric moves GPU memory with CUDA copies of its own under
 	 * these options (a software provider); NULL: never (the NIC reads it). */
 	bool (*copies_gpu)(const struct gd_fabric_opts *o);
@@ -121,7 +139,5 @@ extern const struct gd_fabric_traits gd_fabric_verbs_traits, gd_fabric_ofi_trait
 const struct gd_fabric_ops *gd_fabric_table(enum gd_fabric_kind kind);
 /* What that fabric takes and reports, the same way (ofi's in every build). */
 const struct gd_fabric_traits *gd_fabric_traits_of(enum gd_fabric_kind kind);
-/* Its name, the same way: "ofi", else "verbs" (gd_fabric_kind_name). */
-const char *gd_fabric_decided_name(enum gd_fabric_kind kind);
 
 #endif

@@ -18,10 +18,18 @@ static bool ofi_copies_gpu_mps(const struct gd_fabric_opts *o)
 	return gd_fabric_ofi_mps_validated(o->provider);
 }
 
+/* RDM endpoints connect on their first message each way */
+static bool ofi_connects_on_first_op(const struct gd_fabric_opts *o)
+{
+	return o->ep == GD_EP_RDM;
+}
+
 /* a domain: no service level, DSCP only (FI_TC_DSCP), no QP rate limit */
 const struct gd_fabric_traits gd_fabric_ofi_traits = {
 	.port = false,
 	.providers = true,
+	.moderates_writes = true,
+	.connects_on_first_op = ofi_connects_on_first_op,
 	.copies_gpu = ofi_copies_gpu,
 	.copies_gpu_mps = ofi_copies_gpu_mps,
 };
@@ -40,9 +48,4 @@ const struct gd_fabric_ops *gd_fabric_table(enum gd_fabric_kind kind)
 const struct gd_fabric_traits *gd_fabric_traits_of(enum gd_fabric_kind kind)
 {
 	return kind == GD_FABRIC_OFI ? &gd_fabric_ofi_traits : &gd_fabric_verbs_traits;
-}
-
-const char *gd_fabric_decided_name(enum gd_fabric_kind kind)
-{
-	return gd_fabric_kind_name(kind == GD_FABRIC_OFI ? GD_FABRIC_OFI : GD_FABRIC_VERBS);
 }

@@ -31,7 +31,8 @@ static struct gd_fabric_opts opts(const char *provider)
 }
 
 /* verbs: a port (perftest's report), -S, the whole --tclass byte, the QP's
- * rate limit, -e; no provider; the NIC reads GPU memory itself */
+ * rate limit, -e; no provider; a large write signals each message (the ACK
+ * comes anyway); connected before the first message; the NIC reads GPU memory */
 static void verbs_traits(void **state)
 {
 	const struct gd_fabric_traits *t = gd_fabric_verbs.traits;
@@ -42,13 +43,16 @@ static void verbs_traits(void **state)
 	assert_true(t->tclass_ecn);
 	assert_true(t->qp_rate_limit);
 	assert_false(t->providers);
+	assert_false(t->moderates_writes);
+	assert_null(t->connects_on_first_op);
 	assert_null(t->copies_gpu);
 	assert_null(t->copies_gpu_mps);
 	assert_non_null(gd_fabric_verbs.arm); /* -e */
 }
 
 /* ofi: a domain, no service level, DSCP only, no QP rate limit, no -e; a
- * provider; the software providers copy GPU memory, validated under MPS on shm */
+ * provider; large writes keep the moderation; RDM connects on the first
+ * message; the software providers copy GPU memory, validated under MPS on shm */
 static void ofi_traits(void **state)
 {
 	const struct gd_fabric_traits *t = &gd_fabric_ofi_traits; /* in every build */
@@ -62,6 +66,12 @@ static void ofi_traits(void **state)
 	assert_false(t->tclass_ecn);
 	assert_false(t->qp_rate_limit);
 	assert_true(t->providers);
+	assert_true(t->moderates_writes);
+	assert_non_null(t->connects_on_first_op);
+	o = opts("tcp");
+	assert_true(t->connects_on_first_op(&o)); /* RDM, the default */
+	o.ep = GD_EP_MSG;
+	assert_false(t->connects_on_first_op(&o));
 	assert_non_null(t->copies_gpu);
 	assert_non_null(t->copies_gpu_mps);
 	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
@@ -91,6 +101,8 @@ static void double_traits(void **state)
 	assert_false(t->tclass_ecn);
 	assert_false(t->qp_rate_limit);
 	assert_false(t->providers);
+	assert_false(t->moderates_writes);
+	assert_null(t->connects_on_first_op);
 	assert_null(t->copies_gpu);
 	assert_null(t->copies_gpu_mps);
 	assert_null(gd_fabric_test_double.arm);
