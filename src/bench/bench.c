@@ -154,6 +154,22 @@ static int check_alone(struct gd_bench *b)
 	return ops->check_alone(&b->plan.loop);
 }
 
+/* The initiator's checks again with the peer's HELLO in (loop.h: check_peer):
+ * a refusal reaches the peer as an ERROR with its exit code, so that it does
+ * not wait for the exchange. */
+static int check_peer(struct gd_bench *b)
+{
+	const struct gd_loop_ops *ops = b->plan.loop_ops;
+	int ret;
+
+	if (!ops->check_peer || !b->plan.roles.initiator)
+		return 0;
+	ret = ops->check_peer(&b->plan.loop);
+	if (ret)
+		gd_oob_send_error(b->oob, gd_bench_setup_exit_code(ret), "%s", gd_log_last_error());
+	return ret;
+}
+
 /* A run left open for the exit (a stuck thread, bench_rt.h; a fabric's keep_open):
  * on a list, reachable until the process exits (a leak checker sees it held, not lost). */
 static void keep_for_exit(struct gd_bench *b)
@@ -203,6 +219,35 @@ static void note_placement(struct gd_bench *b, const struct gd_wire_hello *remot
 				       &((struct sockaddr_in6 *)&r)->sin6_addr, 16);
 }
 
+/* Where this side's buffer sits, for its HELLO (wire version 5): host memory,
+ * or its GPU and whether this process is an MPS client there. */
+static void note_buffer(struct gd_bench *b)
+{
+	const struct gd_buf_ops *ops = b->buf.ops;
+	bool mps = false;
+
+	b->p.buf_mem = GD_BUF_MEM_HOST;
+	b->p.buf_gpu[0] = '\0';
+	if (ops && ops->gpu && b->buf.priv && !ops->gpu(&b->buf, b->p.buf_gpu, sizeof(b->p.buf_gpu), &mps))
+		b->p.buf_mem = mps ? GD_BUF_MEM_GPU_MPS : GD_BUF_MEM_GPU;
+	else
+		b->p.buf_gpu[0] = '\0';
+}
+
+/* The target's buffer as its HELLO says, for the rule on a GPU producer's
+ * CUDA copies (fabric_rule.h): its GPU is this host's only when the side
+ * channel's two ends are one address (note_placement). */
+static void note_peer_buffer(struct gd_bench *b, const struct gd_wire_hello *remote)
+{
+	struct gd_gpu_side *t = &b->plan.loop.peer;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(t->gpu, sizeof(t->gpu), "%s", remote->params.buf_gpu);
+	t->mps = remote->params.buf_mem == GD_BUF_MEM_GPU_MPS;
+	t->other_host = !b->same_host;
+	b->plan.loop.peer_known = true;
+}
+
 /* The side channel: accept (server) or connect (client), HELLO, the GID. */
 static int open_side_channel(struct gd_bench *b)
 {
@@ -213,6 +258,7 @@ static int open_side_channel(struct gd_bench *b)
 	if (!remote)
 		return -ENOMEM;
 	gd_trust_affinity(b->p.run_cpus, sizeof(b->p.run_cpus)); /* after any pinning */
+	note_buffer(b);
 
 	if (p->role == GD_ROLE_SERVER) {
 		ret = gd_oob_listen(p, &b->oob);
@@ -225,8 +271,10 @@ static int open_side_channel(struct gd_bench *b)
 		ret = gd_oob_open(p, -1, &b->oob);
 	}
 	ret = ret ?: gd_oob_hello(b->oob, p, remote);
-	if (!ret)
+	if (!ret) {
 		note_placement(b, remote);
+		note_peer_buffer(b, remote);
+	}
 	free(remote);
 	if (ret)
 		return ret;
@@ -245,6 +293,7 @@ static int setup(struct gd_bench *b)
 	ret = ret ?: f->take(b);
 	ret = ret ?: check_alone(b);
 	ret = ret ?: open_side_channel(b);
+	ret = ret ?: check_peer(b);
 	ret = ret ?: f->joined(b);
 	if (ret)
 		return ret;

@@ -61,6 +61,12 @@ const char *gd_bench_role_name(enum gd_bench_role role)
 	return pick(n, GD_ARRAY_SIZE(n), role);
 }
 
+const char *gd_buf_mem_name(enum gd_buf_mem m)
+{
+	static const char *const n[] = { "host memory", "GPU memory outside MPS", "GPU memory under MPS" };
+	return pick(n, GD_ARRAY_SIZE(n), m);
+}
+
 const char *gd_atomic_type_name(enum gd_atomic_type t)
 {
 	static const char *const n[] = { "FETCH_AND_ADD", "CMP_AND_SWAP" };
@@ -141,6 +147,7 @@ static const char *kind_name(unsigned v) { return gd_bench_kind_name((enum gd_be
 static const char *conn_name(unsigned v) { return gd_conn_method_name((enum gd_conn_method)v); }
 static const char *atomic_name(unsigned v) { return gd_atomic_type_name((enum gd_atomic_type)v); }
 static const char *init_name(unsigned v) { return gd_initiator_name((enum gd_initiator)v); }
+static const char *buf_mem_name(unsigned v) { return gd_buf_mem_name((enum gd_buf_mem)v); }
 
 static const char *show_test(const struct gd_bench_params *p)
 {
@@ -489,6 +496,13 @@ const struct gd_param gd_matched_params[] = {
 	 * sides of one host share one CPU (wire version 4) */
 	{ GD_PARAM_AT(run_cpus), .type = GD_PT_STR, .max = GD_BENCH_CORES_MAX - 1,
 	  .what = "CPUs", .json = "run_cpus" },
+	/* carried, not compared: where this side's buffer sits, for the rule on a
+	 * GPU producer's CUDA copies (fabric_rule.h; wire version 5; wire.c checks
+	 * the two agree: host memory names no GPU, GPU memory its PCI address) */
+	{ GD_PARAM_AT(buf_mem), .type = GD_PT_ENUM, .wire = 1, .max = GD_BUF_MEM_COUNT - 1,
+	  .what = "buffer memory", .name = buf_mem_name },
+	{ GD_PARAM_AT(buf_gpu), .type = GD_PT_STR, .max = GD_BENCH_BDF_MAX - 1,
+	  .what = "buffer's GPU" },
 	/* the class of the traffic, both directions (roce_opts.h; wire version 4):
 	 * a responder in another class sends its ACKs and read responses there */
 	{ GD_PARAM_AT(roce.sl), .type = GD_PT_UINT, .wire = 4, .max = 15, .opt = "-S/--sl",
@@ -767,9 +781,14 @@ const struct gd_param gd_matched_params[] = {
 		     "the GPU only at a time slice of the running kernel's (about 2.4 ms each): for them\n"
 		     "\\fB\\-\\-producer gpu\\fR is exit 3 naming the\n"
 		     "reason and the fix, and the default takes host producers. Over shm under MPS\n"
-		     "(both sides started with one \\fBnvidia\\-cuda\\-mps\\-control \\-d\\fR; the\n"
-		     "initiating side reads CU_DEVICE_ATTRIBUTE_MPS_ENABLED) the processes share\n"
-		     "one GPU context and every op runs. The header's Producer line and JSON \"producer_kind\" and\n"
+		     "(both sides started with one \\fBnvidia\\-cuda\\-mps\\-control \\-d\\fR) the\n"
+		     "processes share one GPU context and every op runs. Each side tells its peer\n"
+		     "where its buffer sits (host memory, or its GPU and whether it is an MPS client\n"
+		     "there: CU_DEVICE_ATTRIBUTE_MPS_ENABLED), and the initiating side judges the\n"
+		     "target's: a target whose buffer is on the producer's GPU outside the MPS daemon\n"
+		     "the initiating side runs under is exit 3 on both sides, naming the fix (start\n"
+		     "it under the same daemon); a target's buffer in host memory, on another GPU or\n"
+		     "another host shares no time slice with the kernel. The header's Producer line and JSON \"producer_kind\" and\n"
 		     "\"producer_reason\" say which and why; a GPU producer that cannot run exits 3.\n"
 		     "Under each bandwidth row the issue rate and the completion rate are printed\n"
 		     "apart (requests per second on the producers' clock, per message)." END,

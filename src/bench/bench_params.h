@@ -28,6 +28,10 @@
 enum gd_bench_kind { GD_KIND_BW = 0, GD_KIND_LAT, GD_KIND_COUNT };
 enum gd_bench_role { GD_ROLE_SERVER = 0, GD_ROLE_CLIENT, GD_ROLE_COUNT };
 enum gd_atomic_type { GD_ATOMIC_FETCH_AND_ADD = 0, GD_ATOMIC_CMP_AND_SWAP, GD_ATOMIC_COUNT };
+/* Where a side's buffer sits, as its HELLO tells the peer (wire version 5): host memory,
+ * or GPU memory used through MPS or not (the rule on a GPU producer's CUDA copies,
+ * fabric_rule.h gd_fabric_ofi_gpu_copies) */
+enum gd_buf_mem { GD_BUF_MEM_HOST = 0, GD_BUF_MEM_GPU, GD_BUF_MEM_GPU_MPS, GD_BUF_MEM_COUNT };
 /* How the data QPs are connected: QP numbers over the TCP side channel, or rdma_cm (-R). */
 enum gd_conn_method { GD_CONN_OOB = 0, GD_CONN_RDMA_CM, GD_CONN_COUNT };
 /* -c: perftest's transport type; gdperf runs RC queue pairs only */
@@ -153,6 +157,12 @@ struct gd_bench_params {
 	/* the CPUs this side runs on when it says HELLO (its affinity after
 	 * pinning), carried to the peer for the noise guard (trust.h); not an option */
 	char run_cpus[GD_BENCH_CORES_MAX];
+	/* where this side's buffer sits when it says HELLO: host memory, or the PCI
+	 * address of its GPU and whether this process is an MPS client there,
+	 * carried to the peer for the rule on a GPU producer's CUDA copies
+	 * (fabric_rule.h); not options */
+	enum gd_buf_mem buf_mem;
+	char buf_gpu[GD_BENCH_BDF_MAX];	/* "" with host memory */
 
 	/* GPU memory (options defined here, implemented by the GPU memory feature) */
 	int use_cuda;			/* --use_cuda=N|auto: GD_CUDA_NONE, GD_CUDA_AUTO or an index */
@@ -188,6 +198,7 @@ const char *gd_bench_op_name(enum gd_bench_op op);
 const char *gd_bench_kind_name(enum gd_bench_kind kind);
 const char *gd_bench_role_name(enum gd_bench_role role);
 const char *gd_atomic_type_name(enum gd_atomic_type t);   /* "FETCH_AND_ADD" */
+const char *gd_buf_mem_name(enum gd_buf_mem m);	  /* "host memory", "GPU memory under MPS" */
 const char *gd_conn_method_name(enum gd_conn_method c);   /* "oob" / "rdma_cm" */
 const char *gd_output_name(enum gd_output o);		  /* "full", "bandwidth", ... */
 /* perftest's title word: "RDMA_Write", "RDMA_Read", "Atomic", "Send" */

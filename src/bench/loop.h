@@ -32,6 +32,7 @@
 #include "bench_rt.h"
 #include "bench_params.h"
 #include "fabric.h"
+#include "fabric_rule.h"
 #include "init_opts.h"
 #include "ops.h"
 #include "wire.h"
@@ -69,10 +70,14 @@ struct gd_loop_cfg {
 	struct gd_init_opts init;	/* --initiator and its shape (proxy, IBGDA) */
 	char pin_cores[GD_BENCH_CORES_MAX]; /* --pin_cores (a proxy pins its threads) */
 	int producer_cuda;		/* the proxy's GPU producer: --use_cuda's index, else 0 */
-	/* the fabric moves the GPU buffers with CUDA copies (its trait copies_gpu,
-	 * fabric.h), which wait for a running producer kernel */
-	bool gpu_copies;
-	bool gpu_copies_mps;		/* and they run beside it under MPS (copies_gpu_mps) */
+	/* what the rule on the GPU producer's CUDA copies reads (fabric_rule.h
+	 * gd_fabric_ofi_gpu_copies): the libfabric provider ("" over verbs),
+	 * whether this side's buffer is GPU memory, and the target's buffer as
+	 * its HELLO said (peer_known: set once HELLO is in, check_peer) */
+	char provider[GD_FABRIC_PROV_MAX];
+	bool gpu_mem;
+	bool peer_known;
+	struct gd_gpu_side peer;
 	/* a latency run's first exchange is untimed: the endpoints connect on
 	 * their first message each way (its trait connects_on_first_op) */
 	bool warm_exchange;
@@ -141,6 +146,11 @@ struct gd_loop_ops {
 	 * domain is open and before this side listens or connects; 0 or a
 	 * negative errno after a message. */
 	int (*check_alone)(const struct gd_loop_cfg *c);
+	/* Optional, on the side that initiates: the same once the peer's HELLO
+	 * is in (c->peer_known, c->peer: its buffer), before the exchange; a
+	 * refusal (0 or a negative errno after a message) goes to the peer as
+	 * an ERROR with its exit code. */
+	int (*check_peer)(const struct gd_loop_cfg *c);
 	int (*connect)(void *state, const struct gd_wire_conn *remote, uint32_t n);
 	const struct gd_report_initiator *(*describe)(const void *state);
 	void (*detach)(void *state);

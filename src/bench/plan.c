@@ -207,9 +207,9 @@ void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
 	 * as it stays out of fi_pingpong's timing */
 	l->warm_exchange = p->kind == GD_KIND_LAT && tr->connects_on_first_op &&
 			   tr->connects_on_first_op(&p->fab);
-	l->gpu_copies = (p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0]) && tr->copies_gpu &&
-			tr->copies_gpu(&p->fab);
-	l->gpu_copies_mps = l->gpu_copies && tr->copies_gpu_mps(&p->fab);
+	/* the provider's name where the fabric runs on one (its trait), "" else */
+	snprintf(l->provider, sizeof(l->provider), "%s", tr->providers ? p->fab.provider : "");
+	l->gpu_mem = p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0];
 	snprintf(l->dev_name, sizeof(l->dev_name), "%s", d->name);
 	snprintf(pl->mem_spec.nic, sizeof(pl->mem_spec.nic), "%s", d->name);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "cuda.h" /* gd_pci_normalize */
 #include "gd.h"
 #include "version.h"
 
@@ -272,6 +273,21 @@ static void decode_param(struct rbuf *r, struct gd_bench_params *p, const struct
 	gd_param_put(p, d, v);
 }
 
+/* The buffer's two fields agree (version 5): host memory names no GPU, GPU
+ * memory the PCI address of one, as sysfs writes it ("0000:18:00.0"). */
+static void check_buffer(struct rbuf *r, const struct gd_bench_params *p)
+{
+	char pci[GD_BENCH_BDF_MAX];
+	bool gpu = p->buf_mem != GD_BUF_MEM_HOST;
+
+	if (gpu != (p->buf_gpu[0] != '\0'))
+		rfail(r, -EBADMSG, "HELLO buffer memory is %s but names %s GPU%s%s", gd_buf_mem_name(p->buf_mem),
+		      gpu ? "no" : "a", gpu ? "" : " ", p->buf_gpu);
+	else if (gpu && (gd_pci_normalize(p->buf_gpu, pci, sizeof(pci)) || strcmp(pci, p->buf_gpu)))
+		rfail(r, -EBADMSG, "HELLO buffer's GPU '%s' is not a PCI address such as 0000:18:00.0",
+		      p->buf_gpu);
+}
+
 static void decode_hello(struct rbuf *r, struct gd_wire_hello *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -279,6 +295,8 @@ static void decode_hello(struct rbuf *r, struct gd_wire_hello *h)
 	get_str(r, h->version, GD_WIRE_VERSION_STR_MAX - 1, false, false, "HELLO version");
 	for (size_t i = 0; i < gd_matched_nparams && !r->ret; i++)
 		decode_param(r, &h->params, &gd_matched_params[i]);
+	if (!r->ret)
+		check_buffer(r, &h->params);
 }
 
 /* ---- CONN, READY ------------------------------------------------------ */

@@ -48,6 +48,17 @@ bool gd_fabric_ofi_mps_validated(const char *prov)
 	return strcspn(prov, ";") == 3 && !strncmp(prov, "shm", 3);
 }
 
+enum gd_gpu_copies gd_fabric_ofi_gpu_copies(const char *prov, const struct gd_gpu_side *producer,
+					    const struct gd_gpu_side *target)
+{
+	if (!gd_fabric_ofi_copies_gpu(prov) || !target->gpu[0] || target->other_host ||
+	    strcmp(target->gpu, producer->gpu))
+		return GD_GPU_COPIES_NONE;
+	if (!producer->mps || !gd_fabric_ofi_mps_validated(prov))
+		return GD_GPU_COPIES_WAIT;
+	return target->mps ? GD_GPU_COPIES_MPS : GD_GPU_COPIES_TARGET_OUTSIDE_MPS;
+}
+
 int gd_fabric_dev_is_efa(const struct gd_machine *m, const char *dev)
 {
 	char drv[64] = "";

@@ -69,4 +69,49 @@ bool gd_fabric_ofi_copies_gpu(const char *prov);
  * no FI_HMEM; sm2, udp and sockets were not run. */
 bool gd_fabric_ofi_mps_validated(const char *prov);
 
+/* THE rule for the CUDA copies of a run the proxy's GPU producer kernel drives
+ * (issue 32 item 3; the proxy asks it: proxy_bench.c gpu_producer_refused).
+ * What waits is CUDA work in another process on the GPU the producer kernel
+ * spins on: it runs only in that kernel's time slices (2.4 ms on an H200),
+ * unless both processes are clients of one MPS server (doc/perf-data/
+ * 2026-11-30-s43-gpu8-h200: an 8 B host-to-device copy 2,379 us beside
+ * another process's spinning kernel, 5.3 us alone, 5.6 us under MPS; a
+ * device-to-device or device-to-host copy 5.8 / 9.7 us beside it). The
+ * provider's copies that land in GPU memory run in the target's process (shm
+ * runs each atomic there, places small writes and sends there); so:
+ *   NONE   the provider moves no GPU memory with CUDA copies (gd_fabric_ofi_
+ *          copies_gpu), or the target's buffer is host memory (its copies
+ *          there only read the initiator's GPU memory: device to host), or
+ *          GPU memory of another GPU or another host (no slicing there)
+ *   MPS    the target's buffer is on the producer's GPU and both processes
+ *          are MPS clients there, over a provider validated so
+ *          (gd_fabric_ofi_mps_validated): the copies run beside the kernel
+ *   TARGET_OUTSIDE_MPS  the same, but the target's process is not an MPS
+ *          client: it waits for every slice (420 ops/s); refused, the fix is
+ *          to start the target under the same MPS daemon
+ *   WAIT   on the producer's GPU without MPS on the producer's side (or a
+ *          provider not validated under MPS): the copies wait; the proxy
+ *          refuses what is measured to crawl (atomics, writes and sends below
+ *          64 KiB) and runs the rest
+ * Before the target's HELLO is known the proxy asks with this side's own
+ * buffer and MPS state in the target's place (both sides alike, as every
+ * measured run was); with it, the target's own (wire version 5). One MPS
+ * server per GPU is assumed: two daemons serving one GPU are not told apart,
+ * nor two MIG instances of one GPU (one PCI address: the rule is cautious). */
+#define GD_FABRIC_GPU_MAX 32		/* a PCI address, "0000:18:00.0" */
+struct gd_gpu_side {
+	char gpu[GD_FABRIC_GPU_MAX];	/* the producer's GPU; the target's buffer's GPU,
+					 * "" host memory ("" for the producer: not known) */
+	bool mps;			/* the side's process is an MPS client on that GPU */
+	bool other_host;		/* the target runs on another host (its GPU is not ours) */
+};
+enum gd_gpu_copies {
+	GD_GPU_COPIES_NONE,
+	GD_GPU_COPIES_MPS,
+	GD_GPU_COPIES_TARGET_OUTSIDE_MPS,
+	GD_GPU_COPIES_WAIT,
+};
+enum gd_gpu_copies gd_fabric_ofi_gpu_copies(const char *prov, const struct gd_gpu_side *producer,
+					    const struct gd_gpu_side *target);
+
 #endif

@@ -83,12 +83,6 @@ struct gd_fabric_traits {
 	 * tcp;ofi_rxm, a send's first exchange 40-120 us over shm. A latency run
 	 * leaves its first exchange untimed (plan.c, loop_lat.c). */
 	bool (*connects_on_first_op)(const struct gd_fabric_opts *o);
-	/* Whether the fabric moves GPU memory with CUDA copies of its own under
-	 * these options (a software provider); NULL: never (the NIC reads it). */
-	bool (*copies_gpu)(const struct gd_fabric_opts *o);
-	/* and whether those copies were validated beside a running GPU producer
-	 * under MPS (asked only where copies_gpu said yes) */
-	bool (*copies_gpu_mps)(const struct gd_fabric_opts *o);
 };
 
 struct gd_fabric_ops {

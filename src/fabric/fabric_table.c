@@ -6,18 +6,6 @@
 
 #include "fabric.h"
 
-/* shm and tcp move GPU memory with CUDA copies (gd_fabric_ofi_copies_gpu),
- * validated under MPS over shm (gd_fabric_ofi_mps_validated) */
-static bool ofi_copies_gpu(const struct gd_fabric_opts *o)
-{
-	return gd_fabric_ofi_copies_gpu(o->provider);
-}
-
-static bool ofi_copies_gpu_mps(const struct gd_fabric_opts *o)
-{
-	return gd_fabric_ofi_mps_validated(o->provider);
-}
-
 /* RDM endpoints connect on their first message each way */
 static bool ofi_connects_on_first_op(const struct gd_fabric_opts *o)
 {
@@ -30,8 +18,6 @@ const struct gd_fabric_traits gd_fabric_ofi_traits = {
 	.providers = true,
 	.moderates_writes = true,
 	.connects_on_first_op = ofi_connects_on_first_op,
-	.copies_gpu = ofi_copies_gpu,
-	.copies_gpu_mps = ofi_copies_gpu_mps,
 };
 
 const struct gd_fabric_ops *gd_fabric_table(enum gd_fabric_kind kind)

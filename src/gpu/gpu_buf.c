@@ -169,6 +169,17 @@ static int gpu_describe(const struct gd_buf *b, char *out, size_t len)
 	return 0;
 }
 
+static int gpu_of(const struct gd_buf *b, char *pci, size_t len, bool *mps)
+{
+	const struct gpu_priv *g = b->priv;
+
+	if (!g)
+		return -EINVAL;
+	snprintf(pci, len, "%s", g->gpu.info.pci);
+	*mps = g->gpu.info.mps == 1; /* -1 (a driver without the attribute): not known to be */
+	return 0;
+}
+
 static void gpu_json(const struct gd_buf *b, void *json_record)
 {
 	const struct gpu_priv *g = b->priv;
@@ -196,7 +207,7 @@ static void gpu_json(const struct gd_buf *b, void *json_record)
 const struct gd_buf_ops gd_buf_cuda = {
 	.name = "cuda", .alloc = alloc_device, .reg = gpu_register, .free = gpu_free,
 	.write = gpu_write, .read = gpu_read, .describe = gpu_describe, .json = gpu_json,
-	.path_class = gpu_path_class, .registration = gpu_registration,
+	.path_class = gpu_path_class, .registration = gpu_registration, .gpu = gpu_of,
 };
 
 const struct gd_buf_ops gd_buf_cuda_staging = {

@@ -57,6 +57,10 @@ struct gd_buf_ops {
 	/* how it was registered ("dma-buf", "peer-memory", "host"; NULL: host memory) and
 	 * whether it is a staging buffer */
 	const char *(*registration)(const struct gd_buf *b, bool *staging);
+	/* device memory: the PCI address of its GPU into pci, and whether this
+	 * process's contexts there are MPS clients; 0 (NULL: host memory, the
+	 * staging buffer's pinned host memory included) */
+	int (*gpu)(const struct gd_buf *b, char *pci, size_t len, bool *mps);
 };
 
 extern const struct gd_buf_ops gd_buf_host;

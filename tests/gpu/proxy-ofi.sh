@@ -11,7 +11,8 @@
 #   the GPU producer with GPU memory runs reads, send latency, and writes and
 #   sends of 64 KiB or more, and is refused, exit 3 with the reason, for
 #   atomics and smaller writes and sends: proxy_bench.c gpu_producer_refused;
-#   under MPS every tool runs over shm, the gpu-mps cells),
+#   under MPS every tool runs over shm, the gpu-mps cells, and a target
+#   started outside the MPS daemon is refused, exit 3 on both sides),
 #   every tool, --validate on, JSON for the figures; --proxy_threads 1, 2, 4
 #   (producer column gpu-ptN).
 # Plus the verbs cells the machine cannot run (no RDMA device: exit 3).
@@ -51,12 +52,14 @@ end_waiting_server() { # PID
 }
 
 # pair NAME TOOL ARGS: server and client on loopback, both bounded; sets rc
-# (the client's, or the server's when the client passed) and the files
+# (the client's, or the server's when the client passed) and the files.
+# server_env: a command the server runs under (e.g. env -u VAR), "" none
+server_env=
 pair() {
 	local name=$1 tool=$2 src
 	shift 2
 	port=$((port + 1))
-	timeout -s KILL 120 "$tools_dir/gd_$tool" "$@" -p $port >"$work/$name.s" 2>&1 &
+	timeout -s KILL 120 $server_env "$tools_dir/gd_$tool" "$@" -p $port >"$work/$name.s" 2>&1 &
 	src=$!
 	sleep 0.3
 	timeout -s KILL 120 "$tools_dir/gd_$tool" "$@" -p $port 127.0.0.1 >"$work/$name.c" 2>&1
@@ -148,7 +151,31 @@ mps_cells() {
 	expect_rc 0 "write_bw -s 8, GPU producer, GPU memory, under MPS"
 	run_cell send_bw proxy cuda "ofi/$tp" gpu-mps-8K $f -n 1000 -s 8192
 	expect_rc 0 "send_bw -s 8192, GPU producer, GPU memory, under MPS"
+	mps_target_outside "$f"
 	mps_quit
+}
+# The target (server) started outside the daemon (no CUDA_MPS_PIPE_DIRECTORY:
+# not its client), its buffer on the producer's GPU, the initiator (client)
+# inside: its copies would wait for every time slice of the producer kernel
+# (420 ops/s). The server's HELLO says so (wire version 5) and the client's
+# rule (fabric_rule.c gd_fabric_ofi_gpu_copies) refuses: exit 3 on both sides,
+# the server told the fix by its client (start it under the same daemon).
+mps_target_outside() { # FLAGS
+	local tool name size
+	for tool in atomic_bw write_bw; do
+		size=
+		[ "$tool" = write_bw ] && size="-s 8"
+		name="$tool-proxy-cuda-ofi-shm-gpu-mps-target-outside"
+		server_env="env -u CUDA_MPS_PIPE_DIRECTORY -u CUDA_MPS_LOG_DIRECTORY"
+		run_cell "$tool" proxy cuda ofi/shm gpu-mps-target-outside $1 -n 5000 $size
+		server_env=
+		expect_rc 3 "$tool, the target outside MPS, the initiator under it"
+		if [ "$src_rc" -ne 3 ] || ! grep -q "start the server under the same MPS daemon" "$work/$name.s"; then
+			echo "FAIL: $tool, the target outside MPS: server exit $src_rc, expected 3 with the fix from its client"
+			tail -5 "$work/$name.s"
+			fail=$((fail + 1))
+		fi
+	done
 }
 trap 'mps_quit; rm -rf "$work"' EXIT
 

@@ -27,6 +27,7 @@
 #include "ops.h"
 #include "plan.h"
 #include "loop.h"
+#include "ibgda_run.h"
 #ifdef HAVE_LIBFABRIC
 #include "fabric_ofi.h"
 #endif
@@ -465,6 +466,53 @@ static void t_sweep_epsilon(void **state)
 	free(pl);
 }
 
+/* The IBGDA run's spec comes from the plan's loop configuration, for the
+ * software NIC test double (ibgda_bench.c) and a ConnectX (ibgda_loop.c)
+ * alike: the params' values, CMP_AND_SWAP only for atomics (a write's
+ * variant is with_imm), the send depth the plan holds. */
+static void t_ibgda_spec(void **state)
+{
+	struct gd_bench_params p;
+	struct gd_bench_plan *pl = calloc(1, sizeof(*pl));
+	struct gd_ibgda_spec s;
+	char *cas[] = {"t", "-A", "CMP_AND_SWAP", "-q", "3", "-n", "777", "--timeout", "4", NULL};
+	char *imm[] = {"t", "--write_with_imm", "-s", "64", NULL};
+	char root[1100];
+
+	(void)state;
+	assert_non_null(pl);
+	if (!gd_fixture_dir()) {
+		free(pl);
+		skip();
+	}
+	snprintf(root, sizeof(root), "%s/rxe", gd_fixture_dir());
+	setenv(GD_SYSFS_ROOT_ENV, root, 1);
+	assert_int_equal(gd_bench_parse(9, cas, GD_OP_ATOMIC, GD_KIND_BW, &p), 0);
+	gd_plan_from_params(pl, &p);
+	pl->loop.tx_depth = 99;
+	gd_ibgda_spec_of(&s, &pl->loop, pl->last_size, 2);
+	assert_int_equal(s.op, GD_OP_ATOMIC);
+	assert_true(s.cas);
+	assert_int_equal(s.kind, GD_KIND_BW);
+	assert_int_equal(s.nqps, 3);
+	assert_int_equal(s.iters, 777);
+	assert_int_equal(s.timeout_ms, p.timeout_ms);
+	assert_int_equal(s.tx_depth, 99);
+	assert_int_equal(s.max_size, 8);
+	assert_int_equal(s.cuda_index, 2);
+	assert_int_equal(s.init.initiator, p.init.initiator);
+	assert_int_equal(gd_bench_parse(4, imm, GD_OP_WRITE, GD_KIND_LAT, &p), 0);
+	gd_plan_from_params(pl, &p);
+	gd_ibgda_spec_of(&s, &pl->loop, pl->last_size, pl->loop.producer_cuda);
+	assert_int_equal(s.op, GD_OP_WRITE);
+	assert_false(s.cas);
+	assert_int_equal(s.kind, GD_KIND_LAT);
+	assert_int_equal(s.max_size, 64);
+	assert_int_equal(s.cuda_index, 0);
+	unsetenv(GD_SYSFS_ROOT_ENV);
+	free(pl);
+}
+
 #ifdef HAVE_LIBFABRIC
 /* The passive side's progress pace: only shm RMA bandwidth up to inject_size
  * in host memory is paced (gd_ofi_pace_passive's comment says why). */
@@ -493,7 +541,7 @@ static void t_ofi_passive_pace(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_sweep_epsilon),
+		cmocka_unit_test(t_sweep_epsilon), cmocka_unit_test(t_ibgda_spec),
 		cmocka_unit_test(t_access), cmocka_unit_test(t_roles),
 		cmocka_unit_test(t_mtu),
 		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak), cmocka_unit_test(t_peak_hull),

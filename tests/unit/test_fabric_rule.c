@@ -280,6 +280,41 @@ static void gpu_copies_and_mps(void **state)
 	assert_false(gd_fabric_ofi_mps_validated("sh"));
 }
 
+/* The rule on a GPU producer's CUDA copies with the target's own facts (its
+ * HELLO, wire version 5): which GPU its buffer sits on, whether it is an MPS
+ * client there, whether it shares the host */
+static void gpu_copies_with_the_target(void **state)
+{
+	const struct gd_gpu_side mps = { .gpu = "0000:18:00.0", .mps = true };
+	const struct gd_gpu_side plain = { .gpu = "0000:18:00.0" };
+	const struct gd_gpu_side other_gpu = { .gpu = "0000:2a:00.0" };
+	const struct gd_gpu_side other_gpu_mps = { .gpu = "0000:2a:00.0", .mps = true };
+	const struct gd_gpu_side host_mem = { .gpu = "" };
+	const struct gd_gpu_side other_host = { .gpu = "0000:18:00.0", .other_host = true };
+	const struct gd_gpu_side unknown = { .gpu = "" }; /* the producer's GPU not described */
+
+	(void)state;
+	/* the same GPU, both MPS clients, over shm: runs */
+	assert_int_equal(gd_fabric_ofi_gpu_copies("shm", &mps, &mps), GD_GPU_COPIES_MPS);
+	/* the target started outside the MPS daemon: refused (it crawled at 420 ops/s) */
+	assert_int_equal(gd_fabric_ofi_gpu_copies("shm", &mps, &plain),
+			 GD_GPU_COPIES_TARGET_OUTSIDE_MPS);
+	/* no MPS on the producer's side, or a provider not validated under MPS: the copies wait */
+	assert_int_equal(gd_fabric_ofi_gpu_copies("shm", &plain, &plain), GD_GPU_COPIES_WAIT);
+	assert_int_equal(gd_fabric_ofi_gpu_copies("shm", &plain, &mps), GD_GPU_COPIES_WAIT);
+	assert_int_equal(gd_fabric_ofi_gpu_copies("tcp;ofi_rxm", &mps, &mps), GD_GPU_COPIES_WAIT);
+	/* no slicing: the target's buffer on another GPU, in host memory, on another host */
+	assert_int_equal(gd_fabric_ofi_gpu_copies("shm", &mps, &other_gpu), GD_GPU_COPIES_NONE);
+	assert_int_equal(gd_fabric_ofi_gpu_copies("shm", &plain, &other_gpu_mps), GD_GPU_COPIES_NONE);
+	assert_int_equal(gd_fabric_ofi_gpu_copies("shm", &mps, &host_mem), GD_GPU_COPIES_NONE);
+	assert_int_equal(gd_fabric_ofi_gpu_copies("tcp", &plain, &other_host), GD_GPU_COPIES_NONE);
+	/* no CUDA copies at all: a NIC's DMA, or verbs (no provider) */
+	assert_int_equal(gd_fabric_ofi_gpu_copies("efa", &mps, &plain), GD_GPU_COPIES_NONE);
+	assert_int_equal(gd_fabric_ofi_gpu_copies("", &plain, &plain), GD_GPU_COPIES_NONE);
+	/* a producer whose GPU is not known shares it with nobody's buffer */
+	assert_int_equal(gd_fabric_ofi_gpu_copies("shm", &unknown, &plain), GD_GPU_COPIES_NONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +326,7 @@ int main(void)
 		cmocka_unit_test(one_decision_for_every_caller),
 		cmocka_unit_test(doctor_asks_the_efa_test),
 		cmocka_unit_test(gpu_copies_and_mps),
+		cmocka_unit_test(gpu_copies_with_the_target),
 	};
 
 	gd_log_init("test_fabric_rule");

@@ -32,7 +32,7 @@ static struct gd_fabric_opts opts(const char *provider)
 
 /* verbs: a port (perftest's report), -S, the whole --tclass byte, the QP's
  * rate limit, -e; no provider; a large write signals each message (the ACK
- * comes anyway); connected before the first message; the NIC reads GPU memory */
+ * comes anyway); connected before the first message */
 static void verbs_traits(void **state)
 {
 	const struct gd_fabric_traits *t = gd_fabric_verbs.traits;
@@ -45,19 +45,15 @@ static void verbs_traits(void **state)
 	assert_false(t->providers);
 	assert_false(t->moderates_writes);
 	assert_null(t->connects_on_first_op);
-	assert_null(t->copies_gpu);
-	assert_null(t->copies_gpu_mps);
 	assert_non_null(gd_fabric_verbs.arm); /* -e */
 }
 
 /* ofi: a domain, no service level, DSCP only, no QP rate limit, no -e; a
- * provider; large writes keep the moderation; RDM connects on the first
- * message; the software providers copy GPU memory, validated under MPS on shm */
+ * provider (the GPU copies' rule reads its name: fabric_rule.h); large writes
+ * keep the moderation; RDM connects on the first message */
 static void ofi_traits(void **state)
 {
 	const struct gd_fabric_traits *t = &gd_fabric_ofi_traits; /* in every build */
-	static const char *const copies[] = { "shm", "tcp", "tcp;ofi_rxm", "sockets", "udp", "sm2" };
-	static const char *const nic[] = { "efa", "verbs;ofi_rxm", "cxi", "" };
 	struct gd_fabric_opts o;
 
 	(void)state;
@@ -72,17 +68,6 @@ static void ofi_traits(void **state)
 	assert_true(t->connects_on_first_op(&o)); /* RDM, the default */
 	o.ep = GD_EP_MSG;
 	assert_false(t->connects_on_first_op(&o));
-	assert_non_null(t->copies_gpu);
-	assert_non_null(t->copies_gpu_mps);
-	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
-		o = opts(copies[i]);
-		assert_true(t->copies_gpu(&o));
-		assert_int_equal(t->copies_gpu_mps(&o), !strcmp(copies[i], "shm"));
-	}
-	for (size_t i = 0; i < sizeof(nic) / sizeof(nic[0]); i++) {
-		o = opts(nic[i]);
-		assert_false(t->copies_gpu(&o));
-	}
 #ifdef HAVE_LIBFABRIC
 	assert_ptr_equal(gd_fabric_ofi.traits, t); /* its table points at them */
 	assert_null(gd_fabric_ofi.arm); /* no -e */
@@ -103,8 +88,6 @@ static void double_traits(void **state)
 	assert_false(t->providers);
 	assert_false(t->moderates_writes);
 	assert_null(t->connects_on_first_op);
-	assert_null(t->copies_gpu);
-	assert_null(t->copies_gpu_mps);
 	assert_null(gd_fabric_test_double.arm);
 }
 

@@ -158,7 +158,7 @@ static void conn_round_trip(void **state)
 	n = encode(&m);
 	assert_int_equal(n, GD_WIRE_HDR_LEN + 66);
 	/* network byte order on the wire */
-	assert_memory_equal(buf, "GDPF\x00\x04\x00\x02\x00\x00\x00\x42", 12);
+	assert_memory_equal(buf, "GDPF\x00\x05\x00\x02\x00\x00\x00\x42", 12);
 	assert_memory_equal(buf + 12 + 10, "\x00\xab\xcd\xef", 4);
 	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
 	assert_memory_equal(&out.conn.gid, &m.conn.gid, 16);
@@ -232,7 +232,7 @@ static void bad_header(void **state)
 	expect(16, -EPROTO, "not a gdperf side-channel message (it starts with \"GET / HTTP/1\")");
 	n = encode(&m);
 	buf[5] = GD_WIRE_VERSION + 1;
-	expect(n, -EPROTO, "version 4");
+	expect(n, -EPROTO, "this gdperf speaks version 5");
 	n = encode(&m);
 	buf[7] = 0;
 	expect(n, -EPROTO, "unknown message type 0");
@@ -389,6 +389,60 @@ static void bad_hello(void **state)
 #undef RESET
 }
 
+/* Version 5: where each side's buffer sits (host memory, or its GPU and
+ * whether the side is an MPS client there), carried, not compared: the rule on
+ * a GPU producer's CUDA copies reads the target's (fabric_rule.h). */
+static void hello_buffer_fact(void **state)
+{
+	struct gd_wire_msg m = { .type = GD_MSG_HELLO }, out;
+	struct gd_bench_params p;
+	uint8_t *at;
+	size_t n;
+
+	(void)state;
+	hello_params(&p);
+	p.buf_mem = GD_BUF_MEM_GPU_MPS;
+	snprintf(p.buf_gpu, sizeof(p.buf_gpu), "0000:18:00.0");
+	gd_wire_hello_from_params(&m.hello, &p);
+	n = encode(&m);
+	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
+	assert_int_equal(out.hello.params.buf_mem, GD_BUF_MEM_GPU_MPS);
+	assert_string_equal(out.hello.params.buf_gpu, "0000:18:00.0");
+	p.role = GD_ROLE_SERVER; /* carried, not compared: the peer's buffer may differ */
+	p.buf_mem = GD_BUF_MEM_HOST;
+	p.buf_gpu[0] = '\0';
+	assert_int_equal(gd_params_diff(&p, &out.hello.params, err, sizeof(err)), 0);
+	/* the byte and the string: u8 memory, u16 length, the PCI address */
+	for (at = buf + GD_WIRE_HDR_LEN; at + 14 <= buf + n && memcmp(at, "\x00\x0c" "0000:18:00.0", 14);)
+		at++;
+	assert_true(at + 14 <= buf + n);
+	assert_int_equal(at[-1], GD_BUF_MEM_GPU_MPS);
+	/* a value outside the enum, and the two fields disagreeing: exit 2 (-EBADMSG) */
+	at[-1] = 3;
+	expect(n, -EBADMSG, "HELLO buffer memory 3 is out of range 0..2");
+	at[-1] = GD_BUF_MEM_HOST;
+	expect(n, -EBADMSG, "HELLO buffer memory is host memory but names a GPU 0000:18:00.0");
+	at[-1] = GD_BUF_MEM_GPU;
+	memcpy(at + 2, "0000:18:zz.0", 12);
+	expect(n, -EBADMSG, "HELLO buffer's GPU '0000:18:zz.0' is not a PCI address");
+	memcpy(at + 2, "0000:18:00.0", 12);
+	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
+	assert_int_equal(out.hello.params.buf_mem, GD_BUF_MEM_GPU);
+	p.buf_mem = GD_BUF_MEM_GPU;
+	gd_wire_hello_from_params(&m.hello, &p); /* GPU memory naming no GPU */
+	n = encode(&m);
+	expect(n, -EBADMSG, "HELLO buffer memory is GPU memory outside MPS but names no GPU");
+	/* an older peer (version 4) cannot say whether its GPU memory is under MPS:
+	 * refused by the version, as any other version, on both sides, exit 2 */
+	p.buf_mem = GD_BUF_MEM_HOST;
+	gd_wire_hello_from_params(&m.hello, &p);
+	n = encode(&m);
+	buf[4] = 0;
+	buf[5] = 4;
+	expect(n, -EPROTO, "the peer speaks side-channel protocol version 4, this gdperf speaks "
+	       "version 5: run the same gdperf release on both sides");
+}
+
 static void bad_results_and_error(void **state)
 {
 	struct gd_wire_msg m = { .type = GD_MSG_RESULTS };
@@ -516,6 +570,7 @@ int main(void)
 		cmocka_unit_test(bad_header),
 		cmocka_unit_test(bad_conn),
 		cmocka_unit_test(bad_hello),
+		cmocka_unit_test(hello_buffer_fact),
 		cmocka_unit_test(bad_results_and_error),
 		cmocka_unit_test(diff_lists_every_difference),
 	};

@@ -172,24 +172,18 @@ static void facts(struct loopback *l)
 static int open_loopback(struct loopback *l)
 {
 	const struct gd_bench_params *p = l->p;
-	struct gd_ibgda_spec s = {.op = p->op,
-				  .cas = p->op == GD_OP_ATOMIC &&
-					 p->atomic_type == GD_ATOMIC_CMP_AND_SWAP,
-				  .kind = p->kind,
-				  .init = p->init,
-				  .nqps = p->num_qps,
-				  .tx_depth = p->tx_depth,
-				  .timeout_ms = p->timeout_ms,
-				  .iters = p->iters,
-				  .max_size = l->plan.last_size,
-				  /* F7: the GPU --use_cuda=N names */
-				  .cuda_index = p->use_cuda >= 0 ? p->use_cuda : 0};
+	struct gd_ibgda_spec s;
 	struct gd_ibgda_nic_cfg extra = {.err_at = env_u64(GD_IBGDA_SWNIC_ERR_ENV),
 					 .stall_at = env_u64(GD_IBGDA_SWNIC_STALL_ENV),
 					 .data_on_gpu = l->on_gpu,
 					 .atomic_be = env_u64(GD_IBGDA_SWNIC_ATOMIC_BE_ENV) == 1};
-	int ret = gd_ibgda_run_open(&l->run, &s, &gd_ibgda_nic_swnic, &extra);
+	int ret;
 
+	/* F7: the GPU --use_cuda=N names (the plan's producer_cuda) */
+	gd_ibgda_spec_of(&s, &l->plan.loop, l->plan.last_size, l->plan.loop.producer_cuda);
+	/* no device step (gd_plan_device) here: the queues take -t as given */
+	s.tx_depth = p->tx_depth;
+	ret = gd_ibgda_run_open(&l->run, &s, &gd_ibgda_nic_swnic, &extra);
 	if (!ret)
 		ret = buffers(l);
 	if (!ret)

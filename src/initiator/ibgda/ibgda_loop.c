@@ -47,22 +47,14 @@ static int ib_attach(const struct gd_loop_attach *a, void **state)
 	struct ib_state *st = calloc(1, sizeof(*st));
 	struct gd_ibgda_run *r = st ? &st->run : NULL;
 	struct gd_ibgda_facts f;
-	struct gd_ibgda_spec s = {.op = c->op->op,
-				  .cas = c->op->op == GD_OP_ATOMIC && c->alt,
-				  .kind = c->kind,
-				  .init = c->init,
-				  .nqps = c->nqp,
-				  .tx_depth = c->tx_depth,
-				  .timeout_ms = c->timeout_ms,
-				  .iters = c->iters,
-				  .max_size = a->max_size,
-				  /* F7: the GPU that holds the bench's buffers (--use_cuda=N) */
-				  .cuda_index = gd_ibgda_gpu_ordinal_of(a->local[0].vaddr)};
+	struct gd_ibgda_spec s;
 	struct gd_ibgda_plan plan;
 	struct gd_ibgda_nic_cfg extra = {
 		.ctx = a->ctx, .pd = a->pd, .plan = &plan, .qp_timeout = c->qp_timeout};
 	int ret;
 
+	/* F7: the GPU that holds the bench's buffers (--use_cuda=N) */
+	gd_ibgda_spec_of(&s, c, a->max_size, gd_ibgda_gpu_ordinal_of(a->local[0].vaddr));
 	*state = st;
 	if (!st || !(st->mine = calloc(c->nqp, sizeof(*st->mine))))
 		return -ENOMEM;

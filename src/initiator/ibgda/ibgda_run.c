@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "loop.h"
 #include "mlx5_dump.h"
 
 #define MAX_NWQE 32768
@@ -47,6 +48,21 @@ static void shape(struct gd_ibgda_run *r, struct gd_ibgda_nic_cfg *c)
 	 * plus what the slowest plausible NIC (100 MB/s, 1 us a WQE) needs */
 	c->budget_ns = 2 * c->timeout_ns + 1000000000ull +
 		       (s->iters * c->nqps + 64) * (s->max_size * 10 + 1000);
+}
+
+void gd_ibgda_spec_of(struct gd_ibgda_spec *s, const struct gd_loop_cfg *c, uint64_t max_size,
+		      int cuda_index)
+{
+	*s = (struct gd_ibgda_spec){.op = c->op->op,
+				    .cas = c->op->op == GD_OP_ATOMIC && c->alt,
+				    .kind = c->kind,
+				    .init = c->init,
+				    .nqps = c->nqp,
+				    .tx_depth = c->tx_depth,
+				    .timeout_ms = c->timeout_ms,
+				    .iters = c->iters,
+				    .max_size = max_size,
+				    .cuda_index = cuda_index};
 }
 
 int gd_ibgda_run_open(struct gd_ibgda_run *r, const struct gd_ibgda_spec *s,

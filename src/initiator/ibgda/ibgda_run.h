@@ -36,6 +36,15 @@ struct gd_ibgda_spec {
 	int cuda_index;
 };
 
+struct gd_loop_cfg;
+
+/* The spec from the engine's loop configuration (plan.h: the op and its
+ * variant, kind, initiator shape, QPs, send depth, deadline, iterations),
+ * the run's largest message and the GPU that runs the kernels: the one
+ * rule for both backends (ibgda_loop.c, ibgda_bench.c). */
+void gd_ibgda_spec_of(struct gd_ibgda_spec *s, const struct gd_loop_cfg *c, uint64_t max_size,
+		      int cuda_index);
+
 /* Where the data is: QP q's local and remote regions are q * qp_stride on
  * from local and remote; rotate: a message of size s uses slot i % (region
  * / s) (the loopback), else every message offset 0 (the engine's

@@ -481,44 +481,75 @@ static int use_host(const struct gd_loop_cfg *c, struct pb_state *st, const char
  * nothing was measured: refused. */
 #define GPU_PROD_COPY_MIN 65536u
 
-/* Whether this process's contexts on the producer's GPU are MPS clients
- * (CU_DEVICE_ATTRIBUTE_MPS_ENABLED; no context is made) over a provider
- * validated so (c->gpu_copies_mps): then the target's process on the same
- * host, started under the same MPS server, shares one GPU context with the
- * producer kernel and its CUDA copies run beside it. Only this side is
- * checked: a target outside MPS makes the run crawl, one op per 2.4 ms. */
-static bool producer_gpu_under_mps(const struct gd_loop_cfg *c)
+/* The producer's side and the target's as the rule on CUDA copies reads them
+ * (fabric_rule.h gd_fabric_ofi_gpu_copies), and its verdict. The producer's
+ * GPU is described without making a context: its PCI address, and whether this
+ * process's contexts there are MPS clients (CU_DEVICE_ATTRIBUTE_MPS_ENABLED).
+ * The target is its HELLO's (c->peer) once known; before, this side stands in
+ * for it: its buffer on the producer's GPU when this side's is GPU memory, an
+ * MPS client when this side is (both sides alike, as every measured run was). */
+static enum gd_gpu_copies copies_verdict(const struct gd_loop_cfg *c, struct gd_gpu_side *prod)
 {
+	struct gd_gpu_side like_this = { 0 };
 	struct gd_cuda_dev info;
 	int count = 0;
 
-	if (!c->gpu_copies_mps || gd_cuda_load(true) || gd_cuda_device_count(&count) || c->producer_cuda < 0 ||
-	    c->producer_cuda >= count || gd_cuda_device_info(c->producer_cuda, &info))
-		return false;
-	return info.mps == 1;
+	memset(prod, 0, sizeof(*prod));
+	if (!gd_fabric_ofi_copies_gpu(c->provider)) /* the rule's first clause: no CUDA asked */
+		return GD_GPU_COPIES_NONE;
+	if (!gd_cuda_load(true) && !gd_cuda_device_count(&count) && c->producer_cuda >= 0 &&
+	    c->producer_cuda < count && !gd_cuda_device_info(c->producer_cuda, &info)) {
+		snprintf(prod->gpu, sizeof(prod->gpu), "%s", info.pci);
+		prod->mps = info.mps == 1;
+	}
+	if (c->gpu_mem)
+		like_this = *prod;
+	return gd_fabric_ofi_gpu_copies(c->provider, prod, c->peer_known ? &c->peer : &like_this);
 }
 
-/* Why the CUDA producer kernel cannot drive this run, in why (false: it can).
- * Over a provider that moves GPU memory with CUDA copies (c->gpu_copies:
- * shm, tcp) the producers run on a stream of their own (gpu_prod.c), so this
- * process's copies do not wait for them: reads, send latency and 64 KiB
- * writes and sends run validated. What still waits is CUDA work in the
- * target's process on the same GPU: two processes' contexts take the GPU in
- * turns, so each copy there waits for the running producer kernel's time
- * slice to end (doc/perf-data/2026-11-30-s43-gpu8-h200, H200: an 8 B
- * host-to-device cudaMemcpy 2,379 us beside another process's spinning
- * kernel, 5.3 us alone or under MPS; no gdperf, no libfabric). shm runs each
- * atomic there (420 atomics/s, a latency round 2,382 us), and places smaller
- * writes (a latency round 2,382 us) and sends there. Under MPS both
- * processes are clients of one GPU context and every op runs validated at
- * the cpu initiator's rate over shm (the GPU tier's gpu-mps cells; the
- * providers so validated: gd_fabric_ofi_mps_validated). */
-static bool gpu_producer_refused(const struct gd_loop_cfg *c, char *why, size_t len)
+/* Why the CUDA producer kernel cannot drive this run, in why, and the way
+ * round in fix (false: it can). The rule (copies_verdict) says whether the
+ * target's CUDA copies share the producer's GPU and whether MPS lets them run
+ * beside the kernel. The producers run on a stream of their own (gpu_prod.c),
+ * so this process's copies do not wait for them; what waits is CUDA work in
+ * the target's process on the same GPU: two processes' contexts take the GPU
+ * in turns, each copy there waiting for the producer kernel's time slice to
+ * end (doc/perf-data/2026-11-30-s43-gpu8-h200, H200: an 8 B host-to-device
+ * cudaMemcpy 2,379 us beside another process's spinning kernel, 5.3 us alone
+ * or under MPS). Without MPS shm runs each atomic there (420 atomics/s, a
+ * latency round 2,382 us) and places smaller writes and sends there: refused;
+ * reads, send latency and 64 KiB writes and sends run. Under MPS on both sides
+ * every op runs validated at the cpu initiator's rate over shm (the GPU tier's
+ * gpu-mps cells); a target outside MPS there crawled at one op per slice:
+ * refused, whatever the op. */
+static bool gpu_producer_refused(const struct gd_loop_cfg *c, char *why, size_t len, char *fix,
+				 size_t fix_len)
 {
 	enum gd_bench_op op = c->op->op;
+	struct gd_gpu_side prod;
+	/* both roles named: the peer prints this text as its reason too (check_peer) */
+	const char *self = c->client ? "client" : "server", *peer = c->client ? "server" : "client";
 
-	if (!c->gpu_copies || producer_gpu_under_mps(c))
+	switch (copies_verdict(c, &prod)) {
+	case GD_GPU_COPIES_NONE:
+	case GD_GPU_COPIES_MPS:
 		return false;
+	case GD_GPU_COPIES_TARGET_OUTSIDE_MPS:
+		snprintf(why, len, "the %s is an MPS client on the producer's GPU %s, the %s is not: "
+			 "its CUDA copies into its buffer on that GPU wait for the producer kernel's "
+			 "time slice, one op per 2.4 ms", self, prod.gpu, peer);
+		snprintf(fix, fix_len, "start the %s under the same MPS daemon as the %s (the same "
+			 "CUDA_MPS_PIPE_DIRECTORY), or use --producer host", peer, self);
+		return true;
+	case GD_GPU_COPIES_WAIT:
+		break;
+	}
+	/* the target's buffer is what waits: once its HELLO is in, its --use_cuda */
+	snprintf(fix, fix_len, "use --producer host, or host memory (drop %s--use_cuda), %sor a NIC "
+		 "with GPUDirect (--fabric verbs, or libfabric's efa)", !c->peer_known ? "" :
+		 c->client ? "the server's " : "the client's ",
+		 gd_fabric_ofi_mps_validated(c->provider) ? "or run both sides under MPS "
+		 "(nvidia-cuda-mps-control -d), " : "");
 	if (op == GD_OP_ATOMIC) {
 		snprintf(why, len, "the provider runs each atomic in the target's process, whose "
 			 "CUDA copies wait for a GPU time slice while the producer kernel runs");
@@ -539,18 +570,15 @@ static bool gpu_producer_refused(const struct gd_loop_cfg *c, char *why, size_t 
 static int decide_producer(const struct gd_loop_cfg *c, struct pb_state *st, bool *gpu)
 {
 	enum gd_producer want = c->init.producer;
-	char no_gpu[224];
+	char no_gpu[256], fix[192];
 
 	*gpu = false;
 	if (want == GD_PRODUCER_HOST)
 		return use_host(c, st, "--producer host");
-	if (gpu_producer_refused(c, no_gpu, sizeof(no_gpu))) {
+	if (gpu_producer_refused(c, no_gpu, sizeof(no_gpu), fix, sizeof(fix))) {
 		if (want == GD_PRODUCER_GPU) {
 			gd_error("--initiator=proxy --producer gpu with GPU memory over libfabric %s: "
-				 "%s; use --producer host, or host memory (drop --use_cuda), %sor a "
-				 "NIC with GPUDirect (--fabric verbs, or libfabric's efa)", c->dev_name,
-				 no_gpu, c->gpu_copies_mps ? "or run both sides under MPS "
-				 "(nvidia-cuda-mps-control -d), " : "");
+				 "%s; %s", c->dev_name, no_gpu, fix);
 			return -ENOTSUP;
 		}
 		snprintf(st->why, sizeof(st->why), "default: GPU memory over this provider: %s",
@@ -585,7 +613,7 @@ static int choose_producer(const struct gd_loop_cfg *c, struct pb_state *st)
 		return no_gpu_producer(dev, ret == -ENOSYS ? "built without nvcc" : "no usable CUDA GPU");
 	snprintf(st->why, sizeof(st->why), "%s, the CUDA producer kernel on %s%s",
 		 c->init.producer == GD_PRODUCER_GPU ? "--producer gpu" : "default: CUDA found a device",
-		 gd_gpu_prod_name(st->gp), producer_gpu_under_mps(c) ?
+		 gd_gpu_prod_name(st->gp), copies_verdict(c, &(struct gd_gpu_side){ 0 }) == GD_GPU_COPIES_MPS ?
 		 " (GPU memory over a provider's CUDA copies: the GPU shared through MPS)" : "");
 	st->ini.producer = gd_gpu_prod_name(st->gp);
 	st->ini.producer_kind = "gpu";
@@ -640,6 +668,7 @@ const struct gd_loop_ops gd_loop_proxy = {
 	.run_bw = proxy_run_bw,
 	.run_lat = proxy_run_lat,
 	.check_alone = pb_check_alone,
+	.check_peer = pb_check_alone, /* again, with the target's buffer from its HELLO */
 	.attach = pb_attach,
 	/* no connect: the proxy posts on the bench's own QPs, connected as usual */
 	.describe = pb_describe,
