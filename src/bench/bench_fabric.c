@@ -6,11 +6,12 @@
 
 const struct gd_bench_fabric *gd_bench_fabric(enum gd_fabric_kind kind)
 {
+	const struct gd_fabric_ops *ops = gd_fabric_table(kind);
+
 #ifdef HAVE_LIBFABRIC
-	if (kind == GD_FABRIC_OFI)
+	if (ops == gd_bench_fabric_ofi.ops)
 		return &gd_bench_fabric_ofi;
-#else
-	(void)kind; /* the options refused --fabric ofi without libfabric (fabric_opts.c) */
 #endif
+	(void)ops;
 	return &gd_bench_fabric_verbs;
 }

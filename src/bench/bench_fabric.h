@@ -77,7 +77,8 @@ extern const struct gd_bench_fabric gd_bench_fabric_verbs;
 extern const struct gd_bench_fabric gd_bench_fabric_ofi;
 #endif
 
-/* The setup of the fabric the parameters resolved (fabric_rule.h): ofi or verbs. */
+/* The setup of the fabric the parameters resolved (fabric_rule.h): the one
+ * whose data path is gd_fabric_table(kind) (fabric.h). */
 const struct gd_bench_fabric *gd_bench_fabric(enum gd_fabric_kind kind);
 
 #endif

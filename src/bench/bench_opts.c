@@ -10,6 +10,7 @@
 
 #include "cuda.h"
 #include "devname.h"
+#include "fabric.h"
 #include "gd.h"
 #include "host_limits.h"
 #include "init_opts.h"
@@ -679,7 +680,7 @@ int gd_bench_check_exit(int err)
 /* Above 8 KiB a bandwidth test signals every message (perftest's default for
  * large ones), unless -Q, -l or -a say otherwise, or the op is a write
  * (with or without immediate) on a fabric whose signalled write may cost the
- * target an acknowledgement (gd_fabric_moderates_writes: libfabric): it keeps
+ * target an acknowledgement (its trait moderates_writes, fabric.h: libfabric): it keeps
  * the moderation, bounded by loop_bw.c's signal_every (a completion at least
  * every MiB: 16 messages at 64 KiB) and -t. After check_fabric: the fabric is
  * resolved; after check_queues: 1 needs no clamp. */
@@ -688,7 +689,7 @@ static void default_moderation(struct gd_bench_params *p)
 	if (p->kind != GD_KIND_BW || (p->given & GD_GIVEN_CQ_MOD) || p->all_sizes ||
 	    p->size <= GD_SIGNAL_EACH_ABOVE || p->post_list != 1)
 		return;
-	if (p->op == GD_OP_WRITE && gd_fabric_moderates_writes(&p->fab))
+	if (p->op == GD_OP_WRITE && gd_fabric_traits_of(p->fab.fabric)->moderates_writes)
 		return;
 	p->cq_mod = 1;
 }

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "cuda.h"
 #include "devname.h"
+#include "fabric.h"
 #include "opts.h"
 
 void gd_bench_params_defaults(struct gd_bench_params *p, enum gd_bench_op op,
@@ -158,7 +159,11 @@ static bool one_size(const struct gd_bench_params *p) { return !p->all_sizes; }
 static bool counted(const struct gd_bench_params *p) { return !p->duration_s && !p->run_infinitely; }
 /* a latency test's passive side behaves differently (no ping-pong) */
 
-static bool is_ofi(const struct gd_bench_params *p) { return p->fab.fabric == GD_FABRIC_OFI; }
+/* --provider and --ep: the fabric runs on a provider they name (its traits) */
+static bool names_provider(const struct gd_bench_params *p)
+{
+	return gd_fabric_traits_of(p->fab.fabric)->providers;
+}
 static const char *fabric_name(unsigned v) { return gd_fabric_kind_name((enum gd_fabric_kind)v); }
 static const char *ep_name(unsigned v) { return gd_ep_type_name((enum gd_ep_type)v); }
 
@@ -472,14 +477,14 @@ const struct gd_param gd_matched_params[] = {
 		 "cause and the fix." },
 	{ GD_PARAM_AT(fab.ep), .type = GD_PT_ENUM, .wire = 1, .max = GD_EP_COUNT - 1,
 	  .opt = "--ep", .what = "endpoint type", .label = "endpoint type (--ep)", .name = ep_name,
-	  .applies = is_ofi,
+	  .applies = names_provider,
 	  .man = "The libfabric endpoint type: \\fBrdm\\fR (FI_EP_RDM, reliable datagram, the\n"
 		 "default; addresses go into an address vector) or \\fBmsg\\fR (FI_EP_MSG,\n"
 		 "connected: the server listens on a passive endpoint, the client connects,\n"
 		 "each within \\fB\\-\\-timeout\\fR)." },
 	{ GD_PARAM_AT(fab.provider), .type = GD_PT_STR, .max = GD_FABRIC_PROV_MAX - 1,
 	  .opt = "--provider", .what = "provider", .label = "libfabric provider (--provider)",
-	  .applies = is_ofi,
+	  .applies = names_provider,
 	  .man = "The libfabric provider as \\fBfi_info \\-l\\fR names it: \\fBtcp\\fR,\n"
 		 "\\fBshm\\fR (one host), \\fBefa\\fR, \\fBcxi\\fR, \\fBverbs\\fR.\n"
 		 "Implies \\fB\\-\\-fabric ofi\\fR when \\fB\\-\\-fabric\\fR is not given.\n"

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "conn.h"
+#include "fabric.h"
 #include "gd.h"
 #include "jsonout.h"
 #include "mem.h"
@@ -176,10 +177,9 @@ static void header_link(const struct gd_report *r)
 	const struct gd_bench_params *p = r->p;
 	const struct gd_bench_facts *f = r->f;
 	char gpu[256];
+	bool port = gd_fabric_traits_of(p->fab.fabric)->port;
 
-	bool ofi = p->fab.fabric == GD_FABRIC_OFI;
-
-	if (!ofi) {
+	if (port) {
 		fprintf(r->out, " Mtu             : %u[B]\n", f->mtu);
 		fprintf(r->out, " Link type       : %s\n", f->roce ? "Ethernet" : "IB");
 	}
@@ -190,15 +190,15 @@ static void header_link(const struct gd_report *r)
 			!strcmp(f->gid_choice, "rdma_cm") ? " (chosen by rdma_cm)" :
 			!strcmp(f->gid_choice, "auto") ? " (auto: routes to the peer)" : " (-x)");
 	}
-	if (!ofi && (p->roce.sl_given || p->roce.tclass_given || p->roce.tos_given))
+	if (port && (p->roce.sl_given || p->roce.tclass_given || p->roce.tos_given))
 		header_av(r);
-	if (ofi)
+	if (!port)
 		fprintf(r->out, " Inject size     : %u[B]\n", f->max_inline);
 	else if (p->op == GD_OP_READ || p->op == GD_OP_ATOMIC)
 		fprintf(r->out, " Outstand reads  : %u\n", f->out_reads);
 	else
 		fprintf(r->out, " Max inline data : %u[B]\n", f->max_inline);
-	if (!ofi)
+	if (port)
 		fprintf(r->out, " rdma_cm QPs\t : %s\n", p->conn == GD_CONN_RDMA_CM ? "ON" : "OFF");
 	fprintf(r->out, " Data ex. method : Ethernet\n");
 	if (r->buf && r->buf->ops->describe && r->buf->ops->describe(r->buf, gpu, sizeof(gpu)) == 0)
@@ -229,9 +229,9 @@ static void header_link(const struct gd_report *r)
 			r->ini->sig_every);
 }
 
-/* The header's first block under libfabric: what libfabric has (provider, domain,
- * endpoint type), none of verbs' fields (LID, QPN, SRQ, MTU...). */
-static void header_ofi(const struct gd_report *r)
+/* The header's first block on a fabric without a port (libfabric): what it has
+ * (provider, domain, endpoint type), none of verbs' fields (LID, QPN, SRQ, MTU...). */
+static void header_domain(const struct gd_report *r)
 {
 	const struct gd_bench_params *p = r->p;
 
@@ -243,8 +243,19 @@ static void header_ofi(const struct gd_report *r)
 		p->fab.fabric_name[0] ? p->fab.fabric_name : "-");
 }
 
-/* Under libfabric an endpoint's line: its MR key and offset, no LID/QPN/PSN. */
-static void print_ofi_addr(const struct gd_report *r, const char *who,
+/* The header's first block on a port (verbs), as perftest prints it. */
+static void header_port(const struct gd_report *r)
+{
+	fprintf(r->out, " Dual-port       : OFF\t\tDevice         : %s\n", r->f->device);
+	fprintf(r->out, " Number of qps   : %u\t\tTransport type : %s\n", r->p->num_qps,
+		r->f->iwarp ? "IW" : "IB");
+	fprintf(r->out, " Connection type : RC\t\tUsing SRQ      : OFF\n");
+	fprintf(r->out, " PCIe relax order: OFF\t\tLock-free      : OFF\n");
+	fprintf(r->out, " ibv_wr* API     : OFF\t\tUsing Enhanced Reorder      : OFF\n");
+}
+
+/* Without a port (libfabric) an endpoint's line: its MR key and offset, no LID/QPN/PSN. */
+static void print_endpoint(const struct gd_report *r, const char *who,
 			   const struct gd_wire_conn *c)
 {
 	fprintf(r->out, " %s endpoint: MR key %#llx VAddr %#016llx\n", who,
@@ -255,30 +266,21 @@ void gd_report_header(const struct gd_report *r)
 {
 	const struct gd_bench_params *p = r->p;
 	char title[96];
-	bool ofi;
+	bool port;
 
 	if (!r->out)
 		return;
 	gd_bench_title(p, title, sizeof(title));
-	ofi = p->fab.fabric == GD_FABRIC_OFI;
+	port = gd_fabric_traits_of(p->fab.fabric)->port;
 	fprintf(r->out, "%s\n", DASHES);
 	fprintf(r->out, "                    %s\n", title);
-	if (ofi) {
-		header_ofi(r);
-	} else {
-		fprintf(r->out, " Dual-port       : OFF\t\tDevice         : %s\n", r->f->device);
-		fprintf(r->out, " Number of qps   : %u\t\tTransport type : %s\n", p->num_qps,
-			r->f->iwarp ? "IW" : "IB");
-		fprintf(r->out, " Connection type : RC\t\tUsing SRQ      : OFF\n");
-		fprintf(r->out, " PCIe relax order: OFF\t\tLock-free      : OFF\n");
-		fprintf(r->out, " ibv_wr* API     : OFF\t\tUsing Enhanced Reorder      : OFF\n");
-	}
+	(port ? header_port : header_domain)(r);
 	header_queues(r);
 	header_link(r);
 	fprintf(r->out, "%s\n", DASHES);
 	for (uint32_t i = 0; i < r->nqp; i++) {
-		(ofi ? print_ofi_addr : print_addr)(r, "local", &r->local[i]);
-		(ofi ? print_ofi_addr : print_addr)(r, "remote", &r->remote[i]);
+		(port ? print_addr : print_endpoint)(r, "local", &r->local[i]);
+		(port ? print_addr : print_endpoint)(r, "remote", &r->remote[i]);
 	}
 	fprintf(r->out, "%s\n", DASHES);
 	if (p->kind == GD_KIND_BW)
@@ -445,7 +447,7 @@ static json_object *json_common(const struct gd_report *r, const char *type)
 	gd_json_add_str(o, "host", f->host);
 	gd_json_add_str(o, "peer", f->peer);
 	gd_json_add_str(o, "device", f->device); /* ofi: the libfabric domain */
-	if (r->p->fab.fabric != GD_FABRIC_OFI) { /* verbs' only: left out under libfabric */
+	if (gd_fabric_traits_of(r->p->fab.fabric)->port) { /* a port's: left out under libfabric */
 		gd_json_add_int(o, "port", f->port);
 		gd_json_add_str(o, "link_layer", f->roce ? "Ethernet" : "InfiniBand");
 		gd_json_add_int(o, "mtu_bytes", f->mtu);

@@ -79,7 +79,7 @@ struct gd_loop_cfg {
 	bool peer_known;
 	struct gd_gpu_side peer;
 	/* a latency run's first exchange is untimed: the endpoints connect on
-	 * their first message each way (gd_fabric_connects_on_first_op) */
+	 * their first message each way (its trait connects_on_first_op) */
 	bool warm_exchange;
 	/* -e: sleep on completion events when a poll finds nothing (fabric arm/wait) */
 	bool events;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "conn.h"
-#include "fabric_rule.h"
+#include "fabric.h"
 #include "gd.h"
 #include "gpu_buf.h"
 #include "ops.h"
@@ -190,6 +190,7 @@ void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
 		    const struct gd_plan_dev *d)
 {
 	struct gd_loop_cfg *l = &pl->loop;
+	const struct gd_fabric_traits *tr = gd_fabric_traits_of(p->fab.fabric);
 	bool open_ended = p->duration_s || p->run_infinitely || pl->adaptive;
 
 	/* the send window: -t, clamped to -n (perftest), at least one post list */
@@ -204,8 +205,10 @@ void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,
 	l->max_inline = d->max_inline;
 	/* the connection made by the first message stays out of the samples,
 	 * as it stays out of fi_pingpong's timing */
-	l->warm_exchange = p->kind == GD_KIND_LAT && gd_fabric_connects_on_first_op(&p->fab);
-	snprintf(l->provider, sizeof(l->provider), "%s", p->fab.fabric == GD_FABRIC_OFI ? p->fab.provider : "");
+	l->warm_exchange = p->kind == GD_KIND_LAT && tr->connects_on_first_op &&
+			   tr->connects_on_first_op(&p->fab);
+	/* the provider's name where the fabric runs on one (its trait), "" else */
+	snprintf(l->provider, sizeof(l->provider), "%s", tr->providers ? p->fab.provider : "");
 	l->gpu_mem = p->use_cuda != GD_CUDA_NONE || p->cuda_bus_id[0];
 	snprintf(l->dev_name, sizeof(l->dev_name), "%s", d->name);
 	snprintf(pl->mem_spec.nic, sizeof(pl->mem_spec.nic), "%s", d->name);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench_params.h"
+#include "fabric.h"
 #include "gd.h"
 #include "log.h"
 
@@ -75,7 +76,7 @@ static int refuse(const char *opt, const char *why)
 static int check_rate(struct gd_bench_params *p)
 {
 	struct gd_roce_opts *o = &p->roce;
-	bool ofi = p->fab.fabric == GD_FABRIC_OFI;
+	const struct gd_fabric_traits *tr = gd_fabric_traits_of(p->fab.fabric);
 
 	if (!(o->rate_limit > 0)) {
 		if (o->type_given || o->units_given || o->burst_size)
@@ -92,7 +93,7 @@ static int check_rate(struct gd_bench_params *p)
 	if (o->rate_type == GD_RATE_HW && o->rate_units == GD_RATE_PPS)
 		return refuse("--rate_units p", "a HW rate limit is in bits per second (perftest: "
 			      "pps not supported with HW); use --rate_units g or M, or SW");
-	if (o->rate_type == GD_RATE_HW && ofi)
+	if (o->rate_type == GD_RATE_HW && !tr->qp_rate_limit)
 		return refuse("--rate_limit_type HW", "the QP rate limit is a verbs attribute "
 			      "(ibv_modify_qp_rate_limit); over libfabric give --rate_limit_type SW");
 	if (o->rate_type == GD_RATE_HW && p->init.initiator != GD_INIT_CPU)
@@ -106,7 +107,8 @@ static int check_rate(struct gd_bench_params *p)
 int gd_roce_opts_check(struct gd_bench_params *p)
 {
 	struct gd_roce_opts *o = &p->roce;
-	bool ofi = p->fab.fabric == GD_FABRIC_OFI, cm = p->conn == GD_CONN_RDMA_CM;
+	const struct gd_fabric_traits *tr = gd_fabric_traits_of(p->fab.fabric);
+	bool cm = p->conn == GD_CONN_RDMA_CM;
 
 	if (o->tos_given && !cm)
 		return refuse("-T/--tos", "sets the type of service of rdma_cm's QPs (perftest: "
@@ -118,14 +120,14 @@ int gd_roce_opts_check(struct gd_bench_params *p)
 	if (o->sl_given && cm)
 		return refuse("-S/--sl", "with -R rdma_cm takes the service level from the route "
 			      "(on RoCE from the TOS, -T)");
-	if (ofi && o->sl_given)
+	if (!tr->service_level && o->sl_given)
 		return refuse("-S/--sl with --fabric ofi", "libfabric has no service level; its "
 			      "traffic class is --tclass (FI_TC_DSCP)");
-	if (ofi && (o->tclass & 3))
+	if (!tr->tclass_ecn && (o->tclass & 3))
 		return refuse("--tclass with --fabric ofi", "libfabric sets the DSCP only "
 			      "(FI_TC_DSCP, the top 6 bits); give a multiple of 4, the ECN bits "
 			      "come from the network");
-	if (ofi && o->events)
+	if (o->events && !gd_fabric_table(p->fab.fabric)->arm)
 		return refuse("-e/--events with --fabric ofi", "completion events are implemented "
 			      "for verbs only (a completion channel); leave -e out over libfabric");
 	if (o->events && p->init.initiator != GD_INIT_CPU)

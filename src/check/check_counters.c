@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_counters.h"
+#include "fabric.h"
 #include "judge.h"
 #include "log.h"
 #include "sysfs.h"
@@ -18,7 +19,7 @@ int gd_ck_counters_port(const struct gd_machine *m, const struct gd_ck_run *run,
 	size_t n;
 
 	*port = 1;
-	if (run->fab.fabric != GD_FABRIC_OFI) {
+	if (gd_fabric_traits_of(run->fab.fabric)->port) { /* the run's own port */
 		snprintf(dev, len, "%s", run->dev);
 		*port = run->port > 0 ? run->port : 1;
 		return run->dev[0] ? 0 : -ENOENT;

@@ -22,6 +22,7 @@
 #include "check_mpi.h"
 #include "check_counters.h"
 #include "check_rails.h"
+#include "fabric.h"
 #include "judge.h"
 #include "log.h"
 
@@ -84,17 +85,17 @@ static void ofi_addr(char *ip, size_t len)
 	freeifaddrs(ifs);
 }
 
-/* This rank's device for test t: the rail named (a device, or a libfabric domain when ofi), else
- * its `device`, else the first RDMA device. */
+/* This rank's device for test t: the rail named (a device, or a libfabric domain when
+ * domain: a fabric without a port), else its `device`, else the first RDMA device. */
 static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, const char *rail,
-		   bool ofi, struct addr *a, struct gd_ck_run *run)
+		   bool domain, struct addr *a, struct gd_ck_run *run)
 {
 	struct gd_ck_test one = *t;
 	struct gd_ck_runs rs = { 0 };
 
 	one.pairs = GD_CK_EACH_NIC_LOOPBACK;
 	one.memory = GD_CK_MEM_HOST;
-	if (rail[0] && ofi)
+	if (rail[0] && domain)
 		snprintf(one.fab.domain, sizeof(one.fab.domain), "%s", rail);
 	else if (rail[0])
 		snprintf(one.device, sizeof(one.device), "%s", rail);
@@ -111,7 +112,7 @@ static int my_addr(const struct gd_ck_machine *m, const struct gd_ck_test *t, co
 	free(rs.v);
 	snprintf(a->dev, sizeof(a->dev), "%s", run->dev);
 	snprintf(a->ip, sizeof(a->ip), "%s", run->peer_ip);
-	if (run->fab.fabric == GD_FABRIC_OFI) { /* libfabric: the side channel's address */
+	if (!gd_fabric_traits_of(run->fab.fabric)->port) { /* libfabric: the side channel's address */
 		snprintf(a->dev, sizeof(a->dev), "ofi:%s%s%s", run->fab.provider,
 			 rail[0] ? "@" : "", rail);
 		ofi_addr(a->ip, sizeof(a->ip));
@@ -132,7 +133,7 @@ static int my_rails(const struct gd_ck_machine *m, const struct gd_ck_test *t, b
 		    struct node *me, struct gd_ck_run *runs, char *why, size_t wlen)
 {
 	char names[GD_CK_MAX_RAILS][GD_CK_RAIL_NAME];
-	bool ofi;
+	bool domains;
 	int n;
 
 	memset(me, 0, sizeof(*me));
@@ -143,10 +144,10 @@ static int my_rails(const struct gd_ck_machine *m, const struct gd_ck_test *t, b
 	me->n = 1;
 	if (!rails || GD_CK_PAT_FAN(t->pattern))
 		return 0;
-	ofi = runs[0].fab.fabric == GD_FABRIC_OFI;
+	domains = !gd_fabric_traits_of(runs[0].fab.fabric)->port; /* rails are domains */
 	n = gd_ck_rails(m, t, &runs[0].fab, names, GD_CK_MAX_RAILS, why, wlen);
 	for (int i = 0; i < n; i++)
-		if (my_addr(m, t, names[i], ofi, &me->a[i], &runs[i])) {
+		if (my_addr(m, t, names[i], domains, &me->a[i], &runs[i])) {
 			snprintf(why, wlen, "rail %s of a rank could not be set up for this test",
 				 names[i]);
 			return -1;

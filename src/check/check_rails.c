@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check_rails.h"
+#include "fabric.h"
 #include "ofi_info.h"
 
 static int by_name(const void *a, const void *b)
@@ -57,12 +58,13 @@ int gd_ck_rails(const struct gd_ck_machine *m, const struct gd_ck_test *t,
 		const struct gd_fabric_opts *f, char (*names)[GD_CK_RAIL_NAME], size_t max,
 		char *why, size_t wlen)
 {
+	bool port = gd_fabric_traits_of(f->fabric)->port; /* else: rails are the provider's domains */
 	size_t n = 0;
 	int ret;
 
-	if (f->fabric == GD_FABRIC_OFI && f->domain[0])
+	if (!port && f->domain[0])
 		n = add(names, 0, max, f->domain);
-	else if (f->fabric == GD_FABRIC_OFI) {
+	else if (!port) {
 		ret = ofi_rails(f, names, max, why, wlen);
 		if (ret < 0)
 			return ret;

@@ -22,6 +22,7 @@
 #include "check_sections.h"
 #include "baseline.h"
 #include "check_sku.h"
+#include "fabric.h"
 #include "jsonout.h"
 #include "judge.h"
 #include "log.h"
@@ -225,8 +226,8 @@ static int dry_run_json(const struct gd_ck_runs *rs, FILE *out)
 		gd_json_add_str(rec, "device", r->dev);
 		gd_json_add_str(rec, "memory", r->gpu >= 0 ? "gpu" : "host");
 		gd_json_add_str(rec, "path_class", r->cls);
-		gd_json_add_str(rec, "fabric", gd_fabric_kind_name(r->fab.fabric == GD_FABRIC_OFI ? GD_FABRIC_OFI : GD_FABRIC_VERBS));
-		gd_json_add_str_or_null(rec, "provider", r->fab.fabric == GD_FABRIC_OFI ?
+		gd_json_add_str(rec, "fabric", gd_fabric_decided_name(r->fab.fabric));
+		gd_json_add_str_or_null(rec, "provider", gd_fabric_traits_of(r->fab.fabric)->providers ?
 					r->fab.provider : NULL);
 		gd_json_add_int_or_null(rec, "line_gbps", (int64_t)r->line_gbps, r->line_gbps > 0);
 		gd_json_add_int_or_null(rec, "pcie_gbps", (int64_t)r->pcie_gbps, r->pcie_gbps > 0);

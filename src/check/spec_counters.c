@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric.h"
 #include "log.h"
 #include "port_counters.h"
 #include "spec_int.h"
@@ -105,7 +106,7 @@ int gd_ck_counters_rules(struct gd_ck_ld *l, yaml_node_t *n, const struct gd_ck_
 {
 	yaml_node_t *v = gd_ck_ld_find(l, n, "counters_port");
 
-	if (v && t->fab.fabric != GD_FABRIC_OFI)
+	if (v && gd_fabric_traits_of(t->fab.fabric)->port)
 		return gd_ck_ld_fail(l, v, "test '%s': counters_port is for fabric ofi (a verbs run "
 				     "reads the counters of the port it runs on): drop it or add "
 				     "fabric: ofi", gd_excerpt(t->name));

@@ -17,6 +17,11 @@ const char *gd_fabric_kind_name(enum gd_fabric_kind f)
 	return (unsigned)f < GD_FABRIC_COUNT ? gd_fabric_names[f - GD_FABRIC_VERBS] : "?";
 }
 
+const char *gd_fabric_decided_name(enum gd_fabric_kind f)
+{
+	return gd_fabric_kind_name(f == GD_FABRIC_OFI ? GD_FABRIC_OFI : GD_FABRIC_VERBS);
+}
+
 int gd_fabric_parse(const char *name, enum gd_fabric_kind *f)
 {
 	for (int i = 0; name && gd_fabric_names[i]; i++)

@@ -46,6 +46,9 @@ void gd_fabric_choose(const struct gd_machine *m, struct gd_fabric_choice *c);
 /* Whether RDMA device dev is an EFA (driver efa, or a name efa*). */
 int gd_fabric_dev_is_efa(const struct gd_machine *m, const char *dev);
 const char *gd_fabric_kind_name(enum gd_fabric_kind f); /* "auto", "verbs", "ofi" */
+/* A decided fabric's name: "ofi", else "verbs" (AUTO, not decided, reads as verbs,
+ * as gd_fabric_traits_of reads it, fabric.h): the reports' "fabric". */
+const char *gd_fabric_decided_name(enum gd_fabric_kind f);
 /* THE parse of a fabric's name, for --fabric, a spec's fabric: and gd_devinfo:
  * "verbs" or "ofi" (gd_fabric_names, in enum order from GD_FABRIC_VERBS).
  * 0 with *f set, -EINVAL for anything else (nothing printed: the caller says

@@ -43,8 +43,51 @@ struct gd_fab_cqe {
 	uint32_t imm;		/* immediate / remote CQ data (receives) */
 };
 
+/*
+ * What a fabric takes and what it reports: each fabric has its own (false,
+ * NULL: it does not), its table points at them. Asked by the option checks
+ * (roce_opts.c, bench_params.c) before anything is opened, by the plan
+ * (plan.c), the report (bench_report.c) and gd_check's planner, from the
+ * decided kind (gd_fabric_traits_of): plain data, known in a build without
+ * libfabric too (a spec's fabric: ofi is planned there). -e is the table's
+ * own arm (NULL: refused).
+ */
+struct gd_fabric_traits {
+	/* The device is an RDMA port, reported as perftest does: the device block
+	 * (Device, transport IB/IW, SRQ...), each QP's LID/QPN/PSN, MTU and link
+	 * layer, the address vector read back, outstanding reads or max inline
+	 * data, the rdma_cm line; the JSON's port, link_layer, mtu_bytes, av_*.
+	 * false: a domain (provider, domain, endpoint type, each endpoint's MR
+	 * key, the inject size) */
+	bool port;
+	bool service_level;	/* -S/--sl: the QPs' service level */
+	bool tclass_ecn;	/* --tclass: the whole byte, ECN bits too (false: DSCP only) */
+	bool qp_rate_limit;	/* --rate_limit_type HW: the QP's own rate limit */
+	bool providers;		/* --provider and --ep name what runs: compared with
+				 * the peer's, written to the JSON */
+	/* A large write keeps the CQ moderation instead of signalling every
+	 * message (bench_opts.c's default_moderation). Over libfabric a signalled
+	 * write may ask FI_DELIVERY_COMPLETE (fabric_ofi.c, gd_ofi_post_flags, says
+	 * why: always on tcp; on shm up to its inject size and in GPU memory),
+	 * which tcp answers with an acknowledgement the target's progress sends
+	 * (strace -c, 4000 writes of 64 KiB -b: 4029/4115 sendto on the two sides
+	 * with -Q 1, 300/304 with -Q 16, the default's effective moderation at
+	 * 64 KiB; sendmsg 4000 each); on shm the moderation only saves completion
+	 * entries. Verbs' completion comes with the ACK the wire sends anyway. */
+	bool moderates_writes;
+	/* Whether endpoints of these options connect on their first data message
+	 * in each direction (NULL: never): libfabric RDM (shm maps the peer's
+	 * region, rxm/tcp opens a socket). fabric_ofi_cm.c's warm-up write
+	 * connects only the client's direction, and only for endpoints with
+	 * FI_RMA: a write ping-pong's first reply from the server took 33 ms over
+	 * tcp;ofi_rxm, a send's first exchange 40-120 us over shm. A latency run
+	 * leaves its first exchange untimed (plan.c, loop_lat.c). */
+	bool (*connects_on_first_op)(const struct gd_fabric_opts *o);
+};
+
 struct gd_fabric_ops {
 	const char *name;	/* "verbs", "ofi" */
+	const struct gd_fabric_traits *traits;
 	/* Post n chained requests of q (n <= post_list); the last signalled when
 	 * signal, its id covering `covered`. 0 or -errno (message printed). */
 	int (*post)(struct gd_qp_run *q, uint32_t n, bool signal, uint32_t covered, uint32_t imm);
@@ -81,5 +124,14 @@ extern const struct gd_fabric_ops gd_fabric_verbs;
 #ifdef HAVE_LIBFABRIC
 extern const struct gd_fabric_ops gd_fabric_ofi;
 #endif
+
+extern const struct gd_fabric_traits gd_fabric_verbs_traits, gd_fabric_ofi_traits;
+
+/* The table of a decided fabric (gd_fabric_decide, fabric_opts.h): ofi's for
+ * GD_FABRIC_OFI (in a build with libfabric: the options refuse it without),
+ * else verbs' (AUTO, not yet decided, reads as verbs). */
+const struct gd_fabric_ops *gd_fabric_table(enum gd_fabric_kind kind);
+/* What that fabric takes and reports, the same way (ofi's in every build). */
+const struct gd_fabric_traits *gd_fabric_traits_of(enum gd_fabric_kind kind);
 
 #endif

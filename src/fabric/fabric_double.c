@@ -231,8 +231,12 @@ static uint32_t dbl_qp_num(const struct gd_qp_run *q)
 	return 0x100 + q->index;
 }
 
+/* it takes none of the options: the proxy's tests build its runs */
+static const struct gd_fabric_traits double_traits = { .port = false };
+
 const struct gd_fabric_ops gd_fabric_test_double = {
 	.name = "software fabric test double",
+	.traits = &double_traits,
 	.poll = dbl_poll,
 	.status_str = dbl_status_str,
 	.hint = dbl_hint,

@@ -135,7 +135,7 @@ static ssize_t warm_once(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn
  * proxy's write latency), or failed the first write with EAGAIN; EAGAIN is
  * still written again until --timeout. Endpoints without FI_RMA (send,
  * atomics) connect on their first message, and so does the server's first
- * message back (gd_fabric_connects_on_first_op): a latency run leaves that
+ * message back (the trait connects_on_first_op, fabric.h): a latency run leaves that
  * exchange untimed (loop_lat.c).
  */
 #define OFI_ROUTE_FIX "If it is a loopback or container address of the peer's host, give the " \

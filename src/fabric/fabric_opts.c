@@ -46,16 +46,6 @@ bool gd_fabric_have_ofi(void)
 #endif
 }
 
-bool gd_fabric_connects_on_first_op(const struct gd_fabric_opts *o)
-{
-	return o->fabric == GD_FABRIC_OFI && o->ep == GD_EP_RDM;
-}
-
-bool gd_fabric_moderates_writes(const struct gd_fabric_opts *o)
-{
-	return o->fabric == GD_FABRIC_OFI;
-}
-
 const char *gd_ep_type_name(enum gd_ep_type e)
 {
 	return (unsigned)e < GD_EP_COUNT ? ep_names[e] : "?";
@@ -193,7 +183,7 @@ void gd_fabric_opts_to_json(const struct gd_fabric_opts *o, struct json_object *
 {
 	bool ofi = o->fabric == GD_FABRIC_OFI;
 
-	gd_json_add_str(obj, "fabric", gd_fabric_kind_name(ofi ? GD_FABRIC_OFI : GD_FABRIC_VERBS));
+	gd_json_add_str(obj, "fabric", gd_fabric_decided_name(o->fabric));
 	gd_json_add_str(obj, "fabric_reason", o->why);
 	gd_json_add_str_or_null(obj, "provider", ofi ? o->provider : NULL);
 	gd_json_add_str_or_null(obj, "fabric_name", ofi && o->fabric_name[0] ? o->fabric_name : NULL);

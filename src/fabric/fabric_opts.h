@@ -79,22 +79,5 @@ struct json_object;
 void gd_fabric_opts_to_json(const struct gd_fabric_opts *o, struct json_object *obj);
 /* Whether this build has libfabric (HAVE_LIBFABRIC). */
 bool gd_fabric_have_ofi(void);
-/* Whether endpoints of these options connect on their first data message in
- * each direction: libfabric RDM (shm maps the peer's region, rxm/tcp opens a
- * socket). fabric_ofi_cm.c's warm-up write connects only the client's
- * direction, and only for endpoints with FI_RMA: a write ping-pong's first
- * reply from the server took 33 ms over tcp;ofi_rxm, a send's first exchange
- * 40-120 us over shm. A latency run leaves its first exchange untimed. */
-bool gd_fabric_connects_on_first_op(const struct gd_fabric_opts *o);
-/* Whether a large write keeps the CQ moderation instead of signalling every
- * message (bench_opts.c's default_moderation asks it). Over libfabric a
- * signalled write may ask FI_DELIVERY_COMPLETE (fabric_ofi.c, gd_ofi_post_flags,
- * says why: always on tcp; on shm up to its inject size and in GPU memory),
- * which tcp answers with an acknowledgement the target's progress sends
- * (strace -c, 4000 writes of 64 KiB -b: 4029/4115 sendto on the two sides
- * with -Q 1, 300/304 with -Q 16, the default's effective moderation at 64 KiB;
- * sendmsg 4000 each); on shm the moderation only saves completion
- * entries. Verbs' completion comes with the ACK the wire sends anyway. */
-bool gd_fabric_moderates_writes(const struct gd_fabric_opts *o);
 
 #endif

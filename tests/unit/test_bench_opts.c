@@ -372,7 +372,7 @@ static void no_device_refused(void **state)
 	assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, ARGC(ofi), ofi), 0);
 	assert_int_equal(p.fab.fabric, GD_FABRIC_OFI);
 	/* 64 KiB writes over libfabric keep the moderation (a signalled write costs
-	 * tcp's target an acknowledgement: gd_fabric_moderates_writes); reads do not,
+	 * tcp's target an acknowledgement: the trait moderates_writes); reads do not,
 	 * nor do verbs' writes (the first test) */
 	assert_int_equal(p.cq_mod, 100);
 	assert_int_equal(parse(GD_OP_READ, GD_KIND_BW, &p, ARGC(ofi), ofi), 0);
