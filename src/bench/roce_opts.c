@@ -127,7 +127,7 @@ int gd_roce_opts_check(struct gd_bench_params *p)
 		return refuse("--tclass with --fabric ofi", "libfabric sets the DSCP only "
 			      "(FI_TC_DSCP, the top 6 bits); give a multiple of 4, the ECN bits "
 			      "come from the network");
-	if (o->events && !gd_fabric_table(p->fab.fabric)->arm)
+	if (o->events && !tr->cq_events)
 		return refuse("-e/--events with --fabric ofi", "completion events are implemented "
 			      "for verbs only (a completion channel); leave -e out over libfabric");
 	if (o->events && p->init.initiator != GD_INIT_CPU)

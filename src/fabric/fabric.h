@@ -49,8 +49,7 @@ struct gd_fab_cqe {
  * (roce_opts.c, bench_params.c) before anything is opened, by the plan
  * (plan.c), the report (bench_report.c) and gd_check's planner, from the
  * decided kind (gd_fabric_traits_of): plain data, known in a build without
- * libfabric too (a spec's fabric: ofi is planned there). -e is the table's
- * own arm (NULL: refused).
+ * libfabric too (a spec's fabric: ofi is planned there): fabric_traits.c.
  */
 struct gd_fabric_traits {
 	/* The device is an RDMA port, reported as perftest does: the device block
@@ -63,6 +62,7 @@ struct gd_fabric_traits {
 	bool service_level;	/* -S/--sl: the QPs' service level */
 	bool tclass_ecn;	/* --tclass: the whole byte, ECN bits too (false: DSCP only) */
 	bool qp_rate_limit;	/* --rate_limit_type HW: the QP's own rate limit */
+	bool cq_events;		/* -e/--events: the table's arm (a completion channel) */
 	bool providers;		/* --provider and --ep name what runs: compared with
 				 * the peer's, written to the JSON */
 	/* A large write keeps the CQ moderation instead of signalling every

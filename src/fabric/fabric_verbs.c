@@ -80,10 +80,6 @@ static uint32_t verbs_qp_num(const struct gd_qp_run *q)
 	return q->qp ? q->qp->qp_num : 0;
 }
 
-const struct gd_fabric_traits gd_fabric_verbs_traits = {
-	.port = true, .service_level = true, .tclass_ecn = true, .qp_rate_limit = true,
-};
-
 const struct gd_fabric_ops gd_fabric_verbs = {
 	.name = "verbs",
 	.traits = &gd_fabric_verbs_traits,

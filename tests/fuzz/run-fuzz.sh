@@ -73,7 +73,7 @@ san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 libs="$(pkg-config --libs json-c) -lm"
 common="$srcdir/src/bench/bench_params.c $srcdir/src/bench/roce_opts.c $srcdir/src/bench/roce_rate.c $srcdir/src/core/jsonout.c $srcdir/src/core/log.c \
 	$srcdir/src/bench/init_opts.c $srcdir/src/initiator/proxy/proxy_check.c \
-	$srcdir/src/initiator/ibgda/ibgda_check.c $srcdir/src/fabric/fabric_opts.c $srcdir/src/discover/host_limits.c"
+	$srcdir/src/initiator/ibgda/ibgda_check.c $srcdir/src/fabric/fabric_opts.c $srcdir/src/fabric/fabric_traits.c $srcdir/src/discover/host_limits.c"
 # what the initiator options need, for the targets that do not link it anyway
 # (the parameter list checks -d's name and --use_cuda_bus_id's PCI address: devname.c, cuda.c)
 optdeps="$srcdir/src/discover/fabric_rule.c $srcdir/src/core/opts.c $srcdir/src/core/version.c $srcdir/src/core/machine.c $srcdir/src/core/sysfs.c $srcdir/src/core/readfile.c \

@@ -45,7 +45,8 @@ static void verbs_traits(void **state)
 	assert_false(t->providers);
 	assert_false(t->moderates_writes);
 	assert_null(t->connects_on_first_op);
-	assert_non_null(gd_fabric_verbs.arm); /* -e */
+	assert_true(t->cq_events);
+	assert_non_null(gd_fabric_verbs.arm); /* -e: the trait says what the table has */
 }
 
 /* ofi: a domain, no service level, DSCP only, no QP rate limit, no -e; a
@@ -63,6 +64,7 @@ static void ofi_traits(void **state)
 	assert_false(t->qp_rate_limit);
 	assert_true(t->providers);
 	assert_true(t->moderates_writes);
+	assert_false(t->cq_events);
 	assert_non_null(t->connects_on_first_op);
 	o = opts("tcp");
 	assert_true(t->connects_on_first_op(&o)); /* RDM, the default */
@@ -88,6 +90,7 @@ static void double_traits(void **state)
 	assert_false(t->providers);
 	assert_false(t->moderates_writes);
 	assert_null(t->connects_on_first_op);
+	assert_false(t->cq_events);
 	assert_null(gd_fabric_test_double.arm);
 }
 
