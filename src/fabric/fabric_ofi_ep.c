@@ -461,13 +461,15 @@ uint64_t gd_ofi_placed_above(const struct gd_ofi *f)
 }
 
 /* The buffer registered in every domain: each domain's descriptor and key
- * (FI_MR_PROV_KEY: one per registration) belong to its endpoints alone. */
+ * belong to its endpoints alone. Without FI_MR_PROV_KEY domain t asks key
+ * OFI_MR_KEY + t (domain 0 the key one domain always had): a blob or request
+ * that carried another domain's key is then a wrong key, not one that
+ * happens to be equal (tests/fabric/test_ofi_domains asserts it). */
 int gd_ofi_reg(struct gd_ofi *f, void *buf, size_t len)
 {
 	uint64_t access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_SEND | FI_RECV;
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 	struct fi_mr_attr a = { .mr_iov = &iov, .iov_count = 1, .access = access,
-				.requested_key = OFI_MR_KEY,
 				.iface = f->cfg.hmem ? FI_HMEM_CUDA : FI_HMEM_SYSTEM };
 	int ret = 0;
 
@@ -476,6 +478,7 @@ int gd_ofi_reg(struct gd_ofi *f, void *buf, size_t len)
 	for (uint32_t t = 0; !ret && t < f->ndom; t++) {
 		struct gd_ofi_dom *d = &f->dom[t];
 
+		a.requested_key = OFI_MR_KEY + t;
 		ret = fi_mr_regattr(d->domain, &a, 0, &d->mr);
 		d->desc = ret ? NULL : fi_mr_desc(d->mr);
 		d->key = ret ? 0 : fi_mr_key(d->mr);
