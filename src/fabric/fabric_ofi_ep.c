@@ -401,13 +401,19 @@ void gd_ofi_progress(void *ofi)
  * barrier): its own operations are all complete (the loops drain on a
  * signalled boundary), but the peer's may still need this side's progress
  * (tcp's target moves the bytes of the peer's writes; -b). Only the send CQ
- * is read: receives that arrive stay in theirs for the loop to count. */
+ * is read: receives that arrive stay in theirs for the loop to count.
+ * Not with a domain per proxy thread: the side channel also waits while the
+ * threads run (a peer's error message read in pieces, gd_oob_await_peer),
+ * and a domain is its thread's alone (FI_THREAD_DOMAIN; a read here would
+ * also take completions the thread waits for); the proxy has no -b, so no
+ * peer operation needs this side's progress. */
 void gd_ofi_progress_tx(void *ofi)
 {
 	struct gd_ofi *f = ofi;
 	struct fi_cq_data_entry e[4];
 
-	progress_scqs(f, e);
+	if (f->ndom == 1)
+		progress_scqs(f, e);
 }
 
 /* The passive side of an RMA bandwidth test over shm calls the provider's
