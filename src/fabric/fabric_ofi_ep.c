@@ -60,8 +60,9 @@ static const char *caps_needed(const struct gd_ofi_cfg *c)
  * per thread, each with its CQs, AV and registration (gd_ofi_dom_of), where
  * one FI_THREAD_SAFE domain shared by all made the provider take its locks
  * on every call (shm, 4 threads: pthread_mutex 27% of the client, issue 32).
- * The setup and the waits between loops (gd_ofi_progress_tx) run on the main
- * thread while no proxy thread runs. The one rule of how many. */
+ * The setup runs on the main thread before the proxy threads start, and the
+ * side channel's waits leave several domains alone (gd_ofi_progress_tx). The
+ * one rule of how many. */
 static uint32_t domains_of(const struct gd_ofi_cfg *c)
 {
 	return c->threads > 1 ? c->threads : 1;
