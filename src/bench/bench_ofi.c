@@ -53,7 +53,9 @@ static int ofi_open(struct gd_bench *b)
 	struct gd_ofi_cfg c = { .o = &p->fab, .op = p->op, .alt = b->plan.alt,
 				.server = p->role == GD_ROLE_SERVER, .nqp = p->num_qps,
 				.tx_depth = p->tx_depth, .rx_depth = p->rx_depth,
-				.threads = p->init.proxy_threads, /* 1 but for the proxy */
+				/* the threads that post: the proxy's on the initiating side
+				 * (a domain each, gd_ofi_dom_of), else 1 */
+				.threads = b->plan.roles.initiator ? p->init.proxy_threads : 1,
 				.hmem = p->use_cuda != GD_CUDA_NONE, .cuda_device = p->use_cuda,
 				.timeout_ms = p->timeout_ms, .tclass = p->roce.tclass };
 	int ret = gd_ofi_lib_require();
@@ -143,8 +145,8 @@ static void ofi_facts(const struct gd_bench *b, struct gd_bench_facts *f)
 
 static void ofi_cqs(struct gd_bench *b, void **send_cq, void **recv_cq)
 {
-	*send_cq = &b->ofi->scq;
-	*recv_cq = &b->ofi->rcq;
+	*send_cq = &b->ofi->dom[0].scq; /* the one domain of a side whose loop is the CPU's */
+	*recv_cq = &b->ofi->dom[0].rcq;
 }
 
 static void ofi_pace(struct gd_bench *b, uint64_t size)

@@ -757,10 +757,10 @@ const struct gd_param gd_matched_params[] = {
 	      .man = "CPU proxy threads, one ring each, 1 to 32 (default 1, at most \\fB\\-q\\fR).\n"
 		     "QP q is driven by proxy thread q % N.\n"
 		     "With \\fB\\-\\-pin_cores\\fR proxy thread i runs on the i\\-th CPU of the list.\n"
-		     "Over \\fB\\-\\-fabric ofi\\fR more than one proxy thread opens the libfabric\n"
-		     "domain FI_THREAD_SAFE (each thread posts on its own endpoints and reads its\n"
-		     "own send completion queue; the provider takes the locks); one thread keeps\n"
-		     "FI_THREAD_DOMAIN." END,
+		     "Over \\fB\\-\\-fabric ofi\\fR each proxy thread of the initiating side has a\n"
+		     "libfabric domain of its own, opened FI_THREAD_DOMAIN (the provider's lock\\-free\n"
+		     "path), with its completion queues, address vector and registration of the\n"
+		     "buffer; its QPs' endpoints live there." END,
 	LUINT(init.ring_slots, 2, GD_INIT_MAX_RING_SLOTS, "--ring_slots", "ring slots", NULL),
 	      .def = GD_INIT_DEF_RING_SLOTS, .valid = pow2,
 	      .form = "a power of two (2 to 16M), e.g. 1024",

@@ -4,8 +4,8 @@
  * data path (gd_fabric_ofi, fabric.h) in fabric_ofi.c.
  *
  * Lifecycle (bench_ofi.c, the engine's setup table): gd_ofi_open (fi_getinfo with the test's caps, the
- * provider's mr_mode honoured, fabric, domain, CQs, AV) -> gd_ofi_reg (one
- * memory region: FI_MR_LOCAL descriptors, FI_MR_VIRT_ADDR or offsets,
+ * provider's mr_mode honoured, fabric, domain(s) with their CQs and AV) -> gd_ofi_reg (one
+ * memory region per domain: FI_MR_LOCAL descriptors, FI_MR_VIRT_ADDR or offsets,
  * FI_MR_PROV_KEY keys, FI_HMEM for GPU memory) -> gd_ofi_create_eps (RDM:
  * one endpoint per QP; MSG: the server's passive endpoint, the client's
  * endpoints) -> gd_ofi_local_info (the blob: endpoint name, key, address) ->
@@ -36,9 +36,9 @@ struct gd_ofi_cfg {
 	bool alt;			/* with_imm / CMP_AND_SWAP */
 	bool server;
 	uint32_t nqp, tx_depth, rx_depth;
-	/* threads that post and poll the domain's endpoints at once (the proxy's
-	 * --proxy_threads): above 1 the domain is FI_THREAD_SAFE and each thread
-	 * has a send CQ of its own (gd_ofi_ep_scq) */
+	/* threads that post and poll this side's endpoints at once (the proxy's
+	 * --proxy_threads on the initiating side, else 1): each has a domain of
+	 * its own (gd_ofi_dom_of), every domain FI_THREAD_DOMAIN */
 	uint32_t threads;
 	bool hmem;			/* the buffers are GPU memory (--use_cuda) */
 	int cuda_device;
@@ -64,21 +64,31 @@ struct gd_ofi_cq {
 	unsigned cache_head, cache_n;
 };
 
+/* One libfabric domain and what lives in it: its endpoints' CQs, the AV their
+ * peers' addresses are inserted in, and the buffer's registration there (the
+ * descriptor its endpoints' requests carry, the key the peers of its
+ * endpoints are sent). A side has one; the proxy's initiating side one per
+ * proxy thread (gd_ofi_dom_of). */
+struct gd_ofi_dom {
+	struct fid_domain *domain;
+	struct fid_av *av;
+	struct gd_ofi_cq scq, rcq;
+	struct fid_mr *mr;
+	void *desc;
+	uint64_t key;
+};
+
 struct gd_ofi {
 	struct gd_ofi_cfg cfg;
 	struct fi_info *info;
 	struct fid_fabric *fabric;
-	struct fid_domain *domain;
-	struct fid_av *av;
+	struct gd_ofi_dom *dom;		/* ndom of them; dom[0] the only one but for the proxy */
+	uint32_t ndom;
 	struct fid_eq *eq;
 	struct fid_pep *pep;
 	struct fid_ep **ep;
-	uint64_t *dest;			/* fi_addr_t per QP (RDM) */
-	struct gd_ofi_cq scq, rcq;
-	struct gd_ofi_cq *xcq;		/* threads > 1: the send CQs of threads 1 .. threads-1 */
-	struct fid_mr *mr;
-	void *desc;
-	uint64_t key, mr_base;
+	uint64_t *dest;			/* fi_addr_t per QP (RDM), in its domain's AV */
+	uint64_t mr_base;
 	bool virt_addr;
 	size_t inject_size;
 	size_t rx_size;			/* the provider's receive queue (rx_attr->size) */
@@ -113,11 +123,15 @@ int gd_ofi_connect(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 void gd_ofi_qp_run(struct gd_ofi *f, uint32_t i, struct gd_qp_run *q,
 		   const struct gd_wire_conn *remote);
 void gd_ofi_close(struct gd_ofi *f);
-/* The send CQ endpoint i is bound to: the CQ of the thread that posts on it.
+/* The domain endpoint i lives in: the domain of the thread that posts on it.
  * With several threads (the proxy's), endpoint i belongs to thread
- * i % threads (proxy.c gives QP i to that thread), and each thread reads
- * only its own CQ: no thread's fi_cq_read drives another's endpoints, and
- * the CQ's queue of injected completions has one writer. */
+ * i % threads (proxy.c gives QP i to that thread), and each thread posts
+ * and polls only its own domain's objects (FI_THREAD_DOMAIN: one thread at a
+ * time per domain, the providers' lock-free path): no thread's fi_cq_read
+ * drives another's endpoints, and a CQ's queue of injected completions has
+ * one writer. The one rule of the layout with gd_ofi_open's ndom. */
+struct gd_ofi_dom *gd_ofi_dom_of(struct gd_ofi *f, uint32_t i);
+/* The send CQ endpoint i is bound to: its domain's (gd_ofi_dom_of). */
 struct gd_ofi_cq *gd_ofi_ep_scq(struct gd_ofi *f, uint32_t i);
 
 /* Where one endpoint's requests go: the endpoint, its send CQ (progress while

@@ -62,21 +62,21 @@ static int wait_event(struct gd_ofi *f, uint32_t want, struct fi_info **info)
 
 static int accept_one(struct gd_ofi *f, uint32_t i)
 {
+	struct gd_ofi_dom *d = gd_ofi_dom_of(f, i);
 	struct fi_info *req = NULL;
 	int ret = wait_event(f, FI_CONNREQ, &req);
 
 	if (ret)
 		return ret;
-	ret = fi_endpoint(f->domain, req, &f->ep[i], NULL);
+	ret = fi_endpoint(d->domain, req, &f->ep[i], NULL);
 	gd_fi_freeinfo(req);
 	if (ret) {
 		gd_error("libfabric fi_endpoint for a connection request failed on provider %s: %s",
 			 f->prov, gd_fi_strerror(-ret));
 		return gd_ofi_setup_err(ret);
 	}
-	ret = fi_ep_bind(f->ep[i], &gd_ofi_ep_scq(f, i)->cq->fid,
-			 FI_TRANSMIT | FI_SELECTIVE_COMPLETION);
-	ret = ret ?: fi_ep_bind(f->ep[i], &f->rcq.cq->fid, FI_RECV);
+	ret = fi_ep_bind(f->ep[i], &d->scq.cq->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION);
+	ret = ret ?: fi_ep_bind(f->ep[i], &d->rcq.cq->fid, FI_RECV);
 	ret = ret ?: fi_ep_bind(f->ep[i], &f->eq->fid, 0);
 	ret = ret ?: fi_enable(f->ep[i]);
 	ret = ret ?: fi_accept(f->ep[i], NULL, 0);
@@ -92,13 +92,14 @@ static int accept_one(struct gd_ofi *f, uint32_t i)
 static ssize_t warm_once(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remote,
 			 uint64_t t0, uint64_t limit)
 {
+	struct gd_ofi_dom *d = gd_ofi_dom_of(f, i);
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)f->mr_base, .iov_len = 0 };
 	struct fi_rma_iov rma = { .addr = remote->vaddr, .len = 0, .key = remote->fab_key };
-	struct fi_msg_rma m = { .msg_iov = &iov, .desc = &f->desc, .iov_count = 1,
+	struct fi_msg_rma m = { .msg_iov = &iov, .desc = &d->desc, .iov_count = 1,
 				.addr = f->dest[i], .rma_iov = &rma, .rma_iov_count = 1,
 				.context = OFI_WARM_CTX };
 	struct fi_cq_data_entry e;
-	struct fid_cq *cq = gd_ofi_ep_scq(f, i)->cq;
+	struct fid_cq *cq = d->scq.cq;
 	ssize_t ret;
 
 	for (;;) { /* -FI_EAGAIN: the provider wants progress before it takes it */
@@ -172,7 +173,7 @@ static int warm_up(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 	while ((ret == -FI_EAGAIN || ret == -EAGAIN) && gd_now_ns() - t0 < limit);
 	if (!ret)
 		return 0;
-	fi_av_straddr(f->av, remote->fab_addr, addr, &alen);
+	fi_av_straddr(gd_ofi_dom_of(f, i)->av, remote->fab_addr, addr, &alen);
 	addr[sizeof(addr) - 1] = '\0'; /* the peer's bytes: quoted escaped (gd_excerpt), never raw */
 	if (ret == -FI_ETIMEDOUT || ret == -FI_EAGAIN) {
 		warm_up_slow(f, i, addr);
@@ -203,7 +204,9 @@ int gd_ofi_connect(struct gd_ofi *f, uint32_t i, const struct gd_wire_conn *remo
 		}
 		return wait_event(f, FI_CONNECTED, NULL);
 	}
-	ret = fi_av_insert(f->av, remote->fab_addr, 1, (fi_addr_t *)&f->dest[i], 0, NULL);
+	/* into the AV of the endpoint's domain: its requests name the peer there */
+	ret = fi_av_insert(gd_ofi_dom_of(f, i)->av, remote->fab_addr, 1, (fi_addr_t *)&f->dest[i], 0,
+			   NULL);
 	if (ret != 1) {
 		gd_error("libfabric provider %s cannot use the peer's address (fi_av_insert: %s): "
 			 "the peer runs another provider or address format (--provider)", f->prov,
@@ -219,8 +222,8 @@ void gd_ofi_qp_run(struct gd_ofi *f, uint32_t i, struct gd_qp_run *q,
 	q->fab_key = remote->fab_key;
 	q->fab_ep = f->ep[i];
 	q->fab_cq = gd_ofi_ep_scq(f, i);
-	q->fab_desc = f->desc;
-	q->fab_dest = f->av ? f->dest[i] : FI_ADDR_UNSPEC;
+	q->fab_desc = gd_ofi_dom_of(f, i)->desc; /* its domain's registration */
+	q->fab_dest = gd_ofi_dom_of(f, i)->av ? f->dest[i] : FI_ADDR_UNSPEC;
 }
 
 static void close_fid(void *fidp)
@@ -238,23 +241,24 @@ void gd_ofi_close(struct gd_ofi *f)
 		if (f->ep[i])
 			fi_close(&f->ep[i]->fid);
 	close_fid(&f->pep);
-	close_fid(&f->mr);
-	close_fid(&f->av);
-	close_fid(&f->scq.cq);
-	free(f->scq.cache);
-	for (uint32_t t = 1; f->xcq && t < f->cfg.threads; t++) {
-		close_fid(&f->xcq[t - 1].cq);
-		free(f->xcq[t - 1].cache);
+	for (uint32_t t = 0; f->dom && t < f->ndom; t++) { /* what lives in each domain */
+		struct gd_ofi_dom *d = &f->dom[t];
+
+		close_fid(&d->mr);
+		close_fid(&d->av);
+		close_fid(&d->scq.cq);
+		free(d->scq.cache);
+		close_fid(&d->rcq.cq);
+		free(d->rcq.cache);
 	}
-	close_fid(&f->rcq.cq);
-	free(f->rcq.cache);
 	close_fid(&f->eq);
-	close_fid(&f->domain);
+	for (uint32_t t = 0; f->dom && t < f->ndom; t++)
+		close_fid(&f->dom[t].domain);
 	close_fid(&f->fabric);
 	if (f->info)
 		gd_fi_freeinfo(f->info);
 	free(f->ep);
 	free(f->dest);
-	free(f->xcq);
+	free(f->dom);
 	memset(f, 0, sizeof(*f));
 }

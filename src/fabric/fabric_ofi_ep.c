@@ -53,15 +53,19 @@ static const char *caps_needed(const struct gd_ofi_cfg *c)
 	}
 }
 
-/* One thread posts and polls (the CPU loop, one proxy thread): the domain is
- * FI_THREAD_DOMAIN, the providers' lock-free path. Several (the proxy's
- * threads post on their own endpoints and read their own send CQs at once,
- * gd_ofi_ep_scq; the receive CQ, the AV and the memory region stay shared):
- * FI_THREAD_SAFE, the level at which fi_domain(3) lets any thread call any
- * object of the domain, the provider taking the locks. */
-static enum fi_threading threading_of(const struct gd_ofi_cfg *c)
+/* Every domain is FI_THREAD_DOMAIN, the providers' lock-free path: one
+ * thread at a time calls its objects (fi_domain(3)). One thread posts and
+ * polls (the CPU loop, one proxy thread, a passive side): one domain.
+ * Several (the proxy's threads, each on its own endpoints at once): a domain
+ * per thread, each with its CQs, AV and registration (gd_ofi_dom_of), where
+ * one FI_THREAD_SAFE domain shared by all made the provider take its locks
+ * on every call (shm, 4 threads: pthread_mutex 27% of the client, issue 32).
+ * The setup runs on the main thread before the proxy threads start, and the
+ * side channel's waits leave several domains alone (gd_ofi_progress_tx). The
+ * one rule of how many. */
+static uint32_t domains_of(const struct gd_ofi_cfg *c)
 {
-	return c->threads > 1 ? FI_THREAD_SAFE : FI_THREAD_DOMAIN;
+	return c->threads > 1 ? c->threads : 1;
 }
 
 static struct fi_info *make_hints(const struct gd_ofi_cfg *c, bool caps)
@@ -80,7 +84,7 @@ static struct fi_info *make_hints(const struct gd_ofi_cfg *c, bool caps)
 	h->caps = op_caps(c);
 	h->ep_attr->type = c->o->ep == GD_EP_MSG ? FI_EP_MSG : FI_EP_RDM;
 	h->domain_attr->mr_mode = OFI_MR_MODES | (c->hmem ? FI_MR_HMEM : 0);
-	h->domain_attr->threading = threading_of(c);
+	h->domain_attr->threading = FI_THREAD_DOMAIN;
 	/* data progress stays the provider's (rxm's auto-progress thread
 	 * crashed in fi_cq_read here): a passive side drives it while it
 	 * waits on the side channel (gd_ofi_progress) */
@@ -203,12 +207,10 @@ static int explain_nodata(const struct gd_ofi_cfg *c)
 	gd_fi_freeinfo(all);
 	if (c->hmem)
 		return explain_no_hmem(c, offer);
-	gd_error("libfabric provider '%s' has no %s endpoint with %s%s%s for this test; it offers: "
-		 "%s. Use another --ep or --provider (shm has atomics on one host)%s", c->o->provider,
+	gd_error("libfabric provider '%s' has no %s endpoint with %s%s for this test; it offers: "
+		 "%s. Use another --ep or --provider (shm has atomics on one host)", c->o->provider,
 		 gd_ep_type_name(c->o->ep), caps_needed(c),
-		 c->alt && c->op != GD_OP_ATOMIC ? " and remote CQ data" : "",
-		 c->threads > 1 ? " in a thread-safe domain (FI_THREAD_SAFE)" : "", offer,
-		 c->threads > 1 ? ", or one proxy thread (--proxy_threads 1)" : "");
+		 c->alt && c->op != GD_OP_ATOMIC ? " and remote CQ data" : "", offer);
 	return -EINVAL;
 }
 
@@ -230,11 +232,11 @@ static int ofi_fail(const char *what, const struct gd_ofi *f, int ret)
 	return gd_ofi_setup_err(ret);
 }
 
-static int open_cq(struct gd_ofi *f, struct gd_ofi_cq *cq, size_t size)
+static int open_cq(struct gd_ofi *f, struct gd_ofi_dom *d, struct gd_ofi_cq *cq, size_t size)
 {
 	struct fi_cq_attr a = { .size = size, .format = FI_CQ_FORMAT_DATA,
 				.wait_obj = FI_WAIT_NONE };
-	int ret = fi_cq_open(f->domain, &a, &cq->cq, NULL);
+	int ret = fi_cq_open(d->domain, &a, &cq->cq, NULL);
 
 	if (ret)
 		return ofi_fail("fi_cq_open", f, ret);
@@ -262,26 +264,32 @@ size_t gd_ofi_cq_depth(const struct gd_ofi_cfg *c, const struct fi_info *info)
 	return ours > prov ? ours : prov;
 }
 
-static int open_domain(struct gd_ofi *f)
+static int open_domain(struct gd_ofi *f, struct gd_ofi_dom *d)
 {
 	const struct gd_ofi_cfg *c = &f->cfg;
 	struct fi_av_attr av = { .type = FI_AV_TABLE, .count = c->nqp };
 	size_t depth = gd_ofi_cq_depth(c, f->info);
+	int ret = fi_domain(f->fabric, f->info, &d->domain, NULL);
+
+	if (ret)
+		return ofi_fail("fi_domain", f, ret);
+	ret = open_cq(f, d, &d->scq, depth);
+	ret = ret ?: open_cq(f, d, &d->rcq, depth);
+	if (ret || f->info->ep_attr->type != FI_EP_RDM)
+		return ret;
+	ret = fi_av_open(d->domain, &av, &d->av, NULL);
+	return ret ? ofi_fail("fi_av_open", f, ret) : 0;
+}
+
+static int open_domains(struct gd_ofi *f)
+{
 	int ret = gd_fi_fabric(f->info->fabric_attr, &f->fabric, NULL);
 
 	if (ret)
 		return ofi_fail("fi_fabric", f, ret);
-	ret = fi_domain(f->fabric, f->info, &f->domain, NULL);
-	if (ret)
-		return ofi_fail("fi_domain", f, ret);
-	ret = open_cq(f, &f->scq, depth);
-	ret = ret ?: open_cq(f, &f->rcq, depth);
-	for (uint32_t t = 1; !ret && t < c->threads; t++)
-		ret = open_cq(f, &f->xcq[t - 1], depth);
-	if (ret || f->info->ep_attr->type != FI_EP_RDM)
-		return ret;
-	ret = fi_av_open(f->domain, &av, &f->av, NULL);
-	return ret ? ofi_fail("fi_av_open", f, ret) : 0;
+	for (uint32_t t = 0; !ret && t < f->ndom; t++)
+		ret = open_domain(f, &f->dom[t]);
+	return ret;
 }
 
 /* The first entry with the --domain and --fabric-name asked (libfabric 1.17's
@@ -333,33 +341,33 @@ int gd_ofi_open(struct gd_ofi *f, const struct gd_ofi_cfg *c)
 	f->virt_addr = (f->info->domain_attr->mr_mode & (FI_MR_VIRT_ADDR | FI_MR_BASIC)) != 0;
 	f->inject_size = f->info->tx_attr->inject_size;
 	f->rx_size = f->info->rx_attr->size;
-	f->scq.placed_above = gd_ofi_placed_above(f);
 	f->ep = calloc(c->nqp, sizeof(*f->ep));
 	f->dest = calloc(c->nqp, sizeof(*f->dest));
-	f->xcq = c->threads > 1 ? calloc(c->threads - 1, sizeof(*f->xcq)) : NULL;
-	if (!f->ep || !f->dest || (c->threads > 1 && !f->xcq))
+	f->dom = calloc(domains_of(c), sizeof(*f->dom));
+	if (!f->ep || !f->dest || !f->dom)
 		return -ENOMEM;
-	for (uint32_t t = 1; t < c->threads; t++)
-		f->xcq[t - 1].placed_above = f->scq.placed_above;
-	return open_domain(f);
+	f->ndom = domains_of(c);
+	for (uint32_t t = 0; t < f->ndom; t++)
+		f->dom[t].scq.placed_above = gd_ofi_placed_above(f);
+	return open_domains(f);
+}
+
+struct gd_ofi_dom *gd_ofi_dom_of(struct gd_ofi *f, uint32_t i)
+{
+	return &f->dom[f->ndom > 1 ? i % f->ndom : 0];
 }
 
 struct gd_ofi_cq *gd_ofi_ep_scq(struct gd_ofi *f, uint32_t i)
 {
-	uint32_t t = f->cfg.threads > 1 ? i % f->cfg.threads : 0;
-
-	return t ? &f->xcq[t - 1] : &f->scq;
+	return &gd_ofi_dom_of(f, i)->scq;
 }
 
 /* Every send CQ of a side that waits (e: room for 4 dropped entries) */
 static void progress_scqs(struct gd_ofi *f, struct fi_cq_data_entry *e)
 {
-	for (uint32_t t = 0; t == 0 || t < f->cfg.threads; t++) {
-		struct gd_ofi_cq *cq = t ? &f->xcq[t - 1] : &f->scq;
-
-		if (cq->cq)
-			fi_cq_read(cq->cq, e, 4);
-	}
+	for (uint32_t t = 0; t < f->ndom; t++)
+		if (f->dom[t].scq.cq)
+			fi_cq_read(f->dom[t].scq.cq, e, 4);
 }
 
 /* A side waiting on the side channel drives the provider. A paced side
@@ -385,21 +393,28 @@ void gd_ofi_progress(void *ofi)
 		f->last_ns = now;
 	}
 	progress_scqs(f, e);
-	if (f->rcq.cq)
-		fi_cq_read(f->rcq.cq, e, 0);
+	for (uint32_t t = 0; t < f->ndom; t++)
+		if (f->dom[t].rcq.cq)
+			fi_cq_read(f->dom[t].rcq.cq, e, 0);
 }
 
 /* An active side between its loops (a size done, the peer's results, the
  * barrier): its own operations are all complete (the loops drain on a
  * signalled boundary), but the peer's may still need this side's progress
  * (tcp's target moves the bytes of the peer's writes; -b). Only the send CQ
- * is read: receives that arrive stay in theirs for the loop to count. */
+ * is read: receives that arrive stay in theirs for the loop to count.
+ * Not with a domain per proxy thread: the side channel also waits while the
+ * threads run (a peer's error message read in pieces, gd_oob_await_peer),
+ * and a domain is its thread's alone (FI_THREAD_DOMAIN; a read here would
+ * also take completions the thread waits for); the proxy has no -b, so no
+ * peer operation needs this side's progress. */
 void gd_ofi_progress_tx(void *ofi)
 {
 	struct gd_ofi *f = ofi;
 	struct fi_cq_data_entry e[4];
 
-	progress_scqs(f, e);
+	if (f->ndom == 1)
+		progress_scqs(f, e);
 }
 
 /* The passive side of an RMA bandwidth test over shm calls the provider's
@@ -452,25 +467,34 @@ uint64_t gd_ofi_placed_above(const struct gd_ofi *f)
 	return f->inject_size;
 }
 
+/* The buffer registered in every domain: each domain's descriptor and key
+ * belong to its endpoints alone. Without FI_MR_PROV_KEY domain t asks key
+ * OFI_MR_KEY + t (domain 0 the key one domain always had): a blob or request
+ * that carried another domain's key is then a wrong key, not one that
+ * happens to be equal (tests/fabric/test_ofi_domains asserts it). */
 int gd_ofi_reg(struct gd_ofi *f, void *buf, size_t len)
 {
 	uint64_t access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_SEND | FI_RECV;
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 	struct fi_mr_attr a = { .mr_iov = &iov, .iov_count = 1, .access = access,
-				.requested_key = OFI_MR_KEY,
 				.iface = f->cfg.hmem ? FI_HMEM_CUDA : FI_HMEM_SYSTEM };
-	int ret;
+	int ret = 0;
 
 	if (f->cfg.hmem)
 		a.device.cuda = f->cfg.cuda_device;
-	ret = fi_mr_regattr(f->domain, &a, 0, &f->mr);
+	for (uint32_t t = 0; !ret && t < f->ndom; t++) {
+		struct gd_ofi_dom *d = &f->dom[t];
+
+		a.requested_key = OFI_MR_KEY + t;
+		ret = fi_mr_regattr(d->domain, &a, 0, &d->mr);
+		d->desc = ret ? NULL : fi_mr_desc(d->mr);
+		d->key = ret ? 0 : fi_mr_key(d->mr);
+	}
 	if (ret) {
 		gd_error("libfabric cannot register %zu bytes of %s memory on provider %s: %s", len,
 			 f->cfg.hmem ? "GPU" : "host", f->prov, gd_fi_strerror(-ret));
 		return -ENOMEM;
 	}
-	f->desc = fi_mr_desc(f->mr);
-	f->key = fi_mr_key(f->mr);
 	f->mr_base = (uintptr_t)buf;
 	return 0;
 }
@@ -478,11 +502,12 @@ int gd_ofi_reg(struct gd_ofi *f, void *buf, size_t len)
 static int bind_ep(struct gd_ofi *f, uint32_t i)
 {
 	struct fid_ep *ep = f->ep[i];
-	int ret = fi_ep_bind(ep, &gd_ofi_ep_scq(f, i)->cq->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION);
+	struct gd_ofi_dom *d = gd_ofi_dom_of(f, i);
+	int ret = fi_ep_bind(ep, &d->scq.cq->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION);
 
-	ret = ret ?: fi_ep_bind(ep, &f->rcq.cq->fid, FI_RECV);
-	if (!ret && f->av)
-		ret = fi_ep_bind(ep, &f->av->fid, 0);
+	ret = ret ?: fi_ep_bind(ep, &d->rcq.cq->fid, FI_RECV);
+	if (!ret && d->av)
+		ret = fi_ep_bind(ep, &d->av->fid, 0);
 	if (!ret && f->eq)
 		ret = fi_ep_bind(ep, &f->eq->fid, 0);
 	ret = ret ?: fi_enable(ep);
@@ -596,9 +621,13 @@ static int check_ep_memory(const struct gd_ofi *f, uint64_t one)
 	return -ENOMEM;
 }
 
+/* The endpoints, each in its domain (gd_ofi_dom_of); the cost of one is the
+ * growth of the second one of domain 0 (the first one's holds the provider's
+ * one-time setup too, and so does every other domain's first). */
 int gd_ofi_create_eps(struct gd_ofi *f)
 {
-	uint64_t rss0 = rss_bytes(), rss1;
+	uint32_t second = f->ndom < f->cfg.nqp ? f->ndom : 1;
+	uint64_t rss0 = 0;
 	bool msg = f->info->ep_attr->type == FI_EP_MSG;
 	int ret;
 
@@ -615,18 +644,18 @@ int gd_ofi_create_eps(struct gd_ofi *f)
 			return open_pep(f); /* the endpoints come with the connection requests */
 	}
 	for (uint32_t i = 0; i < f->cfg.nqp; i++) {
-		ret = fi_endpoint(f->domain, f->info, &f->ep[i], NULL);
+		uint64_t rss1;
+
+		rss0 = i == second ? rss_bytes() : rss0;
+		ret = fi_endpoint(gd_ofi_dom_of(f, i)->domain, f->info, &f->ep[i], NULL);
 		if (ret)
 			return ofi_fail("fi_endpoint", f, ret);
 		ret = bind_ep(f, i);
 		if (ret)
 			return ret;
-		/* the second endpoint's cost: the first one's holds the provider's
-		 * one-time setup too */
-		rss1 = i < 2 ? rss_bytes() : 0;
-		if (i == 1 && (ret = check_ep_memory(f, rss1 > rss0 ? rss1 - rss0 : 0)))
+		rss1 = i == second ? rss_bytes() : 0;
+		if (i == second && (ret = check_ep_memory(f, rss1 > rss0 ? rss1 - rss0 : 0)))
 			return ret;
-		rss0 = i == 0 ? rss1 : rss0;
 	}
 	return 0;
 }
@@ -658,7 +687,7 @@ int gd_ofi_local_info(struct gd_ofi *f, uint32_t i, uint64_t target, struct gd_w
 		return ofi_fail("fi_getname", f, ret);
 	fix_any(f, info->fab_addr, len);
 	info->fab_addr_len = (uint16_t)len;
-	info->fab_key = f->key;
+	info->fab_key = gd_ofi_dom_of(f, i)->key;
 	info->qpn = i + 1;
 	info->mtu = 4096;
 	info->gid_index = -1;

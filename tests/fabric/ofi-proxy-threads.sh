@@ -2,8 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # --initiator=proxy --proxy_threads N over libfabric (tcp and shm on loopback,
 # host producers, no GPU): several proxy threads post on their own endpoints
-# and read their own send CQs at once (the domain opened FI_THREAD_SAFE); every
-# op the provider has, --validate on, and the JSON says how many threads ran.
+# and read their own send CQs at once, each in a libfabric domain of its own
+# opened FI_THREAD_DOMAIN (its CQs, AV and registration; fabric_ofi.h
+# gd_ofi_dom_of); every op the provider has, --validate on (every QP's region),
+# and the JSON says how many threads ran. -q 8 over 4 threads: two endpoints
+# a domain. What each QP's descriptor, key and AV entry are is asserted in
+# tests/fabric/test_ofi_domains (shm and tcp ignore a host buffer's
+# descriptor: a wrong one would not fail a run here).
 # GD_PROXY_THREAD_COUNTS (default "2 4"): the thread counts per tool (distcheck: 4 alone).
 set -u
 . "${top_srcdir:-.}/tests/fabric/lib.sh"
@@ -29,8 +34,11 @@ for p in $provs; do
 				fi
 		done
 	done
+	# two endpoints in each thread's domain
+	pair "$p-q8-4" 0 0 gd_write_bw --fabric ofi --provider "$p" -q 8 --proxy_threads 4 $shape \
+		--threads 2 -n 400 --validate --timeout 30
 done
-# the one-thread path keeps the provider's lock-free domain and still runs
+# the one-thread path: one domain, as the CPU initiator's
 pair "tcp-1" 0 0 gd_write_bw --fabric ofi --provider tcp -q 4 --proxy_threads 1 $shape -n 400 \
 	--validate --timeout 30
 exit $fail

@@ -203,8 +203,8 @@ else
 			done
 		done
 	done
-	# --proxy_threads over libfabric (the domain is FI_THREAD_SAFE above one
-	# thread): 1, 2 and 4 proxy threads, GPU producer, host memory, 8 B, -q 4
+	# --proxy_threads over libfabric (a domain per proxy thread, each
+	# FI_THREAD_DOMAIN): 1, 2 and 4 proxy threads, GPU producer, host memory, 8 B, -q 4
 	for tp in $providers; do
 		for pt in 1 2 4; do
 			run_cell write_bw proxy host "ofi/$tp" "gpu-pt$pt" --fabric ofi --provider "$tp" \

@@ -9,8 +9,8 @@
  * through the AV as the tools join over the side channel (fabric_ofi_ep.c and
  * fabric_ofi_cm.c, the client's warm-up write included), and the proxy posts
  * through transport.c over gd_fabric_ofi, as the tools' proxy. RDM endpoints, one
- * proxy thread (the client's domain is FI_THREAD_DOMAIN, as the tools' with one proxy
- * thread; --proxy_threads N in the tools opens it FI_THREAD_SAFE).
+ * proxy thread (the client's domain is FI_THREAD_DOMAIN, as each of the tools' proxy
+ * threads' domains).
  */
 #ifndef GD_PROXY_LOOP_OFI_H
 #define GD_PROXY_LOOP_OFI_H
