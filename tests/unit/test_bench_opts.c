@@ -238,7 +238,11 @@ static void refused_options(void **state)
 	/* -c: RC is what gdperf runs (accepted, issue 30); the other transports are refused */
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-c/--connection UC", "not supported", "-c", "UC");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "-c/--connection UD", "(RC)", "-c", "UD");
-	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "--fabric ofi", "-c RC", "-c", "RC", "--fabric", "ofi");
+	if (gd_fabric_have_ofi())
+		EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -EINVAL, "--fabric ofi", "-c RC", "-c", "RC", "--fabric", "ofi");
+	else /* a build without libfabric refuses --fabric ofi first, naming the fix */
+		EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ENOTSUP, "--fabric ofi", "without libfabric", "-c", "RC",
+			   "--fabric", "ofi");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ENOTSUP, "--out_json", "not supported", "--out_json");
 	EXPECT_ERR(GD_OP_SEND, GD_KIND_BW, -ENOTSUP, "--use-srq", "not supported", "--use-srq");
 	EXPECT_ERR(GD_OP_WRITE, GD_KIND_BW, -ENOTSUP, "--odp", "not supported", "--odp");
@@ -350,7 +354,9 @@ static void tables_have_no_duplicates(void **state)
 }
 
 /* Nothing silent (issue 30): without RDMA devices and without --fabric the tools refuse
- * (exit 3, the fix); --fabric ofi or --provider is the user's word. */
+ * (exit 3, the fix); --fabric ofi or --provider is the user's word. A build without
+ * libfabric has no fallback to refuse: it plans verbs, saying why, and the device's
+ * open names what is missing (exit 3; fabric_opts.c), and refuses --fabric ofi. */
 static void no_device_refused(void **state)
 {
 	struct gd_bench_params p;
@@ -364,11 +370,17 @@ static void no_device_refused(void **state)
 		skip();
 	snprintf(root, sizeof(root), "%s/empty", gd_fixture_dir());
 	plain[2] = ofi[2] = prov[2] = root;
-	assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, ARGC(plain), plain), -ENODEV);
 	assert_int_equal(gd_bench_check_exit(-ENODEV), GD_EXIT_ENV);
 	assert_int_equal(gd_bench_check_exit(-EINVAL), GD_EXIT_USAGE);
-	if (!gd_fabric_have_ofi())
+	if (!gd_fabric_have_ofi()) {
+		assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, ARGC(plain), plain), 0);
+		assert_int_equal(p.fab.fabric, GD_FABRIC_VERBS);
+		assert_non_null(strstr(p.fab.why, "built without libfabric"));
+		assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, ARGC(ofi), ofi), -ENOTSUP);
+		assert_int_equal(gd_bench_check_exit(-ENOTSUP), GD_EXIT_USAGE); /* as every option this build does not take */
 		return;
+	}
+	assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, ARGC(plain), plain), -ENODEV);
 	assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, ARGC(ofi), ofi), 0);
 	assert_int_equal(p.fab.fabric, GD_FABRIC_OFI);
 	/* 64 KiB writes over libfabric keep the moderation (a signalled write costs
