@@ -489,7 +489,9 @@ int gd_oob_open(const struct gd_bench_params *p, int accept_timeout_ms, struct g
 
 /* ---- sending and receiving -------------------------------------------- */
 
-static int send_msg_locked(struct gd_oob *o, const struct gd_wire_msg *m)
+/* One message out, under tx_lock. A socket the peer closed: -ECONNRESET with
+ * its errno in *lost (the cause is judged after the lock: send_lost). */
+static int send_msg_locked(struct gd_oob *o, const struct gd_wire_msg *m, int *lost)
 {
 	uint8_t buf[GD_WIRE_MAX_MSG];
 	ssize_t n = gd_wire_encode(m, buf, sizeof(buf));
@@ -510,16 +512,7 @@ static int send_msg_locked(struct gd_oob *o, const struct gd_wire_msg *m)
 			continue;
 		}
 		if (w < 0 && errno != EAGAIN && errno != EINTR) {
-			int e = errno;
-
-			/* a peer that stopped says why (an ERROR: interrupted, its own
-			 * fault) just before it closes: that word may wait in our receive
-			 * buffer, and it is the cause (gd_oob_await_peer prints it) */
-			if (!o->peer_gone && !o->closing && !gd_oob_await_peer(o, 0) && !o->peer_gone)
-				gd_error("the %s (%s) closed the side channel while we sent %s: %s; did it "
-					 "exit or crash?", peer_role(o), o->peer_name,
-					 gd_wire_type_name(m->type), strerror(e));
-			o->peer_gone = true;
+			*lost = errno;
 			return -ECONNRESET;
 		}
 		if (interrupted())
@@ -537,13 +530,29 @@ static int send_msg_locked(struct gd_oob *o, const struct gd_wire_msg *m)
 	return 0;
 }
 
+/* A send the peer's close ended. A peer that stopped says why (an ERROR:
+ * interrupted, its own fault) just before it closes: that word may wait in our
+ * receive buffer, and it is the cause (gd_oob_await_peer prints it). Read with
+ * tx_lock released: reading may send (an interrupt told to the peer) and the
+ * heartbeat sends under it. */
+static void send_lost(struct gd_oob *o, const struct gd_wire_msg *m, int err)
+{
+	if (!o->peer_gone && !o->closing && !gd_oob_await_peer(o, 0) && !o->peer_gone)
+		gd_error("the %s (%s) closed the side channel while we sent %s: %s; did it "
+			 "exit or crash?", peer_role(o), o->peer_name, gd_wire_type_name(m->type),
+			 strerror(err));
+	o->peer_gone = true;
+}
+
 static int send_msg(struct gd_oob *o, const struct gd_wire_msg *m)
 {
-	int ret;
+	int ret, lost = 0;
 
 	pthread_mutex_lock(&o->tx_lock);
-	ret = send_msg_locked(o, m);
+	ret = send_msg_locked(o, m, &lost);
 	pthread_mutex_unlock(&o->tx_lock);
+	if (lost)
+		send_lost(o, m, lost);
 	return ret;
 }
 

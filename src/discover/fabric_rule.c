@@ -48,10 +48,22 @@ bool gd_fabric_ofi_mps_validated(const char *prov)
 	return strcspn(prov, ";") == 3 && !strncmp(prov, "shm", 3);
 }
 
+/* shm and sm2 reach only processes of this host: their target is ours whatever
+ * the side channel's two addresses say (a multi-homed host, --bind_source_ip,
+ * containers with their own network namespace) */
+static bool one_host(const char *prov)
+{
+	size_t n = strcspn(prov, ";");
+
+	return n == 3 && (!strncmp(prov, "shm", 3) || !strncmp(prov, "sm2", 3));
+}
+
 enum gd_gpu_copies gd_fabric_ofi_gpu_copies(const char *prov, const struct gd_gpu_side *producer,
 					    const struct gd_gpu_side *target)
 {
-	if (!gd_fabric_ofi_copies_gpu(prov) || !target->gpu[0] || target->other_host ||
+	bool other_host = target->other_host && !one_host(prov);
+
+	if (!gd_fabric_ofi_copies_gpu(prov) || !target->gpu[0] || other_host ||
 	    strcmp(target->gpu, producer->gpu))
 		return GD_GPU_COPIES_NONE;
 	if (!producer->mps || !gd_fabric_ofi_mps_validated(prov))

@@ -103,7 +103,9 @@ struct gd_gpu_side {
 	char gpu[GD_FABRIC_GPU_MAX];	/* the producer's GPU; the target's buffer's GPU,
 					 * "" host memory ("" for the producer: not known) */
 	bool mps;			/* the side's process is an MPS client on that GPU */
-	bool other_host;		/* the target runs on another host (its GPU is not ours) */
+	bool other_host;		/* the side channel's two ends are two addresses: another host
+					 * (its GPU is not ours), unless the provider reaches only
+					 * this host (shm, sm2) */
 };
 enum gd_gpu_copies {
 	GD_GPU_COPIES_NONE,

@@ -308,6 +308,15 @@ static void gpu_copies_with_the_target(void **state)
 	assert_int_equal(gd_fabric_ofi_gpu_copies("shm", &plain, &other_gpu_mps), GD_GPU_COPIES_NONE);
 	assert_int_equal(gd_fabric_ofi_gpu_copies("shm", &mps, &host_mem), GD_GPU_COPIES_NONE);
 	assert_int_equal(gd_fabric_ofi_gpu_copies("tcp", &plain, &other_host), GD_GPU_COPIES_NONE);
+	/* shm reaches only this host: two side-channel addresses of one host (multi-homed,
+	 * --bind_source_ip, a container's own network namespace) do not make another one */
+	assert_int_equal(gd_fabric_ofi_gpu_copies("shm", &plain, &other_host), GD_GPU_COPIES_WAIT);
+	{
+		const struct gd_gpu_side other_host_plain = { .gpu = "0000:18:00.0", .other_host = true };
+
+		assert_int_equal(gd_fabric_ofi_gpu_copies("shm", &mps, &other_host_plain),
+				 GD_GPU_COPIES_TARGET_OUTSIDE_MPS);
+	}
 	/* no CUDA copies at all: a NIC's DMA, or verbs (no provider) */
 	assert_int_equal(gd_fabric_ofi_gpu_copies("efa", &mps, &plain), GD_GPU_COPIES_NONE);
 	assert_int_equal(gd_fabric_ofi_gpu_copies("", &plain, &plain), GD_GPU_COPIES_NONE);
