@@ -32,20 +32,30 @@ int gd_fabric_parse(const char *name, enum gd_fabric_kind *f)
 	return -EINVAL;
 }
 
-bool gd_fabric_ofi_copies_gpu(const char *prov)
+/* Whether the provider (its first name: "shm" of "shm", "tcp" of "tcp;ofi_rxm")
+ * is one of names, a NULL-ended list */
+static bool prov_in(const char *prov, const char *const *names)
 {
-	static const char *const soft[] = { "shm", "sm2", "tcp", "udp", "sockets" };
 	size_t n = strcspn(prov, ";");
 
-	for (size_t i = 0; i < sizeof(soft) / sizeof(soft[0]); i++)
-		if (strlen(soft[i]) == n && !strncmp(prov, soft[i], n))
+	for (; *names; names++)
+		if (strlen(*names) == n && !strncmp(prov, *names, n))
 			return true;
 	return false;
 }
 
+bool gd_fabric_ofi_copies_gpu(const char *prov)
+{
+	static const char *const soft[] = { "shm", "sm2", "tcp", "udp", "sockets", NULL };
+
+	return prov_in(prov, soft);
+}
+
 bool gd_fabric_ofi_mps_validated(const char *prov)
 {
-	return strcspn(prov, ";") == 3 && !strncmp(prov, "shm", 3);
+	static const char *const validated[] = { "shm", NULL };
+
+	return prov_in(prov, validated);
 }
 
 /* shm and sm2 reach only processes of this host: their target is ours whatever
@@ -53,9 +63,9 @@ bool gd_fabric_ofi_mps_validated(const char *prov)
  * containers with their own network namespace) */
 static bool one_host(const char *prov)
 {
-	size_t n = strcspn(prov, ";");
+	static const char *const local[] = { "shm", "sm2", NULL };
 
-	return n == 3 && (!strncmp(prov, "shm", 3) || !strncmp(prov, "sm2", 3));
+	return prov_in(prov, local);
 }
 
 enum gd_gpu_copies gd_fabric_ofi_gpu_copies(const char *prov, const struct gd_gpu_side *producer,

@@ -502,7 +502,7 @@ static uint32_t ofi_qp_num(const struct gd_qp_run *q)
 const struct gd_fabric_ops gd_fabric_ofi = {
 	.progress = ofi_progress,
 	.name = "ofi",
-	.traits = &gd_fabric_ofi_traits, /* fabric_table.c */
+	.traits = &gd_fabric_ofi_traits, /* fabric_traits.c: known without libfabric */
 	.post = ofi_post,
 	.post_recv = ofi_post_recv,
 	.poll = ofi_poll,

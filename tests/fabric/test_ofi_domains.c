@@ -69,6 +69,10 @@ static int open_side(struct side2 *s, struct gd_ofi *f, bool server, uint32_t th
 				.timeout_ms = 20000 };
 	int ret = gd_ofi_open(f, &c);
 
+	/* only the server's open may find the provider absent: every later step
+	 * failing is this code's fault (a domain's AV, MR key, endpoint) */
+	if (server)
+		s->absent = ret != 0;
 	ret = ret ?: gd_ofi_reg(f, buf, NQP * SLOT);
 	return ret ?: gd_ofi_create_eps(f);
 }
@@ -85,18 +89,6 @@ static int join(struct side2 *s, const char *prov)
 	s->cbuf = calloc(NQP, SLOT);
 	if (!s->sbuf || !s->cbuf)
 		return -ENOMEM;
-	{
-		struct gd_ofi_cfg c = { .o = &s->o, .op = GD_OP_WRITE, .server = true, .nqp = NQP,
-					.tx_depth = 64, .rx_depth = 64, .threads = 1, .timeout_ms = 20000 };
-
-		/* only the first open may say the provider is absent; every later step
-		 * failing is this code's fault (a domain's AV, MR key, endpoint) */
-		ret = gd_ofi_open(&s->srv, &c);
-		s->absent = ret != 0;
-		gd_ofi_close(&s->srv);
-		if (ret)
-			return ret;
-	}
 	ret = open_side(s, &s->srv, true, 1, s->sbuf);
 	ret = ret ?: open_side(s, &s->cli, false, NTHR, s->cbuf);
 	for (uint32_t i = 0; !ret && i < NQP; i++) {
