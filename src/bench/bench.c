@@ -227,11 +227,10 @@ static void note_buffer(struct gd_bench *b)
 	bool mps = false;
 
 	b->p.buf_mem = GD_BUF_MEM_HOST;
-	b->p.buf_gpu[0] = '\0';
 	if (ops && ops->gpu && b->buf.priv && !ops->gpu(&b->buf, b->p.buf_gpu, sizeof(b->p.buf_gpu), &mps))
 		b->p.buf_mem = mps ? GD_BUF_MEM_GPU_MPS : GD_BUF_MEM_GPU;
 	else
-		b->p.buf_gpu[0] = '\0';
+		b->p.buf_gpu[0] = '\0'; /* host memory names no GPU (wire.c checks the two agree) */
 }
 
 /* The target's buffer as its HELLO says, for the rule on a GPU producer's

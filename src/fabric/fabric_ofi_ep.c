@@ -65,7 +65,7 @@ static const char *caps_needed(const struct gd_ofi_cfg *c)
  * one rule of how many. */
 static uint32_t domains_of(const struct gd_ofi_cfg *c)
 {
-	return c->threads > 1 ? c->threads : 1;
+	return c->threads ? c->threads : 1;
 }
 
 static struct fi_info *make_hints(const struct gd_ofi_cfg *c, bool caps)
@@ -354,7 +354,7 @@ int gd_ofi_open(struct gd_ofi *f, const struct gd_ofi_cfg *c)
 
 struct gd_ofi_dom *gd_ofi_dom_of(struct gd_ofi *f, uint32_t i)
 {
-	return &f->dom[f->ndom > 1 ? i % f->ndom : 0];
+	return &f->dom[i % f->ndom];
 }
 
 struct gd_ofi_cq *gd_ofi_ep_scq(struct gd_ofi *f, uint32_t i)
