@@ -259,7 +259,9 @@ static int open_side_channel(struct gd_bench *b)
 	gd_trust_affinity(b->p.run_cpus, sizeof(b->p.run_cpus)); /* after any pinning */
 	note_buffer(b);
 
-	if (p->role == GD_ROLE_SERVER) {
+	if (b->fs->side_channel) {
+		ret = b->fs->side_channel(b);
+	} else if (p->role == GD_ROLE_SERVER) {
 		ret = gd_oob_listen(p, &b->oob);
 		if (ret)
 			return ret;
@@ -482,8 +484,6 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 		free(b);
 		return res->exit_code = gd_bench_check_exit(code);
 	}
-	b->fs = gd_bench_fabric(b->p.fab.fabric);
-	b->fab = b->fs->ops;
 	/* the initiator's table entry may decide the run before anything opens
 	 * (gd_bench_check refused an initiator without an entry) */
 	ini = gd_init_ops(&b->p.init);
@@ -491,6 +491,8 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 		free(b);
 		return res->exit_code = code;
 	}
+	b->fs = gd_bench_fabric_for(&b->p, ini);
+	b->fab = b->fs->ops;
 	gethostname(b->host, sizeof(b->host) - 1);
 	gd_plan_from_params(&b->plan, &b->p);
 	gd_oob_set_interrupt_flag(&gd_bench_stop);

@@ -120,6 +120,13 @@ struct gd_loop_attach {
 	bool roce;
 	uint64_t max_size;		/* the largest message of the run */
 	struct gd_wire_conn *local;	/* cfg->nqp records about to go to the peer */
+	/* the loopback fabric (no device, bench_fabric.h): the run's buffer, which
+	 * the initiator's own NIC registers (NULL otherwise) */
+	void *buf;
+	size_t buf_len;
+	/* where the initiator prints its evidence (--dump_wqes): the report's
+	 * stream, stderr with --json or without one */
+	FILE *diag;
 };
 
 struct gd_report_initiator;
@@ -190,6 +197,10 @@ struct gd_initiator_ops {
 	 * initiator has decided the run (a refusal, a test double's whole run),
 	 * or -1 to go on with the engine's run */
 	int (*prepare)(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res);
+	/* the device name of a run that is its own target, with no peer: its NIC
+	 * is a test double (the loopback fabric, bench_fabric.h); NULL (or it
+	 * returns NULL): a run with a peer */
+	const char *(*loopback)(const struct gd_bench_params *p);
 };
 
 /* The CPU initiator (gd_loop_cpu): the table's first entry, and the engine's

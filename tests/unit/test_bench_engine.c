@@ -467,7 +467,7 @@ static void t_sweep_epsilon(void **state)
 }
 
 /* The IBGDA run's spec comes from the plan's loop configuration, for the
- * software NIC test double (ibgda_bench.c) and a ConnectX (ibgda_loop.c)
+ * software NIC test double and a ConnectX (both ibgda_loop.c's attach)
  * alike: the params' values, CMP_AND_SWAP only for atomics (a write's
  * variant is with_imm), the send depth the plan holds. */
 static void t_ibgda_spec(void **state)
