@@ -393,6 +393,11 @@ static int run_all(struct gd_bench *b)
 static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
 {
 	const struct gd_loop_cfg *l = &b->plan.loop;
+	/* an initiator with its own queues (IBGDA) posts with their depth and
+	 * signalling interval, not the plan's */
+	const struct gd_report_initiator *ini = b->ini_state && b->plan.loop_ops->describe ?
+							b->plan.loop_ops->describe(b->ini_state) :
+							NULL;
 
 	snprintf(f->device, sizeof(f->device), "%s", b->dev.name);
 	b->fs->facts(b, f); /* port, GID, MTU, ...: the fabric's */
@@ -405,9 +410,9 @@ static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
 	snprintf(f->registration, sizeof(f->registration), "%s",
 		 b->buf.ops && b->buf.ops->registration && b->buf.priv ?
 		 b->buf.ops->registration(&b->buf, &f->staging) : "host");
-	f->tx_depth = l->tx_depth;
+	f->tx_depth = ini && ini->nwqe ? ini->nwqe : l->tx_depth;
 	f->rx_depth = b->plan.roles.receiver || gd_bench_uses_recv(&b->p) ? b->p.rx_depth : 0;
-	f->cq_mod = l->cq_mod;
+	f->cq_mod = ini && ini->sig_every ? ini->sig_every : l->cq_mod;
 	f->max_inline = b->dev.max_inline;
 	snprintf(f->host, sizeof(f->host), "%s", b->host);
 	snprintf(f->peer, sizeof(f->peer), "%s", b->peer);

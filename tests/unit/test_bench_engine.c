@@ -28,6 +28,9 @@
 #include "plan.h"
 #include "loop.h"
 #include "ibgda_run.h"
+#include "ibgda_bench.h"
+#include "ibgda_nic.h"
+#include "bench_fabric.h"
 #ifdef HAVE_LIBFABRIC
 #include "fabric_ofi.h"
 #endif
@@ -538,10 +541,39 @@ static void t_ofi_passive_pace(void **s)
 }
 #endif
 
+/* The loopback fabric (no device, no peer) is the setup of a run whose
+ * initiator brings its own NIC test double, and then this side initiates;
+ * every other run keeps its fabric and its role. */
+static const char *dbl_dev(const struct gd_bench_params *p)
+{
+	return p->iters == 7 ? "dbl" : NULL;
+}
+
+static void t_loopback_pick(void **s)
+{
+	struct gd_initiator_ops dbl = {.loop = &gd_loop_cpu, .loopback = dbl_dev};
+	struct gd_bench_params p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_SERVER);
+
+	(void)s;
+	assert_ptr_equal(gd_bench_fabric_for(&p, NULL), gd_bench_fabric(p.fab.fabric));
+	assert_ptr_equal(gd_bench_fabric_for(&p, &dbl), gd_bench_fabric(p.fab.fabric));
+	assert_int_equal(p.role, GD_ROLE_SERVER);
+	p.iters = 7;
+	assert_ptr_equal(gd_bench_fabric_for(&p, &dbl), &gd_bench_fabric_loopback);
+	assert_int_equal(p.role, GD_ROLE_CLIENT);
+	assert_non_null(gd_bench_fabric_loopback.side_channel);
+	/* IBGDA's entry: the software NIC test double only, never a ConnectX */
+	p.init.ibgda_nic = GD_IBGDA_NIC_SWNIC;
+	assert_string_equal(gd_ibgda_loopback(&p), "swnic (test double)");
+	p.init.ibgda_nic = GD_IBGDA_NIC_DEVX;
+	assert_null(gd_ibgda_loopback(&p));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_sweep_epsilon), cmocka_unit_test(t_ibgda_spec),
+		cmocka_unit_test(t_loopback_pick),
 		cmocka_unit_test(t_access), cmocka_unit_test(t_roles),
 		cmocka_unit_test(t_mtu),
 		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak), cmocka_unit_test(t_peak_hull),
