@@ -120,6 +120,10 @@ GD_HD void gd_ib_max_sys(uint64_t *p, uint64_t v)
 {
 	atomicMax_system((unsigned long long *)p, (unsigned long long)v);
 }
+GD_HD void gd_ib_min(uint64_t *p, uint64_t v)
+{
+	atomicMin((unsigned long long *)p, (unsigned long long)v);
+}
 GD_HD uint64_t gd_ib_ld(const uint64_t *p)
 {
 	uint64_t v;
@@ -245,6 +249,14 @@ GD_HD void gd_ib_max(uint64_t *p, uint64_t v)
 GD_HD void gd_ib_max_sys(uint64_t *p, uint64_t v)
 {
 	gd_ib_max(p, v);
+}
+GD_HD void gd_ib_min(uint64_t *p, uint64_t v)
+{
+	uint64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (cur > v && !__atomic_compare_exchange_n(p, &cur, v, 1, __ATOMIC_ACQ_REL,
+						       __ATOMIC_RELAXED))
+		;
 }
 GD_HD uint64_t gd_ib_ld(const uint64_t *p)
 {
