@@ -544,9 +544,11 @@ static void t_ofi_passive_pace(void **s)
 /* The loopback fabric (no device, no peer) is the setup of a run whose
  * initiator brings its own NIC test double, and then this side initiates;
  * every other run keeps its fabric and its role. */
-static const char *dbl_dev(const struct gd_bench_params *p)
+static const struct gd_loopback_nic *dbl_dev(const struct gd_bench_params *p)
 {
-	return p->iters == 7 ? "dbl" : NULL;
+	static const struct gd_loopback_nic dbl = {.device = "dbl", .nic = "a double"};
+
+	return p->iters == 7 ? &dbl : NULL;
 }
 
 static void t_loopback_pick(void **s)
@@ -564,7 +566,8 @@ static void t_loopback_pick(void **s)
 	assert_non_null(gd_bench_fabric_loopback.side_channel);
 	/* IBGDA's entry: the software NIC test double only, never a ConnectX */
 	p.init.ibgda_nic = GD_IBGDA_NIC_SWNIC;
-	assert_string_equal(gd_ibgda_loopback(&p), "swnic (test double)");
+	assert_string_equal(gd_ibgda_loopback(&p)->device, "swnic (test double)");
+	assert_string_equal(gd_ibgda_loopback(&p)->nic, "software NIC (test double)");
 	p.init.ibgda_nic = GD_IBGDA_NIC_DEVX;
 	assert_null(gd_ibgda_loopback(&p));
 }

@@ -27,6 +27,7 @@
 struct gd_bench_params;
 struct gd_bench_result;
 struct gd_loop_ops;
+struct gd_loopback_nic;
 
 /* The engine's loop for the IBGDA initiators on a ConnectX (ibgda_loop.c,
  * REAL-CONNECTX-ONLY): the initiator table's ibgda entries (initiator.c)
@@ -55,6 +56,6 @@ int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_re
 
 /* The table entry's loopback (loop.h): the test double's device name with
  * --ibgda_nic=software-test-double, NULL for a ConnectX (a run with a peer). */
-const char *gd_ibgda_loopback(const struct gd_bench_params *p);
+const struct gd_loopback_nic *gd_ibgda_loopback(const struct gd_bench_params *p);
 
 #endif

@@ -22,6 +22,7 @@
 #include "ibgda_entry.h"
 #include "ibgda_nic.h"
 #include "log.h"
+#include "loop.h"
 
 int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res)
 {
@@ -53,7 +54,10 @@ int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_re
 	return -1; /* the engine's two-sided run, with gd_loop_ibgda */
 }
 
-const char *gd_ibgda_loopback(const struct gd_bench_params *p)
+const struct gd_loopback_nic *gd_ibgda_loopback(const struct gd_bench_params *p)
 {
-	return p->init.ibgda_nic == GD_IBGDA_NIC_SWNIC ? "swnic (test double)" : NULL;
+	static const struct gd_loopback_nic swnic = {.device = "swnic (test double)",
+						     .nic = GD_IBGDA_NIC_SWNIC_LABEL};
+
+	return p->init.ibgda_nic == GD_IBGDA_NIC_SWNIC ? &swnic : NULL;
 }

@@ -53,6 +53,8 @@ struct ib_state {
 	uint32_t lkey;
 	uint32_t dump;
 	FILE *diag;
+	uint64_t region;		/* each QP's half of the run's buffer */
+	uint64_t items, size;		/* the last size's messages (ib_written) */
 };
 
 /* A ConnectX: the probe's plan again, then the DEVX queues on the verbs device. */
@@ -118,6 +120,7 @@ static int open_swnic(const struct gd_loop_attach *a, struct ib_state *st, const
 				     "in GPU memory (it copies through the CUDA driver)"
 				   : "pinned host memory (the test double reads them)";
 	st->own_keys = true;
+	st->region = a->buf_len / (2 * c->nqp);
 	st->dump = c->init.dump_wqes;
 	st->diag = a->diag;
 	return 0;
@@ -193,6 +196,8 @@ static void ib_detach(void *state)
 	free(st);
 }
 
+static void swnic_data(const struct ib_state *st, struct gd_ibgda_data *d);
+
 /* The bench's regions: QP q's local half and the peer's target half. */
 static int set_data(struct gd_loop *l, struct ib_state *st)
 {
@@ -214,9 +219,38 @@ static int set_data(struct gd_loop *l, struct ib_state *st)
 					 .lkey = q[0].lkey,
 					 .rkey = q[0].rkey,
 					 .rotate = false};
-	if (st->own_keys) /* the test double's; a ConnectX's is the verbs MR's */
-		r->data.lkey = st->lkey;
+	if (st->own_keys)
+		swnic_data(st, &r->data);
 	return 0;
+}
+
+/* The test double's keys (a ConnectX's lkey is the verbs MR's) and layout:
+ * every QP's messages rotate through the slots of QP 0's halves (the
+ * loopback's regions hold 64 KiB at least), each message in a slot of its
+ * own while they fit, so that a write it lost shows in --validate
+ * (ib_written); atomics keep a counter word in each QP's target half. */
+static void swnic_data(const struct ib_state *st, struct gd_ibgda_data *d)
+{
+	d->lkey = st->lkey;
+	d->region = st->region;
+	if (st->run.spec.op == GD_OP_ATOMIC)
+		return;
+	d->qp_stride = 0;
+	d->rotate = true;
+}
+
+/* What the last size wrote where --validate looks (loop.h written): the test
+ * double's layout only; a ConnectX's is the engine's (each QP's first bytes). */
+static bool ib_written(const void *state, uint32_t qp, uint64_t *bytes)
+{
+	const struct ib_state *st = state;
+	uint64_t slots;
+
+	if (!st || !st->own_keys || !st->size)
+		return false;
+	slots = st->region / st->size;
+	*bytes = qp ? 0 : (st->items < slots ? st->items : slots) * st->size;
+	return true;
 }
 
 static int ib_run_bw(struct gd_loop *l, uint64_t size, struct gd_bw_result *res, bool *sent)
@@ -234,6 +268,8 @@ static int ib_run_bw(struct gd_loop *l, uint64_t size, struct gd_bw_result *res,
 		l->exit_code = GD_EXIT_FAIL;
 		return ret;
 	}
+	((struct ib_state *)l->state)->items = res->ops;
+	((struct ib_state *)l->state)->size = size;
 	ret = l->measured(l->owner, res);
 	if (!ret)
 		*sent = true;
@@ -254,6 +290,8 @@ static int ib_run_lat(struct gd_loop *l, uint64_t size, double **samples, size_t
 		ret = gd_ibgda_run_lat(r, size, samples, n);
 	if (ret)
 		l->exit_code = GD_EXIT_FAIL;
+	((struct ib_state *)l->state)->items = *n;
+	((struct ib_state *)l->state)->size = size;
 	return ret;
 }
 
@@ -265,5 +303,6 @@ const struct gd_loop_ops gd_loop_ibgda = {
 	.attach = ib_attach,
 	.connect = ib_connect,
 	.describe = ib_describe,
+	.written = ib_written,
 	.detach = ib_detach,
 };
