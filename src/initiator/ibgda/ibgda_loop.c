@@ -14,9 +14,11 @@
  *     buffer registered with the double (its local halves and its target
  *     halves under two keys); connect: each QP to itself through the records
  *     the loopback side channel echoes; detach prints --dump_wqes.
- * The loop: the kernels on the bench's buffer (host or --use_cuda), every
- * message of QP q at offset 0 of QP q's region; the engine's --validate
- * checks those bytes on the target (here: on this side).
+ * The loop: the kernels on the bench's buffer (host or --use_cuda). On a
+ * ConnectX every message of QP q goes to offset 0 of QP q's region, which
+ * the engine's --validate checks on the target; on the test double every
+ * QP's messages rotate through the slots of QP 0's halves (swnic_data), and
+ * the engine checks the span the last size wrote there (ib_written).
  */
 #include "config.h"
 
