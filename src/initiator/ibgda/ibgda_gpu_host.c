@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "gd_hd.h"
 #include "ibgda_work.h"
 #include "log.h"
 
@@ -188,13 +187,13 @@ static int launch(struct gd_ibgda_host *h, void *(*fn)(void *), uint32_t nth, ui
 		ret = -EAGAIN;
 	}
 	if (wait_until(h, until_ns)) {
-		gd_error("the %s's threads still run past their deadline: stopping them",
+		gd_error("the threads of the %s still run past their deadline: stopping them",
 			 GD_IBGDA_GPU_STAND_IN_NAME);
 		if (h->a.qps[0].ctl)
 			gd_ib_st32(&h->a.qps[0].ctl->stop, 1);
 		ret = -ETIMEDOUT;
 		if (wait_until(h, gd_ib_now() + GRACE_NS)) {
-			gd_error("the %s's threads did not stop: left behind (the process exits)",
+			gd_error("the threads of the %s did not stop: left behind (the process must exit)",
 				 GD_IBGDA_GPU_STAND_IN_NAME);
 			h->abandoned = true;
 			return ret;
