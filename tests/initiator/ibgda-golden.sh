@@ -55,9 +55,9 @@ PY
 
 # case NAME TOOL ARGS...
 case_() {
-	name=$1
-	shift
-	timeout 120 env GDPERF_TEST_IBGDA_GPU=host "$t/$@" > "$tmp/raw.out" 2> "$tmp/raw.err" < /dev/null
+	name=$1 tool=$2
+	shift 2
+	timeout 120 env GDPERF_TEST_IBGDA_GPU=host "$t/$tool" "$@" > "$tmp/raw.out" 2> "$tmp/raw.err" < /dev/null
 	echo "exit $?" > "$tmp/$name.rc"
 	case " $* " in
 	*" --json "*) mask_json "$tmp/raw.out" > "$tmp/$name.out" || fail=1 ;;
@@ -69,11 +69,11 @@ case_() {
 		if [ $update = yes ]; then
 			cp "$tmp/$name.$s" "$golden/$name.$s"
 		elif ! diff -u "$golden/$name.$s" "$tmp/$name.$s" > "$tmp/diff"; then
-			echo "FAIL $name: std$s differs from golden/$name.$s ($*)"
+			echo "FAIL $name: std$s differs from golden/$name.$s ($tool $*)"
 			cat "$tmp/diff"
 			fail=1
 		else
-			echo "ok: $name std$s ($*)"
+			echo "ok: $name std$s ($tool $*)"
 		fi
 	done
 }

@@ -90,6 +90,19 @@ if run 0 "write bw --json" "$t/gd_write_bw" --initiator=ibgda $sw --json -s 256 
 	has out '"nic_is_test_double":true' "JSON names the test double"
 fi
 
+# big-endian fetched results, decoded (the double's own validation line on
+# stderr, or the engine's on stdout once the double runs in its lifecycle)
+if run 0 "atomic lat, big-endian fetched results" GDPERF_IBGDA_SWNIC_ATOMIC_BE=1 "$t/gd_atomic_lat" \
+	--initiator=ibgda $sw -A CMP_AND_SWAP -n 200 --validate; then
+	cat "$tmp/out" "$tmp/err" | grep -Eq "validate: CMP_AND_SWAP: the 1 counters hold 200,|^ validation: passed \(200 atomics checked\)" ||
+		ko "big-endian fetches: no validation line"
+fi
+# --dump_wqes 4: four decoded WQEs of QP 0
+run 0 "write bw --dump_wqes 4" "$t/gd_write_bw" --initiator=ibgda $sw --dump_wqes 4 -s 8 -n 256 && {
+	has out "^--dump_wqes: QP 0x" "dump title"
+	has out '^wqe .*RDMA_WRITE .*rkey 0x5e00[0-9a-f] laddr .* len 8$' "a decoded RDMA WRITE"
+	[ "$(grep -c '^wqe .* qpn 0x005100 ds ' "$tmp/out")" -eq 4 ] || ko "--dump_wqes 4: not 4 WQE lines"
+}
 # faults of the software NIC test double
 run 1 "injected error CQE at WQE 100" GDPERF_IBGDA_SWNIC_ERR_AT=100 "$t/gd_write_bw" --initiator=ibgda $sw \
 	-s 64 -n 1024 --validate && { has err "error CQE on QP 0x" "error CQE named"; has err "REMOTE_ACCESS_ERR" "syndrome"; }
