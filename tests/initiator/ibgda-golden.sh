@@ -5,7 +5,8 @@
 # the GPU side (GDPERF_TEST_IBGDA_GPU=host, see ibgda-standin.sh), text and
 # --json, stdout and stderr, against tests/initiator/golden/ibgda-*. The
 # run-to-run values are masked first: buffer addresses, the figures of each
-# result row (size and iterations stay), the JSON's time, version, host,
+# result row (size and iterations stay), the placement's CPUs, the noise
+# guard's verdict lines, the JSON's time, version, host, placement, run_cpus,
 # figures and trust values (its keys stay). Written for the move of the test
 # double into the engine's lifecycle (issue 32 item 1): run it before and
 # after; a difference it shows is a change of what the tools print.
@@ -25,15 +26,19 @@ trap 'rm -rf "$tmp"' EXIT
 unset GDPERF_IBGDA_NIC GDPERF_IBGDA_SWNIC_ERR_AT GDPERF_IBGDA_SWNIC_STALL_AT GDPERF_IBGDA_SWNIC_ATOMIC_BE
 fail=0
 
-# text: addresses, and every field of a result row after size and iterations
+# text: addresses, and every field of a result row after size and iterations;
+# since the run is the engine's (session 45): the CPUs of its placement and
+# the noise guard's verdict lines (they follow this host's load)
 mask_text() {
 	sed -E -e 's/VAddr 0x[0-9a-f]+/VAddr <addr>/' \
-		-e 's/^( +[0-9]+ +[0-9]+ ).*/\1<figures>/' "$1"
+		-e 's/^( +[0-9]+ +[0-9]+ ).*/\1<figures>/' \
+		-e 's/^( Placement +: CPUs )[0-9,-]+/\1<cpus>/' \
+		-e '/^ # doubtful: /d' -e '/^ WARNING: [0-9]+ of [0-9]+ results should not be believed/d' "$1"
 }
 mask_json() {
 	"$PY" - "$1" <<'PY'
 import json, sys
-RUN = {"time", "gdperf_version", "host"}
+RUN = {"time", "gdperf_version", "host", "placement", "run_cpus"}
 FIG = ("_usec", "_mib_per_s", "_gbit_per_s", "_mpps")
 def walk(o, key=""):
     if isinstance(o, dict):
