@@ -16,7 +16,7 @@
 
 #define CACHE_LINE GD_PROXY_LINE
 #define POLL_MAX 32
-/* a pass (one chain per QP, one signalled WR each) carries at most this many
+/* a pass (one chain per QP) carries at most this many
  * bytes, so that large messages complete, and free the ring, steadily */
 #define PASS_BYTES (1u << 20)
 
