@@ -120,6 +120,37 @@ void *gd_ibgda_gpu_host(struct gd_ibgda_gpu *g, size_t bytes)
 	return p; /* UVA: the GPU sees the same address */
 }
 
+int gd_ibgda_gpu_map(struct gd_ibgda_gpu *g, void *p, size_t bytes)
+{
+	gd_cu_ptr d = 0;
+
+	if (g->host)
+		return 0;
+	if (!g->cu->MemHostRegister || !g->cu->MemHostUnregister) {
+		gd_error("the CUDA driver lacks cuMemHostRegister: the IBGDA kernels cannot reach "
+			 "the run's host buffer (use --use_cuda)");
+		return -EIO;
+	}
+	if (gd_cuda_check(g->cu->MemHostRegister(p, bytes, GD_CU_MEMHOSTREGISTER_PORTABLE |
+							       GD_CU_MEMHOSTREGISTER_DEVICEMAP),
+			  "cuMemHostRegister"))
+		return -EIO;
+	if (g->cu->MemHostGetDevicePointer &&
+	    (g->cu->MemHostGetDevicePointer(&d, p, 0) || d != (gd_cu_ptr)(uintptr_t)p)) {
+		gd_error("the run's host buffer has another address on the GPU (no unified "
+			 "addressing): the IBGDA kernels need one address for both");
+		g->cu->MemHostUnregister(p);
+		return -EIO;
+	}
+	return 0;
+}
+
+void gd_ibgda_gpu_unmap(struct gd_ibgda_gpu *g, void *p)
+{
+	if (g && !g->host && p && g->cu->MemHostUnregister)
+		g->cu->MemHostUnregister(p);
+}
+
 void gd_ibgda_gpu_free_host(struct gd_ibgda_gpu *g, void *p)
 {
 	if (g->host)

@@ -39,6 +39,13 @@ const char *gd_ibgda_gpu_name(const struct gd_ibgda_gpu *g);
  * both), or NULL after a message. */
 void *gd_ibgda_gpu_host(struct gd_ibgda_gpu *g, size_t bytes);
 void gd_ibgda_gpu_free_host(struct gd_ibgda_gpu *g, void *p);
+/* The run's own host buffer [p, p + bytes) made readable by the kernels
+ * (cuMemHostRegister, DEVICEMAP; UVA: the same address), as
+ * gd_ibgda_gpu_host's memory is: the latency kernel reads each fetched
+ * atomic result from the buffer's local half. 0, or -EIO after a message;
+ * the stand-in's memory is the host's already (0). unmap: the same p. */
+int gd_ibgda_gpu_map(struct gd_ibgda_gpu *g, void *p, size_t bytes);
+void gd_ibgda_gpu_unmap(struct gd_ibgda_gpu *g, void *p);
 /* Zeroed GPU memory, or NULL after a message. */
 void *gd_ibgda_gpu_dev(struct gd_ibgda_gpu *g, size_t bytes);
 void gd_ibgda_gpu_free_dev(struct gd_ibgda_gpu *g, void *p);

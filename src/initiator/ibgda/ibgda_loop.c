@@ -57,6 +57,7 @@ struct ib_state {
 	FILE *diag;
 	uint64_t region;		/* each QP's half of the run's buffer */
 	uint64_t items, size;		/* the last size's messages (ib_written) */
+	void *mapped;			/* the run's host buffer, mapped for the kernels */
 };
 
 /* A ConnectX: the probe's plan again, then the DEVX queues on the verbs device. */
@@ -144,6 +145,13 @@ static int ib_attach(const struct gd_loop_attach *a, void **state)
 	ret = c->init.ibgda_nic == GD_IBGDA_NIC_SWNIC ? open_swnic(a, st, &s) : open_devx(a, r, &s);
 	if (ret)
 		return ret;
+	/* host memory: the kernels read fetched atomic results there (either
+	 * backend; GPU memory is theirs already) */
+	if (!c->gpu_mem && a->buf) {
+		if (gd_ibgda_gpu_map(r->gpu, a->buf, a->buf_len))
+			return -EIO;
+		st->mapped = a->buf;
+	}
 	for (uint32_t i = 0; i < c->nqp; i++) {
 		a->local[i].qpn = r->nic.hqps[i].qpn;
 		st->mine[i] = a->local[i];
@@ -193,6 +201,8 @@ static void ib_detach(void *state)
 		return;
 	if (st->dump && st->diag) /* also after a failure: the WQEs are the evidence */
 		gd_ibgda_run_dump(&st->run, st->dump, st->diag);
+	if (st->mapped)
+		gd_ibgda_gpu_unmap(st->run.gpu, st->mapped);
 	gd_ibgda_run_close(&st->run);
 	free(st->mine);
 	free(st);
