@@ -21,7 +21,11 @@
 #      (the engine's buffer is real GPU memory: the stand-in does not stand
 #      in for it, tests/gpu/ibgda-tool.sh runs it)
 # Figures are never asserted. A write the test double loses fails the
-# validation (checked by hand on a mutated ibgda_swnic.c, s45/stand10).
+# validation (checked by hand on a mutated ibgda_swnic.c, s45/stand10). The
+# stand-in refuses what a GPU could not reach: the atomic lat cells read each
+# fetched result in the engine's buffer, and without ibgda_loop.c's
+# gd_ibgda_gpu_map of it they exit 1 naming the fetch word (checked by hand
+# on a mutated ibgda_loop.c, s45/reach10).
 set -u
 b=${top_builddir:-$(cd "$(dirname "$0")/../.." && pwd)}
 t=$b/tools

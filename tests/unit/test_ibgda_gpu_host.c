@@ -5,9 +5,10 @@
  * tools: the kernels' work (ibgda_work.h) on host threads at thread, warp
  * and CTA scope over several QPs (every item written once, the count of
  * WQEs executed, the quiet's snapshot), the latency loop with an atomic's
- * fetched values checked, and the backstop: a NIC that stops while the
+ * fetched values checked, the backstop: a NIC that stops while the
  * protocol's own wait is long ends at the caller's deadline, the stop flag
- * raised and every thread joined. Also built with ThreadSanitizer
+ * raised and every thread joined, and what a GPU could not reach (an
+ * unmapped fetch word, samples, snapshot or counters) refused. Also built with ThreadSanitizer
  * (ibgda-tsan.sh).
  */
 #include <errno.h>
@@ -33,7 +34,7 @@ struct rig {
 	struct gd_ibgda_err *err;
 	uint8_t *sq, *cq, *src, *dst;
 	uint32_t *dbrec;
-	uint64_t *db, snap[2 * NQP_MAX];
+	uint64_t *db, *snap; /* the quiet's snapshot: memory a GPU reaches */
 	uint32_t nqps;
 	struct gd_swnic nic;
 };
@@ -45,16 +46,17 @@ static struct rig *rig_new(uint32_t nqps, uint32_t flags, uint64_t stall_at)
 	assert_non_null(r);
 	assert_int_equal(gd_ibgda_host_open(&r->h), 0);
 	r->nqps = nqps;
-	r->qps = gd_ibgda_host_alloc(nqps * sizeof(*r->qps));
-	r->ctr = gd_ibgda_host_alloc(nqps * sizeof(*r->ctr));
-	r->ctl = gd_ibgda_host_alloc(sizeof(*r->ctl));
-	r->err = gd_ibgda_host_alloc(sizeof(*r->err));
-	r->sq = gd_ibgda_host_alloc((size_t)nqps * NWQE * 64);
-	r->cq = gd_ibgda_host_alloc((size_t)nqps * 64);
-	r->dbrec = gd_ibgda_host_alloc((size_t)nqps * 64);
-	r->db = gd_ibgda_host_alloc((size_t)nqps * 64);
-	r->src = gd_ibgda_host_alloc(BYTES);
-	r->dst = gd_ibgda_host_alloc(BYTES);
+	r->qps = gd_ibgda_host_alloc(r->h, nqps * sizeof(*r->qps));
+	r->ctr = gd_ibgda_host_alloc(r->h, nqps * sizeof(*r->ctr));
+	r->ctl = gd_ibgda_host_alloc(r->h, sizeof(*r->ctl));
+	r->err = gd_ibgda_host_alloc(r->h, sizeof(*r->err));
+	r->sq = gd_ibgda_host_alloc(r->h, (size_t)nqps * NWQE * 64);
+	r->cq = gd_ibgda_host_alloc(r->h, (size_t)nqps * 64);
+	r->dbrec = gd_ibgda_host_alloc(r->h, (size_t)nqps * 64);
+	r->db = gd_ibgda_host_alloc(r->h, (size_t)nqps * 64);
+	r->src = gd_ibgda_host_alloc(r->h, BYTES);
+	r->dst = gd_ibgda_host_alloc(r->h, BYTES);
+	r->snap = gd_ibgda_host_alloc(r->h, 2 * NQP_MAX * sizeof(uint64_t));
 	memset(r->cq, 0xff, (size_t)nqps * 64); /* CQE opcode INVALID */
 	for (uint32_t i = 0; i < BYTES; i++)
 		r->src[i] = (uint8_t)(i * 131 + (i >> 9));
@@ -106,6 +108,7 @@ static void rig_free(struct rig *r)
 	gd_ibgda_host_free(r->h, r->db);
 	gd_ibgda_host_free(r->h, r->src);
 	gd_ibgda_host_free(r->h, r->dst);
+	gd_ibgda_host_free(r->h, r->snap);
 	gd_ibgda_host_close(r->h);
 	free(r);
 }
@@ -179,7 +182,8 @@ static void latency_atomics(void **s)
 {
 	struct rig *r = rig_new(1, 0, GD_SWNIC_NONE);
 	struct gd_ibgda_kargs a = kargs(r, GD_IBGDA_SCOPE_WARP, GD_MLX5_OP_ATOMIC_FA, 8);
-	uint64_t t_db[200], t_cqe[200], word;
+	uint64_t *t_db = gd_ibgda_host_alloc(r->h, 200 * 8), *t_cqe = gd_ibgda_host_alloc(r->h, 200 * 8);
+	uint64_t word;
 
 	a.slots = 1;
 	a.iters = 200;
@@ -190,6 +194,64 @@ static void latency_atomics(void **s)
 	assert_int_equal(word, 200);
 	for (int k = 0; k < 200; k++)
 		assert_true(t_cqe[k] >= t_db[k]);
+	gd_ibgda_host_free(r->h, t_db);
+	gd_ibgda_host_free(r->h, t_cqe);
+	rig_free(r);
+}
+
+/* What a GPU could not reach (a481eab's fault on the H200): the latency
+ * loop's fetch word in plain host memory is refused before anything runs
+ * (-EFAULT, no WQE posted); mapped (gd_ibgda_gpu_map's range), the run
+ * passes; unmapped again, refused again. Samples on the stack are refused
+ * too. */
+static void unmapped_fetch_word(void **s)
+{
+	struct rig *r = rig_new(1, 0, GD_SWNIC_NONE);
+	struct gd_ibgda_kargs a = kargs(r, GD_IBGDA_SCOPE_WARP, GD_MLX5_OP_ATOMIC_FA, 8);
+	uint64_t *t_db = gd_ibgda_host_alloc(r->h, 16 * 8), *t_cqe = gd_ibgda_host_alloc(r->h, 16 * 8);
+	uint64_t stack[16], word;
+	uint8_t *plain = calloc(1, BYTES); /* the engine's buffer: not the stand-in's */
+
+	assert_non_null(plain);
+	r->nic.mrs[0].addr = plain; /* the NIC's key covers it: only the GPU cannot reach it */
+	a.src = (uintptr_t)plain;
+	a.slots = 1;
+	a.iters = 16;
+	assert_int_equal(gd_ibgda_host_lat(r->h, &a, t_db, t_cqe, 10000000000ull), -EFAULT);
+	assert_int_equal(r->ctr[0].resv_head, 0); /* nothing ran */
+	assert_int_equal(gd_ibgda_host_map(r->h, plain + 64, BYTES - 64), 0);
+	assert_int_equal(gd_ibgda_host_lat(r->h, &a, t_db, t_cqe, 10000000000ull), -EFAULT);
+	gd_ibgda_host_unmap(r->h, plain + 64);
+	assert_int_equal(gd_ibgda_host_map(r->h, plain, BYTES), 0);
+	assert_int_equal(gd_ibgda_host_lat(r->h, &a, stack, t_cqe, 10000000000ull), -EFAULT);
+	assert_int_equal(gd_ibgda_host_lat(r->h, &a, t_db, t_cqe, 10000000000ull), 0);
+	assert_int_equal(r->err->code, 0);
+	memcpy(&word, r->dst, 8);
+	assert_int_equal(word, 16);
+	gd_ibgda_host_unmap(r->h, plain);
+	assert_int_equal(gd_ibgda_host_lat(r->h, &a, t_db, t_cqe, 10000000000ull), -EFAULT);
+	gd_ibgda_host_free(r->h, t_db);
+	gd_ibgda_host_free(r->h, t_cqe);
+	rig_free(r);
+	free(plain);
+}
+
+/* The post and quiet kernels' addresses: a snapshot in plain memory and a
+ * QP whose counters are not the stand-in's are refused, nothing posted. */
+static void unmapped_run_words(void **s)
+{
+	struct rig *r = rig_new(2, GD_IBGDA_SHARED, GD_SWNIC_NONE);
+	struct gd_ibgda_kargs a = kargs(r, GD_IBGDA_SCOPE_WARP, GD_MLX5_OP_RDMA_WRITE, 64);
+	struct gd_ibgda_ctr plain_ctr = {0};
+	uint64_t snap[4], ns = 0;
+
+	a.iters = 1;
+	assert_int_equal(gd_ibgda_host_run(r->h, &a, 1, 64, snap, 10000000000ull, &ns), -EFAULT);
+	r->qps[1].ctr = &plain_ctr;
+	assert_int_equal(gd_ibgda_host_run(r->h, &a, 1, 64, r->snap, 10000000000ull, &ns), -EFAULT);
+	assert_int_equal(r->ctr[0].resv_head, 0);
+	r->qps[1].ctr = r->ctr + 1;
+	assert_int_equal(gd_ibgda_host_run(r->h, &a, 1, 64, r->snap, 10000000000ull, &ns), 0);
 	rig_free(r);
 }
 
@@ -218,6 +280,7 @@ int main(void)
 		cmocka_unit_test(thread_scope),	   cmocka_unit_test(warp_scope),
 		cmocka_unit_test(cta_scope),	   cmocka_unit_test(one_warp_one_qp),
 		cmocka_unit_test(latency_atomics), cmocka_unit_test(backstop),
+		cmocka_unit_test(unmapped_fetch_word), cmocka_unit_test(unmapped_run_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

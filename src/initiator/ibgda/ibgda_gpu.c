@@ -103,7 +103,7 @@ void *gd_ibgda_gpu_host(struct gd_ibgda_gpu *g, size_t bytes)
 	void *p = NULL;
 
 	if (g->host)
-		return gd_ibgda_host_alloc(bytes);
+		return gd_ibgda_host_alloc(g->host, bytes);
 	if (gd_cuda_check(
 		    g->cu->MemHostAlloc(&p, bytes,
 					GD_CU_MEMHOSTALLOC_PORTABLE | GD_CU_MEMHOSTALLOC_DEVICEMAP),
@@ -124,8 +124,8 @@ int gd_ibgda_gpu_map(struct gd_ibgda_gpu *g, void *p, size_t bytes)
 {
 	gd_cu_ptr d = 0;
 
-	if (g->host)
-		return 0;
+	if (g->host) /* what a GPU could reach, for the stand-in's check */
+		return gd_ibgda_host_map(g->host, p, bytes);
 	if (!g->cu->MemHostRegister || !g->cu->MemHostUnregister) {
 		gd_error("the CUDA driver lacks cuMemHostRegister: the IBGDA kernels cannot reach "
 			 "the run's host buffer (use --use_cuda)");
@@ -147,7 +147,11 @@ int gd_ibgda_gpu_map(struct gd_ibgda_gpu *g, void *p, size_t bytes)
 
 void gd_ibgda_gpu_unmap(struct gd_ibgda_gpu *g, void *p)
 {
-	if (g && !g->host && p && g->cu->MemHostUnregister)
+	if (!g || !p)
+		return;
+	if (g->host)
+		gd_ibgda_host_unmap(g->host, p);
+	else if (g->cu->MemHostUnregister)
 		g->cu->MemHostUnregister(p);
 }
 
@@ -164,7 +168,7 @@ void *gd_ibgda_gpu_dev(struct gd_ibgda_gpu *g, size_t bytes)
 	gd_cu_ptr d = 0;
 
 	if (g->host)
-		return gd_ibgda_host_alloc(bytes);
+		return gd_ibgda_host_alloc(g->host, bytes);
 	if (gd_cuda_check(g->cu->MemAlloc(&d, bytes), "cuMemAlloc"))
 		return NULL;
 	if (gd_cuda_check(g->cu->MemsetD8(d, 0, bytes), "cuMemsetD8")) {

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,6 +35,12 @@ struct gd_ibgda_host {
 	pthread_cond_t cv;
 	uint32_t running;
 	bool abandoned; /* threads left behind: nothing is freed */
+	/* what a GPU could reach: allocations and mapped ranges */
+	struct range {
+		uintptr_t at;
+		size_t len;
+	} reach[GD_IBGDA_HOST_RANGES];
+	uint32_t nreach;
 };
 
 int gd_ibgda_host_open(struct gd_ibgda_host **out)
@@ -66,7 +73,28 @@ void gd_ibgda_host_close(struct gd_ibgda_host *h)
 	free(h);
 }
 
-void *gd_ibgda_host_alloc(size_t bytes)
+int gd_ibgda_host_map(struct gd_ibgda_host *h, void *p, size_t bytes)
+{
+	if (h->nreach == GD_IBGDA_HOST_RANGES) {
+		gd_error("%s: more than %u ranges a GPU could reach at once (raise "
+			 "GD_IBGDA_HOST_RANGES)",
+			 GD_IBGDA_GPU_STAND_IN_NAME, GD_IBGDA_HOST_RANGES);
+		return -ENOSPC;
+	}
+	h->reach[h->nreach++] = (struct range){(uintptr_t)p, bytes};
+	return 0;
+}
+
+void gd_ibgda_host_unmap(struct gd_ibgda_host *h, void *p)
+{
+	for (uint32_t i = 0; i < h->nreach; i++)
+		if (h->reach[i].at == (uintptr_t)p) {
+			h->reach[i] = h->reach[--h->nreach];
+			return;
+		}
+}
+
+void *gd_ibgda_host_alloc(struct gd_ibgda_host *h, size_t bytes)
 {
 	void *p = NULL;
 
@@ -75,13 +103,71 @@ void *gd_ibgda_host_alloc(size_t bytes)
 		return NULL;
 	}
 	memset(p, 0, bytes);
+	if (gd_ibgda_host_map(h, p, bytes)) {
+		free(p);
+		return NULL;
+	}
 	return p;
 }
 
 void gd_ibgda_host_free(struct gd_ibgda_host *h, void *p)
 {
+	if (!p)
+		return;
+	gd_ibgda_host_unmap(h, p);
 	if (!h->abandoned)
 		free(p);
+}
+
+/* [at, at + len) inside one reachable range; else the message a GPU's
+ * fault would have been, and -EFAULT. q: the QP the word belongs to, or
+ * UINT32_MAX. */
+static int reach(const struct gd_ibgda_host *h, const void *p, size_t len, uint32_t q,
+		 const char *what)
+{
+	uintptr_t at = (uintptr_t)p;
+	char name[64];
+
+	for (uint32_t i = 0; i < h->nreach; i++)
+		if (at >= h->reach[i].at && len <= h->reach[i].len &&
+		    at - h->reach[i].at <= h->reach[i].len - len)
+			return 0;
+	if (q == UINT32_MAX)
+		snprintf(name, sizeof(name), "%s", what);
+	else
+		snprintf(name, sizeof(name), "QP %u's %s", q, what);
+	gd_error("the GPU could not reach %#llx (%s, %zu bytes): not mapped (the stand-in's "
+		 "check, GDPERF_TEST_IBGDA_GPU=host: a GPU's kernel faults there; the memory must "
+		 "come from gd_ibgda_gpu_host or gd_ibgda_gpu_dev, or be mapped with gd_ibgda_gpu_map)",
+		 (unsigned long long)at, name, len);
+	return -EFAULT;
+}
+
+/* Every word of QP q the protocol (ibgda_dev.h) reads or writes. */
+static int reach_qp(const struct gd_ibgda_host *h, const struct gd_ibgda_qp *qp, uint32_t q)
+{
+	bool bad = reach(h, qp->sq, (size_t)qp->nwqe * GD_MLX5_WQEBB, q, "send queue") ||
+		   reach(h, qp->dbrec, 4, q, "doorbell record") ||
+		   reach(h, qp->db, 8, q, qp->flags & GD_IBGDA_CPUDB ? "producer word" : "doorbell") ||
+		   reach(h, qp->cq, (size_t)qp->ncqe * GD_MLX5_CQE, q, "completion queue") ||
+		   (!(qp->flags & GD_IBGDA_COLLAPSED) && reach(h, qp->cq_dbrec, 4, q, "CQ doorbell record")) ||
+		   reach(h, qp->ctr, sizeof(*qp->ctr), q, "counters") ||
+		   reach(h, qp->err, sizeof(*qp->err), q, "failure record") ||
+		   (qp->ctl && reach(h, qp->ctl, sizeof(*qp->ctl), q, "run control"));
+
+	return bad ? -EFAULT : 0;
+}
+
+/* A launch's addresses: the first nq QPs (the array, then each QP's words)
+ * and the stamps. */
+static int reach_launch(const struct gd_ibgda_host *h, const struct gd_ibgda_kargs *a, uint32_t nq)
+{
+	if (reach(h, a->qps, (size_t)nq * sizeof(*a->qps), UINT32_MAX, "the QP array"))
+		return -EFAULT;
+	for (uint32_t q = 0; q < nq; q++)
+		if (reach_qp(h, &a->qps[q], q))
+			return -EFAULT;
+	return a->stamps ? reach(h, a->stamps, 2 * sizeof(uint64_t), UINT32_MAX, "the stamps") : 0;
 }
 
 static void worker_done(struct gd_ibgda_host *h)
@@ -217,6 +303,9 @@ int gd_ibgda_host_run(struct gd_ibgda_host *h, const struct gd_ibgda_kargs *a, u
 
 	if (h->abandoned)
 		return -EBUSY;
+	if (reach_launch(h, a, a->nqps) ||
+	    (snap && reach(h, snap, (size_t)a->nqps * 16, UINT32_MAX, "the quiet's snapshot")))
+		return -EFAULT;
 	h->a = *a;
 	h->snap = snap;
 	h->by_cta = a->scope == GD_IBGDA_SCOPE_CTA;
@@ -233,8 +322,16 @@ int gd_ibgda_host_run(struct gd_ibgda_host *h, const struct gd_ibgda_kargs *a, u
 int gd_ibgda_host_lat(struct gd_ibgda_host *h, const struct gd_ibgda_kargs *a, uint64_t *t_db,
 		      uint64_t *t_cqe, uint64_t max_ns)
 {
+	size_t n = (size_t)a->iters * sizeof(uint64_t);
+
 	if (h->abandoned)
 		return -EBUSY;
+	/* the latency loop: QP 0, its samples, and each fetched atomic result */
+	if (reach_launch(h, a, 1) || reach(h, t_db, n, UINT32_MAX, "the doorbell samples") ||
+	    reach(h, t_cqe, n, UINT32_MAX, "the completion samples") ||
+	    (gd_ibgda_is_atomic(a->opcode) && a->iters &&
+	     reach(h, (const void *)(uintptr_t)gd_ibgda_fetch_word(a, &a->qps[0]), 8, 0, "fetch word")))
+		return -EFAULT;
 	h->a = *a;
 	h->t_db = t_db;
 	h->t_cqe = t_cqe;

@@ -99,12 +99,19 @@ GD_HD void gd_ibgda_quiet_qp(const struct gd_ibgda_qp *qps, uint32_t q, uint64_t
 		gd_ib_st64_rel(&qp->ctr->atom_base, base + 1);
 }
 
+/* QP qp's fetch word: where its atomics' results land and the latency
+ * loop reads them (the one rule; the stand-in checks a GPU reaches it). */
+GD_HD uint64_t gd_ibgda_fetch_word(const struct gd_ibgda_kargs *a, const struct gd_ibgda_qp *qp)
+{
+	return a->src + (uint64_t)(qp - a->qps) * a->qp_stride;
+}
+
 /* An atomic's fetched value (QP qp's fetch word) is the k-th: decoded in
  * the device's byte order. 0, or -1 (recorded: GD_IBGDA_ERR_FETCH). */
 GD_HD int gd_ibgda_check_fetch(const struct gd_ibgda_kargs *a, const struct gd_ibgda_qp *qp,
 			       uint64_t k)
 {
-	const void *at = (const void *)(uintptr_t)(a->src + (uint64_t)(qp - a->qps) * a->qp_stride);
+	const void *at = (const void *)(uintptr_t)gd_ibgda_fetch_word(a, qp);
 	uint64_t got = gd_mlx5_fetched64(gd_ib_ld_acq_sys(at), (int)a->atomic_be);
 
 	if (got == k)
