@@ -184,8 +184,8 @@ void gd_ofi_progress_tx(void *ofi);
  * gd_ofi_progress reads no CQ. One domain: nothing to start (0). 0 or -errno
  * (printed; the threads started are stopped). */
 int gd_ofi_progress_start(struct gd_ofi *f);
-/* Ends and joins the progress threads by --timeout (at least 2 s, as the
- * proxy's threads): 0, or -ETIMEDOUT when one is stuck inside the provider
+/* Ends and joins the progress threads, within a second (fabric_ofi_ep.c,
+ * OFI_PROGRESS_JOIN_MS): 0, or -ETIMEDOUT when one is stuck inside the provider
  * (printed; the domains are then left open for the process's exit:
  * gd_ofi_close closes nothing). After it the caller's thread drives the
  * progress again (gd_ofi_progress). No threads: 0. */

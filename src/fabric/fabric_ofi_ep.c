@@ -472,9 +472,16 @@ int gd_ofi_progress_start(struct gd_ofi *f)
 	return -ret;
 }
 
+/* A progress thread's turn is one fi_cq_read, microseconds when the provider
+ * is well: one that has not ended a second after it was told is stuck inside
+ * the provider (a shm peer stopped or killed while it held its queue's lock),
+ * and waiting longer gains nothing. The survivor of a stopped peer exits
+ * within --timeout + this second (tests/fabric/ofi-peer-death.sh: pxy). */
+#define OFI_PROGRESS_JOIN_MS 1000u
+
 int gd_ofi_progress_stop(struct gd_ofi *f)
 {
-	uint32_t wait_ms = f->cfg.timeout_ms > 2000 ? f->cfg.timeout_ms : 2000;
+	uint32_t wait_ms = OFI_PROGRESS_JOIN_MS;
 	struct timespec until;
 
 	if (!f->nprog || f->prog_stuck)
