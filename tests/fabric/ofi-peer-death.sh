@@ -5,8 +5,11 @@
 # SIGSTOP, the survivor exits 1 within its deadline (--timeout) and names its
 # peer. One-sided RMA to a dead or stopped shm/tcp peer may "complete"
 # locally: the side channel (its EOF, or its silence past --timeout) is what
-# tells. The proxy's 4 threads (pxy) too: its passive server drives a domain
-# per proxy thread from a thread each, its side channel waiting in poll.
+# tells. The proxy's 4 threads (pxy) too, the client going: its passive server
+# drives a domain per proxy thread from a thread each, its side channel waiting
+# in poll. (The proxy client whose server is killed exits 1 at once, but over
+# tcp it may name only the completion error, not the server: the same on main
+# 0474871, 2 of 3 runs; not this matrix's cell.)
 # GD_PEER_CELLS="mode:prov:side:sig ..." runs chosen cells only.
 set -u
 . "${top_srcdir:-.}/tests/fabric/lib.sh"
@@ -98,6 +101,7 @@ if [ -z "$cells" ]; then
 	for m in n D inf b send lat pxy; do
 		for p in $provs; do
 			for s in s c; do
+				[ "$m:$s" = pxy:s ] && continue # the survivor would be the proxy client
 				for g in KILL STOP; do cells="$cells $m:$p:$s:$g"; done
 			done
 		done
