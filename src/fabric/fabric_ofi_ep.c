@@ -464,8 +464,10 @@ int gd_ofi_progress_start(struct gd_ofi *f)
 			break;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!ret)
+	if (!ret) {
+		gd_debug("libfabric %s: %u progress threads, one per domain", f->prov, f->nprog);
 		return 0;
+	}
 	gd_error("cannot start the progress thread of libfabric domain %u of %u: %s", t, f->ndom,
 		 strerror(ret));
 	gd_ofi_progress_stop(f);

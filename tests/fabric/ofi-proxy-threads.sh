@@ -51,6 +51,15 @@ for p in $provs; do
 				fi
 		done
 	done
+	# the passive server drives 4 domains from 4 threads (-v says so); a receiver
+	# (send) counts its completions in one loop: no progress threads
+	pair "$p-passive-4" 0 0 gd_read_bw --fabric ofi --provider "$p" -q 4 --proxy_threads 4 $shape \
+		-n 400 --validate --timeout 30 -v &&
+		expect_in "$p-passive-4" "$tmp/$p-passive-4.s" "libfabric $p.*: 4 progress threads, one per domain"
+	pair "$p-receiver-4" 0 0 gd_send_bw --fabric ofi --provider "$p" -q 4 --proxy_threads 4 $shape \
+		-n 400 --validate --timeout 30 -v &&
+		! grep -q "progress threads" "$tmp/$p-receiver-4.s" ||
+		ko "$p-receiver-4: a receiver started progress threads"
 	# two endpoints in each thread's domain
 	pair "$p-q8-4" 0 0 gd_write_bw --fabric ofi --provider "$p" -q 8 --proxy_threads 4 $shape \
 		--threads 2 -n 400 --validate --timeout 30
