@@ -300,8 +300,11 @@ static int setup(struct gd_bench *b)
 		return ret;
 	ret = f->connect(b);
 	ret = ret ?: gd_oob_barrier(b->oob);
-	if (f->started)
-		f->started(b);
+	if (f->started) {
+		int s = f->started(b);
+
+		ret = ret ?: s;
+	}
 	return ret;
 }
 
@@ -363,6 +366,17 @@ static int peer_stopped(struct gd_bench *b, int ret)
 	return ret;
 }
 
+/* The fabric's own threads end (bench_fabric.h stop) once the sizes are over:
+ * ret, or the stop's failure. One stuck for good leaves everything open. */
+static int stop_fabric(struct gd_bench *b, int ret)
+{
+	int s = b->fs->stop ? b->fs->stop(b) : 0;
+
+	if (s == -ETIMEDOUT)
+		gd_bench_abandon = 1;
+	return ret ?: s;
+}
+
 static int run_all(struct gd_bench *b)
 {
 	const struct gd_bench_params *p = &b->p;
@@ -376,6 +390,7 @@ static int run_all(struct gd_bench *b)
 	if (table)
 		gd_report_header(&b->rep);
 	ret = run_sizes(b, &ops);
+	ret = stop_fabric(b, ret);
 	if (ret)
 		return peer_stopped(b, ret);
 	if (table)

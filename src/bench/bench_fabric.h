@@ -20,7 +20,12 @@
  *             the blobs exchanged (bench.c gd_bench_exchange_blobs) and each QP
  *             connected, the receives posted (gd_bench_finish_qps); up to the
  *             setup barrier
- *   started   after the setup barrier (NULL: nothing to do)
+ *   started   after the setup barrier (NULL: nothing to do); ofi: a passive side with
+ *             several domains starts a progress thread per domain. -errno ends the run
+ *   stop      the run's sizes are over (or failed), before validation, the last
+ *             barrier and teardown: the fabric's own threads end, each by a deadline
+ *             (NULL: none). -ETIMEDOUT: one is stuck where no deadline reaches it
+ *             (the engine sets gd_bench_abandon: nothing it may touch is closed)
  *   local_info  QP i's blob (fabric_conn.h) for the peer
  *   qp_run    QP i's fabric fields of its run state (verbs: the QP and the lkey;
  *             ofi: endpoint, address, key), after the engine's and before the
@@ -67,7 +72,8 @@ struct gd_bench_fabric {
 	int (*take)(struct gd_bench *b);
 	int (*joined)(struct gd_bench *b);
 	int (*connect)(struct gd_bench *b);
-	void (*started)(struct gd_bench *b);
+	int (*started)(struct gd_bench *b);
+	int (*stop)(struct gd_bench *b);
 	int (*local_info)(struct gd_bench *b, uint32_t i, uint64_t target);
 	void (*qp_run)(struct gd_bench *b, uint32_t i, struct gd_qp_run *q);
 	void (*cqs)(struct gd_bench *b, void **send_cq, void **recv_cq);

@@ -155,6 +155,11 @@ static const char *show_test(const struct gd_bench_params *p)
 }
 
 static bool is_atomic(const struct gd_bench_params *p) { return p->op == GD_OP_ATOMIC; }
+/* the proxy over libfabric: its threads shape both sides (bench_ofi.c threads_of) */
+static bool proxy_over_ofi(const struct gd_bench_params *p)
+{
+	return p->init.initiator == GD_INIT_PROXY && p->fab.fabric == GD_FABRIC_OFI;
+}
 static bool one_size(const struct gd_bench_params *p) { return !p->all_sizes; }
 static bool counted(const struct gd_bench_params *p) { return !p->duration_s && !p->run_infinitely; }
 /* a latency test's passive side behaves differently (no ping-pong) */
@@ -543,6 +548,28 @@ const struct gd_param gd_matched_params[] = {
 		 "in a capture of the Soft-RoCE guest's link) and the traffic class QP 1 reads back\n"
 		 "(\\fBQP addr. vector\\fR, a warning where it differs); rdma_cm takes the SL from it\n"
 		 "(\\fB\\-S\\fR). Without \\fB\\-R\\fR exit 2 (perftest: only with \\fB\\-R\\fR)." },
+	/* the proxy's threads (wire version 6): over libfabric the passive side of its
+	 * bandwidth test opens a domain and runs a progress thread per proxy thread of
+	 * the peer (bench_ofi.c threads_of), so both sides give the same */
+	{ GD_PARAM_AT(init.proxy_threads), .type = GD_PT_UINT, .wire = 4, .min = 1,
+	  .max = GD_INIT_MAX_PROXY_THREADS, .opt = "--proxy_threads", .what = "proxy threads",
+	  .label = "proxy threads (--proxy_threads)", .applies = proxy_over_ofi,
+	  .def = GD_INIT_DEF_PROXY_THREADS,
+	  .help = "proxy: CPU proxy threads, one ring each, 1-32 (default 1; at most -q)",
+	  .man = "CPU proxy threads, one ring each, 1 to 32 (default 1, at most \\fB\\-q\\fR).\n"
+		 "QP q is driven by proxy thread q % N.\n"
+		 "With \\fB\\-\\-pin_cores\\fR proxy thread i runs on the i\\-th CPU of the list.\n"
+		 "Over \\fB\\-\\-fabric ofi\\fR each proxy thread of the initiating side has a\n"
+		 "libfabric domain of its own, opened FI_THREAD_DOMAIN (the provider's lock\\-free\n"
+		 "path), with its completion queues, address vector and registration of the\n"
+		 "buffer; its QPs' endpoints live there. The passive side of a bandwidth test\n"
+		 "(write, read, atomic: the target that posts nothing) opens as many domains,\n"
+		 "endpoint i in domain i % N as on the initiating side, and drives each from a\n"
+		 "progress thread of its own while the run lasts (each paced as one passive\n"
+		 "side is): one thread there could not keep up with N. So over libfabric both\n"
+		 "sides give the same \\fB\\-\\-proxy_threads\\fR (the parameter check names a\n"
+		 "difference, exit 2). A receiver (send, \\fB\\-\\-write_with_imm\\fR) counts its\n"
+		 "completions in one loop: one domain." },
 
 	/* ---- this side's own, in the order of their JSON keys ---- */
 	LSTR(peer, "HOST", "server's host", "peer"), .check = host_name_ok END, /* the HOST operand */
@@ -755,16 +782,6 @@ const struct gd_param gd_matched_params[] = {
 		     "Each issuing group writes on its own channel; channel g uses QP g % \\fB\\-q\\fR,\n"
 		     "so a bandwidth test needs at least \\fB\\-q\\fR groups (exactly \\fB\\-q\\fR for\n"
 		     "CMP_AND_SWAP, whose compare values form one sequence per QP)." END,
-	LUINT(init.proxy_threads, 1, GD_INIT_MAX_PROXY_THREADS, "--proxy_threads",
-	      "proxy threads", NULL), .def = GD_INIT_DEF_PROXY_THREADS,
-	      .help = "proxy: CPU proxy threads, one ring each, 1-32 (default 1; at most -q)",
-	      .man = "CPU proxy threads, one ring each, 1 to 32 (default 1, at most \\fB\\-q\\fR).\n"
-		     "QP q is driven by proxy thread q % N.\n"
-		     "With \\fB\\-\\-pin_cores\\fR proxy thread i runs on the i\\-th CPU of the list.\n"
-		     "Over \\fB\\-\\-fabric ofi\\fR each proxy thread of the initiating side has a\n"
-		     "libfabric domain of its own, opened FI_THREAD_DOMAIN (the provider's lock\\-free\n"
-		     "path), with its completion queues, address vector and registration of the\n"
-		     "buffer; its QPs' endpoints live there." END,
 	LUINT(init.ring_slots, 2, GD_INIT_MAX_RING_SLOTS, "--ring_slots", "ring slots", NULL),
 	      .def = GD_INIT_DEF_RING_SLOTS, .valid = pow2,
 	      .form = "a power of two (2 to 16M), e.g. 1024",
