@@ -16,6 +16,7 @@
 #include "bench_fabric.h"
 #include "bench_int.h"
 #include "fabric_ofi.h"
+#include "fabric_rule.h"
 #include "gd.h"
 #include "log.h"
 #include "oob.h"
@@ -47,14 +48,16 @@ static int take_domain(struct gd_bench *b)
  * (gd_ofi_dom_of): the proxy's on its initiating side, and as many progress
  * threads on the passive side of its bandwidth test (neither initiator nor
  * receiver: it only drives the provider while the peer's N threads write or
- * read, gd_ofi_progress_start), which knows N from its own --proxy_threads:
+ * read, gd_ofi_progress_start) where its provider's progress places each of
+ * them (gd_fabric_ofi_passive_threads), which knows N from its own --proxy_threads:
  * the parameter check makes both sides give the same over libfabric
  * (bench_params.c). Every other side has one thread: its loop's (a receiver
  * counts its completions on one CQ), one domain. The one rule of how many. */
 static uint32_t threads_of(const struct gd_bench *b)
 {
 	bool passive_bw = b->p.kind == GD_KIND_BW && !b->plan.roles.initiator &&
-			  !b->plan.roles.receiver;
+			  !b->plan.roles.receiver &&
+			  gd_fabric_ofi_passive_threads(b->p.fab.provider);
 
 	return b->plan.roles.initiator || passive_bw ? b->p.init.proxy_threads : 1;
 }
