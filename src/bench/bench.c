@@ -188,6 +188,8 @@ static void teardown(struct gd_bench *b)
 	if (b->ini_state && b->plan.loop_ops->detach) /* before the PD goes */
 		b->plan.loop_ops->detach(b->ini_state);
 	b->fs->close(b); /* the queues and the registration before the buffer */
+	if (gd_bench_abandon) /* close found a thread stuck in them: keep all */
+		return;
 	if (b->buf.addr)
 		gd_buf_free(&b->buf);
 	b->fs->release(b);
@@ -300,11 +302,10 @@ static int setup(struct gd_bench *b)
 		return ret;
 	ret = f->connect(b);
 	ret = ret ?: gd_oob_barrier(b->oob);
-	if (f->started) {
-		int s = f->started(b);
-
-		ret = ret ?: s;
-	}
+	/* the fabric's own threads only for a run that goes on (a failed
+	 * setup's teardown would have to stop them first) */
+	if (!ret && f->started)
+		ret = f->started(b);
 	return ret;
 }
 
@@ -534,6 +535,8 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 	}
 	teardown(b);
 	free(b);
+	if (gd_bench_abandon && !code) /* teardown found a thread stuck */
+		code = GD_EXIT_FAIL;
 	return res->exit_code = code;
 }
 

@@ -212,8 +212,10 @@ static void ofi_close(struct gd_bench *b)
 {
 	if (!b->ofi)
 		return;
-	if (gd_ofi_progress_stop(b->ofi)) /* a failed setup's; else ofi_stop's */
-		return; /* stuck in the provider: the exit reclaims the domains */
+	if (gd_ofi_progress_stop(b->ofi)) { /* left running by a path that skipped ofi_stop */
+		gd_bench_abandon = 1; /* stuck in the provider: the buffer stays too */
+		return; /* the exit reclaims the domains */
+	}
 	gd_ofi_close(b->ofi);
 	free(b->ofi);
 }

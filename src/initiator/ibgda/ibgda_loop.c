@@ -276,6 +276,8 @@ static int ib_run_bw(struct gd_loop *l, uint64_t size, struct gd_bw_result *res,
 	ret = set_data(l, l->state);
 	if (!ret)
 		ret = gd_ibgda_run_bw(r, size, res);
+	if (r->left_running) /* nothing they touch may be freed (bench_rt.h) */
+		gd_bench_abandon = 1;
 	if (ret) {
 		l->exit_code = GD_EXIT_FAIL;
 		return ret;
@@ -300,6 +302,8 @@ static int ib_run_lat(struct gd_loop *l, uint64_t size, double **samples, size_t
 	ret = set_data(l, l->state);
 	if (!ret)
 		ret = gd_ibgda_run_lat(r, size, samples, n);
+	if (r->left_running)
+		gd_bench_abandon = 1;
 	if (ret)
 		l->exit_code = GD_EXIT_FAIL;
 	((struct ib_state *)l->state)->items = *n;

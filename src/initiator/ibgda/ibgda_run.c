@@ -172,6 +172,7 @@ int gd_ibgda_run_bw(struct gd_ibgda_run *r, uint64_t size, struct gd_bw_result *
 	if (!ret)
 		ret = gd_ibgda_gpu_run(r->gpu, &a, o->ctas, o->threads, r->nic.snap,
 				       r->nic.cfg.budget_ns + HOST_GRACE_NS, &ns);
+	r->left_running = ret == -ETIMEDOUT;
 	ret = finish(r, ret, total + r->nic.cfg.nqps); /* + the quiet's NOP per QP */
 	if (ret)
 		return ret;
@@ -196,14 +197,17 @@ int gd_ibgda_run_lat(struct gd_ibgda_run *r, uint64_t size, double **samples, si
 	a.iters = (uint32_t)cnt;
 	if (!ret)
 		ret = gd_ibgda_gpu_lat(r->gpu, &a, tdb, tcq, r->nic.cfg.budget_ns + HOST_GRACE_NS);
+	r->left_running = ret == -ETIMEDOUT;
 	ret = finish(r, ret, cnt);
 	for (k = 0; !ret && k < cnt; k++)
 		v[k] = (double)tcq[k] / 1000.0;
 	if (!ret && gd_log_verbose())
 		gd_info("ibgda: post-to-doorbell of the last WQE %llu ns, to its CQE %llu ns",
 			(unsigned long long)tdb[cnt - 1], (unsigned long long)tcq[cnt - 1]);
-	gd_ibgda_gpu_free_host(r->gpu, tdb);
-	gd_ibgda_gpu_free_host(r->gpu, tcq);
+	if (!r->left_running) { /* else the kernel may still write them */
+		gd_ibgda_gpu_free_host(r->gpu, tdb);
+		gd_ibgda_gpu_free_host(r->gpu, tcq);
+	}
 	if (ret) {
 		free(v);
 		v = NULL;

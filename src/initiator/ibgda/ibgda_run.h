@@ -62,6 +62,9 @@ struct gd_ibgda_run {
 	struct gd_ibgda_nic nic;
 	uint32_t nwqe;
 	uint64_t executed; /* the backend's count before this size */
+	/* the host's deadline passed with the kernels (or the stand-in's threads)
+	 * still running: what they touch stays until the process exits */
+	bool left_running;
 	struct gd_report_initiator ini;
 };
 
