@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../lib/ports.sh"
 mpi_need
+ofi_need tcp shm # every pair runs over libfabric
 tmp_dir
 test_ports
 # mpin N SPEC [gd_check options]
