@@ -56,7 +56,8 @@ static int ofi_open(struct gd_bench *b)
 				/* the threads that post: the proxy's on the initiating side
 				 * (a domain each, gd_ofi_dom_of), else 1 */
 				.threads = b->plan.roles.initiator ? p->init.proxy_threads : 1,
-				.hmem = p->use_cuda != GD_CUDA_NONE, .cuda_device = p->use_cuda,
+				/* the GPU's ordinal: once the buffer has it (ofi_take) */
+				.hmem = gd_plan_hmem(&b->plan), .cuda_device = -1,
 				.timeout_ms = p->timeout_ms, .tclass = p->roce.tclass };
 	int ret = gd_ofi_lib_require();
 
@@ -91,6 +92,8 @@ static int ofi_take(struct gd_bench *b)
 
 	ret = ret ?: gd_ofi_create_eps(b->ofi);
 	ret = ret ?: gd_bench_take_buffer(b);
+	if (!ret && b->ofi->cfg.hmem) /* the GPU the buffer took: by index, bus id or auto */
+		b->ofi->cfg.cuda_device = b->buf.ops->cuda_device(&b->buf);
 	ret = ret ?: gd_ofi_reg(b->ofi, b->buf.addr, b->buf.length);
 	return ret ?: gd_bench_fill(b);
 }

@@ -66,6 +66,13 @@ struct gd_bench_plan {
 };
 
 void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params *p);
+/* The buffer is device memory a fabric registers as CUDA memory (libfabric FI_HMEM):
+ * the memory backend says so (its cuda_device, mem.h), however the GPU was chosen;
+ * the staging buffer (--gpu_staging) is host memory. */
+static inline bool gd_plan_hmem(const struct gd_bench_plan *pl)
+{
+	return pl->mem && pl->mem->cuda_device;
+}
 /* What the device or domain a fabric opened tells the engine (each fabric's
  * setup fills it: bench_fabric.h). */
 struct gd_plan_dev {

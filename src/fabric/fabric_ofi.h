@@ -40,7 +40,7 @@ struct gd_ofi_cfg {
 	 * --proxy_threads on the initiating side, else 1): each has a domain of
 	 * its own (gd_ofi_dom_of), every domain FI_THREAD_DOMAIN */
 	uint32_t threads;
-	bool hmem;			/* the buffers are GPU memory (--use_cuda) */
+	bool hmem;			/* the buffers are GPU memory (gd_plan_hmem) */
 	int cuda_device;
 	uint32_t timeout_ms;
 	uint32_t tclass;		/* --tclass (DSCP << 2): tx_attr->tclass FI_TC_DSCP, 0 = unspecified */
