@@ -54,8 +54,9 @@ static int ofi_open(struct gd_bench *b)
 				.server = p->role == GD_ROLE_SERVER, .nqp = p->num_qps,
 				.tx_depth = p->tx_depth, .rx_depth = p->rx_depth,
 				/* the threads that post: the proxy's on the initiating side
-				 * (a domain each, gd_ofi_dom_of), else 1 */
-				.threads = b->plan.roles.initiator ? p->init.proxy_threads : 1,
+				 * (a domain each, gd_ofi_dom_of, theirs while they run), else 1 */
+				.threads = b->plan.own_threads ? p->init.proxy_threads : 1,
+				.threaded = b->plan.own_threads,
 				/* the GPU's ordinal: once the buffer has it (ofi_take) */
 				.hmem = gd_plan_hmem(&b->plan), .cuda_device = -1,
 				.timeout_ms = p->timeout_ms, .tclass = p->roce.tclass };

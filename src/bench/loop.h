@@ -181,6 +181,10 @@ struct gd_initiator_ops {
 	/* its write latency ping-pong polls the last byte of the buffer from the
 	 * CPU (gd_loop_cpu): GPU memory needs --write_with_imm or --gpu_staging */
 	bool lat_polls_buffer;
+	/* its loop posts and polls from threads of its own (the proxy's, one or more),
+	 * not from the thread that waits on the side channel: while they run, the
+	 * initiating side's fabric objects are theirs (gd_bench_plan.own_threads) */
+	bool own_threads;
 	/* option conflicts of this initiator: 0 or -EINVAL after a message (NULL: none) */
 	int (*check)(const struct gd_bench_params *p);
 	/* why it cannot run over libfabric with p (NULL: it can), and *option, the

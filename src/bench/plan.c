@@ -184,6 +184,7 @@ void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params 
 	 * double never reaches the plan: its entry's prepare runs the whole test) */
 	ini = gd_init_ops(&p->init);
 	pl->loop_ops = ini ? ini->loop : &gd_loop_cpu;
+	pl->own_threads = pl->roles.initiator && ini && ini->own_threads;
 }
 
 void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,

@@ -63,6 +63,10 @@ struct gd_bench_plan {
 	struct gd_loop_cfg loop;
 	struct gd_link_cfg link;	/* what conn.c and cm.c need */
 	const struct gd_loop_ops *loop_ops; /* the initiator table entry's loop (loop.h) */
+	/* this side initiates and its initiator's loop runs on threads of its own
+	 * (gd_initiator_ops.own_threads: the proxy's): the one rule of "the side
+	 * channel's waits leave the fabric alone while the loops run" */
+	bool own_threads;
 };
 
 void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params *p);

@@ -40,6 +40,10 @@ struct gd_ofi_cfg {
 	 * --proxy_threads on the initiating side, else 1): each has a domain of
 	 * its own (gd_ofi_dom_of), every domain FI_THREAD_DOMAIN */
 	uint32_t threads;
+	/* the domains belong to those threads while the loops run (the proxy's, one or
+	 * several), not to the thread that waits on the side channel: its waits leave
+	 * them alone (gd_ofi_progress_tx) */
+	bool threaded;
 	bool hmem;			/* the buffers are GPU memory (gd_plan_hmem) */
 	int cuda_device;
 	uint32_t timeout_ms;

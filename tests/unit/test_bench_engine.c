@@ -28,6 +28,7 @@
 #include "plan.h"
 #include "loop.h"
 #include "ibgda_run.h"
+#include "initiator.h"
 #ifdef HAVE_LIBFABRIC
 #include "fabric_ofi.h"
 #endif
@@ -105,6 +106,33 @@ static void t_roles(void **s)
 	p.bidirectional = true;
 	gd_mem_roles(&p, &r);
 	assert_true(r.initiator && r.target);
+}
+
+/* The side channel's waits leave the fabric alone while the initiator's own threads
+ * run (plan.h own_threads, bench_ofi.c's threaded): the proxy's initiating side, one
+ * proxy thread as several (once only several: one thread's send CQ was read by the
+ * main thread too, tests/fabric/test_ofi_domains); not the CPU initiator, not the
+ * proxy's target. */
+static void t_own_threads(void **s)
+{
+	struct gd_bench_params p;
+	struct gd_bench_plan pl;
+
+	(void)s;
+	gd_initiator_tool_prologue();
+	p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_CLIENT);
+	gd_plan_from_params(&pl, &p);
+	assert_false(pl.own_threads);
+	p.init.initiator = GD_INIT_PROXY;
+	gd_plan_from_params(&pl, &p);
+	assert_true(pl.own_threads);
+	p.init.proxy_threads = 4;
+	gd_plan_from_params(&pl, &p);
+	assert_true(pl.own_threads);
+	p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_SERVER);
+	p.init.initiator = GD_INIT_PROXY;
+	gd_plan_from_params(&pl, &p);
+	assert_false(pl.own_threads);
 }
 
 static void t_mtu(void **s)
@@ -542,7 +570,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_sweep_epsilon), cmocka_unit_test(t_ibgda_spec),
-		cmocka_unit_test(t_access), cmocka_unit_test(t_roles),
+		cmocka_unit_test(t_access), cmocka_unit_test(t_roles), cmocka_unit_test(t_own_threads),
 		cmocka_unit_test(t_mtu),
 		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak), cmocka_unit_test(t_peak_hull),
 		cmocka_unit_test(t_pattern), cmocka_unit_test(t_title),
