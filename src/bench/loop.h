@@ -69,7 +69,8 @@ struct gd_loop_cfg {
 	char dev_name[64];		/* for messages */
 	struct gd_init_opts init;	/* --initiator and its shape (proxy, IBGDA) */
 	char pin_cores[GD_BENCH_CORES_MAX]; /* --pin_cores (a proxy pins its threads) */
-	int producer_cuda;		/* the proxy's GPU producer: --use_cuda's index, else 0 */
+	int producer_cuda;		/* the proxy's GPU producer: GPU memory's GPU (by index, auto or
+					 * bus id), else --use_cuda's index, else 0 */
 	/* what the rule on the GPU producer's CUDA copies reads (fabric_rule.h
 	 * gd_fabric_ofi_gpu_copies): the libfabric provider ("" over verbs),
 	 * whether this side's buffer is GPU memory, and the target's buffer as

@@ -3,6 +3,7 @@
  * MTU conversion, peak bandwidth, payload pattern, titles. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 #include <dirent.h>
 
 #include "bench.h"
+#include "bench_int.h"
 #include "bench_opts.h"
 #include "bench_params.h"
 #include "bench_report.h"
@@ -133,6 +135,58 @@ static void t_own_threads(void **s)
 	p.init.initiator = GD_INIT_PROXY;
 	gd_plan_from_params(&pl, &p);
 	assert_false(pl.own_threads);
+}
+
+/* A GPU producer's device is the GPU memory's own (gd_bench_take_buffer): a buffer whose
+ * backend names CUDA device 3 moves the plan's guess there (--use_cuda's index, and 0
+ * for --use_cuda_bus_id: the producer once ran on GPU 0 whatever the bus id named);
+ * host memory leaves the guess. */
+static int fake_alloc(struct gd_buf *b, size_t length, const struct gd_buf_spec *spec)
+{
+	(void)spec;
+	b->addr = calloc(1, length);
+	b->length = length;
+	return b->addr ? 0 : -ENOMEM;
+}
+
+static void fake_free(struct gd_buf *b)
+{
+	free(b->addr);
+}
+
+static int fake_device(const struct gd_buf *b)
+{
+	(void)b;
+	return 3;
+}
+
+static const struct gd_buf_ops fake_gpu = { .name = "fake", .alloc = fake_alloc,
+					    .free = fake_free, .cuda_device = fake_device };
+static const struct gd_buf_ops fake_host = { .name = "fake", .host_visible = true,
+					     .alloc = fake_alloc, .free = fake_free };
+
+static void t_producer_on_buffer_gpu(void **s)
+{
+	struct gd_bench *b = calloc(1, sizeof(*b));
+
+	(void)s;
+	assert_non_null(b);
+	b->p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_CLIENT);
+	snprintf(b->p.cuda_bus_id, sizeof(b->p.cuda_bus_id), "0000:18:00.0");
+	gd_plan_from_params(&b->plan, &b->p);
+	assert_int_equal(b->plan.loop.producer_cuda, 0);
+	b->plan.mem = &fake_gpu;
+	assert_int_equal(gd_bench_take_buffer(b), 0);
+	assert_int_equal(b->plan.loop.producer_cuda, 3);
+	gd_buf_free(&b->buf);
+	b->p.cuda_bus_id[0] = '\0';
+	b->p.use_cuda = 1;
+	gd_plan_from_params(&b->plan, &b->p);
+	b->plan.mem = &fake_host; /* --use_cuda 1 --gpu_staging: host memory, --use_cuda's GPU */
+	assert_int_equal(gd_bench_take_buffer(b), 0);
+	assert_int_equal(b->plan.loop.producer_cuda, 1);
+	gd_buf_free(&b->buf);
+	free(b);
 }
 
 static void t_mtu(void **s)
@@ -571,6 +625,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_sweep_epsilon), cmocka_unit_test(t_ibgda_spec),
 		cmocka_unit_test(t_access), cmocka_unit_test(t_roles), cmocka_unit_test(t_own_threads),
+		cmocka_unit_test(t_producer_on_buffer_gpu),
 		cmocka_unit_test(t_mtu),
 		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak), cmocka_unit_test(t_peak_hull),
 		cmocka_unit_test(t_pattern), cmocka_unit_test(t_title),
