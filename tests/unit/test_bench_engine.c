@@ -19,6 +19,7 @@
 
 #include "bench.h"
 #include "bench_int.h"
+#include "initiator.h"
 #include "bench_opts.h"
 #include "bench_params.h"
 #include "bench_report.h"
@@ -30,7 +31,6 @@
 #include "plan.h"
 #include "loop.h"
 #include "ibgda_run.h"
-#include "initiator.h"
 #ifdef HAVE_LIBFABRIC
 #include "fabric_ofi.h"
 #endif
@@ -624,9 +624,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_sweep_epsilon), cmocka_unit_test(t_ibgda_spec),
-		cmocka_unit_test(t_access), cmocka_unit_test(t_roles), cmocka_unit_test(t_own_threads),
-		cmocka_unit_test(t_producer_on_buffer_gpu),
+		cmocka_unit_test(t_access), cmocka_unit_test(t_roles),
 		cmocka_unit_test(t_mtu),
+		cmocka_unit_test(t_own_threads), cmocka_unit_test(t_producer_on_buffer_gpu),
 		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak), cmocka_unit_test(t_peak_hull),
 		cmocka_unit_test(t_pattern), cmocka_unit_test(t_title),
 		cmocka_unit_test(t_run_side), cmocka_unit_test(t_op_table),
