@@ -22,9 +22,12 @@
 # --ab DIR: a second build (e.g. main's, before one domain per proxy thread)
 # run in every round beside --builddir's, order flipped each round; the table
 # then has a row per build, and the ratio column is --builddir's over DIR's
-# at the same thread count. --pin (default with 8 CPUs or more: "1 2,3,4,5,6,7,8,9"):
-# the server on CPU S, the client's proxy thread t on the t-th CPU of the
-# list (--pin_cores), its other threads on the list's CPUs. A run that fails
+# at the same thread count. --pin (default with 13 CPUs or more: "1,10,11,12
+# 2,3,4,5,6,7,8,9", with 8 to 12: "1 2,3,4,5,6,7,8,9"): the server on CPUs S
+# (over libfabric its passive side runs a progress thread per proxy thread,
+# session 45: 4 CPUs for 4; one build's single thread takes one of them),
+# the client's proxy thread t on the t-th CPU of the list (--pin_cores), its
+# other threads on the list's CPUs. A run that fails
 # is left out of the medians ('-' where none ran) and the script exits 1 after
 # the table; raw lines go to stderr as "csv: build,transport,threads,round,Mpps".
 set -u
@@ -71,8 +74,12 @@ for b in "${builds[@]}"; do
 	[ -x "$b/tools/gd_write_bw" ] || { echo "proxy-threads: build first ($b/tools/gd_write_bw)" >&2; exit 3; }
 done
 spin=() cpin=()
-[ "$pin" = auto ] && { if [ "$(nproc)" -ge 8 ]; then pin="1 2,3,4,5,6,7,8,9"; else pin=none; fi; }
-if [[ $pin =~ ^([0-9]+)\ ([0-9][0-9,]*)$ ]]; then
+if [ "$pin" = auto ]; then
+	pin=none
+	[ "$(nproc)" -ge 8 ] && pin="1 2,3,4,5,6,7,8,9"
+	[ "$(nproc)" -ge 13 ] && pin="1,10,11,12 2,3,4,5,6,7,8,9"
+fi
+if [[ $pin =~ ^([0-9][0-9,]*)\ ([0-9][0-9,]*)$ ]]; then
 	spin=(--pin_cores "${BASH_REMATCH[1]}") cpin=(--pin_cores "${BASH_REMATCH[2]}")
 elif [ "$pin" != none ]; then
 	die "--pin wants \"SERVER C0,C1,...\" or none (got '$pin')"
@@ -103,7 +110,7 @@ spread() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (NR) printf "
 rotate() { local -a a; read -r -a a <<<"$threads"; local n=${#a[@]} i; for ((i = 0; i < n; i++)); do echo -n "${a[(i + $1) % n]} "; done; }
 
 echo "proxy-threads: gd_write_bw --initiator=proxy -s $size -q $nqp -n $iters, producer $producer," \
-	"$rounds rounds, $(nproc) CPUs${spin[1]:+, server on CPU ${spin[1]}, client --pin_cores ${cpin[1]}}," \
+	"$rounds rounds, $(nproc) CPUs${spin[1]:+, server --pin_cores ${spin[1]}, client --pin_cores ${cpin[1]}}," \
 	"$("$builddir"/tools/gd_write_bw --version 2>/dev/null | head -1)"
 total=0 missed=0
 for tr in $transports; do

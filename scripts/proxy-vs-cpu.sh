@@ -10,7 +10,14 @@
 #
 #   scripts/proxy-vs-cpu.sh [--pairs N] [--sizes "8 4096 65536"] [--builddir DIR]
 #       [--provider P [--producer gpu|host]] [--iters "SIZE:N ..."]
-#       [--pin "S C" | --pin none] [--use_cuda N]
+#       [--pin "S C" | --pin none] [--use_cuda N] [--aa]
+#
+# Per size it prints the medians of each mode, the ratio of the medians, and
+# the median of the per-pair ratios with their spread (min..max). --aa adds the
+# control: the CPU initiator run a second time in every pair (cpu2, the three
+# runs rotating their order), whose cpu2/cpu per-pair median and spread is the
+# machine's resolution at that point: a proxy/cpu ratio inside it is not a
+# difference.
 #
 # Outside the guest it re-runs itself through scripts/gd-vm. With --provider
 # (libfabric: shm, tcp) it runs here, server and client on 127.0.0.1, no
@@ -35,7 +42,7 @@
 set -u
 pairs=5
 sizes="8 4096 65536"
-provider= producer= iters_opt= pin=auto mem=() port_base=
+provider= producer= iters_opt= pin=auto mem=() port_base= aa=
 builddir=${top_builddir:-$PWD}
 here=$(cd "$(dirname "$0")" && pwd)
 orig_args=("$@")
@@ -49,6 +56,7 @@ while [ $# -gt 0 ]; do
 	--iters) iters_opt=$2; shift 2 ;;
 	--pin) pin=$2; shift 2 ;;
 	--use_cuda) mem=("--use_cuda=$2"); shift 2 ;;
+	--aa) aa=1; shift ;;
 	--port-base) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] && [ "$2" -lt 65000 ] ||
 			{ echo "proxy-vs-cpu: --port-base takes a port below 65000 (got '${2:-}')" >&2; exit 2; }
 		port_base=$2; shift 2 ;;
@@ -120,33 +128,56 @@ one() { # MODE SIZE
 }
 median() { sort -g | awk '{ a[NR] = $1 } END { if (!NR) exit; if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 echo "proxy-vs-cpu: gd_write_bw on $DEV, $pairs alternating pairs per size, $(nproc) CPUs${producer:+, producer $producer}${mem[0]:+, ${mem[0]}}${spin[1]:+, server on CPU ${spin[1]}, client on ${cpin[1]} (proxy: ${ppin[1]})}"
-printf '%-8s %14s %14s %10s %10s %18s\n' size cpu_MiBps proxy_MiBps bw_ratio Mpps_ratio 'ratio spread'
+printf '%-8s %14s %14s %10s %10s %18s' size cpu_MiBps proxy_MiBps bw_ratio pair_med 'pair spread'
+[ -n "$aa" ] && printf ' %10s %18s' aa_med 'aa spread'
+echo
+modes="cpu proxy${aa:+ cpu2}"
+# order P: the modes rotated by P (with two modes: flipped every pair)
+order_of() {
+	local -a m=($modes)
+	local n=${#m[@]} i out=
+	for ((i = 0; i < n; i++)); do out="$out ${m[$(((i + $1) % n))]}"; done
+	echo $out
+}
+# pair_ratio A B: the last run of A over the last of B, into WORK/ratio.A
+pair_ratio() {
+	local a b
+	a=$(tail -1 "$WORK/$1" | cut -d' ' -f1) b=$(tail -1 "$WORK/$2" | cut -d' ' -f1)
+	[[ $a =~ ^[0-9.]+$ && $b =~ ^[0-9.]+$ ]] &&
+		awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) print a / b }' >> "$WORK/ratio.$1"
+}
+med3() { median < "$1" | awk '{ printf "%.3f", $1 }'; }
+spread_of() { sort -g "$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (NR) printf "%.3f..%.3f", lo, hi; else print "-" }'; }
 total=0 missed=0
 for size in $sizes; do
-	: > "$WORK/cpu" ; : > "$WORK/proxy"; : > "$WORK/ratio"
+	for m in $modes; do : > "$WORK/$m"; : > "$WORK/ratio.$m"; done
 	for p in $(seq 1 "$pairs"); do
-		if [ $((p % 2)) -eq 1 ]; then order="cpu proxy"; else order="proxy cpu"; fi
-		for m in $order; do
+		for m in $(order_of "$p"); do
 			r=$(one "$m" "$size")
 			total=$((total + 1))
-			if [ -n "$r" ]; then echo "$r" >> "$WORK/$m"; else missed=$((missed + 1)); fi
+			# a run that gave no number leaves its pair out of the ratios
+			if [ -n "$r" ]; then echo "$r" >> "$WORK/$m"; else missed=$((missed + 1)); echo "-" >> "$WORK/$m"; fi
 			echo "csv: $m,$size,$r" >&2
 		done
-		c=$(tail -1 "$WORK/cpu" | cut -d' ' -f1) x=$(tail -1 "$WORK/proxy" | cut -d' ' -f1)
-		[ -n "$c" ] && [ -n "$x" ] && awk -v c="$c" -v x="$x" 'BEGIN { if (c > 0) print x / c }' >> "$WORK/ratio"
+		pair_ratio proxy cpu
+		[ -n "$aa" ] && pair_ratio cpu2 cpu
 	done
-	mc=$(cut -d' ' -f1 "$WORK/cpu" | median) mx=$(cut -d' ' -f1 "$WORK/proxy" | median)
-	spread=$(sort -g "$WORK/ratio" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f..%.3f", lo, hi }')
-	# message rate ratio equals the bandwidth ratio at a fixed size
-	ratio=$(awk -v c="${mc:-0}" -v x="${mx:-0}" 'BEGIN { print (c > 0 ? x / c : 0) }')
+	mc=$(grep -v '^-' "$WORK/cpu" | cut -d' ' -f1 | median)
+	mx=$(grep -v '^-' "$WORK/proxy" | cut -d' ' -f1 | median)
 	# at a fixed size the message-rate ratio equals the bandwidth ratio; a mode without a
 	# run that gave a number prints '-', never 0 (not measured is not zero)
 	if [ -n "$mc" ] && [ -n "$mx" ]; then
-		printf '%-8s %14.2f %14.2f %10.3f %10.3f %18s\n' "$size" "$mc" "$mx" \
-			"$ratio" "$ratio" "$spread"
+		ratio=$(awk -v c="$mc" -v x="$mx" 'BEGIN { print (c > 0 ? x / c : 0) }')
+		printf '%-8s %14.2f %14.2f %10.3f %10s %18s' "$size" "$mc" "$mx" "$ratio" \
+			"$(med3 "$WORK/ratio.proxy")" "$(spread_of "$WORK/ratio.proxy")"
 	else
-		printf '%-8s %14s %14s %10s %10s %18s\n' "$size" "${mc:--}" "${mx:--}" - - -
+		printf '%-8s %14s %14s %10s %10s %18s' "$size" "${mc:--}" "${mx:--}" - - -
 	fi
+	if [ -n "$aa" ]; then
+		a=$(med3 "$WORK/ratio.cpu2")
+		printf ' %10s %18s' "${a:--}" "$(spread_of "$WORK/ratio.cpu2")"
+	fi
+	echo
 done
 if [ -n "$provider" ]; then echo "goal: ratio >= 0.95 (libfabric $provider)"
 else echo "goal: ratio >= 0.95 (Soft-RoCE under TCG: only the ratios mean something)"; fi

@@ -226,6 +226,11 @@ EOS
 		--iters 8:1000 --builddir "$T/pb" --port-base "$port"
 	has "proxy-vs-cpu: the failed runs counted" '1 of 2 runs failed'
 	has "proxy-vs-cpu: no median of no run" '^8 +[0-9.]+ +- +- +- +-$'
+	# --aa: the CPU initiator again in every pair, its cpu2/cpu ratio beside the proxy's
+	expect_exit 1 '' "proxy-vs-cpu --aa: the proxy runs fail" "$PVC" --provider tcp --pairs 1 --sizes 8 \
+		--iters 8:1000 --builddir "$T/pb" --port-base "$((port + 10))" --aa
+	has "proxy-vs-cpu --aa: the failed runs counted" '1 of 3 runs failed'
+	has "proxy-vs-cpu --aa: the control's ratio, no proxy ratio" '^8 +[0-9.]+ +- +- +- +- +[0-9.]+ +[0-9.]+\.\.[0-9.]+$'
 else
 	echo "SKIP: proxy-vs-cpu over libfabric tcp (no tools built with libfabric, or no tcp provider)"
 fi

@@ -259,7 +259,9 @@ static int open_side_channel(struct gd_bench *b)
 	gd_trust_affinity(b->p.run_cpus, sizeof(b->p.run_cpus)); /* after any pinning */
 	note_buffer(b);
 
-	if (p->role == GD_ROLE_SERVER) {
+	if (b->fs->side_channel) {
+		ret = b->fs->side_channel(b);
+	} else if (p->role == GD_ROLE_SERVER) {
 		ret = gd_oob_listen(p, &b->oob);
 		if (ret)
 			return ret;
@@ -298,8 +300,11 @@ static int setup(struct gd_bench *b)
 		return ret;
 	ret = f->connect(b);
 	ret = ret ?: gd_oob_barrier(b->oob);
-	if (f->started)
-		f->started(b);
+	if (f->started) {
+		int s = f->started(b);
+
+		ret = ret ?: s;
+	}
 	return ret;
 }
 
@@ -361,6 +366,17 @@ static int peer_stopped(struct gd_bench *b, int ret)
 	return ret;
 }
 
+/* The fabric's own threads end (bench_fabric.h stop) once the sizes are over:
+ * ret, or the stop's failure. One stuck for good leaves everything open. */
+static int stop_fabric(struct gd_bench *b, int ret)
+{
+	int s = b->fs->stop ? b->fs->stop(b) : 0;
+
+	if (s == -ETIMEDOUT)
+		gd_bench_abandon = 1;
+	return ret ?: s;
+}
+
 static int run_all(struct gd_bench *b)
 {
 	const struct gd_bench_params *p = &b->p;
@@ -374,6 +390,7 @@ static int run_all(struct gd_bench *b)
 	if (table)
 		gd_report_header(&b->rep);
 	ret = run_sizes(b, &ops);
+	ret = stop_fabric(b, ret);
 	if (ret)
 		return peer_stopped(b, ret);
 	if (table)
@@ -391,6 +408,11 @@ static int run_all(struct gd_bench *b)
 static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
 {
 	const struct gd_loop_cfg *l = &b->plan.loop;
+	/* an initiator with its own queues (IBGDA) posts with their depth and
+	 * signalling interval, not the plan's */
+	const struct gd_report_initiator *ini = b->ini_state && b->plan.loop_ops->describe ?
+							b->plan.loop_ops->describe(b->ini_state) :
+							NULL;
 
 	snprintf(f->device, sizeof(f->device), "%s", b->dev.name);
 	b->fs->facts(b, f); /* port, GID, MTU, ...: the fabric's */
@@ -403,9 +425,9 @@ static void fill_facts(struct gd_bench *b, struct gd_bench_facts *f)
 	snprintf(f->registration, sizeof(f->registration), "%s",
 		 b->buf.ops && b->buf.ops->registration && b->buf.priv ?
 		 b->buf.ops->registration(&b->buf, &f->staging) : "host");
-	f->tx_depth = l->tx_depth;
+	f->tx_depth = ini && ini->nwqe ? ini->nwqe : l->tx_depth;
 	f->rx_depth = b->plan.roles.receiver || gd_bench_uses_recv(&b->p) ? b->p.rx_depth : 0;
-	f->cq_mod = l->cq_mod;
+	f->cq_mod = ini && ini->sig_every ? ini->sig_every : l->cq_mod;
 	f->max_inline = b->dev.max_inline;
 	snprintf(f->host, sizeof(f->host), "%s", b->host);
 	snprintf(f->peer, sizeof(f->peer), "%s", b->peer);
@@ -482,8 +504,6 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 		free(b);
 		return res->exit_code = gd_bench_check_exit(code);
 	}
-	b->fs = gd_bench_fabric(b->p.fab.fabric);
-	b->fab = b->fs->ops;
 	/* the initiator's table entry may decide the run before anything opens
 	 * (gd_bench_check refused an initiator without an entry) */
 	ini = gd_init_ops(&b->p.init);
@@ -491,6 +511,8 @@ int gd_bench_run_side(const struct gd_bench_params *p, FILE *out, struct gd_benc
 		free(b);
 		return res->exit_code = code;
 	}
+	b->fs = gd_bench_fabric_for(&b->p, ini);
+	b->fab = b->fs->ops;
 	gethostname(b->host, sizeof(b->host) - 1);
 	gd_plan_from_params(&b->plan, &b->p);
 	gd_oob_set_interrupt_flag(&gd_bench_stop);

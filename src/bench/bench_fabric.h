@@ -5,6 +5,8 @@
  *   open      the device (verbs: -R's rdma_cm context, the NIC's NUMA node) or
  *             the domain (ofi: fi_getinfo, what the provider takes of -r); before
  *             the side channel, so what a side can check alone is told at once
+ *   side_channel  the side channel to the peer (NULL: TCP, oob.h; loopback: a
+ *             side channel that loops back, gd_oob_loopback)
  *   take      the run's buffer, once and kept, before the side channel: memory
  *             this side cannot have (a GPU, huge pages) is refused before it
  *             waits for a peer (issue 30 item 6, hostile D27). verbs takes it
@@ -18,7 +20,12 @@
  *             the blobs exchanged (bench.c gd_bench_exchange_blobs) and each QP
  *             connected, the receives posted (gd_bench_finish_qps); up to the
  *             setup barrier
- *   started   after the setup barrier (NULL: nothing to do)
+ *   started   after the setup barrier (NULL: nothing to do); ofi: a passive side with
+ *             several domains starts a progress thread per domain. -errno ends the run
+ *   stop      the run's sizes are over (or failed), before validation, the last
+ *             barrier and teardown: the fabric's own threads end, each by a deadline
+ *             (NULL: none). -ETIMEDOUT: one is stuck where no deadline reaches it
+ *             (the engine sets gd_bench_abandon: nothing it may touch is closed)
  *   local_info  QP i's blob (fabric_conn.h) for the peer
  *   qp_run    QP i's fabric fields of its run state (verbs: the QP and the lkey;
  *             ofi: endpoint, address, key), after the engine's and before the
@@ -37,7 +44,9 @@
  *   release   the device, after the buffer
  *
  * The data path is the fabric seam's (fabric.h: ops). verbs is bench_verbs.c
- * over conn.c and cm.c; ofi is bench_ofi.c over fabric_ofi.h (HAVE_LIBFABRIC).
+ * over conn.c and cm.c; ofi is bench_ofi.c over fabric_ofi.h (HAVE_LIBFABRIC);
+ * loopback is bench_loopback.c: no device and no peer, for an initiator that
+ * brings its own NIC test double (loop.h gd_initiator_ops loopback).
  * Hooks return 0 or -errno after printing the cause.
  */
 #ifndef GD_BENCH_FABRIC_H
@@ -51,16 +60,20 @@
 struct gd_bench;
 struct gd_bench_facts;
 struct gd_loop_attach;
+struct gd_bench_params;
+struct gd_initiator_ops;
 
 struct gd_bench_fabric {
 	const struct gd_fabric_ops *ops;
 	/* the header's placement when this side is not pinned */
 	const char *unpinned;
 	int (*open)(struct gd_bench *b);
+	int (*side_channel)(struct gd_bench *b);
 	int (*take)(struct gd_bench *b);
 	int (*joined)(struct gd_bench *b);
 	int (*connect)(struct gd_bench *b);
-	void (*started)(struct gd_bench *b);
+	int (*started)(struct gd_bench *b);
+	int (*stop)(struct gd_bench *b);
 	int (*local_info)(struct gd_bench *b, uint32_t i, uint64_t target);
 	void (*qp_run)(struct gd_bench *b, uint32_t i, struct gd_qp_run *q);
 	void (*cqs)(struct gd_bench *b, void **send_cq, void **recv_cq);
@@ -73,6 +86,7 @@ struct gd_bench_fabric {
 };
 
 extern const struct gd_bench_fabric gd_bench_fabric_verbs;
+extern const struct gd_bench_fabric gd_bench_fabric_loopback;
 #ifdef HAVE_LIBFABRIC
 extern const struct gd_bench_fabric gd_bench_fabric_ofi;
 #endif
@@ -80,5 +94,10 @@ extern const struct gd_bench_fabric gd_bench_fabric_ofi;
 /* The setup of the fabric the parameters resolved (fabric_rule.h): the one
  * whose data path is gd_fabric_table(kind) (fabric.h). */
 const struct gd_bench_fabric *gd_bench_fabric(enum gd_fabric_kind kind);
+/* The setup a run takes: loopback when its initiator brings its own NIC test
+ * double (loop.h gd_initiator_ops loopback; then this side is the one that
+ * initiates: p->role becomes the client's), else gd_bench_fabric. */
+const struct gd_bench_fabric *gd_bench_fabric_for(struct gd_bench_params *p,
+						  const struct gd_initiator_ops *ini);
 
 #endif

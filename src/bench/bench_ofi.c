@@ -16,6 +16,7 @@
 #include "bench_fabric.h"
 #include "bench_int.h"
 #include "fabric_ofi.h"
+#include "fabric_rule.h"
 #include "gd.h"
 #include "log.h"
 #include "oob.h"
@@ -43,6 +44,24 @@ static int take_domain(struct gd_bench *b)
 	return 0;
 }
 
+/* The threads that drive this side's endpoints at once, a domain each
+ * (gd_ofi_dom_of): the proxy's on its initiating side, and as many progress
+ * threads on the passive side of its bandwidth test (neither initiator nor
+ * receiver: it only drives the provider while the peer's N threads write or
+ * read, gd_ofi_progress_start) where its provider's progress places each of
+ * them (gd_fabric_ofi_passive_threads), which knows N from its own --proxy_threads:
+ * the parameter check makes both sides give the same over libfabric
+ * (bench_params.c). Every other side has one thread: its loop's (a receiver
+ * counts its completions on one CQ), one domain. The one rule of how many. */
+static uint32_t threads_of(const struct gd_bench *b)
+{
+	bool passive_bw = b->p.kind == GD_KIND_BW && !b->plan.roles.initiator &&
+			  !b->plan.roles.receiver &&
+			  gd_fabric_ofi_passive_threads(b->p.fab.provider);
+
+	return b->plan.roles.initiator || passive_bw ? b->p.init.proxy_threads : 1;
+}
+
 /* --fabric ofi: libfabric's domain (fi_getinfo: the provider, domain and endpoint
  * type exist here). Each side opens the domain before it listens or connects: what
  * it can check alone is told at once, not after a peer came (a side that fails
@@ -53,9 +72,8 @@ static int ofi_open(struct gd_bench *b)
 	struct gd_ofi_cfg c = { .o = &p->fab, .op = p->op, .alt = b->plan.alt,
 				.server = p->role == GD_ROLE_SERVER, .nqp = p->num_qps,
 				.tx_depth = p->tx_depth, .rx_depth = p->rx_depth,
-				/* the threads that post: the proxy's on the initiating side
-				 * (a domain each, gd_ofi_dom_of, theirs while they run), else 1 */
-				.threads = b->plan.own_threads ? p->init.proxy_threads : 1,
+				.threads = threads_of(b),
+				/* the domains are the proxy's threads' while they run */
 				.threaded = b->plan.own_threads,
 				/* the GPU's ordinal: once the buffer has it (ofi_take) */
 				.hmem = gd_plan_hmem(&b->plan), .cuda_device = -1,
@@ -115,11 +133,34 @@ static int ofi_connect(struct gd_bench *b)
 
 /* An active side's loops poll; between them it still drives the progress its
  * peer's operations need (-b: the peer writes to it while it waits for the
- * peer's results), without taking the receives its loops count. */
-static void ofi_started(struct gd_bench *b)
+ * peer's results), without taking the receives its loops count. A passive side
+ * with several domains: a progress thread each, and its side-channel waits
+ * touch none (they block in poll, as over verbs). */
+static int ofi_started(struct gd_bench *b)
 {
-	if (b->plan.roles.initiator || b->plan.roles.receiver)
+	int ret;
+
+	if (b->plan.roles.initiator || b->plan.roles.receiver) {
 		gd_oob_set_idle(b->oob, gd_ofi_progress_tx, b->ofi);
+		return 0;
+	}
+	if (b->ofi->ndom < 2)
+		return 0;
+	ret = gd_ofi_progress_start(b->ofi);
+	if (!ret)
+		gd_oob_set_idle(b->oob, NULL, NULL);
+	return ret;
+}
+
+/* The progress threads joined: this thread drives the provider again for the
+ * last waits (validation's, the final barrier). */
+static int ofi_stop(struct gd_bench *b)
+{
+	int ret = gd_ofi_progress_stop(b->ofi);
+
+	if (!ret && !b->plan.roles.initiator && !b->plan.roles.receiver)
+		gd_oob_set_idle(b->oob, gd_ofi_progress, b->ofi);
+	return ret;
 }
 
 static int ofi_local_info(struct gd_bench *b, uint32_t i, uint64_t target)
@@ -176,6 +217,8 @@ static void ofi_close(struct gd_bench *b)
 {
 	if (!b->ofi)
 		return;
+	if (gd_ofi_progress_stop(b->ofi)) /* a failed setup's; else ofi_stop's */
+		return; /* stuck in the provider: the exit reclaims the domains */
 	gd_ofi_close(b->ofi);
 	free(b->ofi);
 }
@@ -193,6 +236,7 @@ const struct gd_bench_fabric gd_bench_fabric_ofi = {
 	.joined = ofi_joined,
 	.connect = ofi_connect,
 	.started = ofi_started,
+	.stop = ofi_stop,
 	.local_info = ofi_local_info,
 	.qp_run = ofi_qp_run,
 	.cqs = ofi_cqs,

@@ -155,6 +155,11 @@ static const char *show_test(const struct gd_bench_params *p)
 }
 
 static bool is_atomic(const struct gd_bench_params *p) { return p->op == GD_OP_ATOMIC; }
+/* the proxy over libfabric: its threads shape both sides (bench_ofi.c threads_of) */
+static bool proxy_over_ofi(const struct gd_bench_params *p)
+{
+	return p->init.initiator == GD_INIT_PROXY && p->fab.fabric == GD_FABRIC_OFI;
+}
 static bool one_size(const struct gd_bench_params *p) { return !p->all_sizes; }
 static bool counted(const struct gd_bench_params *p) { return !p->duration_s && !p->run_infinitely; }
 /* a latency test's passive side behaves differently (no ping-pong) */
@@ -382,8 +387,10 @@ const struct gd_param gd_matched_params[] = {
 		 "\\fBproxy\\fR: producers write 32\\-byte request descriptors into rings in\n"
 		 "pinned host memory and CPU proxy threads post them (the IBRC\\-proxy design\n"
 		 "of NVSHMEM and UCCL\\-EP): one chain of work requests per QP and pass with\n"
-		 "one doorbell and one signalled WR, completions polled in batches, credits\n"
-		 "returned to the producers in batches.\n"
+		 "one doorbell; one chain in the default \\fB\\-Q\\fR's requests signalled (as\n"
+		 "the CPU initiator signals; every chain where \\fB\\-Q\\fR is at most the\n"
+		 "chain's 64), and the last before the ring runs dry; completions polled in\n"
+		 "batches, credits returned to the producers in batches.\n"
 		 "The producers are the CUDA producer kernel or, on a machine without a GPU\n"
 		 "(\\fB\\-\\-producer\\fR), host threads compiled from the same source, labelled\n"
 		 "\"host producer (no GPU)\" in the header and JSON.\n"
@@ -420,19 +427,21 @@ const struct gd_param gd_matched_params[] = {
 		 "no ConnectX. It is a test double, not a NIC: one process, no device, no\n"
 		 "peer; the GPU kernels write mlx5 WQEs into queues in pinned host memory,\n"
 		 "ring (or, with ibgda\\-cpudb, a CPU thread rings) and poll a collapsed CQ,\n"
-		 "and a CPU thread executes the WQEs on two local buffers (a loopback) and\n"
-		 "writes the CQEs. The header (\"Device: swnic (test double)\", \"IBGDA: NIC\n"
-		 "software NIC (test double)\") and the JSON (\\fBibgda.nic_is_test_double\\fR)\n"
-		 "say so; its figures measure the GPU side and the test double, never a NIC.\n"
+		 "and a CPU thread executes the WQEs on this side's buffer (a loopback: the\n"
+		 "run is the engine's, this side its own target) and writes the CQEs. The\n"
+		 "header (\"Device: swnic (test double)\", \"IBGDA: NIC software NIC (test\n"
+		 "double)\") and the JSON (\\fBibgda.nic_is_test_double\\fR) say so; its figures measure the GPU side and the test double, never a NIC.\n"
 		 "\\fBgd_write_bw\\fR, \\fBgd_read_bw\\fR, \\fBgd_write_lat\\fR and\n"
 		 "\\fBgd_read_lat\\fR: a bandwidth test posts \\fB\\-n\\fR \\(mu \\fB\\-q\\fR WQEs of\n"
 		 "\\fB\\-s\\fR bytes (rounded up to whole rounds of the grid) and one quiet\n"
 		 "per QP, timed from the launch to the end of the quiet (as the proxy mode);\n"
 		 "\\fB\\-a\\fR runs \\fB\\-n\\fR per size. A latency test is one GPU thread, one\n"
 		 "signalled WQE at a time, from the reservation to its completion.\n"
-		 "\\fB\\-\\-validate\\fR checks the bytes the WQEs moved; a wait without progress\n"
-		 "for \\fB\\-\\-timeout\\fR (on the GPU's %globaltimer) ends the run with exit 1\n"
-		 "and prints the QPN and the queue indices; an error CQE prints its syndrome.\n"
+		 "\\fB\\-\\-validate\\fR checks the bytes the last size's WQEs moved (on the\n"
+		 "test double each message has a slot of its own while they fit); a wait\n"
+		 "without progress for \\fB\\-\\-timeout\\fR (on the GPU's %globaltimer) ends\n"
+		 "the run with exit 1 and prints the QPN and the queue indices; an error CQE\n"
+		 "prints its syndrome.\n"
 		 "Not with \\fB\\-b\\fR, \\fB\\-D\\fR, \\fB\\-\\-run_infinitely\\fR, \\fB\\-l\\fR,\n"
 		 "\\fB\\-Q\\fR, \\fB\\-\\-perform_warm_up\\fR, \\fB\\-w\\fR, \\fB\\-y\\fR, send or\n"
 		 "atomic tests (exit 2); \\fB\\-\\-threads\\fR in whole warps; each QP needs its\n"
@@ -539,6 +548,28 @@ const struct gd_param gd_matched_params[] = {
 		 "in a capture of the Soft-RoCE guest's link) and the traffic class QP 1 reads back\n"
 		 "(\\fBQP addr. vector\\fR, a warning where it differs); rdma_cm takes the SL from it\n"
 		 "(\\fB\\-S\\fR). Without \\fB\\-R\\fR exit 2 (perftest: only with \\fB\\-R\\fR)." },
+	/* the proxy's threads (wire version 6): over libfabric the passive side of its
+	 * bandwidth test opens a domain and runs a progress thread per proxy thread of
+	 * the peer (bench_ofi.c threads_of), so both sides give the same */
+	{ GD_PARAM_AT(init.proxy_threads), .type = GD_PT_UINT, .wire = 4, .min = 1,
+	  .max = GD_INIT_MAX_PROXY_THREADS, .opt = "--proxy_threads", .what = "proxy threads",
+	  .label = "proxy threads (--proxy_threads)", .applies = proxy_over_ofi,
+	  .def = GD_INIT_DEF_PROXY_THREADS,
+	  .help = "proxy: CPU proxy threads, one ring each, 1-32 (default 1; at most -q)",
+	  .man = "CPU proxy threads, one ring each, 1 to 32 (default 1, at most \\fB\\-q\\fR).\n"
+		 "QP q is driven by proxy thread q % N.\n"
+		 "With \\fB\\-\\-pin_cores\\fR proxy thread i runs on the i\\-th CPU of the list.\n"
+		 "Over \\fB\\-\\-fabric ofi\\fR each proxy thread of the initiating side has a\n"
+		 "libfabric domain of its own, opened FI_THREAD_DOMAIN (the provider's lock\\-free\n"
+		 "path), with its completion queues, address vector and registration of the\n"
+		 "buffer; its QPs' endpoints live there. The passive side of a bandwidth test\n"
+		 "(write, read, atomic: the target that posts nothing) opens as many domains,\n"
+		 "endpoint i in domain i % N as on the initiating side, and drives each from a\n"
+		 "progress thread of its own while the run lasts (each paced as one passive\n"
+		 "side is): one thread there could not keep up with N. So over libfabric both\n"
+		 "sides give the same \\fB\\-\\-proxy_threads\\fR (the parameter check names a\n"
+		 "difference, exit 2). A receiver (send, \\fB\\-\\-write_with_imm\\fR) counts its\n"
+		 "completions in one loop: one domain." },
 
 	/* ---- this side's own, in the order of their JSON keys ---- */
 	LSTR(peer, "HOST", "server's host", "peer"), .check = host_name_ok END, /* the HOST operand */
@@ -751,16 +782,6 @@ const struct gd_param gd_matched_params[] = {
 		     "Each issuing group writes on its own channel; channel g uses QP g % \\fB\\-q\\fR,\n"
 		     "so a bandwidth test needs at least \\fB\\-q\\fR groups (exactly \\fB\\-q\\fR for\n"
 		     "CMP_AND_SWAP, whose compare values form one sequence per QP)." END,
-	LUINT(init.proxy_threads, 1, GD_INIT_MAX_PROXY_THREADS, "--proxy_threads",
-	      "proxy threads", NULL), .def = GD_INIT_DEF_PROXY_THREADS,
-	      .help = "proxy: CPU proxy threads, one ring each, 1-32 (default 1; at most -q)",
-	      .man = "CPU proxy threads, one ring each, 1 to 32 (default 1, at most \\fB\\-q\\fR).\n"
-		     "QP q is driven by proxy thread q % N.\n"
-		     "With \\fB\\-\\-pin_cores\\fR proxy thread i runs on the i\\-th CPU of the list.\n"
-		     "Over \\fB\\-\\-fabric ofi\\fR each proxy thread of the initiating side has a\n"
-		     "libfabric domain of its own, opened FI_THREAD_DOMAIN (the provider's lock\\-free\n"
-		     "path), with its completion queues, address vector and registration of the\n"
-		     "buffer; its QPs' endpoints live there." END,
 	LUINT(init.ring_slots, 2, GD_INIT_MAX_RING_SLOTS, "--ring_slots", "ring slots", NULL),
 	      .def = GD_INIT_DEF_RING_SLOTS, .valid = pow2,
 	      .form = "a power of two (2 to 16M), e.g. 1024",

@@ -86,7 +86,8 @@ static int attach_initiator(struct gd_bench *b)
 {
 	const struct gd_loop_ops *ops = b->plan.loop_ops;
 	struct gd_loop_attach a = {.cfg = &b->plan.loop, .machine = &b->p.machine,
-				   .max_size = b->plan.last_size, .local = b->local};
+				   .max_size = b->plan.last_size, .local = b->local,
+				   .diag = b->p.json || !b->out ? stderr : b->out};
 
 	if (!ops->attach || !b->plan.roles.initiator)
 		return 0;

@@ -121,6 +121,13 @@ struct gd_loop_attach {
 	bool roce;
 	uint64_t max_size;		/* the largest message of the run */
 	struct gd_wire_conn *local;	/* cfg->nqp records about to go to the peer */
+	/* the loopback fabric (no device, bench_fabric.h): the run's buffer, which
+	 * the initiator's own NIC registers (NULL otherwise) */
+	void *buf;
+	size_t buf_len;
+	/* where the initiator prints its evidence (--dump_wqes): the report's
+	 * stream, stderr with --json or without one */
+	FILE *diag;
 };
 
 struct gd_report_initiator;
@@ -154,6 +161,13 @@ struct gd_loop_ops {
 	int (*check_peer)(const struct gd_loop_cfg *c);
 	int (*connect)(void *state, const struct gd_wire_conn *remote, uint32_t n);
 	const struct gd_report_initiator *(*describe)(const void *state);
+	/* Optional, for an initiator that lays out its messages itself (the
+	 * IBGDA test double: every QP's messages in slots of QP 0's regions):
+	 * true and *bytes, the bytes at the start of QP qp's checked region (the
+	 * target half for a write, the local half for a read) that its last size
+	 * wrote, which --validate compares (bench_data.c); false: the engine's
+	 * rule (the last size's bytes at each QP's) */
+	bool (*written)(const void *state, uint32_t qp, uint64_t *bytes);
 	void (*detach)(void *state);
 };
 
@@ -195,6 +209,16 @@ struct gd_initiator_ops {
 	 * initiator has decided the run (a refusal, a test double's whole run),
 	 * or -1 to go on with the engine's run */
 	int (*prepare)(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res);
+	/* a run that is its own target, with no peer: its NIC is a test double
+	 * (the loopback fabric, bench_fabric.h); NULL (or it returns NULL): a
+	 * run with a peer */
+	const struct gd_loopback_nic *(*loopback)(const struct gd_bench_params *p);
+};
+
+/* The NIC test double of a loopback run: the header's device, and the NIC's
+ * name for its peer line ("none (loopback in the NIC)"). */
+struct gd_loopback_nic {
+	const char *device, *nic;
 };
 
 /* The CPU initiator (gd_loop_cpu): the table's first entry, and the engine's

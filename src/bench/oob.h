@@ -67,6 +67,15 @@ int gd_oob_open(const struct gd_bench_params *p, int accept_timeout_ms, struct g
 /* The two steps of a server's open, for callers that print a banner in between. */
 int gd_oob_listen(const struct gd_bench_params *p, struct gd_oob **oob);
 int gd_oob_accept(struct gd_oob *oob, int timeout_ms);
+/*
+ * A side channel with no peer, for a run that is its own target (a NIC test
+ * double, bench_fabric.h loopback): no socket; every step's message this side
+ * sends comes back as the peer's (HELLO: its own parameters, CONN: its own
+ * records, READY: its own step, RESULTS: its own figures), so the steps' checks
+ * run as over TCP; the heartbeat, ERROR and BYE go nowhere; no address (the
+ * noise guard sees no shared host); peer_name names the peer in the header.
+ */
+int gd_oob_loopback(const struct gd_bench_params *p, const char *peer_name, struct gd_oob **oob);
 
 /* Exchange HELLO; remote (may be NULL) receives the peer's. */
 int gd_oob_hello(struct gd_oob *oob, const struct gd_bench_params *p, struct gd_wire_hello *remote);

@@ -24,7 +24,8 @@
  *           u8 buffer memory (enum gd_buf_mem: host, GPU outside MPS, GPU
  *           under MPS), str its GPU's PCI address, "" for host memory
  *           (version 5: the rule on a GPU producer's CUDA copies,
- *           fabric_rule.h)
+ *           fabric_rule.h), u32 proxy threads (version 6: over libfabric
+ *           the passive side drives a domain per proxy thread of the peer)
  *   CONN    one per QP, in order: u32 qp_index, u32 qp_count, u16 lid,
  *           u32 qpn, u32 psn, u32 rkey, u64 vaddr, u64 buf_size, 16 gid,
  *           i32 gid_index, u32 out_reads, u32 mtu
@@ -53,10 +54,10 @@
 
 #define GD_WIRE_MAGIC 0x47445046u /* "GDPF" */
 /* 2: HELLO carries the initiator; 3: the fabric; 4: the CPUs and ALIVE; 5: the buffer's
- * memory and GPU. A peer of another version is refused (exit 2, both sides): a version 4
+ * memory and GPU; 6: the proxy threads. A peer of another version is refused (exit 2, both sides): a version 4
  * peer does not say whether its GPU memory is used through MPS, and a run the rule on
  * a GPU producer's CUDA copies would refuse must not crawl for want of it */
-#define GD_WIRE_VERSION 5
+#define GD_WIRE_VERSION 6
 #define GD_WIRE_HDR_LEN 12
 #define GD_WIRE_MAX_PAYLOAD 4096
 #define GD_WIRE_MAX_MSG (GD_WIRE_HDR_LEN + GD_WIRE_MAX_PAYLOAD)

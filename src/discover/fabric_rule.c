@@ -58,6 +58,13 @@ bool gd_fabric_ofi_mps_validated(const char *prov)
 	return prov_in(prov, validated);
 }
 
+bool gd_fabric_ofi_passive_threads(const char *prov)
+{
+	static const char *const copies[] = { "shm", NULL };
+
+	return prov_in(prov, copies);
+}
+
 /* shm and sm2 reach only processes of this host: their target is ours whatever
  * the side channel's two addresses say (a multi-homed host, --bind_source_ip,
  * containers with their own network namespace) */

@@ -68,6 +68,15 @@ bool gd_fabric_ofi_copies_gpu(const char *prov);
  * tier's gpu-mps cells, H200, 2026-11-30): shm. tcp in libfabric 1.22 offers
  * no FI_HMEM; sm2, udp and sockets were not run. */
 bool gd_fabric_ofi_mps_validated(const char *prov);
+/* Whether the passive side of a proxy bandwidth run with N proxy threads over
+ * provider prov opens N domains, each driven by a progress thread of its own
+ * (bench_ofi.c threads_of): where its progress call places every write or read
+ * of the peer (shm's command queue), one thread cannot keep up with N. On the
+ * H200 (2026-11-30, 8 B, 4 threads, libfabric 1.22): shm with
+ * FI_SHM_DISABLE_CMA=1 1.646 x the one-thread side (A/A 1.018), shm's CMA
+ * path 1.045 (A/A 1.004); tcp, whose target's kernel moves the bytes, 0.763
+ * (A/A 0.962): there the passive side keeps one domain and one thread. */
+bool gd_fabric_ofi_passive_threads(const char *prov);
 
 /* THE rule for the CUDA copies of a run the proxy's GPU producer kernel drives
  * (issue 32 item 3; the proxy asks it: proxy_bench.c gpu_producer_refused).

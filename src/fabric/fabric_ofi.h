@@ -19,6 +19,7 @@
 #ifndef GD_FABRIC_OFI_H
 #define GD_FABRIC_OFI_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,13 +37,14 @@ struct gd_ofi_cfg {
 	bool alt;			/* with_imm / CMP_AND_SWAP */
 	bool server;
 	uint32_t nqp, tx_depth, rx_depth;
-	/* threads that post and poll this side's endpoints at once (the proxy's
-	 * --proxy_threads on the initiating side, else 1): each has a domain of
-	 * its own (gd_ofi_dom_of), every domain FI_THREAD_DOMAIN */
+	/* threads that post and poll, or progress, this side's endpoints at once
+	 * (the proxy's --proxy_threads on the initiating side and on the passive
+	 * side of its bandwidth test, else 1; bench_ofi.c threads_of): each has a
+	 * domain of its own (gd_ofi_dom_of), every domain FI_THREAD_DOMAIN */
 	uint32_t threads;
-	/* the domains belong to those threads while the loops run (the proxy's, one or
-	 * several), not to the thread that waits on the side channel: its waits leave
-	 * them alone (gd_ofi_progress_tx) */
+	/* the initiating side's domains belong to the proxy's threads while its loops
+	 * run (one thread or several), not to the thread that waits on the side
+	 * channel: its waits leave them alone (gd_ofi_progress_tx) */
 	bool threaded;
 	bool hmem;			/* the buffers are GPU memory (gd_plan_hmem) */
 	int cuda_device;
@@ -82,6 +84,15 @@ struct gd_ofi_dom {
 	uint64_t key;
 };
 
+/* A passive side's progress thread: it alone drives domain index while it runs
+ * (gd_ofi_progress_start). */
+struct gd_ofi_prog {
+	struct gd_ofi *f;
+	uint32_t index;
+	pthread_t thread;
+	bool started;
+};
+
 struct gd_ofi {
 	struct gd_ofi_cfg cfg;
 	struct fi_info *info;
@@ -98,6 +109,12 @@ struct gd_ofi {
 	size_t rx_size;			/* the provider's receive queue (rx_attr->size) */
 	bool manual;			/* FI_PROGRESS_MANUAL: a waiting side must call gd_ofi_progress */
 	uint64_t pace_ns, last_ns;	/* a passive side's progress: at most every pace_ns (0: always) */
+	/* a passive side with several domains: a progress thread each while the
+	 * run lasts (gd_ofi_progress_start/stop); nprog 0 when none runs */
+	struct gd_ofi_prog *prog;
+	uint32_t nprog;
+	int prog_stop;			/* atomic: the threads end their loop */
+	bool prog_stuck;		/* one did not end by its deadline: the domains stay open */
 	struct sockaddr_storage self;	/* this side's address on the side channel */
 	char prov[64], fabric_name[128], domain_name[128];
 };
@@ -165,6 +182,18 @@ void gd_ofi_progress(void *ofi);
 /* The same on an active side while it waits between its loops: only the send
  * CQ, whose entries its loops have all taken. */
 void gd_ofi_progress_tx(void *ofi);
+/* A passive side with several domains (the peer's proxy threads): one thread
+ * per domain drives that domain's progress (as gd_ofi_progress, paced alike),
+ * and no other thread touches the domain until gd_ofi_progress_stop; from here
+ * gd_ofi_progress reads no CQ. One domain: nothing to start (0). 0 or -errno
+ * (printed; the threads started are stopped). */
+int gd_ofi_progress_start(struct gd_ofi *f);
+/* Ends and joins the progress threads, within a second (fabric_ofi_ep.c,
+ * OFI_PROGRESS_JOIN_MS): 0, or -ETIMEDOUT when one is stuck inside the provider
+ * (printed; the domains are then left open for the process's exit:
+ * gd_ofi_close closes nothing). After it the caller's thread drives the
+ * progress again (gd_ofi_progress). No threads: 0. */
+int gd_ofi_progress_stop(struct gd_ofi *f);
 /* How often the passive side of a bandwidth test of this message size
  * drives the provider's progress (gd_ofi_progress): sets f->pace_ns. */
 void gd_ofi_pace_passive(struct gd_ofi *f, uint64_t size);

@@ -22,6 +22,7 @@ static const struct gd_initiator_ops ibgda = {
 	.check = gd_ibgda_bench_check,
 	.ofi_conflict = gd_ibgda_ofi_conflict,
 	.prepare = gd_ibgda_hook,
+	.loopback = gd_ibgda_loopback,
 };
 
 const struct gd_initiator_ops *const gd_initiator_table[GD_INIT_COUNT] = {

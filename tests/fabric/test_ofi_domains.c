@@ -12,6 +12,13 @@
  * own domain, FI_THREAD_DOMAIN), and every QP's region at the peer is
  * checked byte for byte. Shm and tcp ignore a host buffer's descriptor, so
  * a wrong one would not fail the writes: the layout asserts are what would.
+ * Then the same with the passive side of the proxy's bandwidth test (session
+ * 45): 4 domains there too, endpoint i in domain i % 4, each driven by its own
+ * progress thread (gd_ofi_progress_start) and by nothing else: the side
+ * channel's progress call reads no CQ while they run; the regions of every
+ * domain arrive (tcp's target moves the bytes in its progress: a domain no
+ * thread drove would never complete its writes); the threads joined, the
+ * caller's progress drives again.
  * One proxy thread (one domain, still the thread's): the side channel's idle
  * hook between loops (gd_ofi_progress_tx, on the main thread) leaves its send
  * CQ alone, so the thread's completion is still there for it (the hook once
@@ -52,6 +59,7 @@ struct side2 {
 	struct gd_qp_run q[NQP];
 	uint8_t *sbuf, *cbuf;
 	pthread_t progress;
+	uint32_t sthreads;	/* the passive side's threads: 1 (the test's serve) or NTHR (its own) */
 	bool serving;	/* progress started (leave joins it) */
 	bool absent;	/* the provider is not offered here: a skip, not a failure */
 	int stop;
@@ -97,16 +105,21 @@ static int join(struct side2 *s, const char *prov, uint32_t nthr)
 	s->cbuf = calloc(NQP, SLOT);
 	if (!s->sbuf || !s->cbuf)
 		return -ENOMEM;
-	ret = open_side(s, &s->srv, true, 1, s->sbuf);
+	ret = open_side(s, &s->srv, true, s->sthreads, s->sbuf);
 	ret = ret ?: open_side(s, &s->cli, false, nthr, s->cbuf);
 	for (uint32_t i = 0; !ret && i < NQP; i++) {
 		ret = gd_ofi_local_info(&s->srv, i, (uintptr_t)(s->sbuf + i * SLOT), &s->si[i]);
 		ret = ret ?: gd_ofi_local_info(&s->cli, i, (uintptr_t)(s->cbuf + i * SLOT), &s->ci[i]);
 		ret = ret ?: gd_ofi_connect(&s->srv, i, &s->ci[i]);
 	}
-	if (ret || pthread_create(&s->progress, NULL, serve, s))
-		return ret ?: -EAGAIN;
-	s->serving = true;
+	if (ret)
+		return ret;
+	if (s->sthreads > 1) /* the passive side's own threads, as bench_ofi.c starts them */
+		ret = gd_ofi_progress_start(&s->srv);
+	else if (pthread_create(&s->progress, NULL, serve, s))
+		return -EAGAIN;
+	else
+		s->serving = true;
 	for (uint32_t i = 0; !ret && i < NQP; i++) {
 		ret = gd_ofi_connect(&s->cli, i, &s->si[i]);
 		s->q[i].index = i;
@@ -122,6 +135,7 @@ static void leave(struct side2 *s)
 	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
 	if (s->serving)
 		pthread_join(s->progress, NULL);
+	gd_ofi_progress_stop(&s->srv);
 	gd_ofi_close(&s->cli);
 	gd_ofi_close(&s->srv);
 	free(s->sbuf);
@@ -139,9 +153,33 @@ static void assert_dest_in_domain(struct side2 *s, uint32_t i, struct gd_ofi_dom
 	assert_memory_equal(addr, s->si[i].fab_addr, len);
 }
 
+/* The passive side's domains (sthreads of them): endpoint i in domain
+ * i % sthreads, the key its blob sent that domain's registration's; with
+ * several, a progress thread each, and the side channel's progress call
+ * (gd_ofi_progress) leaves them alone: paced, it would take its turn
+ * (last_ns), and it does not. */
+static void assert_passive(struct side2 *s)
+{
+	assert_int_equal(s->srv.ndom, s->sthreads);
+	assert_int_equal(s->srv.nprog, s->sthreads > 1 ? s->sthreads : 0);
+	for (uint32_t i = 0; i < NQP; i++) {
+		struct gd_ofi_dom *d = &s->srv.dom[i % s->sthreads];
+
+		assert_ptr_equal(gd_ofi_dom_of(&s->srv, i), d);
+		assert_true(s->si[i].fab_key == fi_mr_key(d->mr));
+	}
+	if (s->sthreads < 2)
+		return;
+	for (uint32_t t = 0; t < s->sthreads; t++)
+		assert_int_equal(s->srv.prog[t].index, t);
+	__atomic_store_n(&s->srv.pace_ns, 1, __ATOMIC_RELAXED);
+	gd_ofi_progress(&s->srv);
+	assert_true(s->srv.last_ns == 0);
+}
+
 static void assert_layout(struct side2 *s)
 {
-	assert_int_equal(s->srv.ndom, 1);
+	assert_passive(s);
 	assert_int_equal(s->cli.ndom, NTHR);
 	for (uint32_t t = 0; t < NTHR; t++)
 		for (uint32_t u = t + 1; u < NTHR; u++) {
@@ -196,11 +234,12 @@ static void *writer(void *arg)
 }
 
 /* join, or skip a provider not offered here (said on stderr) */
-static struct side2 *join_or_skip(const char *prov, uint32_t nthr)
+static struct side2 *join_or_skip(const char *prov, uint32_t sthreads, uint32_t nthr)
 {
 	struct side2 *s = calloc(1, sizeof(*s));
 
 	assert_non_null(s);
+	s->sthreads = sthreads;
 	if (join(s, prov, nthr)) {
 		bool absent = s->absent;
 
@@ -220,7 +259,7 @@ static struct side2 *join_or_skip(const char *prov, uint32_t nthr)
  * the thread's own poll finds its completion: the hook took none of it. */
 static void one_thread_keeps_its_cq(const char *prov)
 {
-	struct side2 *s = join_or_skip(prov, 1);
+	struct side2 *s = join_or_skip(prov, 1, 1);
 	struct gd_qp_run *q = &s->q[0];
 	struct ibv_sge sge = { .addr = q->local_addr, .length = SLOT };
 	struct ibv_send_wr wr = { .wr_id = 7, .sg_list = &sge, .num_sge = 1,
@@ -250,9 +289,9 @@ static void one_thread_keeps_its_cq(const char *prov)
 	assert_true(landed);
 }
 
-static void run_provider(const char *prov)
+static void run_provider(const char *prov, uint32_t sthreads)
 {
-	struct side2 *s = join_or_skip(prov, NTHR);
+	struct side2 *s = join_or_skip(prov, sthreads, NTHR);
 	struct thr w[NTHR];
 	pthread_t th[NTHR];
 
@@ -268,6 +307,12 @@ static void run_provider(const char *prov)
 	for (uint32_t i = 0; i < NQP; i++)
 		for (uint32_t b = 0; b < SLOT; b++)
 			assert_int_equal(s->sbuf[i * SLOT + b], 0x40 + i);
+	if (sthreads > 1) { /* joined: the caller's progress drives again */
+		assert_int_equal(gd_ofi_progress_stop(&s->srv), 0);
+		assert_int_equal(s->srv.nprog, 0);
+		gd_ofi_progress(&s->srv);
+		assert_true(s->srv.last_ns != 0);
+	}
 	leave(s);
 	free(s);
 }
@@ -275,13 +320,25 @@ static void run_provider(const char *prov)
 static void test_shm(void **state)
 {
 	(void)state;
-	run_provider("shm");
+	run_provider("shm", 1);
 }
 
 static void test_tcp(void **state)
 {
 	(void)state;
-	run_provider("tcp");
+	run_provider("tcp", 1);
+}
+
+static void test_shm_passive_threads(void **state)
+{
+	(void)state;
+	run_provider("shm", NTHR);
+}
+
+static void test_tcp_passive_threads(void **state)
+{
+	(void)state;
+	run_provider("tcp", NTHR);
 }
 
 static void test_one_thread_shm(void **state)
@@ -301,6 +358,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shm),
 		cmocka_unit_test(test_tcp),
+		cmocka_unit_test(test_shm_passive_threads),
+		cmocka_unit_test(test_tcp_passive_threads),
 		cmocka_unit_test(test_one_thread_shm),
 		cmocka_unit_test(test_one_thread_tcp),
 	};
@@ -310,5 +369,5 @@ int main(void)
 	if (gd_ofi_lib_require())
 		return SKIPPED;
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
-	return !ret && skipped == 4 ? SKIPPED : ret;
+	return !ret && skipped == 6 ? SKIPPED : ret;
 }

@@ -4,7 +4,9 @@
 # ConnectX there, so GDPERF_IBGDA_NIC=software-test-double (the tools'
 # default for --ibgda_nic; a few cells give the option itself) selects the
 # SOFTWARE NIC TEST DOUBLE: a CPU thread executes the WQEs the GPU kernels
-# write, on two local buffers (a loopback, one process, no peer).
+# write, on this side's buffer: the engine's run over its loopback fabric
+# (bench_loopback.c: one process, no device, no peer; this side is its own
+# target, and --validate is the engine's, once after the last size).
 #   gd_write_bw / gd_read_bw / gd_write_lat --initiator=ibgda and ibgda-cpudb:
 #   --validate at every scope, --json (fields checked), --dump_wqes 4 (four
 #   decoded WQEs), an injected error CQE (syndrome named, exit 1), a stalled
@@ -62,13 +64,15 @@ for mode in ibgda ibgda-cpudb; do
 		expect_in "header names the test double" "$tmp/out" "IBGDA           : NIC software NIC \(test double\)"
 		expect_in "header device" "$tmp/out" "Device         : swnic \(test double\)"
 		expect_in "result line (64 B, 8192 x 4 messages)" "$tmp/out" "^ 64 *32768 "
-		expect_in "validation ran" "$tmp/err" "validate: size 64: "
+		# the engine checks the span the last size wrote: every QP's messages rotate
+		# through the 64-byte slots of QP 0's 64 KiB halves (ibgda_loop.c)
+		expect_in "validation ran" "$tmp/out" "^ validation: passed \(65536 bytes checked\)"
 	done
 done
 
 # read bw and write/read lat
 run 0 "read bw ibgda" gd_read_bw --initiator=ibgda --ctas 4 --threads 64 -q 2 -s 4096 -n 4096 --validate &&
-	{ expect_in "read result line" "$tmp/out" "^ 4096 *8192 "; expect_in "read validation" "$tmp/err" "validate: size 4096"; }
+	{ expect_in "read result line" "$tmp/out" "^ 4096 *8192 "; expect_in "read validation" "$tmp/out" "^ validation: passed \(65536 bytes checked\)"; }
 run 0 "write lat ibgda" gd_write_lat --initiator=ibgda -s 8 -n 2000 --validate &&
 	expect_in "write latency line" "$tmp/out" "^ 8 *2000 "
 run 0 "read lat ibgda-cpudb" gd_read_lat --initiator=ibgda-cpudb -s 64 -n 1000 --validate &&
@@ -129,18 +133,18 @@ for mode in ibgda ibgda-cpudb; do
 			m=; n=4096; [ $mem = cuda ] && { m=--use_cuda=0; n=512; }
 			run 0 "atomic bw $mode $at $mem" gd_atomic_bw --initiator=$mode -A $at $m \
 				--ctas 8 --threads 128 --scope warp -q 4 -n $n --validate &&
-				expect_in "$at counters" "$tmp/err" "validate: $at: the 4 counters hold $((n * 4)),"
+				expect_in "$at counters" "$tmp/out" "^ validation: passed \($((n * 4)) atomics checked\)"
 			run 0 "atomic lat $mode $at $mem" gd_atomic_lat --initiator=$mode -A $at $m \
 				-n 500 --validate &&
 				{ expect_in "atomic latency line" "$tmp/out" "^ 8 *500 ";
-				  expect_in "$at lat counter" "$tmp/err" "validate: $at: the 1 counters hold 500,"; }
+				  expect_in "$at lat counter" "$tmp/out" "^ validation: passed \(500 atomics checked\)"; }
 		done
 	done
 done
 # thread scope (coalesced groups on shared QPs): CMP_AND_SWAP in WQE order
 run 0 "atomic bw CMP_AND_SWAP scope thread" gd_atomic_bw --initiator=ibgda -A CMP_AND_SWAP \
 	--scope thread --ctas 4 --threads 64 -q 2 -n 4096 --validate &&
-	expect_in "thread-scope CAS counters" "$tmp/err" "the 2 counters hold 8192,"
+	expect_in "thread-scope CAS counters" "$tmp/out" "^ validation: passed \(8192 atomics checked\)"
 # a device that answers 8-byte fetches big-endian: decoded as the PRM says
 GDPERF_IBGDA_SWNIC_ATOMIC_BE=1 run 0 "atomic lat, big-endian fetched results" gd_atomic_lat \
 	--initiator=ibgda -A FETCH_AND_ADD -n 500 --validate
@@ -150,14 +154,14 @@ GDPERF_IBGDA_SWNIC_ATOMIC_BE=1 run 0 "atomic lat CAS, big-endian fetched results
 # GPU-memory data through the test double
 run 0 "write bw --use_cuda=0" gd_write_bw --initiator=ibgda --use_cuda=0 --ctas 4 --threads 64 \
 	-q 2 -s 4096 -n 256 --validate &&
-	{ expect_in "GPU memory in the header" "$tmp/out" "Memory          : cuda 0"; expect_in "validated" "$tmp/err" "validate: size 4096"; }
+	{ expect_in "GPU memory in the header" "$tmp/out" "Memory          : cuda: GPU 0 "; expect_in "validated" "$tmp/out" "^ validation: passed \(65536 bytes checked\)"; }
 run 0 "read lat ibgda-cpudb --use_cuda=0" gd_read_lat --initiator=ibgda-cpudb --use_cuda=0 -s 64 \
 	-n 300 --validate
 # the GPU that holds the data is the one that runs (F7 of the desk review)
 if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 2 ]; then
 	run 0 "write bw --use_cuda=1 (second GPU)" gd_write_bw --initiator=ibgda --use_cuda=1 \
 		--ctas 4 --threads 64 -q 2 -s 64 -n 1024 --validate &&
-		{ expect_in "data on GPU 1" "$tmp/out" "Memory          : cuda 1"; expect_in "producer is GPU 1" "$tmp/out" "\(CUDA 1\)"; }
+		{ expect_in "data on GPU 1" "$tmp/out" "Memory          : cuda: GPU 1 "; expect_in "producer is GPU 1" "$tmp/out" "\(CUDA 1\)"; }
 else
 	echo "CELL | write bw --use_cuda=1 (second GPU) | not run: one GPU here"
 fi

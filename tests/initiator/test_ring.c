@@ -9,7 +9,9 @@
  * producers), credits (every slot / a whole ring at once), send-queue
  * depth 1, quiet after every put, random sizes, many producers and proxy
  * threads with CAS sequences, an injected completion error (error word),
- * a producer deadline with no proxy (ring indices reported), stop.
+ * a producer deadline with no proxy (ring indices reported), stop; the
+ * proxy's moderation (-Q): fewer completions, none lost at a quiet, no
+ * send queue left full without a signalled request.
  * Prints one line per case; exit 0 when all pass, 1 otherwise.
  */
 #include "config.h"
@@ -45,6 +47,8 @@ struct tc {
 	bool no_proxy, stop;
 	uint64_t delay_ns;
 	uint64_t want_code;
+	uint32_t sig_every;       /* the proxy's moderation (-Q), 0: every chain signalled */
+	uint64_t max_completions; /* 0: not checked */
 };
 
 struct env {
@@ -82,6 +86,7 @@ static int setup(const struct tc *c, struct env *e)
 	cfg.credit_batch = c->credit_batch;
 	cfg.batch = c->batch;
 	cfg.sq_depth = c->sq_depth;
+	cfg.sig_every = c->sig_every;
 	cfg.timeout_ns = c->timeout_ms * 1000000ull;
 	gd_sw_transport_set_delay(e->sw, c->delay_ns);
 	cfg.tp = gd_sw_transport_tp(e->sw);
@@ -162,10 +167,14 @@ static int run_case(const struct tc *c)
 		CHECK(st.requests == total, "requests %" PRIu64 " != %" PRIu64, st.requests, total);
 		CHECK(gd_sw_transport_executed(e.sw) == total, "executed");
 		CHECK(st.chains <= total, "chains");
+		CHECK(st.completions && (!c->max_completions || st.completions <= c->max_completions),
+		      "%" PRIu64 " completions in %" PRIu64 " chains, want 1..%" PRIu64, st.completions,
+		      st.chains, c->max_completions);
 		if (validate(c, &e))
 			return -1;
-		printf("ok   %-28s %8" PRIu64 " requests, %6" PRIu64 " chains, %.2f M/s\n", c->name,
-		       total, st.chains, ns ? (double)total * 1e3 / (double)ns : 0);
+		printf("ok   %-28s %8" PRIu64 " requests, %6" PRIu64 " chains, %6" PRIu64
+		       " signalled, %.2f M/s\n", c->name, total, st.chains, st.completions,
+		       ns ? (double)total * 1e3 / (double)ns : 0);
 	} else {
 		uint64_t err = gd_proxy_error(e.px);
 		char em[256];
@@ -257,11 +266,13 @@ static int random_sizes(void)
 	return 0;
 }
 
-/* Put + quiet round trips: after each quiet, done has reached head. */
-static int quiet_each(void)
+/* Put + quiet round trips: after each quiet, done has reached head (with
+ * moderation too: the last chain before the ring runs dry is signalled). */
+static int quiet_each(uint32_t sig_every)
 {
-	struct tc c = { "quiet after every put", GD_DESC_WRITE, 64, 1, 1, 8, 0, 0, 16, 1, 1, 1, 1, 0,
-			0, 20000 };
+	struct tc c = { sig_every ? "quiet after every put, -Q 100" : "quiet after every put",
+			GD_DESC_WRITE, 64, 1, 1, 8, 0, 0, 16, 1, 1, 1, 1, 0, 0, 20000,
+			.sig_every = sig_every };
 	uint64_t s[2000];
 	struct env e;
 
@@ -300,6 +311,24 @@ int main(void)
 		  2048, 0, 2000, .delay_ns = 2000000 },
 		{ "stop", GD_DESC_WRITE, 64, 1, 1, 4, 0, 0, 16, 2, 1, 2, 2, 100, 0, 5000,
 		  .no_proxy = true, .stop = true, .want_code = GD_RING_STOPPED },
+		/* moderation (-Q, proxy.c chain_signalled). 6400 requests on a ring that
+		 * holds them all, a slow link so that the ring stays full: one chain in
+		 * 100 requests signalled (64), a few more where the proxy caught up with
+		 * the producer; signalling every chain of 64 is 100 */
+		{ "-Q 100, 1 QP", GD_DESC_WRITE, 8, 1, 1, 8192, 0, 64, 128, 1, 1, 1, 1, 6400,
+		  .delay_ns = 2000, .sig_every = 100, .max_completions = 90 },
+		/* -Q above the send queue: the chain that fills it is signalled */
+		{ "-Q 100, send queue 8", GD_DESC_WRITE, 8, 1, 1, 64, 0, 64, 8, 4, 32, 4, 4, 1000,
+		  .sig_every = 100 },
+		/* several QPs a thread: a chain of each waits for a later one of its own;
+		 * 64000 requests, 1600 at -Q 40, ~8000 signalling every chain of 16 */
+		{ "-Q 40, 4 proxy x 8 QPs, cas", GD_DESC_CAS, 8, 4, 8, 256, 0, 16, 64, 16, 1, 8, 16,
+		  4000, .delay_ns = 2000, .sig_every = 40, .max_completions = 3000 },
+		{ "-Q 20, 2 proxy x 6 QPs, read", GD_DESC_READ, 4096, 2, 6, 256, 0, 8, 32, 12, 64, 4,
+		  12, 200, .sig_every = 20 },
+		/* at most the batch: every chain signalled, as without moderation */
+		{ "-Q 16, batch 16, cas", GD_DESC_CAS, 8, 1, 2, 64, 0, 16, 64, 4, 1, 4, 4, 2000,
+		  .sig_every = 16 },
 	};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -311,7 +340,8 @@ int main(void)
 		run_case(&c);
 	}
 	random_sizes();
-	quiet_each();
+	quiet_each(0);
+	quiet_each(100);
 	printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
 	return failures ? 1 : 0;
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The IBGDA protocol test (test_ibgda_swnic.c) built with ThreadSanitizer:
 # host producer threads, the software NIC test double and the ibgda-cpudb
-# ringer. Skips (77) without cmocka or when TSan programs cannot be built or run.
+# ringer; and the host stand-in for the GPU side (test_ibgda_gpu_host.c)
+# over the test double. Skips (77) without cmocka or when TSan programs cannot be built or run.
 set -u
 src=${top_srcdir:-$(dirname "$0")/../..}
 build=${top_builddir:-.}
@@ -28,11 +29,26 @@ if ! $cc -std=gnu11 -D_GNU_SOURCE -fsanitize=thread -Wno-tsan -g -O1 -I"$src/src
 	echo "FAIL: cannot build the IBGDA protocol test with ThreadSanitizer"
 	exit 1
 fi
-TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" timeout 600 "$bin"
-rc=$?
-case $rc in
-0) echo "PASS: IBGDA protocol under ThreadSanitizer, no race reported" ;;
-66) echo "FAIL: ThreadSanitizer reported a data race (above)"; exit 1 ;;
-124) echo "FAIL: did not finish in 600 s under ThreadSanitizer"; exit 1 ;;
-*) echo "FAIL: the IBGDA protocol test failed under ThreadSanitizer (exit $rc)"; exit 1 ;;
-esac
+# the host stand-in for the GPU side (its threads run the kernels' work) over the test double
+host=$out/test_ibgda_gpu_host_tsan
+# shellcheck disable=SC2046
+if ! $cc -std=gnu11 -D_GNU_SOURCE -fsanitize=thread -Wno-tsan -g -O1 -I"$src/src/core" \
+	-I"$src/src/initiator" -I"$src/src/initiator/ibgda" -I"$src/src/initiator/mlx5" -I"$build" -o "$host" \
+	"$src/tests/unit/test_ibgda_gpu_host.c" "$src/src/initiator/ibgda/ibgda_gpu_host.c" \
+	"$src/src/initiator/ibgda/ibgda_swnic.c" "$src/src/initiator/ibgda/ibgda_poller.c" \
+	"$src/src/initiator/mlx5/mlx5_dump.c" "$src/src/core/log.c" \
+	$(pkg-config --cflags --libs cmocka) -lpthread; then
+	echo "FAIL: cannot build the IBGDA host stand-in test with ThreadSanitizer"
+	exit 1
+fi
+for prog in "$bin" "$host"; do
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" timeout 600 "$prog"
+	rc=$?
+	case $rc in
+	0) echo "ok: $(basename "$prog") under ThreadSanitizer, no race reported" ;;
+	66) echo "FAIL: ThreadSanitizer reported a data race (above)"; exit 1 ;;
+	124) echo "FAIL: $(basename "$prog") did not finish in 600 s under ThreadSanitizer"; exit 1 ;;
+	*) echo "FAIL: $(basename "$prog") failed under ThreadSanitizer (exit $rc)"; exit 1 ;;
+	esac
+done
+echo "PASS: IBGDA protocol and the host stand-in under ThreadSanitizer, no race reported"

@@ -31,6 +31,9 @@
 #include "plan.h"
 #include "loop.h"
 #include "ibgda_run.h"
+#include "ibgda_bench.h"
+#include "ibgda_nic.h"
+#include "bench_fabric.h"
 #ifdef HAVE_LIBFABRIC
 #include "fabric_ofi.h"
 #endif
@@ -549,7 +552,7 @@ static void t_sweep_epsilon(void **state)
 }
 
 /* The IBGDA run's spec comes from the plan's loop configuration, for the
- * software NIC test double (ibgda_bench.c) and a ConnectX (ibgda_loop.c)
+ * software NIC test double and a ConnectX (both ibgda_loop.c's attach)
  * alike: the params' values, CMP_AND_SWAP only for atomics (a write's
  * variant is with_imm), the send depth the plan holds. */
 static void t_ibgda_spec(void **state)
@@ -620,10 +623,42 @@ static void t_ofi_passive_pace(void **s)
 }
 #endif
 
+/* The loopback fabric (no device, no peer) is the setup of a run whose
+ * initiator brings its own NIC test double, and then this side initiates;
+ * every other run keeps its fabric and its role. */
+static const struct gd_loopback_nic *dbl_dev(const struct gd_bench_params *p)
+{
+	static const struct gd_loopback_nic dbl = {.device = "dbl", .nic = "a double"};
+
+	return p->iters == 7 ? &dbl : NULL;
+}
+
+static void t_loopback_pick(void **s)
+{
+	struct gd_initiator_ops dbl = {.loop = &gd_loop_cpu, .loopback = dbl_dev};
+	struct gd_bench_params p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_SERVER);
+
+	(void)s;
+	assert_ptr_equal(gd_bench_fabric_for(&p, NULL), gd_bench_fabric(p.fab.fabric));
+	assert_ptr_equal(gd_bench_fabric_for(&p, &dbl), gd_bench_fabric(p.fab.fabric));
+	assert_int_equal(p.role, GD_ROLE_SERVER);
+	p.iters = 7;
+	assert_ptr_equal(gd_bench_fabric_for(&p, &dbl), &gd_bench_fabric_loopback);
+	assert_int_equal(p.role, GD_ROLE_CLIENT);
+	assert_non_null(gd_bench_fabric_loopback.side_channel);
+	/* IBGDA's entry: the software NIC test double only, never a ConnectX */
+	p.init.ibgda_nic = GD_IBGDA_NIC_SWNIC;
+	assert_string_equal(gd_ibgda_loopback(&p)->device, "swnic (test double)");
+	assert_string_equal(gd_ibgda_loopback(&p)->nic, "software NIC (test double)");
+	p.init.ibgda_nic = GD_IBGDA_NIC_DEVX;
+	assert_null(gd_ibgda_loopback(&p));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_sweep_epsilon), cmocka_unit_test(t_ibgda_spec),
+		cmocka_unit_test(t_loopback_pick),
 		cmocka_unit_test(t_access), cmocka_unit_test(t_roles),
 		cmocka_unit_test(t_mtu),
 		cmocka_unit_test(t_own_threads), cmocka_unit_test(t_producer_on_buffer_gpu),

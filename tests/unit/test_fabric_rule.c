@@ -278,6 +278,13 @@ static void gpu_copies_and_mps(void **state)
 	assert_false(gd_fabric_ofi_mps_validated("sm2"));
 	assert_false(gd_fabric_ofi_mps_validated("shmx"));
 	assert_false(gd_fabric_ofi_mps_validated("sh"));
+	/* the passive side's progress thread per domain: shm only (its progress
+	 * places each write; tcp's kernel moves the bytes) */
+	assert_true(gd_fabric_ofi_passive_threads("shm"));
+	assert_false(gd_fabric_ofi_passive_threads("tcp"));
+	assert_false(gd_fabric_ofi_passive_threads("tcp;ofi_rxm"));
+	assert_false(gd_fabric_ofi_passive_threads("efa"));
+	assert_false(gd_fabric_ofi_passive_threads("shmx"));
 }
 
 /* The rule on a GPU producer's CUDA copies with the target's own facts (its

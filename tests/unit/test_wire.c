@@ -158,7 +158,7 @@ static void conn_round_trip(void **state)
 	n = encode(&m);
 	assert_int_equal(n, GD_WIRE_HDR_LEN + 66);
 	/* network byte order on the wire */
-	assert_memory_equal(buf, "GDPF\x00\x05\x00\x02\x00\x00\x00\x42", 12);
+	assert_memory_equal(buf, "GDPF\x00\x06\x00\x02\x00\x00\x00\x42", 12);
 	assert_memory_equal(buf + 12 + 10, "\x00\xab\xcd\xef", 4);
 	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
 	assert_memory_equal(&out.conn.gid, &m.conn.gid, 16);
@@ -232,7 +232,7 @@ static void bad_header(void **state)
 	expect(16, -EPROTO, "not a gdperf side-channel message (it starts with \"GET / HTTP/1\")");
 	n = encode(&m);
 	buf[5] = GD_WIRE_VERSION + 1;
-	expect(n, -EPROTO, "this gdperf speaks version 5");
+	expect(n, -EPROTO, "this gdperf speaks version 6");
 	n = encode(&m);
 	buf[7] = 0;
 	expect(n, -EPROTO, "unknown message type 0");
@@ -452,7 +452,47 @@ static void hello_buffer_fact(void **state)
 	buf[4] = 0;
 	buf[5] = 4;
 	expect(n, -EPROTO, "the peer speaks side-channel protocol version 4, this gdperf speaks "
-	       "version 5: run the same gdperf release on both sides");
+	       "version 6: run the same gdperf release on both sides");
+}
+
+/* Version 6: the proxy threads, compared where they shape both sides (the
+ * proxy over libfabric: the passive side drives a domain per proxy thread of
+ * its peer, bench_ofi.c threads_of), carried for every run. */
+static void hello_proxy_threads(void **state)
+{
+	struct gd_wire_msg m = { .type = GD_MSG_HELLO }, out;
+	struct gd_bench_params p;
+	uint8_t *at;
+	size_t n;
+
+	(void)state;
+	hello_params(&p);
+	p.init.initiator = GD_INIT_PROXY;
+	p.fab.fabric = GD_FABRIC_OFI;
+	snprintf(p.fab.provider, sizeof(p.fab.provider), "shm");
+	p.init.proxy_threads = 4;
+	gd_wire_hello_from_params(&m.hello, &p);
+	n = encode(&m);
+	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
+	assert_int_equal(out.hello.params.init.proxy_threads, 4);
+	/* the last field: u32 proxy threads */
+	at = buf + n - 4;
+	assert_memory_equal(at, "\x00\x00\x00\x04", 4);
+	p.role = GD_ROLE_SERVER;
+	assert_int_equal(gd_params_diff(&p, &out.hello.params, err, sizeof(err)), 0);
+	p.init.proxy_threads = 2;
+	assert_int_equal(gd_params_diff(&p, &out.hello.params, err, sizeof(err)), 1);
+	assert_string_equal(err, "proxy threads (--proxy_threads): server 2, client 4");
+	/* not compared where the other side's threads change nothing here: verbs,
+	 * or the CPU initiator */
+	p.fab.fabric = out.hello.params.fab.fabric = GD_FABRIC_VERBS;
+	p.fab.provider[0] = out.hello.params.fab.provider[0] = '\0';
+	assert_int_equal(gd_params_diff(&p, &out.hello.params, err, sizeof(err)), 0);
+	/* out of range (1..32): exit 2 (-EBADMSG) */
+	at[3] = 0;
+	expect(n, -EBADMSG, "HELLO proxy threads");
+	at[3] = 33;
+	expect(n, -EBADMSG, "HELLO proxy threads");
 }
 
 static void bad_results_and_error(void **state)
@@ -583,6 +623,7 @@ int main(void)
 		cmocka_unit_test(bad_conn),
 		cmocka_unit_test(bad_hello),
 		cmocka_unit_test(hello_buffer_fact),
+		cmocka_unit_test(hello_proxy_threads),
 		cmocka_unit_test(bad_results_and_error),
 		cmocka_unit_test(diff_lists_every_difference),
 	};

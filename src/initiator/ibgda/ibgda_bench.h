@@ -13,8 +13,9 @@
  *
  * Two backends:
  *   software NIC test double (--ibgda_nic=software-test-double): the
- *     whole test in this process, no RDMA device, no peer: the test double
- *     executes the WQEs on two local buffers (a loopback); gd_ibgda_bench_swnic.
+ *     engine's run over its loopback fabric (bench_fabric.h), no RDMA
+ *     device, no peer: the test double executes the WQEs on this side's
+ *     buffer (a loopback), with gd_loop_ibgda.
  *   ConnectX (DEVX, REAL-CONNECTX-ONLY, never run here): the engine's
  *     two-sided run with gd_loop_ibgda; the peer is a plain verbs target.
  */
@@ -26,6 +27,7 @@
 struct gd_bench_params;
 struct gd_bench_result;
 struct gd_loop_ops;
+struct gd_loopback_nic;
 
 /* The engine's loop for the IBGDA initiators on a ConnectX (ibgda_loop.c,
  * REAL-CONNECTX-ONLY): the initiator table's ibgda entries (initiator.c)
@@ -42,8 +44,8 @@ const char *gd_ibgda_ofi_conflict(const struct gd_bench_params *p, const char **
 /*
  * The IBGDA initiators' preparation (ibgda_hook.c), asked by the engine
  * through the table before anything is opened: with
- * --ibgda_nic=software-test-double it runs the whole test on the
- * software NIC test double and returns its exit code; otherwise it runs the
+ * --ibgda_nic=software-test-double it says what runs and returns -1 (the
+ * engine's run, over the loopback fabric); otherwise it runs the
  * probe chain on the device the test would use (gd_dev_choose), prints every
  * step with its reason to out, and returns the exit code (3) after a message
  * naming the cause, the fix and the gd_doctor check (a non-mlx5 device names
@@ -52,8 +54,8 @@ const char *gd_ibgda_ofi_conflict(const struct gd_bench_params *p, const char **
  */
 int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res);
 
-/* The whole test on the software NIC test double; returns the exit code
- * (res->exit_code too). */
-int gd_ibgda_bench_swnic(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res);
+/* The table entry's loopback (loop.h): the test double's device name with
+ * --ibgda_nic=software-test-double, NULL for a ConnectX (a run with a peer). */
+const struct gd_loopback_nic *gd_ibgda_loopback(const struct gd_bench_params *p);
 
 #endif

@@ -6,8 +6,11 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "bench_params.h"
+#include "ibgda_gpu.h"
 #include "ibgda_nic.h"
 #include "init_opts.h"
 #include "log.h"
@@ -47,6 +50,31 @@ static const char *swnic_refusal(const struct gd_bench_params *p)
 	return NULL;
 }
 
+int gd_ibgda_gpu_stand_in(void)
+{
+	const char *v = getenv(GD_IBGDA_GPU_STAND_IN_ENV);
+
+	if (!v || !*v)
+		return 0;
+	return strcmp(v, "host") ? -1 : 1;
+}
+
+/* The host stand-in for the GPU side is a test double for the test
+ * double's runs only (ibgda_gpu_host.h). */
+static const char *stand_in_refusal(const struct gd_bench_params *p)
+{
+	int s = gd_ibgda_gpu_stand_in();
+
+	if (s < 0)
+		return GD_IBGDA_GPU_STAND_IN_ENV " takes one value, host (a test switch: the "
+		       "GPU side on host threads); unset it to run on a GPU";
+	if (s > 0 && p->init.ibgda_nic != GD_IBGDA_NIC_SWNIC)
+		return GD_IBGDA_GPU_STAND_IN_ENV "=host (the GPU side on host threads, a test "
+		       "double) serves --ibgda_nic=software-test-double only: a ConnectX needs "
+		       "a GPU; unset it, or add --ibgda_nic=software-test-double";
+	return NULL;
+}
+
 int gd_ibgda_bench_check(const struct gd_bench_params *p)
 {
 	const struct gd_init_opts *o = &p->init;
@@ -55,6 +83,8 @@ int gd_ibgda_bench_check(const struct gd_bench_params *p)
 
 	if (!why)
 		why = swnic_refusal(p);
+	if (!why)
+		why = stand_in_refusal(p);
 
 	if (!why && p->kind == GD_KIND_BW && units < p->num_qps)
 		why = "each QP needs its own warp (scope thread or warp) or CTA (scope block): "

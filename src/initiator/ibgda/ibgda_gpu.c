@@ -12,6 +12,7 @@
 
 #include "cuda.h"
 #include "gd_hd.h"
+#include "ibgda_gpu_host.h"
 #include "log.h"
 
 #ifdef HAVE_CUDA_TOOLKIT
@@ -26,7 +27,10 @@ static const char *const kernels[K_COUNT] = {
 	"gd_ibgda_k_quiet",	  "gd_ibgda_k_latency",
 };
 
+/* host: the host stand-in (a test double, ibgda_gpu_host.h), else CUDA;
+ * every function below asks it first. */
 struct gd_ibgda_gpu {
+	struct gd_ibgda_host *host;
 	const struct gd_cuda_api *cu;
 	struct gd_cuda_dev dev;
 	gd_cu_context ctx;
@@ -53,6 +57,15 @@ int gd_ibgda_gpu_open(int cuda_index, struct gd_ibgda_gpu **out)
 	*out = NULL;
 	if (!g)
 		return -ENOMEM;
+	if (gd_ibgda_gpu_stand_in() > 0) {
+		snprintf(g->name, sizeof(g->name), "%s", GD_IBGDA_GPU_STAND_IN_NAME);
+		ret = gd_ibgda_host_open(&g->host);
+		if (ret)
+			free(g);
+		else
+			*out = g;
+		return ret;
+	}
 	ret = gd_cuda_kernels_open(&ibgda_kernels, cuda_index, &g->dev, &g->ctx, &g->mod, g->f,
 				   g->name, sizeof(g->name));
 	if (ret) {
@@ -68,6 +81,11 @@ void gd_ibgda_gpu_close(struct gd_ibgda_gpu *g)
 {
 	if (!g)
 		return;
+	if (g->host) {
+		gd_ibgda_host_close(g->host);
+		free(g);
+		return;
+	}
 	if (g->side && g->cu && g->cu->StreamDestroy)
 		g->cu->StreamDestroy(g->side);
 	gd_cuda_kernels_close(&g->dev, &g->ctx, g->mod);
@@ -84,6 +102,8 @@ void *gd_ibgda_gpu_host(struct gd_ibgda_gpu *g, size_t bytes)
 	gd_cu_ptr d = 0;
 	void *p = NULL;
 
+	if (g->host)
+		return gd_ibgda_host_alloc(g->host, bytes);
 	if (gd_cuda_check(
 		    g->cu->MemHostAlloc(&p, bytes,
 					GD_CU_MEMHOSTALLOC_PORTABLE | GD_CU_MEMHOSTALLOC_DEVICEMAP),
@@ -100,9 +120,46 @@ void *gd_ibgda_gpu_host(struct gd_ibgda_gpu *g, size_t bytes)
 	return p; /* UVA: the GPU sees the same address */
 }
 
+int gd_ibgda_gpu_map(struct gd_ibgda_gpu *g, void *p, size_t bytes)
+{
+	gd_cu_ptr d = 0;
+
+	if (g->host) /* what a GPU could reach, for the stand-in's check */
+		return gd_ibgda_host_map(g->host, p, bytes);
+	if (!g->cu->MemHostRegister || !g->cu->MemHostUnregister) {
+		gd_error("the CUDA driver lacks cuMemHostRegister: the IBGDA kernels cannot reach "
+			 "the run's host buffer (use --use_cuda)");
+		return -EIO;
+	}
+	if (gd_cuda_check(g->cu->MemHostRegister(p, bytes, GD_CU_MEMHOSTREGISTER_PORTABLE |
+							       GD_CU_MEMHOSTREGISTER_DEVICEMAP),
+			  "cuMemHostRegister"))
+		return -EIO;
+	if (g->cu->MemHostGetDevicePointer &&
+	    (g->cu->MemHostGetDevicePointer(&d, p, 0) || d != (gd_cu_ptr)(uintptr_t)p)) {
+		gd_error("the run's host buffer has another address on the GPU (no unified "
+			 "addressing): the IBGDA kernels need one address for both");
+		g->cu->MemHostUnregister(p);
+		return -EIO;
+	}
+	return 0;
+}
+
+void gd_ibgda_gpu_unmap(struct gd_ibgda_gpu *g, void *p)
+{
+	if (!g || !p)
+		return;
+	if (g->host)
+		gd_ibgda_host_unmap(g->host, p);
+	else if (g->cu->MemHostUnregister)
+		g->cu->MemHostUnregister(p);
+}
+
 void gd_ibgda_gpu_free_host(struct gd_ibgda_gpu *g, void *p)
 {
-	if (p)
+	if (g->host)
+		gd_ibgda_host_free(g->host, p);
+	else if (p)
 		g->cu->MemFreeHost(p);
 }
 
@@ -110,6 +167,8 @@ void *gd_ibgda_gpu_dev(struct gd_ibgda_gpu *g, size_t bytes)
 {
 	gd_cu_ptr d = 0;
 
+	if (g->host)
+		return gd_ibgda_host_alloc(g->host, bytes);
 	if (gd_cuda_check(g->cu->MemAlloc(&d, bytes), "cuMemAlloc"))
 		return NULL;
 	if (gd_cuda_check(g->cu->MemsetD8(d, 0, bytes), "cuMemsetD8")) {
@@ -121,24 +180,39 @@ void *gd_ibgda_gpu_dev(struct gd_ibgda_gpu *g, size_t bytes)
 
 void gd_ibgda_gpu_free_dev(struct gd_ibgda_gpu *g, void *p)
 {
-	if (p)
+	if (g->host)
+		gd_ibgda_host_free(g->host, p);
+	else if (p)
 		g->cu->MemFree((gd_cu_ptr)(uintptr_t)p);
+}
+
+/* The stand-in's copies: one address space. */
+static int host_copy(void *dst, const void *src, size_t len)
+{
+	memcpy(dst, src, len);
+	return 0;
 }
 
 int gd_ibgda_gpu_put(struct gd_ibgda_gpu *g, void *dev, const void *src, size_t bytes)
 {
+	if (g->host)
+		return host_copy(dev, src, bytes);
 	return gd_cuda_check(g->cu->MemcpyHtoD((gd_cu_ptr)(uintptr_t)dev, src, bytes),
 			     "cuMemcpyHtoD");
 }
 
 int gd_ibgda_gpu_get(struct gd_ibgda_gpu *g, void *dst, const void *dev, size_t bytes)
 {
+	if (g->host)
+		return host_copy(dst, dev, bytes);
 	return gd_cuda_check(g->cu->MemcpyDtoH(dst, (gd_cu_ptr)(uintptr_t)dev, bytes),
 			     "cuMemcpyDtoH");
 }
 
 int gd_ibgda_gpu_copy(struct gd_ibgda_gpu *g, void *dst, const void *src, size_t len)
 {
+	if (g->host)
+		return host_copy(dst, src, len);
 	if (!g->cu->Memcpy) {
 		gd_error("the CUDA driver lacks cuMemcpy");
 		return -ENOSYS;
@@ -149,9 +223,9 @@ int gd_ibgda_gpu_copy(struct gd_ibgda_gpu *g, void *dst, const void *src, size_t
 
 int gd_ibgda_gpu_bind(struct gd_ibgda_gpu *g)
 {
-	int ret = gd_cuda_check(g->cu->CtxSetCurrent(g->ctx), "cuCtxSetCurrent");
+	int ret = g->host ? 0 : gd_cuda_check(g->cu->CtxSetCurrent(g->ctx), "cuCtxSetCurrent");
 
-	if (ret || g->side)
+	if (g->host || ret || g->side)
 		return ret;
 	if (!g->cu->StreamCreate || !g->cu->MemcpyAsync || !g->cu->StreamSynchronize) {
 		gd_error("the CUDA driver lacks cuStreamCreate/cuMemcpyAsync/cuStreamSynchronize");
@@ -163,11 +237,11 @@ int gd_ibgda_gpu_bind(struct gd_ibgda_gpu *g)
 
 int gd_ibgda_gpu_copy_side(struct gd_ibgda_gpu *g, void *dst, const void *src, size_t len)
 {
-	int ret = gd_cuda_check(g->cu->MemcpyAsync((gd_cu_ptr)(uintptr_t)dst,
+	int ret = g->host ? host_copy(dst, src, len) : gd_cuda_check(g->cu->MemcpyAsync((gd_cu_ptr)(uintptr_t)dst,
 						   (gd_cu_ptr)(uintptr_t)src, len, g->side),
 				"cuMemcpyAsync");
 
-	return ret ? ret : gd_cuda_check(g->cu->StreamSynchronize(g->side), "cuStreamSynchronize");
+	return ret || g->host ? ret : gd_cuda_check(g->cu->StreamSynchronize(g->side), "cuStreamSynchronize");
 }
 
 int gd_ibgda_gpu_ordinal_of(uint64_t addr)
@@ -227,6 +301,8 @@ int gd_ibgda_gpu_run(struct gd_ibgda_gpu *g, const struct gd_ibgda_kargs *a, uin
 	uint64_t t0 = gd_hd_now_ns();
 	int ret;
 
+	if (g->host)
+		return gd_ibgda_host_run(g->host, a, ctas, threads, snap, max_ns, ns);
 	ret = launch(g, k, ctas, threads, post);
 	if (!ret)
 		ret = launch(g, K_QUIET, (nqps + 31) / 32, 32, quiet);
@@ -241,7 +317,11 @@ int gd_ibgda_gpu_lat(struct gd_ibgda_gpu *g, const struct gd_ibgda_kargs *a, uin
 {
 	struct gd_ibgda_kargs args = *a;
 	void *params[] = {&args, &t_db, &t_cqe};
-	int ret = launch(g, K_LAT, 1, 1, params);
+	int ret;
+
+	if (g->host)
+		return gd_ibgda_host_lat(g->host, a, t_db, t_cqe, max_ns);
+	ret = launch(g, K_LAT, 1, 1, params);
 
 	return ret ? ret : wait_stream(g, max_ns);
 }

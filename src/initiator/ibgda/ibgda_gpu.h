@@ -19,6 +19,17 @@
 
 struct gd_ibgda_gpu;
 
+/* The test switch GDPERF_TEST_IBGDA_GPU, read here and nowhere else
+ * (ibgda_check.c, so that the option check and its fuzzer need none of the
+ * run): 1 for "host", the host stand-in for the GPU side (a TEST DOUBLE,
+ * ibgda_gpu_host.h; the option check allows it with
+ * --ibgda_nic=software-test-double only), 0 unset or empty (a real GPU),
+ * -1 any other value (the option check refuses it, exit 2). */
+#define GD_IBGDA_GPU_STAND_IN_ENV "GDPERF_TEST_IBGDA_GPU"
+int gd_ibgda_gpu_stand_in(void);
+
+/* With the stand-in chosen, a GPU that is host threads and memory (named
+ * so: gd_ibgda_gpu_name), every function below included. */
 int gd_ibgda_gpu_open(int cuda_index, struct gd_ibgda_gpu **out);
 void gd_ibgda_gpu_close(struct gd_ibgda_gpu *g);
 /* "NVIDIA H100 80GB HBM3 (CUDA 0)" */
@@ -28,6 +39,13 @@ const char *gd_ibgda_gpu_name(const struct gd_ibgda_gpu *g);
  * both), or NULL after a message. */
 void *gd_ibgda_gpu_host(struct gd_ibgda_gpu *g, size_t bytes);
 void gd_ibgda_gpu_free_host(struct gd_ibgda_gpu *g, void *p);
+/* The run's own host buffer [p, p + bytes) made readable by the kernels
+ * (cuMemHostRegister, DEVICEMAP; UVA: the same address), as
+ * gd_ibgda_gpu_host's memory is: the latency kernel reads each fetched
+ * atomic result from the buffer's local half. 0, or -EIO after a message;
+ * the stand-in's memory is the host's already (0). unmap: the same p. */
+int gd_ibgda_gpu_map(struct gd_ibgda_gpu *g, void *p, size_t bytes);
+void gd_ibgda_gpu_unmap(struct gd_ibgda_gpu *g, void *p);
 /* Zeroed GPU memory, or NULL after a message. */
 void *gd_ibgda_gpu_dev(struct gd_ibgda_gpu *g, size_t bytes);
 void gd_ibgda_gpu_free_dev(struct gd_ibgda_gpu *g, void *p);

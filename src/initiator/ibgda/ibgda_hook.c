@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The IBGDA modes' preparation (the table entry's prepare, ibgda_bench.h):
- *   - --ibgda_nic=software-test-double (p->init.ibgda_nic): the whole test on
- *     the software NIC test double, in this process (ibgda_bench.c);
+ *   - --ibgda_nic=software-test-double (p->init.ibgda_nic): said so; the
+ *     engine's run goes on over its loopback fabric (the table entry's
+ *     loopback, gd_ibgda_loopback: no device, no peer) with gd_loop_ibgda on
+ *     the test double (ibgda_loop.c);
  *   - otherwise a ConnectX: the device the test would use (the one device
  *     rule, gd_dev_choose), then the probe chain (ibgda_entry.c); a device
  *     that passes goes on to the engine's two-sided run with gd_loop_ibgda
@@ -20,6 +22,7 @@
 #include "ibgda_entry.h"
 #include "ibgda_nic.h"
 #include "log.h"
+#include "loop.h"
 
 int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_result *res)
 {
@@ -29,8 +32,15 @@ int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_re
 	char name[sizeof(hca.name)];
 	int ret;
 
-	if (o->ibgda_nic == GD_IBGDA_NIC_SWNIC)
-		return gd_ibgda_bench_swnic(p, out, res);
+	(void)res;
+	if (o->ibgda_nic == GD_IBGDA_NIC_SWNIC) {
+		gd_warn("--initiator=%s on the %s (--ibgda_nic=%s): no ConnectX, no peer; a CPU "
+			"thread executes the GPU's WQEs on local buffers (a loopback). Figures "
+			"measure the GPU side and the test double, not a NIC.",
+			gd_initiator_name(o->initiator), GD_IBGDA_NIC_SWNIC_LABEL,
+			gd_ibgda_nic_name(o->ibgda_nic));
+		return -1; /* the engine's run over the loopback fabric */
+	}
 	memset(&hca, 0, sizeof(hca));
 	ret = gd_dev_choose(&p->machine, p->dev, p->ib_port, &hca);
 	if (ret && ret != -ENETDOWN)
@@ -42,4 +52,12 @@ int gd_ibgda_hook(const struct gd_bench_params *p, FILE *out, struct gd_bench_re
 	if (ret)
 		return ret;
 	return -1; /* the engine's two-sided run, with gd_loop_ibgda */
+}
+
+const struct gd_loopback_nic *gd_ibgda_loopback(const struct gd_bench_params *p)
+{
+	static const struct gd_loopback_nic swnic = {.device = "swnic (test double)",
+						     .nic = GD_IBGDA_NIC_SWNIC_LABEL};
+
+	return p->init.ibgda_nic == GD_IBGDA_NIC_SWNIC ? &swnic : NULL;
 }

@@ -13,59 +13,13 @@
  */
 #include <cuda_runtime.h>
 
-#include "ibgda_kernels.h"
-
-__device__ static bool is_atomic(uint32_t op)
-{
-	return op == GD_MLX5_OP_ATOMIC_FA || op == GD_MLX5_OP_ATOMIC_CS;
-}
-
-__device__ static void build_item(const struct gd_ibgda_kargs &a, const struct gd_ibgda_qp *qp,
-				  uint64_t idx, uint64_t item, struct gd_mlx5_wqebb *w)
-{
-	struct gd_mlx5_wr wr;
-
-	uint32_t size = a.size ? a.size : 8;
-	uint64_t off = (a.slots ? item % a.slots : item) * (uint64_t)size +
-		       (uint64_t)(qp - a.qps) * a.qp_stride;
-
-	wr.opcode = a.opcode ? (uint8_t)a.opcode : GD_MLX5_OP_RDMA_WRITE;
-	wr.fm_ce_se = (idx + 1) % a.sig_every == 0 ? GD_MLX5_CTRL_CQ_UPDATE : 0;
-	wr.pi = (uint16_t)idx;
-	wr.qpn = qp->qpn;
-	/* data flows src -> dst: a WRITE reads src locally, a READ reads it remotely */
-	wr.laddr = (wr.opcode == GD_MLX5_OP_RDMA_READ ? a.dst : a.src) + off;
-	wr.lkey = a.lkey;
-	wr.len = size;
-	wr.raddr = (wr.opcode == GD_MLX5_OP_RDMA_READ ? a.src : a.dst) + off;
-	wr.rkey = item == a.bad_at ? 0xbad : a.rkey;
-	wr.imm = 0;
-	wr.op1 = wr.op2 = 0;
-	if (is_atomic(wr.opcode)) { /* the k-th atomic of the run on this QP */
-		uint64_t k = idx - gd_ib_ld(&qp->ctr->atom_base);
-
-		wr.op1 = wr.opcode == GD_MLX5_OP_ATOMIC_FA ? 1 : k + 1; /* add / swap */
-		wr.op2 = k;						  /* compare */
-	}
-	gd_mlx5_wqe_rc(w, &wr);
-}
+#include "ibgda_work.h"
 
 /* Kernel start: the run's deadline starts, the window's first stamp. */
 __device__ static void k_begin(const struct gd_ibgda_kargs &a)
 {
-	if (threadIdx.x == 0) {
-		gd_ibgda_run_start(&a.qps[0]);
-		if (a.stamps)
-			atomicMin((unsigned long long *)&a.stamps[0],
-				  (unsigned long long)gd_ib_now());
-	}
-}
-
-/* A warp's (or CTA's) last post done: the window's last stamp. */
-__device__ static void k_end(const struct gd_ibgda_kargs &a)
-{
-	if (a.stamps)
-		atomicMax((unsigned long long *)&a.stamps[1], (unsigned long long)gd_ib_now());
+	if (threadIdx.x == 0)
+		gd_ibgda_begin(&a);
 }
 
 /*
@@ -90,7 +44,7 @@ __device__ static int post_coalesced(const struct gd_ibgda_kargs &a, uint32_t qi
 	base = __shfl_sync(peers, base, leader);
 	if (base == ~0ull)
 		return -1;
-	build_item(a, qp, base + rank, item, &w);
+	gd_ibgda_build_item(&a, qp, base + rank, item, &w);
 	gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base + rank), &w);
 	__syncwarp(peers); /* the leader's fence in publish covers the group */
 	if (lane == leader)
@@ -110,7 +64,7 @@ extern "C" __global__ void gd_ibgda_k_post_thread(struct gd_ibgda_kargs a)
 			break;
 	__syncwarp();
 	if ((threadIdx.x & 31) == 0)
-		k_end(a);
+		gd_ibgda_end(&a);
 }
 
 /* Warp scope: lane 0 reserves 32 WQEBBs with one atomic, lane i writes WQE
@@ -133,7 +87,7 @@ extern "C" __global__ void gd_ibgda_k_post_warp(struct gd_ibgda_kargs a)
 		base = __shfl_sync(0xffffffffu, base, 0);
 		if (base == ~0ull)
 			break;
-		build_item(a, qp, base + lane, k * T + g, &w);
+		gd_ibgda_build_item(&a, qp, base + lane, k * T + g, &w);
 		gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base + lane), &w);
 		__syncwarp();
 		if (lane == 0)
@@ -142,7 +96,7 @@ extern "C" __global__ void gd_ibgda_k_post_warp(struct gd_ibgda_kargs a)
 			break;
 	}
 	if (lane == 0)
-		k_end(a);
+		gd_ibgda_end(&a);
 }
 
 extern "C" __global__ void gd_ibgda_k_post_cta(struct gd_ibgda_kargs a)
@@ -162,7 +116,7 @@ extern "C" __global__ void gd_ibgda_k_post_cta(struct gd_ibgda_kargs a)
 		__syncthreads();
 		if (base == ~0ull)
 			break;
-		build_item(a, qp, base + threadIdx.x, k * T + g, &w);
+		gd_ibgda_build_item(&a, qp, base + threadIdx.x, k * T + g, &w);
 		gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base + threadIdx.x), &w);
 		__syncthreads();
 		if (threadIdx.x == 0)
@@ -172,87 +126,21 @@ extern "C" __global__ void gd_ibgda_k_post_cta(struct gd_ibgda_kargs a)
 			break;
 	}
 	if (threadIdx.x == 0)
-		k_end(a);
+		gd_ibgda_end(&a);
 }
 
 /* One thread per QP: a signalled NOP behind everything, then wait for it. */
 extern "C" __global__ void gd_ibgda_k_quiet(struct gd_ibgda_qp *qps, uint32_t nqps, uint64_t *snap)
 {
 	uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
-	const struct gd_ibgda_qp *qp;
-	struct gd_mlx5_wqebb w;
-	struct gd_mlx5_wr nop = {};
-	uint64_t base;
 
-	if (q >= nqps)
-		return;
-	qp = &qps[q];
-	if (snap) { /* what the post kernel published and rang */
-		snap[2 * q] = gd_ib_ld(&qp->ctr->ready_head);
-		snap[2 * q + 1] = gd_ib_ld(&qp->ctr->prod_idx);
-	}
-	gd_ibgda_run_start(qp);
-	if (gd_ibgda_failed(qp))
-		return;
-	base = gd_ibgda_reserve(qp, 1);
-	if (base == ~0ull)
-		return;
-	nop.opcode = GD_MLX5_OP_NOP;
-	nop.fm_ce_se = GD_MLX5_CTRL_CQ_UPDATE;
-	nop.pi = (uint16_t)base;
-	nop.qpn = qp->qpn;
-	gd_mlx5_wqe_rc(&w, &nop);
-	gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base), &w);
-	if (gd_ibgda_publish(qp, base, 1))
-		return;
-	if (!gd_ibgda_quiet(qp, base + 1)) /* the next run's atomics count from here */
-		gd_ib_st64_rel(&qp->ctr->atom_base, base + 1);
-}
-
-/* An atomic's fetched value (QP qp's fetch word) is the k-th: decoded in
- * the device's byte order. 0, or -1 (recorded: GD_IBGDA_ERR_FETCH). */
-__device__ static int check_fetch(const struct gd_ibgda_kargs &a, const struct gd_ibgda_qp *qp,
-				  uint64_t k)
-{
-	const void *at = (const void *)(uintptr_t)(a.src + (uint64_t)(qp - a.qps) * a.qp_stride);
-	uint64_t got = gd_mlx5_fetched64(gd_ib_ld_acq_sys(at), (int)a.atomic_be);
-
-	if (got == k)
-		return 0;
-	gd_ibgda_fail(qp, GD_IBGDA_ERR_FETCH, 6, 0);
-	qp->err->fetched = got;
-	qp->err->expected = k;
-	return -1;
+	if (q < nqps)
+		gd_ibgda_quiet_qp(qps, q, snap);
 }
 
 extern "C" __global__ void gd_ibgda_k_latency(struct gd_ibgda_kargs a, uint64_t *t_db, uint64_t *t_cqe)
 {
-	const struct gd_ibgda_qp *qp = &a.qps[0];
-	uint64_t ab = gd_ib_ld(&qp->ctr->atom_base), base = ab - 1;
-
-	gd_ibgda_run_start(qp);
-	for (uint32_t k = 0; k < a.iters; k++) {
-		struct gd_mlx5_wqebb w;
-		uint64_t t0 = gd_ib_now(), t1;
-		struct gd_ibgda_kargs one = a;
-
-		one.sig_every = 1;
-		base = gd_ibgda_reserve(qp, 1);
-		if (base == ~0ull)
-			return;
-		build_item(one, qp, base, k, &w);
-		gd_ib_store_wqebb(gd_ibgda_wqe_ptr(qp, base), &w);
-		if (gd_ibgda_submit(qp, base, 1, 1))
-			return;
-		t1 = gd_ib_now();
-		if (gd_ibgda_wait(qp, base + 1, 4))
-			return;
-		t_db[k] = t1 - t0;
-		t_cqe[k] = gd_ib_now() - t0;
-		if (is_atomic(a.opcode) && check_fetch(a, qp, base - ab))
-			return;
-	}
-	gd_ib_st64_rel(&qp->ctr->atom_base, base + 1);
+	gd_ibgda_latency(&a, t_db, t_cqe);
 }
 
 extern "C" __global__ void gd_ibgda_k_sample(uint8_t *out, uint32_t n, uint64_t seed)

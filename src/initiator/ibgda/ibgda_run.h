@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * One IBGDA measurement, the part both backends share (ibgda_bench.c for
- * the software NIC test double's loopback, ibgda_loop.c for a ConnectX in
+ * One IBGDA measurement, the part both backends share (ibgda_loop.c: the
+ * software NIC test double over the engine's loopback fabric, a ConnectX in
  * the two-sided run): the GPU, the queue backend, the queue shape, and one
  * size of a bandwidth or latency test (kernels, deadline, failure record,
  * the count check). It prints no table: it returns figures.
@@ -41,7 +41,7 @@ struct gd_loop_cfg;
 /* The spec from the engine's loop configuration (plan.h: the op and its
  * variant, kind, initiator shape, QPs, send depth, deadline, iterations),
  * the run's largest message and the GPU that runs the kernels: the one
- * rule for both backends (ibgda_loop.c, ibgda_bench.c). */
+ * rule for both backends (ibgda_loop.c's attach). */
 void gd_ibgda_spec_of(struct gd_ibgda_spec *s, const struct gd_loop_cfg *c, uint64_t max_size,
 		      int cuda_index);
 

@@ -16,7 +16,7 @@
 
 #define CACHE_LINE GD_PROXY_LINE
 #define POLL_MAX 32
-/* a pass (one chain per QP, one signalled WR each) carries at most this many
+/* a pass (one chain per QP) carries at most this many
  * bytes, so that large messages complete, and free the ring, steadily */
 #define PASS_BYTES (1u << 20)
 
@@ -24,12 +24,13 @@
  * shared CQ; everything else only by the owner. */
 struct qp_state {
 	uint64_t done_id;  /* atomic: id of the last completed chain */
-	uint64_t last_sig; /* id of the last chain posted */
+	uint64_t sig_id;   /* id of the last signalled chain posted */
 	uint64_t inflight; /* WRs posted and not known complete */
 	uint64_t *fifo_id; /* chains in flight, oldest first */
 	uint32_t *fifo_n;
 	uint32_t cap, h, t;
-	char pad[CACHE_LINE - 48];
+	uint32_t unsig;    /* WRs posted since the last signalled chain */
+	char pad[CACHE_LINE - 56];
 };
 
 struct proxy_thread {
@@ -45,6 +46,7 @@ struct proxy_thread {
 	uint32_t *mine;       /* my QP indices */
 	struct gd_req *reqs;  /* nmine x batch */
 	uint32_t *nreq;       /* per my QP in this pass */
+	uint8_t *ahead;       /* per my QP: a written request of its follows (look_ahead) */
 	struct gd_proxy_stats st; /* atomics (read by gd_proxy_get_stats) */
 };
 
@@ -218,7 +220,8 @@ static int alloc_threads(struct gd_proxy *px)
 		t->mine = calloc(t->nmine, sizeof(*t->mine));
 		t->nreq = calloc(t->nmine, sizeof(*t->nreq));
 		t->reqs = calloc((size_t)t->nmine * batch, sizeof(*t->reqs));
-		if (!t->mine || !t->nreq || !t->reqs)
+		t->ahead = calloc(t->nmine, sizeof(*t->ahead));
+		if (!t->mine || !t->nreq || !t->reqs || !t->ahead)
 			return -ENOMEM;
 		for (uint32_t k = 0; k < t->nmine; k++)
 			t->mine[k] = i + k * nt;
@@ -238,6 +241,11 @@ struct gd_proxy *gd_proxy_create(const struct gd_proxy_cfg *cfg)
 	px->cfg = *cfg;
 	if (!px->cfg.batch)
 		px->cfg.batch = 64;
+	/* a moderation no longer than a chain signals every chain (as without
+	 * one): never more completions than chains, and -Q 1 above 8 KiB
+	 * (verbs) keeps its chains (chain_signalled) */
+	if (px->cfg.sig_every <= px->cfg.batch)
+		px->cfg.sig_every = 0;
 	if (!px->cfg.credit_batch)
 		px->cfg.credit_batch = GD_MAX(1u, cfg->ring_slots / 8);
 	if (!px->cfg.timeout_ns)
@@ -260,6 +268,7 @@ void gd_proxy_destroy(struct gd_proxy *px)
 		free(px->th[i].mine);
 		free(px->th[i].nreq);
 		free(px->th[i].reqs);
+		free(px->th[i].ahead);
 	}
 	for (uint32_t q = 0; px->qs && q < px->cfg.nqps; q++) {
 		free(px->qs[q].fifo_id);
@@ -328,32 +337,85 @@ static uint32_t take(struct proxy_thread *t)
 		bytes += req.size;
 		t->cons++;
 		k++;
+		if (px->cfg.sig_every && px->qs[qp].unsig + t->nreq[li] >= px->cfg.sig_every)
+			break; /* this chain ends at the moderation's signalled request */
 	}
 	return k;
 }
 
-/* Post each QP's group as one chain, the last WR signalled with id cons. */
+/* Mark in t->ahead (by local QP index) the QPs with a request among the next
+ * batch ring slots already written: the proxy will post a chain of theirs. */
+static void look_ahead(struct proxy_thread *t)
+{
+	const struct gd_proxy *px = t->px;
+	uint32_t nt = px->cfg.nthreads, seen = 0;
+	struct gd_req req;
+
+	memset(t->ahead, 0, t->nmine);
+	for (uint64_t i = t->cons; i < t->cons + px->cfg.batch && seen < t->nmine; i++) {
+		uint32_t qp;
+
+		if (read_slot(&px->host[t->index], i, &req) != 1)
+			break;
+		qp = req.channel % px->cfg.nqps;
+		if (qp % nt != t->index)
+			break; /* take() reports it */
+		seen += !t->ahead[qp / nt];
+		t->ahead[qp / nt] = 1;
+	}
+}
+
+/*
+ * Whether qp's chain of n requests asks a completion (its last WR
+ * signalled). Every chain does without moderation (sig_every 0). With it,
+ * as the CPU loop's -Q: one chain in sig_every requests, and always
+ *  - the last before the ring holds no written request for qp (follows:
+ *    look_ahead): a quiet waits for done, which only a completion moves, so
+ *    a chain is left unsignalled only where a later one of its QP is sure;
+ *  - one that fills the send queue while no signalled WR is in flight: else
+ *    no completion would ever free it.
+ * A completion retires every chain of the QP up to it (publish).
+ */
+static bool chain_signalled(const struct gd_proxy *px, uint32_t qp, uint32_t n, bool follows)
+{
+	const struct qp_state *s = &px->qs[qp];
+	bool sig_in_flight = s->sig_id > __atomic_load_n(&s->done_id, __ATOMIC_ACQUIRE);
+
+	if (!px->cfg.sig_every || s->unsig + n >= px->cfg.sig_every || !follows)
+		return true;
+	return s->inflight + n >= px->cfg.sq_depth && !sig_in_flight;
+}
+
+/* Post each QP's group as one chain with id cons, its last WR signalled as
+ * chain_signalled says. */
 static int post_groups(struct proxy_thread *t)
 {
 	struct gd_proxy *px = t->px;
 
+	if (px->cfg.sig_every)
+		look_ahead(t);
+
 	for (uint32_t li = 0; li < t->nmine; li++) {
 		uint32_t n = t->nreq[li], qp = t->mine[li];
 		struct qp_state *s = &px->qs[qp];
+		bool sig;
 		int ret;
 
 		if (!n)
 			continue;
 		t->nreq[li] = 0;
+		sig = chain_signalled(px, qp, n, t->ahead[li]);
 		ret = gd_transport_post(px->cfg.tp, t->index, qp,
-					&t->reqs[(size_t)li * px->cfg.batch], n, t->cons);
+					&t->reqs[(size_t)li * px->cfg.batch], n, t->cons, sig);
 		if (ret) {
 			set_error(px, gd_err_make(GD_ERR_POST, (uint32_t)-ret, t->reqs[0].op, qp,
 						  gd_transport_qp_num(px->cfg.tp, qp)));
 			return ret;
 		}
 		s->inflight += n;
-		s->last_sig = t->cons;
+		s->unsig = sig ? 0 : s->unsig + n;
+		if (sig)
+			s->sig_id = t->cons;
 		s->fifo_id[s->t % s->cap] = t->cons;
 		s->fifo_n[s->t % s->cap] = n;
 		s->t++;

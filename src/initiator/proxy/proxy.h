@@ -5,7 +5,9 @@
  *
  * Each proxy thread owns one ring and the QPs q with q % threads == its
  * index. Per pass it takes up to `batch` ready descriptors (1 MiB at most), groups them per
- * QP and posts each group as ONE chain with ONE signalled WR (one doorbell),
+ * QP and posts each group as ONE chain (one doorbell) whose last WR is
+ * signalled: every chain's, or with sig_every one chain's in sig_every
+ * requests and the last before the ring runs dry (proxy.c chain_signalled),
  * polls completions in batches, publishes `done` (ring order) and returns
  * credits every `credit_batch` slots (or when the ring runs dry). No mutex:
  * every counter has one writer. A QP's send queue never holds more than
@@ -62,6 +64,8 @@ struct gd_proxy_cfg {
 	uint32_t batch;         /* descriptors per pass (default 64) */
 	uint32_t credit_batch;  /* credits returned every N slots (default slots / 8) */
 	uint32_t sq_depth;      /* WRs in flight per QP */
+	uint32_t sig_every;     /* a completion every N requests per QP (-Q); 0 or at most
+				 * batch: every chain's last request */
 	uint64_t timeout_ns;    /* producers' and proxy's deadline */
 	const int *cores;       /* pin thread i to cores[i] (ncores >= nthreads), or NULL */
 	uint32_t ncores;

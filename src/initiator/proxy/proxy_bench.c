@@ -124,6 +124,7 @@ static int run_open(struct run *r, struct gd_loop *l, uint64_t size)
 	cfg.ring_slots = c->init.ring_slots;
 	cfg.batch = batch;
 	cfg.sq_depth = c->tx_depth;
+	cfg.sig_every = c->cq_mod; /* -Q, as the CPU loop signals */
 	cfg.timeout_ns = (uint64_t)c->timeout_ms * 1000000ull;
 	cfg.cores = r->ncores ? r->cores : NULL;
 	cfg.ncores = r->ncores;

@@ -48,8 +48,9 @@ int gd_proxy_bench_check(const struct gd_bench_params *p)
 		return -EINVAL;
 	}
 	if (p->given & (GD_GIVEN_POST_LIST | GD_GIVEN_CQ_MOD) || p->perform_warm_up) {
-		gd_error("--initiator=proxy: the proxy chains work requests and signals one per chain "
-			 "itself; drop -l/--post_list, -Q/--cq-mod and --perform_warm_up");
+		gd_error("--initiator=proxy: the proxy chains work requests and moderates their "
+			 "completions itself (one chain in the default -Q's requests); drop "
+			 "-l/--post_list, -Q/--cq-mod and --perform_warm_up");
 		return -EINVAL;
 	}
 	if (o->proxy_threads > p->num_qps) {

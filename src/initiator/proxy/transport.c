@@ -115,11 +115,12 @@ static void build_wr(const struct gd_transport *t, const struct gd_qp_run *q, co
 		wr->send_flags = IBV_SEND_INLINE;
 }
 
-/* The chain of n requests on qp as work requests in thread's own array (the
- * last signalled with signal_id, request i's id signal_id - (n - 1 - i);
- * each larger than the fabric's chain_signal_above signalled too). */
+/* The chain of n requests on qp as work requests in thread's own array
+ * (request i's id signal_id - (n - 1 - i); the last signalled when signal
+ * says so, each larger than the fabric's chain_signal_above too). */
 static struct ibv_send_wr *build(struct gd_transport *t, uint32_t thread, uint32_t qp,
-				 const struct gd_req *reqs, uint32_t n, uint64_t signal_id)
+				 const struct gd_req *reqs, uint32_t n, uint64_t signal_id,
+				 bool signal)
 {
 	struct tp_thread *th = &t->th[thread];
 	uint64_t above = t->fab->chain_signal_above;
@@ -130,7 +131,7 @@ static struct ibv_send_wr *build(struct gd_transport *t, uint32_t thread, uint32
 
 		build_wr(t, &t->q[qp], &reqs[i], &th->wr[i], &th->sge[i], id);
 		th->wr[i].next = i + 1 < n ? &th->wr[i + 1] : NULL;
-		if (i + 1 == n || (above && reqs[i].size > above))
+		if ((signal && i + 1 == n) || (above && reqs[i].size > above))
 			th->wr[i].send_flags |= IBV_SEND_SIGNALED;
 	}
 	__atomic_store_n(&t->last_op[qp], reqs[n - 1].op, __ATOMIC_RELAXED);
@@ -143,11 +144,11 @@ static uint32_t last_op(const struct gd_transport *t, uint32_t qp)
 }
 
 int gd_transport_post(struct gd_transport *t, uint32_t thread, uint32_t qp,
-		      const struct gd_req *reqs, uint32_t n, uint64_t signal_id)
+		      const struct gd_req *reqs, uint32_t n, uint64_t signal_id, bool signal)
 {
 	if (!n || n > t->max_chain || qp >= t->nqps || thread >= t->nthreads)
 		return -EINVAL;
-	return t->fab->post_wrs(&t->q[qp], build(t, thread, qp, reqs, n, signal_id), n);
+	return t->fab->post_wrs(&t->q[qp], build(t, thread, qp, reqs, n, signal_id, signal), n);
 }
 
 int gd_transport_poll(struct gd_transport *t, uint32_t thread, struct gd_tp_comp *c, int max)

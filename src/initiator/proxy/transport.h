@@ -24,6 +24,7 @@
 #ifndef GD_TRANSPORT_H
 #define GD_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "desc.h"
@@ -51,10 +52,12 @@ struct gd_transport *gd_transport_create(const struct gd_fabric_ops *fab, struct
 					 uint32_t nqps, uint32_t nthreads, uint32_t max_chain,
 					 uint32_t max_inline);
 void gd_transport_destroy(struct gd_transport *t);
-/* Post reqs[0..n) on qp as one chain (one doorbell); only the last is
- * signalled, with id signal_id. Returns 0 or -errno (nothing posted). */
+/* Post reqs[0..n) on qp as one chain (one doorbell); request i's id is
+ * signal_id - (n - 1 - i); the last is signalled when signal says so (and
+ * each above the fabric's chain_signal_above). Returns 0 or -errno (nothing
+ * posted). */
 int gd_transport_post(struct gd_transport *t, uint32_t thread, uint32_t qp,
-		      const struct gd_req *reqs, uint32_t n, uint64_t signal_id);
+		      const struct gd_req *reqs, uint32_t n, uint64_t signal_id, bool signal);
 /* Up to max completions of thread's QPs' CQ. Returns the count, or -errno. */
 int gd_transport_poll(struct gd_transport *t, uint32_t thread, struct gd_tp_comp *c, int max);
 /* The status as text ("remote access error"), as the fabric says it. */
