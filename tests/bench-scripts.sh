@@ -210,7 +210,8 @@ has "the failed runs counted" '1 of 2 runs failed or gave no value'
 # 0.00) and the script exits 1 saying how many failed
 PVC=$top_srcdir/scripts/proxy-vs-cpu.sh
 bt=${top_builddir:-$top_srcdir}
-if "$bt/tools/gd_write_bw" --version 2>/dev/null | grep -q 'libfabric=yes' &&
+. "$top_srcdir/tests/lib/features.sh" # built_with
+if top_builddir=$bt built_with libfabric &&
 	command -v fi_info >/dev/null && fi_info -p tcp >/dev/null 2>&1; then
 	mkdir -p "$T/pb/tools"
 	cat >"$T/pb/tools/gd_write_bw" <<EOS

@@ -66,7 +66,8 @@ expect_offer nvidia-smi gd_topo --format n
 expect_offer ofi gd_devinfo --fabric o
 expect_offer cuda.driver gd_doctor --check cuda
 expect_offer g gd_write_bw --rate_units ""
-if "$top_builddir/tools/gd_devinfo" --version | grep -q 'libfabric=yes' && command -v fi_info >/dev/null &&
+. "$top_srcdir/tests/lib/features.sh" # built_with
+if built_with libfabric && command -v fi_info >/dev/null &&
 	fi_info -p tcp >/dev/null 2>&1; then
 	expect_offer tcp gd_write_bw --provider ""
 	expect_offer tcp gd_devinfo --provider=t

@@ -22,22 +22,24 @@ ko() { bad "$*"; }
 
 expect_exit 2 '--mpi and HOST cannot be used together' "--mpi with a HOST is a usage error" \
 	"$bw" --mpi 10.0.0.1
-if grep -q '^#define HAVE_MPI 1' "$top_builddir/config.h"; then
-	# --fabric ofi: without it a machine with no RDMA device refuses first (exit 3)
-	expect_exit 2 'not started by mpirun, mpiexec or srun' "--mpi outside a launcher" "$bw" --mpi --fabric ofi
+. "$top_srcdir/tests/lib/features.sh" # built_with (the tools' features line)
+if built_with mpi; then
+	# -d a device that is not here: the launcher's rule is checked before any device is
+	# opened (and --fabric ofi would be refused first in a build without libfabric)
+	expect_exit 2 'not started by mpirun, mpiexec or srun' "--mpi outside a launcher" "$bw" --mpi -d gd_no_such_dev0
 	expect_exit 2 'takes 2 ranks.*has 3' "--mpi with 3 ranks (srun's variables)" \
-		env SLURM_PROCID=0 SLURM_NTASKS=3 SLURM_STEP_ID=0 "$bw" --mpi --fabric ofi
+		env SLURM_PROCID=0 SLURM_NTASKS=3 SLURM_STEP_ID=0 "$bw" --mpi -d gd_no_such_dev0
 	# an sbatch -n 2 script that runs the tool without srun: the batch step has
 	# SLURM_PROCID and SLURM_NTASKS but no step id; once it waited forever (issue 19, M4)
 	expect_exit 2 'SLURM_PROCID without SLURM_STEP_ID: an sbatch script' "--mpi in an sbatch script without srun" \
-		env SLURM_PROCID=0 SLURM_NTASKS=2 "$bw" --mpi --fabric ofi
+		env SLURM_PROCID=0 SLURM_NTASKS=2 "$bw" --mpi -d gd_no_such_dev0
 	# srun's variables but MPI alone (srun --mpi=none, a copied environment): MPI's
 	# size is 1, the launcher's 2; once a server waiting forever or rc 8 (issue 19, M3)
 	expect_exit 3 'SLURM_PROCID says a job of 2 processes, MPI sees 1: this is not an MPI launch' \
 		"--mpi under srun's variables with MPI alone" \
 		env SLURM_PROCID=0 SLURM_NTASKS=2 SLURM_STEP_ID=0 "$bw" --mpi -d gd_no_such_dev0
 	expect_exit 3 'SLURM_PROCID says a job of 2 processes, MPI sees 1' "--mpi (lat, rank 1) with MPI alone" \
-		env SLURM_PROCID=1 SLURM_NTASKS=2 SLURM_STEP_ID=0 "$top_builddir/tools/gd_write_lat" --mpi --fabric ofi
+		env SLURM_PROCID=1 SLURM_NTASKS=2 SLURM_STEP_ID=0 "$top_builddir/tools/gd_write_lat" --mpi -d gd_no_such_dev0
 	if command -v mpirun >/dev/null; then
 		"$bw" -d gd_no_such_dev0 >/dev/null 2>&1
 		want=$?
@@ -69,9 +71,9 @@ if grep -q '^#define HAVE_MPI 1' "$top_builddir/config.h"; then
 		echo "note: no mpirun (apt-get install openmpi-bin): the 2-rank job was not run"
 	fi
 else
-	expect_exit 3 'built without MPI.*--with-mpi' "--mpi in a build without MPI" "$bw" --mpi --fabric ofi
+	expect_exit 3 'built without MPI.*--with-mpi' "--mpi in a build without MPI" "$bw" --mpi -d gd_no_such_dev0
 	expect_exit 3 'built without MPI.*--with-mpi' "--mpi in a build without MPI, under srun's variables" \
-		env SLURM_PROCID=1 SLURM_NTASKS=2 SLURM_STEP_ID=0 "$bw" --mpi --fabric ofi
+		env SLURM_PROCID=1 SLURM_NTASKS=2 SLURM_STEP_ID=0 "$bw" --mpi -d gd_no_such_dev0
 	# gd_check under a launcher runs only the tests between ranks: without MPI that is
 	# an error on rank 0 (exit 3 on every rank), not one all-SKIP report per rank and 0
 	ck=$top_builddir/tools/gd_check

@@ -22,8 +22,8 @@ trap 'rm -rf "$tmp"' EXIT
 [ $? = 2 ] && grep -q -- "--port takes a decimal port" "$tmp/err" ||
 	{ echo "FAIL: quickstart-run --port 0x10 not refused"; cat "$tmp/err"; exit 1; }
 [ -x "$src/tools/gd_devinfo" ] || { echo "SKIP: no tools/ in $src (a build outside the tree)"; exit 77; }
-"$src/tools/gd_devinfo" --version | grep -q 'libfabric=yes' ||
-	{ echo "SKIP: built without libfabric"; exit 77; }
+. "$src/tests/lib/features.sh" # built_with
+top_builddir=$src built_with libfabric || { echo "SKIP: built without libfabric"; exit 77; }
 [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] || echo "note: RDMA devices here; the ofi job runs anyway"
 unset GDPERF_SYSFS_ROOT
 # a block of ports no other test holds (newcomer 1: the pairs took a fixed 18777, gd_check

@@ -73,7 +73,10 @@ static int ofi_open(struct gd_bench *b)
 				.server = p->role == GD_ROLE_SERVER, .nqp = p->num_qps,
 				.tx_depth = p->tx_depth, .rx_depth = p->rx_depth,
 				.threads = threads_of(b),
-				.hmem = p->use_cuda != GD_CUDA_NONE, .cuda_device = p->use_cuda,
+				/* the domains are the proxy's threads' while they run */
+				.threaded = b->plan.own_threads,
+				/* the GPU's ordinal: once the buffer has it (ofi_take) */
+				.hmem = gd_plan_hmem(&b->plan), .cuda_device = -1,
 				.timeout_ms = p->timeout_ms, .tclass = p->roce.tclass };
 	int ret = gd_ofi_lib_require();
 
@@ -108,6 +111,8 @@ static int ofi_take(struct gd_bench *b)
 
 	ret = ret ?: gd_ofi_create_eps(b->ofi);
 	ret = ret ?: gd_bench_take_buffer(b);
+	if (!ret && b->ofi->cfg.hmem) /* the GPU the buffer took: by index, bus id or auto */
+		b->ofi->cfg.cuda_device = b->buf.ops->cuda_device(&b->buf);
 	ret = ret ?: gd_ofi_reg(b->ofi, b->buf.addr, b->buf.length);
 	return ret ?: gd_bench_fill(b);
 }

@@ -232,7 +232,7 @@ static int cpu_list_ok(const char *arg, const char *opt)
 
 static int pci_ok(const char *arg, const char *opt)
 {
-	if (!gd_pci_normalize(arg, (char[16]){ 0 }, 16))
+	if (!gd_pci_normalize(arg, (char[GD_CUDA_BUSID_LEN]){ 0 }, GD_CUDA_BUSID_LEN))
 		return 0;
 	gd_error("invalid value '%s' for %s: expected a PCI address such as 0000:18:00.0 or "
 		 "18:00.0 (nvidia-smi -q | grep Bus)", gd_excerpt(arg), opt);

@@ -137,9 +137,15 @@ int gd_bench_exchange_buffers(struct gd_bench *b)
 int gd_bench_take_buffer(struct gd_bench *b)
 {
 	const struct gd_bench_plan *pl = &b->plan;
+	int ret;
 
 	gd_plan_device(&b->plan, &b->p, &b->dev);
-	return gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
+	ret = gd_buf_alloc(&b->buf, pl->mem, pl->slot * 2 * b->p.num_qps, &pl->mem_spec);
+	/* a GPU producer drives GPU memory from that memory's GPU, however it was chosen
+	 * (--use_cuda=N|auto, --use_cuda_bus_id): the plan knew --use_cuda's index alone */
+	if (!ret && gd_plan_hmem(pl))
+		b->plan.loop.producer_cuda = pl->mem->cuda_device(&b->buf);
+	return ret;
 }
 
 int gd_bench_alloc_qps(struct gd_bench *b)

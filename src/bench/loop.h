@@ -69,7 +69,8 @@ struct gd_loop_cfg {
 	char dev_name[64];		/* for messages */
 	struct gd_init_opts init;	/* --initiator and its shape (proxy, IBGDA) */
 	char pin_cores[GD_BENCH_CORES_MAX]; /* --pin_cores (a proxy pins its threads) */
-	int producer_cuda;		/* the proxy's GPU producer: --use_cuda's index, else 0 */
+	int producer_cuda;		/* the proxy's GPU producer: GPU memory's GPU (by index, auto or
+					 * bus id), else --use_cuda's index, else 0 */
 	/* what the rule on the GPU producer's CUDA copies reads (fabric_rule.h
 	 * gd_fabric_ofi_gpu_copies): the libfabric provider ("" over verbs),
 	 * whether this side's buffer is GPU memory, and the target's buffer as
@@ -195,6 +196,10 @@ struct gd_initiator_ops {
 	/* its write latency ping-pong polls the last byte of the buffer from the
 	 * CPU (gd_loop_cpu): GPU memory needs --write_with_imm or --gpu_staging */
 	bool lat_polls_buffer;
+	/* its loop posts and polls from threads of its own (the proxy's, one or more),
+	 * not from the thread that waits on the side channel: while they run, the
+	 * initiating side's fabric objects are theirs (gd_bench_plan.own_threads) */
+	bool own_threads;
 	/* option conflicts of this initiator: 0 or -EINVAL after a message (NULL: none) */
 	int (*check)(const struct gd_bench_params *p);
 	/* why it cannot run over libfabric with p (NULL: it can), and *option, the

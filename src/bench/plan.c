@@ -115,6 +115,7 @@ static void plan_loop(struct gd_bench_plan *pl, const struct gd_bench_params *p)
 	c->rx_depth = p->rx_depth;
 	c->init = p->init;
 	snprintf(c->pin_cores, sizeof(c->pin_cores), "%s", p->pin_cores);
+	/* until the buffer is taken: GPU memory's own GPU then (gd_bench_take_buffer) */
 	c->producer_cuda = p->use_cuda >= 0 ? p->use_cuda : 0;
 	c->events = p->roce.events;
 	if (p->roce.rate_type == GD_RATE_SW) {
@@ -184,6 +185,7 @@ void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params 
 	 * double never reaches the plan: its entry's prepare runs the whole test) */
 	ini = gd_init_ops(&p->init);
 	pl->loop_ops = ini ? ini->loop : &gd_loop_cpu;
+	pl->own_threads = pl->roles.initiator && ini && ini->own_threads;
 }
 
 void gd_plan_device(struct gd_bench_plan *pl, const struct gd_bench_params *p,

@@ -63,9 +63,20 @@ struct gd_bench_plan {
 	struct gd_loop_cfg loop;
 	struct gd_link_cfg link;	/* what conn.c and cm.c need */
 	const struct gd_loop_ops *loop_ops; /* the initiator table entry's loop (loop.h) */
+	/* this side initiates and its initiator's loop runs on threads of its own
+	 * (gd_initiator_ops.own_threads: the proxy's): the one rule of "the side
+	 * channel's waits leave the fabric alone while the loops run" */
+	bool own_threads;
 };
 
 void gd_plan_from_params(struct gd_bench_plan *pl, const struct gd_bench_params *p);
+/* The buffer is device memory a fabric registers as CUDA memory (libfabric FI_HMEM):
+ * the memory backend says so (its cuda_device, mem.h), however the GPU was chosen;
+ * the staging buffer (--gpu_staging) is host memory. */
+static inline bool gd_plan_hmem(const struct gd_bench_plan *pl)
+{
+	return pl->mem && pl->mem->cuda_device;
+}
 /* What the device or domain a fabric opened tells the engine (each fabric's
  * setup fills it: bench_fabric.h). */
 struct gd_plan_dev {

@@ -22,6 +22,7 @@
 #include "check_mpi.h"
 #include "check_counters.h"
 #include "check_rails.h"
+#include "ofi_info.h" /* GD_OFI_BUILD_FIX */
 #include "fabric.h"
 #include "judge.h"
 #include "log.h"
@@ -137,6 +138,11 @@ static int my_rails(const struct gd_ck_machine *m, const struct gd_ck_test *t, b
 	int n;
 
 	memset(me, 0, sizeof(*me));
+	if (gd_ck_ofi_missing(m, t)) { /* as one node says it (check_run.c) */
+		snprintf(why, wlen, "fabric ofi: a rank's gd_check was built without libfabric (%s)",
+			 GD_OFI_BUILD_FIX);
+		return -1;
+	}
 	snprintf(why, wlen, "a rank has no RDMA device for this test ('gd_devinfo' on each node "
 		 "lists them)");
 	if (my_addr(m, t, "", false, &me->a[0], &runs[0]))

@@ -42,7 +42,11 @@ struct gd_ofi_cfg {
 	 * side of its bandwidth test, else 1; bench_ofi.c threads_of): each has a
 	 * domain of its own (gd_ofi_dom_of), every domain FI_THREAD_DOMAIN */
 	uint32_t threads;
-	bool hmem;			/* the buffers are GPU memory (--use_cuda) */
+	/* the initiating side's domains belong to the proxy's threads while its loops
+	 * run (one thread or several), not to the thread that waits on the side
+	 * channel: its waits leave them alone (gd_ofi_progress_tx) */
+	bool threaded;
+	bool hmem;			/* the buffers are GPU memory (gd_plan_hmem) */
 	int cuda_device;
 	uint32_t timeout_ms;
 	uint32_t tclass;		/* --tclass (DSCP << 2): tx_attr->tclass FI_TC_DSCP, 0 = unspecified */

@@ -63,7 +63,7 @@ static const char *caps_needed(const struct gd_ofi_cfg *c)
  * one FI_THREAD_SAFE domain shared by all made the provider take its locks
  * on every call (shm, 4 threads: pthread_mutex 27% of the client, issue 32).
  * The setup runs on the main thread before the proxy threads start, and the
- * side channel's waits leave several domains alone (gd_ofi_progress_tx). The
+ * side channel's waits leave the threads' domains alone (gd_ofi_progress_tx). The
  * one rule of how many. */
 static uint32_t domains_of(const struct gd_ofi_cfg *c)
 {
@@ -520,17 +520,17 @@ int gd_ofi_progress_stop(struct gd_ofi *f)
  * signalled boundary), but the peer's may still need this side's progress
  * (tcp's target moves the bytes of the peer's writes; -b). Only the send CQ
  * is read: receives that arrive stay in theirs for the loop to count.
- * Not with a domain per proxy thread: the side channel also waits while the
- * threads run (a peer's error message read in pieces, gd_oob_await_peer),
- * and a domain is its thread's alone (FI_THREAD_DOMAIN; a read here would
- * also take completions the thread waits for); the proxy has no -b, so no
- * peer operation needs this side's progress. */
+ * Not while the proxy's threads own the domains (cfg.threaded: one thread or
+ * several): the side channel also waits while they run (a peer's error message
+ * read in pieces, gd_oob_await_peer), and a domain is its thread's alone
+ * (FI_THREAD_DOMAIN; a read here would also take completions the thread waits
+ * for); the proxy has no -b, so no peer operation needs this side's progress. */
 void gd_ofi_progress_tx(void *ofi)
 {
 	struct gd_ofi *f = ofi;
 	struct fi_cq_data_entry e[4];
 
-	if (f->ndom == 1)
+	if (!f->cfg.threaded)
 		progress_scqs(f, e);
 }
 

@@ -272,19 +272,25 @@ int gd_cuda_device_count(int *count)
 
 int gd_pci_normalize(const char *in, char *out, size_t len)
 {
-	unsigned dom = 0, bus, dev, fn;
+	unsigned long dom = 0;
+	unsigned bus, dev, fn;
 	char tail;
+	int n;
 
-	if (sscanf(in, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &tail) == 4) {
+	/* the domain has 32 bits, as the kernel's: behind Intel VMD it is 0x10000 and up
+	 * (sysfs: 10000:01:00.0; CUDA: 00010000:01:00.0), so at most 8 hex digits */
+	if (sscanf(in, "%lx:%x:%x.%x%c", &dom, &bus, &dev, &fn, &tail) == 4) {
+		if (strcspn(in, ":") > 8)
+			return -EINVAL;
 	} else if (sscanf(in, "%x:%x.%x%c", &bus, &dev, &fn, &tail) == 3) {
 		dom = 0;
 	} else {
 		return -EINVAL;
 	}
-	if (dom > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
+	if (dom > 0xffffffffUL || bus > 0xff || dev > 0x1f || fn > 7)
 		return -EINVAL;
-	snprintf(out, len, "%04x:%02x:%02x.%x", dom, bus, dev, fn);
-	return 0;
+	n = snprintf(out, len, "%04lx:%02x:%02x.%x", dom, bus, dev, fn);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 static int attr(gd_cu_device dev, int which, int fallback)
@@ -319,7 +325,7 @@ int gd_cuda_device_info(int index, struct gd_cuda_dev *info)
 	if (ret)
 		return ret;
 	if (gd_pci_normalize(bus, info->pci, sizeof(info->pci)))
-		snprintf(info->pci, sizeof(info->pci), "%.15s", bus);
+		snprintf(info->pci, sizeof(info->pci), "%.*s", (int)sizeof(info->pci) - 1, bus);
 	info->cc_major = attr(info->dev, GD_CU_ATTR_CC_MAJOR, 0);
 	info->cc_minor = attr(info->dev, GD_CU_ATTR_CC_MINOR, 0);
 	info->integrated = attr(info->dev, GD_CU_ATTR_INTEGRATED, 0);

@@ -145,13 +145,13 @@ int gd_cuda_check(gd_cu_result r, const char *what);
 int gd_cuda_driver_version(int *version, char *str, size_t len);
 
 #define GD_CUDA_NAME_LEN 128
-#define GD_CUDA_BUSID_LEN 16
+#define GD_CUDA_BUSID_LEN 20 /* "ffffffff:ff:1f.7": a 32-bit PCI domain (Intel VMD: 10000 and up) */
 
 struct gd_cuda_dev {
 	int index;                       /* CUDA ordinal */
 	gd_cu_device dev;
 	char name[GD_CUDA_NAME_LEN];     /* "NVIDIA H100 80GB HBM3" */
-	char pci[GD_CUDA_BUSID_LEN];     /* "0000:18:00.0", lower case as sysfs */
+	char pci[GD_CUDA_BUSID_LEN];     /* "0000:18:00.0" ("10000:01:00.0" behind VMD), lower case as sysfs */
 	int cc_major, cc_minor;
 	size_t total_mem;
 	int integrated;
@@ -195,7 +195,9 @@ void gd_cuda_ctx_release(const struct gd_cuda_dev *info, gd_cu_context *ctx);
 /* The CUDA ordinal of the GPU at a PCI address ("0000:18:00.0" or "18:00.0"):
  * -ENODEV (message printed) if no CUDA device has it. */
 int gd_cuda_index_by_bus_id(const char *bdf, int *index);
-/* Normalise a CUDA bus id ("00000000:18:00.0") to sysfs form ("0000:18:00.0"). */
+/* Normalise a CUDA bus id ("00000000:18:00.0") to sysfs form ("0000:18:00.0"; a domain
+ * above 0xffff keeps its digits: "00010000:01:00.0" is "10000:01:00.0"). -EINVAL if it is
+ * not a PCI address, -ENAMETOOLONG if it does not fit in len (GD_CUDA_BUSID_LEN does). */
 int gd_pci_normalize(const char *in, char *out, size_t len);
 
 #endif

@@ -180,6 +180,13 @@ static int gpu_of(const struct gd_buf *b, char *pci, size_t len, bool *mps)
 	return 0;
 }
 
+static int cuda_device_of(const struct gd_buf *b)
+{
+	const struct gpu_priv *g = b->priv;
+
+	return g ? g->gpu.info.index : -1;
+}
+
 static void gpu_json(const struct gd_buf *b, void *json_record)
 {
 	const struct gpu_priv *g = b->priv;
@@ -208,6 +215,7 @@ const struct gd_buf_ops gd_buf_cuda = {
 	.name = "cuda", .alloc = alloc_device, .reg = gpu_register, .free = gpu_free,
 	.write = gpu_write, .read = gpu_read, .describe = gpu_describe, .json = gpu_json,
 	.path_class = gpu_path_class, .registration = gpu_registration, .gpu = gpu_of,
+	.cuda_device = cuda_device_of,
 };
 
 const struct gd_buf_ops gd_buf_cuda_staging = {

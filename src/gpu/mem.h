@@ -61,6 +61,11 @@ struct gd_buf_ops {
 	 * process's contexts there are MPS clients; 0 (NULL: host memory, the
 	 * staging buffer's pinned host memory included) */
 	int (*gpu)(const struct gd_buf *b, char *pci, size_t len, bool *mps);
+	/* device memory a fabric registers as CUDA memory (libfabric's FI_HMEM_CUDA): the
+	 * CUDA ordinal of its GPU, whichever way it was chosen (--use_cuda=N|auto,
+	 * --use_cuda_bus_id). NULL: host memory, the staging buffer's pinned host memory
+	 * included (the one rule of "hmem": gd_plan_hmem) */
+	int (*cuda_device)(const struct gd_buf *b);
 };
 
 extern const struct gd_buf_ops gd_buf_host;

@@ -10,6 +10,7 @@ static const struct gd_initiator_ops proxy = {
 	.loop = &gd_loop_proxy,
 	.verbs_first = true,
 	.put_quiet_lat = true,
+	.own_threads = true,
 	.check = gd_proxy_bench_check,
 };
 

@@ -18,6 +18,8 @@ mkdir -p "$tmp/bare/sys/class/infiniband"
 ! grep -q "min_bw\|max_lat" "$tmp/ex0.yaml" && grep -q "# no threshold: a fixture tree cannot run" "$tmp/ex0.yaml" &&
 	ok "a fixture tree: no placeholder threshold, says why" || { fail "fixture thresholds"; cat "$tmp/ex0.yaml"; }
 
+needs_libfabric "the live part: --example calibrated here, --suite quick and full, the example's run (over libfabric tcp)" ||
+	finish
 ofi_need tcp
 . "${top_srcdir}/tests/lib/ports.sh"; test_ports
 # the live machine: calibrated from runs here (their side-channel ports from 18600 are

@@ -24,10 +24,12 @@ doubted() {
 doubt() { echo "skip: $* (the noise guard doubted the measurement: a host busier than its cores)"; doubts=$((doubts + 1)); }
 finish() {
 	[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+	lf_skip_exit
 	[ "$doubts" -eq 0 ] || { echo "SKIP: $doubts assertion(s) need a quieter host"; exit 77; }
 	exit 0
 }
 [ -x "$GD_CHECK" ] || { echo "SKIP: $GD_CHECK not built"; exit 77; }
+. "$top_srcdir/tests/lib/features.sh" # built_with, needs_libfabric, lf_skip_exit
 
 # junit_check FILE TESTS FAILURES SKIPPED: parse with junitparser, compare the totals
 junit_check() {
@@ -54,11 +56,14 @@ if got != want:
 PYEOF
 }
 have_junitparser() { "$PY" -c 'import junitparser' 2>/dev/null; }
-# ofi_need PROVIDER...: exit 77 unless libfabric's providers are here
+# ofi_need PROVIDER...: exit 77 unless gd_check was built with libfabric and libfabric's
+# providers are here (a test whose every part runs over libfabric)
+# (a check that failed before it is reported: exit 1, not 77)
 ofi_need() {
+	needs_libfabric "the rest of this test (over libfabric)" || finish
 	for p; do
 		command -v fi_info >/dev/null && fi_info -p "$p" >/dev/null 2>&1 ||
-			{ echo "SKIP: libfabric's $p provider is not here (fi_info -p $p)"; exit 77; }
+			{ [ "$fails" -eq 0 ] || finish; echo "SKIP: libfabric's $p provider is not here (fi_info -p $p)"; exit 77; }
 	done
 }
 # mpi_need: exit 77 unless mpirun is here and gd_check was built with MPI

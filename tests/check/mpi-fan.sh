@@ -10,6 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../lib/ports.sh"
 mpi_need
+ofi_need tcp # every fan runs over libfabric tcp
 tmp_dir
 test_ports 2 # the pairs' ports start 500 above -p
 # mpin SPEC [gd_check options]: 4 ranks ($np ranks when set)

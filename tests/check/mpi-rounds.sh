@@ -15,6 +15,17 @@ mpin() {
 	mpirun_here 240 -np "$n" "$GD_CHECK" -p "$port" "$@" \
 		"$spec" >"$tmp/out" 2>"$tmp/err"
 }
+# a build without libfabric: a pair over ofi names that cause and its fix (it said "a rank has
+# no RDMA device"), not green; every other pair here runs over libfabric
+if ! built_with libfabric; then
+	printf 'version: 1\ntests:\n  - {name: ap, op: write, fabric: ofi, provider: tcp, size: 4K, iterations: 50, pairs: ring}\n' >"$tmp/nolf.yaml"
+	mpin 2 "$tmp/nolf.yaml"
+	rc=$?
+	[ $rc -ne 0 ] && grep -q "a rank's gd_check was built without libfabric.*--with-libfabric" "$tmp/out" &&
+		ok "no libfabric: a pair over ofi names the build (exit $rc)" ||
+		{ fail "no libfabric: a pair over ofi: exit $rc"; cat "$tmp/out" "$tmp/err"; }
+fi
+ofi_need tcp shm # every pair below runs over libfabric
 # pairs_seen: the "rankA(...)->rankB(...)" labels of the runs items, one per line, sorted
 pairs_seen() {
 	grep '^tests' "$tmp/out" | grep -o 'rank[0-9]*([^)]*)->rank[0-9]*([^)]*): runs' | sed 's/([^)]*)//g' | sort

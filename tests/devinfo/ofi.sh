@@ -17,7 +17,8 @@ fail=0
 
 [ -x "$devinfo" ] || { echo "no $devinfo"; exit 99; }
 command -v "$PY" > /dev/null || { echo "SKIP: no python3"; exit 77; }
-if ! "$devinfo" --version | grep -q 'libfabric=yes'; then
+. "$src/tests/lib/features.sh" # built_with
+if ! top_builddir=$build built_with libfabric; then
 	"$devinfo" --fabric ofi > /dev/null 2> "$tmp/err"
 	rc=$?
 	# a build without libfabric says so, naming the build option, exit 3

@@ -7,9 +7,9 @@ fail=0
 tmp=$(mktemp -d)
 trap '[ "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 
+. "$top_srcdir/tests/lib/features.sh" # built_with
 ofi_skip_unless_built() {
-	"$T/gd_write_bw" --version 2>/dev/null | grep -q 'libfabric=yes' ||
-		{ echo "SKIP: built without libfabric"; exit 77; }
+	built_with libfabric || { echo "SKIP: built without libfabric"; exit 77; }
 	command -v fi_info >/dev/null && fi_info -p "$1" >/dev/null 2>&1 ||
 		{ echo "SKIP: libfabric has no $1 provider here (fi_info -p $1)"; exit 77; }
 }

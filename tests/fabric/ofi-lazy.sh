@@ -14,8 +14,8 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-"$build/tools/gd_devinfo" --version | grep -q 'libfabric=yes' ||
-	{ echo "SKIP: built without libfabric"; exit 77; }
+. "$src/tests/lib/features.sh" # built_with
+top_builddir=$build built_with libfabric || { echo "SKIP: built without libfabric"; exit 77; }
 command -v readelf > /dev/null || { echo "SKIP: no readelf (binutils)"; exit 77; }
 n=0
 for t in "$build"/tools/gd_*; do

@@ -9,7 +9,8 @@ self-referencing links, non-finite and non-UTF-8 values, bad bond values,
 garbled hwloc XML, contradictory NVLink lists) are made here, in a temporary
 directory, from the committed fixtures (git cannot hold a FIFO).
 
-Usage: run.py [-v] [-k SUBSTRING]   (top_srcdir/top_builddir from the environment)
+Usage: run.py [-v] [-k SUBSTRING]   (top_srcdir/top_builddir from the environment, and
+GD_FEATURES, the tools' features line: tests/hostile/hostile.sh sets it)
 """
 import base64
 import json
@@ -295,6 +296,13 @@ def main():
         print("SKIP: tools not built in %s" % BUILD)
         return 77
     has_rdma = bool(os.path.isdir("/sys/class/infiniband") and os.listdir("/sys/class/infiniband"))
+    # what the tools were built with: their --version features line, asked by
+    # tests/lib/features.sh in hostile.sh (one helper for every test)
+    features = os.environ.get("GD_FEATURES")
+    if features is None:
+        print("error: GD_FEATURES is not set: run this through tests/hostile/hostile.sh")
+        return 2
+    has_ofi = "libfabric=yes" in features.split()
     tmp = tempfile.mkdtemp(prefix="gd-hostile-")
     try:
         make_trees(tmp)
@@ -315,6 +323,8 @@ def main():
                 continue  # only meaningful where this machine has no RDMA device
             if "dev" in checks and not has_rdma:
                 continue  # only meaningful where this machine has an RDMA device
+            if ("ofi" in checks and not has_ofi) or ("noofi" in checks and has_ofi):
+                continue  # a refusal of the build with libfabric, or of the one without
             for tool in GROUPS.get(tools, tools.split(",")):
                 name = "%s: %s %s" % (cls, tool, args)
                 if only and only not in name:

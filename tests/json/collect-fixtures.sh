@@ -4,6 +4,7 @@
 #   tests/json/collect-fixtures.sh DIR
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
+. "$top_srcdir/tests/lib/features.sh" # built_with: the runs below need libfabric built in
 out=$1 t=$top_builddir/tools fx=$top_srcdir/tests/fixtures
 mkdir -p "$out"
 for d in "$fx"/sysfs/*/; do
@@ -59,7 +60,7 @@ fi
 # a run's counters item (doc/check.md, Port counters): libfabric tcp on 127.0.0.1 judged by
 # rxe0 port 1 of a copy of the rxe fixture whose rcvd_seq_err is the loopback's tx_packets
 lo=/sys/class/net/lo/statistics/tx_packets
-if [ -x "$t/gd_check" ] && [ -r "$lo" ] && fi_info -p tcp >/dev/null 2>&1 && r=$(mktemp -d); then
+if [ -x "$t/gd_check" ] && [ -r "$lo" ] && built_with libfabric && fi_info -p tcp >/dev/null 2>&1 && r=$(mktemp -d); then
 	hw=$r/sys/devices/virtual/infiniband/rxe0/ports/1/hw_counters
 	cp -a "$fx/sysfs/rxe/." "$r/" && mkdir -p "$hw" && echo 5 >"$hw/sent_pkts" &&
 		ln -s "$lo" "$hw/rcvd_seq_err" &&
@@ -69,7 +70,7 @@ if [ -x "$t/gd_check" ] && [ -r "$lo" ] && fi_info -p tcp >/dev/null 2>&1 && r=$
 	rm -rf "$r"
 fi
 # a sweep that is not a matrix test: a sweep_point record per size (newcomer 49)
-if [ -x "$t/gd_check" ] && fi_info -p tcp >/dev/null 2>&1 && r=$(mktemp -d); then
+if [ -x "$t/gd_check" ] && built_with libfabric && fi_info -p tcp >/dev/null 2>&1 && r=$(mktemp -d); then
 	printf 'tests:\n  - {name: sw, op: write, type: bw, sweep: [4K, 16K], iterations: 50, %s}\n' \
 		'provider: tcp, retries: 0' >"$r/spec.yaml" &&
 		"$t/gd_check" --json "$r/spec.yaml" >"$out/check-sweep.jsonl" 2>/dev/null

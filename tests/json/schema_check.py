@@ -21,6 +21,10 @@ array; 'null?' is 'yes' when the field may be null.
   schema_check.py --exempt MARK ...      with --complete: also skip documented
                                          fields whose meaning holds "(MARK)"
                                          (repeatable, e.g. --exempt "guest only")
+  schema_check.py --exempt-record 'TOOL TYPE' ...
+                                         with --complete: also skip every field of
+                                         that record (repeatable: a record only a
+                                         run prints, where nothing can run)
 
 A field whose meaning holds "(hardware only)" (a GPU, a ConnectX),
 "(launcher only)" (printed only under mpirun/srun: tests/vm/check-suites-mpi.sh
@@ -139,7 +143,7 @@ def reject_constant(name):
     raise ValueError("non-finite number %s" % name)
 
 
-def check(doc, files, complete_tools, draft, exempt=()):
+def check(doc, files, complete_tools, draft, exempt=(), exempt_records=()):
     errors, seen, undocumented = [], set(), {}
     for f in files:
         raw = open(f, "rb").read()
@@ -187,6 +191,8 @@ def check(doc, files, complete_tools, draft, exempt=()):
     for key, fields in doc.items():
         if not any(tool_matches(t, key[0]) for t in complete_tools):
             continue
+        if "%s %s" % key in exempt_records:
+            continue
         for path, (_, _, marks) in fields.items():
             if marks & ({"hardware only", "rare", "launcher only"} | set(exempt)):
                 continue
@@ -213,7 +219,7 @@ def check(doc, files, complete_tools, draft, exempt=()):
 
 
 def main(argv):
-    complete, draft, exempt = set(), False, []
+    complete, draft, exempt, exempt_records = set(), False, [], []
     args = argv[1:]
     while args and args[0].startswith("--"):
         if args[0] == "--complete":
@@ -222,16 +228,19 @@ def main(argv):
         elif args[0] == "--exempt":
             exempt.append(args[1])
             args = args[2:]
+        elif args[0] == "--exempt-record":
+            exempt_records.append(args[1])
+            args = args[2:]
         elif args[0] == "--draft":
             draft = True
             args = args[1:]
         else:
-            print("usage: schema_check.py [--complete TOOLS] [--exempt MARK] [--draft] DOC FILE...")
+            print("usage: schema_check.py [--complete TOOLS] [--exempt MARK] [--exempt-record 'TOOL TYPE'] [--draft] DOC FILE...")
             return 2
     if len(args) < 2:
-        print("usage: schema_check.py [--complete TOOLS] [--exempt MARK] [--draft] DOC FILE...")
+        print("usage: schema_check.py [--complete TOOLS] [--exempt MARK] [--exempt-record 'TOOL TYPE'] [--draft] DOC FILE...")
         return 2
-    return check(parse_doc(args[0]), args[1:], complete, draft, exempt)
+    return check(parse_doc(args[0]), args[1:], complete, draft, exempt, exempt_records)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
  * MTU conversion, peak bandwidth, payload pattern, titles. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +18,8 @@
 #include <dirent.h>
 
 #include "bench.h"
+#include "bench_int.h"
+#include "initiator.h"
 #include "bench_opts.h"
 #include "bench_params.h"
 #include "bench_report.h"
@@ -108,6 +111,85 @@ static void t_roles(void **s)
 	p.bidirectional = true;
 	gd_mem_roles(&p, &r);
 	assert_true(r.initiator && r.target);
+}
+
+/* The side channel's waits leave the fabric alone while the initiator's own threads
+ * run (plan.h own_threads, bench_ofi.c's threaded): the proxy's initiating side, one
+ * proxy thread as several (once only several: one thread's send CQ was read by the
+ * main thread too, tests/fabric/test_ofi_domains); not the CPU initiator, not the
+ * proxy's target. */
+static void t_own_threads(void **s)
+{
+	struct gd_bench_params p;
+	struct gd_bench_plan pl;
+
+	(void)s;
+	gd_initiator_tool_prologue();
+	p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_CLIENT);
+	gd_plan_from_params(&pl, &p);
+	assert_false(pl.own_threads);
+	p.init.initiator = GD_INIT_PROXY;
+	gd_plan_from_params(&pl, &p);
+	assert_true(pl.own_threads);
+	p.init.proxy_threads = 4;
+	gd_plan_from_params(&pl, &p);
+	assert_true(pl.own_threads);
+	p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_SERVER);
+	p.init.initiator = GD_INIT_PROXY;
+	gd_plan_from_params(&pl, &p);
+	assert_false(pl.own_threads);
+}
+
+/* A GPU producer's device is the GPU memory's own (gd_bench_take_buffer): a buffer whose
+ * backend names CUDA device 3 moves the plan's guess there (--use_cuda's index, and 0
+ * for --use_cuda_bus_id: the producer once ran on GPU 0 whatever the bus id named);
+ * host memory leaves the guess. */
+static int fake_alloc(struct gd_buf *b, size_t length, const struct gd_buf_spec *spec)
+{
+	(void)spec;
+	b->addr = calloc(1, length);
+	b->length = length;
+	return b->addr ? 0 : -ENOMEM;
+}
+
+static void fake_free(struct gd_buf *b)
+{
+	free(b->addr);
+}
+
+static int fake_device(const struct gd_buf *b)
+{
+	(void)b;
+	return 3;
+}
+
+static const struct gd_buf_ops fake_gpu = { .name = "fake", .alloc = fake_alloc,
+					    .free = fake_free, .cuda_device = fake_device };
+static const struct gd_buf_ops fake_host = { .name = "fake", .host_visible = true,
+					     .alloc = fake_alloc, .free = fake_free };
+
+static void t_producer_on_buffer_gpu(void **s)
+{
+	struct gd_bench *b = calloc(1, sizeof(*b));
+
+	(void)s;
+	assert_non_null(b);
+	b->p = params(GD_OP_WRITE, GD_KIND_BW, GD_ROLE_CLIENT);
+	snprintf(b->p.cuda_bus_id, sizeof(b->p.cuda_bus_id), "0000:18:00.0");
+	gd_plan_from_params(&b->plan, &b->p);
+	assert_int_equal(b->plan.loop.producer_cuda, 0);
+	b->plan.mem = &fake_gpu;
+	assert_int_equal(gd_bench_take_buffer(b), 0);
+	assert_int_equal(b->plan.loop.producer_cuda, 3);
+	gd_buf_free(&b->buf);
+	b->p.cuda_bus_id[0] = '\0';
+	b->p.use_cuda = 1;
+	gd_plan_from_params(&b->plan, &b->p);
+	b->plan.mem = &fake_host; /* --use_cuda 1 --gpu_staging: host memory, --use_cuda's GPU */
+	assert_int_equal(gd_bench_take_buffer(b), 0);
+	assert_int_equal(b->plan.loop.producer_cuda, 1);
+	gd_buf_free(&b->buf);
+	free(b);
 }
 
 static void t_mtu(void **s)
@@ -579,6 +661,7 @@ int main(void)
 		cmocka_unit_test(t_loopback_pick),
 		cmocka_unit_test(t_access), cmocka_unit_test(t_roles),
 		cmocka_unit_test(t_mtu),
+		cmocka_unit_test(t_own_threads), cmocka_unit_test(t_producer_on_buffer_gpu),
 		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak), cmocka_unit_test(t_peak_hull),
 		cmocka_unit_test(t_pattern), cmocka_unit_test(t_title),
 		cmocka_unit_test(t_run_side), cmocka_unit_test(t_op_table),

@@ -17,6 +17,7 @@
 #include "fixture.h"
 #include "gd.h"
 #include "log.h"
+#include "plan.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 
@@ -275,6 +276,41 @@ static void help_lists_only_supported(void **state)
 	assert_null(strstr(buf, "--bidirectional"));
 	assert_non_null(strstr(buf, "--connection")); /* -c RC is accepted (issue 30) */
 	assert_null(strstr(buf, "--outs"));
+}
+
+/* The buffer a fabric registers as CUDA memory (libfabric FI_HMEM, bench_ofi.c): GPU
+ * memory however the GPU is chosen, by index, auto or bus id (once: --use_cuda alone, and
+ * a GPU chosen by --use_cuda_bus_id was registered as host memory), never the staging
+ * buffer's pinned host memory nor host memory. */
+static void hmem_whichever_gpu(void **state)
+{
+	struct gd_bench_params p;
+	struct gd_bench_plan pl;
+	char *host[] = { "t", NULL };
+	char *index[] = { "t", "--use_cuda", "1", NULL };
+	char *automatic[] = { "t", "--use_cuda=auto", NULL };
+	char *bus[] = { "t", "--use_cuda_bus_id", "0000:18:00.0", NULL };
+	char *vmd[] = { "t", "--use_cuda_bus_id=10000:01:00.0", NULL };
+	char *staging[] = { "t", "--use_cuda_bus_id", "18:00.0", "--gpu_staging", NULL };
+	struct {
+		char **argv;
+		bool hmem;
+	} cases[] = { { host, false }, { index, true }, { automatic, true },
+		      { bus, true }, { vmd, true }, { staging, false } };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int argc = 0;
+
+		while (cases[i].argv[argc])
+			argc++;
+		assert_int_equal(parse(GD_OP_WRITE, GD_KIND_BW, &p, argc, cases[i].argv), 0);
+		gd_plan_from_params(&pl, &p);
+		if (gd_plan_hmem(&pl) != cases[i].hmem)
+			fail_msg("%s %s: hmem %d, want %d", cases[i].argv[1] ? cases[i].argv[1] : "(host)",
+				 cases[i].argv[1] && cases[i].argv[2] ? cases[i].argv[2] : "",
+				 gd_plan_hmem(&pl), cases[i].hmem);
+	}
 }
 
 static void derived_defaults(void **state)
@@ -547,6 +583,7 @@ int main(void)
 		cmocka_unit_test(refused_options),
 		cmocka_unit_test(help_lists_only_supported),
 		cmocka_unit_test(derived_defaults),
+		cmocka_unit_test(hmem_whichever_gpu),
 		cmocka_unit_test(params_json),
 		cmocka_unit_test(tables_have_no_duplicates),
 		cmocka_unit_test(no_device_refused),

@@ -235,7 +235,7 @@ static void path_class(void **state)
 
 static void pci_normalize(void **state)
 {
-	char out[16];
+	char out[GD_CUDA_BUSID_LEN];
 
 	assert_int_equal(gd_pci_normalize("00000000:18:00.0", out, sizeof(out)), 0);
 	assert_string_equal(out, "0000:18:00.0");
@@ -243,6 +243,16 @@ static void pci_normalize(void **state)
 	assert_string_equal(out, "0000:1a:00.1");
 	assert_int_equal(gd_pci_normalize("18:00", out, sizeof(out)), -EINVAL);
 	assert_int_equal(gd_pci_normalize("0000:18:00.9", out, sizeof(out)), -EINVAL);
+	/* behind Intel VMD the domain is 0x10000 and up: CUDA writes 8 digits, sysfs 5 */
+	assert_int_equal(gd_pci_normalize("00010000:01:00.0", out, sizeof(out)), 0);
+	assert_string_equal(out, "10000:01:00.0");
+	assert_int_equal(gd_pci_normalize("10000:01:00.0", out, sizeof(out)), 0);
+	assert_string_equal(out, "10000:01:00.0");
+	assert_int_equal(gd_pci_normalize("FFFFFFFF:ff:1f.7", out, sizeof(out)), 0);
+	assert_string_equal(out, "ffffffff:ff:1f.7");
+	assert_int_equal(gd_pci_normalize("100000000:01:00.0", out, sizeof(out)), -EINVAL);
+	assert_int_equal(gd_pci_normalize("000010000:01:00.0", out, sizeof(out)), -EINVAL);
+	assert_int_equal(gd_pci_normalize("10000:01:00.0", out, 13), -ENAMETOOLONG);
 }
 
 static void pattern(void **state)

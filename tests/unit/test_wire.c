@@ -428,7 +428,19 @@ static void hello_buffer_fact(void **state)
 	memcpy(at + 2, "0000:18:00.0", 12);
 	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
 	assert_int_equal(out.hello.params.buf_mem, GD_BUF_MEM_GPU);
+	/* a GPU behind Intel VMD: a PCI domain of 5 hex digits, as sysfs writes it, round-trips;
+	 * CUDA's 8-digit form is not sysfs's and is refused */
 	p.buf_mem = GD_BUF_MEM_GPU;
+	snprintf(p.buf_gpu, sizeof(p.buf_gpu), "10000:01:00.0");
+	gd_wire_hello_from_params(&m.hello, &p);
+	n = encode(&m);
+	assert_int_equal(gd_wire_decode(buf, n, &out, err, sizeof(err)), 0);
+	assert_string_equal(out.hello.params.buf_gpu, "10000:01:00.0");
+	snprintf(p.buf_gpu, sizeof(p.buf_gpu), "00010000:01:00.0");
+	gd_wire_hello_from_params(&m.hello, &p);
+	n = encode(&m);
+	expect(n, -EBADMSG, "HELLO buffer's GPU '00010000:01:00.0' is not a PCI address");
+	p.buf_gpu[0] = '\0';
 	gd_wire_hello_from_params(&m.hello, &p); /* GPU memory naming no GPU */
 	n = encode(&m);
 	expect(n, -EBADMSG, "HELLO buffer memory is GPU memory outside MPS but names no GPU");
