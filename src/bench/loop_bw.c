@@ -296,6 +296,11 @@ static int post_qp(struct bw_run *r, struct gd_qp_run *q)
 		if (r->pace > 0 && !pace_allows(r, q, n))
 			return 0;
 		signal = q->since_signal + n >= r->sig_every || n == left || r->stopping;
+		/* a run of a set count: only the last signalled post of the size
+		 * asks that the bytes are placed, covering this QP's earlier ones
+		 * (ops.h moderating). Not where completions are timed (-D, the
+		 * adaptive windows, the peak's stamps) or a stop may end on one. */
+		q->moderating = signal && n != left && r->iters != UINT64_MAX && !r->peak;
 		if (r->peak && r->st.ntp < r->st.cap_tp)
 			r->st.tp[r->st.ntp++] = gd_ticks();
 		ret = r->l->fab->post(q, n, signal, (uint32_t)(q->since_signal + n), (uint32_t)q->posted);

@@ -169,6 +169,13 @@ static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr 
  *   A write longer than t->placed_above asks FI_TRANSMIT_COMPLETE instead:
  *   there that completion already follows the placement
  *   (gd_ofi_placed_above: shm above its inject size).
+ * - A bandwidth loop's signalled write that only moderates (t->moderating:
+ *   its completion frees the loop's window; the QP's last signalled write of
+ *   the size follows and asks delivery, and a provider delivers one
+ *   endpoint's writes in order) asks transmit completion, as fi_rma_bw's
+ *   writes do: its delivery made shm leave its CMA path for a transfer the
+ *   peer's CPU serves, refusing the next writes to that peer until then
+ *   (-b write 8 B: 0.88 of fi_rma_bw -o write on the H200, doc/perf.md).
  * - An inline request (verbs' IBV_SEND_INLINE, sizes up to the provider's
  *   inject_size) is FI_INJECT, signalled or not, unless it waits for
  *   delivery: as fi_pingpong does for small messages. */
@@ -183,7 +190,8 @@ uint64_t gd_ofi_post_flags(const struct gd_ofi_target *t, const struct ibv_send_
 	uint64_t flags = sig ? FI_COMPLETION : 0;
 
 	if (sig && write && !as_send)
-		flags |= t->placed_above && wr->sg_list[0].length > t->placed_above ?
+		flags |= t->moderating || (t->placed_above &&
+					   wr->sg_list[0].length > t->placed_above) ?
 				 FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE;
 	else if ((send || write) && inl)
 		flags |= FI_INJECT;
@@ -213,7 +221,7 @@ struct gd_ofi_target gd_ofi_target_of(const struct gd_qp_run *q)
 	const struct gd_ofi_cq *cq = q->fab_cq;
 
 	return (struct gd_ofi_target){ q->fab_ep, cq->cq, q->fab_desc, q->fab_dest, q->fab_key,
-				       cq->placed_above };
+				       cq->placed_above, q->moderating };
 }
 
 /* Room in the queue of injected sends' completions. */

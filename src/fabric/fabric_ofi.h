@@ -162,6 +162,7 @@ struct gd_ofi_target {
 	void *ep, *cq, *desc;
 	uint64_t dest, key;
 	uint64_t placed_above;	/* gd_ofi_cq's; 0: every signalled write asks delivery */
+	bool moderating;	/* the post's q->moderating (ops.h) */
 };
 struct ibv_send_wr;
 /* Post n work requests in verbs form (ops.c's templates, the proxy's

@@ -71,6 +71,10 @@ struct gd_qp_run {
 	uint64_t posted;	/* send WRs posted */
 	uint64_t completed;	/* send WRs known complete */
 	uint64_t since_signal;	/* posted since the last signalled WR */
+	/* the next signalled post only frees the loop's window: a later signalled
+	 * post of this QP (its last of the size) asks what a completion means
+	 * (over libfabric: transmit, not delivery, completion; loop_bw.c) */
+	bool moderating;
 	uint64_t recv_posted;
 	uint64_t recv_done;
 	uint64_t atomic_next;	/* CMP_AND_SWAP: the value the next op compares with */
