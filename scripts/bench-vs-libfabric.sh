@@ -182,7 +182,10 @@ if [ -n "$before" ]; then
 		{ echo "bench-vs-libfabric: no $before/gd_send_lat (--gd-before names a build's tools/)" >&2; exit 3; }
 fi
 pingpong=$(fi_tool fi_pingpong)
-[ -x "$pingpong" ] || { echo "bench-vs-libfabric: no fi_pingpong (apt-get install libfabric-bin, or --fi-bindir)" >&2; exit 3; }
+# fi_pingpong is the latency reference only: a bandwidth-only run needs fabtests' fi_rma_bw alone
+case " $kinds " in *" lat "*)
+	[ -x "$pingpong" ] || { echo "bench-vs-libfabric: no fi_pingpong (apt-get install libfabric-bin, or --fi-bindir)" >&2; exit 3; } ;;
+esac
 rma_bw=
 if [ -n "$fabtests" ]; then
 	rma_bw=$fabtests/fi_rma_bw

@@ -198,6 +198,11 @@ one_way=$(grep -E '^gd_(write|read)_bw ' "$T/calls" | grep -vE -- ' -b | --write
 [ "$(grep -c '^gd_write_bw .*--write_with_imm' "$T/calls")" = 2 ] &&
 	[ "$(grep -c '^fi_rma_bw .*-o writedata' "$T/calls")" = 2 ] &&
 	ok "writedata: one pair of each" || ko "writedata: the pairs"
+# a bandwidth-only run needs no fi_pingpong (the latency reference): fi_rma_bw alone
+mkdir -p "$T/fb" && ln -s ../stub "$T/fb/fi_rma_bw"
+expect_exit 0 '' "bench-vs-libfabric --kinds bw without fi_pingpong" "$BVL" --providers tcp --pairs 1 \
+	--sizes 8 --kinds bw --bw-ops write --no-control --bindir "$T/gd" --fi-bindir "$T/fb" --fabtests "$T/fb" \
+	--port-base 30050
 # a run that fails is missing from the table, and the script exits 1 saying how many
 rm -f "$T/calls"
 rm "$T/fi/fi_pingpong" && printf '#!/bin/sh\necho "fi_pingpong $*" >>"${0%%/*}/../calls"\nexit 1\n' >"$T/fi/fi_pingpong" &&
