@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "gd.h"
 #include "log.h"
 
@@ -701,15 +702,8 @@ static void *alive_main(void *arg)
 
 	pthread_mutex_lock(&o->alive_lock);
 	while (!o->alive_stop) {
-		struct timespec ts;
+		struct timespec ts = gd_realtime_in_ms(o->alive_every_ms);
 
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += o->alive_every_ms / 1000;
-		ts.tv_nsec += (long)(o->alive_every_ms % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
 		if (pthread_cond_timedwait(&o->alive_cond, &o->alive_lock, &ts) != ETIMEDOUT ||
 		    o->alive_stop)
 			continue;

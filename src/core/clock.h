@@ -39,6 +39,22 @@ static inline uint64_t gd_now_ns(void)
 	return gd_clock_mono_ns();
 }
 
+/* CLOCK_REALTIME ms from now: the absolute deadline pthread_cond_timedwait
+ * (default clock) and pthread_timedjoin_np take. */
+static inline struct timespec gd_realtime_in_ms(uint64_t ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += (time_t)(ms / 1000);
+	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return ts;
+}
+
 /* Raw timestamps for the hot loops: TSC ticks (or nanoseconds without a
  * TSC), converted after the run with gd_tick_ns(). */
 static inline uint64_t gd_ticks(void)

@@ -489,13 +489,7 @@ int gd_ofi_progress_stop(struct gd_ofi *f)
 	if (!f->nprog || f->prog_stuck)
 		return f->prog_stuck ? -ETIMEDOUT : 0;
 	__atomic_store_n(&f->prog_stop, 1, __ATOMIC_RELEASE);
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += wait_ms / 1000;
-	until.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	until = gd_realtime_in_ms(wait_ms);
 	for (uint32_t t = 0; t < f->nprog; t++) {
 		if (!f->prog[t].started)
 			continue;

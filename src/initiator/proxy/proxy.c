@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "gd.h"
 #include "log.h"
 
@@ -611,8 +612,7 @@ int gd_proxy_join(struct gd_proxy *px)
 	__atomic_store_n(&px->quit, 1, __ATOMIC_RELEASE);
 	if (px->stuck)
 		return -ETIMEDOUT;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += (time_t)(wait_ns / 1000000000ull);
+	until = gd_realtime_in_ms(wait_ns / 1000000ull);
 	for (uint32_t i = 0; px->th && i < px->cfg.nthreads; i++) {
 		if (!px->th[i].started)
 			continue;
