@@ -41,12 +41,6 @@ if ! (cd "$build" && $cc -std=gnu11 -D_GNU_SOURCE $cppflags -fsanitize=thread -g
 	echo "FAIL: cannot build test_ofi_domains with ThreadSanitizer"
 	exit 1
 fi
-TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" timeout 600 "$bin"
-rc=$?
-case $rc in
-0) echo "PASS: test_ofi_domains under ThreadSanitizer, no race reported" ;;
-77) echo "SKIP: no libfabric shm or tcp here"; exit 77 ;;
-66) echo "FAIL: ThreadSanitizer reported a data race (above)"; exit 1 ;;
-124) echo "FAIL: test_ofi_domains under ThreadSanitizer did not finish in 600 s"; exit 1 ;;
-*) echo "FAIL: test_ofi_domains failed under ThreadSanitizer (exit $rc)"; exit 1 ;;
-esac
+. "$src/tests/lib/tsan.sh"
+tsan_run test_ofi_domains "$bin" || { echo "SKIP: no libfabric shm or tcp here"; exit 77; }
+echo "PASS: test_ofi_domains under ThreadSanitizer, no race reported"
