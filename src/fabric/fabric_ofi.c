@@ -172,10 +172,13 @@ static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr 
  * - A bandwidth loop's signalled write that only moderates (t->moderating:
  *   its completion frees the loop's window; the QP's last signalled write of
  *   the size follows and asks delivery, and a provider delivers one
- *   endpoint's writes in order) asks transmit completion, as fi_rma_bw's
- *   writes do: its delivery made shm leave its CMA path for a transfer the
- *   peer's CPU serves, refusing the next writes to that peer until then
- *   (-b write 8 B: 0.88 of fi_rma_bw -o write on the H200, doc/perf.md).
+ *   endpoint's writes in order) asks inject completion only (the buffer is
+ *   free again), and is injected when inline, as fi_rma_bw's writes ask
+ *   nothing more. Delivery made shm leave its CMA path for a transfer the
+ *   peer's CPU serves, refusing the next writes to that peer until then (-b
+ *   write 8 B: 0.88 of fi_rma_bw -o write on the H200, doc/perf.md); tcp
+ *   maps transmit completion to delivery too (an acknowledgement from the
+ *   peer's progress for every -Q writes: -b write 8 B 0.89 of fi_rma_bw).
  * - An inline request (verbs' IBV_SEND_INLINE, sizes up to the provider's
  *   inject_size) is FI_INJECT, signalled or not, unless it waits for
  *   delivery: as fi_pingpong does for small messages. */
@@ -189,9 +192,10 @@ uint64_t gd_ofi_post_flags(const struct gd_ofi_target *t, const struct ibv_send_
 	bool as_send = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM && inl && queued;
 	uint64_t flags = sig ? FI_COMPLETION : 0;
 
-	if (sig && write && !as_send)
-		flags |= t->moderating || (t->placed_above &&
-					   wr->sg_list[0].length > t->placed_above) ?
+	if (sig && write && t->moderating)
+		flags |= FI_INJECT_COMPLETE | (inl ? FI_INJECT : 0);
+	else if (sig && write && !as_send)
+		flags |= t->placed_above && wr->sg_list[0].length > t->placed_above ?
 				 FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE;
 	else if ((send || write) && inl)
 		flags |= FI_INJECT;

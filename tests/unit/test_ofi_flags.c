@@ -79,6 +79,43 @@ static void test_imm_not_inline_keeps_the_write_rule(void **state)
 			 FI_COMPLETION | FI_TRANSMIT_COMPLETE);
 }
 
+/* a bandwidth loop's moderation write (its completion frees the window; the
+ * QP's last one asks delivery): inject completion only, on every target, and
+ * injected when inline; the size's last signalled write keeps the rule above */
+static uint64_t moderating_flags(enum ibv_wr_opcode op, uint32_t len, unsigned int send_flags,
+				 uint64_t placed_above)
+{
+	struct ibv_sge sge = { .length = len };
+	struct ibv_send_wr wr = { .opcode = op, .sg_list = &sge, .num_sge = 1,
+				  .send_flags = send_flags };
+	struct gd_ofi_target t = { .placed_above = placed_above, .moderating = true };
+
+	return gd_ofi_post_flags(&t, &wr);
+}
+
+static void test_moderating_write_asks_inject_completion(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		uint64_t target = i == 0 ? 0 : i == 1 ? SHM_INJECT : UINT64_MAX;
+
+		assert_int_equal(moderating_flags(IBV_WR_RDMA_WRITE, 8,
+						  IBV_SEND_SIGNALED | IBV_SEND_INLINE, target),
+				 FI_COMPLETION | FI_INJECT_COMPLETE | FI_INJECT);
+		assert_int_equal(moderating_flags(IBV_WR_RDMA_WRITE_WITH_IMM, 8,
+						  IBV_SEND_SIGNALED | IBV_SEND_INLINE, target),
+				 FI_COMPLETION | FI_INJECT_COMPLETE | FI_INJECT);
+		assert_int_equal(moderating_flags(IBV_WR_RDMA_WRITE, 65536, IBV_SEND_SIGNALED, target),
+				 FI_COMPLETION | FI_INJECT_COMPLETE);
+	}
+	/* an unsignalled write, a send and a read: as without moderation */
+	assert_int_equal(moderating_flags(IBV_WR_RDMA_WRITE, 8, IBV_SEND_INLINE, UINT64_MAX), FI_INJECT);
+	assert_int_equal(moderating_flags(IBV_WR_SEND, 65536, IBV_SEND_SIGNALED, UINT64_MAX),
+			 FI_COMPLETION);
+	assert_int_equal(moderating_flags(IBV_WR_RDMA_READ, 8, IBV_SEND_SIGNALED, SHM_INJECT),
+			 FI_COMPLETION);
+}
+
 static void test_send_and_read(void **state)
 {
 	(void)state;
@@ -129,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_imm_inline_elsewhere_waits_for_placement),
 		cmocka_unit_test(test_plain_write_waits_for_placement),
 		cmocka_unit_test(test_imm_not_inline_keeps_the_write_rule),
+		cmocka_unit_test(test_moderating_write_asks_inject_completion),
 		cmocka_unit_test(test_send_and_read),
 		cmocka_unit_test(test_cq_depth),
 		cmocka_unit_test(test_setup_refusal_exit),
