@@ -192,7 +192,7 @@ uint64_t gd_ofi_post_flags(const struct gd_ofi_target *t, const struct ibv_send_
 	bool as_send = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM && inl && queued;
 	uint64_t flags = sig ? FI_COMPLETION : 0;
 
-	if (sig && write && t->moderating)
+	if (sig && write && !as_send && t->moderating)
 		flags |= FI_INJECT_COMPLETE | (inl ? FI_INJECT : 0);
 	else if (sig && write && !as_send)
 		flags |= t->placed_above && wr->sg_list[0].length > t->placed_above ?
