@@ -242,6 +242,17 @@ struct gd_loop_bw_shape {
 void gd_loop_bw_shape(const struct gd_loop_cfg *c, uint64_t size, struct gd_loop_bw_shape *s);
 
 /*
+ * A bandwidth post that only moderates (ops.h moderating): signalled, in a run
+ * of a set count, not the size's last post, and not where completions are timed
+ * or a stop may end on it: -D (endless), the adaptive windows, the peak's
+ * stamps, a stop under way (a signal's, an adaptive size's time up).
+ */
+struct gd_loop_bw_post {
+	bool signal, last, stopping, adaptive, endless, peak;
+};
+bool gd_loop_bw_moderates(struct gd_loop_bw_post p);
+
+/*
  * What a timed bandwidth run measured: the sample window (between the
  * warm-up and cool-down margins) when it holds messages and time; otherwise
  * the whole run (the loop first looked at the clock after the window had

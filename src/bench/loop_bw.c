@@ -278,6 +278,11 @@ static bool pace_allows(struct bw_run *r, const struct gd_qp_run *q, uint32_t n)
 	return (double)(q->posted + n) <= ticks_s(now - r->pace_t0) * r->pace + r->l->cfg.pace_burst;
 }
 
+bool gd_loop_bw_moderates(struct gd_loop_bw_post p)
+{
+	return p.signal && !p.last && !p.stopping && !p.adaptive && !p.endless && !p.peak;
+}
+
 /* Post what the window (and the pacer) allows on one QP. */
 static int post_qp(struct bw_run *r, struct gd_qp_run *q)
 {
@@ -297,10 +302,10 @@ static int post_qp(struct bw_run *r, struct gd_qp_run *q)
 			return 0;
 		signal = q->since_signal + n >= r->sig_every || n == left || r->stopping;
 		/* a run of a set count: only the last signalled post of the size
-		 * asks that the bytes are placed, covering this QP's earlier ones
-		 * (ops.h moderating). Not where completions are timed (-D, the
-		 * adaptive windows, the peak's stamps) or a stop may end on one. */
-		q->moderating = signal && n != left && r->iters != UINT64_MAX && !r->peak;
+		 * asks that the bytes are placed, covering this QP's earlier ones */
+		q->moderating = gd_loop_bw_moderates((struct gd_loop_bw_post){
+			.signal = signal, .last = n == left, .stopping = r->stopping,
+			.adaptive = r->adaptive, .endless = r->iters == UINT64_MAX, .peak = r->peak });
 		if (r->peak && r->st.ntp < r->st.cap_tp)
 			r->st.tp[r->st.ntp++] = gd_ticks();
 		ret = r->l->fab->post(q, n, signal, (uint32_t)(q->since_signal + n), (uint32_t)q->posted);

@@ -173,12 +173,16 @@ static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr 
  *   its completion frees the loop's window; the QP's last signalled write of
  *   the size follows and asks delivery, and a provider delivers one
  *   endpoint's writes in order) asks inject completion only (the buffer is
- *   free again), and is injected when inline, as fi_rma_bw's writes ask
- *   nothing more. Delivery made shm leave its CMA path for a transfer the
- *   peer's CPU serves, refusing the next writes to that peer until then (-b
- *   write 8 B: 0.88 of fi_rma_bw -o write on the H200, doc/perf.md); tcp
- *   maps transmit completion to delivery too (an acknowledgement from the
- *   peer's progress for every -Q writes: -b write 8 B 0.89 of fi_rma_bw).
+ *   free again), as fi_rma_bw's writes ask nothing more. Delivery made shm
+ *   leave its CMA path for a transfer the peer's CPU serves, refusing the
+ *   next writes to that peer until then (-b write 8 B: 0.88 of fi_rma_bw -o
+ *   write on the H200, doc/perf.md); tcp maps transmit completion to
+ *   delivery too (an acknowledgement from the peer's progress every -Q
+ *   writes: -b write 8 B 0.89 of fi_rma_bw). Not FI_INJECT, which
+ *   libfabric 2.x's efa-direct refuses for writes (its RMA inject size is
+ *   0). Where writes are not ordered (efa RDM, cxi, opx, ucx) the last
+ *   write's delivery does not cover the earlier ones: at most a window per
+ *   QP is then still in flight when the clock stops.
  * - An inline request (verbs' IBV_SEND_INLINE, sizes up to the provider's
  *   inject_size) is FI_INJECT, signalled or not, unless it waits for
  *   delivery: as fi_pingpong does for small messages. */
@@ -193,7 +197,7 @@ uint64_t gd_ofi_post_flags(const struct gd_ofi_target *t, const struct ibv_send_
 	uint64_t flags = sig ? FI_COMPLETION : 0;
 
 	if (sig && write && !as_send && t->moderating)
-		flags |= FI_INJECT_COMPLETE | (inl ? FI_INJECT : 0);
+		flags |= FI_INJECT_COMPLETE;
 	else if (sig && write && !as_send)
 		flags |= t->placed_above && wr->sg_list[0].length > t->placed_above ?
 				 FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE;

@@ -73,7 +73,8 @@ struct gd_qp_run {
 	uint64_t since_signal;	/* posted since the last signalled WR */
 	/* the next signalled post only frees the loop's window: a later signalled
 	 * post of this QP (its last of the size) asks what a completion means
-	 * (over libfabric: transmit, not delivery, completion; loop_bw.c) */
+	 * (over libfabric: inject completion, not delivery; fabric_ofi.c
+	 * gd_ofi_post_flags, loop_bw.c post_qp) */
 	bool moderating;
 	uint64_t recv_posted;
 	uint64_t recv_done;

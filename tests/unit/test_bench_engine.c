@@ -53,6 +53,24 @@ static struct gd_bench_params params(enum gd_bench_op op, enum gd_bench_kind kin
 #define RR IBV_ACCESS_REMOTE_READ
 #define RA IBV_ACCESS_REMOTE_ATOMIC
 
+/* Only a count run's signalled posts before its last moderate (gd_loop_bw_moderates):
+ * never where a stop, an adaptive window, -D or the peak's stamps may end on one,
+ * which then asks delivery over libfabric (fabric_ofi.c gd_ofi_post_flags) */
+static void t_bw_moderates(void **s)
+{
+	struct gd_loop_bw_post p = { .signal = true };
+
+	(void)s;
+	assert_true(gd_loop_bw_moderates(p));
+	for (int i = 0; i < 6; i++) {
+		struct gd_loop_bw_post q = p;
+		bool *f[] = { &q.last, &q.stopping, &q.adaptive, &q.endless, &q.peak, &q.signal };
+
+		*f[i] = !*f[i];
+		assert_false(gd_loop_bw_moderates(q));
+	}
+}
+
 static void t_access(void **s)
 {
 	struct gd_bench_params p;
@@ -659,7 +677,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_sweep_epsilon), cmocka_unit_test(t_ibgda_spec),
 		cmocka_unit_test(t_loopback_pick),
-		cmocka_unit_test(t_access), cmocka_unit_test(t_roles),
+		cmocka_unit_test(t_access),
+		cmocka_unit_test(t_bw_moderates), cmocka_unit_test(t_roles),
 		cmocka_unit_test(t_mtu),
 		cmocka_unit_test(t_own_threads), cmocka_unit_test(t_producer_on_buffer_gpu),
 		cmocka_unit_test(t_gid_str), cmocka_unit_test(t_peak), cmocka_unit_test(t_peak_hull),
