@@ -39,6 +39,19 @@ static inline uint64_t gd_now_ns(void)
 	return gd_clock_mono_ns();
 }
 
+/* A spin-wait's pause: the CPU's hint that this thread is waiting (x86 PAUSE,
+ * arm64 YIELD), which leaves the core's resources and the memory bus to others. */
+static inline void gd_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
 /* CLOCK_REALTIME ms from now: the absolute deadline pthread_cond_timedwait
  * (default clock) and pthread_timedjoin_np take. */
 static inline struct timespec gd_realtime_in_ms(uint64_t ms)

@@ -39,16 +39,38 @@ static void ofi_cq_progress(struct fid_cq *cq)
 	fi_cq_read(cq, &e, 0);
 }
 
-/* -FI_EAGAIN: the provider's queue is full; its caller drives progress and
- * posts again while this says so, for OFI_AGAIN_NS from the first refusal
- * (*t0, 0 before it: the clock is read only for a full queue, not per post) */
-static bool again_within(uint64_t *t0)
-{
-	uint64_t now = gd_now_ns();
+/* -FI_EAGAIN: the provider's queue (or the peer's) is full. Its caller posts
+ * again while this says so, for OFI_AGAIN_NS from the first refusal (r->t0,
+ * 0 before it: the clock is read only for a full queue, not per post), each
+ * time after the provider's progress and a pause that doubles from
+ * OFI_BACKOFF_MIN_NS to OFI_BACKOFF_MAX_NS. Posting again at once kept shm's
+ * writer reading the very slot of the peer's command queue that the peer
+ * was about to free, every try a cache line taken from the reader: one-way
+ * 8 B writes with data, 200,000 a run, ran 0.75-0.79 of fi_rma_bw -o
+ * writedata on the H200, whose window of 64 never fills the queue
+ * (doc/perf-data/2026-11-30-s46-lead-h200/). */
+struct ofi_retry {
+	uint64_t t0;
+	uint64_t pause_ns;
+};
 
-	if (!*t0)
-		*t0 = now;
-	return now - *t0 <= OFI_AGAIN_NS;
+#define OFI_BACKOFF_MIN_NS 250
+#define OFI_BACKOFF_MAX_NS 8000
+
+static bool again_within(struct ofi_retry *r, struct fid_cq *cq)
+{
+	uint64_t now = gd_now_ns(), until;
+
+	if (!r->t0)
+		r->t0 = now;
+	if (now - r->t0 > OFI_AGAIN_NS)
+		return false;
+	ofi_cq_progress(cq);
+	r->pause_ns = r->pause_ns ? GD_MIN(r->pause_ns * 2, (uint64_t)OFI_BACKOFF_MAX_NS) :
+				    OFI_BACKOFF_MIN_NS;
+	for (until = gd_now_ns() + r->pause_ns; gd_now_ns() < until;)
+		gd_cpu_relax();
+	return true;
 }
 
 static ssize_t post_atomic(const struct gd_ofi_target *t, const struct ibv_send_wr *wr,
@@ -212,12 +234,10 @@ ssize_t gd_ofi_post_wrs(const struct gd_ofi_target *t, const struct ibv_send_wr 
 		uint64_t flags = gd_ofi_post_flags(t, &wr[i]); /* FI_COMPLETION: signalled */
 		void *ctx = (void *)(uintptr_t)(flags & FI_COMPLETION ? wr[i].wr_id : 0);
 		ssize_t ret = post_one(t, &wr[i], flags, ctx);
-		uint64_t t0 = 0;
+		struct ofi_retry r = { 0, 0 };
 
-		while (ret == -FI_EAGAIN && again_within(&t0)) {
-			ofi_cq_progress(t->cq);
+		while (ret == -FI_EAGAIN && again_within(&r, t->cq))
 			ret = post_one(t, &wr[i], flags, ctx);
-		}
 		if (ret)
 			return ret;
 	}
@@ -374,12 +394,10 @@ static int ofi_post_recv(struct gd_qp_run *q, uint32_t n)
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		ssize_t ret = fi_recv(q->fab_ep, buf, q->rsge.length, q->fab_desc, FI_ADDR_UNSPEC, ctx);
-		uint64_t t0 = 0;
+		struct ofi_retry r = { 0, 0 };
 
-		while (ret == -FI_EAGAIN && again_within(&t0)) {
-			ofi_cq_progress(((struct gd_ofi_cq *)q->fab_cq)->cq);
+		while (ret == -FI_EAGAIN && again_within(&r, ((struct gd_ofi_cq *)q->fab_cq)->cq))
 			ret = fi_recv(q->fab_ep, buf, q->rsge.length, q->fab_desc, FI_ADDR_UNSPEC, ctx);
-		}
 		if (ret) {
 			gd_error("cannot post a receive on endpoint %u: %s%s", q->index,
 				 gd_fi_strerror((int)-ret), ret == -FI_EAGAIN ? " (lower -r)" : "");
