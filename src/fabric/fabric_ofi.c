@@ -165,6 +165,15 @@ static ssize_t post_one(const struct gd_ofi_target *t, const struct ibv_send_wr 
 	return post_msg(t, wr, flags, ctx);
 }
 
+/* The completion a signalled write asks (gd_ofi_post_flags says why) */
+static uint64_t write_completion(const struct gd_ofi_target *t, const struct ibv_send_wr *wr)
+{
+	if (t->moderating)
+		return FI_INJECT_COMPLETE;
+	return t->placed_above && wr->sg_list[0].length > t->placed_above ? FI_TRANSMIT_COMPLETE :
+									    FI_DELIVERY_COMPLETE;
+}
+
 /* The flags of one request.
  * - A signalled write completes once the target has placed it
  *   (FI_DELIVERY_COMPLETE), as a verbs RC completion means: the default
@@ -218,11 +227,8 @@ uint64_t gd_ofi_post_flags(const struct gd_ofi_target *t, const struct ibv_send_
 	bool as_send = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM && inl && queued;
 	uint64_t flags = sig ? FI_COMPLETION : 0;
 
-	if (sig && write && !as_send && t->moderating)
-		flags |= FI_INJECT_COMPLETE;
-	else if (sig && write && !as_send)
-		flags |= t->placed_above && wr->sg_list[0].length > t->placed_above ?
-				 FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE;
+	if (sig && write && !as_send)
+		flags |= write_completion(t, wr);
 	else if ((send || write) && inl)
 		flags |= FI_INJECT;
 	return flags;
